@@ -1,0 +1,53 @@
+//! `lantern check`: load every mod, print every diagnostic and a summary, exit 1 on errors.
+
+use crate::content::{load, Extensions};
+use crate::diag::{render_all, render_json, summary_line};
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+pub fn run(mods_dir: &Path, format: Format) -> ExitCode {
+    let loaded = load(mods_dir, &Extensions::default());
+    let mods = loaded.content.mods.len();
+    match format {
+        Format::Human => {
+            if !loaded.diagnostics.is_empty() {
+                eprintln!("{}", render_all(&loaded.diagnostics, &loaded.sources));
+            }
+            for o in &loaded.content.overrides {
+                println!(
+                    "override: {} `{}` by mod `{}` at {}",
+                    o.kind,
+                    o.id,
+                    o.by_mod,
+                    loaded.sources.location(o.span)
+                );
+            }
+            println!("{}", summary_line(&loaded.diagnostics, mods));
+        }
+        Format::Json => {
+            let json = serde_json::json!({
+                "diagnostics": render_json(&loaded.diagnostics, &loaded.sources),
+                "overrides": loaded.content.overrides.iter().map(|o| serde_json::json!({
+                    "kind": o.kind, "id": o.id.as_str(), "by_mod": o.by_mod, "at": loaded.sources.location(o.span),
+                })).collect::<Vec<_>>(),
+                "summary": summary_line(&loaded.diagnostics, mods),
+                "mods": loaded.content.mods.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            );
+        }
+    }
+    if loaded.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,48 @@
+//! The command line: `lantern check`, and the commands to come.
+//!
+//! This is the only module that prints or renders diagnostics to the terminal (invariant 5).
+//! Exit codes: 0 success, 1 content errors or failed tests, 2 usage errors.
+
+mod check;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "lantern", version, about = "A Lua-scriptable modding runtime")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate every mod in the mods directory; exit 1 on errors.
+    Check {
+        /// The folder that holds the mods.
+        #[arg(long, default_value = "mods")]
+        mods: PathBuf,
+        /// `human` (with carets) or `json` (for editors and CI).
+        #[arg(long, value_enum, default_value = "human")]
+        format: check::Format,
+    },
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Check { mods, format } => check::run(&mods, format),
+    }
+}

@@ -1,0 +1,158 @@
+//! Event kinds as content sees them: dense keys for engine and custom events, their payload schemas,
+//! and the payload [`Value`] type shared with the rules engine.
+
+use super::vocab::{FieldType, ENGINE_EVENTS};
+use crate::diag::Span;
+use crate::id::Id;
+use std::fmt;
+use std::sync::Arc;
+
+/// A dense number for an event kind: engine events first, then custom events in ID order.
+/// Triggers are indexed by it, so dispatch is an array lookup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKey(pub u32);
+
+/// One event kind: its name and payload schema.
+#[derive(Debug, Clone)]
+pub struct EventDef {
+    /// `creature_died` for engine events, `rats:ritual_done` for custom ones.
+    pub name: String,
+    pub custom: Option<Id>,
+    pub payload: Vec<(String, FieldType)>,
+    pub description: String,
+    pub span: Option<Span>,
+}
+
+impl EventDef {
+    pub fn field(&self, name: &str) -> Option<(usize, FieldType)> {
+        self.payload
+            .iter()
+            .position(|(n, _)| n == name)
+            .map(|i| (i, self.payload[i].1))
+    }
+}
+
+/// All event kinds of a content set.
+#[derive(Debug, Clone)]
+pub struct EventTable {
+    defs: Vec<EventDef>,
+}
+
+impl EventTable {
+    pub fn new(mut custom: Vec<EventDef>) -> EventTable {
+        let mut defs: Vec<EventDef> = ENGINE_EVENTS
+            .iter()
+            .map(|e| EventDef {
+                name: e.name.to_string(),
+                custom: None,
+                payload: e.payload.iter().map(|(n, t)| (n.to_string(), *t)).collect(),
+                description: format!("source: {}; target: {}", e.source, e.target),
+                span: None,
+            })
+            .collect();
+        custom.sort_by(|a, b| a.name.cmp(&b.name));
+        defs.extend(custom);
+        EventTable { defs }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<EventKey> {
+        // Engine events are few and come first; custom events are sorted by name.
+        if let Some(i) = self
+            .defs
+            .iter()
+            .take(ENGINE_EVENTS.len())
+            .position(|d| d.name == name)
+        {
+            return Some(EventKey(i as u32));
+        }
+        let custom = &self.defs[ENGINE_EVENTS.len()..];
+        custom
+            .binary_search_by(|d| d.name.as_str().cmp(name))
+            .ok()
+            .map(|i| EventKey((i + ENGINE_EVENTS.len()) as u32))
+    }
+
+    pub fn get(&self, key: EventKey) -> &EventDef {
+        &self.defs[key.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.defs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.defs.is_empty()
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.defs.iter().map(|d| d.name.as_str())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (EventKey, &EventDef)> {
+        self.defs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (EventKey(i as u32), d))
+    }
+}
+
+/// A payload value: what events carry, what `when` compares, what `emit_event` sends.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Arc<str>),
+}
+
+impl Value {
+    pub fn id(id: &Id) -> Value {
+        Value::Str(Arc::from(id.as_str()))
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "string",
+        }
+    }
+
+    /// Whether a value fits a declared field type (IDs travel as strings).
+    pub fn fits(&self, ty: FieldType) -> bool {
+        matches!(
+            (self, ty),
+            (Value::Bool(_), FieldType::Bool)
+                | (Value::Int(_), FieldType::Int)
+                | (Value::Int(_) | Value::Float(_), FieldType::Float)
+                | (
+                    Value::Str(_),
+                    FieldType::String | FieldType::Item | FieldType::Creature | FieldType::Quest
+                )
+                | (
+                    Value::Str(_),
+                    FieldType::Room
+                        | FieldType::Floor
+                        | FieldType::Encounter
+                        | FieldType::DamageType
+                )
+        )
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Content: the immutable, typed snapshot of everything a mod set defines.
+//!
+//! Loading goes in stages, as cargo reads manifests: text, then a spanned TOML document, then raw
+//! serde types that mirror the file ([`raw`], [`parse`]), then resolved registries ([`resolve`]).
+//! The result is `(Content, Vec<Diagnostic>)`: what could be built plus every problem (invariant 6).
+//! Content knows nothing of game state or Lua; game state refers to it by ID only (invariant 2),
+//! and a reload replaces it whole.
+
+pub mod action;
+pub mod condition;
+pub mod defs;
+pub mod event;
+pub mod parse;
+pub mod raw;
+pub mod resolve;
+pub mod vocab;
+
+pub use action::{Action, ActionEntry, ActionList};
+pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
+pub use defs::*;
+pub use event::{EventDef, EventKey, EventTable, Value};
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::id::Id;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A loaded mod, as content remembers it.
+#[derive(Debug, Clone)]
+pub struct ModInfo {
+    pub id: String,
+    pub name: String,
+    pub version: semver::Version,
+    pub dir: PathBuf,
+    /// Required and optional dependencies that are present.
+    pub deps: Vec<String>,
+}
+
+/// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
+#[derive(Debug, Clone, Default)]
+pub struct Extensions {
+    pub actions: BTreeSet<Id>,
+    pub checks: BTreeSet<Id>,
+}
+
+/// Everything a mod set defines, resolved and indexed. Immutable once built.
+#[derive(Debug, Clone)]
+pub struct Content {
+    /// Loaded mods in load order.
+    pub mods: Vec<ModInfo>,
+    pub tags: BTreeMap<Id, Tag>,
+    /// Rarity levels, lowest rank first.
+    pub rarities: Vec<Rarity>,
+    pub items: BTreeMap<Id, Item>,
+    pub creatures: BTreeMap<Id, Creature>,
+    pub quests: BTreeMap<Id, Quest>,
+    pub encounters: BTreeMap<Id, Encounter>,
+    pub rooms: BTreeMap<Id, Room>,
+    pub floors: BTreeMap<Id, Floor>,
+    pub events: EventTable,
+    /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
+    pub triggers: Vec<Trigger>,
+    /// Top-level triggers by the event they listen to (indexed by [`EventKey`]).
+    pub top_level: Vec<Vec<TriggerRef>>,
+    /// Quests by the event they count (indexed by [`EventKey`]).
+    pub quests_by_event: Vec<Vec<Id>>,
+    /// Triggers that carry an `id`.
+    pub trigger_ids: BTreeMap<Id, TriggerRef>,
+    /// The run's floors in the order they are played.
+    pub run: Vec<Id>,
+    pub overrides: Vec<Override>,
+    /// How many data files were read.
+    pub files: usize,
+}
+
+impl Content {
+    pub fn trigger(&self, r: TriggerRef) -> &Trigger {
+        &self.triggers[r.0 as usize]
+    }
+
+    /// The rank of a rarity level, if it exists.
+    pub fn rarity_rank(&self, rarity: &str) -> Option<i64> {
+        self.rarities
+            .iter()
+            .find(|r| r.id == rarity)
+            .map(|r| r.rank)
+    }
+
+    /// Looks up a trigger by its `id` or by its `file:line` key.
+    pub fn find_trigger(&self, key: &str) -> Option<TriggerRef> {
+        if let Some(id) = Id::qualified(key) {
+            if let Some(&r) = self.trigger_ids.get(&id) {
+                return Some(r);
+            }
+        }
+        self.triggers
+            .iter()
+            .position(|t| t.key == key)
+            .map(|i| TriggerRef(i as u32))
+    }
+}
+
+/// The result of loading a mods directory.
+pub struct Loaded {
+    pub content: Arc<Content>,
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Loads and resolves every mod in `mods_dir`. Never stops at the first error.
+pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let folders = crate::mods::load_mod_list(mods_dir, &mut sources, &mut diagnostics);
+    let raw = parse::read_mods(&folders, mods_dir, &mut sources, &mut diagnostics);
+    let mods = folders.iter().map(mod_info).collect();
+    let content = build(raw, mods, ext, &sources, &mut diagnostics);
+    // Read top to bottom, file by file; problems without a place come first.
+    diagnostics.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    Loaded {
+        content: Arc::new(content),
+        sources,
+        diagnostics,
+    }
+}
+
+/// Resolves raw definitions into content and names the triggers that have no `id` by `file:line`.
+pub fn build(
+    raw: parse::RawDefs,
+    mods: Vec<ModInfo>,
+    ext: &Extensions,
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Content {
+    let mut content = resolve::resolve(raw, mods, ext, diags);
+    for t in &mut content.triggers {
+        if t.key.is_empty() {
+            t.key = sources.file_line(t.span);
+        }
+    }
+    content
+}
+
+pub fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
+    ModInfo {
+        id: m.manifest.id.clone(),
+        name: m.manifest.name.clone(),
+        version: m.manifest.version.clone(),
+        dir: m.dir.clone(),
+        deps: m
+            .manifest
+            .depends
+            .iter()
+            .chain(m.manifest.optional.iter())
+            .map(|d| d.id.clone())
+            .collect(),
+    }
+}

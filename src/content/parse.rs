@@ -1,0 +1,193 @@
+//! Reading a mod's data files: every `*.toml` under `data/`, at any depth, into raw definitions.
+//!
+//! Each definition is deserialized on its own, so one bad entry costs only that entry: the rest of
+//! the file still loads and every problem is reported.
+
+use super::raw::*;
+use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
+use crate::mods::ModFolder;
+use std::path::{Path, PathBuf};
+
+/// A raw definition with the mod and file it came from.
+#[derive(Debug)]
+pub struct Src<T> {
+    pub ns: String,
+    pub file: FileId,
+    pub span: Span,
+    pub raw: T,
+}
+
+/// Everything the data files of a mod set define, in load order.
+#[derive(Debug, Default)]
+pub struct RawDefs {
+    pub tags: Vec<Src<RawTag>>,
+    pub rarities: Vec<Src<RawRarity>>,
+    pub items: Vec<Src<RawItem>>,
+    pub creatures: Vec<Src<RawCreature>>,
+    pub triggers: Vec<Src<RawTrigger>>,
+    pub quests: Vec<Src<RawQuest>>,
+    pub encounters: Vec<Src<RawEncounter>>,
+    pub event_types: Vec<Src<RawEventType>>,
+    pub rooms: Vec<Src<RawRoom>>,
+    pub floors: Vec<Src<RawFloor>>,
+    /// Files read per mod, for the reload summary.
+    pub files: usize,
+}
+
+/// The arrays a data file may hold. `hazards` and `cards` are reserved for the hazard game.
+pub const TABLES: &[&str] = &[
+    "tags",
+    "rarities",
+    "items",
+    "creatures",
+    "triggers",
+    "quests",
+    "encounters",
+    "event_types",
+    "rooms",
+    "floors",
+    "hazards",
+    "cards",
+];
+
+/// Reads every data file of every mod, in load order.
+pub fn read_mods(
+    mods: &[ModFolder],
+    mods_root: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> RawDefs {
+    let mut defs = RawDefs::default();
+    for m in mods {
+        let mut files = Vec::new();
+        collect_toml_files(&m.dir.join("data"), &mut files);
+        files.sort();
+        for path in files {
+            let display = display_path(&path, mods_root);
+            let bytes = match std::fs::read(&path) {
+                Ok(b) => b,
+                Err(e) => {
+                    diags.push(Diagnostic::error(format!("cannot read `{display}`: {e}")));
+                    continue;
+                }
+            };
+            defs.files += 1;
+            let (text, utf8_error) = crate::mods::decode_utf8(&bytes);
+            let file = sources.add(display, text);
+            if let Some((offset, d)) = utf8_error {
+                diags.push(d.at(Span::new(file, offset..offset + 1)));
+                continue;
+            }
+            let text = sources.get(file).text().to_string();
+            read_file(&text, file, m.id(), &mut defs, diags);
+        }
+    }
+    defs
+}
+
+/// Parses one data file's text into `defs`.
+pub fn read_file(
+    text: &str,
+    file: FileId,
+    ns: &str,
+    defs: &mut RawDefs,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let doc = match crate::toml_file::parse_document(text, file) {
+        Ok(doc) => doc.into_inner(),
+        Err(errors) => {
+            diags.extend(errors);
+            return;
+        }
+    };
+    for (key, value) in doc {
+        let key_span = Span::new(file, key.span());
+        let name: &str = key.get_ref();
+        if !TABLES.contains(&name) {
+            diags.push(
+                Diagnostic::error(format!("unknown table `{name}` in a data file"))
+                    .at(key_span)
+                    .with_help_opt(did_you_mean(name, TABLES.iter().copied()).or(Some(format!(
+                        "a data file holds these arrays: {}",
+                        TABLES.join(", ")
+                    )))),
+            );
+            continue;
+        }
+        if name == "hazards" || name == "cards" {
+            diags.push(
+                Diagnostic::warning(format!("`[[{name}]]` is reserved for the hazard game, which this version does not run; ignored"))
+                    .at(key_span),
+            );
+            continue;
+        }
+        let value_span = value.span();
+        let toml::de::DeValue::Array(entries) = value.into_inner() else {
+            diags.push(
+                Diagnostic::error(format!(
+                    "`{name}` must be an array of tables, written `[[{name}]]`"
+                ))
+                .at(Span::new(file, value_span)),
+            );
+            continue;
+        };
+        for entry in entries {
+            let span = Span::new(file, entry.span());
+            macro_rules! take {
+                ($list:ident, $what:expr) => {{
+                    match crate::toml_file::from_value(entry, file, $what) {
+                        Ok(raw) => defs.$list.push(Src {
+                            ns: ns.to_string(),
+                            file,
+                            span,
+                            raw,
+                        }),
+                        Err(d) => diags.push(d),
+                    }
+                }};
+            }
+            match name {
+                "tags" => take!(tags, "tag"),
+                "rarities" => take!(rarities, "rarity"),
+                "items" => take!(items, "item"),
+                "creatures" => take!(creatures, "creature"),
+                "triggers" => take!(triggers, "trigger"),
+                "quests" => take!(quests, "quest"),
+                "encounters" => take!(encounters, "encounter"),
+                "event_types" => take!(event_types, "event type"),
+                "rooms" => take!(rooms, "room"),
+                "floors" => take!(floors, "floor"),
+                _ => unreachable!("checked against TABLES above"),
+            }
+        }
+    }
+}
+
+fn collect_toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if path.is_dir() {
+            collect_toml_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+}
+
+/// The path relative to the mods directory with `/` separators: `rats/data/items.toml`.
+pub fn display_path(path: &Path, mods_root: &Path) -> String {
+    let rel = path.strip_prefix(mods_root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}

@@ -1,0 +1,225 @@
+//! Raw serde types that mirror the TOML of data files one to one.
+//!
+//! Nothing here is validated beyond what serde checks (keys and value types); every field a later
+//! error may point at is `Spanned`. Conditions and actions stay generic tables here ([`RawEntry`]):
+//! their vocabulary is open (Lua registers more), so `resolve` reads them field by field.
+
+use serde::{Deserialize, Deserializer};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// A condition or action table, `{ check = "has_tag", who = "target", value = "core:undead" }`.
+pub type RawEntry = Spanned<BTreeMap<String, Spanned<toml::Value>>>;
+/// An action list, spanned so a failing transaction names the list's file and line.
+pub type RawActions = Spanned<Vec<RawEntry>>;
+
+/// A number written as an integer or a float (`chance = 1` and `chance = 0.5` both work).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number(pub f64);
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Int(i64),
+            Float(f64),
+        }
+        match Either::deserialize(d) {
+            Ok(Either::Int(i)) => Ok(Number(i as f64)),
+            Ok(Either::Float(f)) => Ok(Number(f)),
+            Err(_) => Err(serde::de::Error::custom("invalid type: expected a number")),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTag {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRarity {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    pub rank: i64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStack {
+    pub item: Spanned<String>,
+    #[serde(default = "one")]
+    pub count: Spanned<i64>,
+}
+
+fn empty_spanned<T: Default>() -> Spanned<T> {
+    Spanned::new(0..0, T::default())
+}
+
+fn one() -> Spanned<i64> {
+    Spanned::new(0..0, 1)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawModifier {
+    pub attribute: Spanned<String>,
+    pub add: i64,
+    #[serde(default)]
+    pub condition: Vec<RawEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrigger {
+    pub id: Option<Spanned<String>>,
+    pub on: Spanned<String>,
+    pub when: Option<Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+    #[serde(default)]
+    pub condition: Vec<RawEntry>,
+    pub chance: Option<Spanned<Number>>,
+    pub actions: RawActions,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawItem {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub tags: Vec<Spanned<String>>,
+    pub stack: Option<Spanned<i64>>,
+    pub rarity: Option<Spanned<String>>,
+    #[serde(default)]
+    pub properties: BTreeMap<String, i64>,
+    pub slot: Option<Spanned<String>>,
+    pub damage: Option<i64>,
+    pub damage_type: Option<Spanned<String>>,
+    #[serde(default)]
+    pub modifiers: Vec<Spanned<RawModifier>>,
+    #[serde(default)]
+    pub triggers: Vec<Spanned<RawTrigger>>,
+    #[serde(rename = "use")]
+    pub on_use: Option<RawActions>,
+    #[serde(default)]
+    pub consumable: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAi {
+    #[serde(default)]
+    pub condition: Vec<RawEntry>,
+    #[serde(rename = "do")]
+    pub act: Option<Spanned<String>>,
+    pub actions: Option<RawActions>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCreature {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub tags: Vec<Spanned<String>>,
+    pub health: Spanned<i64>,
+    #[serde(default = "empty_spanned")]
+    pub attributes: Spanned<BTreeMap<String, i64>>,
+    #[serde(default)]
+    pub damage: i64,
+    pub damage_type: Option<Spanned<String>>,
+    #[serde(default)]
+    pub items: Vec<Spanned<RawStack>>,
+    #[serde(default)]
+    pub triggers: Vec<Spanned<RawTrigger>>,
+    #[serde(default)]
+    pub ai: Vec<Spanned<RawAi>>,
+    pub talk: Option<RawActions>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawQuest {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: String,
+    pub on: Spanned<String>,
+    pub when: Option<Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+    #[serde(default)]
+    pub condition: Vec<RawEntry>,
+    pub count: Option<Spanned<i64>>,
+    pub actions: Option<RawActions>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEventType {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "empty_spanned")]
+    pub payload: Spanned<BTreeMap<String, Spanned<String>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRoom {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: String,
+    pub kind: Spanned<String>,
+    #[serde(default)]
+    pub enemies: Vec<Spanned<String>>,
+    pub npc: Option<Spanned<String>>,
+    #[serde(default)]
+    pub loot: Vec<Spanned<RawStack>>,
+    pub encounter: Option<Spanned<String>>,
+    #[serde(default)]
+    pub triggers: Vec<Spanned<RawTrigger>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFloor {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    pub depth: Spanned<i64>,
+    pub rooms: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOption {
+    pub text: String,
+    #[serde(default)]
+    pub requirements: Vec<RawEntry>,
+    pub costs: Option<RawActions>,
+    pub probability: Option<Spanned<Number>>,
+    pub rewards: Option<RawActions>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEncounter {
+    pub id: Spanned<String>,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub weight: Option<Spanned<Number>>,
+    #[serde(default)]
+    pub condition: Vec<RawEntry>,
+    #[serde(default)]
+    pub options: Vec<Spanned<RawOption>>,
+}

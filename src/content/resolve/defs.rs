@@ -1,0 +1,664 @@
+//! Resolving each kind of definition, and assembling the [`Content`] with its indexes.
+
+use super::symbols::{declare, Symbols, Visibility};
+use super::vocabulary::{actions, conditions, no_actions, trigger};
+use super::{Cx, RefKind};
+use crate::content::defs::*;
+use crate::content::event::{EventDef, EventTable};
+use crate::content::parse::{RawDefs, Src};
+use crate::content::raw::*;
+use crate::content::vocab::{self, FieldType};
+use crate::content::{Content, Extensions, ModInfo};
+use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::id::Id;
+use std::collections::{BTreeMap, BTreeSet};
+use toml::Spanned;
+
+pub fn resolve_all(
+    raw: RawDefs,
+    mods: Vec<ModInfo>,
+    ext: &Extensions,
+    diags: &mut Vec<Diagnostic>,
+) -> Content {
+    let visibility = visibility(&mods);
+    let mut overrides = Vec::new();
+    let mut syms = Symbols {
+        actions: ext.actions.clone(),
+        checks: ext.checks.clone(),
+        ..Symbols::default()
+    };
+
+    macro_rules! declare_kind {
+        ($kind:expr, $list:ident, $table:ident) => {{
+            let winners = declare(
+                $kind,
+                &raw.$list,
+                |r| &r.id,
+                &visibility,
+                &mut overrides,
+                diags,
+            );
+            for (id, &i) in &winners {
+                let src = &raw.$list[i];
+                syms.$table
+                    .insert(id.clone(), Span::new(src.file, src.raw.id.span()));
+            }
+            winners
+        }};
+    }
+    let tags = declare_kind!("tag", tags, tags);
+    let items = declare_kind!("item", items, items);
+    let creatures = declare_kind!("creature", creatures, creatures);
+    let quests = declare_kind!("quest", quests, quests);
+    let encounters = declare_kind!("encounter", encounters, encounters);
+    let rooms = declare_kind!("room", rooms, rooms);
+    let floors = declare_kind!("floor", floors, floors);
+    let event_types = declare(
+        "event type",
+        &raw.event_types,
+        |r| &r.id,
+        &visibility,
+        &mut overrides,
+        diags,
+    );
+
+    // Rarity levels are engine-like vocabulary: bare names, declared once.
+    let mut rarities: Vec<Rarity> = Vec::new();
+    for src in &raw.rarities {
+        let id = src.raw.id.get_ref();
+        let span = Span::new(src.file, src.raw.id.span());
+        if !crate::id::is_ident(id) {
+            diags.push(
+                Diagnostic::error(format!("`{id}` is not a valid rarity name"))
+                    .at(span)
+                    .with_help("rarity names have no namespace: `white`, `blue`"),
+            );
+            continue;
+        }
+        if let Some(prev) = rarities.iter().find(|r| r.id == *id) {
+            diags.push(
+                Diagnostic::error(format!("rarity `{id}` is declared twice"))
+                    .at(span)
+                    .with_label(prev.span, "first declared here"),
+            );
+            continue;
+        }
+        syms.rarities.insert(id.clone(), src.raw.rank);
+        rarities.push(Rarity {
+            id: id.clone(),
+            name: src.raw.name.clone().unwrap_or_else(|| id.clone()),
+            rank: src.raw.rank,
+            span,
+        });
+    }
+    rarities.sort_by(|a, b| a.rank.cmp(&b.rank).then_with(|| a.id.cmp(&b.id)));
+
+    // Event types come first: everything else names events.
+    let mut custom_events = Vec::new();
+    for (id, &i) in &event_types {
+        let src = &raw.event_types[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &EventTable::new(Vec::new()),
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
+            cx.diags.push(
+                Diagnostic::warning(format!(
+                    "custom event `{id}` shares its name with the engine event `{}`",
+                    id.name()
+                ))
+                .at(Span::new(src.file, src.raw.id.span()))
+                .with_help(format!(
+                    "a bare `{}` in `on` means the engine event; write `{id}` for this one",
+                    id.name()
+                )),
+            );
+        }
+        let mut payload = Vec::new();
+        for (field, ty) in src.raw.payload.get_ref() {
+            match FieldType::from_name(ty.get_ref()) {
+                Some(t) => payload.push((field.clone(), t)),
+                None => {
+                    let names: Vec<&str> = FieldType::DECLARABLE.iter().map(|(n, _)| *n).collect();
+                    cx.vocabulary("payload type", ty, &names);
+                }
+            }
+        }
+        custom_events.push(EventDef {
+            name: id.to_string(),
+            custom: Some(id.clone()),
+            payload,
+            description: src.raw.description.clone(),
+            span: Some(Span::new(src.file, src.raw.id.span())),
+        });
+    }
+    let events = EventTable::new(custom_events);
+
+    let mut content = Content {
+        mods,
+        tags: BTreeMap::new(),
+        rarities,
+        items: BTreeMap::new(),
+        creatures: BTreeMap::new(),
+        quests: BTreeMap::new(),
+        encounters: BTreeMap::new(),
+        rooms: BTreeMap::new(),
+        floors: BTreeMap::new(),
+        triggers: Vec::new(),
+        top_level: Vec::new(),
+        quests_by_event: Vec::new(),
+        trigger_ids: BTreeMap::new(),
+        run: Vec::new(),
+        overrides,
+        events: events.clone(),
+        files: raw.files,
+    };
+    let mut triggers: Vec<Trigger> = Vec::new();
+
+    for (id, &i) in &tags {
+        let src = &raw.tags[i];
+        content.tags.insert(
+            id.clone(),
+            Tag {
+                id: id.clone(),
+                name: src
+                    .raw
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| id.name().to_string()),
+                description: src.raw.description.clone(),
+                span: Span::new(src.file, src.raw.id.span()),
+            },
+        );
+    }
+    for (id, &i) in &items {
+        let src = &raw.items[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        let item = item(&mut cx, id, src, &mut triggers);
+        content.items.insert(id.clone(), item);
+    }
+    for (id, &i) in &creatures {
+        let src = &raw.creatures[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        let creature = creature(&mut cx, id, src, &mut triggers);
+        content.creatures.insert(id.clone(), creature);
+    }
+    for (id, &i) in &quests {
+        let src = &raw.quests[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if let Some(quest) = quest(&mut cx, id, src) {
+            content.quests.insert(id.clone(), quest);
+        }
+    }
+    for (id, &i) in &encounters {
+        let src = &raw.encounters[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        content
+            .encounters
+            .insert(id.clone(), encounter(&mut cx, id, src));
+    }
+    for (id, &i) in &rooms {
+        let src = &raw.rooms[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if let Some(room) = room(&mut cx, id, src, &mut triggers) {
+            content.rooms.insert(id.clone(), room);
+        }
+    }
+    for (id, &i) in &floors {
+        let src = &raw.floors[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        let rooms: Vec<Id> = src
+            .raw
+            .rooms
+            .iter()
+            .filter_map(|r| cx.reference(RefKind::Room, r))
+            .collect();
+        content.floors.insert(
+            id.clone(),
+            Floor {
+                id: id.clone(),
+                name: src
+                    .raw
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| id.name().to_string()),
+                depth: *src.raw.depth.get_ref(),
+                rooms,
+                span: Span::new(src.file, src.raw.id.span()),
+            },
+        );
+    }
+    for src in &raw.triggers {
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if let Some(t) = trigger(&mut cx, &src.raw, src.span, TriggerHome::TopLevel) {
+            triggers.push(t);
+        }
+    }
+
+    // Named triggers must be unique: `why`, tests and overrides address them.
+    for (i, t) in triggers.iter().enumerate() {
+        let Some(id) = &t.id else { continue };
+        if let Some(prev) = content.trigger_ids.get(id) {
+            let prev = &triggers[prev.0 as usize];
+            diags.push(
+                Diagnostic::error(format!("trigger `{id}` is defined twice"))
+                    .at(t.span)
+                    .with_label(prev.span, "first defined here"),
+            );
+            continue;
+        }
+        content.trigger_ids.insert(id.clone(), TriggerRef(i as u32));
+    }
+
+    // Index: top-level triggers and quests by the event they listen to.
+    content.top_level = vec![Vec::new(); events.len()];
+    for (i, t) in triggers.iter().enumerate() {
+        if t.home == TriggerHome::TopLevel {
+            content.top_level[t.on.0 as usize].push(TriggerRef(i as u32));
+        }
+    }
+    content.quests_by_event = vec![Vec::new(); events.len()];
+    for q in content.quests.values() {
+        content.quests_by_event[q.on.0 as usize].push(q.id.clone());
+    }
+    content.triggers = triggers;
+
+    // The run: floors by depth, ties by ID.
+    let mut floors: Vec<&Floor> = content.floors.values().collect();
+    floors.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.id.cmp(&b.id)));
+    content.run = floors.iter().map(|f| f.id.clone()).collect();
+    content
+}
+
+/// Which mods each mod may override: the transitive closure of `depends` and `optional`.
+fn visibility(mods: &[ModInfo]) -> Visibility {
+    let direct: BTreeMap<&str, Vec<&str>> = mods
+        .iter()
+        .map(|m| (m.id.as_str(), m.deps.iter().map(String::as_str).collect()))
+        .collect();
+    let mut reachable = BTreeMap::new();
+    for m in mods {
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut stack: Vec<&str> = direct.get(m.id.as_str()).cloned().unwrap_or_default();
+        while let Some(next) = stack.pop() {
+            if seen.insert(next.to_string()) {
+                stack.extend(direct.get(next).cloned().unwrap_or_default());
+            }
+        }
+        reachable.insert(m.id.clone(), seen);
+    }
+    Visibility { reachable }
+}
+
+fn name_or(name: &Option<String>, id: &Id) -> String {
+    name.clone().unwrap_or_else(|| id.name().to_string())
+}
+
+fn tags(cx: &mut Cx, list: &[Spanned<String>]) -> Vec<Id> {
+    list.iter()
+        .filter_map(|t| cx.reference(RefKind::Tag, t))
+        .collect()
+}
+
+fn stacks(cx: &mut Cx, list: &[Spanned<RawStack>]) -> Vec<(Id, u32)> {
+    list.iter()
+        .filter_map(|s| {
+            let s = s.get_ref();
+            let count = *s.count.get_ref();
+            if count < 1 {
+                cx.diags.push(
+                    Diagnostic::error(format!("`count` must be at least 1, found {count}"))
+                        .at(cx.span(s.count.span())),
+                );
+                return None;
+            }
+            cx.reference(RefKind::Item, &s.item)
+                .map(|id| (id, count as u32))
+        })
+        .collect()
+}
+
+fn home_triggers(
+    cx: &mut Cx,
+    list: &[Spanned<RawTrigger>],
+    home: TriggerHome,
+    all: &mut Vec<Trigger>,
+) -> Vec<TriggerRef> {
+    let mut refs = Vec::new();
+    for raw in list {
+        let span = cx.span(raw.span());
+        if let Some(t) = trigger(cx, raw.get_ref(), span, home.clone()) {
+            refs.push(TriggerRef(all.len() as u32));
+            all.push(t);
+        }
+    }
+    refs
+}
+
+fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigger>) -> Item {
+    let r = &src.raw;
+    let stack = match &r.stack {
+        None => 1,
+        Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= u32::MAX as i64 => *s.get_ref() as u32,
+        Some(s) => {
+            cx.diags.push(
+                Diagnostic::error(format!("`stack` must be at least 1, found {}", s.get_ref()))
+                    .at(cx.span(s.span())),
+            );
+            1
+        }
+    };
+    let slot = r
+        .slot
+        .as_ref()
+        .and_then(|s| cx.vocabulary("slot", s, vocab::SLOTS));
+    let modifiers = r
+        .modifiers
+        .iter()
+        .filter_map(|m| {
+            let m = m.get_ref();
+            let attribute = cx.attribute(&m.attribute);
+            let condition = conditions(cx, &m.condition);
+            attribute.map(|attribute| Modifier {
+                attribute,
+                add: m.add,
+                condition,
+            })
+        })
+        .collect();
+    Item {
+        id: id.clone(),
+        name: name_or(&r.name, id),
+        description: r.description.clone(),
+        tags: tags(cx, &r.tags),
+        stack,
+        rarity: r.rarity.as_ref().and_then(|x| cx.rarity(x)),
+        properties: r.properties.clone(),
+        slot,
+        damage: r.damage.unwrap_or(0),
+        damage_type: r
+            .damage_type
+            .as_ref()
+            .and_then(|t| cx.damage_type(t))
+            .unwrap_or_else(|| "physical".into()),
+        modifiers,
+        triggers: home_triggers(cx, &r.triggers, TriggerHome::Item(id.clone()), all),
+        on_use: r.on_use.as_ref().map(|a| actions(cx, a)),
+        consumable: r.consumable,
+        span: Span::new(src.file, r.id.span()),
+    }
+}
+
+fn creature(cx: &mut Cx, id: &Id, src: &Src<RawCreature>, all: &mut Vec<Trigger>) -> Creature {
+    let r = &src.raw;
+    let mut attributes = BTreeMap::new();
+    for (name, value) in r.attributes.get_ref() {
+        let spanned = Spanned::new(r.attributes.span(), name.clone());
+        if let Some(a) = cx.attribute(&spanned) {
+            attributes.insert(a, *value);
+        }
+    }
+    if *r.health.get_ref() < 1 {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "`health` must be at least 1, found {}",
+                r.health.get_ref()
+            ))
+            .at(cx.span(r.health.span())),
+        );
+    }
+    let ai =
+        r.ai.iter()
+            .filter_map(|rule| {
+                let span = cx.span(rule.span());
+                let rule = rule.get_ref();
+                let condition = conditions(cx, &rule.condition);
+                let act = match (&rule.act, &rule.actions) {
+                    (Some(act), None) => match act.get_ref().as_str() {
+                        "attack" => Some(AiAct::Attack),
+                        "wait" => Some(AiAct::Wait),
+                        _ => {
+                            cx.vocabulary("AI act", act, &["attack", "wait"]);
+                            None
+                        }
+                    },
+                    (None, Some(list)) => Some(AiAct::Actions(actions(cx, list))),
+                    _ => {
+                        cx.diags.push(
+                            Diagnostic::error("an AI rule needs exactly one of `do` or `actions`")
+                                .at(span),
+                        );
+                        None
+                    }
+                };
+                act.map(|act| AiRule { condition, act })
+            })
+            .collect();
+    Creature {
+        id: id.clone(),
+        name: name_or(&r.name, id),
+        description: r.description.clone(),
+        tags: tags(cx, &r.tags),
+        health: (*r.health.get_ref()).max(1),
+        attributes,
+        damage: r.damage,
+        damage_type: r
+            .damage_type
+            .as_ref()
+            .and_then(|t| cx.damage_type(t))
+            .unwrap_or_else(|| "physical".into()),
+        items: stacks(cx, &r.items),
+        triggers: home_triggers(cx, &r.triggers, TriggerHome::Creature(id.clone()), all),
+        ai,
+        talk: r.talk.as_ref().map(|a| actions(cx, a)),
+        span: Span::new(src.file, r.id.span()),
+    }
+}
+
+fn quest(cx: &mut Cx, id: &Id, src: &Src<RawQuest>) -> Option<Quest> {
+    let r = &src.raw;
+    let on = cx.event(&r.on);
+    let when = on
+        .map(|on| super::vocabulary::when(cx, on, r.when.as_ref()))
+        .unwrap_or_default();
+    let condition = conditions(cx, &r.condition);
+    let count = match &r.count {
+        None => 1,
+        Some(c) if *c.get_ref() >= 1 && *c.get_ref() <= u32::MAX as i64 => *c.get_ref() as u32,
+        Some(c) => {
+            cx.diags.push(
+                Diagnostic::error(format!("`count` must be at least 1, found {}", c.get_ref()))
+                    .at(cx.span(c.span())),
+            );
+            1
+        }
+    };
+    let span = Span::new(src.file, r.id.span());
+    let actions = r
+        .actions
+        .as_ref()
+        .map(|a| actions(cx, a))
+        .unwrap_or_else(|| no_actions(src.span));
+    on.map(|on| Quest {
+        id: id.clone(),
+        name: name_or(&r.name, id),
+        description: r.description.clone(),
+        on,
+        when,
+        condition,
+        count,
+        actions,
+        span,
+    })
+}
+
+fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encounter {
+    let r = &src.raw;
+    let span = Span::new(src.file, r.id.span());
+    let weight = match &r.weight {
+        None => 1.0,
+        Some(w) if w.get_ref().0 >= 0.0 && w.get_ref().0.is_finite() => w.get_ref().0,
+        Some(w) => {
+            cx.diags.push(
+                Diagnostic::error(format!(
+                    "`weight` must be zero or more, found {}",
+                    w.get_ref().0
+                ))
+                .at(cx.span(w.span())),
+            );
+            1.0
+        }
+    };
+    if r.options.is_empty() {
+        cx.diags.push(
+            Diagnostic::error(format!("encounter `{id}` has no options"))
+                .at(span)
+                .with_help("add at least one `[[encounters.options]]` with a `text`"),
+        );
+    }
+    let options = r
+        .options
+        .iter()
+        .map(|o| {
+            let ospan = cx.span(o.span());
+            let o = o.get_ref();
+            let probability = match &o.probability {
+                None => 1.0,
+                Some(p) if (0.0..=1.0).contains(&p.get_ref().0) => p.get_ref().0,
+                Some(p) => {
+                    cx.diags.push(
+                        Diagnostic::error(format!(
+                            "`probability` must be between 0 and 1, found {}",
+                            p.get_ref().0
+                        ))
+                        .at(cx.span(p.span()))
+                        .with_help("0.7 means the rewards come 70 % of the time"),
+                    );
+                    1.0
+                }
+            };
+            EncounterOption {
+                text: o.text.clone(),
+                requirements: conditions(cx, &o.requirements),
+                costs: o
+                    .costs
+                    .as_ref()
+                    .map(|a| actions(cx, a))
+                    .unwrap_or_else(|| no_actions(ospan)),
+                probability,
+                rewards: o
+                    .rewards
+                    .as_ref()
+                    .map(|a| actions(cx, a))
+                    .unwrap_or_else(|| no_actions(ospan)),
+                span: ospan,
+            }
+        })
+        .collect();
+    Encounter {
+        id: id.clone(),
+        title: r.title.clone(),
+        description: r.description.clone(),
+        weight,
+        condition: conditions(cx, &r.condition),
+        options,
+        span,
+    }
+}
+
+fn room(cx: &mut Cx, id: &Id, src: &Src<RawRoom>, all: &mut Vec<Trigger>) -> Option<Room> {
+    let r = &src.raw;
+    let kind = cx
+        .vocabulary("room kind", &r.kind, RoomKind::NAMES)
+        .and_then(|k| RoomKind::parse(&k));
+    let enemies: Vec<Id> = r
+        .enemies
+        .iter()
+        .filter_map(|e| cx.reference(RefKind::Creature, e))
+        .collect();
+    let npc = r
+        .npc
+        .as_ref()
+        .and_then(|n| cx.reference(RefKind::Creature, n));
+    let encounter = r
+        .encounter
+        .as_ref()
+        .and_then(|e| cx.reference(RefKind::Encounter, e));
+    if let Some(kind) = kind {
+        if kind == RoomKind::Combat && r.enemies.is_empty() {
+            cx.diags.push(
+                Diagnostic::warning(format!("combat room `{id}` has no `enemies`"))
+                    .at(cx.span(r.kind.span()))
+                    .with_help_opt(
+                        did_you_mean("empty", ["empty"]).map(|_| {
+                            "use `kind = \"empty\"` for a room without a fight".to_string()
+                        }),
+                    ),
+            );
+        }
+        if r.encounter.is_some() && kind != RoomKind::Encounter {
+            cx.diags.push(
+                Diagnostic::error("only an encounter room may name an `encounter`")
+                    .at(cx.span(r.kind.span())),
+            );
+        }
+    }
+    let triggers = home_triggers(cx, &r.triggers, TriggerHome::Room(id.clone()), all);
+    kind.map(|kind| Room {
+        id: id.clone(),
+        name: name_or(&r.name, id),
+        description: r.description.clone(),
+        kind,
+        enemies,
+        npc,
+        loot: stacks(cx, &r.loot),
+        encounter,
+        triggers,
+        span: Span::new(src.file, r.id.span()),
+    })
+}

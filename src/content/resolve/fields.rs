@@ -1,0 +1,210 @@
+//! Reading one condition or action table field by field, with typed getters that report at the field.
+
+use super::Cx;
+use crate::content::event::Value;
+use crate::diag::{did_you_mean, Diagnostic, Span};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// A condition or action table being read. Every getter marks its key as known; [`Entry::finish`]
+/// reports the keys nobody asked for, with a suggestion among the known ones.
+pub struct Entry<'a> {
+    map: &'a BTreeMap<String, Spanned<toml::Value>>,
+    pub span: Span,
+    /// "check `has_tag`", for messages.
+    pub what: String,
+    known: Vec<&'static str>,
+}
+
+impl<'a> Entry<'a> {
+    pub fn new(
+        map: &'a BTreeMap<String, Spanned<toml::Value>>,
+        span: Span,
+        what: String,
+    ) -> Entry<'a> {
+        Entry {
+            map,
+            span,
+            what,
+            known: Vec::new(),
+        }
+    }
+
+    pub fn raw(&self, key: &str) -> Option<&'a Spanned<toml::Value>> {
+        self.map.get(key)
+    }
+
+    fn get(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        required: bool,
+    ) -> Option<&'a Spanned<toml::Value>> {
+        self.known.push(key);
+        let value = self.map.get(key);
+        if value.is_none() && required {
+            cx.diags.push(
+                Diagnostic::error(format!("{} needs the key `{key}`", self.what)).at(self.span),
+            );
+        }
+        value
+    }
+
+    fn wrong_type(&self, cx: &mut Cx, key: &str, v: &Spanned<toml::Value>, expected: &str) {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "`{key}` in {} must be {expected}, found {}",
+                self.what,
+                v.get_ref().type_str()
+            ))
+            .at(cx.span(v.span())),
+        );
+    }
+
+    pub fn str(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<String>> {
+        self.str_inner(cx, key, true)
+    }
+
+    pub fn opt_str(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<String>> {
+        self.str_inner(cx, key, false)
+    }
+
+    fn str_inner(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        required: bool,
+    ) -> Option<Spanned<String>> {
+        let v = self.get(cx, key, required)?;
+        match v.get_ref() {
+            toml::Value::String(s) => Some(Spanned::new(v.span(), s.clone())),
+            _ => {
+                self.wrong_type(cx, key, v, "a string");
+                None
+            }
+        }
+    }
+
+    pub fn int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
+        let v = self.get(cx, key, true)?;
+        self.as_int(cx, key, v)
+    }
+
+    pub fn opt_int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
+        let v = self.get(cx, key, false)?;
+        self.as_int(cx, key, v)
+    }
+
+    fn as_int(&self, cx: &mut Cx, key: &str, v: &Spanned<toml::Value>) -> Option<i64> {
+        match v.get_ref() {
+            toml::Value::Integer(i) => Some(*i),
+            _ => {
+                self.wrong_type(cx, key, v, "an integer");
+                None
+            }
+        }
+    }
+
+    /// A count: a positive integer, `default` when absent.
+    pub fn count(&mut self, cx: &mut Cx, key: &'static str, default: u32) -> u32 {
+        let Some(v) = self.get(cx, key, false) else {
+            return default;
+        };
+        match self.as_int(cx, key, v) {
+            Some(i) if i >= 1 && i <= u32::MAX as i64 => i as u32,
+            Some(i) => {
+                cx.diags.push(
+                    Diagnostic::error(format!(
+                        "`{key}` in {} must be at least 1, found {i}",
+                        self.what
+                    ))
+                    .at(cx.span(v.span())),
+                );
+                default
+            }
+            None => default,
+        }
+    }
+
+    pub fn float(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<f64>> {
+        let v = self.get(cx, key, true)?;
+        match v.get_ref() {
+            toml::Value::Float(f) => Some(Spanned::new(v.span(), *f)),
+            toml::Value::Integer(i) => Some(Spanned::new(v.span(), *i as f64)),
+            _ => {
+                self.wrong_type(cx, key, v, "a number");
+                None
+            }
+        }
+    }
+
+    pub fn opt_bool(&mut self, cx: &mut Cx, key: &'static str) -> Option<bool> {
+        let v = self.get(cx, key, false)?;
+        match v.get_ref() {
+            toml::Value::Boolean(b) => Some(*b),
+            _ => {
+                self.wrong_type(cx, key, v, "true or false");
+                None
+            }
+        }
+    }
+
+    /// Marks keys as known without reading them.
+    pub fn allow(&mut self, keys: &[&'static str]) {
+        self.known.extend_from_slice(keys);
+    }
+
+    /// The fields nobody asked for, as plain values: the arguments of a Lua-registered check or action.
+    pub fn rest_as_args(&mut self, cx: &mut Cx) -> BTreeMap<String, Value> {
+        let mut args = BTreeMap::new();
+        for (key, v) in self.map {
+            if self.known.contains(&key.as_str()) {
+                continue;
+            }
+            match plain_value(v.get_ref()) {
+                Some(value) => {
+                    args.insert(key.clone(), value);
+                }
+                None => cx.diags.push(
+                    Diagnostic::error(format!(
+                        "`{key}` in {} must be a string, number or boolean",
+                        self.what
+                    ))
+                    .at(cx.span(v.span())),
+                ),
+            }
+        }
+        args
+    }
+
+    /// Reports every key that no getter asked for.
+    pub fn finish(self, cx: &mut Cx) {
+        for (key, v) in self.map {
+            if !self.known.contains(&key.as_str()) {
+                cx.diags.push(
+                    Diagnostic::error(format!("unknown key `{key}` in {}", self.what))
+                        .at(cx.span(v.span()))
+                        .with_help_opt(did_you_mean(key, self.known.iter().copied()).or_else(
+                            || {
+                                let mut keys = self.known.clone();
+                                keys.sort();
+                                keys.dedup();
+                                Some(format!("known keys: {}", keys.join(", ")))
+                            },
+                        )),
+                );
+            }
+        }
+    }
+}
+
+/// A TOML scalar as a payload [`Value`]; tables, arrays and dates have none.
+pub fn plain_value(v: &toml::Value) -> Option<Value> {
+    match v {
+        toml::Value::String(s) => Some(Value::str(s)),
+        toml::Value::Integer(i) => Some(Value::Int(*i)),
+        toml::Value::Float(f) => Some(Value::Float(*f)),
+        toml::Value::Boolean(b) => Some(Value::Bool(*b)),
+        _ => None,
+    }
+}

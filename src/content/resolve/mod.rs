@@ -1,0 +1,183 @@
+//! Resolution: raw definitions into typed registries, every reference checked.
+//!
+//! Two passes. [`symbols`] declares every ID (duplicates, overrides); then each winning definition is
+//! resolved against those symbols ([`defs`], with conditions, actions and triggers in [`vocabulary`]).
+//! Nothing stops at the first error: a definition with a bad field is still built where it can be,
+//! and the diagnostic says what was wrong and what was meant.
+
+mod defs;
+mod fields;
+mod symbols;
+mod vocabulary;
+
+pub use symbols::{Symbols, Visibility};
+
+use super::event::{EventKey, EventTable};
+use super::parse::RawDefs;
+use super::vocab;
+use super::{Content, Extensions, ModInfo};
+use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
+use crate::id::Id;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use toml::Spanned;
+
+/// What a reference must name.
+#[derive(Debug, Clone, Copy)]
+pub enum RefKind {
+    Tag,
+    Item,
+    Creature,
+    Quest,
+    Room,
+    Floor,
+    Encounter,
+}
+
+impl RefKind {
+    fn name(self) -> &'static str {
+        match self {
+            RefKind::Tag => "tag",
+            RefKind::Item => "item",
+            RefKind::Creature => "creature",
+            RefKind::Quest => "quest",
+            RefKind::Room => "room",
+            RefKind::Floor => "floor",
+            RefKind::Encounter => "encounter",
+        }
+    }
+
+    fn table(self, syms: &Symbols) -> &BTreeMap<Id, Span> {
+        match self {
+            RefKind::Tag => &syms.tags,
+            RefKind::Item => &syms.items,
+            RefKind::Creature => &syms.creatures,
+            RefKind::Quest => &syms.quests,
+            RefKind::Room => &syms.rooms,
+            RefKind::Floor => &syms.floors,
+            RefKind::Encounter => &syms.encounters,
+        }
+    }
+}
+
+/// The resolution context of one definition: its mod, its file, the symbols, and where problems go.
+pub struct Cx<'a> {
+    pub syms: &'a Symbols,
+    pub events: &'a EventTable,
+    pub diags: &'a mut Vec<Diagnostic>,
+    pub ns: String,
+    pub file: FileId,
+}
+
+impl Cx<'_> {
+    pub fn span(&self, range: Range<usize>) -> Span {
+        Span::new(self.file, range)
+    }
+
+    /// Resolves a reference to an existing definition, with "did you mean" when it does not exist.
+    pub fn reference(&mut self, kind: RefKind, text: &Spanned<String>) -> Option<Id> {
+        let span = self.span(text.span());
+        let Some(id) = Id::parse(text.get_ref(), &self.ns) else {
+            self.diags.push(
+                Diagnostic::error(format!(
+                    "`{}` is not a valid {} ID",
+                    text.get_ref(),
+                    kind.name()
+                ))
+                .at(span)
+                .with_help(
+                    "an ID is `name` or `mod:name`, using lowercase letters, digits and `_`",
+                ),
+            );
+            return None;
+        };
+        let table = kind.table(self.syms);
+        if table.contains_key(&id) {
+            return Some(id);
+        }
+        let help = did_you_mean(id.as_str(), table.keys().map(Id::as_str));
+        self.diags.push(
+            Diagnostic::error(format!("unknown {} `{id}`", kind.name()))
+                .at(span)
+                .with_help_opt(help),
+        );
+        None
+    }
+
+    /// Resolves an event name: an engine event, or a custom one (`rats:ritual_done`, or bare in its own mod).
+    pub fn event(&mut self, text: &Spanned<String>) -> Option<EventKey> {
+        let name = text.get_ref();
+        if let Some(key) = self.events.lookup(name) {
+            return Some(key);
+        }
+        if !name.contains(':') {
+            if let Some(key) = self.events.lookup(&format!("{}:{name}", self.ns)) {
+                return Some(key);
+            }
+        }
+        let help = did_you_mean(name, self.events.names()).or_else(|| {
+            Some("custom events are declared with `[[event_types]]`; `lantern docs` lists the engine events".to_string())
+        });
+        self.diags.push(
+            Diagnostic::error(format!("unknown event `{name}`"))
+                .at(self.span(text.span()))
+                .with_help_opt(help),
+        );
+        None
+    }
+
+    pub fn rarity(&mut self, text: &Spanned<String>) -> Option<String> {
+        if self.syms.rarities.contains_key(text.get_ref()) {
+            return Some(text.get_ref().clone());
+        }
+        let help = did_you_mean(
+            text.get_ref(),
+            self.syms.rarities.keys().map(String::as_str),
+        );
+        self.diags.push(
+            Diagnostic::error(format!("unknown rarity `{}`", text.get_ref()))
+                .at(self.span(text.span()))
+                .with_help_opt(help),
+        );
+        None
+    }
+
+    pub fn damage_type(&mut self, text: &Spanned<String>) -> Option<String> {
+        self.vocabulary("damage type", text, vocab::DAMAGE_TYPES)
+    }
+
+    pub fn attribute(&mut self, text: &Spanned<String>) -> Option<String> {
+        let names: Vec<&str> = vocab::attribute_names().collect();
+        self.vocabulary("attribute", text, &names)
+    }
+
+    /// Checks a word against a fixed list of engine vocabulary.
+    pub fn vocabulary(
+        &mut self,
+        what: &str,
+        text: &Spanned<String>,
+        known: &[&str],
+    ) -> Option<String> {
+        if known.contains(&text.get_ref().as_str()) {
+            return Some(text.get_ref().clone());
+        }
+        let help = did_you_mean(text.get_ref(), known.iter().copied())
+            .unwrap_or_else(|| format!("one of: {}", known.join(", ")));
+        self.diags.push(
+            Diagnostic::error(format!("unknown {what} `{}`", text.get_ref()))
+                .at(self.span(text.span()))
+                .with_help(help),
+        );
+        None
+    }
+}
+
+/// Builds the content from raw definitions; returns it with every problem found.
+pub fn resolve(
+    raw: RawDefs,
+    mods: Vec<ModInfo>,
+    ext: &Extensions,
+    diags: &mut Vec<Diagnostic>,
+) -> Content {
+    defs::resolve_all(raw, mods, ext, diags)
+}

@@ -1,0 +1,121 @@
+//! The first resolution pass: which IDs exist, who defines each, duplicates and overrides.
+
+use super::super::defs::Override;
+use super::super::parse::Src;
+use crate::diag::{Diagnostic, Span};
+use crate::id::Id;
+use std::collections::{BTreeMap, BTreeSet};
+use toml::Spanned;
+
+/// Every ID that exists after declaration, by kind.
+#[derive(Debug, Default)]
+pub struct Symbols {
+    pub tags: BTreeMap<Id, Span>,
+    pub rarities: BTreeMap<String, i64>,
+    pub items: BTreeMap<Id, Span>,
+    pub creatures: BTreeMap<Id, Span>,
+    pub quests: BTreeMap<Id, Span>,
+    pub encounters: BTreeMap<Id, Span>,
+    pub rooms: BTreeMap<Id, Span>,
+    pub floors: BTreeMap<Id, Span>,
+    pub triggers: BTreeMap<Id, Span>,
+    /// Actions and checks registered by Lua (`rats:summon`).
+    pub actions: BTreeSet<Id>,
+    pub checks: BTreeSet<Id>,
+}
+
+/// Which mods each mod may override: itself and everything it depends on, directly or not.
+pub struct Visibility {
+    pub reachable: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Visibility {
+    pub fn may_define(&self, by: &str, ns: &str) -> bool {
+        by == ns || self.reachable.get(by).is_some_and(|r| r.contains(ns))
+    }
+}
+
+/// Declares one kind of definition: returns the index of the winning raw entry per ID, in ID order.
+///
+/// A second definition of an ID in the same mod is an error that points at both; a definition in
+/// another mod's namespace overrides it when the defining mod depends on that one, and is an error
+/// otherwise. Later mods in load order win.
+pub fn declare<T>(
+    kind: &'static str,
+    list: &[Src<T>],
+    id_of: impl Fn(&T) -> &Spanned<String>,
+    visibility: &Visibility,
+    overrides: &mut Vec<Override>,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<Id, usize> {
+    let mut winners: BTreeMap<Id, usize> = BTreeMap::new();
+    for (index, src) in list.iter().enumerate() {
+        let raw_id = id_of(&src.raw);
+        let span = Span::new(src.file, raw_id.span());
+        let Some(id) = Id::parse(raw_id.get_ref(), &src.ns) else {
+            diags.push(
+                Diagnostic::error(format!("`{}` is not a valid {kind} ID", raw_id.get_ref()))
+                    .at(span)
+                    .with_help(
+                        "an ID is `name` or `mod:name`, using lowercase letters, digits and `_`",
+                    ),
+            );
+            continue;
+        };
+        if !visibility.may_define(&src.ns, id.namespace()) {
+            let known = visibility.reachable.contains_key(id.namespace());
+            let help = if known {
+                format!(
+                    "add `{}` to `depends` in {}/mod.toml to override its definitions",
+                    id.namespace(),
+                    src.ns
+                )
+            } else {
+                format!(
+                    "there is no mod `{}`; a bare name defines `{}:{}`",
+                    id.namespace(),
+                    src.ns,
+                    id.name()
+                )
+            };
+            diags.push(
+                Diagnostic::error(format!("mod `{}` defines {kind} `{id}` in another mod's namespace without depending on it", src.ns))
+                    .at(span)
+                    .with_help(help),
+            );
+            continue;
+        }
+        if let Some(&previous) = winners.get(&id) {
+            let prev = &list[previous];
+            let prev_span = Span::new(prev.file, id_of(&prev.raw).span());
+            if prev.ns == src.ns {
+                diags.push(
+                    Diagnostic::error(format!("{kind} `{id}` is defined twice"))
+                        .at(span)
+                        .with_label(prev_span, "first defined here")
+                        .with_help("rename one of them; the first definition is kept"),
+                );
+                continue;
+            }
+            overrides.push(Override {
+                id: id.clone(),
+                kind,
+                by_mod: src.ns.clone(),
+                span,
+                replaced: prev_span,
+            });
+        } else if id.namespace() != src.ns {
+            // Overriding a definition that does not exist (yet) is almost always a typo.
+            diags.push(
+                Diagnostic::warning(format!(
+                    "mod `{}` overrides {kind} `{id}`, which `{}` does not define",
+                    src.ns,
+                    id.namespace()
+                ))
+                .at(span),
+            );
+        }
+        winners.insert(id, index);
+    }
+    winners
+}

@@ -1,0 +1,539 @@
+//! Conditions, actions, `when` filters and triggers: the shared vocabulary, read from generic tables.
+
+use super::fields::{plain_value, Entry};
+use super::{Cx, RefKind};
+use crate::content::action::{Action, ActionEntry, ActionList};
+use crate::content::condition::{Check, Condition, ItemFilter, QuestState, Who};
+use crate::content::defs::{Trigger, TriggerHome};
+use crate::content::event::{EventKey, Value};
+use crate::content::raw::{RawActions, RawEntry, RawTrigger};
+use crate::content::vocab::FieldType;
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::id::Id;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+pub const CHECKS: &[&str] = &["has_tag", "attribute", "has_item", "health_below", "quest"];
+pub const ACTIONS: &[&str] = &[
+    "damage",
+    "heal",
+    "give_item",
+    "take_item",
+    "give_random_items",
+    "take_random_items",
+    "damage_random_items",
+    "start_quest",
+    "emit_event",
+];
+
+fn who(cx: &mut Cx, e: &mut Entry, key: &'static str) -> Who {
+    let Some(text) = e.opt_str(cx, key) else {
+        return Who::Bearer;
+    };
+    match Who::parse(text.get_ref()) {
+        Some(w) => w,
+        None => {
+            cx.vocabulary(&format!("`{key}` value"), &text, Who::NAMES);
+            Who::Bearer
+        }
+    }
+}
+
+pub fn conditions(cx: &mut Cx, list: &[RawEntry]) -> Vec<Condition> {
+    list.iter().filter_map(|c| condition(cx, c)).collect()
+}
+
+pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
+    let span = cx.span(raw.span());
+    let mut head = Entry::new(raw.get_ref(), span, "a condition".into());
+    let name = head.str(cx, "check")?;
+    let mut e = Entry::new(raw.get_ref(), span, format!("check `{}`", name.get_ref()));
+    e.allow(&["check"]);
+    let negate = e.opt_bool(cx, "not").unwrap_or(false);
+    let reason = e.opt_str(cx, "reason").map(|s| s.into_inner());
+    let check = match name.get_ref().as_str() {
+        "has_tag" => {
+            let who = who(cx, &mut e, "who");
+            let tag = e
+                .str(cx, "value")
+                .and_then(|t| cx.reference(RefKind::Tag, &t));
+            tag.map(|tag| Check::HasTag { who, tag })
+        }
+        "attribute" => {
+            let who = who(cx, &mut e, "who");
+            let attribute = e.str(cx, "attribute").and_then(|a| cx.attribute(&a));
+            let at_least = e.opt_int(cx, "at_least");
+            let below = e.opt_int(cx, "below");
+            let bound = match (at_least, below) {
+                (Some(v), None) => Some((v, false)),
+                (None, Some(v)) => Some((v, true)),
+                _ => {
+                    cx.diags.push(
+                        Diagnostic::error(
+                            "check `attribute` needs exactly one of `at_least` or `below`",
+                        )
+                        .at(span),
+                    );
+                    None
+                }
+            };
+            attribute
+                .zip(bound)
+                .map(|(attribute, (value, below))| Check::Attribute {
+                    who,
+                    attribute,
+                    value,
+                    below,
+                })
+        }
+        "has_item" => {
+            let who = who(cx, &mut e, "who");
+            let item = e
+                .opt_str(cx, "item")
+                .and_then(|i| cx.reference(RefKind::Item, &i));
+            let tag = e
+                .opt_str(cx, "tag")
+                .and_then(|t| cx.reference(RefKind::Tag, &t));
+            let rarity = e.opt_str(cx, "rarity").and_then(|r| cx.rarity(&r));
+            let count = e.count(cx, "count", 1);
+            if e.raw("item").is_none() && e.raw("tag").is_none() {
+                cx.diags
+                    .push(Diagnostic::error("check `has_item` needs `item` or `tag`").at(span));
+                None
+            } else if e.raw("item").is_some() && e.raw("tag").is_some() {
+                cx.diags.push(
+                    Diagnostic::error("check `has_item` takes `item` or `tag`, not both").at(span),
+                );
+                None
+            } else if item.is_none() && tag.is_none() {
+                None
+            } else {
+                Some(Check::HasItem {
+                    who,
+                    filter: ItemFilter { item, tag, rarity },
+                    count,
+                })
+            }
+        }
+        "health_below" => {
+            let who = who(cx, &mut e, "who");
+            let fraction = e.float(cx, "fraction");
+            if let Some(f) = &fraction {
+                if !(0.0..=1.0).contains(f.get_ref()) {
+                    cx.diags.push(
+                        Diagnostic::error(format!(
+                            "`fraction` must be between 0 and 1, found {}",
+                            f.get_ref()
+                        ))
+                        .at(cx.span(f.span()))
+                        .with_help("0.3 means 30 % of the creature's maximum health"),
+                    );
+                }
+            }
+            fraction.map(|f| Check::HealthBelow {
+                who,
+                fraction: f.into_inner(),
+            })
+        }
+        "quest" => {
+            let quest = e
+                .str(cx, "quest")
+                .and_then(|q| cx.reference(RefKind::Quest, &q));
+            let state = e.str(cx, "state").and_then(|s| {
+                cx.vocabulary("quest state", &s, QuestState::NAMES)
+                    .and_then(|s| QuestState::parse(&s))
+            });
+            quest
+                .zip(state)
+                .map(|(quest, state)| Check::Quest { quest, state })
+        }
+        other => {
+            let id = registered(cx, &name, "check", CHECKS, |s| &s.checks)?;
+            let _ = other;
+            let args = e.rest_as_args(cx);
+            e.finish(cx);
+            return Some(Condition {
+                check: Check::Custom { id, args },
+                negate,
+                reason,
+                span,
+            });
+        }
+    };
+    e.finish(cx);
+    check.map(|check| Condition {
+        check,
+        negate,
+        reason,
+        span,
+    })
+}
+
+/// Resolves a namespaced name registered by Lua (`rats:is_night`), or reports it unknown.
+fn registered(
+    cx: &mut Cx,
+    name: &Spanned<String>,
+    kind: &str,
+    builtins: &[&str],
+    table: impl Fn(&super::Symbols) -> &std::collections::BTreeSet<Id>,
+) -> Option<Id> {
+    let span = cx.span(name.span());
+    let text = name.get_ref();
+    let registered = table(cx.syms);
+    if let Some(id) = Id::qualified(text) {
+        if registered.contains(&id) {
+            return Some(id);
+        }
+        let help = did_you_mean(text, registered.iter().map(Id::as_str)).unwrap_or_else(|| {
+            format!("a {kind} of a mod is registered by its Lua with `lantern.register_{kind}(\"{}\", fn)`", id.name())
+        });
+        cx.diags.push(
+            Diagnostic::error(format!("unknown {kind} `{text}`: no script registers it"))
+                .at(span)
+                .with_help(help),
+        );
+        return None;
+    }
+    let candidates = builtins
+        .iter()
+        .copied()
+        .chain(registered.iter().map(Id::as_str));
+    let help = did_you_mean(text, candidates)
+        .unwrap_or_else(|| format!("built-in {kind}s: {}", builtins.join(", ")));
+    cx.diags.push(
+        Diagnostic::error(format!("unknown {kind} `{text}`"))
+            .at(span)
+            .with_help(help),
+    );
+    None
+}
+
+pub fn actions(cx: &mut Cx, raw: &RawActions) -> ActionList {
+    let span = cx.span(raw.span());
+    let actions = raw.get_ref().iter().filter_map(|a| action(cx, a)).collect();
+    ActionList { actions, span }
+}
+
+/// An empty action list located at `span`, for optional lists that were not written.
+pub fn no_actions(span: crate::diag::Span) -> ActionList {
+    ActionList {
+        actions: Vec::new(),
+        span,
+    }
+}
+
+pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
+    let span = cx.span(raw.span());
+    let mut head = Entry::new(raw.get_ref(), span, "an action".into());
+    let name = head.str(cx, "action")?;
+    let mut e = Entry::new(raw.get_ref(), span, format!("action `{}`", name.get_ref()));
+    e.allow(&["action"]);
+    let action = match name.get_ref().as_str() {
+        "damage" => {
+            let amount = e.int(cx, "amount");
+            let damage_type = e
+                .opt_str(cx, "damage_type")
+                .map_or(Some("physical".to_string()), |t| cx.damage_type(&t));
+            let target = who(cx, &mut e, "target");
+            amount
+                .zip(damage_type)
+                .map(|(amount, damage_type)| Action::Damage {
+                    amount,
+                    damage_type,
+                    target,
+                })
+        }
+        "heal" => {
+            let amount = e.int(cx, "amount");
+            let target = who(cx, &mut e, "target");
+            amount.map(|amount| Action::Heal { amount, target })
+        }
+        "give_item" | "take_item" => {
+            let item = e
+                .str(cx, "item")
+                .and_then(|i| cx.reference(RefKind::Item, &i));
+            let count = e.count(cx, "count", 1);
+            let target = who(cx, &mut e, "target");
+            item.map(|item| {
+                if name.get_ref() == "give_item" {
+                    Action::GiveItem {
+                        item,
+                        count,
+                        target,
+                    }
+                } else {
+                    Action::TakeItem {
+                        item,
+                        count,
+                        target,
+                    }
+                }
+            })
+        }
+        "give_random_items" => {
+            let tag = e
+                .str(cx, "tag")
+                .and_then(|t| cx.reference(RefKind::Tag, &t));
+            let count = e.count(cx, "count", 1);
+            let min_rarity = e.opt_str(cx, "min_rarity").and_then(|r| cx.rarity(&r));
+            let max_rarity = e.opt_str(cx, "max_rarity").and_then(|r| cx.rarity(&r));
+            let target = who(cx, &mut e, "target");
+            if let (Some(lo), Some(hi)) = (&min_rarity, &max_rarity) {
+                if cx.syms.rarities[lo] > cx.syms.rarities[hi] {
+                    cx.diags.push(
+                        Diagnostic::error(format!("`min_rarity` {lo} is above `max_rarity` {hi}"))
+                            .at(span),
+                    );
+                }
+            }
+            tag.map(|tag| Action::GiveRandomItems {
+                tag,
+                count,
+                min_rarity,
+                max_rarity,
+                target,
+            })
+        }
+        "take_random_items" => {
+            let tag = e
+                .str(cx, "tag")
+                .and_then(|t| cx.reference(RefKind::Tag, &t));
+            let rarity = e.opt_str(cx, "rarity").and_then(|r| cx.rarity(&r));
+            let count = e.count(cx, "count", 1);
+            let target = who(cx, &mut e, "target");
+            tag.map(|tag| Action::TakeRandomItems {
+                tag,
+                rarity,
+                count,
+                target,
+            })
+        }
+        "damage_random_items" => {
+            let tag = e
+                .str(cx, "tag")
+                .and_then(|t| cx.reference(RefKind::Tag, &t));
+            let property = e.str(cx, "property");
+            let amount = e.int(cx, "amount");
+            let count = e.count(cx, "count", 1);
+            let target = who(cx, &mut e, "target");
+            match (tag, property, amount) {
+                (Some(tag), Some(property), Some(amount)) => Some(Action::DamageRandomItems {
+                    tag,
+                    property: property.into_inner(),
+                    amount,
+                    count,
+                    target,
+                }),
+                _ => None,
+            }
+        }
+        "start_quest" => e
+            .str(cx, "quest")
+            .and_then(|q| cx.reference(RefKind::Quest, &q))
+            .map(|quest| Action::StartQuest { quest }),
+        "emit_event" => {
+            let event = e.str(cx, "event").and_then(|ev| cx.event(&ev));
+            let target = e.raw("target").is_some().then(|| who(cx, &mut e, "target"));
+            e.allow(&["target", "payload"]);
+            let payload = match (event, e.raw("payload")) {
+                (Some(event), Some(p)) => payload(cx, event, p),
+                _ => Some(Vec::new()),
+            };
+            event
+                .zip(payload)
+                .map(|(event, payload)| Action::EmitEvent {
+                    event,
+                    payload,
+                    target,
+                })
+        }
+        _ => {
+            let id = registered(cx, &name, "action", ACTIONS, |s| &s.actions)?;
+            let args = e.rest_as_args(cx);
+            e.finish(cx);
+            return Some(ActionEntry {
+                action: Action::Custom { id, args },
+                span,
+            });
+        }
+    };
+    e.finish(cx);
+    action.map(|action| ActionEntry { action, span })
+}
+
+/// Checks an `emit_event` payload against the event's declaration.
+fn payload(
+    cx: &mut Cx,
+    event: EventKey,
+    raw: &Spanned<toml::Value>,
+) -> Option<Vec<(usize, Value)>> {
+    let toml::Value::Table(table) = raw.get_ref() else {
+        cx.diags.push(
+            Diagnostic::error("`payload` must be a table, such as `{ power = 3 }`")
+                .at(cx.span(raw.span())),
+        );
+        return None;
+    };
+    let def = cx.events.get(event).clone();
+    let mut out = Vec::new();
+    let mut ok = true;
+    for (key, value) in table {
+        let Some((index, ty)) = def.field(key) else {
+            let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
+            cx.diags.push(
+                Diagnostic::error(format!("event `{}` has no payload field `{key}`", def.name))
+                    .at(cx.span(raw.span()))
+                    .with_help_opt(
+                        did_you_mean(key, names.iter().copied())
+                            .or(Some(format!("its fields: {}", names.join(", ")))),
+                    ),
+            );
+            ok = false;
+            continue;
+        };
+        match typed_value(cx, ty, value, raw.span()) {
+            Some(v) => out.push((index, v)),
+            None => ok = false,
+        }
+    }
+    out.sort_by_key(|(i, _)| *i);
+    ok.then_some(out)
+}
+
+/// Converts a TOML scalar to a payload value of the declared type, resolving IDs.
+fn typed_value(
+    cx: &mut Cx,
+    ty: FieldType,
+    value: &toml::Value,
+    at: std::ops::Range<usize>,
+) -> Option<Value> {
+    let Some(plain) = plain_value(value) else {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "expected a {}, found {}",
+                ty.name(),
+                value.type_str()
+            ))
+            .at(cx.span(at)),
+        );
+        return None;
+    };
+    if !plain.fits(ty) {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "expected a {}, found {} {plain}",
+                ty.name(),
+                plain.type_name()
+            ))
+            .at(cx.span(at)),
+        );
+        return None;
+    }
+    let text = || Spanned::new(at.clone(), value.as_str().unwrap_or_default().to_string());
+    let id = |cx: &mut Cx, kind| cx.reference(kind, &text()).map(|id| Value::id(&id));
+    match ty {
+        FieldType::Item => id(cx, RefKind::Item),
+        FieldType::Creature => id(cx, RefKind::Creature),
+        FieldType::Quest => id(cx, RefKind::Quest),
+        FieldType::Room => id(cx, RefKind::Room),
+        FieldType::Floor => id(cx, RefKind::Floor),
+        FieldType::Encounter => id(cx, RefKind::Encounter),
+        FieldType::DamageType => cx.damage_type(&text()).map(|t| Value::str(&t)),
+        FieldType::Float => Some(match plain {
+            Value::Int(i) => Value::Float(i as f64),
+            other => other,
+        }),
+        _ => Some(plain),
+    }
+}
+
+/// A `when` filter: each field must be one the event carries, with a value of its type.
+pub fn when(
+    cx: &mut Cx,
+    event: EventKey,
+    raw: Option<&Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+) -> Vec<(usize, Value)> {
+    let Some(raw) = raw else { return Vec::new() };
+    let def = cx.events.get(event).clone();
+    let mut out = Vec::new();
+    for (key, value) in raw.get_ref() {
+        let Some((index, ty)) = def.field(key) else {
+            let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
+            let help = did_you_mean(key, names.iter().copied()).or_else(|| {
+                Some(if names.is_empty() {
+                    format!(
+                        "`{}` carries no payload, so `when` cannot filter it",
+                        def.name
+                    )
+                } else {
+                    format!("`{}` carries: {}", def.name, names.join(", "))
+                })
+            });
+            cx.diags.push(
+                Diagnostic::error(format!(
+                    "`when` field `{key}` is not carried by event `{}`",
+                    def.name
+                ))
+                .at(cx.span(value.span()))
+                .with_help_opt(help),
+            );
+            continue;
+        };
+        if let Some(v) = typed_value(cx, ty, value.get_ref(), value.span()) {
+            out.push((index, v));
+        }
+    }
+    out
+}
+
+/// Resolves a trigger standing at `home`.
+pub fn trigger(
+    cx: &mut Cx,
+    t: &RawTrigger,
+    span: crate::diag::Span,
+    home: TriggerHome,
+) -> Option<Trigger> {
+    let on = cx.event(&t.on);
+    let id = t.id.as_ref().and_then(|id| {
+        Id::parse(id.get_ref(), &cx.ns).or_else(|| {
+            cx.diags.push(
+                Diagnostic::error(format!("`{}` is not a valid trigger ID", id.get_ref()))
+                    .at(cx.span(id.span())),
+            );
+            None
+        })
+    });
+    let when = on
+        .map(|on| when(cx, on, t.when.as_ref()))
+        .unwrap_or_default();
+    let condition = conditions(cx, &t.condition);
+    let chance = t.chance.as_ref().and_then(|c| {
+        let value = c.get_ref().0;
+        if (0.0..=1.0).contains(&value) {
+            Some(value)
+        } else {
+            cx.diags.push(
+                Diagnostic::error(format!("`chance` must be between 0 and 1, found {value}"))
+                    .at(cx.span(c.span()))
+                    .with_help("0.2 means a 20 % chance"),
+            );
+            None
+        }
+    });
+    let actions = actions(cx, &t.actions);
+    let key = match &id {
+        Some(id) => id.to_string(),
+        None => String::new(), // filled in by the caller, who knows the file's display path
+    };
+    on.map(|on| Trigger {
+        key,
+        id,
+        home,
+        on,
+        when,
+        condition,
+        chance,
+        actions,
+        span,
+    })
+}

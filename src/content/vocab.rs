@@ -1,0 +1,187 @@
+//! Engine vocabulary: the names that have no namespace because the engine defines them.
+//!
+//! Attributes, damage types, equipment slots, and the engine events with their payloads.
+//! The modder guide documents each entry; `lantern docs` and the validator read them from here.
+
+/// The type of a payload field, of an event's `when` filter value, or of a custom event's declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    Int,
+    Float,
+    String,
+    Bool,
+    /// The ID of an item definition.
+    Item,
+    /// The ID of a creature definition.
+    Creature,
+    Quest,
+    Room,
+    Floor,
+    Encounter,
+    DamageType,
+}
+
+impl FieldType {
+    pub const DECLARABLE: &'static [(&'static str, FieldType)] = &[
+        ("int", FieldType::Int),
+        ("float", FieldType::Float),
+        ("string", FieldType::String),
+        ("bool", FieldType::Bool),
+        ("item", FieldType::Item),
+        ("creature", FieldType::Creature),
+        ("quest", FieldType::Quest),
+        ("room", FieldType::Room),
+        ("floor", FieldType::Floor),
+        ("encounter", FieldType::Encounter),
+        ("damage_type", FieldType::DamageType),
+    ];
+
+    pub fn name(self) -> &'static str {
+        FieldType::DECLARABLE
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+
+    pub fn from_name(name: &str) -> Option<FieldType> {
+        FieldType::DECLARABLE
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+    }
+}
+
+/// An engine event: its name, payload fields, and who its `source` and `target` are.
+pub struct EngineEvent {
+    pub name: &'static str,
+    pub payload: &'static [(&'static str, FieldType)],
+    pub source: &'static str,
+    pub target: &'static str,
+}
+
+use FieldType as F;
+
+/// Every engine event. The order is the events' [`EventKey`](super::EventKey) numbering.
+pub const ENGINE_EVENTS: &[EngineEvent] = &[
+    EngineEvent {
+        name: "turn_started",
+        payload: &[],
+        source: "the creature whose turn starts",
+        target: "none",
+    },
+    EngineEvent {
+        name: "attack_hit",
+        payload: &[("weapon", F::Item), ("damage_type", F::DamageType)],
+        source: "the attacker",
+        target: "the creature hit",
+    },
+    EngineEvent {
+        name: "damage_taken",
+        payload: &[("amount", F::Int), ("damage_type", F::DamageType)],
+        source: "the creature that took the damage",
+        target: "the creature that dealt it, if any",
+    },
+    EngineEvent {
+        name: "creature_died",
+        payload: &[],
+        source: "the creature that died",
+        target: "none",
+    },
+    EngineEvent {
+        name: "item_picked_up",
+        payload: &[("item", F::Item)],
+        source: "the creature that picked it up",
+        target: "none",
+    },
+    EngineEvent {
+        name: "item_used",
+        payload: &[("item", F::Item)],
+        source: "the creature that used it",
+        target: "none",
+    },
+    EngineEvent {
+        name: "floor_entered",
+        payload: &[("floor", F::Floor), ("depth", F::Int)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "room_entered",
+        payload: &[("prefab", F::Room)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "npc_talked",
+        payload: &[("npc", F::Creature)],
+        source: "the player",
+        target: "the NPC",
+    },
+    EngineEvent {
+        name: "quest_started",
+        payload: &[("quest", F::Quest)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "quest_completed",
+        payload: &[("quest", F::Quest)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "combat_started",
+        payload: &[],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "combat_ended",
+        payload: &[("outcome", F::String)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "encounter_started",
+        payload: &[("encounter", F::Encounter)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "encounter_resolved",
+        payload: &[
+            ("encounter", F::Encounter),
+            ("option", F::Int),
+            ("success", F::Bool),
+        ],
+        source: "the player",
+        target: "none",
+    },
+];
+
+/// Attributes every creature has; health is state, not an attribute (`max_health` is its cap).
+pub const ATTRIBUTES: &[(&str, &str)] = &[
+    ("max_health", "the most health the creature can have"),
+    ("attack", "added to the weapon's damage on every hit"),
+    ("armor", "subtracted from physical damage taken"),
+    ("level", "experience level; conditions ask about it"),
+    ("resist_fire", "percent of fire damage ignored"),
+    ("resist_cold", "percent of cold damage ignored"),
+    ("resist_poison", "percent of poison damage ignored"),
+    ("resist_holy", "percent of holy damage ignored"),
+];
+
+pub const DAMAGE_TYPES: &[&str] = &["physical", "fire", "cold", "poison", "holy"];
+
+/// Equipment slots; an item with a slot counts for modifiers and triggers only while equipped.
+pub const SLOTS: &[&str] = &["weapon", "armor", "trinket"];
+
+pub fn attribute_names() -> impl Iterator<Item = &'static str> {
+    ATTRIBUTES.iter().map(|(n, _)| *n)
+}
+
+pub fn is_attribute(name: &str) -> bool {
+    ATTRIBUTES.iter().any(|(n, _)| *n == name)
+}

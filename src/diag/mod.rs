@@ -1,0 +1,15 @@
+//! Diagnostics: what went wrong in a modder's files, where, and what was meant.
+//!
+//! A [`Diagnostic`] is data, created where the span is known (the loader, the resolver, the rules engine
+//! at run time) and rendered only at the edges (the command line, the play session, tests).
+//! This module knows nothing about mods, content or Lua; it only knows files, byte spans and messages.
+
+mod diagnostic;
+mod render;
+mod source_map;
+mod suggest;
+
+pub use diagnostic::{Diagnostic, Label, Severity};
+pub use render::{render, render_all, render_json, summary_line};
+pub use source_map::{FileId, SourceFile, SourceMap, Span};
+pub use suggest::{did_you_mean, suggest};

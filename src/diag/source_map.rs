@@ -1,0 +1,137 @@
+//! The texts of every file the loader read, so a span can be turned into `path:line:col` and a source line.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+/// A byte range inside one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, range: Range<usize>) -> Span {
+        Span {
+            file,
+            start: range.start as u32,
+            end: range.end as u32,
+        }
+    }
+
+    /// A span covering the whole first line of a file, for problems that concern the file as a whole.
+    pub fn file_start(file: FileId) -> Span {
+        Span {
+            file,
+            start: 0,
+            end: 0,
+        }
+    }
+}
+
+/// One file's display path (relative to the mods directory, `rats/data/items.toml`) and text.
+#[derive(Debug)]
+pub struct SourceFile {
+    path: String,
+    text: Arc<str>,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
+        let text: Arc<str> = text.into();
+        let mut line_starts = vec![0u32];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// One-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = offset.min(self.text.len() as u32);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let end = floor_char_boundary(&self.text, offset as usize);
+        let col = self.text[start..end].chars().count();
+        (line + 1, col + 1)
+    }
+
+    /// The text of a one-based line, without its line break.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0) as usize;
+        let end = self
+            .line_starts
+            .get(line)
+            .map(|&e| e as usize)
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Every file read during one load, addressed by [`FileId`].
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    pub fn add(&mut self, path: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+        self.files.push(SourceFile::new(path, text));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// `path:line:col` of the start of a span.
+    pub fn location(&self, span: Span) -> String {
+        let file = self.get(span.file);
+        let (line, col) = file.line_col(span.start);
+        format!("{}:{line}:{col}", file.path())
+    }
+
+    /// `path:line` of the start of a span, the form used for run-time messages.
+    pub fn file_line(&self, span: Span) -> String {
+        let file = self.get(span.file);
+        let (line, _) = file.line_col(span.start);
+        format!("{}:{line}", file.path())
+    }
+}

@@ -1,0 +1,58 @@
+//! "Did you mean": the closest known name to a misspelt one.
+
+/// The candidate closest to `wrong`, if one is close enough to be a plausible typo.
+///
+/// Namespaced IDs are compared whole and by their name part, so `core:glod` finds `core:gold`
+/// and a bare `undead` finds `core:undead`.
+pub fn suggest<'a, I>(wrong: &str, candidates: I) -> Option<String>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let wrong_name = wrong.rsplit(':').next().unwrap_or(wrong);
+    let mut best: Option<(f64, &str)> = None;
+    for candidate in candidates {
+        let name = candidate.rsplit(':').next().unwrap_or(candidate);
+        let score = strsim::jaro_winkler(wrong, candidate)
+            .max(strsim::jaro_winkler(wrong_name, name) - 0.01);
+        let close = score >= 0.8 || strsim::damerau_levenshtein(wrong_name, name) <= 1;
+        if close && best.is_none_or(|(s, c)| score > s || (score == s && candidate < c)) {
+            best = Some((score, candidate));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
+}
+
+/// `did you mean `x`?`, ready for a help line.
+pub fn did_you_mean<'a, I>(wrong: &str, candidates: I) -> Option<String>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    suggest(wrong, candidates).map(|s| format!("did you mean `{s}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(wrong: &str, candidates: &[&str], expected: Option<&str>) {
+        assert_eq!(
+            suggest(wrong, candidates.iter().copied()).as_deref(),
+            expected,
+            "for {wrong}"
+        );
+    }
+
+    #[test]
+    fn finds_typos() {
+        check("core:glod", &["core:gold", "core:key"], Some("core:gold"));
+        check("undead", &["core:undead", "core:rat"], Some("core:undead"));
+        check("itmes", &["items", "tags", "triggers"], Some("items"));
+        check("vaule", &["value", "who", "check"], Some("value"));
+    }
+
+    #[test]
+    fn stays_quiet_when_nothing_is_close() {
+        check("dragon", &["core:gold", "core:key"], None);
+        check("x", &[], None);
+    }
+}

@@ -1,0 +1,115 @@
+//! Namespaced IDs: `namespace:name`.
+//!
+//! Every definition a mod makes has one. In a mod's own files a bare `rat` means `<that mod>:rat`;
+//! engine vocabulary (event names, attributes, damage types, rarity levels) has no namespace.
+//! An [`Id`] is cheap to clone and compares as its text, so registries keyed by it iterate in a
+//! stable order in every process.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::sync::Arc;
+
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Id(Arc<str>);
+
+impl Id {
+    /// Parses `ns:name`, or qualifies a bare `name` with `default_ns`.
+    /// Returns `None` when the text is not a well-formed ID.
+    pub fn parse(text: &str, default_ns: &str) -> Option<Id> {
+        match text.split_once(':') {
+            Some((ns, name)) if is_ident(ns) && is_ident(name) => Some(Id(Arc::from(text))),
+            None if is_ident(text) && is_ident(default_ns) => {
+                Some(Id(Arc::from(format!("{default_ns}:{text}"))))
+            }
+            _ => None,
+        }
+    }
+
+    /// Parses a fully qualified `ns:name`.
+    pub fn qualified(text: &str) -> Option<Id> {
+        let (ns, name) = text.split_once(':')?;
+        (is_ident(ns) && is_ident(name)).then(|| Id(Arc::from(text)))
+    }
+
+    /// Builds an ID from its parts; for code that knows both are valid identifiers.
+    pub fn new(ns: &str, name: &str) -> Id {
+        debug_assert!(is_ident(ns) && is_ident(name), "bad id {ns}:{name}");
+        Id(Arc::from(format!("{ns}:{name}")))
+    }
+
+    pub fn namespace(&self) -> &str {
+        self.0.split_once(':').map(|(ns, _)| ns).unwrap_or("")
+    }
+
+    pub fn name(&self) -> &str {
+        self.0.split_once(':').map(|(_, n)| n).unwrap_or(&self.0)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// `[a-z0-9_]+`: the alphabet of mod ids and of both halves of an ID.
+pub fn is_ident(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", &*self.0)
+    }
+}
+
+impl std::borrow::Borrow<str> for Id {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
+        let text = String::deserialize(d)?;
+        Id::qualified(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!("`{text}` is not an ID of the form `mod:name`"))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_names_take_the_mods_namespace() {
+        assert_eq!(Id::parse("rat", "rats").unwrap().as_str(), "rats:rat");
+        assert_eq!(Id::parse("core:rat", "rats").unwrap().as_str(), "core:rat");
+        let id = Id::parse("core:gold", "x").unwrap();
+        assert_eq!((id.namespace(), id.name()), ("core", "gold"));
+    }
+
+    #[test]
+    fn malformed_ids_are_refused() {
+        for bad in ["", "Rat", "a:b:c", ":x", "x:", "a b", "ra-t"] {
+            assert!(
+                Id::parse(bad, "rats").is_none(),
+                "{bad:?} should be refused"
+            );
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! lantern: a Lua-scriptable modding runtime.
+//!
+//! A mod is a folder of TOML data plus optional Lua. The modules, in reading order:
+//!
+//! - [`diag`]: diagnostics with spans, rendering with carets, "did you mean".
+//! - [`id`]: namespaced IDs (`core:rat`).
+//! - [`mods`]: mod folders, manifests, the load order.
+//! - [`content`]: data files to raw serde types to resolved, immutable registries.
+//! - [`cli`]: the `lantern` command line; the only module that prints.
+//!
+//! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
+
+pub mod cli;
+pub mod content;
+pub mod diag;
+pub mod id;
+pub mod mods;
+pub mod toml_file;

@@ -1,0 +1,156 @@
+//! `mod.toml`: a mod's id, name, version and its relations to other mods.
+
+use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
+use crate::id::is_ident;
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    id: Spanned<String>,
+    name: Option<String>,
+    version: Spanned<String>,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    authors: Vec<String>,
+    #[serde(default)]
+    depends: Vec<Spanned<String>>,
+    #[serde(default)]
+    optional: Vec<Spanned<String>>,
+    #[serde(default)]
+    conflicts: Vec<Spanned<String>>,
+}
+
+/// A validated manifest.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub id: String,
+    pub id_span: Span,
+    pub name: String,
+    pub version: semver::Version,
+    pub description: String,
+    pub authors: Vec<String>,
+    pub depends: Vec<Dependency>,
+    pub optional: Vec<Dependency>,
+    pub conflicts: Vec<Dependency>,
+}
+
+/// `core >=0.1`: a mod id with an optional semver requirement, and where it was written.
+#[derive(Debug, Clone)]
+pub struct Dependency {
+    pub id: String,
+    pub requirement: Option<semver::VersionReq>,
+    pub span: Span,
+}
+
+impl Manifest {
+    /// Parses and validates a manifest; any error leaves the mod out.
+    pub fn parse(text: &str, file: FileId) -> Result<Manifest, Vec<Diagnostic>> {
+        let doc = crate::toml_file::parse_document(text, file)?;
+        let span = doc.span();
+        let doc = Spanned::new(span, toml::de::DeValue::Table(doc.into_inner()));
+        let raw: RawManifest =
+            crate::toml_file::from_value(doc, file, "mod.toml").map_err(|d| vec![d])?;
+        let mut errors = Vec::new();
+        let at = |s: &Spanned<String>| Span::new(file, s.span());
+        if !is_ident(raw.id.get_ref()) {
+            errors.push(
+                Diagnostic::error(format!("`{}` is not a valid mod id", raw.id.get_ref()))
+                    .at(at(&raw.id))
+                    .with_help("a mod id uses only lowercase letters, digits and `_`, such as `rats` or `more_rats`"),
+            );
+        }
+        let version = match semver::Version::parse(raw.version.get_ref()) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "`{}` is not a semantic version: {e}",
+                        raw.version.get_ref()
+                    ))
+                    .at(at(&raw.version))
+                    .with_help("write three numbers, such as `1.2.0`"),
+                );
+                None
+            }
+        };
+        let mut relations = |list: &[Spanned<String>]| -> Vec<Dependency> {
+            list.iter()
+                .filter_map(|d| parse_dependency(d, file).map_err(|e| errors.push(e)).ok())
+                .collect()
+        };
+        let depends = relations(&raw.depends);
+        let optional = relations(&raw.optional);
+        let conflicts = relations(&raw.conflicts);
+        match version {
+            Some(version) if errors.is_empty() => Ok(Manifest {
+                id: raw.id.get_ref().clone(),
+                id_span: at(&raw.id),
+                name: raw.name.unwrap_or_else(|| raw.id.get_ref().clone()),
+                version,
+                description: raw.description,
+                authors: raw.authors,
+                depends,
+                optional,
+                conflicts,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+fn parse_dependency(text: &Spanned<String>, file: FileId) -> Result<Dependency, Diagnostic> {
+    let span = Span::new(file, text.span());
+    let trimmed = text.get_ref().trim();
+    let (id, req) = match trimmed.find(|c: char| c.is_whitespace() || "<>=^~*".contains(c)) {
+        Some(i) => (&trimmed[..i], Some(trimmed[i..].trim())),
+        None => (trimmed, None),
+    };
+    if !is_ident(id) {
+        return Err(
+            Diagnostic::error(format!("`{trimmed}` does not name a mod"))
+                .at(span)
+                .with_help(
+                    "write a mod id, optionally followed by a version requirement: `core >=0.1`",
+                ),
+        );
+    }
+    let requirement = match req {
+        None | Some("") => None,
+        Some(req) => Some(semver::VersionReq::parse(req).map_err(|e| {
+            Diagnostic::error(format!("`{req}` is not a version requirement: {e}"))
+                .at(span)
+                .with_help_opt(
+                    did_you_mean(req, [">=0.1", "^1.0", "~1.2"])
+                        .or(Some("such as `>=0.1` or `^1.2`".into())),
+                )
+        })?),
+    };
+    Ok(Dependency {
+        id: id.to_string(),
+        requirement,
+        span,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dependencies_with_and_without_requirements() {
+        let text = "id = \"rats\"\nversion = \"1.2.0\"\ndepends = [\"core >=0.1\", \"weather\"]\n";
+        let m = Manifest::parse(text, FileId(0)).unwrap();
+        assert_eq!(m.depends[0].id, "core");
+        assert!(m.depends[0]
+            .requirement
+            .as_ref()
+            .unwrap()
+            .matches(&semver::Version::new(0, 1, 5)));
+        assert_eq!(m.depends[1].id, "weather");
+        assert!(m.depends[1].requirement.is_none());
+        assert_eq!(m.name, "rats");
+    }
+}

@@ -1,0 +1,27 @@
+//! Mods as folders: discovery in a mods directory, manifests, and the load order.
+//!
+//! This module reads `mod.toml` files and decides which mods load and in which order.
+//! It knows nothing of what a mod defines (that is `content`) or of Lua; every problem it finds
+//! is a diagnostic, and a mod with a broken manifest or a missing dependency is left out while the
+//! rest still loads (invariant 6).
+
+mod discover;
+mod manifest;
+mod order;
+
+pub use discover::{decode_utf8, discover, ModFolder};
+pub use manifest::{Dependency, Manifest};
+pub use order::load_order;
+
+use crate::diag::{Diagnostic, SourceMap};
+use std::path::Path;
+
+/// Discovers the mods in `mods_dir` and orders them; what could not load is in the diagnostics.
+pub fn load_mod_list(
+    mods_dir: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ModFolder> {
+    let found = discover(mods_dir, sources, diags);
+    load_order(found, diags)
+}

@@ -1,0 +1,87 @@
+//! Every broken-mod fixture under `tests/fixtures/check/` is run through the real `lantern check`,
+//! and its whole output (rendered diagnostics with carets, summary, exit code) is compared with the
+//! fixture's `expected.txt`. Message and location are checked together, as `just` does.
+
+mod common;
+
+use common::{expect_file, lantern, root};
+
+fn check_fixture(name: &str) {
+    let dir = root().join("tests/fixtures/check").join(name);
+    let out = lantern(&["check", "--mods", "mods"], &dir);
+    let transcript = format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    expect_file(&dir.join("expected.txt"), &transcript);
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { check_fixture(stringify!($name)); } )*
+
+        #[test]
+        fn every_fixture_folder_has_a_test() {
+            let listed = [$(stringify!($name)),*];
+            let dir = root().join("tests/fixtures/check");
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+                assert!(listed.contains(&name.as_str()), "fixture `{name}` has no test in check_fixtures.rs");
+            }
+        }
+    };
+}
+
+fixtures!(
+    bad_semver,
+    bad_vocabulary,
+    conflicting_mods,
+    dangling_references,
+    dependency_cycle,
+    duplicate_id,
+    duplicate_mod_id,
+    empty_mods_dir,
+    folder_without_manifest,
+    missing_dependency,
+    missing_required_field,
+    not_utf8,
+    override_without_dependency,
+    toml_syntax_error,
+    unknown_action,
+    unknown_check,
+    unknown_key_in_item,
+    unknown_table,
+    version_mismatch,
+    when_field_not_carried,
+    wrong_value_type,
+);
+
+#[test]
+fn bundled_mods_check_clean() {
+    let out = lantern(&["check"], &root());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("0 errors, 0 warnings in"));
+}
+
+#[test]
+fn json_format_carries_the_same_fields() {
+    let dir = root().join("tests/fixtures/check/dangling_references");
+    let out = lantern(&["check", "--mods", "mods", "--format", "json"], &dir);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let first = &json["diagnostics"][0];
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["location"]["file"], "rats/data/all.toml");
+    assert!(first["location"]["line"].as_u64().unwrap() > 0);
+    assert!(first["help"].as_str().unwrap().starts_with("did you mean"));
+    assert!(json["summary"].as_str().unwrap().contains("error"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = lantern(&["check", "--format", "yaml"], &root());
+    assert_eq!(out.status.code(), Some(2));
+}

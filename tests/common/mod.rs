@@ -1,0 +1,38 @@
+//! Helpers shared by the integration tests: running the real binary, comparing against expected files.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn lantern(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lantern"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the lantern binary runs")
+}
+
+/// Compares `actual` with the file at `path`; with `LANTERN_BLESS=1` in the environment, writes it instead.
+pub fn expect_file(path: &Path, actual: &str) {
+    if std::env::var_os("LANTERN_BLESS").is_some() {
+        std::fs::write(path, actual).expect("write expected file");
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| {
+        panic!(
+            "missing {}; run with LANTERN_BLESS=1 to create it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        panic!(
+            "output differs from {}\n--- expected\n{expected}\n--- actual\n{actual}\n(run with LANTERN_BLESS=1 to accept the new output)",
+            path.display()
+        );
+    }
+}
