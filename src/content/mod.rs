@@ -10,6 +10,7 @@ pub mod action;
 pub mod condition;
 pub mod defs;
 pub mod event;
+pub mod generate;
 pub mod parse;
 pub mod raw;
 pub mod resolve;

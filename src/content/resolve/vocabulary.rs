@@ -147,11 +147,10 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 .zip(state)
                 .map(|(quest, state)| Check::Quest { quest, state })
         }
-        other => {
+        _ => {
             let id = registered(cx, &name, "check", CHECKS, |s| &s.checks)?;
-            let _ = other;
+            // Every other key is an argument for the script, so none is unknown.
             let args = e.rest_as_args(cx);
-            e.finish(cx);
             return Some(Condition {
                 check: Check::Custom { id, args },
                 negate,
@@ -350,7 +349,6 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
         _ => {
             let id = registered(cx, &name, "action", ACTIONS, |s| &s.actions)?;
             let args = e.rest_as_args(cx);
-            e.finish(cx);
             return Some(ActionEntry {
                 action: Action::Custom { id, args },
                 span,
