@@ -13,6 +13,8 @@
 pub mod cli;
 pub mod content;
 pub mod diag;
+pub mod game;
 pub mod id;
 pub mod mods;
+pub mod rng;
 pub mod toml_file;

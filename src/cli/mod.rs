@@ -1,9 +1,10 @@
-//! The command line: `lantern check`, and the commands to come.
+//! The command line: `lantern check` and `lantern play`.
 //!
 //! This is the only module that prints or renders diagnostics to the terminal (invariant 5).
 //! Exit codes: 0 success, 1 content errors or failed tests, 2 usage errors.
 
 mod check;
+mod play;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -27,6 +28,20 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: check::Format,
     },
+    /// Play the reference game over the mods, one command per line.
+    Play {
+        #[arg(long, default_value = "mods")]
+        mods: PathBuf,
+        /// The run seed: the same seed and commands give the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Do not watch the mods for changes (hot reload is not part of this version yet).
+        #[arg(long)]
+        no_watch: bool,
+        /// Continue a saved game.
+        #[arg(long)]
+        load: Option<PathBuf>,
+    },
 }
 
 /// Runs the command line and returns the process exit code.
@@ -44,5 +59,11 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { mods, format } => check::run(&mods, format),
+        Command::Play {
+            mods,
+            seed,
+            no_watch: _,
+            load,
+        } => play::run(play::Options { mods, seed, load }),
     }
 }

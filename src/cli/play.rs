@@ -1,0 +1,435 @@
+//! `lantern play`: the reference game in the terminal, one command per line.
+//!
+//! Reads from the keyboard with a prompt, or line by line from a pipe (plain text, no prompt), so a
+//! session can be scripted and its transcript tested.
+
+use crate::content::{load, Extensions, Loaded, Value};
+use crate::diag::render_all;
+use crate::game::{CreatureRef, Game, Outcome};
+use crate::id::Id;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub struct Options {
+    pub mods: PathBuf,
+    pub seed: u64,
+    pub load: Option<PathBuf>,
+}
+
+const HELP: &str = "\
+commands:
+  status               health, position, gold, active quests
+  inventory            what you carry
+  quests               every started quest
+  map                  the floors and rooms of the run
+  next                 enter the next room
+  attack [N]           attack enemy N (default: the first)
+  flee                 leave a fight
+  use ITEM             use an item (`use potion`)
+  talk                 talk to the room's NPC
+  spawn CREATURE       add an enemy to the room
+  emit EVENT [target=T] [key=value ...]   raise any event (T: enemy number or creature)
+  give ITEM [COUNT]    give yourself items
+  start QUEST          start a quest
+  why ID               why a trigger or quest did or did not fire last time
+  log [N]              the last N events (default 10)
+  save FILE / load FILE
+  seed / hash          the run seed / the state hash
+  quit";
+
+pub fn run(options: Options) -> ExitCode {
+    let loaded = load(&options.mods, &Extensions::default());
+    if !loaded.diagnostics.is_empty() {
+        eprintln!("{}", render_all(&loaded.diagnostics, &loaded.sources));
+    }
+    if loaded.has_errors() {
+        eprintln!("the mods have errors; fix them and start again (`lantern check` lists them)");
+        return ExitCode::from(1);
+    }
+    let mut game = Game::new(loaded.content.clone(), options.seed);
+    if let Some(path) = &options.load {
+        match Game::load(loaded.content.clone(), path) {
+            Ok((g, notes)) => {
+                game = g;
+                print_notes(&notes, &loaded);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let interactive = std::io::stdin().is_terminal();
+    println!(
+        "lantern: {} mods loaded, seed {}. Type `help` for commands, `next` to begin.",
+        loaded.content.mods.len(),
+        game.seed()
+    );
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        if interactive {
+            print!("> ");
+            let _ = std::io::stdout().flush();
+        }
+        let Some(Ok(line)) = lines.next() else { break };
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if !interactive {
+            println!("> {line}");
+        }
+        if line == "quit" || line == "exit" {
+            break;
+        }
+        match command(&mut game, &loaded, line) {
+            Ok(text) => {
+                for m in game.take_messages() {
+                    println!("{m}");
+                }
+                if !text.is_empty() {
+                    println!("{text}");
+                }
+            }
+            Err(e) => {
+                game.take_messages();
+                println!("error: {e}");
+            }
+        }
+        let problems = game.take_problems();
+        if !problems.is_empty() {
+            println!("{}", render_all(&problems, &loaded.sources).trim_end());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_notes(notes: &[crate::diag::Diagnostic], loaded: &Loaded) {
+    if !notes.is_empty() {
+        println!("{}", render_all(notes, &loaded.sources).trim_end());
+    }
+}
+
+fn id(text: &str, kind: &str, exists: impl Fn(&Id) -> bool) -> Result<Id, String> {
+    let id = Id::parse(text, "core").ok_or_else(|| format!("`{text}` is not an ID"))?;
+    if exists(&id) {
+        Ok(id)
+    } else {
+        Err(format!("there is no {kind} `{id}`"))
+    }
+}
+
+fn outcome(o: Outcome) -> String {
+    match o {
+        Outcome::Done => String::new(),
+        Outcome::RunOver => "The run is over.".into(),
+    }
+}
+
+fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, String> {
+    let content = game.content().clone();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let arg = |i: usize| {
+        words
+            .get(i)
+            .copied()
+            .ok_or_else(|| format!("`{}` needs an argument; see `help`", words[0]))
+    };
+    match words[0] {
+        "help" => Ok(HELP.to_string()),
+        "status" => Ok(status(game)),
+        "inventory" | "inv" | "i" => Ok(inventory(game)),
+        "quests" => Ok(quests(game)),
+        "map" => Ok(map(game)),
+        "next" | "n" => game.enter_next_room().map(outcome),
+        "attack" | "a" => {
+            let n = words
+                .get(1)
+                .map(|n| {
+                    n.parse::<usize>()
+                        .map_err(|_| format!("`{n}` is not an enemy number"))
+                })
+                .transpose()?;
+            game.attack(n.map(|n| n.saturating_sub(1))).map(outcome)
+        }
+        "flee" => game.flee().map(outcome),
+        "use" => {
+            let item = id(arg(1)?, "item", |i| content.items.contains_key(i))?;
+            game.use_item(&item).map(outcome)
+        }
+        "talk" => game.talk().map(outcome),
+        "spawn" => {
+            let def = id(arg(1)?, "creature", |i| content.creatures.contains_key(i))?;
+            let r = game.spawn(&def)?;
+            Ok(format!("spawned {} as {r}", def))
+        }
+        "give" => {
+            let item = id(arg(1)?, "item", |i| content.items.contains_key(i))?;
+            let count = words
+                .get(2)
+                .map(|c| {
+                    c.parse::<u32>()
+                        .map_err(|_| format!("`{c}` is not a count"))
+                })
+                .transpose()?
+                .unwrap_or(1);
+            let entry = crate::content::ActionEntry {
+                action: crate::content::Action::GiveItem {
+                    item,
+                    count,
+                    target: crate::content::Who::Player,
+                },
+                span: crate::diag::Span::file_start(crate::diag::FileId(0)),
+            };
+            game.command_action(entry, "give").map(outcome)
+        }
+        "start" => {
+            let quest = id(arg(1)?, "quest", |i| content.quests.contains_key(i))?;
+            let entry = crate::content::ActionEntry {
+                action: crate::content::Action::StartQuest { quest },
+                span: crate::diag::Span::file_start(crate::diag::FileId(0)),
+            };
+            game.command_action(entry, "start").map(outcome)
+        }
+        "emit" => emit(game, &words[1..]).map(outcome),
+        "why" => {
+            let key = arg(1)?;
+            let key = if key.contains(':') || key.contains('/') {
+                key.to_string()
+            } else {
+                format!("core:{key}")
+            };
+            match game.why(&key) {
+                Some(trace) => Ok(trace.render(&content.events).trim_end().to_string()),
+                None if content.find_trigger(&key).is_some()
+                    || Id::qualified(&key).is_some_and(|q| content.quests.contains_key(&q)) =>
+                {
+                    Ok(format!("`{key}` has not been evaluated yet"))
+                }
+                None => Err(format!("there is no trigger or quest `{key}`")),
+            }
+        }
+        "log" => {
+            let n = words
+                .get(1)
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(10);
+            let all: Vec<_> = game.log().collect();
+            let lines: Vec<String> = all[all.len().saturating_sub(n)..]
+                .iter()
+                .map(|h| describe_event(game, &h.event))
+                .collect();
+            Ok(lines.join("\n"))
+        }
+        "save" => game
+            .save(Path::new(arg(1)?))
+            .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
+        "load" => {
+            let (g, notes) = Game::load(content.clone(), Path::new(arg(1)?))?;
+            *game = g;
+            print_notes(&notes, loaded);
+            Ok(format!("loaded {}", arg(1).unwrap_or_default()))
+        }
+        "seed" => Ok(game.seed().to_string()),
+        "hash" => Ok(game.state_hash()),
+        other => Err(format!(
+            "unknown command `{other}`; `help` lists the commands"
+        )),
+    }
+}
+
+fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
+    let content = game.content().clone();
+    let name = words.first().ok_or("`emit` needs an event name")?;
+    let kind = content.events.lookup(name).ok_or_else(|| {
+        let help = crate::diag::did_you_mean(name, content.events.names()).unwrap_or_default();
+        format!("unknown event `{name}` {help}")
+            .trim_end()
+            .to_string()
+    })?;
+    let def = content.events.get(kind).clone();
+    let mut target = None;
+    let mut payload = Vec::new();
+    for w in &words[1..] {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("`{w}` is not key=value"))?;
+        if k == "target" {
+            target = Some(match v.parse::<usize>() {
+                Ok(n) if n >= 1 => CreatureRef::Enemy(n - 1),
+                _ => {
+                    let c = id(v, "creature", |i| content.creatures.contains_key(i))?;
+                    game.spawn(&c)?
+                }
+            });
+            continue;
+        }
+        let (index, ty) = def
+            .field(k)
+            .ok_or_else(|| format!("event `{}` has no field `{k}`", def.name))?;
+        let value = match ty {
+            crate::content::vocab::FieldType::Int => {
+                Value::Int(v.parse().map_err(|_| format!("`{k}` must be an integer"))?)
+            }
+            crate::content::vocab::FieldType::Float => {
+                Value::Float(v.parse().map_err(|_| format!("`{k}` must be a number"))?)
+            }
+            crate::content::vocab::FieldType::Bool => Value::Bool(
+                v.parse()
+                    .map_err(|_| format!("`{k}` must be true or false"))?,
+            ),
+            crate::content::vocab::FieldType::String
+            | crate::content::vocab::FieldType::DamageType => Value::str(v),
+            _ => Value::id(&Id::parse(v, "core").ok_or_else(|| format!("`{v}` is not an ID"))?),
+        };
+        payload.push((index, value));
+    }
+    game.emit_command(kind, target, &payload)
+}
+
+fn describe_event(game: &Game, e: &crate::game::Event) -> String {
+    let def = game.content().events.get(e.kind);
+    let name = |r: CreatureRef| {
+        game.creature(r)
+            .map(|c| format!("{} ({r})", c.name))
+            .unwrap_or_else(|| r.to_string())
+    };
+    let mut text = format!("{} source={}", def.name, name(e.source));
+    if let Some(t) = e.target {
+        text.push_str(&format!(" target={}", name(t)));
+    }
+    for (i, v) in e.payload.iter().enumerate() {
+        if let Some(v) = v {
+            text.push_str(&format!(" {}={v}", def.payload[i].0));
+        }
+    }
+    text
+}
+
+fn gold(game: &Game) -> u32 {
+    game.state().player.count(&Id::new("core", "gold"))
+}
+
+fn status(game: &Game) -> String {
+    let s = game.state();
+    let max = game.attribute(CreatureRef::Player, "max_health", None);
+    let room = game
+        .current_room()
+        .and_then(|r| game.content().rooms.get(&r).map(|r| r.name.clone()))
+        .unwrap_or_else(|| "the start".into());
+    let active: Vec<String> = s
+        .quests
+        .iter()
+        .filter(|(_, p)| !p.done)
+        .map(|(id, p)| {
+            format!(
+                "{} {}/{}",
+                game.content()
+                    .quests
+                    .get(id)
+                    .map(|q| q.name.as_str())
+                    .unwrap_or(id.as_str()),
+                p.count,
+                game.content().quests.get(id).map_or(0, |q| q.count)
+            )
+        })
+        .collect();
+    let mut out = format!(
+        "health {}/{max}, gold {}, in {room} (room {} of the run)",
+        s.player.health,
+        gold(game),
+        s.position.sequence
+    );
+    if !active.is_empty() {
+        out.push_str(&format!("\nquests: {}", active.join(", ")));
+    }
+    for (r, c) in game.enemies() {
+        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
+    }
+    out
+}
+
+fn inventory(game: &Game) -> String {
+    let inv = &game.state().player.inventory;
+    if inv.is_empty() {
+        return "you carry nothing".into();
+    }
+    inv.iter()
+        .map(|s| {
+            let name = game
+                .content()
+                .items
+                .get(&s.item)
+                .map(|i| i.name.as_str())
+                .unwrap_or(s.item.as_str());
+            let props: Vec<String> = s
+                .properties
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let eq = if s.equipped { " (equipped)" } else { "" };
+            let props = if props.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", props.join(", "))
+            };
+            format!("{} x{}{eq}{props}  ({})", name, s.count, s.item)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn quests(game: &Game) -> String {
+    let s = game.state();
+    if s.quests.is_empty() {
+        return "no quests started".into();
+    }
+    s.quests
+        .iter()
+        .map(|(id, p)| {
+            let q = game.content().quests.get(id);
+            format!(
+                "{} ({id}): {}/{}{}",
+                q.map(|q| q.name.as_str()).unwrap_or("?"),
+                p.count,
+                q.map_or(0, |q| q.count),
+                if p.done { " done" } else { "" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn map(game: &Game) -> String {
+    let content = game.content();
+    let pos = &game.state().position;
+    let mut out = Vec::new();
+    for (fi, f) in content
+        .run
+        .iter()
+        .filter_map(|f| content.floors.get(f))
+        .enumerate()
+    {
+        out.push(format!("{} (depth {})", f.name, f.depth));
+        for (ri, r) in f.rooms.iter().enumerate() {
+            let here = if fi == pos.floor && pos.room == Some(ri) {
+                " <- you are here"
+            } else {
+                ""
+            };
+            let kind = content.rooms.get(r).map(|r| r.kind.as_str()).unwrap_or("?");
+            out.push(format!(
+                "  {}. {} [{kind}]{here}",
+                ri + 1,
+                content
+                    .rooms
+                    .get(r)
+                    .map(|r| r.name.as_str())
+                    .unwrap_or(r.as_str())
+            ));
+        }
+    }
+    out.join("\n")
+}

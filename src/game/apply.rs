@@ -1,0 +1,398 @@
+//! The one door: applying actions to the state, each action list as a transaction.
+
+use super::{CreatureRef, Ctx, Event, Game};
+use crate::content::{Action, ActionEntry, ActionList, EventKey, Value};
+use crate::diag::Diagnostic;
+use crate::id::Id;
+
+/// Engine event keys, by their fixed position in `vocab::ENGINE_EVENTS`.
+pub mod ev {
+    use crate::content::EventKey;
+    pub const TURN_STARTED: EventKey = EventKey(0);
+    pub const ATTACK_HIT: EventKey = EventKey(1);
+    pub const DAMAGE_TAKEN: EventKey = EventKey(2);
+    pub const CREATURE_DIED: EventKey = EventKey(3);
+    pub const ITEM_PICKED_UP: EventKey = EventKey(4);
+    pub const ITEM_USED: EventKey = EventKey(5);
+    pub const FLOOR_ENTERED: EventKey = EventKey(6);
+    pub const ROOM_ENTERED: EventKey = EventKey(7);
+    pub const NPC_TALKED: EventKey = EventKey(8);
+    pub const QUEST_STARTED: EventKey = EventKey(9);
+    pub const QUEST_COMPLETED: EventKey = EventKey(10);
+    pub const COMBAT_STARTED: EventKey = EventKey(11);
+    pub const COMBAT_ENDED: EventKey = EventKey(12);
+    pub const ENCOUNTER_STARTED: EventKey = EventKey(13);
+    pub const ENCOUNTER_RESOLVED: EventKey = EventKey(14);
+}
+
+impl Game {
+    /// Applies an action list as a transaction: every action, or (on the first failure) none of them.
+    /// The failure names the mod file and line of the list.
+    pub fn apply_list(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
+        // Built-in actions check before they change anything, so a single one needs no snapshot.
+        let atomic =
+            list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. });
+        let snapshot = (!atomic).then(|| {
+            (
+                self.state.clone(),
+                self.rng.clone(),
+                self.queue.len(),
+                self.messages.len(),
+            )
+        });
+        for entry in &list.actions {
+            if let Err(message) = self.apply_entry(entry, ctx) {
+                if let Some((state, rng, queued, said)) = snapshot {
+                    self.state = state;
+                    self.rng = rng;
+                    self.queue.truncate(queued);
+                    self.messages.truncate(said);
+                }
+                return Err(Diagnostic::error(format!(
+                    "{message} (from {}); nothing in this action list was applied",
+                    ctx.cause
+                ))
+                .at(list.span));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).
+    pub fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
+        self.apply_entry(entry, ctx)
+    }
+
+    fn who(&self, who: crate::content::Who, ctx: &Ctx) -> Result<CreatureRef, String> {
+        match self.resolve_who(who, ctx) {
+            Some(r) if self.creature(r).is_some_and(|c| c.alive()) => Ok(r),
+            Some(r) => Err(format!("`{}` ({r}) is not a living creature", who.as_str())),
+            None => Err(format!("there is no `{}` here", who.as_str())),
+        }
+    }
+
+    fn apply_entry(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
+        let content = self.content.clone();
+        match &entry.action {
+            Action::Damage {
+                amount,
+                damage_type,
+                target,
+            } => {
+                let victim = self.who(*target, ctx)?;
+                let dealer = if victim == ctx.bearer {
+                    ctx.target
+                } else {
+                    Some(ctx.bearer)
+                };
+                self.deal_damage(victim, dealer, *amount, damage_type);
+            }
+            Action::Heal { amount, target } => {
+                let who = self.who(*target, ctx)?;
+                let max = self.attribute(who, "max_health", None);
+                if let Some(c) = self.creature_mut(who) {
+                    c.health = (c.health + amount.max(&0)).min(max.max(c.health));
+                }
+            }
+            Action::GiveItem {
+                item,
+                count,
+                target,
+            } => {
+                let who = self.who(*target, ctx)?;
+                let kept = self
+                    .creature_mut(who)
+                    .map(|c| c.give(&content, item, *count))
+                    .unwrap_or(0);
+                if kept > 0 {
+                    self.push(
+                        Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(item))]),
+                        Some(ctx.cause.clone()),
+                    );
+                }
+            }
+            Action::TakeItem {
+                item,
+                count,
+                target,
+            } => {
+                let who = self.who(*target, ctx)?;
+                let held = self.creature(who).map(|c| c.count(item)).unwrap_or(0);
+                if held < *count {
+                    let name = content
+                        .items
+                        .get(item)
+                        .map(|i| i.name.as_str())
+                        .unwrap_or(item.as_str());
+                    return Err(format!("needs {count} {name}, but {who} holds {held}"));
+                }
+                if let Some(c) = self.creature_mut(who) {
+                    c.take(item, *count);
+                }
+            }
+            Action::GiveRandomItems {
+                tag,
+                count,
+                min_rarity,
+                max_rarity,
+                target,
+            } => {
+                let who = self.who(*target, ctx)?;
+                let rank = |r: &Option<String>| r.as_ref().and_then(|r| content.rarity_rank(r));
+                let (lo, hi) = (rank(min_rarity), rank(max_rarity));
+                let candidates: Vec<&Id> = content
+                    .items
+                    .values()
+                    .filter(|i| i.tags.contains(tag))
+                    .filter(|i| {
+                        let r = i.rarity.as_ref().and_then(|r| content.rarity_rank(r));
+                        lo.is_none_or(|lo| r.is_some_and(|r| r >= lo))
+                            && hi.is_none_or(|hi| r.is_some_and(|r| r <= hi))
+                    })
+                    .map(|i| &i.id)
+                    .collect();
+                if candidates.is_empty() {
+                    return Err(format!("no item tagged `{tag}` lies in the rarity range"));
+                }
+                for _ in 0..*count {
+                    let pick = candidates[self.rng.below(&ctx.stream, candidates.len())].clone();
+                    if let Some(c) = self.creature_mut(who) {
+                        c.give(&content, &pick, 1);
+                    }
+                    self.push(
+                        Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(&pick))]),
+                        Some(ctx.cause.clone()),
+                    );
+                }
+            }
+            Action::TakeRandomItems {
+                tag,
+                rarity,
+                count,
+                target,
+            } => {
+                let who = self.who(*target, ctx)?;
+                let filter = crate::content::ItemFilter {
+                    item: None,
+                    tag: Some(tag.clone()),
+                    rarity: rarity.clone(),
+                };
+                let held = self.count_matching(who, &filter);
+                if held < *count {
+                    let rarity = rarity
+                        .as_ref()
+                        .map(|r| format!(" of rarity {r}"))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "needs {count} items tagged `{tag}`{rarity}, but {who} holds {held}"
+                    ));
+                }
+                // One entry per unit, in inventory order, then a seeded pick without replacement.
+                let content_ref = content.clone();
+                let mut units: Vec<Id> = Vec::new();
+                if let Some(c) = self.creature(who) {
+                    for s in c
+                        .inventory
+                        .iter()
+                        .filter(|s| super::check::item_matches(&content_ref, &filter, &s.item))
+                    {
+                        units.extend(std::iter::repeat_n(s.item.clone(), s.count as usize));
+                    }
+                }
+                for _ in 0..*count {
+                    let i = self.rng.below(&ctx.stream, units.len());
+                    let item = units.swap_remove(i);
+                    if let Some(c) = self.creature_mut(who) {
+                        c.take(&item, 1);
+                    }
+                }
+            }
+            Action::DamageRandomItems {
+                tag,
+                property,
+                amount,
+                count,
+                target,
+            } => {
+                let who = self.who(*target, ctx)?;
+                if *amount <= 0 {
+                    return Ok(());
+                }
+                let mut candidates: Vec<usize> = self
+                    .creature(who)
+                    .map(|c| {
+                        c.inventory
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, s)| {
+                                s.properties.contains_key(property)
+                                    && content
+                                        .items
+                                        .get(&s.item)
+                                        .is_some_and(|d| d.tags.contains(tag))
+                            })
+                            .map(|(i, _)| i)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for _ in 0..(*count as usize).min(candidates.len()) {
+                    let pick =
+                        candidates.swap_remove(self.rng.below(&ctx.stream, candidates.len()));
+                    if let Some(c) = self.creature_mut(who) {
+                        if let Some(v) = c.inventory[pick].properties.get_mut(property) {
+                            *v = (*v - amount).max(0);
+                        }
+                    }
+                }
+            }
+            Action::StartQuest { quest } => {
+                if !self.state.quests.contains_key(quest) {
+                    self.state.quests.insert(
+                        quest.clone(),
+                        super::QuestProgress {
+                            count: 0,
+                            done: false,
+                        },
+                    );
+                    let name = content
+                        .quests
+                        .get(quest)
+                        .map(|q| q.name.clone())
+                        .unwrap_or_default();
+                    self.say(format!("Quest started: {name}"));
+                    self.push(
+                        Event::new(
+                            ev::QUEST_STARTED,
+                            CreatureRef::Player,
+                            None,
+                            vec![Some(Value::id(quest))],
+                        ),
+                        Some(ctx.cause.clone()),
+                    );
+                }
+            }
+            Action::EmitEvent {
+                event,
+                payload,
+                target,
+            } => {
+                let target = match target {
+                    Some(w) => Some(self.who(*w, ctx)?),
+                    None => None,
+                };
+                self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.clone()))?;
+            }
+            Action::Custom { id, args } => {
+                let Some(mut host) = self.host.take() else {
+                    return Err(format!("no script registers the action `{id}`"));
+                };
+                let result = host.action(self, id, args, ctx);
+                self.host = Some(host);
+                result?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues an event of any kind after checking its payload against the declaration.
+    pub fn emit(
+        &mut self,
+        kind: EventKey,
+        source: CreatureRef,
+        target: Option<CreatureRef>,
+        payload: &[(usize, Value)],
+        cause: Option<String>,
+    ) -> Result<(), String> {
+        let def = self.content.events.get(kind);
+        let mut values = vec![None; def.payload.len()];
+        for (i, v) in payload {
+            let Some((name, ty)) = def.payload.get(*i) else {
+                return Err(format!("event `{}` has no field {i}", def.name));
+            };
+            if !v.fits(*ty) {
+                return Err(format!(
+                    "field `{name}` of event `{}` must be a {}, not {} {v}",
+                    def.name,
+                    ty.name(),
+                    v.type_name()
+                ));
+            }
+            values[*i] = Some(v.clone());
+        }
+        self.push(Event::new(kind, source, target, values), cause);
+        Ok(())
+    }
+
+    /// Puts an event at the back of the queue.
+    pub(super) fn push(&mut self, event: Event, cause: Option<String>) {
+        let parent = self.current;
+        self.queue.push_back((event, cause, parent));
+    }
+
+    /// Damage after armour (physical) and resistance, then `damage_taken` and, at zero health, `creature_died`.
+    pub(super) fn deal_damage(
+        &mut self,
+        victim: CreatureRef,
+        dealer: Option<CreatureRef>,
+        amount: i64,
+        damage_type: &str,
+    ) -> i64 {
+        let against = dealer;
+        let dealt = if amount <= 0 {
+            0
+        } else if damage_type == "physical" {
+            (amount - self.attribute(victim, "armor", against)).max(1)
+        } else {
+            let resist = self
+                .attribute(victim, &format!("resist_{damage_type}"), against)
+                .clamp(0, 100);
+            amount * (100 - resist) / 100
+        };
+        let Some(c) = self.creature_mut(victim) else {
+            return 0;
+        };
+        if !c.alive() {
+            return 0;
+        }
+        c.health -= dealt;
+        let died = !c.alive();
+        let name = c.name.clone();
+        self.say(format!("{name} takes {dealt} {damage_type} damage."));
+        self.push(
+            Event::new(
+                ev::DAMAGE_TAKEN,
+                victim,
+                dealer,
+                vec![Some(Value::Int(dealt)), Some(Value::str(damage_type))],
+            ),
+            None,
+        );
+        if died {
+            self.say(format!("{name} dies."));
+            self.push(
+                Event::new(ev::CREATURE_DIED, victim, None, Vec::new()),
+                None,
+            );
+            if victim == CreatureRef::Player {
+                self.state.over = true;
+            }
+        }
+        dealt
+    }
+}
+
+impl Event {
+    pub fn new(
+        kind: EventKey,
+        source: CreatureRef,
+        target: Option<CreatureRef>,
+        payload: Vec<Option<Value>>,
+    ) -> Event {
+        Event {
+            kind,
+            source,
+            target,
+            payload,
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Draining the queue: each event goes to the triggers that listen to it, then quests, then scripts.
+//!
+//! Order, for one event (documented in the guide):
+//! 1. triggers borne by the event's source: top-level triggers (when the source is the player) in load
+//!    order, then the creature's own triggers, then those of its items in inventory order;
+//! 2. the current room's triggers;
+//! 3. active quests that count this event, in ID order;
+//! 4. script handlers (the [`Host`](super::Host)).
+//!
+//! Borne triggers see `self` = their bearer and `target` = the event's target. Room triggers and quests
+//! watch the whole world for the player: `target` is the event's source, or its target when the source
+//! is the player himself.
+
+use super::apply::ev;
+use super::trace::{Trace, TraceStep};
+use super::{CreatureRef, Ctx, Event, Game, Handled, EVENT_CAP};
+use crate::content::TriggerRef;
+use crate::diag::Diagnostic;
+use crate::id::Id;
+
+impl Game {
+    /// Starts a turn: the event cap counts from here.
+    pub(super) fn begin_turn(&mut self) {
+        self.turn_log.clear();
+        self.state.turn += 1;
+    }
+
+    /// Handles queued events, first in first out, until the queue is empty or the cap is reached.
+    pub fn drain(&mut self) {
+        while let Some((event, cause, parent)) = self.queue.pop_front() {
+            if self.turn_log.len() >= EVENT_CAP {
+                self.queue.clear();
+                self.report_loop();
+                break;
+            }
+            let index = self.turn_log.len();
+            let handled = Handled {
+                event,
+                cause,
+                parent,
+            };
+            if self.log.len() == super::LOG_KEEP {
+                self.log.pop_front();
+            }
+            self.log.push_back(handled.clone());
+            self.turn_log.push(handled);
+            self.current = Some(index);
+            let event = &self.turn_log[index].event.clone();
+            self.dispatch(event);
+            self.current = None;
+        }
+    }
+
+    fn dispatch(&mut self, event: &Event) {
+        let content = self.content.clone();
+        let kind = event.kind;
+        let borne = Ctx {
+            bearer: event.source,
+            target: event.target,
+            cause: String::new(),
+            stream: String::new(),
+        };
+        if event.source == CreatureRef::Player {
+            for &r in &content.top_level[kind.0 as usize] {
+                self.run_trigger(r, event, &borne);
+            }
+        }
+        if let Some(c) = self.creature(event.source) {
+            let mut listening: Vec<TriggerRef> = Vec::new();
+            if let Some(def) = content.creatures.get(&c.def) {
+                listening.extend(
+                    def.triggers
+                        .iter()
+                        .copied()
+                        .filter(|r| content.trigger(*r).on == kind),
+                );
+            }
+            for stack in &c.inventory {
+                let Some(def) = content.items.get(&stack.item) else {
+                    continue;
+                };
+                if def.slot.is_some() && !stack.equipped {
+                    continue;
+                }
+                listening.extend(
+                    def.triggers
+                        .iter()
+                        .copied()
+                        .filter(|r| content.trigger(*r).on == kind),
+                );
+            }
+            for r in listening {
+                self.run_trigger(r, event, &borne);
+            }
+        }
+        let world_target = if event.source == CreatureRef::Player {
+            event.target
+        } else {
+            Some(event.source)
+        };
+        let world = Ctx {
+            bearer: CreatureRef::Player,
+            target: world_target,
+            cause: String::new(),
+            stream: String::new(),
+        };
+        if let Some(room) = self.current_room().and_then(|r| content.rooms.get(&r)) {
+            for &r in room
+                .triggers
+                .iter()
+                .filter(|r| content.trigger(**r).on == kind)
+            {
+                self.run_trigger(r, event, &world);
+            }
+        }
+        for quest in &content.quests_by_event[kind.0 as usize] {
+            self.count_quest(quest, event, &world);
+        }
+        if let Some(mut host) = self.host.take() {
+            host.on_event(self, event);
+            self.host = Some(host);
+        }
+    }
+
+    fn when_differs(
+        &self,
+        when: &[(usize, crate::content::Value)],
+        event: &Event,
+    ) -> Option<TraceStep> {
+        for (i, wanted) in when {
+            if event.field(*i) != Some(wanted) {
+                let def = self.content.events.get(event.kind);
+                return Some(TraceStep::WhenDiffered {
+                    field: def.payload[*i].0.clone(),
+                    wanted: wanted.to_string(),
+                    got: event
+                        .field(*i)
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "nothing".into()),
+                });
+            }
+        }
+        None
+    }
+
+    fn run_trigger(&mut self, r: TriggerRef, event: &Event, base: &Ctx) {
+        let content = self.content.clone();
+        let t = content.trigger(r);
+        let mut trace = Trace {
+            event: event.kind,
+            turn: self.state.turn,
+            steps: Vec::new(),
+        };
+        let ctx = Ctx {
+            bearer: base.bearer,
+            target: base.target,
+            cause: t.key.clone(),
+            stream: format!("trigger:{}", t.key),
+        };
+        let fired = self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, &mut trace);
+        if fired {
+            match self.apply_list(&t.actions, &ctx) {
+                Ok(()) => trace.steps.push(TraceStep::Fired),
+                Err(d) => {
+                    trace.steps.push(TraceStep::ActionsFailed {
+                        message: d.message.clone(),
+                    });
+                    self.problems.push(d);
+                }
+            }
+        }
+        self.traces.set_trigger(r, trace);
+    }
+
+    /// `when`, conditions and chance; true when the actions should run.
+    fn evaluate(
+        &mut self,
+        when: &[(usize, crate::content::Value)],
+        condition: &[crate::content::Condition],
+        chance: Option<f64>,
+        event: &Event,
+        ctx: &Ctx,
+        trace: &mut Trace,
+    ) -> bool {
+        if let Some(step) = self.when_differs(when, event) {
+            trace.steps.push(step);
+            return false;
+        }
+        if let Err(f) = self.conditions_hold(condition, ctx) {
+            trace.steps.push(TraceStep::ConditionFailed {
+                index: f.index,
+                check: f.check,
+                saw: f.saw,
+            });
+            return false;
+        }
+        if let Some(chance) = chance {
+            let roll = self.rng.roll(&ctx.stream);
+            let success = roll < chance;
+            trace.steps.push(TraceStep::Rolled {
+                stream: ctx.stream.clone(),
+                roll,
+                chance,
+                success,
+            });
+            return success;
+        }
+        true
+    }
+
+    fn count_quest(&mut self, id: &Id, event: &Event, world: &Ctx) {
+        let content = self.content.clone();
+        let Some(q) = content.quests.get(id) else {
+            return;
+        };
+        let mut trace = Trace {
+            event: event.kind,
+            turn: self.state.turn,
+            steps: Vec::new(),
+        };
+        let progress = self.state.quests.get(id).cloned();
+        let Some(progress) = progress.clone().filter(|p| !p.done) else {
+            let state = if progress.is_some() {
+                "done"
+            } else {
+                "not started"
+            };
+            trace.steps.push(TraceStep::QuestNotActive { state });
+            self.traces.set_quest(id, trace);
+            return;
+        };
+        let ctx = Ctx {
+            bearer: world.bearer,
+            target: world.target,
+            cause: id.to_string(),
+            stream: format!("quest:{id}"),
+        };
+        if self.evaluate(&q.when, &q.condition, None, event, &ctx, &mut trace) {
+            let count = progress.count + 1;
+            trace.steps.push(TraceStep::Counted {
+                count,
+                goal: q.count,
+            });
+            if count >= q.count {
+                match self.apply_list(&q.actions, &ctx) {
+                    Ok(()) => {
+                        self.state
+                            .quests
+                            .insert(id.clone(), super::QuestProgress { count, done: true });
+                        self.say(format!("Quest completed: {}", q.name));
+                        self.push(
+                            Event::new(
+                                ev::QUEST_COMPLETED,
+                                CreatureRef::Player,
+                                None,
+                                vec![Some(crate::content::Value::id(id))],
+                            ),
+                            Some(id.to_string()),
+                        );
+                        trace.steps.push(TraceStep::Fired);
+                    }
+                    Err(d) => {
+                        trace.steps.push(TraceStep::ActionsFailed {
+                            message: d.message.clone(),
+                        });
+                        self.problems.push(d);
+                    }
+                }
+            } else {
+                self.state
+                    .quests
+                    .insert(id.clone(), super::QuestProgress { count, done: false });
+            }
+        }
+        self.traces.set_quest(id, trace);
+    }
+
+    /// The cap was reached: name the chain of triggers that led to the last event.
+    fn report_loop(&mut self) {
+        let mut chain: Vec<String> = Vec::new();
+        let mut at = self.turn_log.len().checked_sub(1);
+        while let Some(i) = at {
+            let h = &self.turn_log[i];
+            if let Some(cause) = &h.cause {
+                if chain.last() != Some(cause) {
+                    chain.push(cause.clone());
+                }
+            }
+            at = h.parent;
+            if chain.len() > 12 {
+                break;
+            }
+        }
+        chain.reverse();
+        let text = if chain.is_empty() {
+            "no trigger (the events came from one command)".to_string()
+        } else {
+            chain.join(" -> ")
+        };
+        let mut d = Diagnostic::error(format!("more than {EVENT_CAP} events in one turn; the turn was stopped. The chain that looped: {text}"))
+            .with_help("a trigger's actions raise an event that sets it (or another) off again; add a `when`, a condition or a `chance`");
+        if let Some(span) = chain
+            .last()
+            .and_then(|k| self.content.find_trigger(k))
+            .map(|r| self.content.trigger(r).span)
+        {
+            d = d.at(span);
+        }
+        self.say("The turn was stopped: too many events (see the problems).");
+        self.problems.push(d);
+    }
+}

@@ -1,0 +1,31 @@
+//! Events on the bus: an engine or custom event kind, its source and target, and its payload.
+
+use super::state::CreatureRef;
+use crate::content::{EventKey, Value};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub kind: EventKey,
+    /// The creature the event fires at (see the event table in the guide).
+    pub source: CreatureRef,
+    /// The other side of the event, if any.
+    pub target: Option<CreatureRef>,
+    /// Payload values by field index; absent fields are `None`.
+    pub payload: Vec<Option<Value>>,
+}
+
+impl Event {
+    pub fn field(&self, index: usize) -> Option<&Value> {
+        self.payload.get(index).and_then(Option::as_ref)
+    }
+}
+
+/// An event as it was handled: for `log`, `g:events()` and the loop diagnostic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handled {
+    pub event: Event,
+    /// The trigger or quest whose actions queued this event, if any.
+    pub cause: Option<String>,
+    /// The index (in this turn's handled events) of the event whose handling queued this one.
+    pub parent: Option<usize>,
+}

@@ -1,0 +1,298 @@
+//! The game: state behind one door, the FIFO event queue, and dispatch to triggers and quests.
+//!
+//! [`Game::apply_list`] is the only way an action changes state (invariant 1); the player's verbs,
+//! triggers, quests and the Lua adapter all go through it. Events queue in a `VecDeque` and are
+//! handled first in, first out after each command, at most [`EVENT_CAP`] per turn (invariant 7).
+//! Dispatch looks triggers up by event kind, so its cost grows with the triggers that listen, not
+//! with all that exist. The engine knows nothing about Lua: scripts plug in through [`Host`].
+
+mod apply;
+mod check;
+mod dispatch;
+mod event;
+pub mod save;
+mod state;
+mod trace;
+mod verbs;
+
+pub use apply::ev;
+pub use event::{Event, Handled};
+pub use state::{Creature, CreatureRef, ItemStack, Position, QuestProgress, State};
+pub use trace::{Trace, TraceStep};
+pub use verbs::Outcome;
+
+use crate::content::{Content, Value};
+use crate::diag::Diagnostic;
+use crate::id::Id;
+use crate::rng::Streams;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// At most this many events are handled per turn; past it the turn stops with the chain named.
+pub const EVENT_CAP: usize = 100;
+
+/// Who is acting: the bearer of the trigger (or the actor of a command) and the other side.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub bearer: CreatureRef,
+    pub target: Option<CreatureRef>,
+    /// The trigger key, quest ID, encounter or command this comes from: for messages and chains.
+    pub cause: String,
+    /// The random stream for actions that draw (`give_random_items`, ...).
+    pub stream: String,
+}
+
+impl Ctx {
+    pub fn command(name: &str) -> Ctx {
+        Ctx {
+            bearer: CreatureRef::Player,
+            target: None,
+            cause: name.to_string(),
+            stream: format!("command:{name}"),
+        }
+    }
+}
+
+/// What scripts plug into the engine: event handlers, and the actions and checks they register.
+/// The Lua layer implements it; the engine runs without one (simulations, benchmarks).
+pub trait Host {
+    /// Called for every handled event, after the native triggers and quests.
+    fn on_event(&mut self, game: &mut Game, event: &Event);
+    fn action(
+        &mut self,
+        game: &mut Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<(), String>;
+    fn check(
+        &mut self,
+        game: &Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<bool, String>;
+}
+
+pub struct Game {
+    content: Arc<Content>,
+    state: State,
+    rng: Streams,
+    queue: VecDeque<(Event, Option<String>, Option<usize>)>,
+    /// Events handled in the current turn, for the loop diagnostic and for `parent` links.
+    turn_log: Vec<Handled>,
+    /// Recent events, newest last.
+    log: VecDeque<Handled>,
+    traces: trace::Traces,
+    host: Option<Box<dyn Host>>,
+    /// Lines for the player: what happened during the last command.
+    messages: Vec<String>,
+    /// Problems raised while running content (a failed action list, a loop): reported, never fatal.
+    problems: Vec<Diagnostic>,
+    /// The event being dispatched, so actions can link what they queue to it.
+    current: Option<usize>,
+}
+
+const LOG_KEEP: usize = 1000;
+
+impl Game {
+    /// A new run: the player is made from `core:player` (or a plain adventurer) before the first room.
+    pub fn new(content: Arc<Content>, seed: u64) -> Game {
+        let player_id = Id::new("core", "player");
+        let player = Creature::spawn(&content, &player_id).unwrap_or_else(|| Creature {
+            def: player_id,
+            name: "Adventurer".into(),
+            health: 30,
+            tags: Vec::new(),
+            attributes: BTreeMap::from([("max_health".to_string(), 30), ("attack".to_string(), 1)]),
+            inventory: Vec::new(),
+        });
+        let state = State {
+            seed,
+            player,
+            enemies: Vec::new(),
+            position: Position::default(),
+            quests: BTreeMap::new(),
+            storage: BTreeMap::new(),
+            orphans: Vec::new(),
+            rng: BTreeMap::new(),
+            turn: 0,
+            combat: false,
+            over: false,
+        };
+        Game::from_state(content, state)
+    }
+
+    fn from_state(content: Arc<Content>, state: State) -> Game {
+        let rng = Streams::restore(state.seed, &state.rng);
+        let traces = trace::Traces::new(content.triggers.len());
+        Game {
+            content,
+            state,
+            rng,
+            queue: VecDeque::new(),
+            turn_log: Vec::new(),
+            log: VecDeque::new(),
+            traces,
+            host: None,
+            messages: Vec::new(),
+            problems: Vec::new(),
+            current: None,
+        }
+    }
+
+    pub fn content(&self) -> &Arc<Content> {
+        &self.content
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.state.seed
+    }
+
+    pub fn rng_mut(&mut self) -> &mut Streams {
+        &mut self.rng
+    }
+
+    pub fn set_host(&mut self, host: Option<Box<dyn Host>>) -> Option<Box<dyn Host>> {
+        std::mem::replace(&mut self.host, host)
+    }
+
+    pub fn creature(&self, who: CreatureRef) -> Option<&Creature> {
+        match who {
+            CreatureRef::Player => Some(&self.state.player),
+            CreatureRef::Enemy(i) => self.state.enemies.get(i),
+        }
+    }
+
+    fn creature_mut(&mut self, who: CreatureRef) -> Option<&mut Creature> {
+        match who {
+            CreatureRef::Player => Some(&mut self.state.player),
+            CreatureRef::Enemy(i) => self.state.enemies.get_mut(i),
+        }
+    }
+
+    /// Living enemies with their references.
+    pub fn enemies(&self) -> impl Iterator<Item = (CreatureRef, &Creature)> {
+        self.state
+            .enemies
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.alive())
+            .map(|(i, c)| (CreatureRef::Enemy(i), c))
+    }
+
+    pub fn in_combat(&self) -> bool {
+        self.enemies().next().is_some()
+    }
+
+    /// Takes the lines for the player produced since the last call.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.messages)
+    }
+
+    /// Takes the problems raised while running content since the last call.
+    pub fn take_problems(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.problems)
+    }
+
+    pub fn say(&mut self, line: impl Into<String>) {
+        self.messages.push(line.into());
+    }
+
+    /// Recent handled events, oldest first.
+    pub fn log(&self) -> impl Iterator<Item = &Handled> {
+        self.log.iter()
+    }
+
+    /// The trace of the last evaluation of a trigger (by `id` or `file:line`) or a quest.
+    pub fn why(&self, key: &str) -> Option<&Trace> {
+        if let Some(r) = self.content.find_trigger(key) {
+            return self.traces.trigger(r);
+        }
+        Id::qualified(key).and_then(|id| self.traces.quest(&id))
+    }
+
+    /// A hash of the whole state, stable across processes: the same mods, seed and commands give the same hash.
+    pub fn state_hash(&self) -> String {
+        let mut state = self.state.clone();
+        state.rng = self.rng.positions();
+        let json = serde_json::to_vec(&state).unwrap_or_default();
+        format!("{:016x}", crate::rng::stable_hash(&json))
+    }
+
+    /// The state as a save file keeps it.
+    pub fn snapshot(&self) -> State {
+        let mut state = self.state.clone();
+        state.rng = self.rng.positions();
+        state
+    }
+
+    /// Per-mod storage, for the Lua layer.
+    pub fn storage(&self) -> &BTreeMap<String, serde_json::Value> {
+        &self.state.storage
+    }
+
+    pub fn storage_mut(&mut self) -> &mut BTreeMap<String, serde_json::Value> {
+        &mut self.state.storage
+    }
+
+    /// Replaces the content (a reload). State keeps its IDs; what no longer exists is dropped or set
+    /// aside with a warning that names it.
+    pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
+        self.content = content;
+        self.traces = trace::Traces::new(self.content.triggers.len());
+        self.reconcile()
+    }
+
+    /// Drops quest progress whose quest is gone and sets aside items whose definition is gone.
+    fn reconcile(&mut self) -> Vec<Diagnostic> {
+        let mut notes = Vec::new();
+        let content = self.content.clone();
+        let gone: Vec<Id> = self
+            .state
+            .quests
+            .keys()
+            .filter(|q| !content.quests.contains_key(*q))
+            .cloned()
+            .collect();
+        for q in gone {
+            self.state.quests.remove(&q);
+            notes.push(Diagnostic::warning(format!(
+                "quest `{q}` no longer exists; its progress was dropped"
+            )));
+        }
+        let mut orphans = std::mem::take(&mut self.state.orphans);
+        let mut creatures: Vec<&mut Creature> = vec![&mut self.state.player];
+        creatures.extend(self.state.enemies.iter_mut());
+        for c in creatures {
+            let (keep, gone): (Vec<ItemStack>, Vec<ItemStack>) = c
+                .inventory
+                .drain(..)
+                .partition(|s| content.items.contains_key(&s.item));
+            c.inventory = keep;
+            for s in gone {
+                notes.push(Diagnostic::warning(format!(
+                    "item `{}` no longer exists; {} set aside until it returns",
+                    s.item, s.count
+                )));
+                orphans.push(s);
+            }
+        }
+        let (back, still): (Vec<ItemStack>, Vec<ItemStack>) = orphans
+            .into_iter()
+            .partition(|s| content.items.contains_key(&s.item));
+        for s in back {
+            notes.push(Diagnostic::warning(format!(
+                "item `{}` exists again; {} returned to the inventory",
+                s.item, s.count
+            )));
+            self.state.player.inventory.push(s);
+        }
+        self.state.orphans = still;
+        notes
+    }
+}

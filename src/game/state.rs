@@ -1,0 +1,182 @@
+//! Game state: creatures, inventories, the position in the run, quest progress, per-mod storage.
+//!
+//! Everything here refers to content by ID (invariant 2), is plain data, and serializes into a save file.
+
+use crate::content::Content;
+use crate::id::Id;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Who a creature is in the current game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum CreatureRef {
+    Player,
+    Enemy(usize),
+}
+
+impl std::fmt::Display for CreatureRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CreatureRef::Player => write!(f, "player"),
+            CreatureRef::Enemy(i) => write!(f, "enemy {}", i + 1),
+        }
+    }
+}
+
+/// Items of one definition: a stack, or (for items with per-instance properties) one instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemStack {
+    pub item: Id,
+    pub count: u32,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, i64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub equipped: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Creature {
+    /// The creature definition it was made from.
+    pub def: Id,
+    pub name: String,
+    pub health: i64,
+    pub tags: Vec<Id>,
+    pub attributes: BTreeMap<String, i64>,
+    pub inventory: Vec<ItemStack>,
+}
+
+impl Creature {
+    /// A fresh creature from its definition, with its starting items (slotted ones equipped).
+    pub fn spawn(content: &Content, def: &Id) -> Option<Creature> {
+        let d = content.creatures.get(def)?;
+        let mut attributes = d.attributes.clone();
+        attributes
+            .entry("max_health".to_string())
+            .or_insert(d.health);
+        let mut c = Creature {
+            def: def.clone(),
+            name: d.name.clone(),
+            health: d.health,
+            tags: d.tags.clone(),
+            attributes,
+            inventory: Vec::new(),
+        };
+        for (item, count) in &d.items {
+            c.give(content, item, *count);
+        }
+        Some(c)
+    }
+
+    pub fn alive(&self) -> bool {
+        self.health > 0
+    }
+
+    pub fn count(&self, item: &Id) -> u32 {
+        self.inventory
+            .iter()
+            .filter(|s| s.item == *item)
+            .map(|s| s.count)
+            .sum()
+    }
+
+    /// Adds items up to the definition's `stack` cap; returns how many were kept.
+    pub fn give(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
+        let Some(def) = content.items.get(item) else {
+            return 0;
+        };
+        let held = self.count(item);
+        let kept = count.min(def.stack.saturating_sub(held));
+        if kept == 0 {
+            return 0;
+        }
+        let free_slot = |inv: &Vec<ItemStack>, slot: &str| {
+            !inv.iter().any(|s| {
+                s.equipped
+                    && content.items.get(&s.item).and_then(|d| d.slot.as_deref()) == Some(slot)
+            })
+        };
+        if def.properties.is_empty() {
+            if let Some(stack) = self.inventory.iter_mut().find(|s| s.item == *item) {
+                stack.count += kept;
+            } else {
+                let equipped = def
+                    .slot
+                    .as_deref()
+                    .is_some_and(|slot| free_slot(&self.inventory, slot));
+                self.inventory.push(ItemStack {
+                    item: item.clone(),
+                    count: kept,
+                    properties: BTreeMap::new(),
+                    equipped,
+                });
+            }
+        } else {
+            for _ in 0..kept {
+                let equipped = def
+                    .slot
+                    .as_deref()
+                    .is_some_and(|slot| free_slot(&self.inventory, slot));
+                self.inventory.push(ItemStack {
+                    item: item.clone(),
+                    count: 1,
+                    properties: def.properties.clone(),
+                    equipped,
+                });
+            }
+        }
+        kept
+    }
+
+    /// Removes `count` of an item, first stacks first; the caller has checked there are enough.
+    pub fn take(&mut self, item: &Id, mut count: u32) {
+        for stack in self.inventory.iter_mut().filter(|s| s.item == *item) {
+            let n = stack.count.min(count);
+            stack.count -= n;
+            count -= n;
+            if count == 0 {
+                break;
+            }
+        }
+        self.inventory.retain(|s| s.count > 0);
+    }
+}
+
+/// Where the run stands.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Position {
+    /// Index into the content's run (floors by depth).
+    pub floor: usize,
+    /// Index of the current room in the floor; `None` before the first room.
+    pub room: Option<usize>,
+    /// How many rooms have been entered in this run: the sequence index of seed 000.
+    pub sequence: u64,
+}
+
+/// A started quest: `{quest, count, done}`. A done quest stays in the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestProgress {
+    pub count: u32,
+    pub done: bool,
+}
+
+/// The whole mutable state of a game: what a save file holds and the state hash covers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub seed: u64,
+    pub player: Creature,
+    pub enemies: Vec<Creature>,
+    pub position: Position,
+    pub quests: BTreeMap<Id, QuestProgress>,
+    /// Per-mod plain data (`lantern.storage`), kept across reloads and saved with the game.
+    pub storage: BTreeMap<String, serde_json::Value>,
+    /// Items whose definition disappeared in a reload: kept aside, listed, restored if it returns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orphans: Vec<ItemStack>,
+    /// Random stream positions.
+    pub rng: BTreeMap<String, u128>,
+    pub turn: u64,
+    /// A fight is on in the current room.
+    #[serde(default)]
+    pub combat: bool,
+    pub over: bool,
+}
