@@ -6,6 +6,8 @@
 //! - [`id`]: namespaced IDs (`core:rat`).
 //! - [`mods`]: mod folders, manifests, the load order.
 //! - [`content`]: data files to raw serde types to resolved, immutable registries.
+//! - [`rng`]: named, seeded random streams.
+//! - [`game`]: state behind one door, the event queue, triggers, quests, the reference game's verbs, saves.
 //! - [`cli`]: the `lantern` command line; the only module that prints.
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.

@@ -130,9 +130,8 @@ fn thorn_armour_reflects_fire_only_and_only_onto_the_undead() {
     .unwrap();
     assert_eq!(hp(&g), start, "physical damage is not reflected");
     assert!(g
-        .why("core:thorn_armor_reflect")
+        .why_text("core:thorn_armor_reflect")
         .unwrap()
-        .render(&g.content().events)
         .contains("wanted \"fire\""));
     g.emit_command(ev::DAMAGE_TAKEN, Some(skeleton), &fire(2))
         .unwrap();
@@ -186,10 +185,7 @@ fn flaming_sword_burns_on_a_stubbed_roll_below_twenty_percent() {
             })
             .count();
         assert_eq!(fire_hits == 1, burns, "roll {roll}");
-        let trace = g
-            .why("core:flaming_sword_burn")
-            .unwrap()
-            .render(&g.content().events);
+        let trace = g.why_text("core:flaming_sword_burn").unwrap();
         assert!(trace.contains("rolled"), "{trace}");
         assert!(g.creature(sk).unwrap().health < start);
     }
@@ -388,4 +384,68 @@ fn the_scripted_play_session_transcript() {
     let out = lantern(&["play", "--no-watch", "--seed", "5"], &root());
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("lantern: 1 mods loaded, seed 5."));
+}
+
+#[test]
+fn a_conditional_modifier_counts_only_against_the_opponent_it_names() {
+    let mut g = Game::new(core(), 7);
+    g.command_action(
+        act(Action::GiveItem {
+            item: id("core:silver_charm"),
+            count: 1,
+            target: Who::Player,
+        }),
+        "give",
+    )
+    .unwrap();
+    let rat = g.spawn(&id("core:rat")).unwrap();
+    let skeleton = g.spawn(&id("core:skeleton")).unwrap();
+    let base = g.attribute(CreatureRef::Player, "attack", None);
+    assert_eq!(g.attribute(CreatureRef::Player, "attack", Some(rat)), base);
+    assert_eq!(
+        g.attribute(CreatureRef::Player, "attack", Some(skeleton)),
+        base + 3
+    );
+}
+
+#[test]
+fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_dropped() {
+    let mut g = Game::new(core(), 11);
+    g.command_action(
+        act(Action::StartQuest {
+            quest: id("core:rattenplage"),
+        }),
+        "start",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("save.json");
+    g.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("core:rattenplage", "core:vanished_quest")
+        .replace("core:potion", "core:vanished_potion");
+    std::fs::write(&path, text).unwrap();
+    let (loaded, notes) = Game::load(core(), &path).unwrap();
+    let messages: Vec<&str> = notes.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages
+            .contains(&"quest `core:vanished_quest` no longer exists; its progress was dropped"),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("item `core:vanished_potion` no longer exists")),
+        "{messages:?}"
+    );
+    assert_eq!(
+        loaded.state().orphans.len(),
+        1,
+        "the item is set aside, not deleted"
+    );
+    assert_eq!(
+        loaded.state().player.count(&id("core:gold")),
+        g.state().player.count(&id("core:gold"))
+    );
 }

@@ -201,8 +201,8 @@ fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, Strin
             } else {
                 format!("core:{key}")
             };
-            match game.why(&key) {
-                Some(trace) => Ok(trace.render(&content.events).trim_end().to_string()),
+            match game.why_text(&key) {
+                Some(text) => Ok(text.trim_end().to_string()),
                 None if content.find_trigger(&key).is_some()
                     || Id::qualified(&key).is_some_and(|q| content.quests.contains_key(&q)) =>
                 {

@@ -101,6 +101,8 @@ pub enum TriggerHome {
 pub struct Trigger {
     /// The trigger's own `id`, or `file:line` for one without.
     pub key: String,
+    /// The random stream of its `chance` and of its drawing actions: `trigger:<key>`.
+    pub stream: String,
     pub id: Option<Id>,
     pub home: TriggerHome,
     pub on: EventKey,
@@ -122,6 +124,8 @@ pub struct Quest {
     pub condition: Vec<Condition>,
     pub count: u32,
     pub actions: ActionList,
+    /// The random stream of its drawing actions: `quest:<id>`.
+    pub stream: String,
     pub span: Span,
 }
 

@@ -144,6 +144,7 @@ pub fn build(
     for t in &mut content.triggers {
         if t.key.is_empty() {
             t.key = sources.file_line(t.span);
+            t.stream = format!("trigger:{}", t.key);
         }
     }
     content

@@ -107,7 +107,7 @@ impl Game {
                 if kept > 0 {
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(item))]),
-                        Some(ctx.cause.clone()),
+                        Some(ctx.cause.to_string()),
                     );
                 }
             }
@@ -155,13 +155,13 @@ impl Game {
                     return Err(format!("no item tagged `{tag}` lies in the rarity range"));
                 }
                 for _ in 0..*count {
-                    let pick = candidates[self.rng.below(&ctx.stream, candidates.len())].clone();
+                    let pick = candidates[self.rng.below(ctx.stream, candidates.len())].clone();
                     if let Some(c) = self.creature_mut(who) {
                         c.give(&content, &pick, 1);
                     }
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(&pick))]),
-                        Some(ctx.cause.clone()),
+                        Some(ctx.cause.to_string()),
                     );
                 }
             }
@@ -200,7 +200,7 @@ impl Game {
                     }
                 }
                 for _ in 0..*count {
-                    let i = self.rng.below(&ctx.stream, units.len());
+                    let i = self.rng.below(ctx.stream, units.len());
                     let item = units.swap_remove(i);
                     if let Some(c) = self.creature_mut(who) {
                         c.take(&item, 1);
@@ -236,8 +236,7 @@ impl Game {
                     })
                     .unwrap_or_default();
                 for _ in 0..(*count as usize).min(candidates.len()) {
-                    let pick =
-                        candidates.swap_remove(self.rng.below(&ctx.stream, candidates.len()));
+                    let pick = candidates.swap_remove(self.rng.below(ctx.stream, candidates.len()));
                     if let Some(c) = self.creature_mut(who) {
                         if let Some(v) = c.inventory[pick].properties.get_mut(property) {
                             *v = (*v - amount).max(0);
@@ -267,7 +266,7 @@ impl Game {
                             None,
                             vec![Some(Value::id(quest))],
                         ),
-                        Some(ctx.cause.clone()),
+                        Some(ctx.cause.to_string()),
                     );
                 }
             }
@@ -280,7 +279,13 @@ impl Game {
                     Some(w) => Some(self.who(*w, ctx)?),
                     None => None,
                 };
-                self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.clone()))?;
+                self.emit(
+                    *event,
+                    ctx.bearer,
+                    target,
+                    payload,
+                    Some(ctx.cause.to_string()),
+                )?;
             }
             Action::Custom { id, args } => {
                 let Some(mut host) = self.host.take() else {
@@ -392,7 +397,7 @@ impl Event {
             kind,
             source,
             target,
-            payload,
+            payload: payload.into(),
         }
     }
 }

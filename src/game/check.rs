@@ -3,11 +3,29 @@
 use super::{CreatureRef, Ctx, Game};
 use crate::content::{Check, Condition, ItemFilter, QuestState, Who};
 
-/// A failed condition: what it checks and what it saw, for the trace.
+/// What a failing condition saw: cheap to record on every evaluation, put into words only when asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Saw {
+    /// The creature the condition asks about does not exist here.
+    Nobody,
+    /// A creature (by definition) whose tags did not match.
+    Tags(crate::id::Id),
+    /// The number it compared: an attribute or an item count.
+    Number(i64),
+    Health {
+        current: i64,
+        max: i64,
+    },
+    Quest(QuestState),
+    /// A Lua check said no.
+    No,
+    Error(String),
+}
+
+/// A failed condition: its position in the list (from 1) and what it saw.
 pub struct Failed {
     pub index: usize,
-    pub check: String,
-    pub saw: String,
+    pub saw: Saw,
 }
 
 impl Game {
@@ -44,8 +62,8 @@ impl Game {
         let ctx = Ctx {
             bearer: who,
             target: against,
-            cause: String::new(),
-            stream: String::new(),
+            cause: "",
+            stream: "",
         };
         for stack in &c.inventory {
             let Some(def) = self.content.items.get(&stack.item) else {
@@ -98,15 +116,13 @@ impl Game {
                 Ok(false) => {
                     return Err(Failed {
                         index: i + 1,
-                        check: describe(cond),
                         saw: self.saw(cond, ctx),
                     })
                 }
                 Err(message) => {
                     return Err(Failed {
                         index: i + 1,
-                        check: describe(cond),
-                        saw: format!("an error: {message}"),
+                        saw: Saw::Error(message),
                     })
                 }
             }
@@ -173,54 +189,64 @@ impl Game {
         Ok(raw != cond.negate)
     }
 
-    /// What a failing condition saw, in words.
-    fn saw(&self, cond: &Condition, ctx: &Ctx) -> String {
-        let name = |who: Who| match self
-            .resolve_who(who, ctx)
-            .and_then(|r| self.creature(r).map(|c| (r, c)))
-        {
-            Some((r, c)) => format!("{} ({r})", c.name),
-            None => format!("no `{}` creature", who.as_str()),
+    /// What a failing condition saw.
+    fn saw(&self, cond: &Condition, ctx: &Ctx) -> Saw {
+        let who = match &cond.check {
+            Check::HasTag { who, .. }
+            | Check::Attribute { who, .. }
+            | Check::HasItem { who, .. }
+            | Check::HealthBelow { who, .. } => Some(*who),
+            _ => None,
         };
-        match &cond.check {
-            Check::HasTag { who, .. } => {
-                match self.resolve_who(*who, ctx).and_then(|r| self.creature(r)) {
-                    Some(c) => format!(
-                        "{} with tags [{}]",
-                        c.name,
+        let creature = who
+            .and_then(|w| self.resolve_who(w, ctx))
+            .filter(|r| self.creature(*r).is_some());
+        match (&cond.check, creature) {
+            (Check::Quest { quest, .. }, _) => Saw::Quest(self.quest_state(quest)),
+            (Check::Custom { .. }, _) => Saw::No,
+            (_, None) => Saw::Nobody,
+            (Check::HasTag { .. }, Some(r)) => Saw::Tags(
+                self.creature(r)
+                    .map(|c| c.def.clone())
+                    .unwrap_or_else(|| crate::id::Id::new("core", "none")),
+            ),
+            (Check::Attribute { attribute, .. }, Some(r)) => {
+                Saw::Number(self.attribute(r, attribute, ctx.target))
+            }
+            (Check::HasItem { filter, .. }, Some(r)) => {
+                Saw::Number(self.count_matching(r, filter) as i64)
+            }
+            (Check::HealthBelow { .. }, Some(r)) => Saw::Health {
+                current: self.creature(r).map_or(0, |c| c.health),
+                max: self.attribute(r, "max_health", None),
+            },
+        }
+    }
+}
+
+impl Saw {
+    pub fn render(&self, content: &crate::content::Content) -> String {
+        match self {
+            Saw::Nobody => "no such creature here".into(),
+            Saw::Tags(def) => {
+                let tags = content
+                    .creatures
+                    .get(def)
+                    .map(|c| {
                         c.tags
                             .iter()
                             .map(|t| t.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
-                    ),
-                    None => name(*who),
-                }
+                    })
+                    .unwrap_or_default();
+                format!("{def} with tags [{tags}]")
             }
-            Check::Attribute { who, attribute, .. } => match self.resolve_who(*who, ctx) {
-                Some(r) if self.creature(r).is_some() => {
-                    format!("{attribute} = {}", self.attribute(r, attribute, ctx.target))
-                }
-                _ => name(*who),
-            },
-            Check::HasItem { who, filter, .. } => match self.resolve_who(*who, ctx) {
-                Some(r) if self.creature(r).is_some() => {
-                    format!("{} holds {}", name(*who), self.count_matching(r, filter))
-                }
-                _ => name(*who),
-            },
-            Check::HealthBelow { who, .. } => {
-                match self.resolve_who(*who, ctx).and_then(|r| self.creature(r)) {
-                    Some(c) => format!(
-                        "health {} of {}",
-                        c.health,
-                        c.attributes.get("max_health").copied().unwrap_or(0)
-                    ),
-                    None => name(*who),
-                }
-            }
-            Check::Quest { quest, .. } => format!("the quest {}", self.quest_state(quest).as_str()),
-            Check::Custom { .. } => "false".into(),
+            Saw::Number(n) => n.to_string(),
+            Saw::Health { current, max } => format!("health {current} of {max}"),
+            Saw::Quest(state) => format!("the quest {}", state.as_str()),
+            Saw::No => "the script said no".into(),
+            Saw::Error(message) => format!("an error: {message}"),
         }
     }
 }
@@ -231,6 +257,12 @@ pub fn item_matches(
     filter: &ItemFilter,
     item: &crate::id::Id,
 ) -> bool {
+    if filter.item.as_ref().is_some_and(|i| i != item) {
+        return false;
+    }
+    if filter.tag.is_none() && filter.rarity.is_none() {
+        return true;
+    }
     let def = content.items.get(item);
     filter.item.as_ref().is_none_or(|i| i == item)
         && filter

@@ -19,34 +19,31 @@ use crate::diag::Diagnostic;
 use crate::id::Id;
 
 impl Game {
-    /// Starts a turn: the event cap counts from here.
-    pub(super) fn begin_turn(&mut self) {
-        self.turn_log.clear();
+    /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
+    pub fn begin_turn(&mut self) {
+        self.turn_start = self.handled;
         self.state.turn += 1;
     }
 
     /// Handles queued events, first in first out, until the queue is empty or the cap is reached.
     pub fn drain(&mut self) {
         while let Some((event, cause, parent)) = self.queue.pop_front() {
-            if self.turn_log.len() >= EVENT_CAP {
+            if self.handled - self.turn_start >= EVENT_CAP {
                 self.queue.clear();
                 self.report_loop();
                 break;
             }
-            let index = self.turn_log.len();
-            let handled = Handled {
-                event,
-                cause,
-                parent,
-            };
             if self.log.len() == super::LOG_KEEP {
                 self.log.pop_front();
             }
-            self.log.push_back(handled.clone());
-            self.turn_log.push(handled);
-            self.current = Some(index);
-            let event = &self.turn_log[index].event.clone();
-            self.dispatch(event);
+            self.log.push_back(Handled {
+                event: event.clone(),
+                cause,
+                parent,
+            });
+            self.current = Some(self.handled);
+            self.handled += 1;
+            self.dispatch(&event);
             self.current = None;
         }
     }
@@ -57,8 +54,8 @@ impl Game {
         let borne = Ctx {
             bearer: event.source,
             target: event.target,
-            cause: String::new(),
-            stream: String::new(),
+            cause: "",
+            stream: "",
         };
         if event.source == CreatureRef::Player {
             for &r in &content.top_level[kind.0 as usize] {
@@ -101,8 +98,8 @@ impl Game {
         let world = Ctx {
             bearer: CreatureRef::Player,
             target: world_target,
-            cause: String::new(),
-            stream: String::new(),
+            cause: "",
+            stream: "",
         };
         if let Some(room) = self.current_room().and_then(|r| content.rooms.get(&r)) {
             for &r in room
@@ -127,20 +124,12 @@ impl Game {
         when: &[(usize, crate::content::Value)],
         event: &Event,
     ) -> Option<TraceStep> {
-        for (i, wanted) in when {
-            if event.field(*i) != Some(wanted) {
-                let def = self.content.events.get(event.kind);
-                return Some(TraceStep::WhenDiffered {
-                    field: def.payload[*i].0.clone(),
-                    wanted: wanted.to_string(),
-                    got: event
-                        .field(*i)
-                        .map(|v| v.to_string())
-                        .unwrap_or_else(|| "nothing".into()),
-                });
-            }
-        }
-        None
+        when.iter()
+            .position(|(i, wanted)| event.field(*i) != Some(wanted))
+            .map(|index| TraceStep::WhenDiffered {
+                index,
+                got: event.field(when[index].0).cloned(),
+            })
     }
 
     fn run_trigger(&mut self, r: TriggerRef, event: &Event, base: &Ctx) {
@@ -149,13 +138,13 @@ impl Game {
         let mut trace = Trace {
             event: event.kind,
             turn: self.state.turn,
-            steps: Vec::new(),
+            steps: Default::default(),
         };
         let ctx = Ctx {
             bearer: base.bearer,
             target: base.target,
-            cause: t.key.clone(),
-            stream: format!("trigger:{}", t.key),
+            cause: &t.key,
+            stream: &t.stream,
         };
         let fired = self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, &mut trace);
         if fired {
@@ -189,16 +178,14 @@ impl Game {
         if let Err(f) = self.conditions_hold(condition, ctx) {
             trace.steps.push(TraceStep::ConditionFailed {
                 index: f.index,
-                check: f.check,
                 saw: f.saw,
             });
             return false;
         }
         if let Some(chance) = chance {
-            let roll = self.rng.roll(&ctx.stream);
+            let roll = self.rng.roll(ctx.stream);
             let success = roll < chance;
             trace.steps.push(TraceStep::Rolled {
-                stream: ctx.stream.clone(),
                 roll,
                 chance,
                 success,
@@ -216,31 +203,25 @@ impl Game {
         let mut trace = Trace {
             event: event.kind,
             turn: self.state.turn,
-            steps: Vec::new(),
+            steps: Default::default(),
         };
         let progress = self.state.quests.get(id).cloned();
         let Some(progress) = progress.clone().filter(|p| !p.done) else {
-            let state = if progress.is_some() {
-                "done"
-            } else {
-                "not started"
-            };
-            trace.steps.push(TraceStep::QuestNotActive { state });
+            trace.steps.push(TraceStep::QuestNotActive {
+                done: progress.is_some(),
+            });
             self.traces.set_quest(id, trace);
             return;
         };
         let ctx = Ctx {
             bearer: world.bearer,
             target: world.target,
-            cause: id.to_string(),
-            stream: format!("quest:{id}"),
+            cause: id.as_str(),
+            stream: &q.stream,
         };
         if self.evaluate(&q.when, &q.condition, None, event, &ctx, &mut trace) {
             let count = progress.count + 1;
-            trace.steps.push(TraceStep::Counted {
-                count,
-                goal: q.count,
-            });
+            trace.steps.push(TraceStep::Counted { count });
             if count >= q.count {
                 match self.apply_list(&q.actions, &ctx) {
                     Ok(()) => {
@@ -278,9 +259,8 @@ impl Game {
     /// The cap was reached: name the chain of triggers that led to the last event.
     fn report_loop(&mut self) {
         let mut chain: Vec<String> = Vec::new();
-        let mut at = self.turn_log.len().checked_sub(1);
-        while let Some(i) = at {
-            let h = &self.turn_log[i];
+        let mut at = self.handled.checked_sub(1);
+        while let Some(h) = at.and_then(|n| self.handled_at(n)) {
             if let Some(cause) = &h.cause {
                 if chain.last() != Some(cause) {
                     chain.push(cause.clone());

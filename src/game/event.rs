@@ -10,8 +10,8 @@ pub struct Event {
     pub source: CreatureRef,
     /// The other side of the event, if any.
     pub target: Option<CreatureRef>,
-    /// Payload values by field index; absent fields are `None`.
-    pub payload: Vec<Option<Value>>,
+    /// Payload values by field index; absent fields are `None`. Shared, so logging an event is cheap.
+    pub payload: std::sync::Arc<[Option<Value>]>,
 }
 
 impl Event {
@@ -26,6 +26,6 @@ pub struct Handled {
     pub event: Event,
     /// The trigger or quest whose actions queued this event, if any.
     pub cause: Option<String>,
-    /// The index (in this turn's handled events) of the event whose handling queued this one.
+    /// The number of the handled event whose handling queued this one.
     pub parent: Option<usize>,
 }

@@ -16,6 +16,7 @@ mod trace;
 mod verbs;
 
 pub use apply::ev;
+pub use check::Saw;
 pub use event::{Event, Handled};
 pub use state::{Creature, CreatureRef, ItemStack, Position, QuestProgress, State};
 pub use trace::{Trace, TraceStep};
@@ -32,23 +33,25 @@ use std::sync::Arc;
 pub const EVENT_CAP: usize = 100;
 
 /// Who is acting: the bearer of the trigger (or the actor of a command) and the other side.
-#[derive(Debug, Clone)]
-pub struct Ctx {
+/// Borrowed, so evaluating a trigger allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Ctx<'a> {
     pub bearer: CreatureRef,
     pub target: Option<CreatureRef>,
     /// The trigger key, quest ID, encounter or command this comes from: for messages and chains.
-    pub cause: String,
+    pub cause: &'a str,
     /// The random stream for actions that draw (`give_random_items`, ...).
-    pub stream: String,
+    pub stream: &'a str,
 }
 
-impl Ctx {
-    pub fn command(name: &str) -> Ctx {
+impl Ctx<'_> {
+    /// The context of a player's command: the command's name is its cause and its stream.
+    pub fn command(name: &str) -> Ctx<'_> {
         Ctx {
             bearer: CreatureRef::Player,
             target: None,
-            cause: name.to_string(),
-            stream: format!("command:{name}"),
+            cause: name,
+            stream: name,
         }
     }
 }
@@ -79,8 +82,10 @@ pub struct Game {
     state: State,
     rng: Streams,
     queue: VecDeque<(Event, Option<String>, Option<usize>)>,
-    /// Events handled in the current turn, for the loop diagnostic and for `parent` links.
-    turn_log: Vec<Handled>,
+    /// How many events were ever handled, and how many before this turn: `parent` links are these
+    /// absolute numbers, looked up in `log` (which keeps more than a turn's cap).
+    handled: usize,
+    turn_start: usize,
     /// Recent events, newest last.
     log: VecDeque<Handled>,
     traces: trace::Traces,
@@ -131,7 +136,8 @@ impl Game {
             state,
             rng,
             queue: VecDeque::new(),
-            turn_log: Vec::new(),
+            handled: 0,
+            turn_start: 0,
             log: VecDeque::new(),
             traces,
             host: None,
@@ -206,6 +212,40 @@ impl Game {
     /// Recent handled events, oldest first.
     pub fn log(&self) -> impl Iterator<Item = &Handled> {
         self.log.iter()
+    }
+
+    /// A handled event by its absolute number, if the log still keeps it.
+    fn handled_at(&self, n: usize) -> Option<&Handled> {
+        let first = self.handled - self.log.len();
+        n.checked_sub(first).and_then(|i| self.log.get(i))
+    }
+
+    /// The last evaluation of a trigger (by `id` or `file:line`) or a quest, in words.
+    pub fn why_text(&self, key: &str) -> Option<String> {
+        if let Some(r) = self.content.find_trigger(key) {
+            let t = self.content.trigger(r);
+            let traced = trace::Traced {
+                when: &t.when,
+                condition: &t.condition,
+                stream: &t.stream,
+                goal: None,
+            };
+            return self
+                .traces
+                .trigger(r)
+                .map(|trace| trace.render(&self.content, &traced));
+        }
+        let id = Id::qualified(key)?;
+        let q = self.content.quests.get(&id)?;
+        let traced = trace::Traced {
+            when: &q.when,
+            condition: &q.condition,
+            stream: &q.stream,
+            goal: Some(q.count),
+        };
+        self.traces
+            .quest(&id)
+            .map(|trace| trace.render(&self.content, &traced))
     }
 
     /// The trace of the last evaluation of a trigger (by `id` or `file:line`) or a quest.

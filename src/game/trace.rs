@@ -1,36 +1,31 @@
 //! "Why": the last evaluation of every trigger and quest, step by step, for `why ID` and tests.
+//!
+//! Recording happens on every evaluation, so a step holds only cheap data (indexes, numbers, shared
+//! values); [`Trace::render`] puts it into words, with names from the content, when someone asks.
 
-use crate::content::TriggerRef;
+use super::check::Saw;
+use crate::content::{Condition, Content, EventKey, TriggerRef, Value};
 use crate::id::Id;
 use std::collections::BTreeMap;
-use std::fmt;
+use std::fmt::Write;
 
 /// What happened at one evaluation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TraceStep {
-    /// A `when` field differed: (field, wanted, got).
-    WhenDiffered {
-        field: String,
-        wanted: String,
-        got: String,
-    },
-    /// A condition failed: its position (from 1), what it checks, and what it saw.
-    ConditionFailed {
-        index: usize,
-        check: String,
-        saw: String,
-    },
-    /// The chance roll: stream, value rolled, chance needed.
+    /// The `when` filter at this position differed; the event had `got`.
+    WhenDiffered { index: usize, got: Option<Value> },
+    /// A condition failed: its position (from 1) and what it saw.
+    ConditionFailed { index: usize, saw: Saw },
+    /// The chance roll: value rolled, chance needed.
     Rolled {
-        stream: String,
         roll: f64,
         chance: f64,
         success: bool,
     },
     /// The quest is not active (never started, or done).
-    QuestNotActive { state: &'static str },
-    /// The quest counted: new count of the goal.
-    Counted { count: u32, goal: u32 },
+    QuestNotActive { done: bool },
+    /// The quest counted: its new count.
+    Counted { count: u32 },
     /// The actions ran.
     Fired,
     /// The actions failed and were rolled back.
@@ -40,53 +35,100 @@ pub enum TraceStep {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace {
     /// The event evaluated, and the turn it was handled in.
-    pub event: crate::content::EventKey,
+    pub event: EventKey,
     pub turn: u64,
-    pub steps: Vec<TraceStep>,
+    pub steps: Steps,
+}
+
+/// The few steps of one evaluation, stored inline so recording a trace never allocates.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Steps([Option<TraceStep>; 4]);
+
+impl Steps {
+    pub fn push(&mut self, step: TraceStep) {
+        if let Some(slot) = self.0.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(step);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &TraceStep> {
+        self.0.iter().flatten()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0[0].is_none()
+    }
+}
+
+/// What a trace needs from the definition it traces.
+pub struct Traced<'a> {
+    pub when: &'a [(usize, Value)],
+    pub condition: &'a [Condition],
+    pub stream: &'a str,
+    pub goal: Option<u32>,
 }
 
 impl Trace {
-    /// The trace in words, with event names from `events`.
-    pub fn render(&self, events: &crate::content::EventTable) -> String {
-        let mut out = String::new();
-        let _ = self.write(&mut out, &events.get(self.event).name);
-        out
-    }
-
-    fn write(&self, f: &mut impl fmt::Write, event: &str) -> fmt::Result {
-        writeln!(f, "on `{event}` (turn {}):", self.turn)?;
+    /// The trace in words.
+    pub fn render(&self, content: &Content, traced: &Traced) -> String {
+        let def = content.events.get(self.event);
+        let mut f = format!("on `{}` (turn {}):\n", def.name, self.turn);
         if self.steps.is_empty() {
-            writeln!(f, "  every filter and condition held")?;
+            f.push_str("  every filter and condition held\n");
         }
-        for step in &self.steps {
-            match step {
-                TraceStep::WhenDiffered { field, wanted, got } => {
-                    writeln!(f, "  `when` {field}: wanted {wanted}, the event had {got}")?
+        for step in self.steps.iter() {
+            let _ = match step {
+                TraceStep::WhenDiffered { index, got } => {
+                    let (field, wanted) = traced
+                        .when
+                        .get(*index)
+                        .map(|(i, v)| (def.payload[*i].0.as_str(), v.to_string()))
+                        .unwrap_or(("?", "?".into()));
+                    let got = got
+                        .as_ref()
+                        .map(Value::to_string)
+                        .unwrap_or_else(|| "nothing".into());
+                    writeln!(f, "  `when` {field}: wanted {wanted}, the event had {got}")
                 }
-                TraceStep::ConditionFailed { index, check, saw } => {
-                    writeln!(f, "  condition {index} failed: {check} (saw {saw})")?
+                TraceStep::ConditionFailed { index, saw } => {
+                    let check = traced
+                        .condition
+                        .get(index - 1)
+                        .map(super::check::describe)
+                        .unwrap_or_default();
+                    writeln!(
+                        f,
+                        "  condition {index} failed: {check} (saw {})",
+                        saw.render(content)
+                    )
                 }
                 TraceStep::Rolled {
-                    stream,
                     roll,
                     chance,
                     success,
                 } => writeln!(
                     f,
-                    "  rolled {roll:.4} on stream `{stream}` against chance {chance}: {}",
+                    "  rolled {roll:.4} on stream `{}` against chance {chance}: {}",
+                    traced.stream,
                     if *success { "success" } else { "no luck" }
-                )?,
-                TraceStep::QuestNotActive { state } => {
-                    writeln!(f, "  the quest is {state}, so it does not count")?
+                ),
+                TraceStep::QuestNotActive { done } => {
+                    writeln!(
+                        f,
+                        "  the quest is {}, so it does not count",
+                        if *done { "done" } else { "not started" }
+                    )
                 }
-                TraceStep::Counted { count, goal } => writeln!(f, "  counted: {count} of {goal}")?,
-                TraceStep::Fired => writeln!(f, "  fired: the actions ran")?,
+                TraceStep::Counted { count } => {
+                    writeln!(f, "  counted: {count} of {}", traced.goal.unwrap_or(0))
+                }
+                TraceStep::Fired => writeln!(f, "  fired: the actions ran"),
                 TraceStep::ActionsFailed { message } => {
-                    writeln!(f, "  the actions failed and were rolled back: {message}")?
+                    writeln!(f, "  the actions failed and were rolled back: {message}")
                 }
-            }
+            };
         }
-        Ok(())
+        f
     }
 }
 

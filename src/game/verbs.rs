@@ -261,11 +261,12 @@ impl Game {
             else {
                 continue;
             };
+            let stream = format!("ai:{}", def.id);
             let ctx = Ctx {
                 bearer: me,
                 target: Some(CreatureRef::Player),
-                cause: def.id.to_string(),
-                stream: format!("ai:{}", def.id),
+                cause: def.id.as_str(),
+                stream: &stream,
             };
             let rule = def
                 .ai
@@ -324,11 +325,12 @@ impl Game {
         };
         self.begin_turn();
         let target = self.enemies().next().map(|(r, _)| r);
+        let (cause, stream) = (format!("use {item}"), format!("use:{item}"));
         let ctx = Ctx {
             bearer: CreatureRef::Player,
             target,
-            cause: format!("use {item}"),
-            stream: format!("use:{item}"),
+            cause: &cause,
+            stream: &stream,
         };
         self.apply_list(actions, &ctx).map_err(|d| d.message)?;
         if def.consumable {
@@ -364,11 +366,12 @@ impl Game {
         self.begin_turn();
         self.say(format!("You talk to {}.", def.name));
         if let Some(talk) = &def.talk {
+            let (cause, stream) = (format!("talk {npc}"), format!("talk:{npc}"));
             let ctx = Ctx {
                 bearer: CreatureRef::Player,
                 target: None,
-                cause: format!("talk {npc}"),
-                stream: format!("talk:{npc}"),
+                cause: &cause,
+                stream: &stream,
             };
             self.apply_list(talk, &ctx).map_err(|d| d.message)?;
         }

@@ -533,6 +533,7 @@ fn quest(cx: &mut Cx, id: &Id, src: &Src<RawQuest>) -> Option<Quest> {
         condition,
         count,
         actions,
+        stream: format!("quest:{id}"),
         span,
     })
 }

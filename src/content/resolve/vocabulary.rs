@@ -524,6 +524,7 @@ pub fn trigger(
         None => String::new(), // filled in by the caller, who knows the file's display path
     };
     on.map(|on| Trigger {
+        stream: format!("trigger:{key}"),
         key,
         id,
         home,
