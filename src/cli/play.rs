@@ -28,6 +28,8 @@ commands:
   flee                 leave a fight
   use ITEM             use an item (`use potion`)
   talk                 talk to the room's NPC
+  encounter            show the open encounter and its options
+  choose N             choose option N of the encounter
   spawn CREATURE       add an enemy to the room
   emit EVENT [target=T] [key=value ...]   raise any event (T: enemy number or creature)
   give ITEM [COUNT]    give yourself items
@@ -143,7 +145,13 @@ fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, Strin
         "inventory" | "inv" | "i" => Ok(inventory(game)),
         "quests" => Ok(quests(game)),
         "map" => Ok(map(game)),
-        "next" | "n" => game.enter_next_room().map(outcome),
+        "next" | "n" => game.enter_next_room().map(|o| {
+            let text = outcome(o);
+            match encounter_text(game) {
+                Some(e) => format!("{text}{e}"),
+                None => text,
+            }
+        }),
         "attack" | "a" => {
             let n = words
                 .get(1)
@@ -160,6 +168,15 @@ fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, Strin
             game.use_item(&item).map(outcome)
         }
         "talk" => game.talk().map(outcome),
+        "encounter" | "look" => {
+            Ok(encounter_text(game).unwrap_or_else(|| "there is no encounter here".into()))
+        }
+        "choose" | "c" => {
+            let n = arg(1)?
+                .parse::<usize>()
+                .map_err(|_| format!("`{}` is not an option number", words[1]))?;
+            game.choose(n).map(outcome)
+        }
         "spawn" => {
             let def = id(arg(1)?, "creature", |i| content.creatures.contains_key(i))?;
             let r = game.spawn(&def)?;
@@ -306,6 +323,19 @@ fn describe_event(game: &Game, e: &crate::game::Event) -> String {
         }
     }
     text
+}
+
+/// The open encounter: title, description and options; blocked ones with their reason, never a probability.
+fn encounter_text(game: &Game) -> Option<String> {
+    let e = game.encounter()?;
+    let mut out = format!("[{}]", e.title);
+    for (i, o) in e.options.iter().enumerate() {
+        match &o.blocked {
+            None => out.push_str(&format!("\n  {}. {}", i + 1, o.text)),
+            Some(reason) => out.push_str(&format!("\n  {}. {} (blocked: {reason})", i + 1, o.text)),
+        }
+    }
+    Some(out)
 }
 
 fn gold(game: &Game) -> u32 {

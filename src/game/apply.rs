@@ -359,7 +359,7 @@ impl Game {
         if !c.alive() {
             return 0;
         }
-        c.health -= dealt;
+        c.health = (c.health - dealt).max(0);
         let died = !c.alive();
         let name = c.name.clone();
         self.say(format!("{name} takes {dealt} {damage_type} damage."));

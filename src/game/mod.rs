@@ -9,6 +9,7 @@
 mod apply;
 mod check;
 mod dispatch;
+mod encounter;
 mod event;
 pub mod save;
 mod state;
@@ -17,6 +18,7 @@ mod verbs;
 
 pub use apply::ev;
 pub use check::Saw;
+pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
 pub use state::{Creature, CreatureRef, ItemStack, Position, QuestProgress, State};
 pub use trace::{Trace, TraceStep};
@@ -123,6 +125,7 @@ impl Game {
             rng: BTreeMap::new(),
             turn: 0,
             combat: false,
+            encounter: None,
             over: false,
         };
         Game::from_state(content, state)
@@ -303,6 +306,17 @@ impl Game {
             self.state.quests.remove(&q);
             notes.push(Diagnostic::warning(format!(
                 "quest `{q}` no longer exists; its progress was dropped"
+            )));
+        }
+        if let Some(e) = self
+            .state
+            .encounter
+            .clone()
+            .filter(|e| !content.encounters.contains_key(e))
+        {
+            self.state.encounter = None;
+            notes.push(Diagnostic::warning(format!(
+                "encounter `{e}` no longer exists; it was closed"
             )));
         }
         let mut orphans = std::mem::take(&mut self.state.orphans);

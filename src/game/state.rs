@@ -178,5 +178,8 @@ pub struct State {
     /// A fight is on in the current room.
     #[serde(default)]
     pub combat: bool,
+    /// The encounter waiting for the player's choice, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<Id>,
     pub over: bool,
 }

@@ -32,7 +32,7 @@ impl Game {
     }
 
     /// Ends the turn: handles the queue, settles a fight that is over, reports the run's end.
-    fn end_turn(&mut self) -> Outcome {
+    pub(super) fn end_turn(&mut self) -> Outcome {
         self.drain();
         if self.state.combat && !self.state.over && !self.in_combat() {
             self.state.combat = false;
@@ -62,6 +62,9 @@ impl Game {
         self.ready()?;
         if self.in_combat() {
             return Err("you cannot leave during a fight; `attack` or `flee`".into());
+        }
+        if self.state.encounter.is_some() {
+            return Err("choose an option of the encounter first (`choose N`)".into());
         }
         let content = self.content.clone();
         let pos = self.state.position.clone();
@@ -156,8 +159,7 @@ impl Game {
                 self.say(format!("{name} is here; `talk` to them."));
             }
             if room_def.kind == RoomKind::Encounter {
-                // The encounter service (seed 000) is not built yet; the room completes as empty.
-                self.say("Nobody is here. (Encounters are not part of this version.)");
+                self.enter_encounter(&room_def);
             }
         }
         Ok(self.end_turn())

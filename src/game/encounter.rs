@@ -1,0 +1,355 @@
+//! Encounters: the deterministic narrative decision service of seed 000.
+//!
+//! Entering an encounter room draws one eligible encounter by weight from the stream
+//! `encounter:select:<sequence>:<floor>/<room>` (or takes the room's fixed one). Its options are
+//! shown available or blocked with a reason, never with their probability. Choosing one applies the
+//! costs, rolls on `encounter:roll:<sequence>:<encounter>:<option>`, applies the rewards on success,
+//! and commits all of it at once: if anything fails, nothing is committed and the encounter stays open.
+
+use super::apply::ev;
+use super::check::describe;
+use super::{CreatureRef, Ctx, Event, Game, Outcome};
+use crate::content::{Check, Condition, Room, Value};
+use crate::diag::Diagnostic;
+use crate::id::Id;
+
+/// What the player sees of an open encounter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncounterView {
+    pub id: Id,
+    pub title: String,
+    pub description: String,
+    pub options: Vec<OptionView>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionView {
+    pub text: String,
+    /// Why the option cannot be chosen; `None` when it can.
+    pub blocked: Option<String>,
+}
+
+impl Game {
+    /// Opens the room's encounter; with none eligible, the room completes with a warning (EC1, EC2).
+    pub(super) fn enter_encounter(&mut self, room: &Room) {
+        let content = self.content.clone();
+        let ctx = Ctx::command("encounter");
+        let chosen = match &room.encounter {
+            Some(fixed) => Some(fixed.clone()),
+            None => {
+                let eligible: Vec<(&Id, f64)> = content
+                    .encounters
+                    .values()
+                    .filter(|e| e.weight > 0.0)
+                    .filter(|e| {
+                        e.condition
+                            .iter()
+                            .all(|c| self.holds_at(c, &ctx, 0).unwrap_or(false))
+                    })
+                    .map(|e| (&e.id, e.weight))
+                    .collect();
+                let total: f64 = eligible.iter().map(|(_, w)| w).sum();
+                if eligible.is_empty() {
+                    None
+                } else {
+                    let pos = &self.state.position;
+                    let stream = format!(
+                        "encounter:select:{}:{}/{}",
+                        pos.sequence,
+                        pos.floor,
+                        pos.room.unwrap_or(0)
+                    );
+                    let mut point = self.rng.roll(&stream) * total;
+                    let mut pick = eligible[eligible.len() - 1].0;
+                    for (id, w) in &eligible {
+                        if point < *w {
+                            pick = id;
+                            break;
+                        }
+                        point -= w;
+                    }
+                    Some(pick.clone())
+                }
+            }
+        };
+        let Some(id) = chosen else {
+            let why = if content.encounters.is_empty() {
+                "no encounters are defined"
+            } else {
+                "no encounter is eligible here"
+            };
+            self.say(format!("The room is quiet: {why}."));
+            self.problems.push(Diagnostic::warning(format!(
+                "encounter room `{}`: {why}; the room completes empty",
+                room.id
+            )));
+            return;
+        };
+        let e = &content.encounters[&id];
+        self.state.encounter = Some(id.clone());
+        if !e.description.is_empty() {
+            self.say(e.description.clone());
+        }
+        self.push(
+            Event::new(
+                ev::ENCOUNTER_STARTED,
+                CreatureRef::Player,
+                None,
+                vec![Some(Value::id(&id))],
+            ),
+            None,
+        );
+    }
+
+    /// Starts an encounter by ID, as if the player had entered a room holding it (tests, `lantern play`).
+    pub fn start_encounter(&mut self, id: &Id) -> Result<Outcome, String> {
+        if !self.content.encounters.contains_key(id) {
+            return Err(format!("there is no encounter `{id}`"));
+        }
+        if self.in_combat() {
+            return Err("not during a fight".into());
+        }
+        self.begin_turn();
+        let room = Room {
+            id: id.clone(),
+            name: String::new(),
+            description: String::new(),
+            kind: crate::content::RoomKind::Encounter,
+            enemies: Vec::new(),
+            npc: None,
+            loot: Vec::new(),
+            encounter: Some(id.clone()),
+            triggers: Vec::new(),
+            span: self.content.encounters[id].span,
+        };
+        self.enter_encounter(&room);
+        self.drain();
+        Ok(Outcome::Done)
+    }
+
+    /// The open encounter with every option's availability.
+    pub fn encounter(&self) -> Option<EncounterView> {
+        let id = self.state.encounter.as_ref()?;
+        let e = self.content.encounters.get(id)?;
+        let ctx = Ctx::command("encounter");
+        let options = e
+            .options
+            .iter()
+            .map(|o| OptionView {
+                text: o.text.clone(),
+                blocked: o.requirements.iter().find_map(|r| self.blocked_by(r, &ctx)),
+            })
+            .collect();
+        Some(EncounterView {
+            id: id.clone(),
+            title: e.title.clone(),
+            description: e.description.clone(),
+            options,
+        })
+    }
+
+    /// The reason a requirement blocks, or `None` when it holds.
+    fn blocked_by(&self, req: &Condition, ctx: &Ctx) -> Option<String> {
+        let holds = match &req.check {
+            // Lua checks cannot run from a shared borrow; an encounter shows them as open and checks on choosing.
+            Check::Custom { .. } => true,
+            _ => self.holds_at(req, ctx, 0).unwrap_or(false),
+        };
+        (!holds).then(|| {
+            req.reason
+                .clone()
+                .unwrap_or_else(|| self.generated_reason(req))
+        })
+    }
+
+    /// A reason in the player's words, from the condition: "needs at least 100 Gold".
+    fn generated_reason(&self, req: &Condition) -> String {
+        let c = &self.content;
+        let item_name = |id: &Id| {
+            c.items
+                .get(id)
+                .map(|i| i.name.clone())
+                .unwrap_or_else(|| id.to_string())
+        };
+        let tag_name = |id: &Id| {
+            c.tags
+                .get(id)
+                .map(|t| t.name.clone())
+                .unwrap_or_else(|| id.to_string())
+        };
+        let text = match (&req.check, req.negate) {
+            (Check::HasItem { filter, count, .. }, false) => {
+                let what = match (&filter.item, &filter.tag) {
+                    (Some(i), _) => item_name(i),
+                    (None, Some(t)) => tag_name(t),
+                    _ => "items".into(),
+                };
+                let rarity = filter
+                    .rarity
+                    .as_ref()
+                    .map(|r| {
+                        format!(
+                            " ({})",
+                            c.rarities
+                                .iter()
+                                .find(|x| x.id == *r)
+                                .map(|x| x.name.as_str())
+                                .unwrap_or(r)
+                        )
+                    })
+                    .unwrap_or_default();
+                format!("needs at least {count} {what}{rarity}")
+            }
+            (Check::HasItem { filter, .. }, true) => {
+                format!(
+                    "needs no {}",
+                    filter
+                        .item
+                        .as_ref()
+                        .map(item_name)
+                        .or(filter.tag.as_ref().map(tag_name))
+                        .unwrap_or_default()
+                )
+            }
+            (
+                Check::Attribute {
+                    attribute,
+                    value,
+                    below,
+                    ..
+                },
+                false,
+            ) => {
+                format!(
+                    "needs {attribute} {} {value}",
+                    if *below { "below" } else { "of at least" }
+                )
+            }
+            (Check::HealthBelow { fraction, .. }, false) => {
+                format!("needs health below {}%", (fraction * 100.0).round())
+            }
+            (Check::HasTag { tag, .. }, false) => format!("needs to be {}", tag_name(tag)),
+            (Check::HasTag { tag, .. }, true) => format!("cannot be {}", tag_name(tag)),
+            (Check::Quest { quest, state }, _) => {
+                let name = c
+                    .quests
+                    .get(quest)
+                    .map(|q| q.name.clone())
+                    .unwrap_or_else(|| quest.to_string());
+                let state = match state {
+                    crate::content::QuestState::NotStarted => "not started",
+                    crate::content::QuestState::Active => "under way",
+                    crate::content::QuestState::Done => "done",
+                };
+                format!(
+                    "needs the quest {name} {}{state}",
+                    if req.negate { "not " } else { "" }
+                )
+            }
+            _ => format!("needs: {}", describe(req)),
+        };
+        text
+    }
+
+    /// Chooses option `n` (from 1) of the open encounter.
+    /// Out of range or blocked: refused, the encounter stays open (EC11). A failing cost or reward:
+    /// nothing is committed, the encounter stays open, and a problem names the file and line.
+    pub fn choose(&mut self, n: usize) -> Result<Outcome, String> {
+        let content = self.content.clone();
+        let id = self
+            .state
+            .encounter
+            .clone()
+            .ok_or("there is no encounter to choose in")?;
+        let e = content
+            .encounters
+            .get(&id)
+            .ok_or("the encounter no longer exists")?;
+        let option = n
+            .checked_sub(1)
+            .and_then(|i| e.options.get(i))
+            .ok_or_else(|| format!("there is no option {n}; choose 1 to {}", e.options.len()))?;
+        let view = self
+            .encounter()
+            .ok_or("there is no encounter to choose in")?;
+        if let Some(reason) = &view.options[n - 1].blocked {
+            return Err(format!("option {n} is blocked: {reason}"));
+        }
+        let (cause, stream) = (
+            format!("encounter {id} option {n}"),
+            format!("encounter:{}:{id}:{n}", self.state.position.sequence),
+        );
+        let ctx = Ctx {
+            bearer: CreatureRef::Player,
+            target: None,
+            cause: &cause,
+            stream: &stream,
+        };
+        if let Err(f) = self.conditions_hold(&option.requirements, &ctx) {
+            let req = &option.requirements[f.index - 1];
+            return Err(format!(
+                "option {n} is blocked: {}",
+                req.reason
+                    .clone()
+                    .unwrap_or_else(|| self.generated_reason(req))
+            ));
+        }
+        // The working copy: everything below, the turn count included, is committed whole or not at all.
+        let snapshot = (
+            self.state.clone(),
+            self.rng.clone(),
+            self.queue.len(),
+            self.messages.len(),
+        );
+        self.begin_turn();
+        let result = self.apply_list(&option.costs, &ctx).and_then(|()| {
+            let success = if option.probability <= 0.0 {
+                false
+            } else if option.probability >= 1.0 {
+                true
+            } else {
+                let roll_stream =
+                    format!("encounter:roll:{}:{id}:{n}", self.state.position.sequence);
+                self.rng.roll(&roll_stream) < option.probability
+            };
+            if success {
+                self.apply_list(&option.rewards, &ctx)?;
+            }
+            Ok(success)
+        });
+        match result {
+            Ok(success) => {
+                self.state.encounter = None;
+                self.say(if success {
+                    "It goes your way."
+                } else {
+                    "It does not go your way."
+                });
+                self.push(
+                    Event::new(
+                        ev::ENCOUNTER_RESOLVED,
+                        CreatureRef::Player,
+                        None,
+                        vec![
+                            Some(Value::id(&id)),
+                            Some(Value::Int(n as i64)),
+                            Some(Value::Bool(success)),
+                        ],
+                    ),
+                    Some(cause.clone()),
+                );
+                Ok(self.end_turn())
+            }
+            Err(d) => {
+                let (state, rng, queued, said) = snapshot;
+                self.state = state;
+                self.rng = rng;
+                self.queue.truncate(queued);
+                self.messages.truncate(said);
+                let message = d.message.clone();
+                self.problems.push(d);
+                Err(format!("option {n} cannot be carried out: {message}"))
+            }
+        }
+    }
+}
