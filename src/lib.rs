@@ -8,6 +8,8 @@
 //! - [`content`]: data files to raw serde types to resolved, immutable registries.
 //! - [`rng`]: named, seeded random streams.
 //! - [`game`]: state behind one door, the event queue, triggers, quests, the reference game's verbs, saves.
+//! - [`lua`]: the sandboxed Lua layer, plugged into the game as its `Host`.
+//! - [`load`]: loading a whole mod set, data and scripts, in the order the stages need.
 //! - [`cli`]: the `lantern` command line; the only module that prints.
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
@@ -17,6 +19,8 @@ pub mod content;
 pub mod diag;
 pub mod game;
 pub mod id;
+pub mod load;
+pub mod lua;
 pub mod mods;
 pub mod rng;
 pub mod toml_file;

@@ -30,6 +30,10 @@ fn every_toml_example_in_the_guide_loads() {
     for entry in std::fs::read_dir(root().join("docs/guide")).unwrap() {
         let path = entry.unwrap().path();
         let markdown = std::fs::read_to_string(&path).unwrap();
+        if markdown.contains("```lua") {
+            // A chapter with scripts is run whole, data and Lua together, by tests/guide_lua.rs.
+            continue;
+        }
         let chapter = path.file_stem().unwrap().to_string_lossy().into_owned();
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&root().join("mods/core"), &dir.path().join("core"));

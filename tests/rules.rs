@@ -12,9 +12,14 @@ use lantern::rng::Stub;
 use std::sync::Arc;
 
 fn core() -> Arc<lantern::content::Content> {
-    let loaded = load(&root().join("mods"), &Extensions::default());
-    assert!(!loaded.has_errors());
-    loaded.content
+    static CORE: std::sync::OnceLock<Arc<lantern::content::Content>> = std::sync::OnceLock::new();
+    CORE.get_or_init(|| {
+        let dir = common::core_only();
+        let loaded = load(dir.path(), &Extensions::default());
+        assert!(!loaded.has_errors());
+        loaded.content
+    })
+    .clone()
 }
 
 fn id(s: &str) -> Id {
@@ -383,7 +388,7 @@ fn engine_event_keys_match_the_vocabulary() {
 fn the_scripted_play_session_transcript() {
     let out = lantern(&["play", "--no-watch", "--seed", "5"], &root());
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("lantern: 1 mods loaded, seed 5."));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("lantern: 4 mods loaded, seed 5."));
 }
 
 #[test]

@@ -3,7 +3,6 @@
 
 mod common;
 
-use common::root;
 use lantern::content::{load, Action, ActionEntry, Content, Extensions, Who};
 use lantern::diag::{FileId, Span};
 use lantern::game::{ev, Game, EVENT_CAP};
@@ -14,7 +13,10 @@ use std::sync::{Arc, OnceLock};
 fn content() -> Arc<Content> {
     static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
     CONTENT
-        .get_or_init(|| load(&root().join("mods"), &Extensions::default()).content)
+        .get_or_init(|| {
+            let dir = common::core_only();
+            load(dir.path(), &Extensions::default()).content
+        })
         .clone()
 }
 

@@ -1,7 +1,8 @@
-//! `lantern check`: load every mod, print every diagnostic and a summary, exit 1 on errors.
+//! `lantern check`: load every mod (data and scripts), print every diagnostic and a summary, exit 1 on errors.
 
-use crate::content::{load, Extensions};
 use crate::diag::{render_all, render_json, summary_line};
+use crate::load::load_world;
+use crate::lua::Limits;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -12,7 +13,7 @@ pub enum Format {
 }
 
 pub fn run(mods_dir: &Path, format: Format) -> ExitCode {
-    let loaded = load(mods_dir, &Extensions::default());
+    let loaded = load_world(mods_dir, Limits::default());
     let mods = loaded.content.mods.len();
     match format {
         Format::Human => {

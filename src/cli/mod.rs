@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 content errors or failed tests, 2 usage errors.
 
 mod check;
+mod docs;
 mod play;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,12 @@ enum Command {
         /// `human` (with carets) or `json` (for editors and CI).
         #[arg(long, value_enum, default_value = "human")]
         format: check::Format,
+    },
+    /// Write editor support files.
+    Docs {
+        /// Write a LuaLS definition file for the `lantern` API here.
+        #[arg(long, value_name = "FILE")]
+        lua_defs: Option<PathBuf>,
     },
     /// Play the reference game over the mods, one command per line.
     Play {
@@ -59,6 +66,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { mods, format } => check::run(&mods, format),
+        Command::Docs { lua_defs } => docs::run(lua_defs.as_deref()),
         Command::Play {
             mods,
             seed,

@@ -3,10 +3,12 @@
 //! Reads from the keyboard with a prompt, or line by line from a pipe (plain text, no prompt), so a
 //! session can be scripted and its transcript tested.
 
-use crate::content::{load, Extensions, Loaded, Value};
+use crate::content::Value;
 use crate::diag::render_all;
 use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
+use crate::load::{load_world, World as Loaded};
+use crate::lua::Limits;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,7 +43,7 @@ commands:
   quit";
 
 pub fn run(options: Options) -> ExitCode {
-    let loaded = load(&options.mods, &Extensions::default());
+    let mut loaded = load_world(&options.mods, Limits::default());
     if !loaded.diagnostics.is_empty() {
         eprintln!("{}", render_all(&loaded.diagnostics, &loaded.sources));
     }
@@ -62,6 +64,7 @@ pub fn run(options: Options) -> ExitCode {
             }
         }
     }
+    attach_scripts(&mut game, &mut loaded);
     let interactive = std::io::stdin().is_terminal();
     println!(
         "lantern: {} mods loaded, seed {}. Type `help` for commands, `next` to begin.",
@@ -106,6 +109,19 @@ pub fn run(options: Options) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Makes the mods' scripts the game's host, with the game's saved storage in place.
+fn attach_scripts(game: &mut Game, loaded: &mut Loaded) {
+    let lua = game.set_host(None).or_else(|| {
+        loaded
+            .take_lua()
+            .map(|l| Box::new(l) as Box<dyn crate::game::Host>)
+    });
+    if let Some(mut host) = lua {
+        host.attach(game);
+        game.set_host(Some(host));
+    }
 }
 
 fn print_notes(notes: &[crate::diag::Diagnostic], loaded: &Loaded) {
@@ -244,7 +260,12 @@ fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, Strin
             .save(Path::new(arg(1)?))
             .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
         "load" => {
-            let (g, notes) = Game::load(content.clone(), Path::new(arg(1)?))?;
+            let (mut g, notes) = Game::load(content.clone(), Path::new(arg(1)?))?;
+            let host = game.set_host(None);
+            if let Some(mut host) = host {
+                host.attach(&g);
+                g.set_host(Some(host));
+            }
             *game = g;
             print_notes(&notes, loaded);
             Ok(format!("loaded {}", arg(1).unwrap_or_default()))

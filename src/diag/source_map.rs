@@ -128,6 +128,30 @@ impl SourceMap {
         format!("{}:{line}:{col}", file.path())
     }
 
+    /// The span of a whole one-based line, for places known only by line (Lua call sites).
+    pub fn line_span(&self, file: FileId, line: usize) -> Span {
+        let f = self.get(file);
+        let start = f
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let len = f.line_text(line.max(1)).len() as u32;
+        Span {
+            file,
+            start,
+            end: start + len,
+        }
+    }
+
+    /// The file with this display path, if it was read.
+    pub fn find(&self, path: &str) -> Option<FileId> {
+        self.files
+            .iter()
+            .position(|f| f.path == path)
+            .map(|i| FileId(i as u32))
+    }
+
     /// `path:line` of the start of a span, the form used for run-time messages.
     pub fn file_line(&self, span: Span) -> String {
         let file = self.get(span.file);

@@ -46,6 +46,10 @@ impl Game {
             self.dispatch(&event);
             self.current = None;
         }
+        if let Some(mut host) = self.host.take() {
+            host.settle(self);
+            self.host = Some(host);
+        }
     }
 
     fn dispatch(&mut self, event: &Event) {

@@ -63,6 +63,10 @@ impl Ctx<'_> {
 pub trait Host {
     /// Called for every handled event, after the native triggers and quests.
     fn on_event(&mut self, game: &mut Game, event: &Event);
+    /// Called when the queue is empty again: a place to write script state (storage) into the game.
+    fn settle(&mut self, game: &mut Game);
+    /// Called when the host starts serving a game (a new one, or one just loaded).
+    fn attach(&mut self, game: &Game);
     fn action(
         &mut self,
         game: &mut Game,
@@ -206,6 +210,26 @@ impl Game {
     /// Takes the problems raised while running content since the last call.
     pub fn take_problems(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.problems)
+    }
+
+    /// Reports a problem raised while running content (a script's error, a failed action list).
+    pub fn report(&mut self, problem: Diagnostic) {
+        self.problems.push(problem);
+    }
+
+    /// The chain of events that led to the event being handled now: `creature_died <- damage_taken <- attack_hit`.
+    pub fn current_chain(&self) -> String {
+        let mut names = Vec::new();
+        let mut at = self.current;
+        while let Some(h) = at.and_then(|n| self.handled_at(n)) {
+            names.push(self.content.events.get(h.event.kind).name.clone());
+            at = h.parent;
+            if names.len() > 10 {
+                names.push("...".into());
+                break;
+            }
+        }
+        names.join(" <- ")
     }
 
     pub fn say(&mut self, line: impl Into<String>) {

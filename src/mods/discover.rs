@@ -18,14 +18,17 @@ impl ModFolder {
     }
 }
 
-/// Every mod folder in `mods_dir`, sorted by folder name; problems become diagnostics.
+/// Every mod folder in `mods_dir`, sorted by path; problems become diagnostics.
+///
+/// A folder without a `mod.toml` whose own subfolders are mods is a *group* (`mods/examples/`): its
+/// mods are found too. Any other folder without a `mod.toml` is skipped with a warning.
 pub fn discover(
     mods_dir: &Path,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<ModFolder> {
-    let entries = match std::fs::read_dir(mods_dir) {
-        Ok(entries) => entries,
+    let dirs = match list_dirs(mods_dir) {
+        Ok(dirs) => dirs,
         Err(e) => {
             diags.push(
                 Diagnostic::error(format!(
@@ -37,62 +40,23 @@ pub fn discover(
             return Vec::new();
         }
     };
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && !is_hidden(p))
-        .collect();
-    dirs.sort();
-    let mut found: Vec<ModFolder> = Vec::new();
+    let mut folders = Vec::new();
     for dir in dirs {
-        let folder = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let manifest_path = dir.join("mod.toml");
-        let display = format!("{folder}/mod.toml");
-        let bytes = match std::fs::read(&manifest_path) {
-            Ok(bytes) => bytes,
-            Err(_) if !manifest_path.exists() => {
-                diags.push(
-                    Diagnostic::warning(format!(
-                        "folder `{folder}` has no mod.toml and is ignored"
-                    ))
-                    .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
-                );
-                continue;
-            }
-            Err(e) => {
-                diags.push(Diagnostic::error(format!("cannot read `{display}`: {e}")));
-                continue;
-            }
+        let children = if dir.join("mod.toml").exists() {
+            Vec::new()
+        } else {
+            list_dirs(&dir).unwrap_or_default()
         };
-        let (text, utf8_error) = decode_utf8(&bytes);
-        let file = sources.add(display.clone(), text.clone());
-        if let Some((offset, d)) = utf8_error {
-            diags.push(d.at(crate::diag::Span::new(file, offset..offset + 1)));
-            continue;
+        if children.iter().any(|d| d.join("mod.toml").exists()) {
+            folders.extend(children);
+        } else {
+            folders.push(dir);
         }
-        match Manifest::parse(&text, file) {
-            Ok(manifest) => {
-                if let Some(first) = found.iter().find(|m| m.manifest.id == manifest.id) {
-                    diags.push(
-                        Diagnostic::error(format!(
-                            "two folders declare the mod id `{}`; this one is ignored",
-                            manifest.id
-                        ))
-                        .at(manifest.id_span)
-                        .with_label(first.manifest.id_span, "first declared here"),
-                    );
-                    continue;
-                }
-                found.push(ModFolder {
-                    manifest,
-                    dir,
-                    manifest_file: file,
-                });
-            }
-            Err(errors) => diags.extend(errors),
+    }
+    let mut found: Vec<ModFolder> = Vec::new();
+    for dir in folders {
+        if let Some(m) = read_folder(mods_dir, &dir, &found, sources, diags) {
+            found.push(m);
         }
     }
     if found.is_empty() && !diags.iter().any(Diagnostic::is_error) {
@@ -102,6 +66,73 @@ pub fn discover(
         );
     }
     found
+}
+
+fn list_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !is_hidden(p))
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Reads one folder's manifest; `None` (with a diagnostic) when it is not a loadable mod.
+fn read_folder(
+    mods_dir: &Path,
+    dir: &Path,
+    found: &[ModFolder],
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ModFolder> {
+    let folder = crate::content::parse::display_path(dir, mods_dir);
+    let manifest_path = dir.join("mod.toml");
+    let display = format!("{folder}/mod.toml");
+    let bytes = match std::fs::read(&manifest_path) {
+        Ok(bytes) => bytes,
+        Err(_) if !manifest_path.exists() => {
+            diags.push(
+                Diagnostic::warning(format!("folder `{folder}` has no mod.toml and is ignored"))
+                    .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
+            );
+            return None;
+        }
+        Err(e) => {
+            diags.push(Diagnostic::error(format!("cannot read `{display}`: {e}")));
+            return None;
+        }
+    };
+    let (text, utf8_error) = decode_utf8(&bytes);
+    let file = sources.add(display, text.clone());
+    if let Some((offset, d)) = utf8_error {
+        diags.push(d.at(crate::diag::Span::new(file, offset..offset + 1)));
+        return None;
+    }
+    match Manifest::parse(&text, file) {
+        Ok(manifest) => {
+            if let Some(first) = found.iter().find(|m| m.manifest.id == manifest.id) {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "two folders declare the mod id `{}`; this one is ignored",
+                        manifest.id
+                    ))
+                    .at(manifest.id_span)
+                    .with_label(first.manifest.id_span, "first declared here"),
+                );
+                return None;
+            }
+            Some(ModFolder {
+                manifest,
+                dir: dir.to_path_buf(),
+                manifest_file: file,
+            })
+        }
+        Err(errors) => {
+            diags.extend(errors);
+            None
+        }
+    }
 }
 
 fn is_hidden(path: &Path) -> bool {

@@ -36,3 +36,12 @@ pub fn expect_file(path: &Path, actual: &str) {
         );
     }
 }
+
+pub mod world;
+
+/// A mods directory holding only the bundled core mod: for engine tests that must not see the examples.
+pub fn core_only() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    dir
+}

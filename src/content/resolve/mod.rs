@@ -181,3 +181,60 @@ pub fn resolve(
 ) -> Content {
     defs::resolve_all(raw, mods, ext, diags)
 }
+
+/// The symbols of built content, so actions written at run time (by Lua) are validated exactly as
+/// TOML actions are.
+pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
+    let ids = |keys: &mut dyn Iterator<Item = (&Id, Span)>| {
+        keys.map(|(k, s)| (k.clone(), s))
+            .collect::<BTreeMap<Id, Span>>()
+    };
+    Symbols {
+        tags: ids(&mut content.tags.iter().map(|(k, v)| (k, v.span))),
+        rarities: content
+            .rarities
+            .iter()
+            .map(|r| (r.id.clone(), r.rank))
+            .collect(),
+        items: ids(&mut content.items.iter().map(|(k, v)| (k, v.span))),
+        creatures: ids(&mut content.creatures.iter().map(|(k, v)| (k, v.span))),
+        quests: ids(&mut content.quests.iter().map(|(k, v)| (k, v.span))),
+        encounters: ids(&mut content.encounters.iter().map(|(k, v)| (k, v.span))),
+        rooms: ids(&mut content.rooms.iter().map(|(k, v)| (k, v.span))),
+        floors: ids(&mut content.floors.iter().map(|(k, v)| (k, v.span))),
+        triggers: BTreeMap::new(),
+        actions: ext.actions.clone(),
+        checks: ext.checks.clone(),
+    }
+}
+
+/// Resolves one action table written at run time; the error is every problem in one message.
+pub fn runtime_action(
+    syms: &Symbols,
+    events: &EventTable,
+    ns: &str,
+    map: &BTreeMap<String, Spanned<toml::Value>>,
+) -> Result<crate::content::ActionEntry, String> {
+    let mut diags = Vec::new();
+    let mut cx = Cx {
+        syms,
+        events,
+        diags: &mut diags,
+        ns: ns.to_string(),
+        file: FileId(0),
+    };
+    let entry = Spanned::new(0..0, map.clone());
+    let action = vocabulary::action(&mut cx, &entry);
+    if diags.is_empty() {
+        action.ok_or_else(|| "the action could not be read".to_string())
+    } else {
+        Err(diags
+            .iter()
+            .map(|d| match &d.help {
+                Some(h) => format!("{} ({h})", d.message),
+                None => d.message.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join("; "))
+    }
+}

@@ -1,0 +1,164 @@
+//! The Lua layer beside bare mlua in the same run:
+//! 1. a handler call with an event payload through the runtime, against a bare `Function::call` with a
+//!    prebuilt table (target: at most 2x);
+//! 2. `lantern.emit_event` from Lua, against a bare Lua-to-Rust call (target: at most 3x);
+//! 3. the instruction budget's cost on a call-heavy and on a compute-heavy workload (target: at most
+//!    15 % on the call-heavy one).
+//!
+//! Run with `cargo bench --bench lua`.
+
+use lantern::content::{Extensions, Value};
+use lantern::game::{CreatureRef, Event, Game, Host};
+use lantern::lua::{budget::Budget, Limits};
+use std::time::Instant;
+
+fn write_mod(dir: &std::path::Path, main: &str) {
+    let m = dir.join("bench");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"bench\"\nversion = \"1.0.0\"\n").unwrap();
+    std::fs::write(
+        m.join("data/events.toml"),
+        "[[event_types]]\nid = \"ping\"\npayload = { power = \"int\", altar = \"string\" }\n",
+    )
+    .unwrap();
+    std::fs::write(m.join("scripts/main.lua"), main).unwrap();
+}
+
+fn world(main: &str) -> (Game, lantern::lua::LuaRuntime, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    write_mod(dir.path(), main);
+    let mut world = lantern::load::load_world(dir.path(), Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let game = Game::new(world.content.clone(), 1);
+    let mut lua = world.take_lua().unwrap();
+    lua.attach_storage(&game);
+    let _ = Extensions::default();
+    (game, lua, dir)
+}
+
+fn per_op(n: u64, f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64() * 1e9 / n as f64
+}
+
+fn main() {
+    let n = 200_000u64;
+
+    // 1. Handler call.
+    let (mut game, mut lua, _d) = world("lantern.on('ping', function(ev) local p = ev.power end)");
+    let ping = game.content().events.lookup("bench:ping").unwrap();
+    // Payload fields are numbered in name order: altar, power.
+    let def = game.content().events.get(ping).clone();
+    let payload = |power: i64| {
+        let mut p = vec![None; def.payload.len()];
+        p[def.field("power").unwrap().0] = Some(Value::Int(power));
+        p[def.field("altar").unwrap().0] = Some(Value::str("stone"));
+        p
+    };
+    let event = Event::new(ping, CreatureRef::Player, None, payload(3));
+    lua.on_event(&mut game, &event);
+    let problems = game.take_problems();
+    assert!(problems.is_empty(), "{problems:?}");
+    let ours = per_op(n, || {
+        for _ in 0..n {
+            lua.on_event(&mut game, &event);
+        }
+    });
+    let bare_lua = mlua::Lua::new();
+    let f: mlua::Function = bare_lua
+        .load("return function(ev) local p = ev.power end")
+        .eval()
+        .unwrap();
+    let table = bare_lua.create_table().unwrap();
+    table.set("power", 3).unwrap();
+    table.set("altar", "stone").unwrap();
+    let bare = per_op(n, || {
+        for _ in 0..n {
+            f.call::<()>(table.clone()).unwrap();
+        }
+    });
+    if std::env::var_os("LANTERN_BENCH_ONLY_HANDLER").is_some() {
+        return;
+    }
+    println!("1. handler call with a payload     : {ours:>8.0} ns   bare Function::call with a prebuilt table: {bare:>6.0} ns   ratio {:.2} (target <= 2)", ours / bare);
+
+    // 2. emit_event from Lua.
+    let k = 50u64;
+    let (mut game, lua2, _d) = world(&format!(
+        "local p = {{ power = 1, altar = 'x' }}\nlantern.on('ping', function(ev) if ev.power == 0 then for i = 1, {k} do lantern.emit_event('ping', p) end end end)"
+    ));
+    let mut lua = lua2;
+    let zero = Event::new(ping, CreatureRef::Player, None, payload(0));
+    let one = Event::new(ping, CreatureRef::Player, None, payload(9));
+    let rounds = 4000u64;
+    lua.on_event(&mut game, &zero);
+    let problems = game.take_problems();
+    assert!(problems.is_empty(), "{problems:?}");
+    game.begin_turn();
+    let before = game.log().count();
+    game.drain();
+    let queued = game.log().count() - before;
+    assert_eq!(queued as u64, k, "each call emits {k} events");
+    let mut with = 0.0;
+    let mut without = 0.0;
+    for _ in 0..rounds {
+        let s = Instant::now();
+        lua.on_event(&mut game, &zero);
+        with += s.elapsed().as_secs_f64();
+        let s = Instant::now();
+        lua.on_event(&mut game, &one);
+        without += s.elapsed().as_secs_f64();
+        // Handle the queued pings outside the timing; the game has no host, so nothing runs for them.
+        game.begin_turn();
+        game.drain();
+        game.take_problems();
+    }
+    let emit = (with - without) * 1e9 / (rounds * k) as f64;
+    let bare_lua = mlua::Lua::new();
+    let noop = bare_lua
+        .create_function(|_, (_name, _t): (String, mlua::Table)| Ok(()))
+        .unwrap();
+    bare_lua.globals().set("noop", noop).unwrap();
+    let loop_fn: mlua::Function = bare_lua.load(format!("return function() local p = {{ power = 1, altar = 'x' }} for i = 1, {k} do noop('ping', p) end end")).eval().unwrap();
+    let calls = rounds * k;
+    let bare = per_op(calls, || {
+        for _ in 0..rounds {
+            loop_fn.call::<()>(()).unwrap();
+        }
+    });
+    println!("2. lantern.emit_event from Lua      : {emit:>8.0} ns   bare Lua-to-Rust call: {bare:>6.0} ns   ratio {:.2} (target <= 3)", emit / bare);
+
+    // 3. The budget's hook.
+    let call_heavy = "local function f(x) return x + 1 end return function() local s = 0 for i = 1, 200 do s = f(s) end return s end";
+    let compute_heavy =
+        "return function() local s = 0 for i = 1, 2000 do s = s + i * i % 7 end return s end";
+    for (name, code) in [
+        ("call-heavy handler", call_heavy),
+        ("compute-heavy loop", compute_heavy),
+    ] {
+        let reps = 20_000u64;
+        let plain = mlua::Lua::new();
+        let pf: mlua::Function = plain.load(code).eval().unwrap();
+        let hooked = mlua::Lua::new();
+        let budget = Budget::install(&hooked, Limits::default()).unwrap();
+        let hf: mlua::Function = hooked.load(code).eval().unwrap();
+        let t_plain = per_op(reps, || {
+            for _ in 0..reps {
+                pf.call::<i64>(()).unwrap();
+            }
+        });
+        let t_hooked = per_op(reps, || {
+            for _ in 0..reps {
+                budget.reset(&hooked);
+                hf.call::<i64>(()).unwrap();
+            }
+        });
+        println!("3. budget on a {name:<19}: {t_hooked:>8.0} ns   without: {t_plain:>6.0} ns   cost {:+.1} %", (t_hooked / t_plain - 1.0) * 100.0);
+    }
+}

@@ -1,0 +1,117 @@
+//! `lantern.apply`, `lantern.register_action` and `lantern.register_check`.
+
+use super::{registered_id, while_loading, Api, ModCx};
+use crate::content::{Action, Who};
+use crate::game::{CreatureRef, Ctx};
+use crate::lua::bridge::with_game_mut;
+use crate::lua::Registered;
+use mlua::{Function, Table, Value as LuaValue};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    let c = cx.clone();
+    api.function(
+        "apply",
+        &[("action", "table")],
+        None,
+        "Applies one action through the same door and with the same vocabulary as TOML actions, validated the same way: `lantern.apply({ action = \"give_item\", item = \"core:gold\", count = 5, target = \"player\" })`. `self` is the player. Raises an error (with what was meant) when the action is malformed or fails.",
+        move |lua, action: Table| {
+            let map = to_toml_map(&action)?;
+            let entry = {
+                let shared = c.shared.borrow();
+                let (Some(symbols), Some(content)) = (shared.symbols.as_ref(), shared.content.as_ref()) else {
+                    return Err(mlua::Error::runtime("lantern.apply works only while the game runs"));
+                };
+                crate::content::resolve::runtime_action(symbols, &content.events, &c.mod_id, &map)
+                    .map_err(|e| mlua::Error::runtime(format!("lantern.apply: {e}")))?
+            };
+            if let Action::Custom { id, args } = &entry.action {
+                // A script's own action: call it directly, with the game still lent to this call.
+                let func = c.shared.borrow().actions.get(id).map(|r| r.func.clone());
+                let func = func.ok_or_else(|| mlua::Error::runtime(format!("no script registers `{id}`")))?;
+                let ctx = lua.create_table()?;
+                ctx.raw_set("self", crate::lua::bridge::Handle(CreatureRef::Player))?;
+                ctx.raw_set("cause", format!("lua:{}", c.mod_id))?;
+                let args_table = lua.create_table()?;
+                for (k, v) in args {
+                    args_table.raw_set(k.as_str(), crate::lua::bridge::to_lua(lua, v)?)?;
+                }
+                return func.call::<()>((ctx, args_table));
+            }
+            let cause = format!("lua:{}", c.mod_id);
+            let stream = format!("lua:{}:apply", c.mod_id);
+            let ctx = Ctx { bearer: CreatureRef::Player, target: None, cause: &cause, stream: &stream };
+            with_game_mut(lua, |g| g.apply(&entry, &ctx))?.map_err(|e| mlua::Error::runtime(format!("lantern.apply: {e}")))
+        },
+    )?;
+    let c = cx.clone();
+    api.function(
+        "register_action",
+        &[("name", "string"), ("action", "fun(ctx: lantern.Context, args: table)")],
+        None,
+        "Registers an action usable in TOML action lists as `<mod>:<name>`, with the entry's other keys as `args`. Raise an error to make the action fail (its list is then rolled back). Only while the mod loads.",
+        move |_, (name, func): (String, Function)| {
+            while_loading(&c, "lantern.register_action")?;
+            let id = registered_id(&c.mod_id, &name, "action")?;
+            let mut shared = c.shared.borrow_mut();
+            if shared.actions.contains_key(&id) {
+                return Err(mlua::Error::runtime(format!("the action `{id}` is registered twice")));
+            }
+            shared.actions.insert(id, Registered::new(&c.mod_id, func));
+            Ok(())
+        },
+    )?;
+    let c = cx.clone();
+    api.function(
+        "register_check",
+        &[("name", "string"), ("check", "fun(ctx: lantern.Context, args: table): boolean")],
+        None,
+        "Registers a check usable in TOML conditions as `{ check = \"<mod>:<name>\" }`; it returns true when the condition holds. A check sees the game read-only. Only while the mod loads.",
+        move |_, (name, func): (String, Function)| {
+            while_loading(&c, "lantern.register_check")?;
+            let id = registered_id(&c.mod_id, &name, "check")?;
+            let mut shared = c.shared.borrow_mut();
+            if shared.checks.contains_key(&id) {
+                return Err(mlua::Error::runtime(format!("the check `{id}` is registered twice")));
+            }
+            shared.checks.insert(id, Registered::new(&c.mod_id, func));
+            Ok(())
+        },
+    )?;
+    let _ = Who::Player;
+    Ok(())
+}
+
+/// A Lua action table as the generic table the TOML reader takes.
+fn to_toml_map(t: &Table) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {
+    let mut map = BTreeMap::new();
+    for pair in t.pairs::<String, LuaValue>() {
+        let (k, v) = pair?;
+        map.insert(k.clone(), Spanned::new(0..0, to_toml(&v, &k)?));
+    }
+    Ok(map)
+}
+
+fn to_toml(v: &LuaValue, key: &str) -> mlua::Result<toml::Value> {
+    Ok(match v {
+        LuaValue::Boolean(b) => toml::Value::Boolean(*b),
+        LuaValue::Integer(i) => toml::Value::Integer(*i),
+        LuaValue::Number(n) => toml::Value::Float(*n),
+        LuaValue::String(s) => toml::Value::String(s.to_str()?.to_string()),
+        LuaValue::Table(t) => {
+            let mut table = toml::Table::new();
+            for pair in t.pairs::<String, LuaValue>() {
+                let (k, v) = pair?;
+                table.insert(k.clone(), to_toml(&v, &k)?);
+            }
+            toml::Value::Table(table)
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "`{key}` cannot be a {}",
+                other.type_name()
+            )))
+        }
+    })
+}

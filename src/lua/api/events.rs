@@ -1,0 +1,89 @@
+//! `lantern.on`, `lantern.emit_event` and `lantern.on_reload`.
+
+use super::{call_site, while_loading, Api, ModCx};
+use crate::lua::bridge::{from_lua, with_game_mut, Handle};
+use crate::lua::Handler;
+use mlua::{AnyUserData, Function, Table, Value as LuaValue};
+
+pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    let c = cx.clone();
+    api.function(
+        "on",
+        &[("event", "string"), ("handler", "fun(ev: lantern.Event)")],
+        None,
+        "Calls `handler` for every event of that name (an engine event such as `creature_died`, or a declared custom event; a bare name means this mod's). Handlers run after the native triggers and quests of the event, in mod load order, then registration order. Only while the mod loads.",
+        move |lua, (event, func): (String, Function)| {
+            while_loading(&c, "lantern.on")?;
+            let site = call_site(lua);
+            c.shared.borrow_mut().handlers.push(Handler::new(&c.mod_id, event, func, site));
+            Ok(())
+        },
+    )?;
+    let c = cx.clone();
+    api.function(
+        "on_reload",
+        &[("handler", "fun(old_storage: table): table|nil")],
+        None,
+        "Called once after a hot reload replaced this mod's scripts, with the storage kept from before; return a table to replace the storage (a migration). Only while the mod loads.",
+        move |_, func: Function| {
+            while_loading(&c, "lantern.on_reload")?;
+            c.shared.borrow_mut().on_reload.push((c.mod_id.clone(), func));
+            Ok(())
+        },
+    )?;
+    let c = cx.clone();
+    api.function(
+        "emit_event",
+        &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
+        None,
+        "Queues an event on the same first-in-first-out queue as engine events (it counts against the same cap of 100 per turn). The payload is checked against the event's `[[event_types]]` declaration. The source is the player unless `opts.source` says otherwise.",
+        move |_lua, (event, payload, opts): (String, Option<Table>, Option<Table>)| {
+            let (kind, values) = {
+                let shared = c.shared.borrow();
+                let content = shared.content.as_ref().ok_or_else(|| mlua::Error::runtime("lantern.emit_event works only while the game runs"))?;
+                let kind = content
+                    .events
+                    .lookup(&event)
+                    .or_else(|| (!event.contains(':')).then(|| content.events.lookup(&format!("{}:{event}", c.mod_id))).flatten())
+                    .ok_or_else(|| {
+                        let help = crate::diag::did_you_mean(&event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
+                        mlua::Error::runtime(format!("lantern.emit_event: unknown event `{event}`; {help}"))
+                    })?;
+                let def = content.events.get(kind);
+                let mut values = Vec::new();
+                if let Some(payload) = payload {
+                    for pair in payload.pairs::<String, LuaValue>() {
+                        let (key, value) = pair?;
+                        let (index, ty) = def.field(&key).ok_or_else(|| {
+                            let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
+                            mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{key}` (it has: {})", def.name, names.join(", ")))
+                        })?;
+                        let v = from_lua(&value)
+                            .filter(|v| v.fits(ty))
+                            .ok_or_else(|| mlua::Error::runtime(format!("lantern.emit_event: `{key}` of `{}` must be a {}, not a {}", def.name, ty.name(), value.type_name())))?;
+                        values.push((index, v));
+                    }
+                }
+                (kind, values)
+            };
+            let handle = |name: &str| -> mlua::Result<Option<crate::game::CreatureRef>> {
+                match opts.as_ref().map(|o| o.raw_get::<LuaValue>(name)).transpose()? {
+                    Some(LuaValue::UserData(ud)) => Ok(Some(handle_of(&ud)?)),
+                    None | Some(LuaValue::Nil) => Ok(None),
+                    Some(_) => Err(mlua::Error::runtime(format!("opts.{name} must be a creature handle such as ev.source"))),
+                }
+            };
+            let source = handle("source")?.unwrap_or(crate::game::CreatureRef::Player);
+            let target = handle("target")?;
+            let cause = format!("lua:{}", c.mod_id);
+            with_game_mut(_lua, |g| g.emit(kind, source, target, &values, Some(cause)))?.map_err(mlua::Error::runtime)
+        },
+    )?;
+    Ok(())
+}
+
+pub fn handle_of(ud: &AnyUserData) -> mlua::Result<crate::game::CreatureRef> {
+    ud.borrow::<Handle>()
+        .map(|h| h.0)
+        .map_err(|_| mlua::Error::runtime("expected a creature handle"))
+}

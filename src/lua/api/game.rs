@@ -1,0 +1,70 @@
+//! `lantern.game`: a read-only view of the running game, looked up again on every access.
+
+use super::{Api, ModCx};
+use crate::game::CreatureRef;
+use crate::lua::bridge::{with_game, Handle};
+use mlua::{UserData, UserDataFields};
+
+/// The view; it holds nothing, so it never outlives a reload.
+pub struct GameView;
+
+impl UserData for GameView {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_function_get("player", |_, _| Ok(Handle(CreatureRef::Player)));
+        fields.add_field_function_get("enemies", |lua, _| {
+            let refs: Vec<Handle> =
+                with_game(lua, |g| g.enemies().map(|(r, _)| Handle(r)).collect())?;
+            lua.create_sequence_from(refs)
+        });
+        fields.add_field_function_get("inventory", |lua, _| {
+            let stacks = with_game(lua, |g| g.state().player.inventory.clone())?;
+            let list = lua.create_table()?;
+            for (i, s) in stacks.iter().enumerate() {
+                let t = lua.create_table()?;
+                t.raw_set("item", s.item.to_string())?;
+                t.raw_set("count", s.count)?;
+                t.raw_set("equipped", s.equipped)?;
+                let props = lua.create_table()?;
+                for (k, v) in &s.properties {
+                    props.raw_set(k.as_str(), *v)?;
+                }
+                t.raw_set("properties", props)?;
+                list.raw_set(i + 1, t)?;
+            }
+            Ok(list)
+        });
+        fields.add_field_function_get("quests", |lua, _| {
+            let quests = with_game(lua, |g| g.state().quests.clone())?;
+            let t = lua.create_table()?;
+            for (id, p) in quests {
+                let q = lua.create_table()?;
+                q.raw_set("count", p.count)?;
+                q.raw_set("done", p.done)?;
+                t.raw_set(id.as_str(), q)?;
+            }
+            Ok(t)
+        });
+        fields.add_field_function_get("position", |lua, _| {
+            let (pos, room) = with_game(lua, |g| (g.state().position.clone(), g.current_room()))?;
+            let t = lua.create_table()?;
+            t.raw_set("floor", pos.floor + 1)?;
+            t.raw_set("room", pos.room.map(|r| r + 1))?;
+            t.raw_set("sequence", pos.sequence)?;
+            t.raw_set("room_id", room.map(|r| r.to_string()))?;
+            Ok(t)
+        });
+        fields.add_field_function_get("turn", |lua, _| with_game(lua, |g| g.state().turn));
+        fields.add_field_function_get("seed", |lua, _| with_game(lua, |g| g.seed()));
+        fields.add_field_function_get("in_combat", |lua, _| with_game(lua, |g| g.in_combat()));
+    }
+}
+
+pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
+    let view = api.lua().create_userdata(GameView)?;
+    api.field(
+        "game",
+        "lantern.Game",
+        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `position` (`{floor, room, sequence, room_id}`), `turn`, `seed`, `in_combat`. Every access reads the current state.",
+        view,
+    )
+}

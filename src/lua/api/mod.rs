@@ -1,0 +1,153 @@
+//! The `lantern` table a mod's scripts see, one module per file, each with a `register` function.
+//!
+//! Every function is added through [`Api::function`], which also records its signature and its
+//! documentation; `lantern docs --lua-defs` writes the LuaLS definitions from that record, so the
+//! definitions cannot drift from what is registered.
+
+mod actions;
+mod events;
+mod game;
+mod log;
+mod rng;
+mod storage;
+
+pub use rng::random;
+
+use super::Shared;
+use mlua::{FromLuaMulti, IntoLuaMulti, Lua, Table};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// One documented entry of the API.
+#[derive(Debug, Clone)]
+pub struct ApiDoc {
+    /// `lantern.on`
+    pub path: String,
+    /// (name, LuaLS type) of each parameter; a type ending in `?` is optional.
+    pub params: &'static [(&'static str, &'static str)],
+    pub returns: Option<&'static str>,
+    pub doc: &'static str,
+    /// A function, or a field when `false`.
+    pub function: bool,
+}
+
+/// What a mod's API functions know: the mod they belong to and the runtime's shared registry.
+#[derive(Clone)]
+pub struct ModCx {
+    pub mod_id: String,
+    pub shared: Rc<RefCell<Shared>>,
+}
+
+pub struct Api<'a> {
+    lua: &'a Lua,
+    table: Table,
+    prefix: &'static str,
+    docs: &'a mut Vec<ApiDoc>,
+}
+
+impl<'a> Api<'a> {
+    pub fn new(
+        lua: &'a Lua,
+        table: Table,
+        prefix: &'static str,
+        docs: &'a mut Vec<ApiDoc>,
+    ) -> Api<'a> {
+        Api {
+            lua,
+            table,
+            prefix,
+            docs,
+        }
+    }
+
+    pub fn function<F, A, R>(
+        &mut self,
+        name: &'static str,
+        params: &'static [(&'static str, &'static str)],
+        returns: Option<&'static str>,
+        doc: &'static str,
+        f: F,
+    ) -> mlua::Result<()>
+    where
+        F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.table.raw_set(name, self.lua.create_function(f)?)?;
+        self.docs.push(ApiDoc {
+            path: format!("{}.{name}", self.prefix),
+            params,
+            returns,
+            doc,
+            function: true,
+        });
+        Ok(())
+    }
+
+    pub fn field(
+        &mut self,
+        name: &'static str,
+        ty: &'static str,
+        doc: &'static str,
+        value: impl mlua::IntoLua,
+    ) -> mlua::Result<()> {
+        self.table.raw_set(name, value)?;
+        self.docs.push(ApiDoc {
+            path: format!("{}.{name}", self.prefix),
+            params: &[],
+            returns: Some(ty),
+            doc,
+            function: false,
+        });
+        Ok(())
+    }
+
+    pub fn lua(&self) -> &'a Lua {
+        self.lua
+    }
+}
+
+/// Builds one mod's `lantern` table: every module, in the order of the guide's Lua chapter.
+pub fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Table> {
+    let table = lua.create_table()?;
+    let mut api = Api::new(lua, table.clone(), "lantern", docs);
+    events::register(&mut api, cx)?;
+    actions::register(&mut api, cx)?;
+    storage::register(&mut api, cx)?;
+    rng::register(&mut api, cx)?;
+    game::register(&mut api, cx)?;
+    log::register(&mut api, cx)?;
+    Ok(table)
+}
+
+/// `name` must be a plain identifier to become `<mod>:<name>`.
+pub fn registered_id(mod_id: &str, name: &str, what: &str) -> mlua::Result<crate::id::Id> {
+    if !crate::id::is_ident(name) {
+        return Err(mlua::Error::runtime(format!(
+            "{what} name `{name}` must use lowercase letters, digits and `_`; it becomes `{mod_id}:{name}`"
+        )));
+    }
+    Ok(crate::id::Id::new(mod_id, name))
+}
+
+/// Fails unless the mod is still loading (its `main.lua` is running).
+pub fn while_loading(cx: &ModCx, what: &str) -> mlua::Result<()> {
+    if cx.shared.borrow().loading {
+        Ok(())
+    } else {
+        Err(mlua::Error::runtime(format!("{what} can only be called while the mod loads (in scripts/main.lua or what it requires)")))
+    }
+}
+
+/// `file:line` of the Lua code calling into the API.
+pub fn call_site(lua: &Lua) -> Option<(String, usize)> {
+    lua.inspect_stack(1, |d| {
+        let src = d
+            .source()
+            .source
+            .map(|s| s.trim_start_matches('@').to_string())?;
+        let line = d.current_line()?;
+        Some((src, line))
+    })
+    .flatten()
+}

@@ -1,0 +1,259 @@
+//! Crossing between Lua and the engine: the game lent to a call, creature handles, event views,
+//! payload values and storage.
+//!
+//! Lua never holds a Rust reference that could outlive a call or a reload: the game is lent for the
+//! duration of one call through [`lend`], and handles hold a [`CreatureRef`] that is looked up again
+//! on every access.
+
+use crate::content::{EventDef, Value};
+use crate::game::{CreatureRef, Event, Game};
+use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
+
+const GAME_KEY: &str = "lantern.game";
+
+/// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`].
+pub fn lend<R>(lua: &Lua, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+    lua.scope(|scope| {
+        let ud = scope.create_any_userdata_ref_mut(game)?;
+        lua.set_named_registry_value(GAME_KEY, &ud)?;
+        let result = f();
+        lua.set_named_registry_value(GAME_KEY, LuaValue::Nil)?;
+        result
+    })
+}
+
+/// Runs `f` with the game lent to Lua read-only (checks): changing it from Lua is an error.
+pub fn lend_ref<R>(lua: &Lua, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+    lua.scope(|scope| {
+        let ud = scope.create_any_userdata_ref(game)?;
+        lua.set_named_registry_value(GAME_KEY, &ud)?;
+        let result = f();
+        lua.set_named_registry_value(GAME_KEY, LuaValue::Nil)?;
+        result
+    })
+}
+
+fn game_ud(lua: &Lua) -> mlua::Result<AnyUserData> {
+    match lua.named_registry_value::<LuaValue>(GAME_KEY)? {
+        LuaValue::UserData(ud) => Ok(ud),
+        _ => Err(mlua::Error::runtime(
+            "the game is only reachable while it runs: inside an event handler, action or check",
+        )),
+    }
+}
+
+/// Reads the lent game.
+pub fn with_game<R>(lua: &Lua, f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
+    game_ud(lua)?.borrow_scoped::<Game, R>(f)
+}
+
+/// Changes the lent game; inside a check it is lent read-only and this fails with a clear message.
+pub fn with_game_mut<R>(lua: &Lua, f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
+    game_ud(lua)?.borrow_mut_scoped::<Game, R>(f).map_err(|_| {
+        mlua::Error::runtime("a check cannot change the game (or the game is busy in this call)")
+    })
+}
+
+/// A creature as Lua sees it: a reference looked up on every access.
+#[derive(Clone, Copy)]
+pub struct Handle(pub CreatureRef);
+
+pub fn ref_name(r: CreatureRef) -> String {
+    match r {
+        CreatureRef::Player => "player".into(),
+        CreatureRef::Enemy(i) => format!("enemy:{}", i + 1),
+    }
+}
+
+pub fn parse_ref(s: &str) -> Option<CreatureRef> {
+    match s {
+        "player" => Some(CreatureRef::Player),
+        _ => s
+            .strip_prefix("enemy:")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| *n >= 1)
+            .map(|n| CreatureRef::Enemy(n - 1)),
+    }
+}
+
+impl UserData for Handle {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.0)));
+        fields.add_field_method_get("name", |lua, this| {
+            with_game(lua, |g| g.creature(this.0).map(|c| c.name.clone()))
+        });
+        fields.add_field_method_get("def", |lua, this| {
+            with_game(lua, |g| g.creature(this.0).map(|c| c.def.to_string()))
+        });
+        fields.add_field_method_get("health", |lua, this| {
+            with_game(lua, |g| g.creature(this.0).map(|c| c.health))
+        });
+        fields.add_field_method_get("max_health", |lua, this| {
+            with_game(lua, |g| g.attribute(this.0, "max_health", None))
+        });
+        fields.add_field_method_get("alive", |lua, this| {
+            with_game(lua, |g| g.creature(this.0).is_some_and(|c| c.alive()))
+        });
+        fields.add_field_method_get("tags", |lua, this| {
+            let tags = with_game(lua, |g| {
+                g.creature(this.0)
+                    .map(|c| c.tags.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            })?;
+            lua.create_sequence_from(tags)
+        });
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("count", |lua, this, item: String| {
+            with_game(lua, |g| {
+                let id = crate::id::Id::qualified(&item);
+                g.creature(this.0)
+                    .map_or(0, |c| id.map_or(0, |id| c.count(&id)))
+            })
+        });
+        methods.add_method("has_tag", |lua, this, tag: String| {
+            with_game(lua, |g| {
+                g.creature(this.0)
+                    .is_some_and(|c| c.tags.iter().any(|t| t.as_str() == tag))
+            })
+        });
+        methods.add_method("attribute", |lua, this, name: String| {
+            with_game(lua, |g| g.attribute(this.0, &name, None))
+        });
+        methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.0)));
+        methods.add_meta_method("__eq", |_, this, other: AnyUserData| {
+            Ok(other
+                .borrow::<Handle>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
+        });
+    }
+}
+
+/// A payload value as Lua sees it.
+pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+    Ok(match v {
+        Value::Bool(b) => LuaValue::Boolean(*b),
+        Value::Int(i) => LuaValue::Integer(*i),
+        Value::Float(f) => LuaValue::Number(*f),
+        Value::Str(s) => LuaValue::String(lua.create_string(s.as_bytes())?),
+    })
+}
+
+/// A Lua value as a payload value; tables and functions have none.
+pub fn from_lua(v: &LuaValue) -> Option<Value> {
+    match v {
+        LuaValue::Boolean(b) => Some(Value::Bool(*b)),
+        LuaValue::Integer(i) => Some(Value::Int(*i)),
+        LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => Some(Value::Float(*n)),
+        LuaValue::Number(n) => Some(Value::Float(*n)),
+        LuaValue::String(s) => s.to_str().ok().map(|s| Value::str(&s)),
+        _ => None,
+    }
+}
+
+/// The read-only view of an event that every handler of it shares: `ev.name`, `ev.source`,
+/// `ev.target` and the payload fields.
+pub fn event_view(
+    lua: &Lua,
+    def: &EventDef,
+    event: &Event,
+    refuse_write: &mlua::Function,
+) -> mlua::Result<Table> {
+    let data = lua.create_table_with_capacity(0, 3 + def.payload.len())?;
+    data.raw_set("name", def.name.as_str())?;
+    data.raw_set("source", Handle(event.source))?;
+    if let Some(t) = event.target {
+        data.raw_set("target", Handle(t))?;
+    }
+    for (i, (name, _)) in def.payload.iter().enumerate() {
+        if let Some(v) = event.field(i) {
+            data.raw_set(name.as_str(), to_lua(lua, v)?)?;
+        }
+    }
+    read_only(lua, data, refuse_write)
+}
+
+/// The `__newindex` of read-only views: every write is an error that names the field.
+pub fn refuse_write(lua: &Lua) -> mlua::Result<mlua::Function> {
+    lua.create_function(
+        |_, (_t, k, _v): (LuaValue, LuaValue, LuaValue)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "this table is read-only (tried to set `{}`)",
+                k.to_string().unwrap_or_default()
+            )))
+        },
+    )
+}
+
+/// A proxy that reads through to `data` and refuses writes.
+pub fn read_only(lua: &Lua, data: Table, refuse_write: &mlua::Function) -> mlua::Result<Table> {
+    let proxy = lua.create_table()?;
+    let meta = lua.create_table_with_capacity(0, 3)?;
+    meta.raw_set("__index", data)?;
+    meta.raw_set("__newindex", refuse_write)?;
+    meta.raw_set("__metatable", false)?;
+    proxy.set_metatable(Some(meta))?;
+    Ok(proxy)
+}
+
+/// `lantern.storage` to JSON: only plain data (strings, numbers, booleans, tables of them).
+pub fn storage_to_json(v: &LuaValue, path: &str) -> Result<serde_json::Value, String> {
+    Ok(match v {
+        LuaValue::Nil => serde_json::Value::Null,
+        LuaValue::Boolean(b) => serde_json::Value::Bool(*b),
+        LuaValue::Integer(i) => serde_json::Value::from(*i),
+        LuaValue::Number(n) => serde_json::Number::from_f64(*n).map(serde_json::Value::Number).ok_or_else(|| format!("{path} is not a finite number"))?,
+        LuaValue::String(s) => serde_json::Value::String(s.to_str().map(|s| s.to_string()).map_err(|_| format!("{path} is not UTF-8 text"))?),
+        LuaValue::Table(t) => {
+            let len = t.raw_len();
+            let mut count = 0;
+            let mut object = serde_json::Map::new();
+            for pair in t.pairs::<LuaValue, LuaValue>() {
+                let (k, v) = pair.map_err(|e| e.to_string())?;
+                count += 1;
+                let key = match &k {
+                    LuaValue::String(s) => s.to_str().map(|s| s.to_string()).map_err(|_| format!("{path} has a key that is not UTF-8"))?,
+                    LuaValue::Integer(i) => i.to_string(),
+                    other => return Err(format!("{path} has a {} key; storage keys are strings or integers", other.type_name())),
+                };
+                let child = storage_to_json(&v, &format!("{path}.{key}"))?;
+                object.insert(key, child);
+            }
+            if len > 0 && count == len {
+                serde_json::Value::Array((1..=len).map(|i| object.remove(&i.to_string()).unwrap_or(serde_json::Value::Null)).collect())
+            } else {
+                serde_json::Value::Object(object)
+            }
+        }
+        other => return Err(format!("{path} holds a {}; lantern.storage holds only plain data (strings, numbers, booleans, tables)", other.type_name())),
+    })
+}
+
+/// JSON back to a Lua table or value.
+pub fn json_to_lua(lua: &Lua, v: &serde_json::Value) -> mlua::Result<LuaValue> {
+    Ok(match v {
+        serde_json::Value::Null => LuaValue::Nil,
+        serde_json::Value::Bool(b) => LuaValue::Boolean(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => LuaValue::Integer(i),
+            None => LuaValue::Number(n.as_f64().unwrap_or(0.0)),
+        },
+        serde_json::Value::String(s) => LuaValue::String(lua.create_string(s)?),
+        serde_json::Value::Array(items) => {
+            let t = lua.create_table()?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i + 1, json_to_lua(lua, item)?)?;
+            }
+            LuaValue::Table(t)
+        }
+        serde_json::Value::Object(map) => {
+            let t = lua.create_table()?;
+            for (k, item) in map {
+                t.raw_set(k.as_str(), json_to_lua(lua, item)?)?;
+            }
+            LuaValue::Table(t)
+        }
+    })
+}

@@ -1,0 +1,93 @@
+//! Limits on scripts: an instruction budget per call into Lua and a memory limit for the whole state.
+//!
+//! The budget is counted by a global hook every [`STEP`] instructions, inherited by coroutines.
+//! Once a call is over budget, the hook fires at every instruction, so a loop that catches the error
+//! with `pcall` is stopped as soon as it runs a single instruction outside the `pcall`.
+
+use mlua::{HookTriggers, Lua, VmState};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Instructions counted per hook call.
+pub const STEP: u32 = 10_000;
+
+/// The defaults: generous for real handlers, small enough that a runaway loop ends in well under a second.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Lua VM instructions per call into a script.
+    pub instructions: u64,
+    /// Bytes the whole Lua state may allocate.
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            instructions: 10_000_000,
+            memory: 64 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Budget {
+    used: Rc<Cell<u64>>,
+    limit: Rc<Cell<u64>>,
+    tripped: Rc<Cell<bool>>,
+}
+
+impl Budget {
+    pub fn install(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
+        let budget = Budget {
+            used: Rc::new(Cell::new(0)),
+            limit: Rc::new(Cell::new(limits.instructions)),
+            tripped: Rc::new(Cell::new(false)),
+        };
+        lua.set_memory_limit(limits.memory)?;
+        budget.hook(lua, STEP)?;
+        Ok(budget)
+    }
+
+    fn hook(&self, lua: &Lua, every: u32) -> mlua::Result<()> {
+        let b = self.clone();
+        lua.set_global_hook(
+            HookTriggers::new().every_nth_instruction(every),
+            move |lua, debug| {
+                b.used.set(b.used.get() + every as u64);
+                if b.used.get() > b.limit.get() {
+                    if !b.tripped.get() {
+                        b.tripped.set(true);
+                        // From now on every instruction checks, so `pcall` cannot keep a loop alive.
+                        b.hook(lua, 1)?;
+                    }
+                    // Name the line the script was running, as Lua's own errors do.
+                    let source = debug
+                        .source()
+                        .source
+                        .map(|s| s.trim_start_matches('@').to_string());
+                    let at = match (source, debug.current_line()) {
+                        (Some(s), Some(l)) => format!("{s}:{l}: "),
+                        _ => String::new(),
+                    };
+                    return Err(mlua::Error::runtime(format!(
+                        "{at}instruction budget of {} exceeded (an endless loop?)",
+                        b.limit.get()
+                    )));
+                }
+                Ok(VmState::Continue)
+            },
+        )
+    }
+
+    /// Starts a new call: the budget is full again.
+    pub fn reset(&self, lua: &Lua) {
+        self.used.set(0);
+        if self.tripped.replace(false) {
+            let _ = self.hook(lua, STEP);
+        }
+    }
+
+    pub fn set_limit(&self, instructions: u64) {
+        self.limit.set(instructions);
+    }
+}

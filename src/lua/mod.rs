@@ -1,0 +1,724 @@
+//! The Lua layer: sandboxed scripts that subscribe to events, emit custom events and register
+//! actions and checks.
+//!
+//! One Lua 5.4 state holds one environment per mod ([`sandbox`]). Each mod's `scripts/main.lua` runs
+//! at load, in mod order, and registers what it offers; [`LuaRuntime::extensions`] then tells the
+//! content resolver which `<mod>:<name>` actions and checks exist, and [`LuaRuntime::bind`] resolves
+//! the events handlers listen to. During play the runtime is the game's [`Host`]: the engine calls it
+//! for every event and for every registered action and check, and it lends the game to Lua for the
+//! length of one call ([`bridge`]). Every call runs under an instruction budget and the state under a
+//! memory limit ([`budget`]); an error is caught at the call, reported with mod, file, line and the
+//! chain of events, and a handler that fails five times in a row is quarantined until the next reload.
+//! The engine knows nothing of this module (invariant 3).
+
+pub mod api;
+pub mod bridge;
+pub mod budget;
+pub mod defs;
+pub mod sandbox;
+
+pub use budget::Limits;
+
+use crate::content::{resolve::Symbols, Content, EventKey, Extensions, Value};
+use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
+use crate::game::{Ctx, Event, Game, Host};
+use crate::id::Id;
+use crate::mods::ModFolder;
+use bridge::{lend, lend_ref, Handle};
+use mlua::{Function, Lua, Table};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Consecutive failures after which a handler, action or check is switched off until the next reload.
+pub const QUARANTINE_AFTER: u32 = 5;
+
+/// A function registered by a script, with its failure record.
+pub struct Registered {
+    pub mod_id: String,
+    pub func: Function,
+    failures: u32,
+    quarantined: bool,
+}
+
+impl Registered {
+    pub fn new(mod_id: &str, func: Function) -> Registered {
+        Registered {
+            mod_id: mod_id.to_string(),
+            func,
+            failures: 0,
+            quarantined: false,
+        }
+    }
+}
+
+/// A `lantern.on` subscription.
+pub struct Handler {
+    pub event: String,
+    pub key: Option<EventKey>,
+    pub site: Option<(String, usize)>,
+    pub registered: Registered,
+}
+
+impl Handler {
+    pub fn new(
+        mod_id: &str,
+        event: String,
+        func: Function,
+        site: Option<(String, usize)>,
+    ) -> Handler {
+        Handler {
+            event,
+            key: None,
+            site,
+            registered: Registered::new(mod_id, func),
+        }
+    }
+}
+
+/// What the API functions and the runtime share.
+#[derive(Default)]
+pub struct Shared {
+    pub handlers: Vec<Handler>,
+    /// Handler indexes by event key, after [`LuaRuntime::bind`].
+    pub by_event: Vec<Vec<usize>>,
+    pub actions: BTreeMap<Id, Registered>,
+    pub checks: BTreeMap<Id, Registered>,
+    pub on_reload: Vec<(String, Function)>,
+    pub content: Option<Arc<Content>>,
+    pub symbols: Option<Symbols>,
+    /// True while mods' `main.lua` run: the only time `lantern.on` and `register_*` are allowed.
+    pub loading: bool,
+    /// Messages logged while no game was running.
+    pub messages: Vec<String>,
+}
+
+struct ModScript {
+    id: String,
+    lantern: Table,
+}
+
+/// The scripts of a mod set in one Lua state.
+pub struct LuaRuntime {
+    lua: Lua,
+    shared: Rc<RefCell<Shared>>,
+    budget: budget::Budget,
+    mods: Vec<ModScript>,
+    /// Lua files read, by display path, with their line starts: to point diagnostics at their lines.
+    files: BTreeMap<String, (FileId, Vec<u32>)>,
+    /// Mods whose code ran since their storage was last written into the game.
+    dirty: BTreeSet<String>,
+    docs: Vec<api::ApiDoc>,
+    /// Problems found outside a game (while loading), to be rendered by the caller.
+    pending: Vec<Diagnostic>,
+    /// The `__newindex` of every read-only view, made once.
+    refuse_write: Function,
+}
+
+impl LuaRuntime {
+    pub fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
+        let lua = sandbox::new_state()?;
+        let budget = budget::Budget::install(&lua, limits)?;
+        let refuse_write = bridge::refuse_write(&lua)?;
+        Ok(LuaRuntime {
+            refuse_write,
+            lua,
+            shared: Rc::new(RefCell::new(Shared::default())),
+            budget,
+            mods: Vec::new(),
+            files: BTreeMap::new(),
+            dirty: BTreeSet::new(),
+            docs: Vec::new(),
+            pending: Vec::new(),
+        })
+    }
+
+    /// The documentation of every API entry, as registered.
+    pub fn api_docs(&self) -> &[api::ApiDoc] {
+        &self.docs
+    }
+
+    /// Sets up a mod's environment and runs its `scripts/main.lua`, if it has one.
+    pub fn load_mod(
+        &mut self,
+        m: &ModFolder,
+        sources: &mut SourceMap,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let id = m.id().to_string();
+        let cx = api::ModCx {
+            mod_id: id.clone(),
+            shared: self.shared.clone(),
+        };
+        let mut docs = Vec::new();
+        let read: sandbox::ReadFiles = Rc::new(RefCell::new(Vec::new()));
+        let built = (|| -> mlua::Result<(Table, Table)> {
+            let lantern = api::build(&self.lua, &cx, &mut docs)?;
+            let log: Function = lantern.raw_get("log")?;
+            let env = sandbox::environment(
+                &self.lua,
+                &id,
+                m.dir.join("scripts"),
+                lantern.clone(),
+                log,
+                read.clone(),
+            )?;
+            // math.random draws from the mod's seeded stream.
+            let math: Table = env.raw_get("math")?;
+            let stream = format!("lua:{id}:math");
+            math.raw_set(
+                "random",
+                self.lua
+                    .create_function(move |lua, (a, b): (Option<i64>, Option<i64>)| {
+                        api_random(lua, &stream, a, b)
+                    })?,
+            )?;
+            Ok((env, lantern))
+        })();
+        if self.docs.is_empty() {
+            self.docs = docs;
+        }
+        let (env, lantern) = match built {
+            Ok(pair) => pair,
+            Err(e) => {
+                diags.push(Diagnostic::error(format!(
+                    "mod `{id}`: cannot set up its Lua environment: {e}"
+                )));
+                return;
+            }
+        };
+        self.mods.push(ModScript {
+            id: id.clone(),
+            lantern,
+        });
+        let main = m.dir.join("scripts/main.lua");
+        let Ok(bytes) = std::fs::read(&main) else {
+            return;
+        };
+        let display = format!("{id}/scripts/main.lua");
+        let (text, bad) = crate::mods::decode_utf8(&bytes);
+        self.add_file(sources, display.clone(), text.clone());
+        if let Some((offset, d)) = bad {
+            let file = self.files[&display].0;
+            diags.push(d.at(Span::new(file, offset..offset + 1)));
+            return;
+        }
+        self.shared.borrow_mut().loading = true;
+        self.budget.reset(&self.lua);
+        let result = self
+            .lua
+            .load(text)
+            .set_mode(mlua::ChunkMode::Text)
+            .set_name(format!("@{display}"))
+            .set_environment(env.clone())
+            .exec();
+        self.shared.borrow_mut().loading = false;
+        // Files `require` read become part of the source map, so their errors render with carets too.
+        for (path, text) in read.borrow_mut().drain(..) {
+            self.add_file(sources, path, text);
+        }
+        if let Err(e) = result {
+            diags.push(self.error_at(&id, "its scripts/main.lua failed", &e, None));
+        }
+    }
+
+    fn add_file(&mut self, sources: &mut SourceMap, path: String, text: String) {
+        let mut starts = vec![0u32];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+        starts.push(text.len() as u32 + 1);
+        let file = sources.add(path.clone(), text);
+        self.files.insert(path, (file, starts));
+    }
+
+    /// The actions and checks the scripts registered, for the content resolver.
+    pub fn extensions(&self) -> Extensions {
+        let shared = self.shared.borrow();
+        Extensions {
+            actions: shared.actions.keys().cloned().collect(),
+            checks: shared.checks.keys().cloned().collect(),
+        }
+    }
+
+    /// Resolves the events handlers listen to against the built content.
+    pub fn bind(&mut self, content: Arc<Content>, diags: &mut Vec<Diagnostic>) {
+        let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
+        let line_span = |path: &str, line: usize| self.line_span(path, line);
+        let mut shared = self.shared.borrow_mut();
+        let mut by_event = vec![Vec::new(); content.events.len()];
+        for (i, h) in shared.handlers.iter_mut().enumerate() {
+            let own = format!("{}:{}", h.registered.mod_id, h.event);
+            let key = content.events.lookup(&h.event).or_else(|| {
+                (!h.event.contains(':'))
+                    .then(|| content.events.lookup(&own))
+                    .flatten()
+            });
+            match key {
+                Some(k) => {
+                    h.key = Some(k);
+                    by_event[k.0 as usize].push(i);
+                }
+                None => {
+                    let mut d = Diagnostic::error(format!(
+                        "mod `{}` listens to `{}`, which is not an event",
+                        h.registered.mod_id, h.event
+                    ))
+                    .with_help_opt(
+                        did_you_mean(&h.event, content.events.names())
+                            .or(Some("declare custom events with [[event_types]]".into())),
+                    );
+                    if let Some(span) = h
+                        .site
+                        .as_ref()
+                        .and_then(|(path, line)| line_span(path, *line))
+                    {
+                        d = d.at(span);
+                    }
+                    diags.push(d);
+                }
+            }
+        }
+        shared.by_event = by_event;
+        shared.content = Some(content);
+        shared.symbols = Some(symbols);
+        let messages = std::mem::take(&mut shared.messages);
+        drop(shared);
+        for m in messages {
+            self.pending.push(Diagnostic::warning(m));
+        }
+    }
+
+    /// Messages the scripts logged while loading.
+    pub fn take_load_messages(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Puts each mod's saved storage in place for a game that starts or was loaded.
+    pub fn attach_storage(&mut self, game: &Game) {
+        for m in &self.mods {
+            let value = game
+                .storage()
+                .get(&m.id)
+                .cloned()
+                .unwrap_or(serde_json::Value::Object(Default::default()));
+            let table = match bridge::json_to_lua(&self.lua, &value) {
+                Ok(mlua::Value::Table(t)) => t,
+                _ => self.lua.create_table().expect("a table can be created"),
+            };
+            let _ = m.lantern.raw_set("storage", table);
+        }
+    }
+
+    /// Runs every `lantern.on_reload` handler with the storage kept from before (after a hot reload).
+    pub fn run_on_reload(&mut self, game: &mut Game) {
+        let hooks = self
+            .shared
+            .borrow()
+            .on_reload
+            .iter()
+            .map(|(m, f)| (m.clone(), f.clone()))
+            .collect::<Vec<_>>();
+        for (mod_id, func) in hooks {
+            let Some(lantern) = self
+                .mods
+                .iter()
+                .find(|m| m.id == mod_id)
+                .map(|m| m.lantern.clone())
+            else {
+                continue;
+            };
+            let storage: mlua::Value = lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
+            self.budget.reset(&self.lua);
+            let result = lend(&self.lua, game, || func.call::<mlua::Value>(storage));
+            match result {
+                Ok(mlua::Value::Table(t)) => {
+                    let _ = lantern.raw_set("storage", t);
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let d = self.error_at(&mod_id, "its on_reload handler failed", &e, None);
+                    game.report(d);
+                }
+            }
+            self.dirty.insert(mod_id);
+        }
+        self.write_storage(game);
+    }
+
+    fn write_storage(&mut self, game: &mut Game) {
+        for id in std::mem::take(&mut self.dirty) {
+            let Some(m) = self.mods.iter().find(|m| m.id == id) else {
+                continue;
+            };
+            let value: mlua::Value = m.lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
+            match bridge::storage_to_json(&value, "lantern.storage") {
+                Ok(json) => {
+                    game.storage_mut().insert(id.clone(), json);
+                }
+                Err(e) => game.report(Diagnostic::error(format!(
+                    "[{id}] {e}; the storage keeps its last saved state"
+                ))),
+            }
+        }
+    }
+
+    /// A diagnostic for a script error, located at the script line the message names, with the
+    /// traceback and the chain of events that led there.
+    fn error_at(
+        &self,
+        mod_id: &str,
+        what: &str,
+        e: &mlua::Error,
+        chain: Option<&str>,
+    ) -> Diagnostic {
+        self.error_in(mod_id, what, e, chain, None)
+    }
+
+    /// As [`error_at`](Self::error_at); when the message names no line (out of memory), the function
+    /// that was called is the place.
+    fn error_in(
+        &self,
+        mod_id: &str,
+        what: &str,
+        e: &mlua::Error,
+        chain: Option<&str>,
+        called: Option<&Function>,
+    ) -> Diagnostic {
+        let (message, traceback) = describe(e);
+        let mut d = Diagnostic::error(format!("[{mod_id}] {what}: {message}"));
+        let defined_at = || {
+            let info = called?.info();
+            let source = info.source?.trim_start_matches('@').to_string();
+            self.line_span(&source, info.line_defined?)
+        };
+        if let Some(span) = self.locate(&message).or_else(defined_at) {
+            d = d.at(span);
+        }
+        let mut help = Vec::new();
+        if let Some(chain) = chain.filter(|c| !c.is_empty()) {
+            help.push(format!("while handling {chain}"));
+        }
+        if !traceback.is_empty() {
+            help.push(format!("traceback: {}", traceback.join(" <- ")));
+        }
+        if !help.is_empty() {
+            d = d.with_help(help.join("; "));
+        }
+        d
+    }
+
+    /// The line span of the first `path:line:` in a message that names a script this runtime read.
+    fn locate(&self, message: &str) -> Option<Span> {
+        for (path, (file, starts)) in &self.files {
+            if let Some(at) = message.find(&format!("{path}:")) {
+                let rest = &message[at + path.len() + 1..];
+                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+                let line: usize = digits.parse().ok()?;
+                let start = *starts.get(line.checked_sub(1)?)?;
+                let end = starts.get(line).map_or(start, |e| e.saturating_sub(1));
+                return Some(Span {
+                    file: *file,
+                    start,
+                    end,
+                });
+            }
+        }
+        None
+    }
+
+    /// The span of a line of a script, for call sites.
+    fn line_span(&self, path: &str, line: usize) -> Option<Span> {
+        let (file, starts) = self.files.get(path)?;
+        let start = *starts.get(line.checked_sub(1)?)?;
+        let end = starts.get(line).map_or(start, |e| e.saturating_sub(1));
+        Some(Span {
+            file: *file,
+            start,
+            end,
+        })
+    }
+
+    fn ctx_table(&self, ctx: &Ctx) -> mlua::Result<Table> {
+        let t = self.lua.create_table()?;
+        t.raw_set("self", Handle(ctx.bearer))?;
+        if let Some(target) = ctx.target {
+            t.raw_set("target", Handle(target))?;
+        }
+        t.raw_set("cause", ctx.cause)?;
+        Ok(t)
+    }
+
+    fn args_table(&self, args: &BTreeMap<String, Value>) -> mlua::Result<Table> {
+        let t = self.lua.create_table()?;
+        for (k, v) in args {
+            t.raw_set(k.as_str(), bridge::to_lua(&self.lua, v)?)?;
+        }
+        Ok(t)
+    }
+
+    /// Runs a Lua-registered action (from a TOML action list).
+    fn call_action(
+        &mut self,
+        game: &mut Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<(), String> {
+        let (func, mod_id) = {
+            let shared = self.shared.borrow();
+            let r = shared
+                .actions
+                .get(id)
+                .ok_or_else(|| format!("no script registers the action `{id}`"))?;
+            if r.quarantined {
+                return Err(format!("the action `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
+            }
+            (r.func.clone(), r.mod_id.clone())
+        };
+        let (ctx_t, args_t) = (
+            self.ctx_table(ctx).map_err(|e| e.to_string())?,
+            self.args_table(args).map_err(|e| e.to_string())?,
+        );
+        self.budget.reset(&self.lua);
+        self.dirty.insert(mod_id.clone());
+        let result = lend(&self.lua, game, || func.call::<()>((ctx_t, args_t)));
+        let failed = result.is_err();
+        self.count_failure(
+            |s| s.actions.get_mut(id),
+            failed,
+            game,
+            &mod_id,
+            &format!("action `{id}`"),
+        );
+        result.map_err(|e| {
+            let d = self.error_in(
+                &mod_id,
+                &format!("the action `{id}` failed"),
+                &e,
+                Some(&game.current_chain()),
+                Some(&func),
+            );
+            let message = d.message.clone();
+            game.report(d);
+            message
+        })
+    }
+
+    fn count_failure(
+        &self,
+        find: impl Fn(&mut Shared) -> Option<&mut Registered>,
+        failed: bool,
+        game: &mut Game,
+        mod_id: &str,
+        what: &str,
+    ) {
+        let mut shared = self.shared.borrow_mut();
+        let Some(r) = find(&mut shared) else { return };
+        if !failed {
+            r.failures = 0;
+            return;
+        }
+        r.failures += 1;
+        if r.failures >= QUARANTINE_AFTER && !r.quarantined {
+            r.quarantined = true;
+            drop(shared);
+            game.report(Diagnostic::warning(format!(
+                "[{mod_id}] the {what} failed {QUARANTINE_AFTER} times in a row and is switched off until the next reload"
+            )));
+        }
+    }
+}
+
+fn api_random(
+    lua: &Lua,
+    stream: &str,
+    a: Option<i64>,
+    b: Option<i64>,
+) -> mlua::Result<mlua::Value> {
+    api::random(lua, stream, a, b)
+}
+
+/// A script error as a message and a short traceback (`file:line` entries).
+pub fn describe(e: &mlua::Error) -> (String, Vec<String>) {
+    match e {
+        mlua::Error::CallbackError { traceback, cause } => {
+            let (message, mut inner) = describe(cause);
+            if inner.is_empty() {
+                inner = parse_traceback(traceback);
+            }
+            (message, inner)
+        }
+        mlua::Error::RuntimeError(text) => {
+            let (message, tb) = text.split_once("\nstack traceback:").unwrap_or((text, ""));
+            (message.trim().to_string(), parse_traceback(tb))
+        }
+        mlua::Error::SyntaxError { message, .. } => {
+            (format!("syntax error: {message}"), Vec::new())
+        }
+        mlua::Error::MemoryError(_) => (
+            "out of memory: the scripts passed the memory limit (a memory bomb?)".into(),
+            Vec::new(),
+        ),
+        mlua::Error::WithContext { cause, .. } => describe(cause),
+        other => (
+            other
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            Vec::new(),
+        ),
+    }
+}
+
+fn parse_traceback(tb: &str) -> Vec<String> {
+    tb.lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("[C]") && !l.starts_with("[string \"lantern\"]")
+        })
+        .filter_map(|l| {
+            l.split(": in ")
+                .next()
+                .map(|s| s.trim_end_matches(':').to_string())
+        })
+        .filter(|s| s.contains(".lua:"))
+        .take(6)
+        .collect()
+}
+
+impl Host for LuaRuntime {
+    fn on_event(&mut self, game: &mut Game, event: &Event) {
+        let calls: Vec<(usize, Function)> = {
+            let shared = self.shared.borrow();
+            match shared.by_event.get(event.kind.0 as usize) {
+                Some(list) if !list.is_empty() => list
+                    .iter()
+                    .filter(|i| !shared.handlers[**i].registered.quarantined)
+                    .map(|i| (*i, shared.handlers[*i].registered.func.clone()))
+                    .collect(),
+                _ => return,
+            }
+        };
+        if calls.is_empty() {
+            return;
+        }
+        let content = game.content().clone();
+        let def = content.events.get(event.kind);
+        // One view per event, shared by its handlers; the game is lent once for all of them.
+        let view = match bridge::event_view(&self.lua, def, event, &self.refuse_write) {
+            Ok(v) => v,
+            Err(e) => {
+                game.report(Diagnostic::error(format!(
+                    "cannot build the Lua view of `{}`: {e}",
+                    def.name
+                )));
+                return;
+            }
+        };
+        let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::with_capacity(calls.len());
+        let (lua, budget) = (&self.lua, &self.budget);
+        let lent = lend(lua, game, || {
+            for (i, func) in &calls {
+                budget.reset(lua);
+                outcomes.push((*i, func.call::<()>(view.clone()).err()));
+            }
+            Ok(())
+        });
+        if let Err(e) = lent {
+            game.report(Diagnostic::error(format!(
+                "cannot lend the game to Lua: {e}"
+            )));
+        }
+        for (i, error) in outcomes {
+            let mod_id = self.shared.borrow().handlers[i].registered.mod_id.clone();
+            if !self.dirty.contains(&mod_id) {
+                self.dirty.insert(mod_id.clone());
+            }
+            if let Some(e) = &error {
+                let func = self.shared.borrow().handlers[i].registered.func.clone();
+                let d = self.error_in(
+                    &mod_id,
+                    &format!("a handler of `{}` failed", def.name),
+                    e,
+                    Some(&game.current_chain()),
+                    Some(&func),
+                );
+                game.report(d);
+            }
+            let failed = error.is_some();
+            let shared_has_failures =
+                failed || self.shared.borrow().handlers[i].registered.failures > 0;
+            if shared_has_failures {
+                self.count_failure(
+                    |s| s.handlers.get_mut(i).map(|h| &mut h.registered),
+                    failed,
+                    game,
+                    &mod_id,
+                    &format!("handler of `{}`", def.name),
+                );
+            }
+        }
+    }
+
+    fn settle(&mut self, game: &mut Game) {
+        self.write_storage(game);
+    }
+
+    fn attach(&mut self, game: &Game) {
+        self.attach_storage(game);
+    }
+
+    fn action(
+        &mut self,
+        game: &mut Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<(), String> {
+        self.call_action(game, id, args, ctx)
+    }
+
+    fn check(
+        &mut self,
+        game: &Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<bool, String> {
+        let (func, mod_id) = {
+            let shared = self.shared.borrow();
+            let r = shared
+                .checks
+                .get(id)
+                .ok_or_else(|| format!("no script registers the check `{id}`"))?;
+            if r.quarantined {
+                return Err(format!(
+                    "the check `{id}` is switched off after {QUARANTINE_AFTER} failures in a row"
+                ));
+            }
+            (r.func.clone(), r.mod_id.clone())
+        };
+        let (ctx_t, args_t) = (
+            self.ctx_table(ctx).map_err(|e| e.to_string())?,
+            self.args_table(args).map_err(|e| e.to_string())?,
+        );
+        self.budget.reset(&self.lua);
+        let result = lend_ref(&self.lua, game, || func.call::<bool>((ctx_t, args_t)));
+        let failed = result.is_err();
+        {
+            let mut shared = self.shared.borrow_mut();
+            if let Some(r) = shared.checks.get_mut(id) {
+                r.failures = if failed { r.failures + 1 } else { 0 };
+                if r.failures >= QUARANTINE_AFTER {
+                    r.quarantined = true;
+                }
+            }
+        }
+        result.map_err(|e| {
+            let (message, _) = describe(&e);
+            format!("[{mod_id}] the check `{id}` failed: {message}")
+        })
+    }
+}

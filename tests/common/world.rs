@@ -1,0 +1,71 @@
+//! Building a mods directory in a temporary folder: the bundled core plus one mod written by the test.
+
+use super::root;
+use lantern::game::Game;
+use lantern::load::{load_world, World};
+use lantern::lua::Limits;
+use std::path::{Path, PathBuf};
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// A temporary mods directory holding core and a mod `test` with these files (path relative to the mod).
+pub struct TestMods {
+    pub dir: tempfile::TempDir,
+}
+
+impl TestMods {
+    pub fn new(files: &[(&str, &str)]) -> TestMods {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+        let m = dir.path().join("test");
+        std::fs::create_dir_all(&m).unwrap();
+        std::fs::write(
+            m.join("mod.toml"),
+            "id = \"test\"\nversion = \"1.0.0\"\ndepends = [\"core\"]\n",
+        )
+        .unwrap();
+        for (path, text) in files {
+            let p = m.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        TestMods { dir }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().to_path_buf()
+    }
+
+    pub fn world(&self, limits: Limits) -> World {
+        load_world(self.dir.path(), limits)
+    }
+
+    /// A game over these mods with their scripts attached; panics on load errors.
+    pub fn game(&self, seed: u64) -> (Game, World) {
+        self.game_with(seed, Limits::default())
+    }
+
+    pub fn game_with(&self, seed: u64, limits: Limits) -> (Game, World) {
+        let mut world = self.world(limits);
+        assert!(
+            !world.has_errors(),
+            "{}",
+            lantern::diag::render_all(&world.diagnostics, &world.sources)
+        );
+        let mut game = Game::new(world.content.clone(), seed);
+        let mut lua = world.take_lua().expect("Lua starts");
+        lua.attach_storage(&game);
+        game.set_host(Some(Box::new(lua)));
+        (game, world)
+    }
+}

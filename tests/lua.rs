@@ -1,0 +1,426 @@
+//! The Lua layer over real scripts: the sandbox (every escape attempt fails), budgets (each runaway
+//! ends with its message and the next event is handled normally), fault isolation, quarantine,
+//! storage, custom events, registered actions and checks, and determinism across processes.
+
+mod common;
+
+use common::world::TestMods;
+use common::{lantern, root};
+use lantern::diag::render;
+use lantern::game::{ev, Game};
+use lantern::load::World;
+use lantern::lua::Limits;
+
+fn turn(g: &mut Game) {
+    g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
+}
+
+fn problems(g: &mut Game, world: &World) -> Vec<String> {
+    g.take_problems()
+        .iter()
+        .map(|d| render(d, &world.sources))
+        .collect()
+}
+
+fn said(g: &mut Game) -> Vec<String> {
+    g.take_messages()
+}
+
+/// Each entry: a description and Lua that must NOT succeed; the handler logs "escaped" if it does.
+const ESCAPES: &[(&str, &str)] = &[
+    ("io", "io.open('/etc/passwd')"),
+    ("os", "os.execute('true')"),
+    ("os.time reads the clock", "os.time()"),
+    ("os.clock", "os.clock()"),
+    ("debug", "debug.getregistry()"),
+    ("package.loadlib", "package.loadlib('libc.so.6', 'system')"),
+    ("dofile", "dofile('/etc/passwd')"),
+    ("loadfile", "loadfile('/etc/passwd')"),
+    ("string.dump", "string.dump(function() end)"),
+    (
+        "binary chunk through load",
+        "assert(load('\\27Lua', 'x', 'b'))",
+    ),
+    ("binary chunk in text mode", "assert(load('\\27LuaT\\0'))"),
+    ("collectgarbage beyond count", "collectgarbage('collect')"),
+    ("require outside the mod", "require('..secret')"),
+    ("require a path", "require('/etc/passwd')"),
+    ("math.randomseed", "math.randomseed(42)"),
+    (
+        "the shared string metatable",
+        "getmetatable('').__index.upper = nil",
+    ),
+    ("the string library through a string", "('x').upper = 1"),
+    (
+        "another mod's environment via _G",
+        "assert(_G.core_secret == nil); _G.io.write('x')",
+    ),
+    ("setting a field of an event", "ev.name = 'x'"),
+];
+
+#[test]
+fn every_sandbox_escape_fails() {
+    let mut lua = String::new();
+    for (i, (_, code)) in ESCAPES.iter().enumerate() {
+        lua.push_str(&format!(
+            "lantern.on('turn_started', function(ev) local ok = pcall(function() {code} end); if ok then lantern.log('escaped {i}') else lantern.log('held {i}') end end)\n"
+        ));
+    }
+    let mods = TestMods::new(&[("scripts/main.lua", &lua)]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    let log = said(&mut g);
+    for (i, (what, _)) in ESCAPES.iter().enumerate() {
+        assert!(
+            log.contains(&format!("[test] held {i}")),
+            "sandbox escape `{what}` was not stopped: {log:?}"
+        );
+    }
+    assert!(ESCAPES.len() >= 12);
+}
+
+#[test]
+fn one_mod_cannot_change_the_string_library_another_mod_sees() {
+    let mods = TestMods::new(&[("scripts/main.lua", "string.upper = function() return 'hacked' end\nlantern.on('turn_started', function() lantern.log(('a'):upper()) end)")]);
+    let other = mods.path().join("other");
+    std::fs::create_dir_all(other.join("scripts")).unwrap();
+    std::fs::write(
+        other.join("mod.toml"),
+        "id = \"other\"\nversion = \"1.0.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        other.join("scripts/main.lua"),
+        "lantern.on('turn_started', function() lantern.log(string.upper('a'), ('b'):upper()) end)",
+    )
+    .unwrap();
+    let (mut g, _w) = mods.game(1);
+    turn(&mut g);
+    let log = said(&mut g);
+    assert!(log.contains(&"[other] A\tB".to_string()), "{log:?}");
+    assert!(
+        log.contains(&"[test] A".to_string()),
+        "a method call on a string uses the shared, read-only library: {log:?}"
+    );
+}
+
+fn runaway(code: &str) {
+    let lua = format!(
+        "lantern.on('turn_started', function(ev) if lantern.game.turn == 1 then {code} end lantern.log('handled turn ' .. lantern.game.turn) end)"
+    );
+    let mods = TestMods::new(&[("scripts/main.lua", &lua)]);
+    let (mut g, world) = mods.game_with(
+        1,
+        Limits {
+            instructions: 2_000_000,
+            memory: 32 * 1024 * 1024,
+        },
+    );
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("test/scripts/main.lua:1"),
+        "the message names the file and line: {}",
+        p[0]
+    );
+    turn(&mut g);
+    assert_eq!(
+        said(&mut g),
+        vec!["[test] handled turn 2".to_string()],
+        "the next event is handled normally"
+    );
+}
+
+#[test]
+fn an_infinite_loop_ends_at_the_budget() {
+    runaway("while true do end");
+}
+
+#[test]
+fn an_infinite_loop_inside_pcall_ends_at_the_budget() {
+    runaway("while true do pcall(function() while true do end end) end");
+}
+
+#[test]
+fn a_coroutine_that_loops_ends_at_the_budget() {
+    runaway("local co = coroutine.wrap(function() while true do end end) co()");
+}
+
+#[test]
+fn a_memory_bomb_ends_at_the_memory_limit() {
+    runaway("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
+}
+
+#[test]
+fn a_string_rep_bomb_ends() {
+    runaway("local s = string.rep('x', 1e10)");
+}
+
+#[test]
+fn deep_recursion_ends() {
+    runaway("local function f(n) return 1 + f(n + 1) end f(1)");
+}
+
+#[test]
+fn a_failing_handler_between_two_good_ones_leaves_them_running() {
+    let lua = "lantern.on('turn_started', function() lantern.log('first') end)\n\
+               lantern.on('turn_started', function() error('boom') end)\n\
+               lantern.on('turn_started', function() lantern.log('third') end)\n";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(said(&mut g), vec!["[test] first", "[test] third"]);
+    let p = problems(&mut g, &world);
+    assert!(
+        p[0].starts_with(
+            "error: [test] a handler of `turn_started` failed: test/scripts/main.lua:2: boom"
+        ),
+        "{}",
+        p[0]
+    );
+    assert!(p[0].contains(" --> test/scripts/main.lua:2:"), "{}", p[0]);
+    assert!(p[0].contains("while handling turn_started"), "{}", p[0]);
+}
+
+#[test]
+fn a_handler_that_fails_five_times_in_a_row_is_quarantined_with_one_message() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function() error('always') end)",
+    )]);
+    let (mut g, world) = mods.game(1);
+    let mut all = Vec::new();
+    for _ in 0..8 {
+        turn(&mut g);
+        all.extend(problems(&mut g, &world));
+    }
+    assert_eq!(all.iter().filter(|p| p.contains("always")).count(), 5);
+    assert_eq!(
+        all.iter()
+            .filter(|p| p.contains("switched off until the next reload"))
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn emitting_an_undeclared_event_is_an_error_at_the_call_with_a_suggestion() {
+    let data = "[[event_types]]\nid = \"ritual_done\"\npayload = { power = \"int\" }\n";
+    let lua = "lantern.on('turn_started', function() lantern.emit_event('test:ritual_don', { power = 1 }) end)";
+    let mods = TestMods::new(&[("data/events.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert!(
+        p[0].contains("unknown event `test:ritual_don`; did you mean `test:ritual_done`?"),
+        "{}",
+        p[0]
+    );
+}
+
+#[test]
+fn emit_event_checks_the_payload_and_queues_fifo() {
+    let data = "[[event_types]]\nid = \"ping\"\npayload = { power = \"int\" }\n\n[[quests]]\nid = \"pings\"\non = \"ping\"\ncount = 2\n";
+    let lua = "lantern.on('turn_started', function()\n  lantern.emit_event('ping', { power = 1 })\n  local ok, err = pcall(lantern.emit_event, 'ping', { power = 'high' })\n  lantern.log(err)\n  lantern.emit_event('ping', { power = 2 })\nend)\n\
+               lantern.on('ping', function(ev) lantern.log('ping ' .. ev.power) end)";
+    let mods = TestMods::new(&[("data/events.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    g.command_action(
+        lantern::content::ActionEntry {
+            action: lantern::content::Action::StartQuest {
+                quest: lantern::id::Id::qualified("test:pings").unwrap(),
+            },
+            span: lantern::diag::Span::file_start(lantern::diag::FileId(0)),
+        },
+        "start",
+    )
+    .unwrap();
+    said(&mut g);
+    turn(&mut g);
+    let log = said(&mut g);
+    assert!(
+        log[0].contains("`power` of `test:ping` must be a int, not a string"),
+        "{log:?}"
+    );
+    let pos = |m: &str| {
+        log.iter()
+            .position(|l| l == m)
+            .unwrap_or_else(|| panic!("{m} missing: {log:?}"))
+    };
+    assert!(pos("[test] ping 1") < pos("[test] ping 2"), "{log:?}");
+    assert!(g.state().quests[&lantern::id::Id::qualified("test:pings").unwrap()].done);
+}
+
+#[test]
+fn registered_actions_and_checks_work_from_toml() {
+    let data = "[[triggers]]\non = \"turn_started\"\ncondition = [ { check = \"test:even_turn\" } ]\nactions = [ { action = \"test:pay\", amount = 7 } ]\n";
+    let lua = "lantern.register_check('even_turn', function(ctx, args) return lantern.game.turn % 2 == 0 end)\n\
+               lantern.register_action('pay', function(ctx, args) lantern.apply({ action = 'give_item', item = 'core:gold', count = args.amount }) end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    let gold = |g: &Game| {
+        g.state()
+            .player
+            .count(&lantern::id::Id::qualified("core:gold").unwrap())
+    };
+    let start = gold(&g);
+    turn(&mut g); // turn 1: odd
+    assert_eq!(gold(&g), start);
+    turn(&mut g); // turn 2: even
+    assert_eq!(gold(&g), start + 7);
+}
+
+#[test]
+fn a_check_cannot_change_the_game() {
+    let data = "[[triggers]]\nid = \"t\"\non = \"turn_started\"\ncondition = [ { check = \"test:sneaky\" } ]\nactions = [ { action = \"heal\", amount = 1 } ]\n";
+    let lua = "lantern.register_check('sneaky', function() lantern.apply({ action = 'give_item', item = 'core:gold', count = 1 }) return true end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    let before = g
+        .state()
+        .player
+        .count(&lantern::id::Id::qualified("core:gold").unwrap());
+    turn(&mut g);
+    assert_eq!(
+        g.state()
+            .player
+            .count(&lantern::id::Id::qualified("core:gold").unwrap()),
+        before
+    );
+    let why = g.why_text("test:t").unwrap();
+    assert!(why.contains("a check cannot change the game"), "{why}");
+}
+
+#[test]
+fn lantern_apply_validates_like_toml() {
+    let lua = "lantern.on('turn_started', function() local ok, err = pcall(lantern.apply, { action = 'give_item', item = 'core:glod' }) lantern.log(err) end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    let log = said(&mut g);
+    assert!(
+        log[0].contains("unknown item `core:glod` (did you mean `core:gold`?)"),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn storage_is_saved_with_the_game_and_refuses_functions() {
+    let lua = "lantern.on('turn_started', function() lantern.storage.count = (lantern.storage.count or 0) + 1 end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    turn(&mut g);
+    assert_eq!(g.storage()["test"]["count"], 2);
+    let bad = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.storage.f = print end)",
+    )]);
+    let (mut g, world) = bad.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert!(
+        p[0].contains("lantern.storage.f holds a function; lantern.storage holds only plain data"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn a_syntax_error_in_main_lua_is_reported_at_its_line() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "local x = 1\nlantern.on('turn_started', function()\n  x = = 2\nend)\n",
+    )]);
+    let world = mods.world(Limits::default());
+    let text = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(
+        text.contains("error: [test] its scripts/main.lua failed: syntax error:"),
+        "{text}"
+    );
+    assert!(text.contains(" --> test/scripts/main.lua:3:"), "{text}");
+}
+
+#[test]
+fn listening_to_an_unknown_event_points_at_the_call() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "\nlantern.on('creature_dyed', function() end)\n",
+    )]);
+    let world = mods.world(Limits::default());
+    let text = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(
+        text.contains("mod `test` listens to `creature_dyed`, which is not an event"),
+        "{text}"
+    );
+    assert!(text.contains(" --> test/scripts/main.lua:2:1"), "{text}");
+    assert!(text.contains("did you mean `creature_died`?"), "{text}");
+}
+
+#[test]
+fn require_finds_modules_in_the_mods_own_folder() {
+    let mods = TestMods::new(&[
+        ("scripts/main.lua", "local util = require('lib.util')\nlantern.on('turn_started', function() lantern.log(util.greet()) end)"),
+        ("scripts/lib/util.lua", "return { greet = function() return 'hello from util' end }"),
+    ]);
+    let (mut g, _w) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(said(&mut g), vec!["[test] hello from util"]);
+}
+
+#[test]
+fn the_example_mods_run_end_to_end() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
+        .args(["play", "--no-watch", "--seed", "4"])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let script = "next\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nquests\nnext\nnext\nattack\nattack\nattack\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(out.contains("[ritual] the ritual is complete"), "{out}");
+    assert!(
+        out.contains("Two Rituals (ritual:two_rituals): 2/2 done"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Hero takes 1 cold damage."),
+        "night_watch's Lua check fired: {out}"
+    );
+    assert!(out.contains("[lucky_coin] a lucky find"), "{out}");
+}
+
+#[test]
+fn pairs_and_math_random_give_the_same_hash_in_three_processes() {
+    let lua = "local t = {}\nfor _, k in ipairs({'zeta','alpha','mid','omega','beta','kappa','delta'}) do t[k] = #k end\n\
+               lantern.on('turn_started', function()\n  local order = {}\n  for k in pairs(t) do order[#order + 1] = k end\n  lantern.storage.order = table.concat(order, ',')\n  lantern.storage.roll = math.random(1, 1000000)\nend)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let mut outputs = Vec::new();
+    for _ in 0..3 {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
+            .args(["play", "--no-watch", "--seed", "8", "--mods"])
+            .arg(mods.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"emit turn_started\nemit turn_started\nhash\n")
+            .unwrap();
+        outputs.push(String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap());
+    }
+    assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:#?}");
+    let _ = lantern(&["check"], &root());
+}
