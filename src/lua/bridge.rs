@@ -153,26 +153,82 @@ pub fn from_lua(v: &LuaValue) -> Option<Value> {
     }
 }
 
-/// The read-only view of an event that every handler of it shares: `ev.name`, `ev.source`,
-/// `ev.target` and the payload fields.
-pub fn event_view(
-    lua: &Lua,
-    def: &EventDef,
-    event: &Event,
-    refuse_write: &mlua::Function,
-) -> mlua::Result<Table> {
-    let data = lua.create_table_with_capacity(0, 3 + def.payload.len())?;
-    data.raw_set("name", def.name.as_str())?;
-    data.raw_set("source", Handle(event.source))?;
-    if let Some(t) = event.target {
-        data.raw_set("target", Handle(t))?;
+/// Builds read-only event views with one call into Lua per event: the field names are Lua strings
+/// made once per event kind, and creature handles are made once per creature reference.
+pub struct Views {
+    make: mlua::Function,
+    /// Per event kind: its name, then its payload field names.
+    names: Vec<Vec<mlua::String>>,
+    handles: std::cell::RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>,
+}
+
+impl Views {
+    pub fn new(lua: &Lua) -> mlua::Result<Views> {
+        let make = lua
+            .load(
+                r##"
+                local refuse = ...
+                return function(name, source, target, ...)
+                  local data = { name = name, source = source, target = target }
+                  for i = 1, select("#", ...), 2 do
+                    local k, v = select(i, ...)
+                    data[k] = v
+                  end
+                  return setmetatable({}, { __index = data, __newindex = refuse, __metatable = false })
+                end
+                "##,
+            )
+            .set_name("=lantern.view")
+            .call(refuse_write(lua)?)?;
+        Ok(Views {
+            make,
+            names: Vec::new(),
+            handles: Default::default(),
+        })
     }
-    for (i, (name, _)) in def.payload.iter().enumerate() {
-        if let Some(v) = event.field(i) {
-            data.raw_set(name.as_str(), to_lua(lua, v)?)?;
+
+    /// Interns the names of every event kind of a content set.
+    pub fn bind(&mut self, lua: &Lua, events: &crate::content::EventTable) -> mlua::Result<()> {
+        self.names = events
+            .iter()
+            .map(|(_, def)| {
+                std::iter::once(def.name.as_str())
+                    .chain(def.payload.iter().map(|(n, _)| n.as_str()))
+                    .map(|n| lua.create_string(n))
+                    .collect()
+            })
+            .collect::<mlua::Result<_>>()?;
+        Ok(())
+    }
+
+    fn handle(&self, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
+        if let Some(h) = self.handles.borrow().get(&r) {
+            return Ok(h.clone());
         }
+        let h = lua.create_userdata(Handle(r))?;
+        self.handles.borrow_mut().insert(r, h.clone());
+        Ok(h)
     }
-    read_only(lua, data, refuse_write)
+
+    /// The read-only view of an event that every handler of it shares: `ev.name`, `ev.source`,
+    /// `ev.target` and the payload fields.
+    pub fn view(&self, lua: &Lua, def: &EventDef, event: &Event) -> mlua::Result<Table> {
+        let names = &self.names[event.kind.0 as usize];
+        let mut args = mlua::MultiValue::with_capacity(3 + 2 * def.payload.len());
+        args.push_back(LuaValue::String(names[0].clone()));
+        args.push_back(LuaValue::UserData(self.handle(lua, event.source)?));
+        args.push_back(match event.target {
+            Some(t) => LuaValue::UserData(self.handle(lua, t)?),
+            None => LuaValue::Nil,
+        });
+        for i in 0..def.payload.len() {
+            if let Some(v) = event.field(i) {
+                args.push_back(LuaValue::String(names[i + 1].clone()));
+                args.push_back(to_lua(lua, v)?);
+            }
+        }
+        self.make.call(args)
+    }
 }
 
 /// The `__newindex` of read-only views: every write is an error that names the field.
@@ -185,17 +241,6 @@ pub fn refuse_write(lua: &Lua) -> mlua::Result<mlua::Function> {
             )))
         },
     )
-}
-
-/// A proxy that reads through to `data` and refuses writes.
-pub fn read_only(lua: &Lua, data: Table, refuse_write: &mlua::Function) -> mlua::Result<Table> {
-    let proxy = lua.create_table()?;
-    let meta = lua.create_table_with_capacity(0, 3)?;
-    meta.raw_set("__index", data)?;
-    meta.raw_set("__newindex", refuse_write)?;
-    meta.raw_set("__metatable", false)?;
-    proxy.set_metatable(Some(meta))?;
-    Ok(proxy)
 }
 
 /// `lantern.storage` to JSON: only plain data (strings, numbers, booleans, tables of them).

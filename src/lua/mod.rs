@@ -112,17 +112,17 @@ pub struct LuaRuntime {
     docs: Vec<api::ApiDoc>,
     /// Problems found outside a game (while loading), to be rendered by the caller.
     pending: Vec<Diagnostic>,
-    /// The `__newindex` of every read-only view, made once.
-    refuse_write: Function,
+    /// Builds the read-only event views.
+    views: bridge::Views,
 }
 
 impl LuaRuntime {
     pub fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
         let lua = sandbox::new_state()?;
         let budget = budget::Budget::install(&lua, limits)?;
-        let refuse_write = bridge::refuse_write(&lua)?;
+        let views = bridge::Views::new(&lua)?;
         Ok(LuaRuntime {
-            refuse_write,
+            views,
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
@@ -279,6 +279,11 @@ impl LuaRuntime {
             }
         }
         shared.by_event = by_event;
+        if let Err(e) = self.views.bind(&self.lua, &content.events) {
+            diags.push(Diagnostic::error(format!(
+                "cannot prepare the Lua event views: {e}"
+            )));
+        }
         shared.content = Some(content);
         shared.symbols = Some(symbols);
         let messages = std::mem::take(&mut shared.messages);
@@ -607,7 +612,9 @@ impl Host for LuaRuntime {
         let content = game.content().clone();
         let def = content.events.get(event.kind);
         // One view per event, shared by its handlers; the game is lent once for all of them.
-        let view = match bridge::event_view(&self.lua, def, event, &self.refuse_write) {
+        // Building the view runs Lua too: it starts with a full budget.
+        self.budget.reset(&self.lua);
+        let view = match self.views.view(&self.lua, def, event) {
             Ok(v) => v,
             Err(e) => {
                 game.report(Diagnostic::error(format!(
