@@ -22,5 +22,6 @@ pub mod id;
 pub mod load;
 pub mod lua;
 pub mod mods;
+pub mod reload;
 pub mod rng;
 pub mod toml_file;

@@ -42,7 +42,7 @@ enum Command {
         /// The run seed: the same seed and commands give the same game.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Do not watch the mods for changes (hot reload is not part of this version yet).
+        /// Do not watch the mods for changes (`reload` still reloads by hand).
         #[arg(long)]
         no_watch: bool,
         /// Continue a saved game.
@@ -70,8 +70,13 @@ pub fn main() -> ExitCode {
         Command::Play {
             mods,
             seed,
-            no_watch: _,
+            no_watch,
             load,
-        } => play::run(play::Options { mods, seed, load }),
+        } => play::run(play::Options {
+            mods,
+            seed,
+            load,
+            watch: !no_watch,
+        }),
     }
 }

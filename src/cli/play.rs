@@ -1,22 +1,27 @@
 //! `lantern play`: the reference game in the terminal, one command per line.
 //!
-//! Reads from the keyboard with a prompt, or line by line from a pipe (plain text, no prompt), so a
-//! session can be scripted and its transcript tested.
+//! Reads from the keyboard with a line editor (history, completion of commands and IDs), or line by
+//! line from a pipe (plain text, each command echoed), so a session can be scripted and its
+//! transcript tested. Unless `--no-watch`, the mods directory is watched and a change is reloaded
+//! between two commands, never during one.
 
 use crate::content::Value;
 use crate::diag::render_all;
 use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
-use crate::load::{load_world, World as Loaded};
 use crate::lua::Limits;
-use std::io::{BufRead, IsTerminal, Write};
+use crate::reload::Live;
+use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{mpsc, Arc, Mutex};
 
 pub struct Options {
     pub mods: PathBuf,
     pub seed: u64,
     pub load: Option<PathBuf>,
+    /// Watch the mods directory and reload on changes.
+    pub watch: bool,
 }
 
 const HELP: &str = "\
@@ -39,24 +44,35 @@ commands:
   why ID               why a trigger or quest did or did not fire last time
   log [N]              the last N events (default 10)
   save FILE / load FILE
+  reload               reload the mods now (changes are picked up by themselves unless --no-watch)
   seed / hash          the run seed / the state hash
   quit";
 
+enum Msg {
+    Line(String),
+    End,
+    Changed,
+}
+
 pub fn run(options: Options) -> ExitCode {
-    let mut loaded = load_world(&options.mods, Limits::default());
-    if !loaded.diagnostics.is_empty() {
-        eprintln!("{}", render_all(&loaded.diagnostics, &loaded.sources));
+    let (mut live, notes) = match Live::start(&options.mods, options.seed, Limits::default()) {
+        Ok(started) => started,
+        Err((diagnostics, sources)) => {
+            eprintln!("{}", render_all(&diagnostics, &sources));
+            eprintln!(
+                "the mods have errors; fix them and start again (`lantern check` lists them)"
+            );
+            return ExitCode::from(1);
+        }
+    };
+    if !notes.is_empty() {
+        eprintln!("{}", render_all(&notes, live.sources()));
     }
-    if loaded.has_errors() {
-        eprintln!("the mods have errors; fix them and start again (`lantern check` lists them)");
-        return ExitCode::from(1);
-    }
-    let mut game = Game::new(loaded.content.clone(), options.seed);
     if let Some(path) = &options.load {
-        match Game::load(loaded.content.clone(), path) {
-            Ok((g, notes)) => {
-                game = g;
-                print_notes(&notes, &loaded);
+        match Game::load(live.game().content().clone(), path) {
+            Ok((game, notes)) => {
+                live.replace_game(game);
+                print_diags(&notes, live.sources());
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -64,21 +80,42 @@ pub fn run(options: Options) -> ExitCode {
             }
         }
     }
-    attach_scripts(&mut game, &mut loaded);
     let interactive = std::io::stdin().is_terminal();
     println!(
         "lantern: {} mods loaded, seed {}. Type `help` for commands, `next` to begin.",
-        loaded.content.mods.len(),
-        game.seed()
+        live.game().content().mods.len(),
+        live.game().seed()
     );
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    loop {
-        if interactive {
-            print!("> ");
-            let _ = std::io::stdout().flush();
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let words = Arc::new(Mutex::new(completion_words(live.game())));
+    read_lines(tx.clone(), interactive, words.clone());
+    let _watch = if options.watch {
+        let tx = tx.clone();
+        match crate::reload::watch(&options.mods, move || {
+            let _ = tx.send(Msg::Changed);
+        }) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                eprintln!(
+                    "warning: cannot watch `{}` for changes ({e}); use `reload`",
+                    options.mods.display()
+                );
+                None
+            }
         }
-        let Some(Ok(line)) = lines.next() else { break };
+    } else {
+        None
+    };
+    drop(tx);
+    while let Ok(msg) = rx.recv() {
+        let line = match msg {
+            Msg::End => break,
+            Msg::Changed => {
+                reload(&mut live, &words);
+                continue;
+            }
+            Msg::Line(line) => line,
+        };
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -86,10 +123,33 @@ pub fn run(options: Options) -> ExitCode {
         if !interactive {
             println!("> {line}");
         }
-        if line == "quit" || line == "exit" {
-            break;
+        let words_of_line: Vec<&str> = line.split_whitespace().collect();
+        match words_of_line[0] {
+            "quit" | "exit" => break,
+            "reload" => {
+                reload(&mut live, &words);
+                continue;
+            }
+            "load" => {
+                let Some(path) = words_of_line.get(1) else {
+                    println!("error: `load` needs a file");
+                    continue;
+                };
+                match Game::load(live.game().content().clone(), Path::new(path)) {
+                    Ok((game, notes)) => {
+                        live.replace_game(game);
+                        print_diags(&notes, live.sources());
+                        println!("loaded {path}");
+                    }
+                    Err(e) => println!("error: {e}"),
+                }
+                continue;
+            }
+            _ => {}
         }
-        match command(&mut game, &loaded, line) {
+        let result = command(live.game_mut(), line);
+        let game = live.game_mut();
+        match result {
             Ok(text) => {
                 for m in game.take_messages() {
                     println!("{m}");
@@ -103,33 +163,136 @@ pub fn run(options: Options) -> ExitCode {
                 println!("error: {e}");
             }
         }
-        let problems = game.take_problems();
-        if !problems.is_empty() {
-            println!("{}", render_all(&problems, &loaded.sources).trim_end());
-        }
+        let problems = live.game_mut().take_problems();
+        print_diags(&problems, live.sources());
     }
     ExitCode::SUCCESS
 }
 
-/// Makes the mods' scripts the game's host, with the game's saved storage in place.
-fn attach_scripts(game: &mut Game, loaded: &mut Loaded) {
-    let lua = game.set_host(None).or_else(|| {
-        loaded
-            .take_lua()
-            .map(|l| Box::new(l) as Box<dyn crate::game::Host>)
+/// Reloads the mods; prints the summary and what went wrong or was dropped.
+fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>) {
+    let report = live.reload();
+    match &report.sources {
+        Some(sources) => print_diags(&report.diagnostics, sources),
+        None => print_diags(&report.diagnostics, live.sources()),
+    }
+    println!("{} (generation {})", report.summary, report.generation);
+    if report.ok {
+        if let Ok(mut w) = words.lock() {
+            *w = completion_words(live.game());
+        }
+    }
+}
+
+/// Feeds lines to the main loop: with a line editor at a terminal, plainly from a pipe.
+fn read_lines(tx: mpsc::Sender<Msg>, interactive: bool, words: Arc<Mutex<Vec<String>>>) {
+    std::thread::spawn(move || {
+        if interactive {
+            if let Ok(mut editor) =
+                rustyline::Editor::<Completion, rustyline::history::DefaultHistory>::new()
+            {
+                editor.set_helper(Some(Completion { words }));
+                while let Ok(line) = editor.readline("> ") {
+                    let _ = editor.add_history_entry(line.as_str());
+                    if tx.send(Msg::Line(line)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(Msg::End);
+                return;
+            }
+        }
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(Msg::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Msg::End);
     });
-    if let Some(mut host) = lua {
-        host.attach(game);
-        game.set_host(Some(host));
+}
+
+/// Commands and every ID of the content, for tab completion.
+fn completion_words(game: &Game) -> Vec<String> {
+    let c = game.content();
+    let mut words: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
+    words.extend(c.items.keys().map(|k| k.to_string()));
+    words.extend(c.creatures.keys().map(|k| k.to_string()));
+    words.extend(c.quests.keys().map(|k| k.to_string()));
+    words.extend(c.trigger_ids.keys().map(|k| k.to_string()));
+    words.extend(c.events.names().map(str::to_string));
+    words.sort();
+    words.dedup();
+    words
+}
+
+const COMMANDS: &[&str] = &[
+    "help",
+    "status",
+    "inventory",
+    "quests",
+    "map",
+    "next",
+    "attack",
+    "flee",
+    "use",
+    "talk",
+    "encounter",
+    "choose",
+    "spawn",
+    "emit",
+    "give",
+    "start",
+    "why",
+    "log",
+    "save",
+    "load",
+    "reload",
+    "seed",
+    "hash",
+    "quit",
+];
+
+struct Completion {
+    words: Arc<Mutex<Vec<String>>>,
+}
+
+impl rustyline::completion::Completer for Completion {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let prefix = &line[start..pos];
+        let words = self.words.lock().map(|w| w.clone()).unwrap_or_default();
+        let matches = words
+            .into_iter()
+            .filter(|w| {
+                w.starts_with(prefix) || w.split(':').nth(1).is_some_and(|n| n.starts_with(prefix))
+            })
+            .collect();
+        Ok((start, matches))
     }
 }
 
-fn print_notes(notes: &[crate::diag::Diagnostic], loaded: &Loaded) {
-    if !notes.is_empty() {
-        println!("{}", render_all(notes, &loaded.sources).trim_end());
+impl rustyline::hint::Hinter for Completion {
+    type Hint = String;
+}
+impl rustyline::highlight::Highlighter for Completion {}
+impl rustyline::validate::Validator for Completion {}
+impl rustyline::Helper for Completion {}
+
+fn print_diags(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceMap) {
+    if !diags.is_empty() {
+        println!("{}", render_all(diags, sources).trim_end());
     }
 }
 
+/// Parses an ID typed by the player (a bare name means `core:`) and checks it exists.
 fn id(text: &str, kind: &str, exists: impl Fn(&Id) -> bool) -> Result<Id, String> {
     let id = Id::parse(text, "core").ok_or_else(|| format!("`{text}` is not an ID"))?;
     if exists(&id) {
@@ -146,7 +309,7 @@ fn outcome(o: Outcome) -> String {
     }
 }
 
-fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, String> {
+fn command(game: &mut Game, line: &str) -> Result<String, String> {
     let content = game.content().clone();
     let words: Vec<&str> = line.split_whitespace().collect();
     let arg = |i: usize| {
@@ -208,15 +371,19 @@ fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, Strin
                 })
                 .transpose()?
                 .unwrap_or(1);
+            let before = game.state().player.count(&item);
+            let name = content.items[&item].name.clone();
             let entry = crate::content::ActionEntry {
                 action: crate::content::Action::GiveItem {
-                    item,
+                    item: item.clone(),
                     count,
                     target: crate::content::Who::Player,
                 },
                 span: crate::diag::Span::file_start(crate::diag::FileId(0)),
             };
-            game.command_action(entry, "give").map(outcome)
+            let done = game.command_action(entry, "give").map(outcome)?;
+            let kept = game.state().player.count(&item).saturating_sub(before);
+            Ok(format!("You receive {kept} {name}.{done}"))
         }
         "start" => {
             let quest = id(arg(1)?, "quest", |i| content.quests.contains_key(i))?;
@@ -259,17 +426,6 @@ fn command(game: &mut Game, loaded: &Loaded, line: &str) -> Result<String, Strin
         "save" => game
             .save(Path::new(arg(1)?))
             .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
-        "load" => {
-            let (mut g, notes) = Game::load(content.clone(), Path::new(arg(1)?))?;
-            let host = game.set_host(None);
-            if let Some(mut host) = host {
-                host.attach(&g);
-                g.set_host(Some(host));
-            }
-            *game = g;
-            print_notes(&notes, loaded);
-            Ok(format!("loaded {}", arg(1).unwrap_or_default()))
-        }
         "seed" => Ok(game.seed().to_string()),
         "hash" => Ok(game.state_hash()),
         other => Err(format!(

@@ -1,0 +1,393 @@
+//! Hot reload with real files in temporary folders and the real watcher. Every wait is for the
+//! watcher's signal or the generation counter, with a generous timeout; nothing sleeps a fixed time
+//! to let a reload happen.
+
+mod common;
+
+use common::world::TestMods;
+use common::{expect_file, root};
+use lantern::diag::render_all;
+use lantern::game::ev;
+use lantern::id::Id;
+use lantern::lua::Limits;
+use lantern::reload::{watch, Live, ReloadReport, Watch};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+struct Session {
+    live: Live,
+    changes: mpsc::Receiver<()>,
+    _watch: Watch,
+    mods: TestMods,
+}
+
+impl Session {
+    fn new(files: &[(&str, &str)]) -> Session {
+        let mods = TestMods::new(files);
+        let (live, notes) = match Live::start(&mods.path(), 1, Limits::default()) {
+            Ok(started) => started,
+            Err((d, s)) => panic!("{}", render_all(&d, &s)),
+        };
+        assert!(notes.is_empty(), "{notes:?}");
+        let (tx, changes) = mpsc::channel();
+        let w = watch(&mods.path(), move || {
+            let _ = tx.send(());
+        })
+        .unwrap();
+        Session {
+            live,
+            changes,
+            _watch: w,
+            mods,
+        }
+    }
+
+    fn file(&self, rel: &str) -> PathBuf {
+        self.mods.path().join(rel)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.file(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// Waits for the watcher to report a change, then reloads as the play loop does.
+    fn reload_after_change(&mut self) -> ReloadReport {
+        self.changes
+            .recv_timeout(TIMEOUT)
+            .expect("the watcher saw the change");
+        // A burst may have been split in two signals; take what is already there too.
+        while self.changes.try_recv().is_ok() {}
+        self.live.reload()
+    }
+
+    /// Reloads and requires success, checking the generation advanced.
+    fn reload_ok(&mut self) -> ReloadReport {
+        let before = self.live.generation();
+        let report = self.reload_after_change();
+        let rendered = render_all(
+            &report.diagnostics,
+            report.sources.as_ref().unwrap_or(self.live.sources()),
+        );
+        assert!(report.ok, "{}\n{rendered}", report.summary);
+        assert_eq!(self.live.generation(), before + 1);
+        report
+    }
+
+    fn turn(&mut self) {
+        self.live
+            .game_mut()
+            .emit_command(ev::TURN_STARTED, None, &[])
+            .unwrap();
+    }
+
+    fn messages(&mut self) -> Vec<String> {
+        self.live.game_mut().take_messages()
+    }
+}
+
+fn id(s: &str) -> Id {
+    Id::qualified(s).unwrap()
+}
+
+const QUEST: &str =
+    "[[event_types]]\nid = \"tick\"\n\n[[quests]]\nid = \"ticks\"\non = \"tick\"\ncount = COUNT\n";
+
+#[test]
+fn editing_a_quests_count_keeps_its_progress_and_applies_the_new_count() {
+    let mut s = Session::new(&[("data/q.toml", &QUEST.replace("COUNT", "5"))]);
+    let g = s.live.game_mut();
+    g.command_action(
+        lantern::content::ActionEntry {
+            action: lantern::content::Action::StartQuest {
+                quest: id("test:ticks"),
+            },
+            span: lantern::diag::Span::file_start(lantern::diag::FileId(0)),
+        },
+        "start",
+    )
+    .unwrap();
+    let tick = g.content().events.lookup("test:tick").unwrap();
+    for _ in 0..3 {
+        s.live.game_mut().emit_command(tick, None, &[]).unwrap();
+    }
+    s.write("test/data/q.toml", &QUEST.replace("COUNT", "4"));
+    let report = s.reload_ok();
+    assert!(report.summary.contains("~1 quest"), "{}", report.summary);
+    assert_eq!(s.live.game().state().quests[&id("test:ticks")].count, 3);
+    let tick = s.live.game().content().events.lookup("test:tick").unwrap();
+    s.live.game_mut().emit_command(tick, None, &[]).unwrap();
+    assert!(
+        s.live.game().state().quests[&id("test:ticks")].done,
+        "the new count of 4 applies"
+    );
+}
+
+#[test]
+fn an_added_trigger_fires_on_the_next_event() {
+    let mut s = Session::new(&[("data/t.toml", "")]);
+    s.write("test/data/t.toml", "[[triggers]]\non = \"turn_started\"\nactions = [ { action = \"give_item\", item = \"core:key\" } ]\n");
+    let report = s.reload_ok();
+    assert!(report.summary.contains("+1 trigger"), "{}", report.summary);
+    s.turn();
+    assert_eq!(s.live.game().state().player.count(&id("core:key")), 1);
+}
+
+#[test]
+fn a_broken_toml_file_keeps_the_old_version_and_names_the_line_then_the_fix_loads() {
+    let good = "[[items]]\nid = \"cheese\"\n";
+    let mut s = Session::new(&[("data/items.toml", good)]);
+    s.write(
+        "test/data/items.toml",
+        "[[items]]\nid = \"cheese\"\nstack = \"lots\"\n",
+    );
+    let report = s.reload_after_change();
+    assert!(!report.ok);
+    assert_eq!(s.live.generation(), 0);
+    let text = render_all(&report.diagnostics, report.sources.as_ref().unwrap());
+    assert!(text.contains(" --> test/data/items.toml:3:9"), "{text}");
+    assert!(
+        report
+            .summary
+            .starts_with("reload failed (1 errors); still running the previous version"),
+        "{}",
+        report.summary
+    );
+    assert!(
+        s.live
+            .game()
+            .content()
+            .items
+            .contains_key(&id("test:cheese")),
+        "the old version keeps running"
+    );
+    s.write(
+        "test/data/items.toml",
+        "[[items]]\nid = \"cheese\"\nstack = 3\n",
+    );
+    s.reload_ok();
+    assert_eq!(s.live.game().content().items[&id("test:cheese")].stack, 3);
+}
+
+#[test]
+fn a_lua_syntax_error_and_an_error_at_load_keep_the_old_scripts() {
+    let mut s = Session::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.log('v1') end)",
+    )]);
+    s.write(
+        "test/scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.log('v2') end\n",
+    );
+    let report = s.reload_after_change();
+    assert!(!report.ok);
+    let text = render_all(&report.diagnostics, report.sources.as_ref().unwrap());
+    assert!(text.contains("test/scripts/main.lua:"), "{text}");
+    s.turn();
+    assert_eq!(s.messages(), ["[test] v1"]);
+    s.write("test/scripts/main.lua", "local x = nil\nx.boom = 1\n");
+    let report = s.reload_after_change();
+    assert!(!report.ok);
+    let text = render_all(&report.diagnostics, report.sources.as_ref().unwrap());
+    assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
+    s.turn();
+    assert_eq!(s.messages(), ["[test] v1"]);
+    s.write(
+        "test/scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.log('v3') end)",
+    );
+    s.reload_ok();
+    s.turn();
+    assert_eq!(s.messages(), ["[test] v3"]);
+}
+
+#[test]
+fn a_handler_edited_ten_times_is_registered_once_and_storage_survives() {
+    let script = |n: usize| {
+        format!("lantern.on('turn_started', function() lantern.storage.n = (lantern.storage.n or 0) + 1 lantern.log('v{n} ' .. lantern.storage.n) end)")
+    };
+    let mut s = Session::new(&[("scripts/main.lua", &script(0))]);
+    s.turn();
+    for n in 1..=10 {
+        s.write("test/scripts/main.lua", &script(n));
+        s.reload_ok();
+    }
+    s.messages();
+    s.turn();
+    assert_eq!(
+        s.messages(),
+        ["[test] v10 2"],
+        "one handler, and the storage counted on across reloads"
+    );
+}
+
+#[test]
+fn on_reload_migrates_the_storage() {
+    let mut s = Session::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.storage.gold = 5 end)",
+    )]);
+    s.turn();
+    s.write(
+        "test/scripts/main.lua",
+        "lantern.on_reload(function(old) return { coins = (old.gold or 0) * 100 } end)\nlantern.on('turn_started', function() lantern.log(lantern.storage.coins) end)",
+    );
+    s.reload_ok();
+    s.turn();
+    assert_eq!(s.messages(), ["[test] 500"]);
+    assert_eq!(s.live.game().storage()["test"]["coins"], 500);
+}
+
+#[test]
+fn deleting_adding_and_renaming_mod_folders() {
+    let mut s = Session::new(&[("data/items.toml", "[[items]]\nid = \"cheese\"\n")]);
+    s.live
+        .game_mut()
+        .command_action(
+            lantern::content::ActionEntry {
+                action: lantern::content::Action::GiveItem {
+                    item: id("test:cheese"),
+                    count: 1,
+                    target: lantern::content::Who::Player,
+                },
+                span: lantern::diag::Span::file_start(lantern::diag::FileId(0)),
+            },
+            "give",
+        )
+        .unwrap();
+    // Add a mod.
+    let extra = s.file("extra");
+    std::fs::create_dir_all(extra.join("data")).unwrap();
+    std::fs::write(extra.join("data/x.toml"), "[[tags]]\nid = \"shiny\"\n").unwrap();
+    std::fs::write(
+        extra.join("mod.toml"),
+        "id = \"extra\"\nversion = \"1.0.0\"\n",
+    )
+    .unwrap();
+    s.reload_ok();
+    assert!(s
+        .live
+        .game()
+        .content()
+        .tags
+        .contains_key(&id("extra:shiny")));
+    // Rename it: the folder name does not matter, the manifest's id does.
+    std::fs::rename(&extra, s.file("extra_renamed")).unwrap();
+    s.reload_ok();
+    assert!(s
+        .live
+        .game()
+        .content()
+        .tags
+        .contains_key(&id("extra:shiny")));
+    // Delete the test mod: its item is set aside, not lost.
+    std::fs::remove_dir_all(s.file("test")).unwrap();
+    let report = s.reload_ok();
+    assert!(report.summary.contains("-1 item"), "{}", report.summary);
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.message.starts_with("item `test:cheese` no longer exists")),
+        "{:?}",
+        report.diagnostics
+    );
+    assert_eq!(s.live.game().state().orphans.len(), 1);
+}
+
+#[test]
+fn an_atomic_save_by_rename_is_seen() {
+    let mut s = Session::new(&[("data/items.toml", "[[items]]\nid = \"cheese\"\n")]);
+    let tmp = s.file("test/data/.items.toml.tmp");
+    std::fs::write(&tmp, "[[items]]\nid = \"cheese\"\nstack = 7\n").unwrap();
+    std::fs::rename(&tmp, s.file("test/data/items.toml")).unwrap();
+    s.reload_ok();
+    assert_eq!(s.live.game().content().items[&id("test:cheese")].stack, 7);
+}
+
+#[test]
+fn a_burst_of_100_writes_gives_a_few_reloads_and_the_last_content_wins() {
+    let mut s = Session::new(&[("data/items.toml", "[[items]]\nid = \"cheese\"\n")]);
+    for n in 1..=100 {
+        s.write(
+            "test/data/items.toml",
+            &format!("[[items]]\nid = \"cheese\"\nstack = {n}\n"),
+        );
+    }
+    s.reload_ok();
+    let mut signals = 1;
+    // Further signals from the same burst, if any, arrive within a few debounce periods.
+    while s.changes.recv_timeout(Duration::from_millis(500)).is_ok() {
+        signals += 1;
+        s.live.reload();
+    }
+    assert!(signals <= 3, "{signals} reloads for one burst");
+    assert_eq!(s.live.game().content().items[&id("test:cheese")].stack, 100);
+}
+
+#[test]
+fn a_folder_created_and_filled_at_once_is_seen() {
+    let mut s = Session::new(&[]);
+    let deep = s.file("test/data/a/b/c");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("deep.toml"), "[[tags]]\nid = \"deep\"\n").unwrap();
+    s.reload_ok();
+    assert!(s.live.game().content().tags.contains_key(&id("test:deep")));
+}
+
+#[test]
+fn editor_swap_files_do_not_trigger_a_reload() {
+    let s = Session::new(&[("data/items.toml", "[[items]]\nid = \"cheese\"\n")]);
+    std::fs::write(s.file("test/data/.items.toml.swp"), "junk").unwrap();
+    std::fs::write(s.file("test/data/items.toml~"), "junk").unwrap();
+    // A relevant change afterwards is the first signal to arrive.
+    std::fs::write(s.file("test/data/notes.txt"), "not a mod file").unwrap();
+    assert!(
+        s.changes.recv_timeout(Duration::from_millis(800)).is_err(),
+        "swap, backup and other files were ignored"
+    );
+    let _ = Path::new("");
+}
+
+#[test]
+fn the_scripted_play_session_transcript() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
+        .args(["play", "--no-watch", "--seed", "21"])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let script = std::fs::read_to_string(root().join("tests/fixtures/play/session.txt")).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let transcript = format!(
+        "{}--- stderr\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // How long a reload took is the one thing that differs between runs.
+    let transcript: String = transcript
+        .lines()
+        .map(|l| match (l.find(" files in "), l.find(" ms: ")) {
+            (Some(a), Some(b)) if a < b => format!("{} files in <t>{}\n", &l[..a], &l[b..]),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    expect_file(
+        &root().join("tests/fixtures/play/transcript.txt"),
+        &transcript,
+    );
+}
