@@ -59,7 +59,9 @@ fn raw_notify(dir: &Path) -> Duration {
 
 /// Write a data file, wait for the watcher's debounced signal, reload; until the generation advanced.
 fn write_to_live(dir: &Path, file: &Path) -> (Duration, Duration) {
-    let (mut live, _) = Live::start(dir, 1, Limits::default()).map_err(|_| "mods load").unwrap();
+    let (mut live, _) = Live::start(dir, 1, Limits::default())
+        .map_err(|_| "mods load")
+        .unwrap();
     let (tx, rx) = mpsc::channel();
     let _w = watch(dir, move || {
         let _ = tx.send(());
@@ -89,18 +91,35 @@ fn main() {
     let typical = tempfile::tempdir().unwrap();
     copy_dir(&root.join("mods/core"), &typical.path().join("core"));
     std::fs::create_dir_all(typical.path().join("rats/data")).unwrap();
-    std::fs::write(typical.path().join("rats/mod.toml"), "id = \"rats\"\nversion = \"1.0.0\"\ndepends = [\"core\"]\n").unwrap();
+    std::fs::write(
+        typical.path().join("rats/mod.toml"),
+        "id = \"rats\"\nversion = \"1.0.0\"\ndepends = [\"core\"]\n",
+    )
+    .unwrap();
     let raw = raw_notify(typical.path());
-    let (typ_total, typ_work) = write_to_live(typical.path(), &typical.path().join("rats/data/bench.toml"));
+    let (typ_total, typ_work) =
+        write_to_live(typical.path(), &typical.path().join("rats/data/bench.toml"));
 
     let bundled = tempfile::tempdir().unwrap();
     copy_dir(&root.join("mods"), bundled.path());
-    let (all_total, all_work) = write_to_live(bundled.path(), &bundled.path().join("core/data/bench.toml"));
+    let (all_total, all_work) =
+        write_to_live(bundled.path(), &bundled.path().join("core/data/bench.toml"));
 
     println!("debounce: {} ms", DEBOUNCE.as_millis());
-    println!("raw notify event latency (baseline)         : {:>7.2} ms", ms(raw));
-    println!("write -> live, core + one mod                : {:>7.2} ms  (reload work {:.2} ms)", ms(typ_total), ms(typ_work));
-    println!("write -> live, the whole bundled set         : {:>7.2} ms  (reload work {:.2} ms)", ms(all_total), ms(all_work));
+    println!(
+        "raw notify event latency (baseline)         : {:>7.2} ms",
+        ms(raw)
+    );
+    println!(
+        "write -> live, core + one mod                : {:>7.2} ms  (reload work {:.2} ms)",
+        ms(typ_total),
+        ms(typ_work)
+    );
+    println!(
+        "write -> live, the whole bundled set         : {:>7.2} ms  (reload work {:.2} ms)",
+        ms(all_total),
+        ms(all_work)
+    );
     println!(
         "over the debounce: {:.1} ms and {:.1} ms (target: median under 100 ms over the debounce)",
         ms(typ_total) - ms(DEBOUNCE),

@@ -18,6 +18,7 @@ pub mod cli;
 pub mod content;
 pub mod diag;
 pub mod game;
+pub mod harness;
 pub mod id;
 pub mod load;
 pub mod lua;

@@ -1,11 +1,13 @@
-//! The command line: `lantern check` and `lantern play`.
+//! The command line: `lantern check`, `play`, `test`, `new` and `docs`.
 //!
 //! This is the only module that prints or renders diagnostics to the terminal (invariant 5).
 //! Exit codes: 0 success, 1 content errors or failed tests, 2 usage errors.
 
 mod check;
 mod docs;
+mod new;
 mod play;
+mod test;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -28,6 +30,25 @@ enum Command {
         /// `human` (with carets) or `json` (for editors and CI).
         #[arg(long, value_enum, default_value = "human")]
         format: check::Format,
+    },
+    /// Run the mods' Lua tests (`mods/*/tests/**/*.lua`) and the scenarios in `scripts/`.
+    Test {
+        #[arg(long, default_value = "mods")]
+        mods: PathBuf,
+        /// Run only the tests whose `file > describe > it` name contains this.
+        filter: Option<String>,
+        #[arg(long, value_enum, default_value = "pretty")]
+        format: crate::harness::report::Format,
+        /// Rerun the tests whenever a mod or test file changes.
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Create a new mod with a manifest, data, a script and a passing test.
+    New {
+        /// The mod's id: lowercase letters, digits and `_`.
+        name: String,
+        #[arg(long, default_value = "mods")]
+        mods: PathBuf,
     },
     /// Write editor support files.
     Docs {
@@ -67,6 +88,13 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check { mods, format } => check::run(&mods, format),
         Command::Docs { lua_defs } => docs::run(lua_defs.as_deref()),
+        Command::Test {
+            mods,
+            filter,
+            format,
+            watch,
+        } => test::run(&mods, filter.as_deref(), format, watch),
+        Command::New { name, mods } => new::run(&mods, &name),
         Command::Play {
             mods,
             seed,

@@ -1,15 +1,15 @@
 //! Draining the queue: each event goes to the triggers that listen to it, then quests, then scripts.
 //!
 //! Order, for one event (documented in the guide):
-//! 1. triggers borne by the event's source: top-level triggers (when the source is the player) in load
-//!    order, then the creature's own triggers, then those of its items in inventory order;
-//! 2. the current room's triggers;
-//! 3. active quests that count this event, in ID order;
-//! 4. script handlers (the [`Host`](super::Host)).
+//! 1. triggers borne by the event's source: the creature's own, then those of its items in inventory order;
+//! 2. top-level triggers, in load order;
+//! 3. the current room's triggers;
+//! 4. active quests that count this event, in ID order;
+//! 5. script handlers (the [`Host`](super::Host)).
 //!
-//! Borne triggers see `self` = their bearer and `target` = the event's target. Room triggers and quests
-//! watch the whole world for the player: `target` is the event's source, or its target when the source
-//! is the player himself.
+//! Borne triggers see `self` = their bearer and `target` = the event's target. Top-level triggers, room
+//! triggers and quests watch the whole world for the player: `self` is the player and `target` the other
+//! side as the player sees it: the event's source, or its target when the source is the player himself.
 
 use super::apply::ev;
 use super::trace::{Trace, TraceStep};
@@ -61,11 +61,6 @@ impl Game {
             cause: "",
             stream: "",
         };
-        if event.source == CreatureRef::Player {
-            for &r in &content.top_level[kind.0 as usize] {
-                self.run_trigger(r, event, &borne);
-            }
-        }
         if let Some(c) = self.creature(event.source) {
             let mut listening: Vec<TriggerRef> = Vec::new();
             if let Some(def) = content.creatures.get(&c.def) {
@@ -105,6 +100,9 @@ impl Game {
             cause: "",
             stream: "",
         };
+        for &r in &content.top_level[kind.0 as usize] {
+            self.run_trigger(r, event, &world);
+        }
         if let Some(room) = self.current_room().and_then(|r| content.rooms.get(&r)) {
             for &r in room
                 .triggers

@@ -1,0 +1,113 @@
+//! `lantern new NAME`: a new mod with a manifest, a data file with a trigger and a quest, a script
+//! and a passing test: the starting point of the modder guide's first chapter.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(mods_dir: &Path, name: &str) -> ExitCode {
+    if !crate::id::is_ident(name) {
+        eprintln!("error: `{name}` is not a mod id: use lowercase letters, digits and `_`, such as `rats`");
+        return ExitCode::from(2);
+    }
+    let dir = mods_dir.join(name);
+    if dir.exists() {
+        eprintln!("error: `{}` already exists", dir.display());
+        return ExitCode::from(1);
+    }
+    let files = [
+        ("mod.toml", manifest(name)),
+        (&format!("data/{name}.toml") as &str, data(name)),
+        ("scripts/main.lua", script(name)),
+        (&format!("tests/{name}_test.lua") as &str, test(name)),
+    ]
+    .map(|(p, t)| (p.to_string(), t));
+    for (path, text) in &files {
+        let full = dir.join(path);
+        let written = full
+            .parent()
+            .map(std::fs::create_dir_all)
+            .transpose()
+            .and_then(|_| std::fs::write(&full, text));
+        if let Err(e) = written {
+            eprintln!("error: cannot write `{}`: {e}", full.display());
+            return ExitCode::from(1);
+        }
+    }
+    println!("created mod `{name}` in {}", dir.display());
+    for (path, _) in &files {
+        println!("  {name}/{path}");
+    }
+    println!("next: `lantern check`, `lantern test {name}`, and `lantern play` to see it live");
+    ExitCode::SUCCESS
+}
+
+fn manifest(name: &str) -> String {
+    format!("id = \"{name}\"\nname = \"{name}\"\nversion = \"0.1.0\"\ndepends = [\"core >=0.1\"]\n")
+}
+
+fn data(name: &str) -> String {
+    format!(
+        r#"# Everything here is `{name}:...`; other mods' definitions are named with their namespace.
+
+# A trigger: every rat you kill drops a coin.
+[[triggers]]
+id = "rat_coin"
+on = "creature_died"
+condition = [ {{ check = "has_tag", who = "target", value = "core:rat" }} ]
+actions = [ {{ action = "give_item", item = "core:gold", count = 1, target = "player" }} ]
+
+# A quest: kill three rats after it starts.
+[[quests]]
+id = "first_hunt"
+name = "First Hunt"
+on = "creature_died"
+count = 3
+condition = [ {{ check = "has_tag", who = "target", value = "core:rat" }} ]
+actions = [ {{ action = "give_item", item = "core:potion", count = 1, target = "self" }} ]
+
+# Start the quest as soon as the run begins.
+[[triggers]]
+id = "start_hunt"
+on = "floor_entered"
+when = {{ depth = 1 }}
+actions = [ {{ action = "start_quest", quest = "first_hunt" }} ]
+"#
+    )
+}
+
+fn script(name: &str) -> String {
+    format!(
+        r#"-- Runs once when the mod loads: subscribe to events, register actions and checks.
+lantern.on("quest_completed", function(ev)
+  if ev.quest == "{name}:first_hunt" then
+    lantern.log("the first hunt is done")
+  end
+end)
+"#
+    )
+}
+
+fn test(name: &str) -> String {
+    format!(
+        r#"-- Run with `lantern test {name}`.
+describe("{name}", function()
+  it("pays a coin per rat", function()
+    local g = lantern.test.game{{ seed = 1, mods = {{ "core", "{name}" }} }}
+    local before = g.player:count("core:gold")
+    g:emit("creature_died", {{ target = g:spawn("core:rat") }})
+    expect(g.player:count("core:gold")).to_be(before + 1)
+  end)
+
+  it("completes the first hunt after three rats", function()
+    local g = lantern.test.game{{ seed = 1, mods = {{ "core", "{name}" }} }}
+    g:next()
+    expect(g:quest("{name}:first_hunt").count).to_be(0)
+    for _ = 1, 3 do
+      g:emit("creature_died", {{ target = g:spawn("core:rat") }})
+    end
+    expect(g:quest("{name}:first_hunt").done).to_be(true)
+  end)
+end)
+"#
+    )
+}

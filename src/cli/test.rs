@@ -1,0 +1,51 @@
+//! `lantern test`: discover and run every mod's tests and the scenarios in `scripts/`.
+
+use crate::harness::{self, report, Harness};
+use crate::lua::Limits;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::{mpsc, Arc};
+
+pub fn run(mods_dir: &Path, filter: Option<&str>, format: report::Format, watch: bool) -> ExitCode {
+    let code = run_once(mods_dir, filter, format);
+    if !watch {
+        return code;
+    }
+    let (tx, rx) = mpsc::channel();
+    let _watch = match crate::reload::watch(mods_dir, move || {
+        let _ = tx.send(());
+    }) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: cannot watch `{}`: {e}", mods_dir.display());
+            return ExitCode::from(1);
+        }
+    };
+    println!(
+        "watching {} for changes (Ctrl-C to stop)",
+        mods_dir.display()
+    );
+    while rx.recv().is_ok() {
+        while rx.try_recv().is_ok() {}
+        // Every change reruns every test: the whole bundled suite takes well under a second, and a
+        // changed data file can break any mod's tests.
+        println!();
+        run_once(mods_dir, filter, format);
+    }
+    code
+}
+
+fn run_once(mods_dir: &Path, filter: Option<&str>, format: report::Format) -> ExitCode {
+    let files = harness::discover(mods_dir);
+    let h = Arc::new(Harness::new(mods_dir, Limits::default()));
+    let results = harness::run(&h, &files, filter);
+    print!("{}", report::render(&results, format));
+    if results
+        .iter()
+        .any(|r| matches!(r.status, harness::Status::Failed { .. }))
+    {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

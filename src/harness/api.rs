@@ -1,0 +1,451 @@
+//! The test files' API: `describe`, `it` (or `test`), `xit` and `pending`, `before_each`, `expect`
+//! with `to_be`, `to_equal` (deep), `to_be_near`, `to_contain`, `to_fail_with`; and running one file.
+
+use super::{Harness, Status, TestFile, TestResult};
+use crate::lua::budget::Budget;
+use crate::lua::sandbox;
+use mlua::{Function, Lua, Table, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+struct Case {
+    name: String,
+    func: Option<Function>,
+    hooks: Vec<Function>,
+}
+
+#[derive(Default)]
+struct Collector {
+    names: Vec<String>,
+    hooks: Vec<Vec<Function>>,
+    cases: Vec<Case>,
+}
+
+/// Runs one test file; a file that fails to load is one failed result at its line.
+pub fn run_file(
+    h: &std::sync::Arc<Harness>,
+    file: &TestFile,
+    filter: Option<&str>,
+) -> Vec<TestResult> {
+    match run_file_inner(h, file, filter) {
+        Ok(results) => results,
+        Err(e) => vec![failed(
+            file,
+            "(loading the file)",
+            &e,
+            Duration::ZERO,
+            Vec::new(),
+        )],
+    }
+}
+
+fn failed(
+    file: &TestFile,
+    name: &str,
+    e: &mlua::Error,
+    duration: Duration,
+    output: Vec<String>,
+) -> TestResult {
+    let (message, location) = split_location(&crate::lua::describe(e).0, &file.display);
+    TestResult {
+        file: file.display.clone(),
+        name: name.to_string(),
+        status: Status::Failed { message, location },
+        duration,
+        output,
+    }
+}
+
+/// `core/tests/a.lua:12: expected 3, got 4` into the message and `core/tests/a.lua:12`.
+fn split_location(text: &str, display: &str) -> (String, Option<String>) {
+    if let Some(rest) = text.strip_prefix(display).and_then(|r| r.strip_prefix(':')) {
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !digits.is_empty() {
+            let message = rest[digits.len()..]
+                .trim_start_matches(':')
+                .trim()
+                .to_string();
+            return (message, Some(format!("{display}:{digits}")));
+        }
+    }
+    (text.to_string(), None)
+}
+
+fn run_file_inner(
+    h: &std::sync::Arc<Harness>,
+    file: &TestFile,
+    filter: Option<&str>,
+) -> mlua::Result<Vec<TestResult>> {
+    let lua = sandbox::new_state()?;
+    let budget = Budget::install(&lua, h.limits)?;
+    let collector = Rc::new(RefCell::new(Collector {
+        hooks: vec![Vec::new()],
+        ..Default::default()
+    }));
+    let output: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
+
+    let lantern = lua.create_table()?;
+    let test = lua.create_table()?;
+    test.raw_set(
+        "game",
+        super::game::constructor(&lua, h.clone(), output.clone())?,
+    )?;
+    lantern.raw_set("test", test)?;
+    let out = output.clone();
+    let log = lua.create_function(move |_, args: mlua::Variadic<Value>| {
+        let text: Vec<String> = args
+            .iter()
+            .map(|v| {
+                v.to_string()
+                    .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+            })
+            .collect();
+        out.borrow_mut().push(text.join("\t"));
+        Ok(())
+    })?;
+    lantern.raw_set("log", log.clone())?;
+    let dir = file
+        .path
+        .parent()
+        .map(|p| p.to_path_buf())
+        .unwrap_or_default();
+    let env = sandbox::environment(
+        &lua,
+        "test",
+        dir,
+        lantern,
+        log,
+        Rc::new(RefCell::new(Vec::new())),
+    )?;
+    register(&lua, &env, collector.clone())?;
+
+    let text = std::fs::read_to_string(&file.path)
+        .map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", file.display)))?;
+    budget.reset(&lua);
+    lua.load(text)
+        .set_mode(mlua::ChunkMode::Text)
+        .set_name(format!("@{}", file.display))
+        .set_environment(env)
+        .exec()?;
+
+    let cases = std::mem::take(&mut collector.borrow_mut().cases);
+    let mut results = Vec::new();
+    for case in cases {
+        if filter.is_some_and(|f| !format!("{} > {}", file.display, case.name).contains(f)) {
+            continue;
+        }
+        let Some(func) = case.func else {
+            results.push(TestResult {
+                file: file.display.clone(),
+                name: case.name,
+                status: Status::Skipped,
+                duration: Duration::ZERO,
+                output: Vec::new(),
+            });
+            continue;
+        };
+        output.borrow_mut().clear();
+        let (result, duration) = super::timed(|| -> mlua::Result<()> {
+            for hook in &case.hooks {
+                budget.reset(&lua);
+                hook.call::<()>(())?;
+            }
+            budget.reset(&lua);
+            func.call::<()>(())
+        });
+        let printed = std::mem::take(&mut *output.borrow_mut());
+        results.push(match result {
+            Ok(()) => TestResult {
+                file: file.display.clone(),
+                name: case.name,
+                status: Status::Passed,
+                duration,
+                output: printed,
+            },
+            Err(e) => failed(file, &case.name, &e, duration, printed),
+        });
+    }
+    Ok(results)
+}
+
+fn register(lua: &Lua, env: &Table, collector: Rc<RefCell<Collector>>) -> mlua::Result<()> {
+    let c = collector.clone();
+    env.raw_set(
+        "describe",
+        lua.create_function(move |_, (name, body): (String, Function)| {
+            c.borrow_mut().names.push(name);
+            c.borrow_mut().hooks.push(Vec::new());
+            let result = body.call::<()>(());
+            c.borrow_mut().names.pop();
+            c.borrow_mut().hooks.pop();
+            result
+        })?,
+    )?;
+    let c = collector.clone();
+    env.raw_set(
+        "before_each",
+        lua.create_function(move |_, hook: Function| {
+            if let Some(layer) = c.borrow_mut().hooks.last_mut() {
+                layer.push(hook);
+            }
+            Ok(())
+        })?,
+    )?;
+    let add = |pending: bool| {
+        let c = collector.clone();
+        move |_: &Lua, (name, body): (String, Option<Function>)| {
+            let mut col = c.borrow_mut();
+            let mut path = col.names.clone();
+            path.push(name);
+            let hooks = col.hooks.iter().flatten().cloned().collect();
+            col.cases.push(Case {
+                name: path.join(" > "),
+                func: if pending { None } else { body },
+                hooks,
+            });
+            Ok(())
+        }
+    };
+    let it = lua.create_function(add(false))?;
+    env.raw_set("it", it.clone())?;
+    env.raw_set("test", it)?;
+    env.raw_set("xit", lua.create_function(add(true))?)?;
+    env.raw_set("pending", lua.create_function(add(true))?)?;
+    env.raw_set(
+        "expect",
+        lua.create_function(|lua, value: Value| expectation(lua, value))?,
+    )?;
+    Ok(())
+}
+
+/// `file:line: message` at the Lua line that called the matcher.
+fn failure(lua: &Lua, message: String) -> mlua::Error {
+    let at = crate::lua::api::call_site(lua)
+        .map(|(f, l)| format!("{f}:{l}: "))
+        .unwrap_or_default();
+    mlua::Error::runtime(format!("{at}{message}"))
+}
+
+/// `expect(x)`: a table of matchers bound to `x`, callable as `expect(x).to_be(y)` or `expect(x):to_be(y)`.
+fn expectation(lua: &Lua, value: Value) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("__expectation", true)?;
+    let matcher = |f: fn(&Lua, &Value, mlua::MultiValue) -> mlua::Result<()>| {
+        let value = value.clone();
+        lua.create_function(move |lua, mut args: mlua::MultiValue| {
+            // Called with `:`, the first argument is the expectation itself.
+            if let Some(Value::Table(first)) = args.front() {
+                if first.raw_get::<bool>("__expectation").unwrap_or(false) {
+                    args.pop_front();
+                }
+            }
+            f(lua, &value, args)
+        })
+    };
+    t.raw_set("to_be", matcher(to_be)?)?;
+    t.raw_set("to_equal", matcher(to_equal)?)?;
+    t.raw_set("to_be_near", matcher(to_be_near)?)?;
+    t.raw_set("to_contain", matcher(to_contain)?)?;
+    t.raw_set("to_fail_with", matcher(to_fail_with)?)?;
+    Ok(t)
+}
+
+fn arg(args: &mlua::MultiValue, i: usize) -> Value {
+    args.get(i).cloned().unwrap_or(Value::Nil)
+}
+
+fn to_be(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
+    let expected = arg(&args, 0);
+    if same(actual, &expected) {
+        Ok(())
+    } else {
+        Err(failure(
+            lua,
+            format!("expected {}, got {}", show(&expected), show(actual)),
+        ))
+    }
+}
+
+fn to_equal(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
+    let expected = arg(&args, 0);
+    if deep_equal(actual, &expected) {
+        Ok(())
+    } else {
+        Err(failure(
+            lua,
+            format!("expected {}, got {}", show(&expected), show(actual)),
+        ))
+    }
+}
+
+fn number(v: &Value) -> Option<f64> {
+    v.as_number().or(v.as_integer().map(|i| i as f64))
+}
+
+fn to_be_near(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
+    let expected =
+        number(&arg(&args, 0)).ok_or_else(|| failure(lua, "to_be_near needs a number".into()))?;
+    let tolerance = number(&arg(&args, 1)).unwrap_or(1e-9);
+    match number(actual) {
+        Some(a) if (a - expected).abs() <= tolerance => Ok(()),
+        _ => Err(failure(
+            lua,
+            format!(
+                "expected {expected} (within {tolerance}), got {}",
+                show(actual)
+            ),
+        )),
+    }
+}
+
+fn to_contain(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
+    let needle = arg(&args, 0);
+    let found = match (actual, &needle) {
+        (Value::String(hay), Value::String(n)) => {
+            hay.to_string_lossy().contains(&n.to_string_lossy())
+        }
+        (Value::Table(t), n) => t
+            .clone()
+            .pairs::<Value, Value>()
+            .filter_map(Result::ok)
+            .any(|(_, v)| deep_equal(&v, n)),
+        _ => false,
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(failure(
+            lua,
+            format!("expected {} to contain {}", show(actual), show(&needle)),
+        ))
+    }
+}
+
+fn to_fail_with(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
+    let pattern = match arg(&args, 0) {
+        Value::String(s) => s.to_string_lossy(),
+        other => {
+            return Err(failure(
+                lua,
+                format!("to_fail_with needs a pattern, got {}", show(&other)),
+            ))
+        }
+    };
+    let Value::Function(f) = actual else {
+        return Err(failure(
+            lua,
+            format!("to_fail_with needs a function, got {}", show(actual)),
+        ));
+    };
+    match f.call::<()>(()) {
+        Ok(()) => Err(failure(
+            lua,
+            format!("expected an error matching `{pattern}`, but it succeeded"),
+        )),
+        Err(e) => {
+            let message = crate::lua::describe(&e).0;
+            let find: mlua::Function = lua.globals().get::<Table>("string")?.get("find")?;
+            let matched: Value = find.call((message.as_str(), pattern.as_str()))?;
+            if matched.is_nil() {
+                Err(failure(
+                    lua,
+                    format!("expected an error matching `{pattern}`, got: {message}"),
+                ))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Integer(x), Value::Number(y)) | (Value::Number(y), Value::Integer(x)) => {
+            (*x as f64) == *y
+        }
+        (Value::String(x), Value::String(y)) => x.as_bytes() == y.as_bytes(),
+        _ => a == b,
+    }
+}
+
+/// Equality through tables, key by key.
+pub fn deep_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Table(x), Value::Table(y)) => {
+            let xs: Vec<(Value, Value)> = x.clone().pairs().filter_map(Result::ok).collect();
+            let ys: Vec<(Value, Value)> = y.clone().pairs().filter_map(Result::ok).collect();
+            xs.len() == ys.len()
+                && xs.iter().all(|(k, v)| {
+                    y.raw_get::<Value>(k.clone())
+                        .is_ok_and(|w| deep_equal(v, &w))
+                })
+        }
+        _ => same(a, b),
+    }
+}
+
+/// A value as a test failure shows it: `{ count = 3, done = true }`, `"text"`, `nil`.
+pub fn show(v: &Value) -> String {
+    show_at(v, 0)
+}
+
+fn show_at(v: &Value, depth: usize) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!("{:?}", s.to_string_lossy()),
+        Value::Table(t) if depth < 3 => {
+            let mut entries: Vec<(String, String)> = t
+                .clone()
+                .pairs::<Value, Value>()
+                .filter_map(Result::ok)
+                .map(|(k, v)| {
+                    let key = match &k {
+                        Value::String(s) => s.to_string_lossy(),
+                        other => format!("[{}]", show_at(other, depth + 1)),
+                    };
+                    (key, show_at(&v, depth + 1))
+                })
+                .collect();
+            entries.sort();
+            let len = t.raw_len();
+            if len == entries.len() {
+                let items: Vec<String> = (1..=len)
+                    .filter_map(|i| t.raw_get::<Value>(i).ok().map(|v| show_at(&v, depth + 1)))
+                    .collect();
+                return format!("{{ {} }}", items.join(", "));
+            }
+            format!(
+                "{{ {} }}",
+                entries
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        Value::Table(_) => "{ ... }".into(),
+        other => other
+            .to_string()
+            .unwrap_or_else(|_| format!("<{}>", other.type_name())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_split_from_messages() {
+        let (m, l) = split_location("core/tests/a.lua:12: expected 3, got 4", "core/tests/a.lua");
+        assert_eq!(
+            (m.as_str(), l.as_deref()),
+            ("expected 3, got 4", Some("core/tests/a.lua:12"))
+        );
+        let (m, l) = split_location("something else", "x.lua");
+        assert_eq!((m.as_str(), l), ("something else", None));
+    }
+}

@@ -1,0 +1,396 @@
+//! `lantern.test.game{ seed = 7, mods = {"core", "rats"} }`: a fresh, isolated game a test drives.
+//!
+//! The content of a mod set is parsed once per run and shared; each game gets its own state and a
+//! new Lua state for the mods' scripts, so no test sees another's handlers, storage or random draws.
+
+use super::Harness;
+use crate::content::{EventKey, Value as PValue};
+use crate::diag::{render_all, SourceMap};
+use crate::game::{CreatureRef, Game, Outcome};
+use crate::id::Id;
+use crate::lua::bridge::ref_name;
+use crate::rng::Stub;
+use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A game under test, with the source map its problems point into.
+pub struct TestGame {
+    game: Game,
+    sources: SourceMap,
+    output: Rc<RefCell<Vec<String>>>,
+}
+
+/// A creature of a test game: `g.player`, or what `g:spawn` returned.
+pub struct TestCreature {
+    owner: AnyUserData,
+    r: CreatureRef,
+}
+
+/// `lantern.test.game`.
+pub fn constructor(
+    lua: &Lua,
+    h: Arc<Harness>,
+    output: Rc<RefCell<Vec<String>>>,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |_, opts: Option<Table>| {
+        let seed: u64 = opts
+            .as_ref()
+            .and_then(|o| o.get::<Option<u64>>("seed").ok().flatten())
+            .unwrap_or(1);
+        let mods: Vec<String> = opts
+            .as_ref()
+            .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
+            .unwrap_or_default();
+        let prepared = h.prepare(&mods).map_err(|e| {
+            mlua::Error::runtime(format!("lantern.test.game: the mods do not load:\n{e}"))
+        })?;
+        let (mut scripts, sources) =
+            crate::load::fresh_scripts(&prepared.folders, prepared.content.clone(), h.limits)
+                .map_err(|(d, s)| {
+                    mlua::Error::runtime(format!(
+                        "lantern.test.game: the scripts do not load:\n{}",
+                        render_all(&d, &s)
+                    ))
+                })?;
+        let mut game = Game::new(prepared.content.clone(), seed);
+        scripts.attach_storage(&game);
+        game.set_host(Some(Box::new(scripts)));
+        Ok(TestGame {
+            game,
+            sources,
+            output: output.clone(),
+        })
+    })
+}
+
+fn check(lua: &Lua, r: Result<Outcome, String>) -> mlua::Result<()> {
+    r.map(|_| ()).map_err(|e| {
+        let at = crate::lua::api::call_site(lua)
+            .map(|(f, l)| format!("{f}:{l}: "))
+            .unwrap_or_default();
+        mlua::Error::runtime(format!("{at}{e}"))
+    })
+}
+
+fn id(text: &str) -> mlua::Result<Id> {
+    Id::parse(text, "core").ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
+}
+
+impl TestGame {
+    fn entry(&self, action: crate::content::Action) -> crate::content::ActionEntry {
+        crate::content::ActionEntry {
+            action,
+            span: crate::diag::Span::file_start(crate::diag::FileId(0)),
+        }
+    }
+
+    /// Messages and problems go to the test's output, so a failing test shows what happened.
+    fn flush(&mut self) {
+        let mut out = self.output.borrow_mut();
+        for m in self.game.take_messages() {
+            out.push(m);
+        }
+    }
+
+    fn event_key(&self, name: &str) -> mlua::Result<EventKey> {
+        let events = &self.game.content().events;
+        events.lookup(name).ok_or_else(|| {
+            let help = crate::diag::did_you_mean(name, events.names()).unwrap_or_default();
+            mlua::Error::runtime(format!("unknown event `{name}` {help}"))
+        })
+    }
+}
+
+fn creature_of(v: &Value) -> Option<CreatureRef> {
+    match v {
+        Value::UserData(ud) => ud.borrow::<TestCreature>().ok().map(|c| c.r),
+        Value::Integer(i) if *i >= 1 => Some(CreatureRef::Enemy(*i as usize - 1)),
+        Value::String(s) => crate::lua::bridge::parse_ref(&s.to_string_lossy()),
+        _ => None,
+    }
+}
+
+impl UserData for TestGame {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_function_get("player", |_, this: AnyUserData| {
+            Ok(TestCreature {
+                owner: this,
+                r: CreatureRef::Player,
+            })
+        });
+        fields.add_field_method_get("seed", |_, this| Ok(this.game.seed()));
+        fields.add_field_method_get("turn", |_, this| Ok(this.game.state().turn));
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method_mut("next", |lua, this, ()| {
+            let r = this.game.enter_next_room();
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("attack", |lua, this, n: Option<usize>| {
+            let r = this.game.attack(n.map(|n| n.saturating_sub(1)));
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("flee", |lua, this, ()| {
+            let r = this.game.flee();
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("use", |lua, this, item: String| {
+            let r = this.game.use_item(&id(&item)?);
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("talk", |lua, this, ()| {
+            let r = this.game.talk();
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("choose", |lua, this, n: usize| {
+            let r = this.game.choose(n);
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("start_encounter", |lua, this, e: String| {
+            let r = this.game.start_encounter(&id(&e)?);
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("start", |lua, this, quest: String| {
+            let entry = this.entry(crate::content::Action::StartQuest { quest: id(&quest)? });
+            let r = this.game.command_action(entry, "start");
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("give", |lua, this, (item, count): (String, Option<u32>)| {
+            let entry = this.entry(crate::content::Action::GiveItem {
+                item: id(&item)?,
+                count: count.unwrap_or(1),
+                target: crate::content::Who::Player,
+            });
+            let r = this.game.command_action(entry, "give");
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("apply", |lua, this, action: Table| {
+            let mut map = std::collections::BTreeMap::new();
+            for pair in action.pairs::<String, Value>() {
+                let (k, v) = pair?;
+                let value = match v {
+                    Value::Integer(i) => toml::Value::Integer(i),
+                    Value::Number(n) => toml::Value::Float(n),
+                    Value::Boolean(b) => toml::Value::Boolean(b),
+                    Value::String(s) => toml::Value::String(s.to_string_lossy()),
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "`{k}` cannot be a {}",
+                            other.type_name()
+                        )))
+                    }
+                };
+                map.insert(k, toml::Spanned::new(0..0, value));
+            }
+            let content = this.game.content().clone();
+            let symbols = crate::content::resolve::symbols_of(
+                &content,
+                &crate::content::Extensions::default(),
+            );
+            let entry =
+                crate::content::resolve::runtime_action(&symbols, &content.events, "core", &map)
+                    .map_err(mlua::Error::runtime)?;
+            let r = this.game.command_action(entry, "apply");
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
+            let r = {
+                let mut g = this.borrow_mut::<TestGame>()?;
+                let r = g
+                    .game
+                    .spawn(&id(&creature)?)
+                    .map_err(mlua::Error::runtime)?;
+                g.flush();
+                r
+            };
+            let _ = lua;
+            Ok(TestCreature { owner: this, r })
+        });
+        methods.add_method_mut("emit", |lua, this, (name, payload): (String, Option<Table>)| {
+            let kind = this.event_key(&name)?;
+            let def = this.game.content().events.get(kind).clone();
+            let mut target = None;
+            let mut values = Vec::new();
+            if let Some(p) = payload {
+                for pair in p.pairs::<String, Value>() {
+                    let (k, v) = pair?;
+                    if k == "target" {
+                        target = Some(creature_of(&v).ok_or_else(|| mlua::Error::runtime("`target` must be a creature from g:spawn, an enemy number or \"player\""))?);
+                        continue;
+                    }
+                    let (index, ty) = def.field(&k).ok_or_else(|| mlua::Error::runtime(format!("event `{}` has no payload field `{k}`", def.name)))?;
+                    let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be a {}", ty.name())))?;
+                    let value = match (ty, value) {
+                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Room | crate::content::vocab::FieldType::Floor, PValue::Str(s)) => PValue::id(&id(&s)?),
+                        (_, v) => v,
+                    };
+                    values.push((index, value));
+                }
+            }
+            let r = this.game.emit_command(kind, target, &values);
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method("quest", |lua, this, quest: String| {
+            let q = id(&quest)?;
+            let Some(p) = this.game.state().quests.get(&q) else {
+                return Ok(Value::Nil);
+            };
+            let t = lua.create_table()?;
+            t.raw_set("count", p.count)?;
+            t.raw_set("done", p.done)?;
+            t.raw_set("state", if p.done { "done" } else { "active" })?;
+            Ok(Value::Table(t))
+        });
+        methods.add_method("encounter", |lua, this, ()| {
+            let Some(e) = this.game.encounter() else {
+                return Ok(Value::Nil);
+            };
+            let t = lua.create_table()?;
+            t.raw_set("id", e.id.to_string())?;
+            t.raw_set("title", e.title)?;
+            let options = lua.create_table()?;
+            for (i, o) in e.options.into_iter().enumerate() {
+                let ot = lua.create_table()?;
+                ot.raw_set("text", o.text)?;
+                ot.raw_set("blocked", o.blocked.is_some())?;
+                ot.raw_set("reason", o.blocked)?;
+                options.raw_set(i + 1, ot)?;
+            }
+            t.raw_set("options", options)?;
+            Ok(Value::Table(t))
+        });
+        methods.add_method("events", |lua, this, ()| {
+            let list = lua.create_table()?;
+            for (i, h) in this.game.log().enumerate() {
+                let def = this.game.content().events.get(h.event.kind);
+                let t = lua.create_table()?;
+                t.raw_set("name", def.name.as_str())?;
+                t.raw_set("source", ref_name(h.event.source))?;
+                if let Some(target) = h.event.target {
+                    t.raw_set("target", ref_name(target))?;
+                }
+                for (j, (field, _)) in def.payload.iter().enumerate() {
+                    if let Some(v) = h.event.field(j) {
+                        t.raw_set(field.as_str(), crate::lua::bridge::to_lua(lua, v)?)?;
+                    }
+                }
+                list.raw_set(i + 1, t)?;
+            }
+            Ok(list)
+        });
+        methods.add_method("why", |_, this, key: String| {
+            let key = if key.contains(':') {
+                key
+            } else {
+                format!("core:{key}")
+            };
+            Ok(this.game.why_text(&key))
+        });
+        methods.add_method_mut(
+            "stub_rng",
+            |_, this, (value, stream): (Value, Option<String>)| {
+                let stub = match value {
+                    Value::Number(n) => Stub::Fixed(n),
+                    Value::Integer(i) => Stub::Fixed(i as f64),
+                    Value::Table(t) => Stub::Sequence {
+                        values: t.sequence_values::<f64>().collect::<mlua::Result<_>>()?,
+                        next: 0,
+                    },
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "stub_rng takes a number or a list of numbers, not a {}",
+                            other.type_name()
+                        )))
+                    }
+                };
+                this.game.rng_mut().set_stub(stream.as_deref(), stub);
+                Ok(())
+            },
+        );
+        methods.add_method("hash", |_, this, ()| Ok(this.game.state_hash()));
+        methods.add_method_mut("messages", |lua, this, ()| {
+            this.flush();
+            let lines: Vec<String> = this.output.borrow().clone();
+            lua.create_sequence_from(lines)
+        });
+        methods.add_method_mut("problems", |lua, this, ()| {
+            let problems = this.game.take_problems();
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|d| crate::diag::render(d, &this.sources))
+                .collect();
+            lua.create_sequence_from(lines)
+        });
+        methods.add_method("enemies", |lua, this, ()| {
+            let refs: Vec<String> = this.game.enemies().map(|(r, _)| ref_name(r)).collect();
+            lua.create_sequence_from(refs)
+        });
+        methods.add_method("storage", |lua, this, mod_id: String| {
+            match this.game.storage().get(&mod_id) {
+                Some(v) => crate::lua::bridge::json_to_lua(lua, v),
+                None => Ok(Value::Nil),
+            }
+        });
+    }
+}
+
+impl UserData for TestCreature {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.r)));
+        fields.add_field_method_get("health", |_, this| {
+            this.owner
+                .borrow::<TestGame>()
+                .map(|g| g.game.creature(this.r).map(|c| c.health))
+        });
+        fields.add_field_method_get("name", |_, this| {
+            this.owner
+                .borrow::<TestGame>()
+                .map(|g| g.game.creature(this.r).map(|c| c.name.clone()))
+        });
+        fields.add_field_method_get("alive", |_, this| {
+            this.owner
+                .borrow::<TestGame>()
+                .map(|g| g.game.creature(this.r).is_some_and(|c| c.alive()))
+        });
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("count", |_, this, item: String| {
+            let item = id(&item)?;
+            this.owner
+                .borrow::<TestGame>()
+                .map(|g| g.game.creature(this.r).map_or(0, |c| c.count(&item)))
+        });
+        methods.add_method("attribute", |_, this, name: String| {
+            this.owner
+                .borrow::<TestGame>()
+                .map(|g| g.game.attribute(this.r, &name, None))
+        });
+        methods.add_method("property", |_, this, (item, property): (String, String)| {
+            let item = id(&item)?;
+            this.owner.borrow::<TestGame>().map(|g| {
+                g.game.creature(this.r).and_then(|c| {
+                    c.inventory
+                        .iter()
+                        .find(|s| s.item == item)
+                        .and_then(|s| s.properties.get(&property).copied())
+                })
+            })
+        });
+        methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.r)));
+    }
+}

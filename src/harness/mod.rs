@@ -1,0 +1,186 @@
+//! The scripted test harness: Lua tests for every mod, run headlessly and deterministically.
+//!
+//! Test files are `mods/<id>/tests/**/*.lua` and `scripts/**/*.lua` beside the mods directory. Each
+//! file runs in a Lua state of its own (the *test* state, separate from any game's mod scripts) with
+//! a small busted-like API ([`api`]): `describe`, `it`, `before_each`, `expect`. A test makes games
+//! with `lantern.test.game{...}` ([`game`]); each is fresh and isolated, built from content parsed
+//! once per mod set and a new Lua state for the mods' scripts. Files run in parallel; results come
+//! back in file order, so two runs give the same report. [`report`] renders pretty, TAP and JUnit.
+
+pub mod api;
+pub mod game;
+pub mod report;
+
+use crate::content::Content;
+use crate::lua::Limits;
+use crate::mods::ModFolder;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A test file and the mods it belongs to.
+#[derive(Debug, Clone)]
+pub struct TestFile {
+    pub path: PathBuf,
+    /// `core/tests/quests.lua` or `scripts/run.lua`.
+    pub display: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Passed,
+    Failed {
+        message: String,
+        location: Option<String>,
+    },
+    Skipped,
+}
+
+/// One test's outcome.
+#[derive(Debug, Clone)]
+pub struct TestResult {
+    pub file: String,
+    /// `describe > it`
+    pub name: String,
+    pub status: Status,
+    pub duration: Duration,
+    /// Lines the test printed or its games logged.
+    pub output: Vec<String>,
+}
+
+impl TestResult {
+    pub fn full_name(&self) -> String {
+        format!("{} > {}", self.file, self.name)
+    }
+}
+
+/// Content and mod folders for one set of mods, parsed once and shared by every game of that set.
+pub struct Prepared {
+    pub content: Arc<Content>,
+    pub folders: Vec<ModFolder>,
+}
+
+/// What every test file shares: the mods directory, the limits, and the prepared mod sets.
+pub struct Harness {
+    pub mods_dir: PathBuf,
+    pub limits: Limits,
+    prepared: Mutex<BTreeMap<Vec<String>, Result<Arc<Prepared>, String>>>,
+}
+
+impl Harness {
+    pub fn new(mods_dir: &Path, limits: Limits) -> Harness {
+        Harness {
+            mods_dir: mods_dir.to_path_buf(),
+            limits,
+            prepared: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The prepared content for a set of mods (all of them when `mods` is empty), loaded on first use.
+    pub fn prepare(&self, mods: &[String]) -> Result<Arc<Prepared>, String> {
+        let mut key = mods.to_vec();
+        key.sort();
+        if let Some(p) = self.prepared.lock().map_err(|_| "poisoned")?.get(&key) {
+            return p.clone();
+        }
+        let only = (!key.is_empty()).then_some(key.as_slice());
+        let world = crate::load::load_world_of(&self.mods_dir, only, self.limits);
+        let result = if world.has_errors() {
+            Err(crate::diag::render_all(&world.diagnostics, &world.sources))
+        } else {
+            Ok(Arc::new(Prepared {
+                content: world.content.clone(),
+                folders: world.folders.clone(),
+            }))
+        };
+        self.prepared
+            .lock()
+            .map_err(|_| "poisoned")?
+            .insert(key, result.clone());
+        result
+    }
+}
+
+/// Every test file under the mods directory, and under `scripts/` beside it, in path order.
+pub fn discover(mods_dir: &Path) -> Vec<TestFile> {
+    let mut files = Vec::new();
+    let mut sources = crate::diag::SourceMap::new();
+    let mut diags = Vec::new();
+    for m in crate::mods::discover(mods_dir, &mut sources, &mut diags) {
+        collect(&m.dir.join("tests"), mods_dir, &mut files);
+    }
+    let scripts = mods_dir.parent().map(|p| p.join("scripts"));
+    if let Some(scripts) = scripts.filter(|s| s.is_dir()) {
+        let base = scripts.parent().unwrap_or(Path::new("."));
+        collect(&scripts, base, &mut files);
+    }
+    files.sort_by(|a, b| a.display.cmp(&b.display));
+    files
+}
+
+fn collect(dir: &Path, base: &Path, out: &mut Vec<TestFile>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, base, out);
+        } else if path.extension().is_some_and(|e| e == "lua") {
+            let display = crate::content::parse::display_path(&path, base);
+            out.push(TestFile { path, display });
+        }
+    }
+}
+
+/// Runs the files (in parallel, on every core) and returns the results in file order.
+/// `filter` keeps the tests whose `file > describe > it` name contains it.
+pub fn run(harness: &Arc<Harness>, files: &[TestFile], filter: Option<&str>) -> Vec<TestResult> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, Vec<TestResult>)>> = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(files.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(file) = files.get(i) else { break };
+                let r = api::run_file(harness, file, filter);
+                if let Ok(mut all) = results.lock() {
+                    all.push((i, r));
+                }
+            });
+        }
+    });
+    let mut all = results.into_inner().unwrap_or_default();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().flat_map(|(_, r)| r).collect()
+}
+
+/// `N passed, M failed` and `, K skipped` when any.
+pub fn summary(results: &[TestResult]) -> String {
+    let passed = results
+        .iter()
+        .filter(|r| r.status == Status::Passed)
+        .count();
+    let skipped = results
+        .iter()
+        .filter(|r| r.status == Status::Skipped)
+        .count();
+    let failed = results.len() - passed - skipped;
+    if skipped > 0 {
+        format!("{passed} passed, {failed} failed, {skipped} skipped")
+    } else {
+        format!("{passed} passed, {failed} failed")
+    }
+}
+
+/// A timer for one test.
+pub fn timed<R>(f: impl FnOnce() -> R) -> (R, Duration) {
+    let start = Instant::now();
+    let r = f();
+    (r, start.elapsed())
+}
