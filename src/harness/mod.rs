@@ -61,11 +61,14 @@ pub struct Prepared {
     pub folders: Vec<ModFolder>,
 }
 
+/// A mod set (sorted mod ids; empty for all) and how it loaded: prepared, or the rendered errors.
+type PreparedSets = BTreeMap<Vec<String>, Result<Arc<Prepared>, String>>;
+
 /// What every test file shares: the mods directory, the limits, and the prepared mod sets.
 pub struct Harness {
     pub mods_dir: PathBuf,
     pub limits: Limits,
-    prepared: Mutex<BTreeMap<Vec<String>, Result<Arc<Prepared>, String>>>,
+    prepared: Mutex<PreparedSets>,
 }
 
 impl Harness {
