@@ -10,6 +10,8 @@
 //! - [`game`]: state behind one door, the event queue, triggers, quests, the reference game's verbs, saves.
 //! - [`lua`]: the sandboxed Lua layer, plugged into the game as its `Host`.
 //! - [`load`]: loading a whole mod set, data and scripts, in the order the stages need.
+//! - [`reload`]: the file watcher and transactional hot reload.
+//! - [`harness`]: the scripted, deterministic test runner behind `lantern test`.
 //! - [`cli`]: the `lantern` command line; the only module that prints.
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.

@@ -36,7 +36,17 @@ pub fn run(mods_dir: &Path, filter: Option<&str>, format: report::Format, watch:
 }
 
 fn run_once(mods_dir: &Path, filter: Option<&str>, format: report::Format) -> ExitCode {
-    let files = harness::discover(mods_dir);
+    let mut files = harness::discover(mods_dir);
+    // A filter that names a mod (or `scripts`) selects that folder's files; any other filter
+    // selects tests whose `file > describe > it` name contains it.
+    let mut filter = filter;
+    if let Some(f) = filter {
+        let prefix = format!("{f}/");
+        if files.iter().any(|t| t.display.starts_with(&prefix)) {
+            files.retain(|t| t.display.starts_with(&prefix));
+            filter = None;
+        }
+    }
     let h = Arc::new(Harness::new(mods_dir, Limits::default()));
     let results = harness::run(&h, &files, filter);
     print!("{}", report::render(&results, format));

@@ -30,13 +30,13 @@ pub fn run_file(
 ) -> Vec<TestResult> {
     match run_file_inner(h, file, filter) {
         Ok(results) => results,
-        Err(e) => vec![failed(
-            file,
-            "(loading the file)",
-            &e,
-            Duration::ZERO,
-            Vec::new(),
-        )],
+        Err(e) => {
+            let name = "(loading the file)";
+            if filter.is_some_and(|f| !format!("{} > {name}", file.display).contains(f)) {
+                return Vec::new();
+            }
+            vec![failed(file, name, &e, Duration::ZERO, Vec::new())]
+        }
     }
 }
 
@@ -59,13 +59,13 @@ fn failed(
 
 /// `core/tests/a.lua:12: expected 3, got 4` into the message and `core/tests/a.lua:12`.
 fn split_location(text: &str, display: &str) -> (String, Option<String>) {
-    if let Some(rest) = text.strip_prefix(display).and_then(|r| r.strip_prefix(':')) {
+    let needle = format!("{display}:");
+    if let Some(at) = text.find(&needle) {
+        let rest = &text[at + needle.len()..];
         let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
         if !digits.is_empty() {
-            let message = rest[digits.len()..]
-                .trim_start_matches(':')
-                .trim()
-                .to_string();
+            let after = rest[digits.len()..].trim_start_matches(':').trim();
+            let message = format!("{}{after}", &text[..at]);
             return (message, Some(format!("{display}:{digits}")));
         }
     }

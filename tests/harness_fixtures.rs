@@ -1,0 +1,94 @@
+//! `lantern test` on a fixture with passing, failing, erroring, looping and skipped tests: the whole
+//! output and the exit code, in each format; and the bundled mods' tests give the same results twice.
+
+mod common;
+
+use common::{expect_file, lantern, root};
+
+fn run(format: &str) -> String {
+    let dir = root().join("tests/fixtures/harness");
+    let out = lantern(&["test", "--mods", "mods", "--format", format], &dir);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Durations are the one thing that differs between runs.
+    let text = text
+        .split("time=\"")
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part.to_string()
+            } else {
+                format!("time=\"T{}", &part[part.find('"').unwrap_or(0)..])
+            }
+        })
+        .collect::<String>();
+    format!("exit: {}\n{}", out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn pretty_output_and_exit_code() {
+    expect_file(
+        &root().join("tests/fixtures/harness/expected_pretty.txt"),
+        &run("pretty"),
+    );
+}
+
+#[test]
+fn tap_output() {
+    expect_file(
+        &root().join("tests/fixtures/harness/expected_tap.txt"),
+        &run("tap"),
+    );
+}
+
+#[test]
+fn junit_output() {
+    expect_file(
+        &root().join("tests/fixtures/harness/expected_junit.xml"),
+        &run("junit"),
+    );
+}
+
+#[test]
+fn a_filter_selects_tests_by_name() {
+    let dir = root().join("tests/fixtures/harness");
+    let out = lantern(&["test", "--mods", "mods", "compares"], &dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with("\n2 passed, 0 failed\n"), "{text}");
+    assert!(out.status.success());
+}
+
+#[test]
+fn two_runs_give_the_same_results_and_event_logs() {
+    let first = lantern(&["test", "--format", "tap"], &root());
+    let second = lantern(&["test", "--format", "tap"], &root());
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stdout)
+    );
+    assert_eq!(first.stdout, second.stdout);
+}
+
+#[test]
+fn new_scaffolds_a_mod_whose_test_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("mods/core"));
+    let out = lantern(&["new", "rats"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = lantern(&["check"], dir.path());
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout),
+        "0 errors, 0 warnings in 2 mods\n"
+    );
+    let test = lantern(&["test", "rats"], dir.path());
+    let text = String::from_utf8_lossy(&test.stdout);
+    assert!(text.ends_with("\n2 passed, 0 failed\n"), "{text}");
+    let again = lantern(&["new", "rats"], dir.path());
+    assert_eq!(again.status.code(), Some(1));
+    let bad = lantern(&["new", "Bad-Name"], dir.path());
+    assert_eq!(bad.status.code(), Some(2));
+}
