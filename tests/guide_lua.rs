@@ -86,3 +86,17 @@ fn lua_defs_are_written_by_the_command() {
     assert!(text.contains("function lantern.emit_event(event, payload, opts) end"));
     assert!(text.contains("---@param handler fun(ev: lantern.Event)"));
 }
+
+#[test]
+fn the_testing_chapter_examples_pass() {
+    let chapter = std::fs::read_to_string(root().join("docs/guide/05-testing.md")).unwrap();
+    let lua = blocks(&chapter, "lua");
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    std::fs::create_dir_all(dir.path().join("core/tests")).unwrap();
+    std::fs::write(dir.path().join("core/tests/guide_test.lua"), lua).unwrap();
+    let out = common::lantern(&["test", "--mods", "."], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("core/tests/guide_test.lua"), "{text}");
+}
