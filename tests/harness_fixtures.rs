@@ -92,3 +92,26 @@ fn new_scaffolds_a_mod_whose_test_passes() {
     let bad = lantern(&["new", "Bad-Name"], dir.path());
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn two_runs_record_the_same_event_logs() {
+    use lantern::harness::{self, Harness};
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    std::fs::create_dir_all(dir.path().join("core/tests")).unwrap();
+    std::fs::write(
+        dir.path().join("core/tests/log_test.lua"),
+        "it('logs', function()\n  local g = lantern.test.game{ seed = 4 }\n  for _ = 1, 3 do pcall(function() g:next() end) while #g:enemies() > 0 do g:attack() end end\n  for _, e in ipairs(g:events()) do lantern.log(e.name, e.source, e.target or '-') end\nend)\n",
+    )
+    .unwrap();
+    let run = || {
+        let h = std::sync::Arc::new(Harness::new(dir.path(), lantern::lua::Limits::default()));
+        let files = harness::discover(dir.path());
+        harness::run(&h, &files, Some("log_test"))
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].status, harness::Status::Passed);
+    assert!(a[0].output.len() > 10, "{:?}", a[0].output);
+    assert_eq!(a[0].output, b[0].output);
+}

@@ -42,6 +42,8 @@ enum Command {
         /// Rerun the tests whenever a mod or test file changes.
         #[arg(long)]
         watch: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Create a new mod with a manifest, data, a script and a passing test.
     New {
@@ -69,7 +71,29 @@ enum Command {
         /// Continue a saved game.
         #[arg(long)]
         load: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
+}
+
+/// The scripts' limits for one run; the defaults are in the guide's Lua chapter.
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Lua instructions one call into a script may run.
+    #[arg(long, default_value_t = crate::lua::Limits::default().instructions)]
+    lua_instructions: u64,
+    /// Megabytes the scripts' Lua state may allocate.
+    #[arg(long, default_value_t = crate::lua::Limits::default().memory / (1024 * 1024))]
+    lua_memory_mb: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> crate::lua::Limits {
+        crate::lua::Limits {
+            instructions: self.lua_instructions,
+            memory: self.lua_memory_mb * 1024 * 1024,
+        }
+    }
 }
 
 /// Runs the command line and returns the process exit code.
@@ -93,18 +117,21 @@ pub fn main() -> ExitCode {
             filter,
             format,
             watch,
-        } => test::run(&mods, filter.as_deref(), format, watch),
+            limits,
+        } => test::run(&mods, filter.as_deref(), format, watch, limits.limits()),
         Command::New { name, mods } => new::run(&mods, &name),
         Command::Play {
             mods,
             seed,
             no_watch,
             load,
+            limits,
         } => play::run(play::Options {
             mods,
             seed,
             load,
             watch: !no_watch,
+            limits: limits.limits(),
         }),
     }
 }

@@ -22,6 +22,7 @@ pub struct Options {
     pub load: Option<PathBuf>,
     /// Watch the mods directory and reload on changes.
     pub watch: bool,
+    pub limits: Limits,
 }
 
 const HELP: &str = "\
@@ -55,7 +56,7 @@ enum Msg {
 }
 
 pub fn run(options: Options) -> ExitCode {
-    let (mut live, notes) = match Live::start(&options.mods, options.seed, Limits::default()) {
+    let (mut live, notes) = match Live::start(&options.mods, options.seed, options.limits) {
         Ok(started) => started,
         Err((diagnostics, sources)) => {
             eprintln!("{}", render_all(&diagnostics, &sources));

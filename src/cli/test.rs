@@ -6,8 +6,14 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 
-pub fn run(mods_dir: &Path, filter: Option<&str>, format: report::Format, watch: bool) -> ExitCode {
-    let code = run_once(mods_dir, filter, format);
+pub fn run(
+    mods_dir: &Path,
+    filter: Option<&str>,
+    format: report::Format,
+    watch: bool,
+    limits: Limits,
+) -> ExitCode {
+    let code = run_once(mods_dir, filter, format, limits);
     if !watch {
         return code;
     }
@@ -30,12 +36,17 @@ pub fn run(mods_dir: &Path, filter: Option<&str>, format: report::Format, watch:
         // Every change reruns every test: the whole bundled suite takes well under a second, and a
         // changed data file can break any mod's tests.
         println!();
-        run_once(mods_dir, filter, format);
+        run_once(mods_dir, filter, format, limits);
     }
     code
 }
 
-fn run_once(mods_dir: &Path, filter: Option<&str>, format: report::Format) -> ExitCode {
+fn run_once(
+    mods_dir: &Path,
+    filter: Option<&str>,
+    format: report::Format,
+    limits: Limits,
+) -> ExitCode {
     let mut files = harness::discover(mods_dir);
     // A filter that names a mod (or `scripts`) selects that folder's files; any other filter
     // selects tests whose `file > describe > it` name contains it.
@@ -47,7 +58,7 @@ fn run_once(mods_dir: &Path, filter: Option<&str>, format: report::Format) -> Ex
             filter = None;
         }
     }
-    let h = Arc::new(Harness::new(mods_dir, Limits::default()));
+    let h = Arc::new(Harness::new(mods_dir, limits));
     let results = harness::run(&h, &files, filter);
     print!("{}", report::render(&results, format));
     if results
