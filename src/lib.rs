@@ -21,6 +21,7 @@ pub mod content;
 pub mod diag;
 pub mod game;
 pub mod harness;
+pub mod hazard;
 pub mod id;
 pub mod load;
 pub mod lua;

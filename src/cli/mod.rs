@@ -7,6 +7,7 @@ mod check;
 mod docs;
 mod new;
 mod play;
+mod sim;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -52,6 +53,11 @@ enum Command {
         #[arg(long, default_value = "mods")]
         mods: PathBuf,
     },
+    /// Simulate a hazard many times and print the seed's success-metric table.
+    Sim {
+        #[command(subcommand)]
+        what: SimWhat,
+    },
     /// Write editor support files.
     Docs {
         /// Write a LuaLS definition file for the `lantern` API here.
@@ -71,8 +77,36 @@ enum Command {
         /// Continue a saved game.
         #[arg(long)]
         load: Option<PathBuf>,
+        /// Developer commands (`devcard CARD` adds any card to the hazard hand).
+        #[arg(long)]
+        dev: bool,
         #[command(flatten)]
         limits: LimitArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum SimWhat {
+    /// Play a hazard with a built-in policy.
+    Hazard {
+        /// The hazard's ID (a bare name means `core:`).
+        id: String,
+        #[arg(long, default_value = "mods")]
+        mods: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        runs: u64,
+        /// One route only (default: both, `runs` each).
+        #[arg(long, value_enum)]
+        route: Option<sim::RouteArg>,
+        #[arg(long, value_enum, default_value = "greedy")]
+        policy: crate::hazard::sim::Policy,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value = "table")]
+        format: sim::SimFormat,
+        /// Threads to run on (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
 }
 
@@ -120,13 +154,37 @@ pub fn main() -> ExitCode {
             limits,
         } => test::run(&mods, filter.as_deref(), format, watch, limits.limits()),
         Command::New { name, mods } => new::run(&mods, &name),
+        Command::Sim {
+            what:
+                SimWhat::Hazard {
+                    id,
+                    mods,
+                    runs,
+                    route,
+                    policy,
+                    seed,
+                    format,
+                    threads,
+                },
+        } => sim::run(sim::Options {
+            mods: &mods,
+            hazard: &id,
+            runs,
+            route,
+            policy,
+            seed,
+            format,
+            threads,
+        }),
         Command::Play {
             mods,
             seed,
             no_watch,
             load,
+            dev,
             limits,
         } => play::run(play::Options {
+            dev,
             mods,
             seed,
             load,

@@ -23,6 +23,8 @@ pub struct Options {
     /// Watch the mods directory and reload on changes.
     pub watch: bool,
     pub limits: Limits,
+    /// Developer commands: `devcard CARD` adds a card straight to the hazard hand.
+    pub dev: bool,
 }
 
 const HELP: &str = "\
@@ -38,6 +40,10 @@ commands:
   talk                 talk to the room's NPC
   encounter            show the open encounter and its options
   choose N             choose option N of the encounter
+  hazard               show the open hazard: routes, round, hand, dice, meters
+  route safe|risk [T]  choose the hazard's route (T: progress type, where the hazard lets you)
+  play N [top|bottom]  play card N of the hand
+  end                  end the hazard round
   spawn CREATURE       add an enemy to the room
   emit EVENT [target=T] [key=value ...]   raise any event (T: enemy number or creature)
   give ITEM [COUNT]    give yourself items
@@ -129,6 +135,18 @@ pub fn run(options: Options) -> ExitCode {
             "quit" | "exit" => break,
             "reload" => {
                 reload(&mut live, &words);
+                continue;
+            }
+            "devcard" if options.dev => {
+                let result = words_of_line
+                    .get(1)
+                    .ok_or_else(|| "`devcard` needs a card".to_string())
+                    .and_then(|c| id(c, "card", |i| live.game().content().cards.contains_key(i)))
+                    .and_then(|card| live.game_mut().dev_card(&card));
+                match result {
+                    Ok(()) => println!("{}", hazard_text(live.game()).unwrap_or_default()),
+                    Err(e) => println!("error: {e}"),
+                }
                 continue;
             }
             "load" => {
@@ -327,11 +345,44 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         "map" => Ok(map(game)),
         "next" | "n" => game.enter_next_room().map(|o| {
             let text = outcome(o);
-            match encounter_text(game) {
+            match encounter_text(game).or_else(|| hazard_text(game)) {
                 Some(e) => format!("{text}{e}"),
                 None => text,
             }
         }),
+        "hazard" | "h" => Ok(hazard_text(game).unwrap_or_else(|| "there is no hazard here".into())),
+        "route" => {
+            let route = match arg(1)? {
+                "safe" | "top" => crate::hazard::Route::Safe,
+                "risk" | "bottom" => crate::hazard::Route::Risk,
+                other => return Err(format!("`{other}` is not a route: `safe` or `risk`")),
+            };
+            let progress = words
+                .get(2)
+                .map(|p| {
+                    id(p, "progress type", |i| {
+                        content.progress_types.contains_key(i)
+                    })
+                })
+                .transpose()?;
+            game.choose_route(route, progress.as_ref())
+                .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default()))
+        }
+        "play" | "p" => {
+            let n = arg(1)?
+                .parse::<usize>()
+                .map_err(|_| format!("`{}` is not a card number", words[1]))?;
+            let side = match words.get(2).copied().unwrap_or("top") {
+                "top" | "t" => crate::hazard::Side::Top,
+                "bottom" | "b" => crate::hazard::Side::Bottom,
+                other => return Err(format!("`{other}` is not a side: `top` or `bottom`")),
+            };
+            game.play_card(n.saturating_sub(1), side)
+                .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default()))
+        }
+        "end" => game
+            .end_hazard_round()
+            .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default())),
         "attack" | "a" => {
             let n = words
                 .get(1)
@@ -504,6 +555,124 @@ fn describe_event(game: &Game, e: &crate::game::Event) -> String {
 }
 
 /// The open encounter: title, description and options; blocked ones with their reason, never a probability.
+/// The open hazard: its text, routes and thresholds, the round, the hand, the dice and the meters.
+fn hazard_text(game: &Game) -> Option<String> {
+    let run = game.hazard()?;
+    let content = game.content();
+    let h = content.hazards.get(&run.hazard)?;
+    let ptype = |id: &Id| {
+        content
+            .progress_types
+            .get(id)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let mut out = format!("[{}] {}\n  rounds {}", h.name, h.text, h.rounds);
+    out.push_str(&format!(
+        "\n  safe route: {} {}",
+        ptype(&h.safe.progress),
+        list(&h.safe.thresholds)
+    ));
+    if !h.choose_progress.is_empty() {
+        out.push_str(&format!(
+            " (or choose: {})",
+            h.choose_progress
+                .iter()
+                .map(ptype)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "\n  risk route, both required: {}",
+        h.risk
+            .iter()
+            .map(|m| format!("{} {}", ptype(&m.progress), list(&m.thresholds)))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    ));
+    if let Some(route) = run.route {
+        let meters: Vec<String> = run
+            .meter_types(h)
+            .iter()
+            .zip(run.thresholds(h))
+            .zip(&run.meters)
+            .map(|((t, need), have)| format!("{} {have}/{need}", ptype(t)))
+            .collect();
+        let marks: String = run
+            .marks
+            .iter()
+            .map(|m| if *m { 'O' } else { 'X' })
+            .collect();
+        out.push_str(&format!(
+            "\n  {} route, round {} of {}: {}",
+            route.name(),
+            run.round + 1,
+            h.rounds,
+            meters.join(", ")
+        ));
+        if run.focus > 0 {
+            out.push_str(&format!(", focus {}", run.focus));
+        }
+        if !marks.is_empty() {
+            out.push_str(&format!(", marks {marks}"));
+        }
+        let dice: Vec<String> = run
+            .dice
+            .iter()
+            .map(|d| {
+                let face = crate::game::describe_face(d.face);
+                match d.state {
+                    crate::hazard::DieState::Available => face,
+                    crate::hazard::DieState::Spent => format!("({face} spent)"),
+                    crate::hazard::DieState::Exhausted => format!("({face} exhausted)"),
+                }
+            })
+            .collect();
+        out.push_str(&format!("\n  dice: {}", dice.join(" ")));
+    } else {
+        out.push_str("\n  choose a route: `route safe` or `route risk`");
+    }
+    out.push_str("\n  hand:");
+    for (i, id) in run.hand.iter().enumerate() {
+        let Some(c) = content.cards.get(id) else {
+            continue;
+        };
+        let bottom = c
+            .bottom
+            .as_ref()
+            .map(|b| format!(", bottom costs {} {}", b.cost, c.color.name()))
+            .unwrap_or_default();
+        let enchant = if c.enchant { " ENCHANT" } else { "" };
+        out.push_str(&format!(
+            "\n    {}. {} [{}{enchant}{bottom}]",
+            i + 1,
+            c.name,
+            c.color.name()
+        ));
+    }
+    if !run.enchanted.is_empty() {
+        let names: Vec<String> = run
+            .enchanted
+            .iter()
+            .filter_map(|id| content.cards.get(id).map(|c| c.name.clone()))
+            .collect();
+        out.push_str(&format!("\n  enchantments: {}", names.join(", ")));
+    }
+    out.push_str(&format!(
+        "\n  deck {}, discard {}",
+        run.deck.len(),
+        run.discard.len()
+    ));
+    Some(out)
+}
+
 fn encounter_text(game: &Game) -> Option<String> {
     let e = game.encounter()?;
     let mut out = format!("[{}]", e.title);

@@ -166,6 +166,8 @@ pub struct Room {
     pub loot: Vec<(Id, u32)>,
     /// A fixed encounter; without it an encounter room draws one by weight.
     pub encounter: Option<Id>,
+    /// A fixed hazard; without it a hazard room draws one.
+    pub hazard: Option<Id>,
     pub triggers: Vec<TriggerRef>,
     pub span: Span,
 }

@@ -141,6 +141,8 @@ impl Value {
                         | FieldType::Floor
                         | FieldType::Encounter
                         | FieldType::DamageType
+                        | FieldType::Hazard
+                        | FieldType::Card
                 )
         )
     }

@@ -11,6 +11,7 @@ pub mod condition;
 pub mod defs;
 pub mod event;
 pub mod generate;
+pub mod hazard;
 pub mod parse;
 pub mod raw;
 pub mod resolve;
@@ -59,6 +60,9 @@ pub struct Content {
     pub encounters: BTreeMap<Id, Encounter>,
     pub rooms: BTreeMap<Id, Room>,
     pub floors: BTreeMap<Id, Floor>,
+    pub progress_types: BTreeMap<Id, hazard::ProgressType>,
+    pub hazards: BTreeMap<Id, hazard::Hazard>,
+    pub cards: BTreeMap<Id, hazard::Card>,
     pub events: EventTable,
     /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
     pub triggers: Vec<Trigger>,

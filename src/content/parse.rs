@@ -30,11 +30,14 @@ pub struct RawDefs {
     pub event_types: Vec<Src<RawEventType>>,
     pub rooms: Vec<Src<RawRoom>>,
     pub floors: Vec<Src<RawFloor>>,
+    pub progress_types: Vec<Src<RawProgressType>>,
+    pub hazards: Vec<Src<RawHazard>>,
+    pub cards: Vec<Src<RawCard>>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
 }
 
-/// The arrays a data file may hold. `hazards` and `cards` are reserved for the hazard game.
+/// The arrays a data file may hold.
 pub const TABLES: &[&str] = &[
     "tags",
     "rarities",
@@ -48,6 +51,7 @@ pub const TABLES: &[&str] = &[
     "floors",
     "hazards",
     "cards",
+    "progress_types",
 ];
 
 /// Reads every data file of every mod, in load order.
@@ -114,13 +118,6 @@ pub fn read_file(
             );
             continue;
         }
-        if name == "hazards" || name == "cards" {
-            diags.push(
-                Diagnostic::warning(format!("`[[{name}]]` is reserved for the hazard game, which this version does not run; ignored"))
-                    .at(key_span),
-            );
-            continue;
-        }
         let value_span = value.span();
         let toml::de::DeValue::Array(entries) = value.into_inner() else {
             diags.push(
@@ -157,6 +154,9 @@ pub fn read_file(
                 "event_types" => take!(event_types, "event type"),
                 "rooms" => take!(rooms, "room"),
                 "floors" => take!(floors, "floor"),
+                "progress_types" => take!(progress_types, "progress type"),
+                "hazards" => take!(hazards, "hazard"),
+                "cards" => take!(cards, "card"),
                 _ => unreachable!("checked against TABLES above"),
             }
         }

@@ -186,6 +186,7 @@ pub struct RawRoom {
     #[serde(default)]
     pub loot: Vec<Spanned<RawStack>>,
     pub encounter: Option<Spanned<String>>,
+    pub hazard: Option<Spanned<String>>,
     #[serde(default)]
     pub triggers: Vec<Spanned<RawTrigger>>,
 }
@@ -222,4 +223,77 @@ pub struct RawEncounter {
     pub condition: Vec<RawEntry>,
     #[serde(default)]
     pub options: Vec<Spanned<RawOption>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProgressType {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+}
+
+/// One meter of a route: a progress type and its threshold in each round.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMeter {
+    pub progress: Spanned<String>,
+    pub thresholds: Spanned<Vec<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOutcome {
+    pub at_least: i64,
+    #[serde(default = "empty_spanned")]
+    pub actions: RawActions,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHazard {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub text: String,
+    pub rounds: Spanned<i64>,
+    pub safe: Spanned<RawMeter>,
+    pub risk: Spanned<Vec<Spanned<RawMeter>>>,
+    /// Progress types the player may pick for the safe route at reveal (the seed's H07).
+    #[serde(default)]
+    pub choose_progress: Vec<Spanned<String>>,
+    pub penalty: Option<RawActions>,
+    pub final_penalty: Option<RawActions>,
+    #[serde(default)]
+    pub outcomes: Vec<Spanned<RawOutcome>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBottom {
+    #[serde(default = "one")]
+    pub cost: Spanned<i64>,
+    pub effects: Vec<RawEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCard {
+    pub id: Spanned<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub text: String,
+    pub color: Spanned<String>,
+    pub rarity: Option<Spanned<String>>,
+    pub class: Spanned<String>,
+    /// Copies in the starting deck.
+    #[serde(default)]
+    pub starter: i64,
+    #[serde(default)]
+    pub top: Vec<RawEntry>,
+    pub bottom: Option<Spanned<RawBottom>>,
+    /// An ENCHANT card: its bottom action puts it in the enchantment zone, where `ongoing` applies every round.
+    #[serde(default)]
+    pub enchant: bool,
+    #[serde(default)]
+    pub ongoing: Vec<RawEntry>,
 }

@@ -20,6 +20,8 @@ pub enum FieldType {
     Floor,
     Encounter,
     DamageType,
+    Hazard,
+    Card,
 }
 
 impl FieldType {
@@ -35,6 +37,8 @@ impl FieldType {
         ("floor", FieldType::Floor),
         ("encounter", FieldType::Encounter),
         ("damage_type", FieldType::DamageType),
+        ("hazard", FieldType::Hazard),
+        ("card", FieldType::Card),
     ];
 
     pub fn name(self) -> &'static str {
@@ -155,6 +159,34 @@ pub const ENGINE_EVENTS: &[EngineEvent] = &[
             ("encounter", F::Encounter),
             ("option", F::Int),
             ("success", F::Bool),
+        ],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "hazard_started",
+        payload: &[("hazard", F::Hazard)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "card_played",
+        payload: &[("card", F::Card), ("action", F::String)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "hazard_round_ended",
+        payload: &[("round", F::Int), ("result", F::String)],
+        source: "the player",
+        target: "none",
+    },
+    EngineEvent {
+        name: "hazard_ended",
+        payload: &[
+            ("hazard", F::Hazard),
+            ("route", F::String),
+            ("score", F::Int),
         ],
         source: "the player",
         target: "none",

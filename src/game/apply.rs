@@ -23,6 +23,10 @@ pub mod ev {
     pub const COMBAT_ENDED: EventKey = EventKey(12);
     pub const ENCOUNTER_STARTED: EventKey = EventKey(13);
     pub const ENCOUNTER_RESOLVED: EventKey = EventKey(14);
+    pub const HAZARD_STARTED: EventKey = EventKey(15);
+    pub const CARD_PLAYED: EventKey = EventKey(16);
+    pub const HAZARD_ROUND_ENDED: EventKey = EventKey(17);
+    pub const HAZARD_ENDED: EventKey = EventKey(18);
 }
 
 impl Game {

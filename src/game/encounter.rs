@@ -119,6 +119,7 @@ impl Game {
             npc: None,
             loot: Vec::new(),
             encounter: Some(id.clone()),
+            hazard: None,
             triggers: Vec::new(),
             span: self.content.encounters[id].span,
         };

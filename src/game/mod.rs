@@ -11,6 +11,7 @@ mod check;
 mod dispatch;
 mod encounter;
 mod event;
+mod hazard;
 pub mod save;
 mod state;
 mod trace;
@@ -20,6 +21,7 @@ pub use apply::ev;
 pub use check::Saw;
 pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
+pub use hazard::describe_face;
 pub use state::{Creature, CreatureRef, ItemStack, Position, QuestProgress, State};
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
@@ -130,6 +132,8 @@ impl Game {
             turn: 0,
             combat: false,
             encounter: None,
+            hazard: None,
+            deck: crate::hazard::engine::starter_deck(&content),
             over: false,
         };
         Game::from_state(content, state)

@@ -181,5 +181,11 @@ pub struct State {
     /// The encounter waiting for the player's choice, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<Id>,
+    /// The hazard being played, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hazard: Option<crate::hazard::HazardRun>,
+    /// The player's personal deck of action cards for hazards.
+    #[serde(default)]
+    pub deck: Vec<Id>,
     pub over: bool,
 }

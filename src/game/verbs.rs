@@ -66,6 +66,11 @@ impl Game {
         if self.state.encounter.is_some() {
             return Err("choose an option of the encounter first (`choose N`)".into());
         }
+        if self.state.hazard.is_some() {
+            return Err(
+                "the hazard is not over: choose a route, `play` cards and `end` rounds".into(),
+            );
+        }
         let content = self.content.clone();
         let pos = self.state.position.clone();
         let (mut floor, mut room) = (pos.floor, pos.room.map_or(0, |r| r + 1));
@@ -160,6 +165,9 @@ impl Game {
             }
             if room_def.kind == RoomKind::Encounter {
                 self.enter_encounter(&room_def);
+            }
+            if room_def.kind == RoomKind::Hazard {
+                self.enter_hazard(&room_def);
             }
         }
         Ok(self.end_turn())

@@ -321,6 +321,93 @@ impl UserData for TestGame {
                 Ok(())
             },
         );
+        methods.add_method_mut("start_hazard", |lua, this, h: String| {
+            let r = this.game.start_hazard(&id(&h)?);
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut(
+            "route",
+            |lua, this, (route, progress): (String, Option<String>)| {
+                let route = match route.as_str() {
+                    "safe" => crate::hazard::Route::Safe,
+                    "risk" => crate::hazard::Route::Risk,
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "`{other}` is not a route: `safe` or `risk`"
+                        )))
+                    }
+                };
+                let progress = progress.map(|p| id(&p)).transpose()?;
+                let r = this.game.choose_route(route, progress.as_ref());
+                this.flush();
+                check(lua, r)
+            },
+        );
+        methods.add_method_mut("play", |lua, this, (n, side): (usize, Option<String>)| {
+            let side = match side.as_deref().unwrap_or("top") {
+                "top" => crate::hazard::Side::Top,
+                "bottom" => crate::hazard::Side::Bottom,
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "`{other}` is not a side: `top` or `bottom`"
+                    )))
+                }
+            };
+            let r = this.game.play_card(n.saturating_sub(1), side);
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("end_round", |lua, this, ()| {
+            let r = this.game.end_hazard_round();
+            this.flush();
+            check(lua, r)
+        });
+        methods.add_method_mut("dev_card", |_, this, card: String| {
+            this.game
+                .dev_card(&id(&card)?)
+                .map_err(mlua::Error::runtime)
+        });
+        methods.add_method("hazard", |lua, this, ()| {
+            let Some(run) = this.game.hazard() else {
+                return Ok(Value::Nil);
+            };
+            let t = lua.create_table()?;
+            t.raw_set("id", run.hazard.to_string())?;
+            t.raw_set("round", run.round + 1)?;
+            t.raw_set("route", run.route.map(|r| r.name()))?;
+            t.raw_set(
+                "hand",
+                lua.create_sequence_from(run.hand.iter().map(|c| c.to_string()))?,
+            )?;
+            t.raw_set("deck", run.deck.len())?;
+            t.raw_set("discard", run.discard.len())?;
+            t.raw_set(
+                "enchanted",
+                lua.create_sequence_from(run.enchanted.iter().map(|c| c.to_string()))?,
+            )?;
+            t.raw_set(
+                "meters",
+                lua.create_sequence_from(run.meters.iter().copied())?,
+            )?;
+            t.raw_set("focus", run.focus)?;
+            t.raw_set(
+                "marks",
+                run.marks
+                    .iter()
+                    .map(|m| if *m { 'O' } else { 'X' })
+                    .collect::<String>(),
+            )?;
+            let dice = lua.create_table()?;
+            for (i, d) in run.dice.iter().enumerate() {
+                let dt = lua.create_table()?;
+                dt.raw_set("face", crate::game::describe_face(d.face))?;
+                dt.raw_set("state", format!("{:?}", d.state).to_lowercase())?;
+                dice.raw_set(i + 1, dt)?;
+            }
+            t.raw_set("dice", dice)?;
+            Ok(Value::Table(t))
+        });
         methods.add_method("hash", |_, this, ()| Ok(this.game.state_hash()));
         methods.add_method_mut("messages", |lua, this, ()| {
             this.flush();

@@ -53,6 +53,9 @@ pub fn resolve_all(
     let encounters = declare_kind!("encounter", encounters, encounters);
     let rooms = declare_kind!("room", rooms, rooms);
     let floors = declare_kind!("floor", floors, floors);
+    let progress_types = declare_kind!("progress type", progress_types, progress_types);
+    let hazards = declare_kind!("hazard", hazards, hazards);
+    let cards = declare_kind!("card", cards, cards);
     let event_types = declare(
         "event type",
         &raw.event_types,
@@ -147,6 +150,9 @@ pub fn resolve_all(
         encounters: BTreeMap::new(),
         rooms: BTreeMap::new(),
         floors: BTreeMap::new(),
+        progress_types: BTreeMap::new(),
+        hazards: BTreeMap::new(),
+        cards: BTreeMap::new(),
         triggers: Vec::new(),
         top_level: Vec::new(),
         quests_by_event: Vec::new(),
@@ -266,6 +272,48 @@ pub fn resolve_all(
                 span: Span::new(src.file, src.raw.id.span()),
             },
         );
+    }
+    for (id, &i) in &progress_types {
+        let src = &raw.progress_types[i];
+        let name = src
+            .raw
+            .name
+            .clone()
+            .unwrap_or_else(|| id.name().to_string());
+        content.progress_types.insert(
+            id.clone(),
+            crate::content::hazard::ProgressType {
+                id: id.clone(),
+                name,
+                span: Span::new(src.file, src.raw.id.span()),
+            },
+        );
+    }
+    for (id, &i) in &hazards {
+        let src = &raw.hazards[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if let Some(h) = super::hazard::hazard(&mut cx, id, src) {
+            content.hazards.insert(id.clone(), h);
+        }
+    }
+    for (id, &i) in &cards {
+        let src = &raw.cards[i];
+        let mut cx = Cx {
+            syms: &syms,
+            events: &events,
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if let Some(c) = super::hazard::card(&mut cx, id, src) {
+            content.cards.insert(id.clone(), c);
+        }
     }
     for src in &raw.triggers {
         let mut cx = Cx {
@@ -630,6 +678,10 @@ fn room(cx: &mut Cx, id: &Id, src: &Src<RawRoom>, all: &mut Vec<Trigger>) -> Opt
         .encounter
         .as_ref()
         .and_then(|e| cx.reference(RefKind::Encounter, e));
+    let hazard = r
+        .hazard
+        .as_ref()
+        .and_then(|h| cx.reference(RefKind::Hazard, h));
     if let Some(kind) = kind {
         if kind == RoomKind::Combat && r.enemies.is_empty() {
             cx.diags.push(
@@ -659,6 +711,7 @@ fn room(cx: &mut Cx, id: &Id, src: &Src<RawRoom>, all: &mut Vec<Trigger>) -> Opt
         npc,
         loot: stacks(cx, &r.loot),
         encounter,
+        hazard,
         triggers,
         span: Span::new(src.file, r.id.span()),
     })

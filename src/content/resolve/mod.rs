@@ -7,6 +7,7 @@
 
 mod defs;
 mod fields;
+mod hazard;
 mod symbols;
 mod vocabulary;
 
@@ -32,6 +33,9 @@ pub enum RefKind {
     Room,
     Floor,
     Encounter,
+    ProgressType,
+    Hazard,
+    Card,
 }
 
 impl RefKind {
@@ -44,6 +48,9 @@ impl RefKind {
             RefKind::Room => "room",
             RefKind::Floor => "floor",
             RefKind::Encounter => "encounter",
+            RefKind::ProgressType => "progress type",
+            RefKind::Hazard => "hazard",
+            RefKind::Card => "card",
         }
     }
 
@@ -56,6 +63,9 @@ impl RefKind {
             RefKind::Room => &syms.rooms,
             RefKind::Floor => &syms.floors,
             RefKind::Encounter => &syms.encounters,
+            RefKind::ProgressType => &syms.progress_types,
+            RefKind::Hazard => &syms.hazards,
+            RefKind::Card => &syms.cards,
         }
     }
 }
@@ -202,6 +212,9 @@ pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         encounters: ids(&mut content.encounters.iter().map(|(k, v)| (k, v.span))),
         rooms: ids(&mut content.rooms.iter().map(|(k, v)| (k, v.span))),
         floors: ids(&mut content.floors.iter().map(|(k, v)| (k, v.span))),
+        progress_types: ids(&mut content.progress_types.iter().map(|(k, v)| (k, v.span))),
+        hazards: ids(&mut content.hazards.iter().map(|(k, v)| (k, v.span))),
+        cards: ids(&mut content.cards.iter().map(|(k, v)| (k, v.span))),
         triggers: BTreeMap::new(),
         actions: ext.actions.clone(),
         checks: ext.checks.clone(),

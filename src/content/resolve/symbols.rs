@@ -19,6 +19,9 @@ pub struct Symbols {
     pub rooms: BTreeMap<Id, Span>,
     pub floors: BTreeMap<Id, Span>,
     pub triggers: BTreeMap<Id, Span>,
+    pub progress_types: BTreeMap<Id, Span>,
+    pub hazards: BTreeMap<Id, Span>,
+    pub cards: BTreeMap<Id, Span>,
     /// Actions and checks registered by Lua (`rats:summon`).
     pub actions: BTreeSet<Id>,
     pub checks: BTreeSet<Id>,

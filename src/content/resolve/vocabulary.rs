@@ -436,6 +436,8 @@ fn typed_value(
         FieldType::Room => id(cx, RefKind::Room),
         FieldType::Floor => id(cx, RefKind::Floor),
         FieldType::Encounter => id(cx, RefKind::Encounter),
+        FieldType::Hazard => id(cx, RefKind::Hazard),
+        FieldType::Card => id(cx, RefKind::Card),
         FieldType::DamageType => cx.damage_type(&text()).map(|t| Value::str(&t)),
         FieldType::Float => Some(match plain {
             Value::Int(i) => Value::Float(i as f64),

@@ -1,0 +1,106 @@
+//! `lantern sim hazard ID`: seeded runs of a hazard with a built-in policy, and the seed's table.
+
+use crate::hazard::sim::{simulate, table, Policy};
+use crate::hazard::Route;
+use crate::load::load_world;
+use crate::lua::Limits;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum RouteArg {
+    Safe,
+    Risk,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SimFormat {
+    Table,
+    Json,
+}
+
+pub struct Options<'a> {
+    pub mods: &'a Path,
+    pub hazard: &'a str,
+    pub runs: u64,
+    pub route: Option<RouteArg>,
+    pub policy: Policy,
+    pub seed: u64,
+    pub format: SimFormat,
+    pub threads: Option<usize>,
+}
+
+pub fn run(o: Options) -> ExitCode {
+    let world = load_world(o.mods, Limits::default());
+    if world.has_errors() {
+        eprintln!(
+            "{}",
+            crate::diag::render_all(&world.diagnostics, &world.sources)
+        );
+        return ExitCode::from(1);
+    }
+    let Some(id) = crate::id::Id::parse(o.hazard, "core") else {
+        eprintln!("error: `{}` is not a hazard ID", o.hazard);
+        return ExitCode::from(2);
+    };
+    let routes: Vec<Route> = match o.route {
+        Some(RouteArg::Safe) => vec![Route::Safe],
+        Some(RouteArg::Risk) => vec![Route::Risk],
+        None => vec![Route::Safe, Route::Risk],
+    };
+    let threads = o.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let total = o.runs * routes.len() as u64;
+    let show = std::io::stderr().is_terminal() && matches!(o.format, SimFormat::Table);
+    let progress = move |done: u64| {
+        if show {
+            let width = 30;
+            let filled = ((done.min(total) as f64 / total.max(1) as f64) * width as f64) as usize;
+            eprint!(
+                "\r[{}{}] {done}/{total} runs",
+                "#".repeat(filled),
+                " ".repeat(width - filled)
+            );
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let start = std::time::Instant::now();
+    let spec = crate::hazard::sim::Spec {
+        routes: routes.clone(),
+        runs: o.runs,
+        seed: o.seed,
+        policy: o.policy,
+        threads,
+    };
+    let report = match simulate(&world.content, &id, &spec, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if show {
+        eprintln!("\r{:60}", "");
+    }
+    let elapsed = start.elapsed();
+    match o.format {
+        SimFormat::Table => {
+            print!("{}", table(&report, &world.content));
+            let _ = std::io::stdout().flush();
+            eprintln!(
+                "{total} runs in {:.2} s on {threads} threads ({:.0} runs/s)",
+                elapsed.as_secs_f64(),
+                total as f64 / elapsed.as_secs_f64().max(1e-9)
+            );
+        }
+        SimFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ),
+    }
+    ExitCode::SUCCESS
+}

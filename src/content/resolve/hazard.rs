@@ -1,0 +1,260 @@
+//! Resolving the hazard game's definitions: progress types, hazards and cards.
+
+use super::fields::Entry;
+use super::vocabulary::{action, actions, no_actions};
+use super::{Cx, RefKind};
+use crate::content::hazard::*;
+use crate::content::parse::Src;
+use crate::content::raw::{RawCard, RawEntry, RawHazard, RawMeter};
+use crate::diag::{Diagnostic, Span};
+use crate::id::Id;
+use toml::Spanned;
+
+pub const EFFECTS: &[&str] = &[
+    "progress",
+    "focus",
+    "draw",
+    "reroll",
+    "treat_x",
+    "exhaust_x",
+    "refresh",
+];
+
+fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
+    let m = raw.get_ref();
+    let progress = cx.reference(RefKind::ProgressType, &m.progress);
+    let thresholds = m.thresholds.get_ref().clone();
+    if thresholds.len() != rounds as usize {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "`thresholds` has {} entries but the hazard has {rounds} rounds",
+                thresholds.len()
+            ))
+            .at(cx.span(m.thresholds.span()))
+            .with_help("give one threshold per round; the last is the final round's"),
+        );
+        return None;
+    }
+    if thresholds.iter().any(|t| *t < 0) {
+        cx.diags.push(
+            Diagnostic::error("thresholds cannot be negative").at(cx.span(m.thresholds.span())),
+        );
+    }
+    let (last, rest) = thresholds.split_last()?;
+    if rest.iter().any(|t| t > last) {
+        cx.diags.push(
+            Diagnostic::warning("the final round's threshold is lower than an earlier round's; the seed wants it elevated")
+                .at(cx.span(m.thresholds.span())),
+        );
+    }
+    progress.map(|progress| Meter {
+        progress,
+        thresholds,
+    })
+}
+
+pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
+    let r = &src.raw;
+    let span = Span::new(src.file, r.id.span());
+    let rounds = match *r.rounds.get_ref() {
+        n if (1..=20).contains(&n) => n as u32,
+        n => {
+            cx.diags.push(
+                Diagnostic::error(format!("`rounds` must be between 1 and 20, found {n}"))
+                    .at(cx.span(r.rounds.span())),
+            );
+            return None;
+        }
+    };
+    let safe = meter(cx, &r.safe, rounds);
+    let risk: Vec<Meter> = r
+        .risk
+        .get_ref()
+        .iter()
+        .filter_map(|m| meter(cx, m, rounds))
+        .collect();
+    if r.risk.get_ref().len() != 2 {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "the risk route has {} meters; it needs exactly two (both required)",
+                r.risk.get_ref().len()
+            ))
+            .at(cx.span(r.risk.span())),
+        );
+    }
+    let choose_progress = r
+        .choose_progress
+        .iter()
+        .filter_map(|p| cx.reference(RefKind::ProgressType, p))
+        .collect();
+    let mut outcomes: Vec<(i64, crate::content::ActionList)> = r
+        .outcomes
+        .iter()
+        .map(|o| (o.get_ref().at_least, actions(cx, &o.get_ref().actions)))
+        .collect();
+    outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
+    if outcomes.is_empty() {
+        cx.diags.push(
+            Diagnostic::warning(format!(
+                "hazard `{id}` has no `outcomes`; its score changes nothing"
+            ))
+            .at(span)
+            .with_help("add `[[hazards.outcomes]]` with `at_least = 1` and the actions for a win"),
+        );
+    }
+    let hazard = Hazard {
+        id: id.clone(),
+        name: r.name.clone().unwrap_or_else(|| id.name().to_string()),
+        text: r.text.clone(),
+        rounds,
+        safe: safe?,
+        risk,
+        choose_progress,
+        penalty: r
+            .penalty
+            .as_ref()
+            .map(|a| actions(cx, a))
+            .unwrap_or_else(|| no_actions(src.span)),
+        final_penalty: r
+            .final_penalty
+            .as_ref()
+            .map(|a| actions(cx, a))
+            .unwrap_or_else(|| no_actions(src.span)),
+        outcomes,
+        span,
+    };
+    (hazard.risk.len() == 2).then_some(hazard)
+}
+
+fn effects(cx: &mut Cx, list: &[RawEntry]) -> Vec<CardEffect> {
+    list.iter().filter_map(|e| effect(cx, e)).collect()
+}
+
+/// A card effect: one of the built-in effects, or any action (`{ effect = "heal", amount = 2 }`,
+/// `{ effect = "rats:howl" }`) applied to the game.
+fn effect(cx: &mut Cx, raw: &RawEntry) -> Option<CardEffect> {
+    let span = cx.span(raw.span());
+    let mut head = Entry::new(raw.get_ref(), span, "a card effect".into());
+    let name = head.str(cx, "effect")?;
+    let mut e = Entry::new(raw.get_ref(), span, format!("effect `{}`", name.get_ref()));
+    e.allow(&["effect"]);
+    let kind = |cx: &mut Cx, e: &mut Entry| {
+        e.str(cx, "type")
+            .and_then(|t| cx.reference(RefKind::ProgressType, &t))
+    };
+    let effect = match name.get_ref().as_str() {
+        "progress" => {
+            let k = kind(cx, &mut e);
+            let amount = e.int(cx, "amount");
+            k.zip(amount)
+                .map(|(kind, amount)| CardEffect::Progress { kind, amount })
+        }
+        "focus" => e
+            .int(cx, "amount")
+            .map(|amount| CardEffect::Focus { amount }),
+        "draw" => Some(CardEffect::Draw {
+            count: e.count(cx, "count", 1),
+        }),
+        "reroll" => Some(CardEffect::Reroll {
+            count: e.count(cx, "count", 1),
+        }),
+        "refresh" => Some(CardEffect::Refresh {
+            count: e.count(cx, "count", 1),
+        }),
+        "treat_x" => e
+            .str(cx, "color")
+            .and_then(|c| cx.vocabulary("color", &c, Color::NAMES))
+            .and_then(|c| Color::parse(&c))
+            .map(|color| CardEffect::TreatX { color }),
+        "exhaust_x" => {
+            let k = kind(cx, &mut e);
+            let amount = e.int(cx, "amount");
+            k.zip(amount)
+                .map(|(kind, amount)| CardEffect::ExhaustX { kind, amount })
+        }
+        other if !other.contains(':') && !super::vocabulary::ACTIONS.contains(&other) => {
+            let known = EFFECTS
+                .iter()
+                .chain(super::vocabulary::ACTIONS.iter())
+                .copied();
+            let help = crate::diag::did_you_mean(other, known)
+                .unwrap_or_else(|| format!("card effects: {}", EFFECTS.join(", ")));
+            cx.diags.push(
+                Diagnostic::error(format!("unknown card effect `{other}`"))
+                    .at(cx.span(name.span()))
+                    .with_help(help),
+            );
+            None
+        }
+        _ => {
+            // Any other name is an action, built-in or registered by a script.
+            let mut map = raw.get_ref().clone();
+            if let Some(v) = map.remove("effect") {
+                map.insert("action".into(), v);
+            }
+            let entry = Spanned::new(raw.span(), map);
+            return action(cx, &entry).map(CardEffect::Action);
+        }
+    };
+    e.finish(cx);
+    effect
+}
+
+pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
+    let r = &src.raw;
+    let color = cx
+        .vocabulary("color", &r.color, Color::NAMES)
+        .and_then(|c| Color::parse(&c));
+    let class = cx
+        .vocabulary("card class", &r.class, CardClass::NAMES)
+        .and_then(|c| CardClass::parse(&c));
+    let rarity = r.rarity.as_ref().and_then(|x| cx.rarity(x));
+    let bottom = r.bottom.as_ref().and_then(|b| {
+        let b_span = cx.span(b.span());
+        let b = b.get_ref();
+        match *b.cost.get_ref() {
+            c if (0..=4).contains(&c) => Some(Bottom {
+                cost: c as u32,
+                effects: effects(cx, &b.effects),
+            }),
+            c => {
+                cx.diags.push(
+                    Diagnostic::error(format!("a bottom action costs 0 to 4 dice, found {c}"))
+                        .at(b_span),
+                );
+                None
+            }
+        }
+    });
+    if r.enchant && r.bottom.is_none() {
+        cx.diags.push(
+            Diagnostic::error(
+                "an ENCHANT card needs a `bottom` action: playing it is what enchants",
+            )
+            .at(cx.span(r.id.span())),
+        );
+    }
+    if !r.enchant && !r.ongoing.is_empty() {
+        cx.diags.push(
+            Diagnostic::error("only an ENCHANT card (`enchant = true`) has `ongoing` effects")
+                .at(cx.span(r.id.span())),
+        );
+    }
+    let starter = r.starter.clamp(0, 10) as u32;
+    let top = effects(cx, &r.top);
+    let ongoing = effects(cx, &r.ongoing);
+    Some(Card {
+        id: id.clone(),
+        name: r.name.clone().unwrap_or_else(|| id.name().to_string()),
+        text: r.text.clone(),
+        color: color?,
+        rarity,
+        class: class?,
+        starter,
+        top,
+        bottom,
+        enchant: r.enchant,
+        ongoing,
+        span: Span::new(src.file, r.id.span()),
+    })
+}

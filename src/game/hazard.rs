@@ -1,0 +1,262 @@
+//! The hazard game inside a run: the engine's state machine behind `Game`'s door, with its events
+//! (`hazard_started`, `card_played`, `hazard_round_ended`, `hazard_ended`) and its actions
+//! (card actions, failure penalties, the outcome table) applied through `apply_list`.
+
+use super::apply::ev;
+use super::{CreatureRef, Ctx, Event, Game, Outcome};
+use crate::content::{ActionList, Room, Value};
+use crate::hazard::engine::{HazardRun, Rolls, Route, Side};
+use crate::id::Id;
+
+/// The game's named streams as the engine's randomness: `hazard:<sequence>:<hazard>:shuffle|dice`.
+struct Streams<'a> {
+    rng: &'a mut crate::rng::Streams,
+    prefix: String,
+}
+
+impl Rolls for Streams<'_> {
+    fn shuffle(&mut self, n: usize) -> usize {
+        self.rng.below(&format!("{}:shuffle", self.prefix), n)
+    }
+    fn die(&mut self, n: usize) -> usize {
+        self.rng.below(&format!("{}:dice", self.prefix), n)
+    }
+}
+
+impl Game {
+    fn hazard_streams(&mut self, id: &Id) -> Streams<'_> {
+        let prefix = format!("hazard:{}:{id}", self.state.position.sequence);
+        Streams {
+            rng: &mut self.rng,
+            prefix,
+        }
+    }
+
+    /// Reveals the room's hazard (or one drawn from all hazards) and draws the opening hand.
+    pub(super) fn enter_hazard(&mut self, room: &Room) {
+        let content = self.content.clone();
+        let id = match &room.hazard {
+            Some(h) => Some(h.clone()),
+            None if content.hazards.is_empty() => None,
+            None => {
+                let ids: Vec<&Id> = content.hazards.keys().collect();
+                let stream = format!("hazard:select:{}", self.state.position.sequence);
+                Some(ids[self.rng.below(&stream, ids.len())].clone())
+            }
+        };
+        match id {
+            Some(id) => {
+                let _ = self.open_hazard(&id);
+            }
+            None => {
+                self.say("The room is quiet: no hazards are defined.");
+                self.problems.push(crate::diag::Diagnostic::warning(format!(
+                    "hazard room `{}`: no hazards are defined; the room completes empty",
+                    room.id
+                )));
+            }
+        }
+    }
+
+    fn open_hazard(&mut self, id: &Id) -> Result<(), String> {
+        let content = self.content.clone();
+        let hazard = content
+            .hazards
+            .get(id)
+            .ok_or_else(|| format!("there is no hazard `{id}`"))?;
+        let deck = self.state.deck.clone();
+        let run = HazardRun::start(hazard, &deck, &mut self.hazard_streams(id));
+        self.state.hazard = Some(run);
+        self.say(format!("A hazard: {}.", hazard.name));
+        self.push(
+            Event::new(
+                ev::HAZARD_STARTED,
+                CreatureRef::Player,
+                None,
+                vec![Some(Value::id(id))],
+            ),
+            None,
+        );
+        Ok(())
+    }
+
+    /// Opens a hazard as if its room had been entered (tests, the play session's `--dev`).
+    pub fn start_hazard(&mut self, id: &Id) -> Result<Outcome, String> {
+        if self.state.hazard.is_some() {
+            return Err("a hazard is already open".into());
+        }
+        self.begin_turn();
+        self.open_hazard(id)?;
+        Ok(self.end_turn())
+    }
+
+    pub fn hazard(&self) -> Option<&HazardRun> {
+        self.state.hazard.as_ref()
+    }
+
+    fn hazard_mut(&mut self) -> Result<HazardRun, String> {
+        self.state
+            .hazard
+            .clone()
+            .ok_or_else(|| "there is no hazard here".into())
+    }
+
+    /// The binding route choice; `progress` picks the safe route's type where the hazard allows.
+    pub fn choose_route(&mut self, route: Route, progress: Option<&Id>) -> Result<Outcome, String> {
+        let content = self.content.clone();
+        let mut run = self.hazard_mut()?;
+        let hazard = content
+            .hazards
+            .get(&run.hazard)
+            .ok_or("the hazard no longer exists")?;
+        let id = run.hazard.clone();
+        run.choose_route(hazard, route, progress, &mut self.hazard_streams(&id))?;
+        self.begin_turn();
+        let faces: Vec<String> = run.dice.iter().map(|d| describe_face(d.face)).collect();
+        self.say(format!(
+            "You take the {} route. The dice: {}.",
+            route.name(),
+            faces.join(", ")
+        ));
+        self.state.hazard = Some(run);
+        Ok(self.end_turn())
+    }
+
+    /// Plays the card at `index` (from 0) of the hand, its top or its bottom action.
+    pub fn play_card(&mut self, index: usize, side: Side) -> Result<Outcome, String> {
+        let content = self.content.clone();
+        let mut run = self.hazard_mut()?;
+        let id = run.hazard.clone();
+        let card = run.play(&content, index, side, &mut self.hazard_streams(&id))?;
+        let pending = std::mem::take(&mut run.pending);
+        self.begin_turn();
+        self.state.hazard = Some(run);
+        let name = content
+            .cards
+            .get(&card)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        let which = if side == Side::Top { "top" } else { "bottom" };
+        self.say(format!("You play {name} ({which})."));
+        self.push(
+            Event::new(
+                ev::CARD_PLAYED,
+                CreatureRef::Player,
+                None,
+                vec![Some(Value::id(&card)), Some(Value::str(which))],
+            ),
+            None,
+        );
+        if !pending.is_empty() {
+            let cause = format!("card {card}");
+            let stream = format!("card:{card}");
+            let ctx = Ctx {
+                bearer: CreatureRef::Player,
+                target: None,
+                cause: &cause,
+                stream: &stream,
+            };
+            let list = ActionList {
+                span: pending[0].span,
+                actions: pending,
+            };
+            if let Err(d) = self.apply_list(&list, &ctx) {
+                self.problems.push(d);
+            }
+        }
+        Ok(self.end_turn())
+    }
+
+    /// Adds any card straight to the hand without touching the deck (the seed's dev mode, FR-13).
+    pub fn dev_card(&mut self, card: &Id) -> Result<(), String> {
+        if !self.content.cards.contains_key(card) {
+            return Err(format!("there is no card `{card}`"));
+        }
+        let run = self
+            .state
+            .hazard
+            .as_mut()
+            .ok_or("there is no hazard here")?;
+        run.hand.push(card.clone());
+        Ok(())
+    }
+
+    /// Ends the round: O or X (with the hazard's penalty), and after the final round the score and
+    /// its outcome.
+    pub fn end_hazard_round(&mut self) -> Result<Outcome, String> {
+        let content = self.content.clone();
+        let mut run = self.hazard_mut()?;
+        let id = run.hazard.clone();
+        let hazard = content
+            .hazards
+            .get(&id)
+            .ok_or("the hazard no longer exists")?;
+        let end = run.end_round(&content, &mut self.hazard_streams(&id))?;
+        self.begin_turn();
+        let mark = if end.success { "O" } else { "X" };
+        self.say(format!("Round {}: {mark}.", end.round));
+        self.state.hazard = Some(run.clone());
+        self.push(
+            Event::new(
+                ev::HAZARD_ROUND_ENDED,
+                CreatureRef::Player,
+                None,
+                vec![Some(Value::Int(end.round as i64)), Some(Value::str(mark))],
+            ),
+            None,
+        );
+        let cause = format!("hazard {id}");
+        let stream = format!("hazard:{}:{id}:actions", self.state.position.sequence);
+        let ctx = Ctx {
+            bearer: CreatureRef::Player,
+            target: None,
+            cause: &cause,
+            stream: &stream,
+        };
+        if !end.success {
+            for list in [
+                Some(&hazard.penalty),
+                end.last.then_some(&hazard.final_penalty),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if let Err(d) = self.apply_list(list, &ctx) {
+                    self.problems.push(d);
+                }
+            }
+        }
+        if end.last {
+            let score = run.score();
+            self.say(format!("The hazard is over: score {score:+}."));
+            if let Some(outcome) = hazard.outcome(score) {
+                if let Err(d) = self.apply_list(outcome, &ctx) {
+                    self.problems.push(d);
+                }
+            }
+            self.state.hazard = None;
+            let route = run.route.map(|r| r.name()).unwrap_or("none");
+            self.push(
+                Event::new(
+                    ev::HAZARD_ENDED,
+                    CreatureRef::Player,
+                    None,
+                    vec![
+                        Some(Value::id(&id)),
+                        Some(Value::str(route)),
+                        Some(Value::Int(score)),
+                    ],
+                ),
+                None,
+            );
+        }
+        Ok(self.end_turn())
+    }
+}
+
+pub fn describe_face(face: crate::hazard::Face) -> String {
+    match face {
+        crate::hazard::Face::Color(c) => c.name().to_string(),
+        crate::hazard::Face::X => "X".into(),
+    }
+}

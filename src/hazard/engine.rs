@@ -1,0 +1,460 @@
+//! One hazard as a state machine: `start`, `choose_route`, `play`, `end_round`.
+//!
+//! Randomness comes through [`Rolls`], so the game can use named streams and the simulator a
+//! single fast generator. Every card is always in exactly one place: the draw pile, the hand, the
+//! discard pile or the enchantment zone (seed 002's NFR-03); a property test checks it.
+
+use crate::content::hazard::{Card, CardClass, CardEffect, Color, Hazard};
+use crate::content::{ActionEntry, Content};
+use crate::id::Id;
+use serde::{Deserialize, Serialize};
+
+/// Cards drawn at the start of each round and before the route is chosen.
+pub const HAND: usize = 5;
+/// Mana dice rolled when the route is chosen.
+pub const DICE: usize = 4;
+/// A die's six faces: the four colors and two blank X faces.
+pub const FACES: [Face; 6] = [
+    Face::Color(Color::Red),
+    Face::Color(Color::Blue),
+    Face::Color(Color::Purple),
+    Face::Color(Color::Gold),
+    Face::X,
+    Face::X,
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Face {
+    Color(Color),
+    X,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DieState {
+    Available,
+    /// Paid for a bottom action: stays spent until a card refreshes it (no auto-refresh).
+    Spent,
+    /// An X die used for progress: available again next round on the safe route, not on the risk route.
+    Exhausted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Die {
+    pub face: Face,
+    pub state: DieState,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    Safe,
+    Risk,
+}
+
+impl Route {
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Safe => "safe",
+            Route::Risk => "risk",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The hazard is revealed and the hand drawn; the route is not chosen yet.
+    Reveal,
+    Playing,
+    Done,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Top,
+    Bottom,
+}
+
+/// What randomness the engine needs.
+pub trait Rolls {
+    /// A shuffle step: an index in `[0, n)`.
+    fn shuffle(&mut self, n: usize) -> usize;
+    /// A die roll: an index in `[0, n)`.
+    fn die(&mut self, n: usize) -> usize;
+}
+
+/// A hazard in progress.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HazardRun {
+    pub hazard: Id,
+    pub phase: Phase,
+    pub route: Option<Route>,
+    /// The safe route's progress type (the hazard's, or the one chosen at reveal).
+    pub safe_type: Id,
+    /// Zero-based.
+    pub round: u32,
+    pub dice: Vec<Die>,
+    /// The draw pile; its last card is on top.
+    pub deck: Vec<Id>,
+    pub hand: Vec<Id>,
+    pub discard: Vec<Id>,
+    pub enchanted: Vec<Id>,
+    /// Progress this round, one entry per meter of the route.
+    pub meters: Vec<i64>,
+    pub focus: i64,
+    /// O (true) or X (false) for every finished round.
+    pub marks: Vec<bool>,
+    /// Actions of played cards, waiting for the game to apply them.
+    #[serde(skip)]
+    pub pending: Vec<ActionEntry>,
+    /// Classes of the cards played this round (for the simulator's flat-round metric).
+    #[serde(skip)]
+    pub played: Vec<CardClass>,
+}
+
+/// The result of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoundEnd {
+    /// One-based.
+    pub round: u32,
+    pub success: bool,
+    pub last: bool,
+}
+
+impl HazardRun {
+    /// Reveals a hazard: shuffles the personal deck and draws the opening hand.
+    pub fn start(hazard: &Hazard, deck: &[Id], rolls: &mut impl Rolls) -> HazardRun {
+        let mut run = HazardRun {
+            hazard: hazard.id.clone(),
+            phase: Phase::Reveal,
+            route: None,
+            safe_type: hazard.safe.progress.clone(),
+            round: 0,
+            dice: Vec::new(),
+            deck: deck.to_vec(),
+            hand: Vec::with_capacity(HAND + 4),
+            discard: Vec::new(),
+            enchanted: Vec::new(),
+            meters: Vec::new(),
+            focus: 0,
+            marks: Vec::new(),
+            pending: Vec::new(),
+            played: Vec::new(),
+        };
+        shuffle(&mut run.deck, rolls);
+        run.draw(HAND, rolls);
+        run
+    }
+
+    /// Draws cards; an empty draw pile is refilled by shuffling the discard pile.
+    pub fn draw(&mut self, count: usize, rolls: &mut impl Rolls) {
+        for _ in 0..count {
+            if self.deck.is_empty() {
+                if self.discard.is_empty() {
+                    return;
+                }
+                self.deck.append(&mut self.discard);
+                shuffle(&mut self.deck, rolls);
+            }
+            if let Some(card) = self.deck.pop() {
+                self.hand.push(card);
+            }
+        }
+    }
+
+    /// The binding route choice; `progress` picks the safe route's type where the hazard allows it.
+    /// Rolls the four mana dice.
+    pub fn choose_route(
+        &mut self,
+        hazard: &Hazard,
+        route: Route,
+        progress: Option<&Id>,
+        rolls: &mut impl Rolls,
+    ) -> Result<(), String> {
+        if self.phase != Phase::Reveal {
+            return Err("the route is already chosen; it is binding".into());
+        }
+        if let Some(p) = progress {
+            if route != Route::Safe || !hazard.choose_progress.contains(p) {
+                let choices: Vec<&str> = hazard.choose_progress.iter().map(Id::as_str).collect();
+                return Err(if choices.is_empty() {
+                    format!("{} has no choice of progress type", hazard.name)
+                } else {
+                    format!(
+                        "the safe route's progress type is one of: {}",
+                        choices.join(", ")
+                    )
+                });
+            }
+            self.safe_type = p.clone();
+        }
+        self.route = Some(route);
+        self.meters = vec![0; if route == Route::Safe { 1 } else { 2 }];
+        self.dice = (0..DICE)
+            .map(|_| Die {
+                face: FACES[rolls.die(FACES.len())],
+                state: DieState::Available,
+            })
+            .collect();
+        self.phase = Phase::Playing;
+        Ok(())
+    }
+
+    /// The progress types of the route's meters, in meter order.
+    pub fn meter_types<'a>(&'a self, hazard: &'a Hazard) -> Vec<&'a Id> {
+        match self.route {
+            Some(Route::Safe) => vec![&self.safe_type],
+            Some(Route::Risk) => hazard.risk.iter().map(|m| &m.progress).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The thresholds of this round, in meter order.
+    pub fn thresholds(&self, hazard: &Hazard) -> Vec<i64> {
+        let r = self.round as usize;
+        match self.route {
+            Some(Route::Safe) => vec![hazard.safe.thresholds[r]],
+            Some(Route::Risk) => hazard.risk.iter().map(|m| m.thresholds[r]).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    pub fn available(&self, face: Face) -> usize {
+        self.dice
+            .iter()
+            .filter(|d| d.state == DieState::Available && d.face == face)
+            .count()
+    }
+
+    /// Whether a card's bottom action can be paid now.
+    pub fn can_pay(&self, card: &Card) -> bool {
+        card.bottom
+            .as_ref()
+            .is_some_and(|b| self.available(Face::Color(card.color)) >= b.cost as usize)
+    }
+
+    /// Plays the card at `index` of the hand: the top action is free, the bottom one spends dice of
+    /// the card's color (an X die pays nothing until a card turns it into a color).
+    pub fn play(
+        &mut self,
+        content: &Content,
+        index: usize,
+        side: Side,
+        rolls: &mut impl Rolls,
+    ) -> Result<Id, String> {
+        if self.phase != Phase::Playing {
+            return Err("choose a route first".into());
+        }
+        let id = self
+            .hand
+            .get(index)
+            .cloned()
+            .ok_or_else(|| format!("there is no card {} in the hand", index + 1))?;
+        let card = content
+            .cards
+            .get(&id)
+            .ok_or_else(|| format!("the card `{id}` no longer exists"))?;
+        let effects: &[CardEffect] = match side {
+            Side::Top => &card.top,
+            Side::Bottom => {
+                let bottom = card
+                    .bottom
+                    .as_ref()
+                    .ok_or_else(|| format!("{} has no bottom action", card.name))?;
+                let face = Face::Color(card.color);
+                let have = self.available(face);
+                if have < bottom.cost as usize {
+                    return Err(format!(
+                        "{}'s bottom action needs {} {} dice; {have} available",
+                        card.name,
+                        bottom.cost,
+                        card.color.name()
+                    ));
+                }
+                let mut to_pay = bottom.cost;
+                for d in self
+                    .dice
+                    .iter_mut()
+                    .filter(|d| d.state == DieState::Available && d.face == face)
+                {
+                    if to_pay == 0 {
+                        break;
+                    }
+                    d.state = DieState::Spent;
+                    to_pay -= 1;
+                }
+                &bottom.effects
+            }
+        };
+        self.hand.remove(index);
+        if side == Side::Bottom && card.enchant {
+            self.enchanted.push(id.clone());
+        } else {
+            self.discard.push(id.clone());
+        }
+        self.played.push(card.class);
+        let hazard = content
+            .hazards
+            .get(&self.hazard)
+            .ok_or("the hazard no longer exists")?;
+        for effect in effects {
+            self.apply(hazard, effect, rolls);
+        }
+        Ok(id)
+    }
+
+    fn add_progress(&mut self, hazard: &Hazard, kind: &Id, amount: i64) {
+        let value = amount + std::mem::take(&mut self.focus);
+        let slot = match self.route {
+            Some(Route::Safe) => (self.safe_type == *kind).then_some(0),
+            Some(Route::Risk) => hazard.risk.iter().position(|m| m.progress == *kind),
+            None => None,
+        };
+        if let Some(i) = slot {
+            self.meters[i] += value;
+        }
+    }
+
+    fn apply(&mut self, hazard: &Hazard, effect: &CardEffect, rolls: &mut impl Rolls) {
+        match effect {
+            CardEffect::Progress { kind, amount } => self.add_progress(hazard, kind, *amount),
+            CardEffect::Focus { amount } => self.focus += amount,
+            CardEffect::Draw { count } => self.draw(*count as usize, rolls),
+            CardEffect::Reroll { count } => {
+                for _ in 0..*count {
+                    let pick = self
+                        .dice
+                        .iter()
+                        .position(|d| d.face == Face::X && d.state == DieState::Available)
+                        .or_else(|| self.dice.iter().position(|d| d.state == DieState::Spent));
+                    let Some(i) = pick else { break };
+                    self.dice[i] = Die {
+                        face: FACES[rolls.die(FACES.len())],
+                        state: DieState::Available,
+                    };
+                }
+            }
+            CardEffect::TreatX { color } => {
+                if let Some(d) = self
+                    .dice
+                    .iter_mut()
+                    .find(|d| d.face == Face::X && d.state == DieState::Available)
+                {
+                    d.face = Face::Color(*color);
+                }
+            }
+            CardEffect::ExhaustX { kind, amount } => {
+                if let Some(d) = self
+                    .dice
+                    .iter_mut()
+                    .find(|d| d.face == Face::X && d.state == DieState::Available)
+                {
+                    d.state = DieState::Exhausted;
+                    self.add_progress(hazard, kind, *amount);
+                }
+            }
+            CardEffect::Refresh { count } => {
+                for d in self
+                    .dice
+                    .iter_mut()
+                    .filter(|d| d.state == DieState::Spent)
+                    .take(*count as usize)
+                {
+                    d.state = DieState::Available;
+                }
+            }
+            CardEffect::Action(entry) => self.pending.push(entry.clone()),
+        }
+    }
+
+    /// Ends the round: O when every meter met its threshold, else X. Then the hand is discarded,
+    /// meters reset, exhausted dice come back on the safe route, and the next round draws five and
+    /// applies the enchantments. Spent dice stay spent.
+    pub fn end_round(
+        &mut self,
+        content: &Content,
+        rolls: &mut impl Rolls,
+    ) -> Result<RoundEnd, String> {
+        if self.phase != Phase::Playing {
+            return Err("there is no round to end".into());
+        }
+        let hazard = content
+            .hazards
+            .get(&self.hazard)
+            .ok_or("the hazard no longer exists")?;
+        let success = self
+            .meters
+            .iter()
+            .zip(self.thresholds(hazard))
+            .all(|(have, need)| *have >= need);
+        self.marks.push(success);
+        let end = RoundEnd {
+            round: self.round + 1,
+            success,
+            last: self.round + 1 >= hazard.rounds,
+        };
+        self.discard.append(&mut self.hand);
+        self.meters.iter_mut().for_each(|m| *m = 0);
+        self.focus = 0;
+        self.played.clear();
+        if self.route == Some(Route::Safe) {
+            for d in self
+                .dice
+                .iter_mut()
+                .filter(|d| d.state == DieState::Exhausted)
+            {
+                d.state = DieState::Available;
+            }
+        }
+        if end.last {
+            self.phase = Phase::Done;
+            return Ok(end);
+        }
+        self.round += 1;
+        self.draw(HAND, rolls);
+        let ongoing: Vec<CardEffect> = self
+            .enchanted
+            .iter()
+            .filter_map(|id| content.cards.get(id))
+            .flat_map(|c| c.ongoing.iter().cloned())
+            .collect();
+        for effect in &ongoing {
+            self.apply(hazard, effect, rolls);
+        }
+        Ok(end)
+    }
+
+    /// O minus X.
+    pub fn score(&self) -> i64 {
+        self.marks.iter().map(|&m| if m { 1 } else { -1 }).sum()
+    }
+
+    /// Every card the run holds, wherever it is: for the deck-integrity invariant.
+    pub fn all_cards(&self) -> Vec<&Id> {
+        self.deck
+            .iter()
+            .chain(&self.hand)
+            .chain(&self.discard)
+            .chain(&self.enchanted)
+            .collect()
+    }
+}
+
+/// Fisher-Yates.
+fn shuffle(cards: &mut [Id], rolls: &mut impl Rolls) {
+    for i in (1..cards.len()).rev() {
+        let j = rolls.shuffle(i + 1);
+        cards.swap(i, j);
+    }
+}
+
+/// The starting deck: every card's `starter` copies, in ID order.
+pub fn starter_deck(content: &Content) -> Vec<Id> {
+    content
+        .cards
+        .values()
+        .flat_map(|c| std::iter::repeat_n(c.id.clone(), c.starter as usize))
+        .collect()
+}

@@ -1,0 +1,439 @@
+//! `lantern sim`: thousands of seeded runs of a hazard with a built-in policy, and the seed's
+//! success metrics: clear rate per route, the final-round mana crisis rate, flat rounds, X-die
+//! interaction appearance, and the score distribution.
+//!
+//! Runs are independent: run `i` draws from a ChaCha8 stream seeded by hashing (seed, i), so the
+//! table is the same for the same seed however the runs are split across threads.
+
+use super::engine::{starter_deck, Face, HazardRun, Phase, Rolls, Route, Side};
+use crate::content::hazard::{Card, CardClass, CardEffect, Hazard};
+use crate::content::Content;
+use crate::id::Id;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+struct Fast(ChaCha8Rng);
+
+impl Rolls for Fast {
+    fn shuffle(&mut self, n: usize) -> usize {
+        ((self.0.next_u32() as u64 * n as u64) >> 32) as usize
+    }
+    fn die(&mut self, n: usize) -> usize {
+        ((self.0.next_u32() as u64 * n as u64) >> 32) as usize
+    }
+}
+
+/// The policies a simulation can play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Policy {
+    /// Each step, play the card action worth most toward the unmet meters; stop when nothing helps.
+    Greedy,
+    /// Play only free top actions, first to last.
+    TopOnly,
+}
+
+/// One route's figures.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RouteStats {
+    pub runs: u64,
+    /// Runs with a score above zero.
+    pub cleared: u64,
+    /// Runs that entered the final round with at most one available die.
+    pub final_crisis: u64,
+    /// Rounds in which only progress cards were played.
+    pub flat_rounds: u64,
+    /// Runs whose roll showed two or more X dice.
+    pub many_x: u64,
+    /// Of those, runs in which an X-interaction card was in hand.
+    pub many_x_with_answer: u64,
+    /// Score to number of runs.
+    pub scores: BTreeMap<i64, u64>,
+}
+
+impl RouteStats {
+    fn merge(&mut self, o: &RouteStats) {
+        self.runs += o.runs;
+        self.cleared += o.cleared;
+        self.final_crisis += o.final_crisis;
+        self.flat_rounds += o.flat_rounds;
+        self.many_x += o.many_x;
+        self.many_x_with_answer += o.many_x_with_answer;
+        for (s, n) in &o.scores {
+            *self.scores.entry(*s).or_default() += n;
+        }
+    }
+
+    fn rate(n: u64, of: u64) -> f64 {
+        if of == 0 {
+            0.0
+        } else {
+            n as f64 / of as f64
+        }
+    }
+
+    pub fn clear_rate(&self) -> f64 {
+        Self::rate(self.cleared, self.runs)
+    }
+    pub fn crisis_rate(&self) -> f64 {
+        Self::rate(self.final_crisis, self.runs)
+    }
+    pub fn flat_per_run(&self) -> f64 {
+        Self::rate(self.flat_rounds, self.runs)
+    }
+    pub fn x_answer_rate(&self) -> f64 {
+        Self::rate(self.many_x_with_answer, self.many_x)
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SimReport {
+    pub hazard: String,
+    pub seed: u64,
+    pub policy: String,
+    pub routes: BTreeMap<String, RouteStats>,
+}
+
+/// What to simulate.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub routes: Vec<Route>,
+    /// Runs per route.
+    pub runs: u64,
+    pub seed: u64,
+    pub policy: Policy,
+    pub threads: usize,
+}
+
+/// Plays `spec.runs` runs of each route on `spec.threads` threads; `progress` hears how many are done.
+pub fn simulate(
+    content: &Content,
+    hazard: &Id,
+    spec: &Spec,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<SimReport, String> {
+    let Spec {
+        routes,
+        runs,
+        seed,
+        policy,
+        threads,
+    } = spec.clone();
+    let h = content.hazards.get(hazard).ok_or_else(|| {
+        let help =
+            crate::diag::did_you_mean(hazard.as_str(), content.hazards.keys().map(Id::as_str))
+                .unwrap_or_default();
+        format!("there is no hazard `{hazard}` {help}")
+            .trim_end()
+            .to_string()
+    })?;
+    let deck = starter_deck(content);
+    if deck.is_empty() {
+        return Err("the starting deck is empty: give some cards `starter = N`".into());
+    }
+    let mut report = SimReport {
+        hazard: hazard.to_string(),
+        seed,
+        policy: format!("{policy:?}").to_lowercase(),
+        routes: BTreeMap::new(),
+    };
+    let done = std::sync::atomic::AtomicU64::new(0);
+    for &route in &routes {
+        let threads = threads.max(1) as u64;
+        let chunk = runs.div_ceil(threads);
+        let parts: Vec<RouteStats> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (deck, done) = (&deck, &done);
+                    s.spawn(move || {
+                        let mut stats = RouteStats::default();
+                        let (from, to) = (t * chunk, ((t + 1) * chunk).min(runs));
+                        for i in from..to {
+                            play_one(
+                                content,
+                                h,
+                                deck,
+                                route,
+                                policy,
+                                run_seed(seed, route, i),
+                                &mut stats,
+                            );
+                            if i % 4096 == 0 {
+                                progress(
+                                    done.fetch_add(4096, std::sync::atomic::Ordering::Relaxed)
+                                        + 4096,
+                                );
+                            }
+                        }
+                        stats
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        let mut total = RouteStats::default();
+        for p in &parts {
+            total.merge(p);
+        }
+        report.routes.insert(route.name().to_string(), total);
+    }
+    Ok(report)
+}
+
+fn run_seed(seed: u64, route: Route, i: u64) -> [u8; 32] {
+    let mut bytes = [0u8; 17];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&i.to_le_bytes());
+    bytes[16] = route as u8;
+    let h = crate::rng::stable_hash(&bytes);
+    crate::rng::derive_seed(h, "sim")
+}
+
+fn play_one(
+    content: &Content,
+    h: &Hazard,
+    deck: &[Id],
+    route: Route,
+    policy: Policy,
+    seed: [u8; 32],
+    stats: &mut RouteStats,
+) {
+    let mut rolls = Fast(ChaCha8Rng::from_seed(seed));
+    let mut run = HazardRun::start(h, deck, &mut rolls);
+    // Where the hazard lets the player pick the safe route's type (H07), pick the one the opening
+    // hand makes the most progress in.
+    let progress = (route == Route::Safe && !h.choose_progress.is_empty())
+        .then(|| {
+            let in_hand = |kind: &Id| -> i64 {
+                run.hand
+                    .iter()
+                    .filter_map(|c| content.cards.get(c))
+                    .flat_map(|c| {
+                        c.top
+                            .iter()
+                            .chain(c.bottom.iter().flat_map(|b| b.effects.iter()))
+                    })
+                    .map(|e| match e {
+                        CardEffect::Progress { kind: k, amount } if k == kind => *amount,
+                        _ => 0,
+                    })
+                    .sum()
+            };
+            h.choose_progress
+                .iter()
+                .max_by_key(|k| (in_hand(k), std::cmp::Reverse(k.as_str().to_string())))
+                .cloned()
+        })
+        .flatten();
+    if run
+        .choose_route(h, route, progress.as_ref(), &mut rolls)
+        .is_err()
+    {
+        return;
+    }
+    let x_dice = run.dice.iter().filter(|d| d.face == Face::X).count();
+    let mut answered = false;
+    while run.phase == Phase::Playing {
+        if run.round + 1 == h.rounds
+            && run
+                .dice
+                .iter()
+                .filter(|d| d.state == super::engine::DieState::Available)
+                .count()
+                <= 1
+        {
+            stats.final_crisis += 1;
+        }
+        answered |= run
+            .hand
+            .iter()
+            .filter_map(|c| content.cards.get(c))
+            .any(|c| c.class == CardClass::XInteraction);
+        let mut classes = Vec::new();
+        for _ in 0..32 {
+            let Some((i, side)) = choose(content, h, &run, policy) else {
+                break;
+            };
+            if let Some(card) = run.hand.get(i).and_then(|c| content.cards.get(c)) {
+                classes.push(card.class);
+            }
+            if run.play(content, i, side, &mut rolls).is_err() {
+                break;
+            }
+            run.pending.clear();
+            answered |= run
+                .hand
+                .iter()
+                .filter_map(|c| content.cards.get(c))
+                .any(|c| c.class == CardClass::XInteraction);
+        }
+        if !classes.is_empty() && classes.iter().all(|c| *c == CardClass::Progress) {
+            stats.flat_rounds += 1;
+        }
+        if run.end_round(content, &mut rolls).is_err() {
+            break;
+        }
+    }
+    stats.runs += 1;
+    let score = run.score();
+    if score > 0 {
+        stats.cleared += 1;
+    }
+    *stats.scores.entry(score).or_default() += 1;
+    if x_dice >= 2 {
+        stats.many_x += 1;
+        if answered {
+            stats.many_x_with_answer += 1;
+        }
+    }
+}
+
+/// The policy's next play, or `None` to end the round.
+fn choose(content: &Content, h: &Hazard, run: &HazardRun, policy: Policy) -> Option<(usize, Side)> {
+    match policy {
+        Policy::TopOnly => (!run.hand.is_empty()).then_some((0, Side::Top)),
+        Policy::Greedy => {
+            let need: Vec<(&Id, i64)> = run
+                .meter_types(h)
+                .into_iter()
+                .zip(run.thresholds(h))
+                .zip(&run.meters)
+                .map(|((t, need), have)| (t, (need - have).max(0)))
+                .collect();
+            if need.iter().all(|(_, n)| *n == 0) {
+                return None;
+            }
+            let mut best: Option<(i64, usize, Side)> = None;
+            for (i, id) in run.hand.iter().enumerate() {
+                let Some(card) = content.cards.get(id) else {
+                    continue;
+                };
+                let top = value(run, card, &card.top, &need);
+                if best.is_none_or(|(b, _, _)| top > b) {
+                    best = Some((top, i, Side::Top));
+                }
+                if run.can_pay(card) {
+                    if let Some(bottom) = &card.bottom {
+                        let mut v =
+                            value(run, card, &bottom.effects, &need) - 2 * bottom.cost as i64;
+                        if card.enchant && run.round + 1 < h.rounds {
+                            v += 4;
+                        }
+                        if best.is_none_or(|(b, _, _)| v > b) {
+                            best = Some((v, i, Side::Bottom));
+                        }
+                    }
+                }
+            }
+            best.filter(|(v, _, _)| *v > 0).map(|(_, i, s)| (i, s))
+        }
+    }
+}
+
+fn value(run: &HazardRun, _card: &Card, effects: &[CardEffect], need: &[(&Id, i64)]) -> i64 {
+    let unmet = |kind: &Id| need.iter().find(|(t, _)| *t == kind).map_or(0, |(_, n)| *n);
+    let x = run
+        .dice
+        .iter()
+        .filter(|d| d.face == Face::X && d.state == super::engine::DieState::Available)
+        .count() as i64;
+    let spent = run
+        .dice
+        .iter()
+        .filter(|d| d.state == super::engine::DieState::Spent)
+        .count() as i64;
+    let mut v = 0;
+    let mut focus = run.focus;
+    for e in effects {
+        v += match e {
+            CardEffect::Progress { kind, amount } => {
+                let gain = (amount + std::mem::take(&mut focus)).min(unmet(kind));
+                gain * 10
+            }
+            CardEffect::Focus { amount } => {
+                focus += amount;
+                if need.iter().any(|(_, n)| *n > 0) {
+                    *amount * 4
+                } else {
+                    0
+                }
+            }
+            CardEffect::Draw { count } => 3 * *count as i64,
+            CardEffect::Reroll { count } => {
+                4 * x.min(*count as i64) + 2 * spent.min(*count as i64 - x.min(*count as i64))
+            }
+            CardEffect::TreatX { .. } => 6 * x.min(1),
+            CardEffect::ExhaustX { kind, amount } => x.min(1) * amount.min(&unmet(kind)) * 10,
+            CardEffect::Refresh { count } => 3 * spent.min(*count as i64),
+            CardEffect::Action(_) => 1,
+        };
+    }
+    v
+}
+
+/// The report as the seed's success-metric table.
+pub fn table(report: &SimReport, content: &Content) -> String {
+    let mut out = String::new();
+    let name = content
+        .hazards
+        .get(&Id::qualified(&report.hazard).unwrap_or_else(|| Id::new("core", "x")))
+        .map(|h| h.name.clone())
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "hazard {} ({name}), policy {}, seed {}\n\n",
+        report.hazard, report.policy, report.seed
+    ));
+    out.push_str("| metric | target | ");
+    out.push_str(
+        &report
+            .routes
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" | "),
+    );
+    out.push_str(" |\n| --- | --- |");
+    out.push_str(&" --- |".repeat(report.routes.len()));
+    out.push('\n');
+    let row = |label: &str, target: &str, f: &dyn Fn(&RouteStats) -> String| {
+        let cells: Vec<String> = report.routes.values().map(f).collect();
+        format!("| {label} | {target} | {} |\n", cells.join(" | "))
+    };
+    out.push_str(&row("runs", "", &|s| s.runs.to_string()));
+    out.push_str(&row(
+        "clear rate (score > 0)",
+        "safe 70-80 %, risk 40-60 %",
+        &|s| format!("{:.1} %", s.clear_rate() * 100.0),
+    ));
+    out.push_str(&row(
+        "final-round mana crisis (<= 1 die left)",
+        "> 50 %",
+        &|s| format!("{:.1} %", s.crisis_rate() * 100.0),
+    ));
+    out.push_str(&row("flat rounds per run", "< 2", &|s| {
+        format!("{:.2}", s.flat_per_run())
+    }));
+    out.push_str(&row(
+        "X-interaction card in hand vs 2+ X dice",
+        "> 40 %",
+        &|s| format!("{:.1} %", s.x_answer_rate() * 100.0),
+    ));
+    let scores: std::collections::BTreeSet<i64> = report
+        .routes
+        .values()
+        .flat_map(|s| s.scores.keys().copied())
+        .collect();
+    for score in scores.iter().rev() {
+        out.push_str(&row(&format!("score {score:+}"), "", &|s| {
+            format!(
+                "{:.1} %",
+                RouteStats::rate(s.scores.get(score).copied().unwrap_or(0), s.runs) * 100.0
+            )
+        }));
+    }
+    out
+}

@@ -1,0 +1,422 @@
+//! The hazard game (seed 002): every effect and resolution path with scripted dice and draws, deck
+//! integrity under random play, the outcome table, the events, and the simulator's determinism.
+
+mod common;
+
+use common::root;
+use lantern::content::{load, Content, Extensions};
+use lantern::game::{ev, Game};
+use lantern::hazard::engine::{HazardRun, Rolls};
+use lantern::hazard::{DieState, Face, Phase, Route, Side};
+use lantern::id::Id;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn content() -> Arc<Content> {
+    let loaded = load(
+        &root().join("tests/fixtures/hazard/mods"),
+        &Extensions::default(),
+    );
+    assert!(
+        loaded.diagnostics.is_empty(),
+        "{}",
+        lantern::diag::render_all(&loaded.diagnostics, &loaded.sources)
+    );
+    loaded.content
+}
+
+fn id(s: &str) -> Id {
+    Id::qualified(s).unwrap()
+}
+
+/// Scripted randomness: shuffles keep the order (the last card of the list is drawn first), dice
+/// show the given faces in turn (0 red, 1 blue, 2 purple, 3 gold, 4 and 5 X).
+struct Script {
+    dice: Vec<usize>,
+}
+
+impl Rolls for Script {
+    fn shuffle(&mut self, n: usize) -> usize {
+        n - 1
+    }
+    fn die(&mut self, _n: usize) -> usize {
+        if self.dice.is_empty() {
+            0
+        } else {
+            self.dice.remove(0)
+        }
+    }
+}
+
+/// A run whose hand, drawn from the end of `deck`, is exactly `hand`.
+fn run_with(c: &Content, hand: &[&str], dice: &[usize], route: Route) -> (HazardRun, Script) {
+    let mut deck: Vec<Id> = vec![id("h:push"); 6];
+    deck.extend(hand.iter().rev().map(|h| id(h)));
+    let mut rolls = Script {
+        dice: dice.to_vec(),
+    };
+    let hazard = &c.hazards[&id("h:gate")];
+    let mut run = HazardRun::start(hazard, &deck, &mut rolls);
+    assert_eq!(run.hand, hand.iter().map(|h| id(h)).collect::<Vec<_>>());
+    run.choose_route(hazard, route, None, &mut rolls).unwrap();
+    (run, rolls)
+}
+
+#[test]
+fn a_risk_round_with_one_meter_met_is_an_x() {
+    let c = content();
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:push", "h:push", "h:push", "h:push", "h:push"],
+        &[0, 0, 0, 0],
+        Route::Risk,
+    );
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    assert_eq!(run.meters, vec![1, 0]);
+    let end = run.end_round(&c, &mut rolls).unwrap();
+    assert!(!end.success, "force met, will not: both are required");
+}
+
+#[test]
+fn a_risk_round_with_both_meters_met_is_an_o() {
+    let c = content();
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:push", "h:steel", "h:push", "h:push", "h:push"],
+        &[0, 0, 0, 0],
+        Route::Risk,
+    );
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    assert!(run.end_round(&c, &mut rolls).unwrap().success);
+}
+
+#[test]
+fn a_bottom_action_without_a_die_of_its_color_is_refused() {
+    let c = content();
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:push", "h:steel", "h:push", "h:push", "h:push"],
+        &[1, 1, 2, 3],
+        Route::Safe,
+    );
+    let err = run.play(&c, 0, Side::Bottom, &mut rolls).unwrap_err();
+    assert_eq!(err, "push's bottom action needs 1 red dice; 0 available");
+    assert_eq!(run.hand.len(), 5, "a refused play changes nothing");
+    run.play(&c, 1, Side::Bottom, &mut rolls).unwrap();
+    assert_eq!(
+        run.dice
+            .iter()
+            .filter(|d| d.state == DieState::Spent)
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn an_x_die_cannot_pay_unless_a_card_turns_it_into_a_color() {
+    let c = content();
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:push", "h:paint", "h:push", "h:push", "h:push"],
+        &[4, 5, 1, 1],
+        Route::Safe,
+    );
+    assert!(
+        run.play(&c, 0, Side::Bottom, &mut rolls).is_err(),
+        "X dice pay nothing"
+    );
+    run.play(&c, 1, Side::Top, &mut rolls).unwrap();
+    assert_eq!(
+        run.dice[0].face,
+        Face::Color(lantern::content::hazard::Color::Red)
+    );
+    run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+    assert_eq!(run.meters, vec![3]);
+}
+
+#[test]
+fn exhausted_x_dice_return_on_the_safe_route_but_not_the_risk_route_and_spent_dice_stay_spent() {
+    let c = content();
+    for (route, back) in [(Route::Safe, true), (Route::Risk, false)] {
+        let (mut run, mut rolls) = run_with(
+            &c,
+            &["h:burn", "h:push", "h:push", "h:push", "h:push"],
+            &[4, 0, 1, 1],
+            route,
+        );
+        run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+        assert_eq!(run.dice[0].state, DieState::Exhausted);
+        run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+        run.end_round(&c, &mut rolls).unwrap();
+        assert_eq!(run.dice[0].state == DieState::Available, back, "{route:?}");
+        assert_eq!(run.dice[1].state, DieState::Spent, "no automatic refresh");
+    }
+}
+
+#[test]
+fn refresh_brings_spent_dice_back() {
+    let c = content();
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:push", "h:refresh", "h:push", "h:push", "h:push"],
+        &[0, 0, 1, 1],
+        Route::Safe,
+    );
+    run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+    assert_eq!(
+        run.available(Face::Color(lantern::content::hazard::Color::Red)),
+        1
+    );
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    assert_eq!(
+        run.available(Face::Color(lantern::content::hazard::Color::Red)),
+        2
+    );
+}
+
+#[test]
+fn enchant_cards_stay_in_play_and_never_return_to_the_draw_pile() {
+    let c = content();
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:banner", "h:push", "h:push", "h:push", "h:push"],
+        &[0, 0, 0, 0],
+        Route::Safe,
+    );
+    run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+    assert_eq!(run.enchanted, vec![id("h:banner")]);
+    for _ in 0..2 {
+        run.end_round(&c, &mut rolls).unwrap();
+        assert!(
+            !run.deck.contains(&id("h:banner"))
+                && !run.discard.contains(&id("h:banner"))
+                && !run.hand.contains(&id("h:banner"))
+        );
+        assert_eq!(
+            run.focus, 1,
+            "the banner's ongoing focus applies each round"
+        );
+    }
+}
+
+#[test]
+fn a_deck_that_empties_mid_draw_reshuffles_the_discard() {
+    let c = content();
+    let hazard = &c.hazards[&id("h:gate")];
+    let deck: Vec<Id> = (0..6).map(|_| id("h:push")).collect();
+    let mut rolls = Script { dice: vec![0; 4] };
+    let mut run = HazardRun::start(hazard, &deck, &mut rolls);
+    run.choose_route(hazard, Route::Safe, None, &mut rolls)
+        .unwrap();
+    assert_eq!((run.deck.len(), run.hand.len()), (1, 5));
+    run.end_round(&c, &mut rolls).unwrap();
+    assert_eq!(
+        (run.deck.len(), run.hand.len(), run.discard.len()),
+        (1, 5, 0),
+        "one from the deck, four from the reshuffled discard"
+    );
+}
+
+#[test]
+fn the_h07_choice_sets_the_safe_routes_type() {
+    let c = content();
+    let hazard = &c.hazards[&id("h:gate")];
+    let deck: Vec<Id> = (0..8).map(|_| id("h:steel")).collect();
+    let mut rolls = Script { dice: vec![3; 4] };
+    let mut run = HazardRun::start(hazard, &deck, &mut rolls);
+    assert!(run
+        .choose_route(hazard, Route::Risk, Some(&id("h:will")), &mut rolls)
+        .is_err());
+    run.choose_route(hazard, Route::Safe, Some(&id("h:will")), &mut rolls)
+        .unwrap();
+    run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+    assert!(run.end_round(&c, &mut rolls).unwrap().success);
+    assert!(
+        run.choose_route(hazard, Route::Safe, None, &mut rolls)
+            .is_err(),
+        "the route is binding"
+    );
+}
+
+fn play_out(g: &mut Game, marks: &[bool]) {
+    g.start_hazard(&id("h:gate")).unwrap();
+    g.choose_route(Route::Safe, None).unwrap();
+    for &win in marks {
+        if win {
+            // Top actions of pushes until the meter is met; the scripted hand has enough.
+            while g.hazard().unwrap().meters[0]
+                < g.hazard()
+                    .unwrap()
+                    .thresholds(&g.content().hazards[&id("h:gate")])[0]
+            {
+                let i = g
+                    .hazard()
+                    .unwrap()
+                    .hand
+                    .iter()
+                    .position(|c| *c == id("h:push"))
+                    .expect("a push in hand");
+                g.play_card(i, Side::Top).unwrap();
+            }
+        }
+        g.end_hazard_round().unwrap();
+    }
+}
+
+#[test]
+fn the_outcome_table_applies_the_actions_for_each_score_and_the_events_are_raised() {
+    let c = content();
+    for (marks, gold) in [
+        (vec![true, true, true], 30),
+        (vec![true, true, false], 10),
+        (vec![false, false, true], 1),
+        (vec![false, false, false], 0),
+    ] {
+        let g = Game::new(c.clone(), 3);
+        let deck: Vec<Id> = (0..20).map(|_| id("h:push")).collect();
+        let mut state = g.snapshot();
+        state.deck = deck;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        g.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["state"]["deck"] = serde_json::to_value(&state.deck).unwrap();
+        std::fs::write(&path, serde_json::to_string(&json).unwrap()).unwrap();
+        let (mut g, _) = Game::load(c.clone(), &path).unwrap();
+        play_out(&mut g, &marks);
+        assert_eq!(g.state().player.count(&id("h:gold")), gold, "{marks:?}");
+        assert!(g.hazard().is_none());
+        let kinds: Vec<_> = g.log().map(|h| h.event.kind).collect();
+        assert_eq!(
+            kinds
+                .iter()
+                .filter(|k| **k == ev::HAZARD_ROUND_ENDED)
+                .count(),
+            3
+        );
+        let last = g
+            .log()
+            .filter(|h| h.event.kind == ev::HAZARD_ENDED)
+            .last()
+            .unwrap();
+        let score = marks.iter().map(|m| if *m { 1 } else { -1 }).sum::<i64>();
+        assert_eq!(
+            last.event.field(2),
+            Some(&lantern::content::Value::Int(score))
+        );
+        assert!(kinds.contains(&ev::HAZARD_STARTED));
+    }
+}
+
+#[test]
+fn the_simulator_gives_the_same_table_for_the_same_seed_on_any_number_of_threads() {
+    let c = content();
+    let run = |threads| {
+        lantern::hazard::sim::simulate(
+            &c,
+            &id("h:gate"),
+            &lantern::hazard::sim::Spec {
+                routes: vec![Route::Safe, Route::Risk],
+                runs: 3000,
+                seed: 9,
+                policy: lantern::hazard::sim::Policy::Greedy,
+                threads,
+            },
+            &|_| {},
+        )
+        .unwrap()
+    };
+    let (a, b) = (run(1), run(2));
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    assert_eq!(a.routes["safe"].runs, 3000);
+    let total: u64 = a.routes["safe"].scores.values().sum();
+    assert_eq!(total, 3000);
+}
+
+#[test]
+fn lantern_sim_prints_the_table_and_json() {
+    let dir = root().join("tests/fixtures/hazard");
+    let out = common::lantern(
+        &[
+            "sim", "hazard", "h:gate", "--mods", "mods", "--runs", "500", "--seed", "3",
+        ],
+        &dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for row in [
+        "clear rate (score > 0)",
+        "final-round mana crisis",
+        "flat rounds per run",
+        "X-interaction card in hand",
+        "score +3",
+    ] {
+        assert!(text.contains(row), "{text}");
+    }
+    let json = common::lantern(
+        &[
+            "sim", "hazard", "h:gate", "--mods", "mods", "--runs", "500", "--seed", "3",
+            "--format", "json",
+        ],
+        &dir,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["routes"]["risk"]["runs"], 500);
+    let again = common::lantern(
+        &[
+            "sim", "hazard", "h:gate", "--mods", "mods", "--runs", "500", "--seed", "3",
+            "--format", "json",
+        ],
+        &dir,
+    );
+    assert_eq!(json.stdout, again.stdout);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Every card is in exactly one place at every step, whatever is played.
+    #[test]
+    fn deck_integrity_under_random_play(seed in any::<u64>(), plays in prop::collection::vec((0usize..8, any::<bool>(), any::<bool>()), 0..60), risk in any::<bool>()) {
+        let c = content();
+        let hazard = &c.hazards[&id("h:gate")];
+        let deck = lantern::hazard::engine::starter_deck(&c);
+        let count = |cards: Vec<&Id>| {
+            let mut m: BTreeMap<String, usize> = BTreeMap::new();
+            for card in cards { *m.entry(card.to_string()).or_default() += 1; }
+            m
+        };
+        let expected = count(deck.iter().collect());
+        struct Seeded(u64);
+        impl Rolls for Seeded {
+            fn shuffle(&mut self, n: usize) -> usize { self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (self.0 >> 33) as usize % n }
+            fn die(&mut self, n: usize) -> usize { self.shuffle(n) }
+        }
+        let mut rolls = Seeded(seed);
+        let mut run = HazardRun::start(hazard, &deck, &mut rolls);
+        prop_assert_eq!(count(run.all_cards()), expected.clone());
+        run.choose_route(hazard, if risk { Route::Risk } else { Route::Safe }, None, &mut rolls).unwrap();
+        for (i, bottom, end) in plays {
+            if run.phase == Phase::Done { break; }
+            if end {
+                run.end_round(&c, &mut rolls).unwrap();
+            } else if !run.hand.is_empty() {
+                let _ = run.play(&c, i % run.hand.len(), if bottom { Side::Bottom } else { Side::Top }, &mut rolls);
+            }
+            prop_assert_eq!(count(run.all_cards()), expected.clone());
+            for e in &run.enchanted {
+                prop_assert!(!run.deck.contains(e));
+            }
+        }
+    }
+}
