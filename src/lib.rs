@@ -8,6 +8,7 @@
 //! - [`content`]: data files to raw serde types to resolved, immutable registries.
 //! - [`rng`]: named, seeded random streams.
 //! - [`game`]: state behind one door, the event queue, triggers, quests, the reference game's verbs, saves.
+//! - [`hazard`]: the card-and-dice hazard game and its simulator.
 //! - [`lua`]: the sandboxed Lua layer, plugged into the game as its `Host`.
 //! - [`load`]: loading a whole mod set, data and scripts, in the order the stages need.
 //! - [`reload`]: the file watcher and transactional hot reload.

@@ -147,6 +147,13 @@ pub fn simulate(
                 .map(|t| {
                     let (deck, done) = (&deck, &done);
                     s.spawn(move || {
+                        // IDs share their text through reference counts; a thread of its own copies
+                        // keeps the two cores from fighting over the same counters on every draw.
+                        let deck: Vec<Id> = deck
+                            .iter()
+                            .map(|c| Id::new(c.namespace(), c.name()))
+                            .collect();
+                        let deck = &deck;
                         let mut stats = RouteStats::default();
                         let (from, to) = (t * chunk, ((t + 1) * chunk).min(runs));
                         for i in from..to {
