@@ -35,6 +35,7 @@ macro_rules! fixtures {
 }
 
 fixtures!(
+    bad_hazard,
     bad_semver,
     bad_vocabulary,
     conflicting_mods,

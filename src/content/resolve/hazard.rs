@@ -184,7 +184,8 @@ fn effect(cx: &mut Cx, raw: &RawEntry) -> Option<CardEffect> {
                     .at(cx.span(name.span()))
                     .with_help(help),
             );
-            None
+            // Its other keys belong to an effect nobody knows: one message is enough.
+            return None;
         }
         _ => {
             // Any other name is an action, built-in or registered by a script.
