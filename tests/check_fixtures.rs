@@ -48,6 +48,7 @@ fixtures!(
     missing_dependency,
     missing_required_field,
     not_utf8,
+    override_listed,
     override_without_dependency,
     toml_syntax_error,
     unknown_action,

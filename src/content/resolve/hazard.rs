@@ -76,7 +76,7 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
     if r.risk.get_ref().len() != 2 {
         cx.diags.push(
             Diagnostic::error(format!(
-                "the risk route has {} meters; it needs exactly two (both required)",
+                "the risk route has {} meter(s); it needs exactly two (both required)",
                 r.risk.get_ref().len()
             ))
             .at(cx.span(r.risk.span())),
