@@ -86,7 +86,7 @@ impl Game {
                 );
             }
             for r in listening {
-                self.run_trigger(r, event, &borne);
+                self.run_trigger(&content, r, event, &borne);
             }
         }
         let world_target = if event.source == CreatureRef::Player {
@@ -101,7 +101,7 @@ impl Game {
             stream: "",
         };
         for &r in &content.top_level[kind.0 as usize] {
-            self.run_trigger(r, event, &world);
+            self.run_trigger(&content, r, event, &world);
         }
         if let Some(room) = self.current_room().and_then(|r| content.rooms.get(&r)) {
             for &r in room
@@ -109,11 +109,11 @@ impl Game {
                 .iter()
                 .filter(|r| content.trigger(**r).on == kind)
             {
-                self.run_trigger(r, event, &world);
+                self.run_trigger(&content, r, event, &world);
             }
         }
         for quest in &content.quests_by_event[kind.0 as usize] {
-            self.count_quest(quest, event, &world);
+            self.count_quest(&content, quest, event, &world);
         }
         if let Some(mut host) = self.host.take() {
             host.on_event(self, event);
@@ -134,8 +134,13 @@ impl Game {
             })
     }
 
-    fn run_trigger(&mut self, r: TriggerRef, event: &Event, base: &Ctx) {
-        let content = self.content.clone();
+    fn run_trigger(
+        &mut self,
+        content: &crate::content::Content,
+        r: TriggerRef,
+        event: &Event,
+        base: &Ctx,
+    ) {
         let t = content.trigger(r);
         let mut trace = Trace {
             event: event.kind,
@@ -197,8 +202,13 @@ impl Game {
         true
     }
 
-    fn count_quest(&mut self, id: &Id, event: &Event, world: &Ctx) {
-        let content = self.content.clone();
+    fn count_quest(
+        &mut self,
+        content: &crate::content::Content,
+        id: &Id,
+        event: &Event,
+        world: &Ctx,
+    ) {
         let Some(q) = content.quests.get(id) else {
             return;
         };
@@ -207,8 +217,8 @@ impl Game {
             turn: self.state.turn,
             steps: Default::default(),
         };
-        let progress = self.state.quests.get(id).cloned();
-        let Some(progress) = progress.clone().filter(|p| !p.done) else {
+        let progress = self.state.quests.get(id).copied();
+        let Some(progress) = progress.filter(|p| !p.done) else {
             trace.steps.push(TraceStep::QuestNotActive {
                 done: progress.is_some(),
             });

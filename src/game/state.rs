@@ -153,7 +153,7 @@ pub struct Position {
 }
 
 /// A started quest: `{quest, count, done}`. A done quest stays in the list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct QuestProgress {
     pub count: u32,
     pub done: bool,

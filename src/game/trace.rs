@@ -40,9 +40,10 @@ pub struct Trace {
     pub steps: Steps,
 }
 
-/// The few steps of one evaluation, stored inline so recording a trace never allocates.
+/// The steps of one evaluation, stored inline so recording a trace never allocates: at most one
+/// of a `when` difference, a failed condition or a roll (or a quest's count), then the outcome.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Steps([Option<TraceStep>; 4]);
+pub struct Steps([Option<TraceStep>; 2]);
 
 impl Steps {
     pub fn push(&mut self, step: TraceStep) {
