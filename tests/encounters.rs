@@ -25,24 +25,12 @@ fn content_at(mods: &Path) -> Arc<Content> {
 /// The bundled core plus the `quick` fixture mod, in one temporary mods directory.
 fn quick() -> Arc<Content> {
     let dir = tempfile::tempdir().unwrap().keep();
-    copy_dir(&root().join("mods/core"), &dir.join("core"));
-    copy_dir(
+    common::world::copy_dir(&root().join("mods/core"), &dir.join("core"));
+    common::world::copy_dir(
         &root().join("tests/fixtures/encounters/mods/quick"),
         &dir.join("quick"),
     );
     content_at(&dir)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }
 
 fn id(s: &str) -> Id {
@@ -424,28 +412,20 @@ fn ec11_an_out_of_range_option_is_refused_and_the_encounter_stays_open() {
 #[test]
 fn the_same_seed_chooses_the_same_encounter_and_roll_in_three_processes() {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("mods/core"), &dir.path().join("core"));
-    copy_dir(
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    common::world::copy_dir(
         &root().join("tests/fixtures/encounters/mods/quick"),
         &dir.path().join("quick"),
     );
     let mut transcripts = Vec::new();
     for _ in 0..3 {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
-            .args(["play", "--no-watch", "--seed", "12345", "--mods"])
-            .arg(dir.path())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"next\nchoose 1\nstatus\nhash\n")
-            .unwrap();
-        transcripts.push(String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap());
+        let mods = dir.path().to_string_lossy().into_owned();
+        let out = common::lantern_with_input(
+            &["play", "--no-watch", "--seed", "12345", "--mods", &mods],
+            &root(),
+            "next\nchoose 1\nstatus\nhash\n",
+        );
+        transcripts.push(String::from_utf8(out.stdout).unwrap());
     }
     assert!(transcripts[0].contains("> choose 1"));
     assert!(

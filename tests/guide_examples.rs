@@ -36,7 +36,7 @@ fn every_toml_example_in_the_guide_loads() {
         }
         let chapter = path.file_stem().unwrap().to_string_lossy().into_owned();
         let dir = tempfile::tempdir().unwrap();
-        copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+        common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
         let guide = dir.path().join("guide");
         std::fs::create_dir_all(guide.join("data")).unwrap();
         std::fs::write(
@@ -61,17 +61,4 @@ fn every_toml_example_in_the_guide_loads() {
         );
     }
     assert!(checked >= 4, "only {checked} examples found");
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

@@ -370,22 +370,11 @@ fn require_finds_modules_in_the_mods_own_folder() {
 
 #[test]
 fn the_example_mods_run_end_to_end() {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
-        .args(["play", "--no-watch", "--seed", "4"])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
     let script = "next\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nquests\nnext\nnext\nattack\nattack\nattack\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let out = String::from_utf8(
+        common::lantern_with_input(&["play", "--no-watch", "--seed", "4"], &root(), script).stdout,
+    )
+    .unwrap();
     assert!(out.contains("[ritual] the ritual is complete"), "{out}");
     assert!(
         out.contains("Two Rituals (ritual:two_rituals): 2/2 done"),
@@ -405,21 +394,13 @@ fn pairs_and_math_random_give_the_same_hash_in_three_processes() {
     let mods = TestMods::new(&[("scripts/main.lua", lua)]);
     let mut outputs = Vec::new();
     for _ in 0..3 {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
-            .args(["play", "--no-watch", "--seed", "8", "--mods"])
-            .arg(mods.path())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"emit turn_started\nemit turn_started\nhash\n")
-            .unwrap();
-        outputs.push(String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap());
+        let dir = mods.path().to_string_lossy().into_owned();
+        let out = common::lantern_with_input(
+            &["play", "--no-watch", "--seed", "8", "--mods", &dir],
+            &root(),
+            "emit turn_started\nemit turn_started\nhash\n",
+        );
+        outputs.push(String::from_utf8(out.stdout).unwrap());
     }
     assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:#?}");
     let _ = lantern(&["check"], &root());

@@ -355,23 +355,8 @@ fn editor_swap_files_do_not_trigger_a_reload() {
 
 #[test]
 fn the_scripted_play_session_transcript() {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
-        .args(["play", "--no-watch", "--seed", "21"])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
     let script = std::fs::read_to_string(root().join("tests/fixtures/play/session.txt")).unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::lantern_with_input(&["play", "--no-watch", "--seed", "21"], &root(), &script);
     assert!(out.status.success());
     let transcript = format!(
         "{}--- stderr\n{}",

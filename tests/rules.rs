@@ -350,21 +350,8 @@ fn the_same_seed_and_commands_give_the_same_hash_in_three_processes() {
     let script = "next\nnext\ntalk\nnext\nattack\nattack\nattack\nattack\nnext\nnext\nhash\n";
     let mut hashes = Vec::new();
     for _ in 0..3 {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
-            .args(["play", "--no-watch", "--seed", "99"])
-            .current_dir(root())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out =
+            common::lantern_with_input(&["play", "--no-watch", "--seed", "99"], &root(), script);
         let text = String::from_utf8(out.stdout).unwrap();
         hashes.push(text.lines().last().unwrap().to_string());
     }

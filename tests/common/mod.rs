@@ -45,3 +45,23 @@ pub fn core_only() -> tempfile::TempDir {
     world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
     dir
 }
+
+/// Runs `lantern` with `args` in `dir`, feeding `script` on standard input (a scripted play session).
+pub fn lantern_with_input(args: &[&str], dir: &Path, script: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lantern"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the lantern binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(script.as_bytes())
+        .expect("write the script");
+    child.wait_with_output().expect("lantern finishes")
+}

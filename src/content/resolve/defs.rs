@@ -182,76 +182,40 @@ pub fn resolve_all(
     }
     for (id, &i) in &items {
         let src = &raw.items[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         let item = item(&mut cx, id, src, &mut triggers);
         content.items.insert(id.clone(), item);
     }
     for (id, &i) in &creatures {
         let src = &raw.creatures[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         let creature = creature(&mut cx, id, src, &mut triggers);
         content.creatures.insert(id.clone(), creature);
     }
     for (id, &i) in &quests {
         let src = &raw.quests[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         if let Some(quest) = quest(&mut cx, id, src) {
             content.quests.insert(id.clone(), quest);
         }
     }
     for (id, &i) in &encounters {
         let src = &raw.encounters[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         content
             .encounters
             .insert(id.clone(), encounter(&mut cx, id, src));
     }
     for (id, &i) in &rooms {
         let src = &raw.rooms[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         if let Some(room) = room(&mut cx, id, src, &mut triggers) {
             content.rooms.insert(id.clone(), room);
         }
     }
     for (id, &i) in &floors {
         let src = &raw.floors[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         let rooms: Vec<Id> = src
             .raw
             .rooms
@@ -291,38 +255,20 @@ pub fn resolve_all(
     }
     for (id, &i) in &hazards {
         let src = &raw.hazards[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         if let Some(h) = super::hazard::hazard(&mut cx, id, src) {
             content.hazards.insert(id.clone(), h);
         }
     }
     for (id, &i) in &cards {
         let src = &raw.cards[i];
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         if let Some(c) = super::hazard::card(&mut cx, id, src) {
             content.cards.insert(id.clone(), c);
         }
     }
     for src in &raw.triggers {
-        let mut cx = Cx {
-            syms: &syms,
-            events: &events,
-            diags,
-            ns: src.ns.clone(),
-            file: src.file,
-        };
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
         if let Some(t) = trigger(&mut cx, &src.raw, src.span, TriggerHome::TopLevel) {
             triggers.push(t);
         }

@@ -79,7 +79,23 @@ pub struct Cx<'a> {
     pub file: FileId,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    pub fn new(
+        syms: &'a Symbols,
+        events: &'a EventTable,
+        diags: &'a mut Vec<Diagnostic>,
+        ns: &str,
+        file: FileId,
+    ) -> Cx<'a> {
+        Cx {
+            syms,
+            events,
+            diags,
+            ns: ns.to_string(),
+            file,
+        }
+    }
+
     pub fn span(&self, range: Range<usize>) -> Span {
         Span::new(self.file, range)
     }
