@@ -59,7 +59,11 @@ enum Msg {
     Line(String),
     End,
     Changed,
+    /// The line editor's printer, for output that arrives while the prompt is shown.
+    Printer(Printer),
 }
+
+type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
 
 pub fn run(options: Options) -> ExitCode {
     let (mut live, notes) = match Live::start(&options.mods, options.seed, options.limits) {
@@ -94,8 +98,11 @@ pub fn run(options: Options) -> ExitCode {
         live.game().seed()
     );
     let (tx, rx) = mpsc::channel::<Msg>();
+    // At a terminal the reader waits for each command's output before it shows the next prompt.
+    let (done_tx, done_rx) = mpsc::channel::<()>();
     let words = Arc::new(Mutex::new(completion_words(live.game())));
-    read_lines(tx.clone(), interactive, words.clone());
+    read_lines(tx.clone(), interactive, words.clone(), done_rx);
+    let mut printer: Option<Printer> = None;
     let _watch = if options.watch {
         let tx = tx.clone();
         match crate::reload::watch(&options.mods, move || {
@@ -115,13 +122,29 @@ pub fn run(options: Options) -> ExitCode {
     };
     drop(tx);
     while let Ok(msg) = rx.recv() {
+        // Dropped at the end of the iteration, whichever way it ends: the reader may prompt again.
+        let mut _ack = Ack(None);
         let line = match msg {
             Msg::End => break,
-            Msg::Changed => {
-                reload(&mut live, &words);
+            Msg::Printer(p) => {
+                printer = Some(p);
                 continue;
             }
-            Msg::Line(line) => line,
+            Msg::Changed => {
+                // The prompt is on screen: print above it.
+                let text = reload(&mut live, &words);
+                match printer.as_mut() {
+                    Some(p) => {
+                        let _ = p.print(text);
+                    }
+                    None => print!("{text}"),
+                }
+                continue;
+            }
+            Msg::Line(line) => {
+                _ack = Ack(interactive.then_some(&done_tx));
+                line
+            }
         };
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -134,7 +157,7 @@ pub fn run(options: Options) -> ExitCode {
         match words_of_line[0] {
             "quit" | "exit" => break,
             "reload" => {
-                reload(&mut live, &words);
+                print!("{}", reload(&mut live, &words));
                 continue;
             }
             "devcard" if options.dev => {
@@ -188,32 +211,61 @@ pub fn run(options: Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Reloads the mods; prints the summary and what went wrong or was dropped.
-fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>) {
-    let report = live.reload();
-    match &report.sources {
-        Some(sources) => print_diags(&report.diagnostics, sources),
-        None => print_diags(&report.diagnostics, live.sources()),
+/// Tells the line editor, when dropped, that a command's output is complete.
+struct Ack<'a>(Option<&'a mpsc::Sender<()>>);
+
+impl Drop for Ack<'_> {
+    fn drop(&mut self) {
+        if let Some(tx) = self.0 {
+            let _ = tx.send(());
+        }
     }
-    println!("{} (generation {})", report.summary, report.generation);
+}
+
+/// Reloads the mods; returns the summary and what went wrong or was dropped, ready to print.
+fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>) -> String {
+    let report = live.reload();
+    let sources = report.sources.as_ref().unwrap_or(live.sources());
+    let mut text = String::new();
+    if !report.diagnostics.is_empty() {
+        text.push_str(render_all(&report.diagnostics, sources).trim_end());
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "{} (generation {})\n",
+        report.summary, report.generation
+    ));
     if report.ok {
         if let Ok(mut w) = words.lock() {
             *w = completion_words(live.game());
         }
     }
+    text
 }
 
 /// Feeds lines to the main loop: with a line editor at a terminal, plainly from a pipe.
-fn read_lines(tx: mpsc::Sender<Msg>, interactive: bool, words: Arc<Mutex<Vec<String>>>) {
+fn read_lines(
+    tx: mpsc::Sender<Msg>,
+    interactive: bool,
+    words: Arc<Mutex<Vec<String>>>,
+    done: mpsc::Receiver<()>,
+) {
     std::thread::spawn(move || {
         if interactive {
             if let Ok(mut editor) =
                 rustyline::Editor::<Completion, rustyline::history::DefaultHistory>::new()
             {
                 editor.set_helper(Some(Completion { words }));
+                if let Ok(p) = editor.create_external_printer() {
+                    let _ = tx.send(Msg::Printer(Box::new(p)));
+                }
                 while let Ok(line) = editor.readline("> ") {
                     let _ = editor.add_history_entry(line.as_str());
                     if tx.send(Msg::Line(line)).is_err() {
+                        return;
+                    }
+                    // Wait until the command's output is printed before showing the prompt again.
+                    if done.recv().is_err() {
                         return;
                     }
                 }
