@@ -33,6 +33,24 @@ fn act(action: Action) -> ActionEntry {
     }
 }
 
+/// A game whose player has swapped the dagger for the flaming sword.
+fn with_flaming_sword() -> Game {
+    let mut g = Game::new(core(), 7);
+    let take = Action::TakeItem {
+        item: id("core:dagger"),
+        count: 1,
+        target: Who::Player,
+    };
+    g.command_action(act(take), "take").unwrap();
+    let give = Action::GiveItem {
+        item: id("core:flaming_sword"),
+        count: 1,
+        target: Who::Player,
+    };
+    g.command_action(act(give), "give").unwrap();
+    g
+}
+
 fn kill_rat(g: &mut Game) {
     let rat = g.spawn(&id("core:rat")).unwrap();
     g.emit_command(ev::CREATURE_DIED, Some(rat), &[]).unwrap();
@@ -159,25 +177,7 @@ fn thorn_armour_reflects_fire_only_and_only_onto_the_undead() {
 #[test]
 fn flaming_sword_burns_on_a_stubbed_roll_below_twenty_percent() {
     for (roll, burns) in [(0.1, true), (0.5, false)] {
-        let mut g = Game::new(core(), 7);
-        g.command_action(
-            act(Action::TakeItem {
-                item: id("core:dagger"),
-                count: 1,
-                target: Who::Player,
-            }),
-            "take",
-        )
-        .unwrap();
-        g.command_action(
-            act(Action::GiveItem {
-                item: id("core:flaming_sword"),
-                count: 1,
-                target: Who::Player,
-            }),
-            "give",
-        )
-        .unwrap();
+        let mut g = with_flaming_sword();
         let sk = g.spawn(&id("core:skeleton")).unwrap();
         g.rng_mut()
             .set_stub(Some("trigger:core:flaming_sword_burn"), Stub::Fixed(roll));
@@ -201,25 +201,7 @@ fn a_reward_that_emits_an_event_is_handled_after_the_events_already_waiting() {
     // An attack queues attack_hit and the physical damage_taken together. The flaming sword fires on
     // attack_hit and queues a fire damage_taken: FIFO puts it after the physical one already waiting
     // (the seed's first implementation popped from the back, and no test noticed).
-    let mut g = Game::new(core(), 7);
-    g.command_action(
-        act(Action::TakeItem {
-            item: id("core:dagger"),
-            count: 1,
-            target: Who::Player,
-        }),
-        "take",
-    )
-    .unwrap();
-    g.command_action(
-        act(Action::GiveItem {
-            item: id("core:flaming_sword"),
-            count: 1,
-            target: Who::Player,
-        }),
-        "give",
-    )
-    .unwrap();
+    let mut g = with_flaming_sword();
     g.spawn(&id("core:skeleton")).unwrap();
     g.rng_mut().set_stub(None, Stub::Fixed(0.0));
     g.attack(None).unwrap();

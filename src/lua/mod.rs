@@ -461,6 +461,24 @@ impl LuaRuntime {
         Ok(t)
     }
 
+    /// The function a script registered as the action or check `id`, and its mod, unless it is
+    /// switched off.
+    fn registered(
+        &self,
+        kind: &str,
+        table: impl Fn(&Shared) -> &BTreeMap<Id, Registered>,
+        id: &Id,
+    ) -> Result<(Function, String), String> {
+        let shared = self.shared.borrow();
+        let r = table(&shared)
+            .get(id)
+            .ok_or_else(|| format!("no script registers the {kind} `{id}`"))?;
+        if r.quarantined {
+            return Err(format!("the {kind} `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
+        }
+        Ok((r.func.clone(), r.mod_id.clone()))
+    }
+
     /// Runs a Lua-registered action (from a TOML action list).
     fn call_action(
         &mut self,
@@ -469,17 +487,7 @@ impl LuaRuntime {
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
     ) -> Result<(), String> {
-        let (func, mod_id) = {
-            let shared = self.shared.borrow();
-            let r = shared
-                .actions
-                .get(id)
-                .ok_or_else(|| format!("no script registers the action `{id}`"))?;
-            if r.quarantined {
-                return Err(format!("the action `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
-            }
-            (r.func.clone(), r.mod_id.clone())
-        };
+        let (func, mod_id) = self.registered("action", |s| &s.actions, id)?;
         let (ctx_t, args_t) = (
             self.ctx_table(ctx).map_err(|e| e.to_string())?,
             self.args_table(args).map_err(|e| e.to_string())?,
@@ -694,19 +702,7 @@ impl Host for LuaRuntime {
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
     ) -> Result<bool, String> {
-        let (func, mod_id) = {
-            let shared = self.shared.borrow();
-            let r = shared
-                .checks
-                .get(id)
-                .ok_or_else(|| format!("no script registers the check `{id}`"))?;
-            if r.quarantined {
-                return Err(format!(
-                    "the check `{id}` is switched off after {QUARANTINE_AFTER} failures in a row"
-                ));
-            }
-            (r.func.clone(), r.mod_id.clone())
-        };
+        let (func, mod_id) = self.registered("check", |s| &s.checks, id)?;
         let (ctx_t, args_t) = (
             self.ctx_table(ctx).map_err(|e| e.to_string())?,
             self.args_table(args).map_err(|e| e.to_string())?,
