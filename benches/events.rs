@@ -10,7 +10,7 @@
 //!
 //! Run with `cargo bench --bench events`.
 
-use lantern::content::{load, EventKey, Extensions, Value};
+use lantern::content::{load, Extensions, Value};
 use lantern::game::{CreatureRef, Game};
 use std::collections::VecDeque;
 use std::fmt::Write;
@@ -144,7 +144,6 @@ fn baseline_rate(events: usize) -> f64 {
 
 fn main() {
     let events = 2_000_000;
-    let _ = EventKey(0);
     let base = baseline_rate(events);
     let small = lantern_rate(1_000, events);
     let large = lantern_rate(100_000, events);

@@ -7,7 +7,7 @@
 //!
 //! Run with `cargo bench --bench lua`.
 
-use lantern::content::{Extensions, Value};
+use lantern::content::Value;
 use lantern::game::{CreatureRef, Event, Game, Host};
 use lantern::lua::{budget::Budget, Limits};
 use std::time::Instant;
@@ -37,7 +37,6 @@ fn world(main: &str) -> (Game, lantern::lua::LuaRuntime, tempfile::TempDir) {
     let game = Game::new(world.content.clone(), 1);
     let mut lua = world.take_lua().unwrap();
     lua.attach_storage(&game);
-    let _ = Extensions::default();
     (game, lua, dir)
 }
 

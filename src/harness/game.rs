@@ -206,7 +206,7 @@ impl UserData for TestGame {
             this.flush();
             check(lua, r)
         });
-        methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
+        methods.add_function("spawn", |_, (this, creature): (AnyUserData, String)| {
             let r = {
                 let mut g = this.borrow_mut::<TestGame>()?;
                 let r = g
@@ -216,7 +216,6 @@ impl UserData for TestGame {
                 g.flush();
                 r
             };
-            let _ = lua;
             Ok(TestCreature { owner: this, r })
         });
         methods.add_method_mut("emit", |lua, this, (name, payload): (String, Option<Table>)| {

@@ -1,7 +1,7 @@
 //! `lantern.apply`, `lantern.register_action` and `lantern.register_check`.
 
 use super::{registered_id, while_loading, Api, ModCx};
-use crate::content::{Action, Who};
+use crate::content::Action;
 use crate::game::{CreatureRef, Ctx};
 use crate::lua::bridge::with_game_mut;
 use crate::lua::Registered;
@@ -79,7 +79,6 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             Ok(())
         },
     )?;
-    let _ = Who::Player;
     Ok(())
 }
 
