@@ -375,3 +375,77 @@ fn the_scripted_play_session_transcript() {
         &transcript,
     );
 }
+
+#[test]
+fn a_game_saved_in_one_session_continues_in_another_with_the_same_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    let save_arg = save.to_string_lossy().into_owned();
+    let mods = root().join("mods").to_string_lossy().into_owned();
+    let first = common::lantern_with_input(
+        &["play", "--no-watch", "--seed", "6", "--mods", &mods],
+        dir.path(),
+        &format!("next\nnext\nnext\nattack\nattack\nsave {save_arg}\nnext\nhash\n"),
+    );
+    let expected = String::from_utf8_lossy(&first.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let second = common::lantern_with_input(
+        &["play", "--no-watch", "--load", &save_arg, "--mods", &mods],
+        dir.path(),
+        "next\nhash\n",
+    );
+    let got = String::from_utf8_lossy(&second.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    assert_eq!(got, expected, "{}", String::from_utf8_lossy(&second.stdout));
+}
+
+#[test]
+fn a_hazard_in_progress_survives_save_and_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("hazard.json");
+    let save_arg = save.to_string_lossy().into_owned();
+    let mods = root().join("mods").to_string_lossy().into_owned();
+    let script = |tail: &str| {
+        format!("give gold 500\nnext\nnext\nnext\nattack\nattack\nnext\nattack\nattack\nattack\nattack\nattack\nattack\nnext\nattack\nattack\nnext\nchoose 3\nnext\nroute safe\nplay 1 top\n{tail}")
+    };
+    let whole = common::lantern_with_input(
+        &["play", "--no-watch", "--seed", "2", "--mods", &mods],
+        dir.path(),
+        &script("end\nhash\n"),
+    );
+    let split = common::lantern_with_input(
+        &["play", "--no-watch", "--seed", "2", "--mods", &mods],
+        dir.path(),
+        &script(&format!("save {save_arg}\n")),
+    );
+    assert!(
+        String::from_utf8_lossy(&split.stdout).contains("saved to"),
+        "{}",
+        String::from_utf8_lossy(&split.stdout)
+    );
+    let resumed = common::lantern_with_input(
+        &["play", "--no-watch", "--load", &save_arg, "--mods", &mods],
+        dir.path(),
+        "hazard\nend\nhash\n",
+    );
+    let last = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        last(&resumed),
+        last(&whole),
+        "{}",
+        String::from_utf8_lossy(&resumed.stdout)
+    );
+    assert!(String::from_utf8_lossy(&resumed.stdout).contains("[Poison Fog]"));
+}
