@@ -126,6 +126,8 @@ pub struct Quest {
     pub actions: ActionList,
     /// The random stream of its drawing actions: `quest:<id>`.
     pub stream: String,
+    /// Its position among all quests in ID order (for dense per-quest tables).
+    pub ordinal: u32,
     pub span: Span,
 }
 

@@ -68,8 +68,11 @@ pub struct Content {
     pub triggers: Vec<Trigger>,
     /// Top-level triggers by the event they listen to (indexed by [`EventKey`]).
     pub top_level: Vec<Vec<TriggerRef>>,
-    /// Quests by the event they count (indexed by [`EventKey`]).
-    pub quests_by_event: Vec<Vec<Id>>,
+    /// Quests by the event they count (indexed by [`EventKey`]): ordinals into [`Content::quest_defs`].
+    pub quests_by_event: Vec<Vec<u32>>,
+    /// Every quest in ID order, a dense copy of `quests` for dispatch; a quest's `ordinal` is its
+    /// position here.
+    pub quest_defs: Vec<Quest>,
     /// Triggers that carry an `id`.
     pub trigger_ids: BTreeMap<Id, TriggerRef>,
     /// The run's floors in the order they are played.

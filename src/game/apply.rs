@@ -313,7 +313,6 @@ impl Game {
         cause: Option<String>,
     ) -> Result<(), String> {
         let def = self.content.events.get(kind);
-        let mut values = vec![None; def.payload.len()];
         for (i, v) in payload {
             let Some((name, ty)) = def.payload.get(*i) else {
                 return Err(format!("event `{}` has no field {i}", def.name));
@@ -326,9 +325,25 @@ impl Game {
                     v.type_name()
                 ));
             }
-            values[*i] = Some(v.clone());
         }
-        self.push(Event::new(kind, source, target, values), cause);
+        // Collected straight into the shared slice: one allocation per event.
+        let values: std::sync::Arc<[Option<Value>]> = (0..def.payload.len())
+            .map(|i| {
+                payload
+                    .iter()
+                    .find(|(j, _)| *j == i)
+                    .map(|(_, v)| v.clone())
+            })
+            .collect();
+        self.push(
+            Event {
+                kind,
+                source,
+                target,
+                payload: values,
+            },
+            cause,
+        );
         Ok(())
     }
 

@@ -108,17 +108,13 @@ impl Game {
         for (i, cond) in list.iter().enumerate() {
             let result = if let Check::Custom { id, args } = &cond.check {
                 self.custom_check(id, args, ctx)
+                    .map(|holds| (holds, Saw::No))
             } else {
-                self.holds_at(cond, ctx, 0)
+                self.observe(cond, ctx, 0)
             };
             match result {
-                Ok(true) => {}
-                Ok(false) => {
-                    return Err(Failed {
-                        index: i + 1,
-                        saw: self.saw(cond, ctx),
-                    })
-                }
+                Ok((true, _)) => {}
+                Ok((false, saw)) => return Err(Failed { index: i + 1, saw }),
                 Err(message) => {
                     return Err(Failed {
                         index: i + 1,
@@ -146,51 +142,11 @@ impl Game {
 
     /// Whether one built-in condition holds (with `not` applied). Custom checks need the host: see `conditions_hold`.
     pub fn holds_at(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<bool, String> {
-        let creature = |who: Who| {
-            self.resolve_who(who, ctx)
-                .filter(|r| self.creature(*r).is_some())
-        };
-        let raw = match &cond.check {
-            Check::HasTag { who, tag } => creature(*who)
-                .and_then(|c| self.creature(c))
-                .is_some_and(|c| c.tags.contains(tag)),
-            Check::Attribute {
-                who,
-                attribute,
-                value,
-                below,
-            } => match creature(*who) {
-                Some(c) => {
-                    let v = self.attribute_at(c, attribute, ctx.target.filter(|t| *t != c), depth);
-                    if *below {
-                        v < *value
-                    } else {
-                        v >= *value
-                    }
-                }
-                None => false,
-            },
-            Check::HasItem { who, filter, count } => {
-                creature(*who).is_some_and(|c| self.count_matching(c, filter) >= *count)
-            }
-            Check::HealthBelow { who, fraction } => match creature(*who) {
-                Some(c) => {
-                    let cur = self.creature(c).map(|c| c.health).unwrap_or(0) as f64;
-                    let max = self.attribute_at(c, "max_health", None, depth).max(1) as f64;
-                    cur < max * fraction
-                }
-                None => false,
-            },
-            Check::Quest { quest, state } => self.quest_state(quest) == *state,
-            Check::Custom { id, .. } => {
-                return Err(format!("the check `{id}` cannot be evaluated here"))
-            }
-        };
-        Ok(raw != cond.negate)
+        self.observe(cond, ctx, depth).map(|(holds, _)| holds)
     }
 
-    /// What a failing condition saw.
-    fn saw(&self, cond: &Condition, ctx: &Ctx) -> Saw {
+    /// Evaluates a built-in condition once, returning whether it holds and what it saw (for the trace).
+    fn observe(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<(bool, Saw), String> {
         let who = match &cond.check {
             Check::HasTag { who, .. }
             | Check::Attribute { who, .. }
@@ -200,27 +156,50 @@ impl Game {
         };
         let creature = who
             .and_then(|w| self.resolve_who(w, ctx))
-            .filter(|r| self.creature(*r).is_some());
-        match (&cond.check, creature) {
-            (Check::Quest { quest, .. }, _) => Saw::Quest(self.quest_state(quest)),
-            (Check::Custom { .. }, _) => Saw::No,
-            (_, None) => Saw::Nobody,
-            (Check::HasTag { .. }, Some(r)) => Saw::Tags(
-                self.creature(r)
-                    .map(|c| c.def.clone())
-                    .unwrap_or_else(|| crate::id::Id::new("core", "none")),
-            ),
-            (Check::Attribute { attribute, .. }, Some(r)) => {
-                Saw::Number(self.attribute(r, attribute, ctx.target))
+            .and_then(|r| self.creature(r).map(|c| (r, c)));
+        let (raw, saw) = match (&cond.check, creature) {
+            (Check::Quest { quest, state }, _) => {
+                let now = self.quest_state(quest);
+                (now == *state, Saw::Quest(now))
             }
-            (Check::HasItem { filter, .. }, Some(r)) => {
-                Saw::Number(self.count_matching(r, filter) as i64)
+            (Check::Custom { id, .. }, _) => {
+                return Err(format!("the check `{id}` cannot be evaluated here"))
             }
-            (Check::HealthBelow { .. }, Some(r)) => Saw::Health {
-                current: self.creature(r).map_or(0, |c| c.health),
-                max: self.attribute(r, "max_health", None),
-            },
-        }
+            (_, None) => (false, Saw::Nobody),
+            (Check::HasTag { tag, .. }, Some((_, c))) => {
+                (c.tags.contains(tag), Saw::Tags(c.def.clone()))
+            }
+            (
+                Check::Attribute {
+                    attribute,
+                    value,
+                    below,
+                    ..
+                },
+                Some((r, _)),
+            ) => {
+                let v = self.attribute_at(r, attribute, ctx.target.filter(|t| *t != r), depth);
+                (
+                    if *below { v < *value } else { v >= *value },
+                    Saw::Number(v),
+                )
+            }
+            (Check::HasItem { filter, count, .. }, Some((r, _))) => {
+                let held = self.count_matching(r, filter);
+                (held >= *count, Saw::Number(held as i64))
+            }
+            (Check::HealthBelow { fraction, .. }, Some((r, c))) => {
+                let max = self.attribute_at(r, "max_health", None, depth).max(1);
+                (
+                    (c.health as f64) < max as f64 * fraction,
+                    Saw::Health {
+                        current: c.health,
+                        max,
+                    },
+                )
+            }
+        };
+        Ok((raw != cond.negate, saw))
     }
 }
 

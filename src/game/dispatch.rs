@@ -16,7 +16,6 @@ use super::trace::{Trace, TraceStep};
 use super::{CreatureRef, Ctx, Event, Game, Handled, EVENT_CAP};
 use crate::content::TriggerRef;
 use crate::diag::Diagnostic;
-use crate::id::Id;
 
 impl Game {
     /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
@@ -103,16 +102,18 @@ impl Game {
         for &r in &content.top_level[kind.0 as usize] {
             self.run_trigger(&content, r, event, &world);
         }
-        if let Some(room) = self.current_room().and_then(|r| content.rooms.get(&r)) {
-            for &r in room
-                .triggers
+        if !self.room_triggers.is_empty() {
+            let listening: Vec<TriggerRef> = self
+                .room_triggers
                 .iter()
-                .filter(|r| content.trigger(**r).on == kind)
-            {
+                .copied()
+                .filter(|r| content.trigger(*r).on == kind)
+                .collect();
+            for r in listening {
                 self.run_trigger(&content, r, event, &world);
             }
         }
-        for quest in &content.quests_by_event[kind.0 as usize] {
+        for &quest in &content.quests_by_event[kind.0 as usize] {
             self.count_quest(&content, quest, event, &world);
         }
         if let Some(mut host) = self.host.take() {
@@ -205,13 +206,14 @@ impl Game {
     fn count_quest(
         &mut self,
         content: &crate::content::Content,
-        id: &Id,
+        ordinal: u32,
         event: &Event,
         world: &Ctx,
     ) {
-        let Some(q) = content.quests.get(id) else {
+        let Some(q) = content.quest_defs.get(ordinal as usize) else {
             return;
         };
+        let id = &q.id;
         let mut trace = Trace {
             event: event.kind,
             turn: self.state.turn,
@@ -222,7 +224,7 @@ impl Game {
             trace.steps.push(TraceStep::QuestNotActive {
                 done: progress.is_some(),
             });
-            self.traces.set_quest(id, trace);
+            self.traces.set_quest(ordinal, trace);
             return;
         };
         let ctx = Ctx {
@@ -265,7 +267,7 @@ impl Game {
                     .insert(id.clone(), super::QuestProgress { count, done: false });
             }
         }
-        self.traces.set_quest(id, trace);
+        self.traces.set_quest(ordinal, trace);
     }
 
     /// The cap was reached: name the chain of triggers that led to the last event.

@@ -104,6 +104,9 @@ pub struct Game {
     problems: Vec<Diagnostic>,
     /// The event being dispatched, so actions can link what they queue to it.
     current: Option<usize>,
+    /// The current room's triggers, looked up when the position or the content changes rather than
+    /// for every event.
+    room_triggers: Vec<crate::content::TriggerRef>,
 }
 
 const LOG_KEEP: usize = 1000;
@@ -141,8 +144,8 @@ impl Game {
 
     fn from_state(content: Arc<Content>, state: State) -> Game {
         let rng = Streams::restore(state.seed, &state.rng);
-        let traces = trace::Traces::new(content.triggers.len());
-        Game {
+        let traces = trace::Traces::new(content.triggers.len(), content.quest_defs.len());
+        let mut game = Game {
             content,
             state,
             rng,
@@ -155,7 +158,19 @@ impl Game {
             messages: Vec::new(),
             problems: Vec::new(),
             current: None,
-        }
+            room_triggers: Vec::new(),
+        };
+        game.locate_room();
+        game
+    }
+
+    /// Refreshes what depends on the current room.
+    pub(super) fn locate_room(&mut self) {
+        self.room_triggers = self
+            .current_room()
+            .and_then(|r| self.content.rooms.get(&r))
+            .map(|r| r.triggers.clone())
+            .unwrap_or_default();
     }
 
     pub fn content(&self) -> &Arc<Content> {
@@ -275,7 +290,7 @@ impl Game {
             goal: Some(q.count),
         };
         self.traces
-            .quest(&id)
+            .quest(q.ordinal)
             .map(|trace| trace.render(&self.content, &traced))
     }
 
@@ -284,7 +299,8 @@ impl Game {
         if let Some(r) = self.content.find_trigger(key) {
             return self.traces.trigger(r);
         }
-        Id::qualified(key).and_then(|id| self.traces.quest(&id))
+        let id = Id::qualified(key)?;
+        self.traces.quest(self.content.quests.get(&id)?.ordinal)
     }
 
     /// A hash of the whole state, stable across processes: the same mods, seed and commands give the same hash.
@@ -315,7 +331,9 @@ impl Game {
     /// aside with a warning that names it.
     pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
         self.content = content;
-        self.traces = trace::Traces::new(self.content.triggers.len());
+        self.locate_room();
+        self.traces =
+            trace::Traces::new(self.content.triggers.len(), self.content.quest_defs.len());
         self.reconcile()
     }
 

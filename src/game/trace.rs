@@ -5,8 +5,6 @@
 
 use super::check::Saw;
 use crate::content::{Condition, Content, EventKey, TriggerRef, Value};
-use crate::id::Id;
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// What happened at one evaluation.
@@ -135,14 +133,14 @@ impl Trace {
 
 pub struct Traces {
     triggers: Vec<Option<Trace>>,
-    quests: BTreeMap<Id, Trace>,
+    quests: Vec<Option<Trace>>,
 }
 
 impl Traces {
-    pub fn new(triggers: usize) -> Traces {
+    pub fn new(triggers: usize, quests: usize) -> Traces {
         Traces {
             triggers: vec![None; triggers],
-            quests: BTreeMap::new(),
+            quests: vec![None; quests],
         }
     }
 
@@ -150,8 +148,9 @@ impl Traces {
         self.triggers.get(r.0 as usize).and_then(Option::as_ref)
     }
 
-    pub fn quest(&self, id: &Id) -> Option<&Trace> {
-        self.quests.get(id)
+    /// A quest's trace, by its ordinal.
+    pub fn quest(&self, ordinal: u32) -> Option<&Trace> {
+        self.quests.get(ordinal as usize).and_then(Option::as_ref)
     }
 
     pub fn set_trigger(&mut self, r: TriggerRef, trace: Trace) {
@@ -160,12 +159,9 @@ impl Traces {
         }
     }
 
-    pub fn set_quest(&mut self, id: &Id, trace: Trace) {
-        match self.quests.get_mut(id) {
-            Some(t) => *t = trace,
-            None => {
-                self.quests.insert(id.clone(), trace);
-            }
+    pub fn set_quest(&mut self, ordinal: u32, trace: Trace) {
+        if let Some(slot) = self.quests.get_mut(ordinal as usize) {
+            *slot = Some(trace);
         }
     }
 }

@@ -96,6 +96,7 @@ impl Game {
             room: Some(room),
             sequence: pos.sequence + 1,
         };
+        self.locate_room();
         if entering_floor {
             self.say(format!("You descend to {}.", floor_def.name));
             self.push(

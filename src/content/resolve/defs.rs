@@ -156,6 +156,7 @@ pub fn resolve_all(
         triggers: Vec::new(),
         top_level: Vec::new(),
         quests_by_event: Vec::new(),
+        quest_defs: Vec::new(),
         trigger_ids: BTreeMap::new(),
         run: Vec::new(),
         overrides,
@@ -297,9 +298,11 @@ pub fn resolve_all(
         }
     }
     content.quests_by_event = vec![Vec::new(); events.len()];
-    for q in content.quests.values() {
-        content.quests_by_event[q.on.0 as usize].push(q.id.clone());
+    for (ordinal, q) in content.quests.values_mut().enumerate() {
+        q.ordinal = ordinal as u32;
+        content.quests_by_event[q.on.0 as usize].push(ordinal as u32);
     }
+    content.quest_defs = content.quests.values().cloned().collect();
     content.triggers = triggers;
 
     // The run: floors by depth, ties by ID.
@@ -528,6 +531,7 @@ fn quest(cx: &mut Cx, id: &Id, src: &Src<RawQuest>) -> Option<Quest> {
         count,
         actions,
         stream: format!("quest:{id}"),
+        ordinal: 0,
         span,
     })
 }
