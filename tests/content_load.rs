@@ -147,3 +147,49 @@ proptest! {
         load_with_file(text.as_bytes());
     }
 }
+
+/// The keys the schema lists for each table are exactly the keys the loader accepts: the loader's
+/// own "known keys" help for an unknown key is the reference.
+#[test]
+fn the_editor_schema_lists_exactly_the_keys_the_loader_accepts() {
+    for (table, keys) in lantern::content::schema::TABLE_KEYS {
+        let dir = tempfile::tempdir().unwrap();
+        let m = dir.path().join("m");
+        std::fs::create_dir_all(m.join("data")).unwrap();
+        std::fs::write(m.join("mod.toml"), "id = \"m\"\nversion = \"1.0.0\"\n").unwrap();
+        std::fs::write(m.join("data/a.toml"), format!("[[{table}]]\nzzzqqq = 1\n")).unwrap();
+        let loaded = load(dir.path(), &Extensions::default());
+        let help = loaded
+            .diagnostics
+            .iter()
+            .find_map(|d| d.help.clone())
+            .unwrap_or_default();
+        let accepted: Vec<&str> = help
+            .strip_prefix("known keys: ")
+            .unwrap_or_else(|| panic!("{table}: {help}"))
+            .split(", ")
+            .collect();
+        let listed: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            listed, accepted,
+            "the schema's keys for [[{table}]] differ from the loader's"
+        );
+    }
+    let schema = lantern::content::schema::data_schema();
+    assert_eq!(
+        schema["properties"].as_object().unwrap().len(),
+        lantern::content::parse::TABLES.len()
+    );
+}
+
+#[test]
+fn docs_writes_both_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::lantern(&["docs", "--schema", "schema"], dir.path());
+    assert!(out.status.success());
+    for name in ["lantern-data.schema.json", "lantern-mod.schema.json"] {
+        let text = std::fs::read_to_string(dir.path().join("schema").join(name)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["$schema"], "http://json-schema.org/draft-07/schema#");
+    }
+}

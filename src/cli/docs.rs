@@ -3,26 +3,45 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(lua_defs: Option<&Path>) -> ExitCode {
-    let Some(path) = lua_defs else {
-        eprintln!("error: say what to write: `lantern docs --lua-defs lantern.d.lua`");
+pub fn run(lua_defs: Option<&Path>, schema: Option<&Path>) -> ExitCode {
+    if lua_defs.is_none() && schema.is_none() {
+        eprintln!("error: say what to write: `lantern docs --lua-defs lantern.d.lua` or `lantern docs --schema schema`");
         return ExitCode::from(2);
-    };
-    let text = match crate::lua::defs::generate() {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot start Lua to read the API: {e}");
+    }
+    if let Some(path) = lua_defs {
+        let text = match crate::lua::defs::generate() {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("error: cannot start Lua to read the API: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
             return ExitCode::from(1);
         }
-    };
-    match std::fs::write(path, text) {
-        Ok(()) => {
+        println!("wrote {}", path.display());
+    }
+    if let Some(dir) = schema {
+        let files = [
+            (
+                "lantern-data.schema.json",
+                crate::content::schema::data_schema(),
+            ),
+            (
+                "lantern-mod.schema.json",
+                crate::content::schema::manifest_schema(),
+            ),
+        ];
+        for (name, value) in files {
+            let path = dir.join(name);
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, text)) {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(1);
+            }
             println!("wrote {}", path.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
-            ExitCode::from(1)
         }
     }
+    ExitCode::SUCCESS
 }

@@ -63,6 +63,9 @@ enum Command {
         /// Write a LuaLS definition file for the `lantern` API here.
         #[arg(long, value_name = "FILE")]
         lua_defs: Option<PathBuf>,
+        /// Write JSON Schemas for data files and manifests into this folder (for Taplo / Even Better TOML).
+        #[arg(long, value_name = "DIR")]
+        schema: Option<PathBuf>,
     },
     /// Play the reference game over the mods, one command per line.
     Play {
@@ -145,7 +148,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { mods, format } => check::run(&mods, format),
-        Command::Docs { lua_defs } => docs::run(lua_defs.as_deref()),
+        Command::Docs { lua_defs, schema } => docs::run(lua_defs.as_deref(), schema.as_deref()),
         Command::Test {
             mods,
             filter,

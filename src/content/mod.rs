@@ -15,6 +15,7 @@ pub mod hazard;
 pub mod parse;
 pub mod raw;
 pub mod resolve;
+pub mod schema;
 pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};

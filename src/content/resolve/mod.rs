@@ -208,6 +208,11 @@ pub fn resolve(
     defs::resolve_all(raw, mods, ext, diags)
 }
 
+/// The built-in checks and actions, by name.
+pub fn vocabulary_names() -> (&'static [&'static str], &'static [&'static str]) {
+    (vocabulary::CHECKS, vocabulary::ACTIONS)
+}
+
 /// The symbols of built content, so actions written at run time (by Lua) are validated exactly as
 /// TOML actions are.
 pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {

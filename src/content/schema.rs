@@ -1,0 +1,214 @@
+//! JSON Schemas for data files and manifests, for editors (Taplo, "Even Better TOML"): completion,
+//! hover text and squiggles before `lantern check` runs.
+//!
+//! Names come from the engine's own vocabulary (events, checks, actions, attributes, damage types,
+//! colors); the keys of each table are written here, and a test compares them with the keys the
+//! loader really accepts, so the two cannot drift apart unnoticed.
+
+use super::hazard::{CardClass, Color};
+use super::resolve::vocabulary_names;
+use super::vocab::{attribute_names, DAMAGE_TYPES, ENGINE_EVENTS, SLOTS};
+use super::RoomKind;
+use serde_json::{json, Map, Value};
+
+/// The keys of every table a data file may hold, with a line of help each.
+pub const TABLE_KEYS: &[(&str, &[(&str, &str)])] = &[
+    ("tags", &[("id", "the tag's ID"), ("name", "shown to players"), ("description", "")]),
+    ("rarities", &[("id", "a rarity name, no namespace"), ("name", ""), ("rank", "order: lowest first")]),
+    (
+        "items",
+        &[
+            ("id", ""),
+            ("name", ""),
+            ("description", ""),
+            ("tags", "tag IDs"),
+            ("stack", "the most a creature holds"),
+            ("rarity", "a rarity level"),
+            ("properties", "per-instance numbers, such as { endurance = 100 }"),
+            ("slot", "weapon, armor or trinket"),
+            ("damage", "a weapon's damage"),
+            ("damage_type", ""),
+            ("modifiers", "{ attribute, add, condition }"),
+            ("triggers", "triggers its bearer carries"),
+            ("use", "actions when used"),
+            ("consumable", "used up on use"),
+        ],
+    ),
+    (
+        "creatures",
+        &[
+            ("id", ""),
+            ("name", ""),
+            ("description", ""),
+            ("tags", ""),
+            ("health", "maximum and starting health"),
+            ("attributes", "base attribute values"),
+            ("damage", "the natural attack"),
+            ("damage_type", ""),
+            ("items", "starting inventory: { item, count }"),
+            ("triggers", ""),
+            ("ai", "rules: { condition, do = \"attack\" | \"wait\" } or { condition, actions }"),
+            ("talk", "actions when the player talks to it"),
+        ],
+    ),
+    ("triggers", &[("id", "optional; why, tests and overrides address it"), ("on", "the event"), ("when", "payload fields that must be equal"), ("condition", "conditions, all must hold"), ("chance", "0 to 1"), ("actions", "an action list, applied whole or not at all")]),
+    (
+        "quests",
+        &[("id", ""), ("name", ""), ("description", ""), ("on", "the event counted"), ("when", ""), ("condition", ""), ("count", "how many to complete"), ("actions", "the reward")],
+    ),
+    ("encounters", &[("id", ""), ("title", ""), ("description", ""), ("weight", "relative chance of being drawn"), ("condition", "eligibility"), ("options", "[[encounters.options]]")]),
+    ("event_types", &[("id", ""), ("description", ""), ("payload", "field = type: int, float, string, bool, item, creature, quest, room, floor, encounter, damage_type, hazard, card")]),
+    (
+        "rooms",
+        &[("id", ""), ("name", ""), ("description", ""), ("kind", "combat, encounter, hazard or empty"), ("enemies", "creature IDs"), ("npc", "a creature to talk to"), ("loot", "{ item, count }"), ("encounter", "a fixed encounter"), ("hazard", "a fixed hazard"), ("triggers", "")],
+    ),
+    ("floors", &[("id", ""), ("name", ""), ("depth", "floors are played by depth"), ("rooms", "room IDs in order")]),
+    ("progress_types", &[("id", ""), ("name", "")]),
+    (
+        "hazards",
+        &[
+            ("id", ""),
+            ("name", ""),
+            ("text", "the scenario"),
+            ("rounds", ""),
+            ("safe", "{ progress, thresholds = [per round] }"),
+            ("risk", "two meters, both required"),
+            ("choose_progress", "progress types the safe route may pick at reveal"),
+            ("penalty", "actions for a failed round"),
+            ("final_penalty", "more actions for a failed final round"),
+            ("outcomes", "[[hazards.outcomes]] at_least, actions"),
+        ],
+    ),
+    (
+        "cards",
+        &[
+            ("id", ""),
+            ("name", ""),
+            ("text", ""),
+            ("color", "red, blue, purple or gold"),
+            ("rarity", ""),
+            ("class", "progress, focus, draw, dice, x_interaction or enchant"),
+            ("starter", "copies in the starting deck"),
+            ("top", "free effects"),
+            ("bottom", "{ cost, effects }"),
+            ("enchant", "the bottom action enchants"),
+            ("ongoing", "effects every round while enchanted"),
+        ],
+    ),
+];
+
+fn names(list: impl IntoIterator<Item = String>) -> Value {
+    Value::Array(list.into_iter().map(Value::String).collect())
+}
+
+/// A name from a fixed list, or a `mod:name` registered by a script.
+fn open_enum(list: Vec<String>) -> Value {
+    json!({ "anyOf": [ { "enum": names(list) }, { "type": "string", "pattern": "^[a-z0-9_]+:[a-z0-9_]+$" } ] })
+}
+
+/// The schema of a data file.
+pub fn data_schema() -> Value {
+    let (checks, actions) = vocabulary_names();
+    let events: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.name.to_string()).collect();
+    let who = json!({ "enum": ["self", "target", "player"] });
+    let condition = json!({
+        "type": "object",
+        "required": ["check"],
+        "properties": {
+            "check": open_enum(checks.iter().map(|s| s.to_string()).collect()),
+            "who": who,
+            "not": { "type": "boolean" },
+            "reason": { "type": "string", "description": "shown when it blocks an encounter option" },
+            "attribute": { "enum": names(attribute_names().map(str::to_string)) },
+        }
+    });
+    let action = json!({
+        "type": "object",
+        "required": ["action"],
+        "properties": {
+            "action": open_enum(actions.iter().map(|s| s.to_string()).collect()),
+            "target": who,
+            "damage_type": { "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) },
+        }
+    });
+    let mut properties = Map::new();
+    for (table, keys) in TABLE_KEYS {
+        let mut props = Map::new();
+        for (key, help) in *keys {
+            let mut p = match *key {
+                "condition" | "requirements" => {
+                    json!({ "type": "array", "items": { "$ref": "#/definitions/condition" } })
+                }
+                "actions" | "use" | "talk" | "penalty" | "final_penalty" => {
+                    json!({ "type": "array", "items": { "$ref": "#/definitions/action" } })
+                }
+                "triggers" => {
+                    json!({ "type": "array", "items": { "$ref": "#/definitions/trigger" } })
+                }
+                // Engine events for completion; a bare name is also one of the mod's own custom events.
+                "on" => {
+                    json!({ "anyOf": [ { "enum": names(events.clone()) }, { "type": "string", "pattern": "^([a-z0-9_]+:)?[a-z0-9_]+$" } ] })
+                }
+                "damage_type" => {
+                    json!({ "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) })
+                }
+                "slot" => json!({ "enum": names(SLOTS.iter().map(|s| s.to_string())) }),
+                "kind" => json!({ "enum": names(RoomKind::NAMES.iter().map(|s| s.to_string())) }),
+                "color" => json!({ "enum": names(Color::NAMES.iter().map(|s| s.to_string())) }),
+                "class" => json!({ "enum": names(CardClass::NAMES.iter().map(|s| s.to_string())) }),
+                "chance" => json!({ "type": "number", "minimum": 0, "maximum": 1 }),
+                _ => json!({}),
+            };
+            if !help.is_empty() {
+                p["description"] = Value::String(help.to_string());
+            }
+            props.insert(key.to_string(), p);
+        }
+        // A trigger's `id` is optional; every other definition has one.
+        let required = if *table == "triggers" {
+            json!(["on", "actions"])
+        } else {
+            json!(["id"])
+        };
+        properties.insert(
+            table.to_string(),
+            json!({ "type": "array", "items": { "type": "object", "required": required, "additionalProperties": false, "properties": props } }),
+        );
+    }
+    let trigger_props = properties["triggers"]["items"]["properties"].clone();
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "lantern data file",
+        "description": "A data file of a lantern mod. Generated by `lantern docs --schema`.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": properties,
+        "definitions": {
+            "condition": condition,
+            "action": action,
+            "trigger": { "type": "object", "required": ["on", "actions"], "additionalProperties": false, "properties": trigger_props },
+        }
+    })
+}
+
+/// The schema of `mod.toml`.
+pub fn manifest_schema() -> Value {
+    let dep = json!({ "type": "string", "pattern": "^[a-z0-9_]+(\\s*[<>=^~*].*)?$", "description": "a mod id, optionally with a version requirement: `core >=0.1`" });
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "lantern mod manifest",
+        "type": "object",
+        "required": ["id", "version"],
+        "additionalProperties": false,
+        "properties": {
+            "id": { "type": "string", "pattern": "^[a-z0-9_]+$", "description": "also the namespace of everything the mod defines" },
+            "name": { "type": "string" },
+            "version": { "type": "string", "description": "semver: three numbers" },
+            "description": { "type": "string" },
+            "authors": { "type": "array", "items": { "type": "string" } },
+            "depends": { "type": "array", "items": dep, "description": "loaded first; required" },
+            "optional": { "type": "array", "items": dep, "description": "loaded first when present" },
+            "conflicts": { "type": "array", "items": dep, "description": "refuse to load both" },
+        }
+    })
+}
