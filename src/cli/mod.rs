@@ -9,6 +9,7 @@ mod new;
 mod play;
 mod sim;
 mod test;
+mod views;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

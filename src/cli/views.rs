@@ -1,0 +1,281 @@
+//! What the play session shows: the player's status, inventory, quests and map, the open
+//! encounter and hazard, and events in the log. Plain functions from the game to text.
+
+use crate::game::{CreatureRef, Game};
+use crate::id::Id;
+
+pub(super) fn describe_event(game: &Game, e: &crate::game::Event) -> String {
+    let def = game.content().events.get(e.kind);
+    let name = |r: CreatureRef| {
+        game.creature(r)
+            .map(|c| format!("{} ({r})", c.name))
+            .unwrap_or_else(|| r.to_string())
+    };
+    let mut text = format!("{} source={}", def.name, name(e.source));
+    if let Some(t) = e.target {
+        text.push_str(&format!(" target={}", name(t)));
+    }
+    for (i, v) in e.payload.iter().enumerate() {
+        if let Some(v) = v {
+            text.push_str(&format!(" {}={v}", def.payload[i].0));
+        }
+    }
+    text
+}
+
+/// The open encounter: title, description and options; blocked ones with their reason, never a probability.
+/// The open hazard: its text, routes and thresholds, the round, the hand, the dice and the meters.
+pub(super) fn hazard_text(game: &Game) -> Option<String> {
+    let run = game.hazard()?;
+    let content = game.content();
+    let h = content.hazards.get(&run.hazard)?;
+    let ptype = |id: &Id| {
+        content
+            .progress_types
+            .get(id)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let mut out = format!("[{}] {}\n  rounds {}", h.name, h.text, h.rounds);
+    out.push_str(&format!(
+        "\n  safe route: {} {}",
+        ptype(&h.safe.progress),
+        list(&h.safe.thresholds)
+    ));
+    if !h.choose_progress.is_empty() {
+        out.push_str(&format!(
+            " (or choose: {})",
+            h.choose_progress
+                .iter()
+                .map(ptype)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "\n  risk route, both required: {}",
+        h.risk
+            .iter()
+            .map(|m| format!("{} {}", ptype(&m.progress), list(&m.thresholds)))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    ));
+    if let Some(route) = run.route {
+        let meters: Vec<String> = run
+            .meter_types(h)
+            .iter()
+            .zip(run.thresholds(h))
+            .zip(&run.meters)
+            .map(|((t, need), have)| format!("{} {have}/{need}", ptype(t)))
+            .collect();
+        let marks: String = run
+            .marks
+            .iter()
+            .map(|m| if *m { 'O' } else { 'X' })
+            .collect();
+        out.push_str(&format!(
+            "\n  {} route, round {} of {}: {}",
+            route.name(),
+            run.round + 1,
+            h.rounds,
+            meters.join(", ")
+        ));
+        if run.focus > 0 {
+            out.push_str(&format!(", focus {}", run.focus));
+        }
+        if !marks.is_empty() {
+            out.push_str(&format!(", marks {marks}"));
+        }
+        let dice: Vec<String> = run
+            .dice
+            .iter()
+            .map(|d| {
+                let face = crate::game::describe_face(d.face);
+                match d.state {
+                    crate::hazard::DieState::Available => face,
+                    crate::hazard::DieState::Spent => format!("({face} spent)"),
+                    crate::hazard::DieState::Exhausted => format!("({face} exhausted)"),
+                }
+            })
+            .collect();
+        out.push_str(&format!("\n  dice: {}", dice.join(" ")));
+    } else {
+        out.push_str("\n  choose a route: `route safe` or `route risk`");
+    }
+    out.push_str("\n  hand:");
+    for (i, id) in run.hand.iter().enumerate() {
+        let Some(c) = content.cards.get(id) else {
+            continue;
+        };
+        let bottom = c
+            .bottom
+            .as_ref()
+            .map(|b| format!(", bottom costs {} {}", b.cost, c.color.name()))
+            .unwrap_or_default();
+        let enchant = if c.enchant { " ENCHANT" } else { "" };
+        out.push_str(&format!(
+            "\n    {}. {} [{}{enchant}{bottom}]",
+            i + 1,
+            c.name,
+            c.color.name()
+        ));
+    }
+    if !run.enchanted.is_empty() {
+        let names: Vec<String> = run
+            .enchanted
+            .iter()
+            .filter_map(|id| content.cards.get(id).map(|c| c.name.clone()))
+            .collect();
+        out.push_str(&format!("\n  enchantments: {}", names.join(", ")));
+    }
+    out.push_str(&format!(
+        "\n  deck {}, discard {}",
+        run.deck.len(),
+        run.discard.len()
+    ));
+    Some(out)
+}
+
+pub(super) fn encounter_text(game: &Game) -> Option<String> {
+    let e = game.encounter()?;
+    let mut out = format!("[{}]", e.title);
+    for (i, o) in e.options.iter().enumerate() {
+        match &o.blocked {
+            None => out.push_str(&format!("\n  {}. {}", i + 1, o.text)),
+            Some(reason) => out.push_str(&format!("\n  {}. {} (blocked: {reason})", i + 1, o.text)),
+        }
+    }
+    Some(out)
+}
+
+fn gold(game: &Game) -> u32 {
+    game.state().player.count(&Id::new("core", "gold"))
+}
+
+pub(super) fn status(game: &Game) -> String {
+    let s = game.state();
+    let max = game.attribute(CreatureRef::Player, "max_health", None);
+    let room = game
+        .current_room()
+        .and_then(|r| game.content().rooms.get(&r).map(|r| r.name.clone()))
+        .unwrap_or_else(|| "the start".into());
+    let active: Vec<String> = s
+        .quests
+        .iter()
+        .filter(|(_, p)| !p.done)
+        .map(|(id, p)| {
+            format!(
+                "{} {}/{}",
+                game.content()
+                    .quests
+                    .get(id)
+                    .map(|q| q.name.as_str())
+                    .unwrap_or(id.as_str()),
+                p.count,
+                game.content().quests.get(id).map_or(0, |q| q.count)
+            )
+        })
+        .collect();
+    let mut out = format!(
+        "health {}/{max}, gold {}, in {room} (room {} of the run)",
+        s.player.health,
+        gold(game),
+        s.position.sequence
+    );
+    if !active.is_empty() {
+        out.push_str(&format!("\nquests: {}", active.join(", ")));
+    }
+    for (r, c) in game.enemies() {
+        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
+    }
+    out
+}
+
+pub(super) fn inventory(game: &Game) -> String {
+    let inv = &game.state().player.inventory;
+    if inv.is_empty() {
+        return "you carry nothing".into();
+    }
+    inv.iter()
+        .map(|s| {
+            let name = game
+                .content()
+                .items
+                .get(&s.item)
+                .map(|i| i.name.as_str())
+                .unwrap_or(s.item.as_str());
+            let props: Vec<String> = s
+                .properties
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let eq = if s.equipped { " (equipped)" } else { "" };
+            let props = if props.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", props.join(", "))
+            };
+            format!("{} x{}{eq}{props}  ({})", name, s.count, s.item)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub(super) fn quests(game: &Game) -> String {
+    let s = game.state();
+    if s.quests.is_empty() {
+        return "no quests started".into();
+    }
+    s.quests
+        .iter()
+        .map(|(id, p)| {
+            let q = game.content().quests.get(id);
+            format!(
+                "{} ({id}): {}/{}{}",
+                q.map(|q| q.name.as_str()).unwrap_or("?"),
+                p.count,
+                q.map_or(0, |q| q.count),
+                if p.done { " done" } else { "" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub(super) fn map(game: &Game) -> String {
+    let content = game.content();
+    let pos = &game.state().position;
+    let mut out = Vec::new();
+    for (fi, f) in content
+        .run
+        .iter()
+        .filter_map(|f| content.floors.get(f))
+        .enumerate()
+    {
+        out.push(format!("{} (depth {})", f.name, f.depth));
+        for (ri, r) in f.rooms.iter().enumerate() {
+            let here = if fi == pos.floor && pos.room == Some(ri) {
+                " <- you are here"
+            } else {
+                ""
+            };
+            let kind = content.rooms.get(r).map(|r| r.kind.as_str()).unwrap_or("?");
+            out.push(format!(
+                "  {}. {} [{kind}]{here}",
+                ri + 1,
+                content
+                    .rooms
+                    .get(r)
+                    .map(|r| r.name.as_str())
+                    .unwrap_or(r.as_str())
+            ));
+        }
+    }
+    out.join("\n")
+}
