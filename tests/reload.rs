@@ -449,3 +449,91 @@ fn a_hazard_in_progress_survives_save_and_load() {
     );
     assert!(String::from_utf8_lossy(&resumed.stdout).contains("[Poison Fog]"));
 }
+
+/// A running `lantern` process whose output lines arrive on a channel, and which is killed when dropped.
+struct Running {
+    child: std::process::Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Running {
+    fn start(args: &[&str], dir: &std::path::Path) -> Running {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
+            .args(args)
+            .current_dir(dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Running { child, lines }
+    }
+
+    /// Waits for a line containing `text`; every line seen is returned on failure.
+    fn wait_for(&self, text: &str) -> String {
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(TIMEOUT) {
+                Ok(line) if line.contains(text) => return line,
+                Ok(line) => seen.push(line),
+                Err(_) => panic!("no line with {text:?}; saw:\n{}", seen.join("\n")),
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn lantern_play_reloads_a_saved_edit_between_commands() {
+    let mods = TestMods::new(&[("data/items.toml", "[[items]]\nid = \"cheese\"\n")]);
+    let dir = mods.path();
+    let play = Running::start(&["play", "--mods", &dir.to_string_lossy()], &dir);
+    play.wait_for("mods loaded");
+    std::fs::write(
+        dir.join("test/data/items.toml"),
+        "[[items]]\nid = \"cheese\"\n\n[[items]]\nid = \"bread\"\n",
+    )
+    .unwrap();
+    let line = play.wait_for("reloaded");
+    assert!(
+        line.contains("+1 item") && line.contains("(generation 1)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn lantern_test_watch_reruns_after_a_change() {
+    let mods = TestMods::new(&[(
+        "tests/a_test.lua",
+        "it('passes', function() expect(1).to_be(1) end)\n",
+    )]);
+    let dir = mods.path();
+    let run = Running::start(
+        &["test", "test", "--watch", "--mods", &dir.to_string_lossy()],
+        &dir,
+    );
+    run.wait_for("1 passed, 0 failed");
+    run.wait_for("watching");
+    std::fs::write(
+        dir.join("test/tests/a_test.lua"),
+        "it('fails now', function() expect(1).to_be(2) end)\n",
+    )
+    .unwrap();
+    run.wait_for("0 passed, 1 failed");
+}

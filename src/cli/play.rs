@@ -93,16 +93,10 @@ pub fn run(options: Options) -> ExitCode {
         }
     }
     let interactive = std::io::stdin().is_terminal();
-    println!(
-        "lantern: {} mods loaded, seed {}. Type `help` for commands, `next` to begin.",
-        live.game().content().mods.len(),
-        live.game().seed()
-    );
     let (tx, rx) = mpsc::channel::<Msg>();
     // At a terminal the reader waits for each command's output before it shows the next prompt.
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let words = Arc::new(Mutex::new(completion_words(live.game())));
-    read_lines(tx.clone(), interactive, words.clone(), done_rx);
     let mut printer: Option<Printer> = None;
     let _watch = if options.watch {
         let tx = tx.clone();
@@ -121,6 +115,14 @@ pub fn run(options: Options) -> ExitCode {
     } else {
         None
     };
+    // The banner comes once the watcher is running, so a tool that waits for it can edit at once,
+    // and before the first prompt.
+    println!(
+        "lantern: {} mods loaded, seed {}. Type `help` for commands, `next` to begin.",
+        live.game().content().mods.len(),
+        live.game().seed()
+    );
+    read_lines(tx.clone(), interactive, words.clone(), done_rx);
     drop(tx);
     while let Ok(msg) = rx.recv() {
         // Dropped at the end of the iteration, whichever way it ends: the reader may prompt again.
