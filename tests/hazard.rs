@@ -420,3 +420,53 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_lua_policy_plays_the_simulation_and_its_errors_are_reported() {
+    let policy = root().join("docs/guide/policy_first_card.lua");
+    let dir = root().join("tests/fixtures/hazard");
+    let args = |p: &str| {
+        vec![
+            "sim".to_string(),
+            "hazard".into(),
+            "h:gate".into(),
+            "--mods".into(),
+            "mods".into(),
+            "--runs".into(),
+            "300".into(),
+            "--lua-policy".into(),
+            p.to_string(),
+            "--format".into(),
+            "json".into(),
+        ]
+    };
+    let run = |p: &str| {
+        let a = args(p);
+        common::lantern(&a.iter().map(String::as_str).collect::<Vec<_>>(), &dir)
+    };
+    let out = run(&policy.to_string_lossy());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["policy"].as_str().unwrap().starts_with("lua:"));
+    assert_eq!(v["routes"]["safe"]["runs"], 300);
+    assert_eq!(
+        run(&policy.to_string_lossy()).stdout,
+        out.stdout,
+        "the same seed gives the same table"
+    );
+
+    let bad = tempfile::tempdir().unwrap();
+    let file = bad.path().join("bad.lua");
+    std::fs::write(&file, "return function(run) return { card = 99 } end\n").unwrap();
+    let out = run(&file.to_string_lossy());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("there is no card 99 in a hand of 5"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -111,6 +111,9 @@ enum SimWhat {
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// A policy written in Lua: a file returning `function(run) return { card = N, side = "top" } end`.
+        #[arg(long, value_name = "FILE")]
+        lua_policy: Option<PathBuf>,
     },
 }
 
@@ -169,6 +172,7 @@ pub fn main() -> ExitCode {
                     seed,
                     format,
                     threads,
+                    lua_policy,
                 },
         } => sim::run(sim::Options {
             mods: &mods,
@@ -179,6 +183,7 @@ pub fn main() -> ExitCode {
             seed,
             format,
             threads,
+            lua_policy: lua_policy.as_deref(),
         }),
         Command::Play {
             mods,

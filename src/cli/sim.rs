@@ -1,6 +1,6 @@
 //! `lantern sim hazard ID`: seeded runs of a hazard with a built-in policy, and the seed's table.
 
-use crate::hazard::sim::{simulate, table, Policy};
+use crate::hazard::sim::{table, Policy};
 use crate::hazard::Route;
 use crate::load::load_world;
 use crate::lua::Limits;
@@ -29,6 +29,7 @@ pub struct Options<'a> {
     pub seed: u64,
     pub format: SimFormat,
     pub threads: Option<usize>,
+    pub lua_policy: Option<&'a Path>,
 }
 
 pub fn run(o: Options) -> ExitCode {
@@ -76,7 +77,31 @@ pub fn run(o: Options) -> ExitCode {
         policy: o.policy,
         threads,
     };
-    let report = match simulate(&world.content, &id, &spec, &progress) {
+    let source = match o.lua_policy.map(std::fs::read_to_string).transpose() {
+        Ok(source) => source,
+        Err(e) => {
+            eprintln!("error: cannot read the Lua policy: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let name = o
+        .lua_policy
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let make = |source: &str| -> Result<Box<dyn crate::hazard::sim::Chooser>, String> {
+        Ok(Box::new(crate::lua::policy::LuaPolicy::new(source, &name)?))
+    };
+    let factory = source.as_ref().map(|src| move || make(src));
+    let custom: Option<crate::hazard::sim::ChooserFactory> = factory.as_ref().map(|f| f as _);
+    let label = o.lua_policy.map(|_| format!("lua:{name}"));
+    let report = match crate::hazard::sim::simulate_with(
+        &world.content,
+        &id,
+        &spec,
+        &progress,
+        custom,
+        label.as_deref(),
+    ) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

@@ -95,6 +95,32 @@ pub struct SimReport {
     pub routes: BTreeMap<String, RouteStats>,
 }
 
+/// Picks the next play of a run, or `None` to end the round.
+pub trait Chooser {
+    fn choose(
+        &mut self,
+        content: &Content,
+        hazard: &Hazard,
+        run: &HazardRun,
+    ) -> Result<Option<(usize, Side)>, String>;
+}
+
+struct Builtin(Policy);
+
+impl Chooser for Builtin {
+    fn choose(
+        &mut self,
+        content: &Content,
+        hazard: &Hazard,
+        run: &HazardRun,
+    ) -> Result<Option<(usize, Side)>, String> {
+        Ok(choose(content, hazard, run, self.0))
+    }
+}
+
+/// Makes a chooser for each simulation thread (a Lua policy needs a Lua state per thread).
+pub type ChooserFactory<'a> = &'a (dyn Fn() -> Result<Box<dyn Chooser>, String> + Sync);
+
 /// What to simulate.
 #[derive(Debug, Clone)]
 pub struct Spec {
@@ -112,6 +138,19 @@ pub fn simulate(
     hazard: &Id,
     spec: &Spec,
     progress: &(dyn Fn(u64) + Sync),
+) -> Result<SimReport, String> {
+    simulate_with(content, hazard, spec, progress, None, None)
+}
+
+/// As [`simulate`], with the choices made by `custom` (named `custom_name` in the report) instead of
+/// the built-in policy.
+pub fn simulate_with(
+    content: &Content,
+    hazard: &Id,
+    spec: &Spec,
+    progress: &(dyn Fn(u64) + Sync),
+    custom: Option<ChooserFactory>,
+    custom_name: Option<&str>,
 ) -> Result<SimReport, String> {
     let Spec {
         routes,
@@ -135,14 +174,16 @@ pub fn simulate(
     let mut report = SimReport {
         hazard: hazard.to_string(),
         seed,
-        policy: format!("{policy:?}").to_lowercase(),
+        policy: custom_name
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{policy:?}").to_lowercase()),
         routes: BTreeMap::new(),
     };
     let done = std::sync::atomic::AtomicU64::new(0);
     for &route in &routes {
         let threads = threads.max(1) as u64;
         let chunk = runs.div_ceil(threads);
-        let parts: Vec<RouteStats> = std::thread::scope(|s| {
+        let parts: Vec<Result<RouteStats, String>> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
                     let (deck, done) = (&deck, &done);
@@ -154,6 +195,10 @@ pub fn simulate(
                             .map(|c| Id::new(c.namespace(), c.name()))
                             .collect();
                         let deck = &deck;
+                        let mut chooser: Box<dyn Chooser> = match custom {
+                            Some(make) => make()?,
+                            None => Box::new(Builtin(policy)),
+                        };
                         let mut stats = RouteStats::default();
                         let (from, to) = (t * chunk, ((t + 1) * chunk).min(runs));
                         for i in from..to {
@@ -162,10 +207,10 @@ pub fn simulate(
                                 h,
                                 deck,
                                 route,
-                                policy,
+                                chooser.as_mut(),
                                 run_seed(seed, route, i),
                                 &mut stats,
-                            );
+                            )?;
                             if i % 4096 == 0 {
                                 progress(
                                     done.fetch_add(4096, std::sync::atomic::Ordering::Relaxed)
@@ -173,18 +218,21 @@ pub fn simulate(
                                 );
                             }
                         }
-                        stats
+                        Ok::<RouteStats, String>(stats)
                     })
                 })
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a simulation thread panicked".into()))
+                })
+                .collect::<Vec<_>>()
         });
         let mut total = RouteStats::default();
-        for p in &parts {
-            total.merge(p);
+        for p in parts {
+            total.merge(&p?);
         }
         report.routes.insert(route.name().to_string(), total);
     }
@@ -205,10 +253,10 @@ fn play_one(
     h: &Hazard,
     deck: &[Id],
     route: Route,
-    policy: Policy,
+    chooser: &mut dyn Chooser,
     seed: [u8; 32],
     stats: &mut RouteStats,
-) {
+) -> Result<(), String> {
     let mut rolls = Fast(ChaCha8Rng::from_seed(seed));
     let mut run = HazardRun::start(h, deck, &mut rolls);
     // Where the hazard lets the player pick the safe route's type (H07), pick the one the opening
@@ -240,7 +288,7 @@ fn play_one(
         .choose_route(h, route, progress.as_ref(), &mut rolls)
         .is_err()
     {
-        return;
+        return Ok(());
     }
     let x_dice = run.dice.iter().filter(|d| d.face == Face::X).count();
     let mut answered = false;
@@ -262,7 +310,7 @@ fn play_one(
             .any(|c| c.class == CardClass::XInteraction);
         let mut classes = Vec::new();
         for _ in 0..32 {
-            let Some((i, side)) = choose(content, h, &run, policy) else {
+            let Some((i, side)) = chooser.choose(content, h, &run)? else {
                 break;
             };
             if let Some(card) = run.hand.get(i).and_then(|c| content.cards.get(c)) {
@@ -297,6 +345,7 @@ fn play_one(
             stats.many_x_with_answer += 1;
         }
     }
+    Ok(())
 }
 
 /// The policy's next play, or `None` to end the round.

@@ -15,6 +15,7 @@ pub mod api;
 pub mod bridge;
 pub mod budget;
 pub mod defs;
+pub mod policy;
 pub mod sandbox;
 
 pub use budget::Limits;
