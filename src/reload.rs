@@ -93,7 +93,7 @@ pub struct ReloadReport {
     /// The source map a failed reload's diagnostics point into; after a success they point into
     /// [`Live::sources`].
     pub sources: Option<SourceMap>,
-    /// `reloaded 4 mods, 12 files in 23 ms: +1 quest, ~2 triggers, -1 item`
+    /// `reloaded core, rats (12 files) in 23 ms: +1 quest, ~2 triggers, -1 item`
     pub summary: String,
     pub generation: u64,
 }
@@ -198,9 +198,19 @@ impl Live {
         notes.extend(self.game.take_problems());
         let content = self.game.content();
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        // Which mods: by name while the list is short, by count past that.
+        let mods = if content.mods.len() <= 6 {
+            content
+                .mods
+                .iter()
+                .map(|m| m.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            format!("{} mods", content.mods.len())
+        };
         let summary = format!(
-            "reloaded {} mods, {} files in {} ms: {changes}",
-            content.mods.len(),
+            "reloaded {mods} ({} files) in {} ms: {changes}",
             content.files,
             elapsed.as_millis()
         );

@@ -365,8 +365,8 @@ fn the_scripted_play_session_transcript() {
     // How long a reload took is the one thing that differs between runs.
     let transcript: String = transcript
         .lines()
-        .map(|l| match (l.find(" files in "), l.find(" ms: ")) {
-            (Some(a), Some(b)) if a < b => format!("{} files in <t>{}\n", &l[..a], &l[b..]),
+        .map(|l| match (l.find(" files) in "), l.find(" ms: ")) {
+            (Some(a), Some(b)) if a < b => format!("{} files) in <t>{}\n", &l[..a], &l[b..]),
             _ => format!("{l}\n"),
         })
         .collect();
