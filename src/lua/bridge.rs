@@ -7,7 +7,7 @@
 
 use crate::content::{EventDef, Value};
 use crate::game::{CreatureRef, Event, Game};
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
+use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
 
 const GAME_KEY: &str = "lantern.game";
 
@@ -153,35 +153,61 @@ pub fn from_lua(v: &LuaValue) -> Option<Value> {
     }
 }
 
-/// Builds read-only event views with one call into Lua per event: the field names are Lua strings
-/// made once per event kind, and creature handles are made once per creature reference.
+/// Builds the read-only event views: the names of every event kind are Lua strings made once per
+/// content, and creature handles are made once per creature reference.
 pub struct Views {
-    make: mlua::Function,
     /// Per event kind: its name, then its payload field names.
-    names: Vec<Vec<mlua::String>>,
+    names: Vec<std::rc::Rc<[mlua::String]>>,
     handles: std::cell::RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>,
 }
 
+/// An event as Lua sees it: `ev.name`, `ev.source`, `ev.target` and the payload fields, read on
+/// access from the event itself; every write is refused. One per event, shared by its handlers.
+pub struct EventView {
+    names: std::rc::Rc<[mlua::String]>,
+    source: AnyUserData,
+    target: Option<AnyUserData>,
+    payload: std::sync::Arc<[Option<Value>]>,
+}
+
+impl UserData for EventView {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(mlua::MetaMethod::Index, |lua, this, key: mlua::String| {
+            let key = key.as_bytes();
+            Ok(match &*key {
+                b"name" => LuaValue::String(this.names[0].clone()),
+                b"source" => LuaValue::UserData(this.source.clone()),
+                b"target" => this
+                    .target
+                    .clone()
+                    .map_or(LuaValue::Nil, LuaValue::UserData),
+                other => match this.names[1..].iter().position(|n| &*n.as_bytes() == other) {
+                    Some(i) => match this.payload.get(i).and_then(Option::as_ref) {
+                        Some(v) => to_lua(lua, v)?,
+                        None => LuaValue::Nil,
+                    },
+                    None => LuaValue::Nil,
+                },
+            })
+        });
+        methods.add_meta_method(
+            mlua::MetaMethod::NewIndex,
+            |_, _, (key, _value): (LuaValue, LuaValue)| -> mlua::Result<()> {
+                Err(mlua::Error::runtime(format!(
+                    "this table is read-only (tried to set `{}`)",
+                    key.to_string().unwrap_or_default()
+                )))
+            },
+        );
+        methods.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| {
+            Ok(format!("event {}", this.names[0].to_string_lossy()))
+        });
+    }
+}
+
 impl Views {
-    pub fn new(lua: &Lua) -> mlua::Result<Views> {
-        let make = lua
-            .load(
-                r##"
-                local refuse = ...
-                return function(name, source, target, ...)
-                  local data = { name = name, source = source, target = target }
-                  for i = 1, select("#", ...), 2 do
-                    local k, v = select(i, ...)
-                    data[k] = v
-                  end
-                  return setmetatable({}, { __index = data, __newindex = refuse, __metatable = false })
-                end
-                "##,
-            )
-            .set_name("=lantern.view")
-            .call(refuse_write(lua)?)?;
+    pub fn new(_lua: &Lua) -> mlua::Result<Views> {
         Ok(Views {
-            make,
             names: Vec::new(),
             handles: Default::default(),
         })
@@ -195,7 +221,8 @@ impl Views {
                 std::iter::once(def.name.as_str())
                     .chain(def.payload.iter().map(|(n, _)| n.as_str()))
                     .map(|n| lua.create_string(n))
-                    .collect()
+                    .collect::<mlua::Result<Vec<_>>>()
+                    .map(std::rc::Rc::from)
             })
             .collect::<mlua::Result<_>>()?;
         Ok(())
@@ -210,37 +237,21 @@ impl Views {
         Ok(h)
     }
 
-    /// The read-only view of an event that every handler of it shares: `ev.name`, `ev.source`,
-    /// `ev.target` and the payload fields.
-    pub fn view(&self, lua: &Lua, def: &EventDef, event: &Event) -> mlua::Result<Table> {
-        let names = &self.names[event.kind.0 as usize];
-        let mut args = mlua::MultiValue::with_capacity(3 + 2 * def.payload.len());
-        args.push_back(LuaValue::String(names[0].clone()));
-        args.push_back(LuaValue::UserData(self.handle(lua, event.source)?));
-        args.push_back(match event.target {
-            Some(t) => LuaValue::UserData(self.handle(lua, t)?),
-            None => LuaValue::Nil,
-        });
-        for i in 0..def.payload.len() {
-            if let Some(v) = event.field(i) {
-                args.push_back(LuaValue::String(names[i + 1].clone()));
-                args.push_back(to_lua(lua, v)?);
-            }
-        }
-        self.make.call(args)
+    /// The view of an event.
+    pub fn view(&self, lua: &Lua, _def: &EventDef, event: &Event) -> mlua::Result<AnyUserData> {
+        let names = self
+            .names
+            .get(event.kind.0 as usize)
+            .cloned()
+            .ok_or_else(|| mlua::Error::runtime("an event of unknown kind"))?;
+        let view = EventView {
+            names,
+            source: self.handle(lua, event.source)?,
+            target: event.target.map(|t| self.handle(lua, t)).transpose()?,
+            payload: event.payload.clone(),
+        };
+        lua.create_userdata(view)
     }
-}
-
-/// The `__newindex` of read-only views: every write is an error that names the field.
-pub fn refuse_write(lua: &Lua) -> mlua::Result<mlua::Function> {
-    lua.create_function(
-        |_, (_t, k, _v): (LuaValue, LuaValue, LuaValue)| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(format!(
-                "this table is read-only (tried to set `{}`)",
-                k.to_string().unwrap_or_default()
-            )))
-        },
-    )
 }
 
 /// `lantern.storage` to JSON: only plain data (strings, numbers, booleans, tables of them).
