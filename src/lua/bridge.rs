@@ -9,16 +9,33 @@ use crate::content::{EventDef, Value};
 use crate::game::{CreatureRef, Event, Game};
 use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
 
-const GAME_KEY: &str = "lantern.game";
+/// The game lent to the current call, kept in the state's app data (cheaper than the registry).
+struct Lent(AnyUserData);
+
+/// Puts the lent game in place for the length of `f`, restoring whatever was there before.
+fn with_lent<R>(
+    lua: &Lua,
+    ud: AnyUserData,
+    f: impl FnOnce() -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let previous = lua.set_app_data(Lent(ud));
+    let result = f();
+    match previous {
+        Some(p) => {
+            lua.set_app_data(p);
+        }
+        None => {
+            lua.remove_app_data::<Lent>();
+        }
+    }
+    result
+}
 
 /// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`].
 pub fn lend<R>(lua: &Lua, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
     lua.scope(|scope| {
         let ud = scope.create_any_userdata_ref_mut(game)?;
-        lua.set_named_registry_value(GAME_KEY, &ud)?;
-        let result = f();
-        lua.set_named_registry_value(GAME_KEY, LuaValue::Nil)?;
-        result
+        with_lent(lua, ud, f)
     })
 }
 
@@ -26,20 +43,14 @@ pub fn lend<R>(lua: &Lua, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) 
 pub fn lend_ref<R>(lua: &Lua, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
     lua.scope(|scope| {
         let ud = scope.create_any_userdata_ref(game)?;
-        lua.set_named_registry_value(GAME_KEY, &ud)?;
-        let result = f();
-        lua.set_named_registry_value(GAME_KEY, LuaValue::Nil)?;
-        result
+        with_lent(lua, ud, f)
     })
 }
 
 fn game_ud(lua: &Lua) -> mlua::Result<AnyUserData> {
-    match lua.named_registry_value::<LuaValue>(GAME_KEY)? {
-        LuaValue::UserData(ud) => Ok(ud),
-        _ => Err(mlua::Error::runtime(
-            "the game is only reachable while it runs: inside an event handler, action or check",
-        )),
-    }
+    lua.app_data_ref::<Lent>()
+        .map(|lent| lent.0.clone())
+        .ok_or_else(|| mlua::Error::runtime("the game is only reachable while it runs: inside an event handler, action or check"))
 }
 
 /// Reads the lent game.
