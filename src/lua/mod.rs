@@ -307,11 +307,14 @@ impl LuaRuntime {
                 .get(&m.id)
                 .cloned()
                 .unwrap_or(serde_json::Value::Object(Default::default()));
+            // Storage that is not a table (or cannot be built, out of memory) starts empty.
             let table = match bridge::json_to_lua(&self.lua, &value) {
-                Ok(mlua::Value::Table(t)) => t,
-                _ => self.lua.create_table().expect("a table can be created"),
+                Ok(mlua::Value::Table(t)) => Some(t),
+                _ => self.lua.create_table().ok(),
             };
-            let _ = m.lantern.raw_set("storage", table);
+            if let Some(table) = table {
+                let _ = m.lantern.raw_set("storage", table);
+            }
         }
     }
 
