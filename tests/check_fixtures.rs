@@ -35,7 +35,9 @@ macro_rules! fixtures {
 }
 
 fixtures!(
+    bad_encounter,
     bad_hazard,
+    bad_manifest_id,
     bad_semver,
     bad_vocabulary,
     conflicting_mods,

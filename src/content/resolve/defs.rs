@@ -9,7 +9,7 @@ use crate::content::parse::{RawDefs, Src};
 use crate::content::raw::*;
 use crate::content::vocab::{self, FieldType};
 use crate::content::{Content, Extensions, ModInfo};
-use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
@@ -637,11 +637,7 @@ fn room(cx: &mut Cx, id: &Id, src: &Src<RawRoom>, all: &mut Vec<Trigger>) -> Opt
             cx.diags.push(
                 Diagnostic::warning(format!("combat room `{id}` has no `enemies`"))
                     .at(cx.span(r.kind.span()))
-                    .with_help_opt(
-                        did_you_mean("empty", ["empty"]).map(|_| {
-                            "use `kind = \"empty\"` for a room without a fight".to_string()
-                        }),
-                    ),
+                    .with_help("use `kind = \"empty\"` for a room without a fight"),
             );
         }
         if r.encounter.is_some() && kind != RoomKind::Encounter {
