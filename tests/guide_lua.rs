@@ -50,6 +50,7 @@ fn the_lua_chapter_runs() {
     let said = g.take_messages().join("\n");
     assert!(said.contains("[guide] another rat: Rat"), "{said}");
     assert!(said.contains("[guide] win 1, rolled"), "{said}");
+    assert!(said.contains("(floor 1, room 1: "), "{said}");
 }
 
 #[test]
