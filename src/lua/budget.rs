@@ -5,7 +5,7 @@
 //! with `pcall` is stopped as soon as it runs a single instruction outside the `pcall`.
 
 use mlua::{HookTriggers, Lua, VmState};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Instructions counted per hook call.
@@ -34,6 +34,9 @@ pub struct Budget {
     used: Rc<Cell<u64>>,
     limit: Rc<Cell<u64>>,
     tripped: Rc<Cell<bool>>,
+    /// The script and line the hook last saw running in this call: an out-of-memory error carries
+    /// no position of its own, and this is where the runaway allocation was going on.
+    seen: Rc<RefCell<(String, usize)>>,
 }
 
 impl Budget {
@@ -42,6 +45,7 @@ impl Budget {
             used: Rc::new(Cell::new(0)),
             limit: Rc::new(Cell::new(limits.instructions)),
             tripped: Rc::new(Cell::new(false)),
+            seen: Rc::new(RefCell::new((String::new(), 0))),
         };
         lua.set_memory_limit(limits.memory)?;
         budget.hook(lua, STEP)?;
@@ -54,6 +58,12 @@ impl Budget {
             HookTriggers::new().every_nth_instruction(every),
             move |lua, debug| {
                 b.used.set(b.used.get() + every as u64);
+                if let (Some(source), Some(line)) = (debug.source().source, debug.current_line()) {
+                    let mut seen = b.seen.borrow_mut();
+                    seen.0.clear();
+                    seen.0.push_str(source.trim_start_matches('@'));
+                    seen.1 = line;
+                }
                 if b.used.get() > b.limit.get() {
                     if !b.tripped.get() {
                         b.tripped.set(true);
@@ -82,9 +92,16 @@ impl Budget {
     /// Starts a new call: the budget is full again.
     pub fn reset(&self, lua: &Lua) {
         self.used.set(0);
+        self.seen.borrow_mut().1 = 0;
         if self.tripped.replace(false) {
             let _ = self.hook(lua, STEP);
         }
+    }
+
+    /// The script and line the current call was last seen running, if it ran long enough to be seen.
+    pub fn last_seen(&self) -> Option<(String, usize)> {
+        let seen = self.seen.borrow();
+        (seen.1 > 0).then(|| seen.clone())
     }
 
     pub fn set_limit(&self, instructions: u64) {

@@ -400,10 +400,22 @@ impl LuaRuntime {
             let source = info.source?.trim_start_matches('@').to_string();
             self.line_span(&source, info.line_defined?)
         };
-        if let Some(span) = self.locate(&message).or_else(defined_at) {
+        // A message without a line (a failed `require`) is placed at the innermost script frame; an
+        // out-of-memory error, which has neither, at the line the budget hook last saw running.
+        let from_traceback = || traceback.iter().find_map(|t| self.locate(t));
+        let last_seen = || {
+            let (source, line) = self.budget.last_seen().filter(|_| is_memory(e))?;
+            self.line_span(&source, line)
+        };
+        let mut help = Vec::new();
+        if let Some(span) = self.locate(&message).or_else(from_traceback) {
+            d = d.at(span);
+        } else if let Some(span) = last_seen() {
+            d = d.at(span);
+            help.push("the script was running this line when it ran out".to_string());
+        } else if let Some(span) = defined_at() {
             d = d.at(span);
         }
-        let mut help = Vec::new();
         if let Some(chain) = chain.filter(|c| !c.is_empty()) {
             help.push(format!("while handling {chain}"));
         }
@@ -586,6 +598,17 @@ pub fn describe(e: &mlua::Error) -> (String, Vec<String>) {
                 .to_string(),
             Vec::new(),
         ),
+    }
+}
+
+/// Whether a script error is the memory limit, however deeply it was wrapped.
+fn is_memory(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            is_memory(cause)
+        }
+        _ => false,
     }
 }
 

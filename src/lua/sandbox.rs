@@ -172,8 +172,12 @@ pub fn environment(
             let rel = format!("{}.lua", name.replace('.', "/"));
             let path = scripts_dir.join(&rel);
             let text = std::fs::read_to_string(&path).map_err(|_| {
+                let modules = modules_in(&scripts_dir);
+                let hint = crate::diag::suggest(&name, modules.iter().map(String::as_str))
+                    .map(|m| format!("; did you mean `{m}`?"))
+                    .unwrap_or_default();
                 mlua::Error::runtime(format!(
-                    "require(\"{name}\"): no file scripts/{rel} in mod `{prefix}`"
+                    "require(\"{name}\"): no file scripts/{rel} in mod `{prefix}`{hint}"
                 ))
             })?;
             let display = format!("{prefix}/scripts/{rel}");
@@ -194,4 +198,30 @@ pub fn environment(
         })?,
     )?;
     Ok(env)
+}
+
+/// The module names `require` can find under a mod's `scripts/` (`util`, `lib.cards`), for "did you mean".
+fn modules_in(scripts: &std::path::Path) -> Vec<String> {
+    fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            if path.is_dir() {
+                walk(&path, &format!("{prefix}{name}."), out);
+            } else if let Some(stem) = name.strip_suffix(".lua") {
+                if stem != "main" || !prefix.is_empty() {
+                    out.push(format!("{prefix}{stem}"));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(scripts, "", &mut out);
+    out.sort();
+    out
 }
