@@ -408,7 +408,8 @@ impl LuaRuntime {
             self.line_span(&source, line)
         };
         let mut help = Vec::new();
-        if let Some(span) = self.locate(&message).or_else(from_traceback) {
+        let located = self.locate(&message).or_else(from_traceback);
+        if let Some(span) = located {
             d = d.at(span);
         } else if let Some(span) = last_seen() {
             d = d.at(span);
@@ -419,7 +420,9 @@ impl LuaRuntime {
         if let Some(chain) = chain.filter(|c| !c.is_empty()) {
             help.push(format!("while handling {chain}"));
         }
-        if !traceback.is_empty() {
+        // A traceback of the one line the diagnostic already points at says nothing more.
+        let only_here = matches!(traceback.as_slice(), [one] if located.is_some() && self.locate(one) == located);
+        if !traceback.is_empty() && !only_here {
             help.push(format!("traceback: {}", traceback.join(" <- ")));
         }
         if !help.is_empty() {
