@@ -521,7 +521,11 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         "log" => {
             let n = words
                 .get(1)
-                .and_then(|n| n.parse::<usize>().ok())
+                .map(|n| {
+                    n.parse::<usize>()
+                        .map_err(|_| format!("`{n}` is not a count"))
+                })
+                .transpose()?
                 .unwrap_or(10);
             let all: Vec<_> = game.log().collect();
             let lines: Vec<String> = all[all.len().saturating_sub(n)..]
@@ -558,18 +562,15 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
             .split_once('=')
             .ok_or_else(|| format!("`{w}` is not key=value"))?;
         if k == "target" {
-            target = Some(match v.parse::<usize>() {
-                Ok(n) if n >= 1 => CreatureRef::Enemy(n - 1),
-                _ => {
-                    let c = id(v, "creature", |i| content.creatures.contains_key(i))?;
-                    game.spawn(&c)?
-                }
-            });
+            target = Some(v);
             continue;
         }
-        let (index, ty) = def
-            .field(k)
-            .ok_or_else(|| format!("event `{}` has no field `{k}`", def.name))?;
+        let (index, ty) = def.field(k).ok_or_else(|| {
+            let help = crate::diag::did_you_mean(k, def.payload.iter().map(|(n, _)| n.as_str()))
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            format!("event `{}` has no field `{k}`{help}", def.name)
+        })?;
         let value = match ty {
             crate::content::vocab::FieldType::Int => {
                 Value::Int(v.parse().map_err(|_| format!("`{k}` must be an integer"))?)
@@ -587,5 +588,20 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
         };
         payload.push((index, value));
     }
+    // The target last, once the rest is known good: naming a creature spawns one.
+    let target = match target.map(|v| (v, v.parse::<usize>())) {
+        None => None,
+        Some((_, Ok(n))) => {
+            let enemy = n.checked_sub(1).map(CreatureRef::Enemy);
+            match enemy.filter(|e| game.creature(*e).is_some()) {
+                Some(e) => Some(e),
+                None => return Err(format!("there is no enemy {n}")),
+            }
+        }
+        Some((v, Err(_))) => {
+            let c = id(v, "creature", |i| content.creatures.contains_key(i))?;
+            Some(game.spawn(&c)?)
+        }
+    };
     game.emit_command(kind, target, &payload)
 }
