@@ -115,3 +115,44 @@ fn two_runs_record_the_same_event_logs() {
     assert!(a[0].output.len() > 10, "{:?}", a[0].output);
     assert_eq!(a[0].output, b[0].output);
 }
+
+#[test]
+fn a_misspelt_id_or_a_missing_enemy_fails_at_the_test_line() {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    std::fs::write(
+        dir.path().join("core/tests/typo_test.lua"),
+        r#"describe("typos", function()
+  it("gives", function()
+    local g = lantern.test.game{}
+    g:give("core:glod", 3)
+  end)
+  it("counts", function()
+    local g = lantern.test.game{}
+    expect(g.player:count("core:potoin")).to_be(0)
+  end)
+  it("starts", function()
+    local g = lantern.test.game{}
+    g:start("core:rattenplag")
+  end)
+  it("emits at nobody", function()
+    local g = lantern.test.game{}
+    g:emit("creature_died", { target = 9 })
+  end)
+end)
+"#,
+    )
+    .unwrap();
+    let out = lantern(&["test", "--mods", ".", "typo_test"], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    for expected in [
+        "at core/tests/typo_test.lua:4\n  there is no item `core:glod`; did you mean `core:gold`?",
+        "at core/tests/typo_test.lua:8\n  there is no item `core:potoin`; did you mean `core:potion`?",
+        "at core/tests/typo_test.lua:12\n  there is no quest `core:rattenplag`; did you mean `core:rattenplage`?",
+        "at core/tests/typo_test.lua:16\n  there is no enemy 9",
+        "0 passed, 4 failed",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+}

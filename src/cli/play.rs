@@ -6,7 +6,7 @@
 //! between two commands, never during one.
 
 use super::views::{describe_event, encounter_text, hazard_text, inventory, map, quests, status};
-use crate::content::Value;
+use crate::content::{find_id, Value};
 use crate::diag::render_all;
 use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
@@ -167,7 +167,7 @@ pub fn run(options: Options) -> ExitCode {
                 let result = words_of_line
                     .get(1)
                     .ok_or_else(|| "`devcard` needs a card".to_string())
-                    .and_then(|c| id(c, "card", |i| live.game().content().cards.contains_key(i)))
+                    .and_then(|c| find_id(&live.game().content().cards, c, "card"))
                     .and_then(|card| live.game_mut().dev_card(&card));
                 match result {
                     Ok(()) => println!("{}", hazard_text(live.game()).unwrap_or_default()),
@@ -367,15 +367,6 @@ fn print_diags(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceM
 }
 
 /// Parses an ID typed by the player (a bare name means `core:`) and checks it exists.
-fn id(text: &str, kind: &str, exists: impl Fn(&Id) -> bool) -> Result<Id, String> {
-    let id = Id::parse(text, "core").ok_or_else(|| format!("`{text}` is not an ID"))?;
-    if exists(&id) {
-        Ok(id)
-    } else {
-        Err(format!("there is no {kind} `{id}`"))
-    }
-}
-
 fn outcome(o: Outcome) -> String {
     match o {
         Outcome::Done => String::new(),
@@ -414,11 +405,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             };
             let progress = words
                 .get(2)
-                .map(|p| {
-                    id(p, "progress type", |i| {
-                        content.progress_types.contains_key(i)
-                    })
-                })
+                .map(|p| find_id(&content.progress_types, p, "progress type"))
                 .transpose()?;
             game.choose_route(route, progress.as_ref())
                 .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default()))
@@ -450,7 +437,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         }
         "flee" => game.flee().map(outcome),
         "use" => {
-            let item = id(arg(1)?, "item", |i| content.items.contains_key(i))?;
+            let item = find_id(&content.items, arg(1)?, "item")?;
             game.use_item(&item).map(outcome)
         }
         "talk" => game.talk().map(outcome),
@@ -464,12 +451,12 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             game.choose(n).map(outcome)
         }
         "spawn" => {
-            let def = id(arg(1)?, "creature", |i| content.creatures.contains_key(i))?;
+            let def = find_id(&content.creatures, arg(1)?, "creature")?;
             let r = game.spawn(&def)?;
             Ok(format!("spawned {} as {r}", def))
         }
         "give" => {
-            let item = id(arg(1)?, "item", |i| content.items.contains_key(i))?;
+            let item = find_id(&content.items, arg(1)?, "item")?;
             let count = words
                 .get(2)
                 .map(|c| {
@@ -493,7 +480,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             Ok(format!("You receive {kept} {name}.{done}"))
         }
         "start" => {
-            let quest = id(arg(1)?, "quest", |i| content.quests.contains_key(i))?;
+            let quest = find_id(&content.quests, arg(1)?, "quest")?;
             let entry = crate::content::ActionEntry {
                 action: crate::content::Action::StartQuest { quest },
                 span: crate::diag::Span::file_start(crate::diag::FileId(0)),
@@ -591,15 +578,14 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
     // The target last, once the rest is known good: naming a creature spawns one.
     let target = match target.map(|v| (v, v.parse::<usize>())) {
         None => None,
-        Some((_, Ok(n))) => {
-            let enemy = n.checked_sub(1).map(CreatureRef::Enemy);
-            match enemy.filter(|e| game.creature(*e).is_some()) {
-                Some(e) => Some(e),
-                None => return Err(format!("there is no enemy {n}")),
-            }
-        }
+        // Whether the enemy is there is the game's to say (`emit_command`).
+        Some((_, Ok(n))) => Some(
+            n.checked_sub(1)
+                .map(CreatureRef::Enemy)
+                .ok_or("there is no enemy 0")?,
+        ),
         Some((v, Err(_))) => {
-            let c = id(v, "creature", |i| content.creatures.contains_key(i))?;
+            let c = find_id(&content.creatures, v, "creature")?;
             Some(game.spawn(&c)?)
         }
     };

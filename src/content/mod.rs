@@ -110,6 +110,19 @@ impl Content {
     }
 }
 
+/// An ID a person typed (a play command, a harness call) looked up in one registry: a bare name is
+/// `core`'s, and a miss names the closest ID there is (`there is no item `core:glod`; did you mean `core:gold`?`).
+pub fn find_id<V>(registry: &BTreeMap<Id, V>, text: &str, kind: &str) -> Result<Id, String> {
+    let id = Id::parse(text, "core").ok_or_else(|| format!("`{text}` is not an ID"))?;
+    if registry.contains_key(&id) {
+        return Ok(id);
+    }
+    let help = crate::diag::did_you_mean(id.as_str(), registry.keys().map(Id::as_str))
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+    Err(format!("there is no {kind} `{id}`{help}"))
+}
+
 /// The result of loading a mods directory.
 pub struct Loaded {
     pub content: Arc<Content>,

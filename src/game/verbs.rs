@@ -426,6 +426,12 @@ impl Game {
         payload: &[(usize, Value)],
     ) -> VerbResult {
         self.ready()?;
+        if let Some(t) = target.filter(|t| self.creature(*t).is_none()) {
+            return Err(match t {
+                CreatureRef::Enemy(i) => format!("there is no enemy {}", i + 1),
+                CreatureRef::Player => "there is no player".to_string(),
+            });
+        }
         self.begin_turn();
         let source = match (kind, target) {
             // An injected death is the target's own.

@@ -66,16 +66,30 @@ pub fn constructor(
 }
 
 fn check(lua: &Lua, r: Result<Outcome, String>) -> mlua::Result<()> {
-    r.map(|_| ()).map_err(|e| {
-        let at = crate::lua::api::call_site(lua)
-            .map(|(f, l)| format!("{f}:{l}: "))
-            .unwrap_or_default();
-        mlua::Error::runtime(format!("{at}{e}"))
-    })
+    r.map(|_| ()).map_err(|e| located(lua, e))
+}
+
+/// An error placed at the test line that made the call.
+fn located(lua: &Lua, message: String) -> mlua::Error {
+    let at = crate::lua::api::call_site(lua)
+        .map(|(f, l)| format!("{f}:{l}: "))
+        .unwrap_or_default();
+    mlua::Error::runtime(format!("{at}{message}"))
 }
 
 fn id(text: &str) -> mlua::Result<Id> {
     Id::parse(text, "core").ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
+}
+
+/// An ID that must name something in `registry`, so a typo in a test fails with "did you mean"
+/// instead of quietly counting zero of an item that does not exist.
+fn known<V>(
+    lua: &Lua,
+    registry: &std::collections::BTreeMap<Id, V>,
+    text: &str,
+    kind: &str,
+) -> mlua::Result<Id> {
+    crate::content::find_id(registry, text, kind).map_err(|e| located(lua, e))
 }
 
 impl TestGame {
@@ -141,7 +155,9 @@ impl UserData for TestGame {
             check(lua, r)
         });
         methods.add_method_mut("use", |lua, this, item: String| {
-            let r = this.game.use_item(&id(&item)?);
+            let r = this
+                .game
+                .use_item(&known(lua, &this.game.content().items, &item, "item")?);
             this.flush();
             check(lua, r)
         });
@@ -161,14 +177,15 @@ impl UserData for TestGame {
             check(lua, r)
         });
         methods.add_method_mut("start", |lua, this, quest: String| {
-            let entry = this.entry(crate::content::Action::StartQuest { quest: id(&quest)? });
+            let quest = known(lua, &this.game.content().quests, &quest, "quest")?;
+            let entry = this.entry(crate::content::Action::StartQuest { quest });
             let r = this.game.command_action(entry, "start");
             this.flush();
             check(lua, r)
         });
         methods.add_method_mut("give", |lua, this, (item, count): (String, Option<u32>)| {
             let entry = this.entry(crate::content::Action::GiveItem {
-                item: id(&item)?,
+                item: known(lua, &this.game.content().items, &item, "item")?,
                 count: count.unwrap_or(1),
                 target: crate::content::Who::Player,
             });
@@ -244,7 +261,7 @@ impl UserData for TestGame {
             check(lua, r)
         });
         methods.add_method("quest", |lua, this, quest: String| {
-            let q = id(&quest)?;
+            let q = known(lua, &this.game.content().quests, &quest, "quest")?;
             let Some(p) = this.game.state().quests.get(&q) else {
                 return Ok(Value::Nil);
             };
@@ -455,28 +472,29 @@ impl UserData for TestCreature {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("count", |_, this, item: String| {
-            let item = id(&item)?;
-            this.owner
-                .borrow::<TestGame>()
-                .map(|g| g.game.creature(this.r).map_or(0, |c| c.count(&item)))
+        methods.add_method("count", |lua, this, item: String| {
+            let g = this.owner.borrow::<TestGame>()?;
+            let item = known(lua, &g.game.content().items, &item, "item")?;
+            Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
         });
         methods.add_method("attribute", |_, this, name: String| {
             this.owner
                 .borrow::<TestGame>()
                 .map(|g| g.game.attribute(this.r, &name, None))
         });
-        methods.add_method("property", |_, this, (item, property): (String, String)| {
-            let item = id(&item)?;
-            this.owner.borrow::<TestGame>().map(|g| {
-                g.game.creature(this.r).and_then(|c| {
+        methods.add_method(
+            "property",
+            |lua, this, (item, property): (String, String)| {
+                let g = this.owner.borrow::<TestGame>()?;
+                let item = known(lua, &g.game.content().items, &item, "item")?;
+                Ok(g.game.creature(this.r).and_then(|c| {
                     c.inventory
                         .iter()
                         .find(|s| s.item == item)
                         .and_then(|s| s.properties.get(&property).copied())
-                })
-            })
-        });
+                }))
+            },
+        );
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.r)));
     }
 }
