@@ -184,6 +184,41 @@ fn a_failing_handler_between_two_good_ones_leaves_them_running() {
 }
 
 #[test]
+fn a_misspelt_id_on_a_creature_handle_is_an_error_at_its_line() {
+    let lua = "lantern.on('turn_started', function()\n\
+               local p = lantern.game.player\n\
+               lantern.log('gold ' .. p:count('core:gold') .. ', undead ' .. tostring(p:has_tag('core:undead')))\n\
+               lantern.log(p:count('gold'))\n\
+               end)\n\
+               lantern.on('turn_started', function() return lantern.game.player:has_tag('core:undaed') end)\n\
+               lantern.on('turn_started', function() return lantern.game.player:attribute('armour') end)\n";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(said(&mut g), vec!["[test] gold 120, undead false"]);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 3, "{p:#?}");
+    // A bare ID is the calling mod's own, as in its TOML.
+    assert!(
+        p[0].contains("there is no item `test:gold`; did you mean `core:gold`?"),
+        "{}",
+        p[0]
+    );
+    assert!(p[0].contains(" --> test/scripts/main.lua:4:"), "{}", p[0]);
+    assert!(
+        p[1].contains("there is no tag `core:undaed`; did you mean `core:undead`?"),
+        "{}",
+        p[1]
+    );
+    assert!(p[1].contains(" --> test/scripts/main.lua:6:"), "{}", p[1]);
+    assert!(
+        p[2].contains("there is no attribute `armour`; did you mean `armor`?"),
+        "{}",
+        p[2]
+    );
+}
+
+#[test]
 fn a_handler_that_fails_five_times_in_a_row_is_quarantined_with_one_message() {
     let mods = TestMods::new(&[(
         "scripts/main.lua",

@@ -167,7 +167,7 @@ pub fn run(options: Options) -> ExitCode {
                 let result = words_of_line
                     .get(1)
                     .ok_or_else(|| "`devcard` needs a card".to_string())
-                    .and_then(|c| find_id(&live.game().content().cards, c, "card"))
+                    .and_then(|c| find_id(&live.game().content().cards, c, "core", "card"))
                     .and_then(|card| live.game_mut().dev_card(&card));
                 match result {
                     Ok(()) => println!("{}", hazard_text(live.game()).unwrap_or_default()),
@@ -405,7 +405,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             };
             let progress = words
                 .get(2)
-                .map(|p| find_id(&content.progress_types, p, "progress type"))
+                .map(|p| find_id(&content.progress_types, p, "core", "progress type"))
                 .transpose()?;
             game.choose_route(route, progress.as_ref())
                 .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default()))
@@ -437,7 +437,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         }
         "flee" => game.flee().map(outcome),
         "use" => {
-            let item = find_id(&content.items, arg(1)?, "item")?;
+            let item = find_id(&content.items, arg(1)?, "core", "item")?;
             game.use_item(&item).map(outcome)
         }
         "talk" => game.talk().map(outcome),
@@ -451,12 +451,12 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             game.choose(n).map(outcome)
         }
         "spawn" => {
-            let def = find_id(&content.creatures, arg(1)?, "creature")?;
+            let def = find_id(&content.creatures, arg(1)?, "core", "creature")?;
             let r = game.spawn(&def)?;
             Ok(format!("spawned {} as {r}", def))
         }
         "give" => {
-            let item = find_id(&content.items, arg(1)?, "item")?;
+            let item = find_id(&content.items, arg(1)?, "core", "item")?;
             let count = words
                 .get(2)
                 .map(|c| {
@@ -480,7 +480,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             Ok(format!("You receive {kept} {name}.{done}"))
         }
         "start" => {
-            let quest = find_id(&content.quests, arg(1)?, "quest")?;
+            let quest = find_id(&content.quests, arg(1)?, "core", "quest")?;
             let entry = crate::content::ActionEntry {
                 action: crate::content::Action::StartQuest { quest },
                 span: crate::diag::Span::file_start(crate::diag::FileId(0)),
@@ -585,7 +585,7 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
                 .ok_or("there is no enemy 0")?,
         ),
         Some((v, Err(_))) => {
-            let c = find_id(&content.creatures, v, "creature")?;
+            let c = find_id(&content.creatures, v, "core", "creature")?;
             Some(game.spawn(&c)?)
         }
     };

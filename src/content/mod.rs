@@ -110,10 +110,16 @@ impl Content {
     }
 }
 
-/// An ID a person typed (a play command, a harness call) looked up in one registry: a bare name is
-/// `core`'s, and a miss names the closest ID there is (`there is no item `core:glod`; did you mean `core:gold`?`).
-pub fn find_id<V>(registry: &BTreeMap<Id, V>, text: &str, kind: &str) -> Result<Id, String> {
-    let id = Id::parse(text, "core").ok_or_else(|| format!("`{text}` is not an ID"))?;
+/// An ID typed at run time (a play command, a harness call, a script) looked up in one registry: a
+/// bare name is `default_ns`'s, and a miss names the closest ID there is
+/// (`there is no item `core:glod`; did you mean `core:gold`?`).
+pub fn find_id<V>(
+    registry: &BTreeMap<Id, V>,
+    text: &str,
+    default_ns: &str,
+    kind: &str,
+) -> Result<Id, String> {
+    let id = Id::parse(text, default_ns).ok_or_else(|| format!("`{text}` is not an ID"))?;
     if registry.contains_key(&id) {
         return Ok(id);
     }

@@ -8,12 +8,18 @@ pub fn suggest<'a, I>(wrong: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let wrong_name = wrong.rsplit(':').next().unwrap_or(wrong);
+    let (wrong_ns, wrong_name) = wrong.rsplit_once(':').unwrap_or(("", wrong));
     let mut best: Option<(f64, &str)> = None;
     for candidate in candidates {
-        let name = candidate.rsplit(':').next().unwrap_or(candidate);
-        let score = strsim::jaro_winkler(wrong, candidate)
-            .max(strsim::jaro_winkler(wrong_name, name) - 0.01);
+        let (ns, name) = candidate.rsplit_once(':').unwrap_or(("", candidate));
+        // Within one namespace only the names count: a shared `core:` would otherwise make any
+        // two IDs look alike to Jaro-Winkler, which rewards a common prefix.
+        let whole = if ns == wrong_ns {
+            0.0
+        } else {
+            strsim::jaro_winkler(wrong, candidate)
+        };
+        let score = whole.max(strsim::jaro_winkler(wrong_name, name) - 0.01);
         let close = score >= 0.8 || strsim::damerau_levenshtein(wrong_name, name) <= 1;
         if close && best.is_none_or(|(s, c)| score > s || (score == s && candidate < c)) {
             best = Some((score, candidate));
@@ -54,5 +60,6 @@ mod tests {
     fn stays_quiet_when_nothing_is_close() {
         check("dragon", &["core:gold", "core:key"], None);
         check("x", &[], None);
+        check("core:nope", &["core:poison_fog", "core:rockslide"], None);
     }
 }

@@ -89,7 +89,7 @@ fn known<V>(
     text: &str,
     kind: &str,
 ) -> mlua::Result<Id> {
-    crate::content::find_id(registry, text, kind).map_err(|e| located(lua, e))
+    crate::content::find_id(registry, text, "core", kind).map_err(|e| located(lua, e))
 }
 
 impl TestGame {
@@ -172,7 +172,8 @@ impl UserData for TestGame {
             check(lua, r)
         });
         methods.add_method_mut("start_encounter", |lua, this, e: String| {
-            let r = this.game.start_encounter(&id(&e)?);
+            let e = known(lua, &this.game.content().encounters, &e, "encounter")?;
+            let r = this.game.start_encounter(&e);
             this.flush();
             check(lua, r)
         });
@@ -223,13 +224,11 @@ impl UserData for TestGame {
             this.flush();
             check(lua, r)
         });
-        methods.add_function("spawn", |_, (this, creature): (AnyUserData, String)| {
+        methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
             let r = {
                 let mut g = this.borrow_mut::<TestGame>()?;
-                let r = g
-                    .game
-                    .spawn(&id(&creature)?)
-                    .map_err(mlua::Error::runtime)?;
+                let creature = known(lua, &g.game.content().creatures, &creature, "creature")?;
+                let r = g.game.spawn(&creature).map_err(|e| located(lua, e))?;
                 g.flush();
                 r
             };
@@ -338,7 +337,8 @@ impl UserData for TestGame {
             },
         );
         methods.add_method_mut("start_hazard", |lua, this, h: String| {
-            let r = this.game.start_hazard(&id(&h)?);
+            let h = known(lua, &this.game.content().hazards, &h, "hazard")?;
+            let r = this.game.start_hazard(&h);
             this.flush();
             check(lua, r)
         });

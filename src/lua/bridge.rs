@@ -118,18 +118,26 @@ impl UserData for Handle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("count", |lua, this, item: String| {
             with_game(lua, |g| {
-                let id = crate::id::Id::qualified(&item);
-                g.creature(this.0)
-                    .map_or(0, |c| id.map_or(0, |id| c.count(&id)))
-            })
+                let item = script_id(lua, &g.content().items, &item, "item")?;
+                Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
+            })?
         });
         methods.add_method("has_tag", |lua, this, tag: String| {
             with_game(lua, |g| {
-                g.creature(this.0)
-                    .is_some_and(|c| c.tags.iter().any(|t| t.as_str() == tag))
-            })
+                let tag = script_id(lua, &g.content().tags, &tag, "tag")?;
+                Ok(g.creature(this.0).is_some_and(|c| c.tags.contains(&tag)))
+            })?
         });
         methods.add_method("attribute", |lua, this, name: String| {
+            if !crate::content::vocab::attribute_names().any(|a| a == name) {
+                let help =
+                    crate::diag::did_you_mean(&name, crate::content::vocab::attribute_names())
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default();
+                return Err(mlua::Error::runtime(format!(
+                    "there is no attribute `{name}`{help}"
+                )));
+            }
             with_game(lua, |g| g.attribute(this.0, &name, None))
         });
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.0)));
@@ -140,6 +148,21 @@ impl UserData for Handle {
                 .unwrap_or(false))
         });
     }
+}
+
+/// An ID a script passed to a creature handle: a bare name is the calling mod's own (as in its TOML),
+/// and one that names nothing is an error at the script's line with the closest ID, rather than a
+/// silent zero or `false` that hides the typo.
+fn script_id<V>(
+    lua: &Lua,
+    registry: &std::collections::BTreeMap<crate::id::Id, V>,
+    text: &str,
+    kind: &str,
+) -> mlua::Result<crate::id::Id> {
+    let caller = super::api::call_site(lua)
+        .and_then(|(file, _)| file.split('/').next().map(str::to_string))
+        .unwrap_or_else(|| "core".to_string());
+    crate::content::find_id(registry, text, &caller, kind).map_err(mlua::Error::runtime)
 }
 
 /// A payload value as Lua sees it.

@@ -15,10 +15,10 @@ pub const CLASSES: &str = r#"
 ---@field alive boolean
 ---@field tags string[]
 local Creature = {}
----@param item string An item ID such as `core:gold`.
+---@param item string An item ID such as `core:gold`; a bare name is your mod's own. An unknown ID is an error.
 ---@return integer
 function Creature:count(item) end
----@param tag string
+---@param tag string A tag ID such as `core:undead`; a bare name is your mod's own. An unknown ID is an error.
 ---@return boolean
 function Creature:has_tag(tag) end
 ---@param name string An attribute: `attack`, `armor`, `level`, ...
