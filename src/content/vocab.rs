@@ -214,6 +214,17 @@ pub fn attribute_names() -> impl Iterator<Item = &'static str> {
     ATTRIBUTES.iter().map(|(n, _)| *n)
 }
 
+/// An attribute name given at run time (a script, a test), refused with the closest name when it is not one.
+pub fn known_attribute(name: &str) -> Result<(), String> {
+    if attribute_names().any(|a| a == name) {
+        return Ok(());
+    }
+    let help = crate::diag::did_you_mean(name, attribute_names())
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+    Err(format!("there is no attribute `{name}`{help}"))
+}
+
 pub fn is_attribute(name: &str) -> bool {
     ATTRIBUTES.iter().any(|(n, _)| *n == name)
 }

@@ -477,7 +477,8 @@ impl UserData for TestCreature {
             let item = known(lua, &g.game.content().items, &item, "item")?;
             Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
         });
-        methods.add_method("attribute", |_, this, name: String| {
+        methods.add_method("attribute", |lua, this, name: String| {
+            crate::content::vocab::known_attribute(&name).map_err(|e| located(lua, e))?;
             this.owner
                 .borrow::<TestGame>()
                 .map(|g| g.game.attribute(this.r, &name, None))

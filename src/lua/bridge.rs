@@ -129,15 +129,7 @@ impl UserData for Handle {
             })?
         });
         methods.add_method("attribute", |lua, this, name: String| {
-            if !crate::content::vocab::attribute_names().any(|a| a == name) {
-                let help =
-                    crate::diag::did_you_mean(&name, crate::content::vocab::attribute_names())
-                        .map(|h| format!("; {h}"))
-                        .unwrap_or_default();
-                return Err(mlua::Error::runtime(format!(
-                    "there is no attribute `{name}`{help}"
-                )));
-            }
+            crate::content::vocab::known_attribute(&name).map_err(mlua::Error::runtime)?;
             with_game(lua, |g| g.attribute(this.0, &name, None))
         });
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.0)));
