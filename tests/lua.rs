@@ -219,6 +219,26 @@ fn a_misspelt_id_on_a_creature_handle_is_an_error_at_its_line() {
 }
 
 #[test]
+fn reading_a_field_an_event_does_not_have_is_an_error_at_its_line() {
+    let lua = "lantern.on('damage_taken', function(ev)\n\
+               if ev.amout > 3 then lantern.log('ouch') end\n\
+               end)\n";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    g.spawn(&lantern::id::Id::qualified("core:rat").unwrap())
+        .unwrap();
+    g.attack(None).unwrap();
+    let p = problems(&mut g, &world);
+    assert!(!p.is_empty());
+    assert!(
+        p[0].contains("event `damage_taken` has no field `amout`; did you mean `amount`?"),
+        "{}",
+        p[0]
+    );
+    assert!(p[0].contains(" --> test/scripts/main.lua:2:"), "{}", p[0]);
+}
+
+#[test]
 fn a_handler_that_fails_five_times_in_a_row_is_quarantined_with_one_message() {
     let mods = TestMods::new(&[(
         "scripts/main.lua",

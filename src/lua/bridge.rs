@@ -196,6 +196,23 @@ pub struct EventView {
     payload: std::sync::Arc<[Option<Value>]>,
 }
 
+impl EventView {
+    fn no_field(&self, key: &[u8]) -> mlua::Error {
+        let key = String::from_utf8_lossy(key);
+        let names: Vec<String> = ["name".to_string(), "source".into(), "target".into()]
+            .into_iter()
+            .chain(self.names[1..].iter().map(|n| n.to_string_lossy()))
+            .collect();
+        let help = crate::diag::did_you_mean(&key, names.iter().map(String::as_str))
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
+        mlua::Error::runtime(format!(
+            "event `{}` has no field `{key}`{help}",
+            self.names[0].to_string_lossy()
+        ))
+    }
+}
+
 impl UserData for EventView {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_method(mlua::MetaMethod::Index, |lua, this, key: mlua::String| {
@@ -212,7 +229,8 @@ impl UserData for EventView {
                         Some(v) => to_lua(lua, v)?,
                         None => LuaValue::Nil,
                     },
-                    None => LuaValue::Nil,
+                    // A misspelt field would read as nil and fail later, somewhere less clear.
+                    None => return Err(this.no_field(other)),
                 },
             })
         });
