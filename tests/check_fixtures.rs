@@ -54,6 +54,7 @@ fixtures!(
     lua_syntax_error,
     lua_unknown_event,
     missing_dependency,
+    mod_layout_typos,
     missing_required_field,
     not_utf8,
     override_listed,

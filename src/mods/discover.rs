@@ -122,6 +122,7 @@ fn read_folder(
                 );
                 return None;
             }
+            check_layout(dir, &folder, diags);
             Some(ModFolder {
                 manifest,
                 dir: dir.to_path_buf(),
@@ -131,6 +132,55 @@ fn read_folder(
         Err(errors) => {
             diags.extend(errors);
             None
+        }
+    }
+}
+
+/// The folders of a mod that lantern reads.
+pub const MOD_FOLDERS: &[&str] = &["data", "scripts", "tests"];
+
+/// Warns about what a typo in a mod's layout would silently leave unread: a folder named like one
+/// lantern reads (`dat/`, `script/`), and Lua files without the `scripts/main.lua` that runs them.
+/// Other folders (`assets/`, `docs/`) are the modder's own business and pass without a word.
+fn check_layout(dir: &Path, folder: &str, diags: &mut Vec<Diagnostic>) {
+    for sub in list_dirs(dir).unwrap_or_default() {
+        let name = sub.file_name().unwrap_or_default().to_string_lossy();
+        if MOD_FOLDERS.contains(&name.as_ref()) {
+            continue;
+        }
+        // Stricter than "did you mean" elsewhere: `sprites/` must not read as `scripts/`.
+        let meant = MOD_FOLDERS
+            .iter()
+            .find(|known| strsim::damerau_levenshtein(&name.to_lowercase(), known) <= 2);
+        if let Some(meant) = meant {
+            diags.push(
+                Diagnostic::warning(format!("folder `{folder}/{name}` is not read by lantern"))
+                    .with_help(format!("did you mean `{meant}`?")),
+            );
+        }
+    }
+    let scripts = dir.join("scripts");
+    if !scripts.join("main.lua").exists() {
+        let lua: Vec<String> = std::fs::read_dir(&scripts)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".lua"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !lua.is_empty() {
+            let help = match crate::diag::suggest("main.lua", lua.iter().map(String::as_str)) {
+                Some(close) => format!("lantern runs scripts/main.lua, which `require`s the rest; is `{close}` meant to be `main.lua`?"),
+                None => "lantern runs scripts/main.lua, which `require`s the rest".to_string(),
+            };
+            diags.push(
+                Diagnostic::warning(format!(
+                    "`{folder}/scripts` has Lua files but no main.lua, so none of them runs"
+                ))
+                .with_help(help),
+            );
         }
     }
 }
