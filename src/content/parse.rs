@@ -63,9 +63,16 @@ pub fn read_mods(
 ) -> RawDefs {
     let mut defs = RawDefs::default();
     for m in mods {
-        let mut files = Vec::new();
-        collect_toml_files(&m.dir.join("data"), &mut files);
+        let (mut files, mut unread) = (Vec::new(), Vec::new());
+        collect_toml_files(&m.dir.join("data"), &mut files, &mut unread);
         files.sort();
+        unread.sort();
+        for path in unread {
+            diags.push(
+                Diagnostic::warning(format!("`{}` is not read", display_path(&path, mods_root)))
+                    .with_help("only files ending in `.toml` under data/ are data files"),
+            );
+        }
         for path in files {
             let display = display_path(&path, mods_root);
             let bytes = match std::fs::read(&path) {
@@ -163,7 +170,9 @@ pub fn read_file(
     }
 }
 
-fn collect_toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `*.toml` under `dir`; files that look meant as data but are not (`items.tml`,
+/// `items.toml.txt`, `rooms.yaml`) go to `unread`, so the modder hears why they do nothing.
+fn collect_toml_files(dir: &Path, out: &mut Vec<PathBuf>, unread: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -176,11 +185,26 @@ fn collect_toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
             continue;
         }
         if path.is_dir() {
-            collect_toml_files(&path, out);
+            collect_toml_files(&path, out, unread);
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
+        } else if looks_like_data(&path) {
+            unread.push(path);
         }
     }
+}
+
+/// A name within two edits of `.toml` or with `.toml` inside it; editor backups (`items.toml~`,
+/// `.swp`, `.bak`) are not.
+fn looks_like_data(path: &Path) -> bool {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let backup = name.ends_with('~')
+        || [".swp", ".swx", ".bak", ".orig", ".tmp"]
+            .iter()
+            .any(|b| name.ends_with(b));
+    let ext = path.extension().unwrap_or_default().to_string_lossy();
+    !backup
+        && (name.contains(".toml") || strsim::damerau_levenshtein(&ext.to_lowercase(), "toml") <= 2)
 }
 
 /// The path relative to the mods directory with `/` separators: `rats/data/items.toml`.
