@@ -382,6 +382,23 @@ fn storage_is_saved_with_the_game_and_refuses_functions() {
 }
 
 #[test]
+fn an_argument_of_the_wrong_type_says_what_was_wanted() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "local handler = 'on_death'\nlantern.on('creature_died', handler)\n",
+    )]);
+    let world = mods.world(Limits::default());
+    let text = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(
+        text.contains(
+            "error: [test] its scripts/main.lua failed: argument #2 must be a function, not a string"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
+}
+
+#[test]
 fn a_syntax_error_in_main_lua_is_reported_at_its_line() {
     let mods = TestMods::new(&[(
         "scripts/main.lua",

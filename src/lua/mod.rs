@@ -592,6 +592,43 @@ pub fn describe(e: &mlua::Error) -> (String, Vec<String>) {
             Vec::new(),
         ),
         mlua::Error::WithContext { cause, .. } => describe(cause),
+        mlua::Error::BadArgument {
+            to,
+            pos,
+            name,
+            cause,
+        } => {
+            let which = match name {
+                Some(name) => format!("argument `{name}`"),
+                None => format!("argument #{pos}"),
+            };
+            let of = to
+                .as_ref()
+                .map(|t| format!(" of `{t}`"))
+                .unwrap_or_default();
+            let (why, _) = describe(cause);
+            (format!("{which}{of} {why}"), Vec::new())
+        }
+        mlua::Error::FromLuaConversionError { from, to, .. } => {
+            let wanted = lua_type_of(to);
+            let article = |t: &str| {
+                if t == "nil" {
+                    ""
+                } else if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an "
+                } else {
+                    "a "
+                }
+            };
+            (
+                format!(
+                    "must be {}{wanted}, not {}{from}",
+                    article(wanted),
+                    article(from)
+                ),
+                Vec::new(),
+            )
+        }
         other => (
             other
                 .to_string()
@@ -601,6 +638,18 @@ pub fn describe(e: &mlua::Error) -> (String, Vec<String>) {
                 .to_string(),
             Vec::new(),
         ),
+    }
+}
+
+/// The Lua name of a Rust type an argument was converted to (`String` is a string, `i64` an integer).
+fn lua_type_of(rust: &str) -> &str {
+    match rust {
+        "String" | "&str" | "string" | "BString" => "string",
+        "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize"
+        | "integer" => "integer",
+        "f32" | "f64" | "number" => "number",
+        "bool" | "boolean" => "boolean",
+        other => other,
     }
 }
 
