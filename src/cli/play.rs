@@ -553,9 +553,8 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
             continue;
         }
         let (index, ty) = def.field(k).ok_or_else(|| {
-            let help = crate::diag::did_you_mean(k, def.payload.iter().map(|(n, _)| n.as_str()))
-                .map(|h| format!("; {h}"))
-                .unwrap_or_default();
+            let help =
+                crate::diag::did_you_mean_suffix(k, def.payload.iter().map(|(n, _)| n.as_str()));
             format!("event `{}` has no field `{k}`{help}", def.name)
         })?;
         let value = match ty {

@@ -123,9 +123,7 @@ pub fn find_id<V>(
     if registry.contains_key(&id) {
         return Ok(id);
     }
-    let help = crate::diag::did_you_mean(id.as_str(), registry.keys().map(Id::as_str))
-        .map(|h| format!("; {h}"))
-        .unwrap_or_default();
+    let help = crate::diag::did_you_mean_suffix(id.as_str(), registry.keys().map(Id::as_str));
     Err(format!("there is no {kind} `{id}`{help}"))
 }
 

@@ -219,9 +219,7 @@ pub fn known_attribute(name: &str) -> Result<(), String> {
     if attribute_names().any(|a| a == name) {
         return Ok(());
     }
-    let help = crate::diag::did_you_mean(name, attribute_names())
-        .map(|h| format!("; {h}"))
-        .unwrap_or_default();
+    let help = crate::diag::did_you_mean_suffix(name, attribute_names());
     Err(format!("there is no attribute `{name}`{help}"))
 }
 

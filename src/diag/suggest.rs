@@ -36,6 +36,16 @@ where
     suggest(wrong, candidates).map(|s| format!("did you mean `{s}`?"))
 }
 
+/// `; did you mean `x`?` to end a one-line message, or nothing when no candidate is close.
+pub fn did_you_mean_suffix<'a, I>(wrong: &str, candidates: I) -> String
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    did_you_mean(wrong, candidates)
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

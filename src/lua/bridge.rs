@@ -203,9 +203,7 @@ impl EventView {
             .into_iter()
             .chain(self.names[1..].iter().map(|n| n.to_string_lossy()))
             .collect();
-        let help = crate::diag::did_you_mean(&key, names.iter().map(String::as_str))
-            .map(|h| format!("; {h}"))
-            .unwrap_or_default();
+        let help = crate::diag::did_you_mean_suffix(&key, names.iter().map(String::as_str));
         mlua::Error::runtime(format!(
             "event `{}` has no field `{key}`{help}",
             self.names[0].to_string_lossy()

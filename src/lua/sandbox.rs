@@ -173,9 +173,8 @@ pub fn environment(
             let path = scripts_dir.join(&rel);
             let text = std::fs::read_to_string(&path).map_err(|_| {
                 let modules = modules_in(&scripts_dir);
-                let hint = crate::diag::suggest(&name, modules.iter().map(String::as_str))
-                    .map(|m| format!("; did you mean `{m}`?"))
-                    .unwrap_or_default();
+                let hint =
+                    crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
                 mlua::Error::runtime(format!(
                     "require(\"{name}\"): no file scripts/{rel} in mod `{prefix}`{hint}"
                 ))
