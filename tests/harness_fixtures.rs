@@ -139,6 +139,10 @@ fn a_misspelt_id_or_a_missing_enemy_fails_at_the_test_line() {
     local g = lantern.test.game{}
     g:emit("creature_died", { target = 9 })
   end)
+  it("emits a misspelt field", function()
+    local g = lantern.test.game{}
+    g:emit("damage_taken", { amout = 2 })
+  end)
   it("reads an attribute", function()
     local g = lantern.test.game{}
     expect(g.player:attribute("max_helth")).to_be(0)
@@ -155,8 +159,9 @@ end)
         "at core/tests/typo_test.lua:8\n  there is no item `core:potoin`; did you mean `core:potion`?",
         "at core/tests/typo_test.lua:12\n  there is no quest `core:rattenplag`; did you mean `core:rattenplage`?",
         "at core/tests/typo_test.lua:16\n  there is no enemy 9",
-        "at core/tests/typo_test.lua:20\n  there is no attribute `max_helth`; did you mean `max_health`?",
-        "0 passed, 5 failed",
+        "at core/tests/typo_test.lua:20\n  event `damage_taken` has no payload field `amout`; did you mean `amount`?",
+        "at core/tests/typo_test.lua:24\n  there is no attribute `max_helth`; did you mean `max_health`?",
+        "0 passed, 6 failed",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }

@@ -246,7 +246,10 @@ impl UserData for TestGame {
                         target = Some(creature_of(&v).ok_or_else(|| mlua::Error::runtime("`target` must be a creature from g:spawn, an enemy number or \"player\""))?);
                         continue;
                     }
-                    let (index, ty) = def.field(&k).ok_or_else(|| mlua::Error::runtime(format!("event `{}` has no payload field `{k}`", def.name)))?;
+                    let (index, ty) = def.field(&k).ok_or_else(|| {
+                        let help = crate::diag::did_you_mean_suffix(&k, def.payload.iter().map(|(n, _)| n.as_str()));
+                        located(lua, format!("event `{}` has no payload field `{k}`{help}", def.name))
+                    })?;
                     let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be a {}", ty.name())))?;
                     let value = match (ty, value) {
                         (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Room | crate::content::vocab::FieldType::Floor, PValue::Str(s)) => PValue::id(&id(&s)?),
