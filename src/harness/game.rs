@@ -23,7 +23,7 @@ pub struct TestGame {
 }
 
 /// A creature of a test game: `g.player`, or what `g:spawn` returned.
-pub struct TestCreature {
+pub struct Creature {
     owner: AnyUserData,
     r: CreatureRef,
 }
@@ -119,7 +119,7 @@ impl TestGame {
 
 fn creature_of(v: &Value) -> Option<CreatureRef> {
     match v {
-        Value::UserData(ud) => ud.borrow::<TestCreature>().ok().map(|c| c.r),
+        Value::UserData(ud) => ud.borrow::<Creature>().ok().map(|c| c.r),
         Value::Integer(i) if *i >= 1 => Some(CreatureRef::Enemy(*i as usize - 1)),
         Value::String(s) => crate::lua::bridge::parse_ref(&s.to_string_lossy()),
         _ => None,
@@ -129,7 +129,7 @@ fn creature_of(v: &Value) -> Option<CreatureRef> {
 impl UserData for TestGame {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_function_get("player", |_, this: AnyUserData| {
-            Ok(TestCreature {
+            Ok(Creature {
                 owner: this,
                 r: CreatureRef::Player,
             })
@@ -232,7 +232,7 @@ impl UserData for TestGame {
                 g.flush();
                 r
             };
-            Ok(TestCreature { owner: this, r })
+            Ok(Creature { owner: this, r })
         });
         methods.add_method_mut("emit", |lua, this, (name, payload): (String, Option<Table>)| {
             let kind = this.event_key(&name)?;
@@ -454,7 +454,7 @@ impl UserData for TestGame {
     }
 }
 
-impl UserData for TestCreature {
+impl UserData for Creature {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.r)));
         fields.add_field_method_get("health", |_, this| {

@@ -67,7 +67,7 @@ pub fn with_game_mut<R>(lua: &Lua, f: impl FnOnce(&mut Game) -> R) -> mlua::Resu
 
 /// A creature as Lua sees it: a reference looked up on every access.
 #[derive(Clone, Copy)]
-pub struct Handle(pub CreatureRef);
+pub struct Creature(pub CreatureRef);
 
 pub fn ref_name(r: CreatureRef) -> String {
     match r {
@@ -87,7 +87,7 @@ pub fn parse_ref(s: &str) -> Option<CreatureRef> {
     }
 }
 
-impl UserData for Handle {
+impl UserData for Creature {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.0)));
         fields.add_field_method_get("name", |lua, this| {
@@ -135,7 +135,7 @@ impl UserData for Handle {
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.0)));
         methods.add_meta_method("__eq", |_, this, other: AnyUserData| {
             Ok(other
-                .borrow::<Handle>()
+                .borrow::<Creature>()
                 .map(|o| o.0 == this.0)
                 .unwrap_or(false))
         });
@@ -274,7 +274,7 @@ impl Views {
         if let Some(h) = self.handles.borrow().get(&r) {
             return Ok(h.clone());
         }
-        let h = lua.create_userdata(Handle(r))?;
+        let h = lua.create_userdata(Creature(r))?;
         self.handles.borrow_mut().insert(r, h.clone());
         Ok(h)
     }

@@ -25,7 +25,7 @@ use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
 use crate::game::{Ctx, Event, Game, Host};
 use crate::id::Id;
 use crate::mods::ModFolder;
-use bridge::{lend, lend_ref, Handle};
+use bridge::{lend, lend_ref, Creature};
 use mlua::{Function, Lua, Table};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -464,9 +464,9 @@ impl LuaRuntime {
 
     fn ctx_table(&self, ctx: &Ctx) -> mlua::Result<Table> {
         let t = self.lua.create_table()?;
-        t.raw_set("self", Handle(ctx.bearer))?;
+        t.raw_set("self", Creature(ctx.bearer))?;
         if let Some(target) = ctx.target {
-            t.raw_set("target", Handle(target))?;
+            t.raw_set("target", Creature(target))?;
         }
         t.raw_set("cause", ctx.cause)?;
         Ok(t)

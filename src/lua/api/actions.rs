@@ -31,7 +31,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 let func = c.shared.borrow().actions.get(id).map(|r| r.func.clone());
                 let func = func.ok_or_else(|| mlua::Error::runtime(format!("no script registers `{id}`")))?;
                 let ctx = lua.create_table()?;
-                ctx.raw_set("self", crate::lua::bridge::Handle(CreatureRef::Player))?;
+                ctx.raw_set("self", crate::lua::bridge::Creature(CreatureRef::Player))?;
                 ctx.raw_set("cause", format!("lua:{}", c.mod_id))?;
                 let args_table = lua.create_table()?;
                 for (k, v) in args {

@@ -1,7 +1,7 @@
 //! `lantern.on`, `lantern.emit_event` and `lantern.on_reload`.
 
 use super::{call_site, while_loading, Api, ModCx};
-use crate::lua::bridge::{from_lua, with_game_mut, Handle};
+use crate::lua::bridge::{from_lua, with_game_mut, Creature};
 use crate::lua::Handler;
 use mlua::{AnyUserData, Function, Table, Value as LuaValue};
 
@@ -83,7 +83,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
 }
 
 pub fn handle_of(ud: &AnyUserData) -> mlua::Result<crate::game::CreatureRef> {
-    ud.borrow::<Handle>()
+    ud.borrow::<Creature>()
         .map(|h| h.0)
         .map_err(|_| mlua::Error::runtime("expected a creature handle"))
 }

@@ -2,7 +2,7 @@
 
 use super::{Api, ModCx};
 use crate::game::CreatureRef;
-use crate::lua::bridge::{with_game, Handle};
+use crate::lua::bridge::{with_game, Creature};
 use mlua::{UserData, UserDataFields};
 
 /// The view; it holds nothing, so it never outlives a reload.
@@ -10,10 +10,10 @@ pub struct GameView;
 
 impl UserData for GameView {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_function_get("player", |_, _| Ok(Handle(CreatureRef::Player)));
+        fields.add_field_function_get("player", |_, _| Ok(Creature(CreatureRef::Player)));
         fields.add_field_function_get("enemies", |lua, _| {
-            let refs: Vec<Handle> =
-                with_game(lua, |g| g.enemies().map(|(r, _)| Handle(r)).collect())?;
+            let refs: Vec<Creature> =
+                with_game(lua, |g| g.enemies().map(|(r, _)| Creature(r)).collect())?;
             lua.create_sequence_from(refs)
         });
         fields.add_field_function_get("inventory", |lua, _| {
