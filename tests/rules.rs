@@ -51,6 +51,17 @@ fn with_flaming_sword() -> Game {
     g
 }
 
+/// Starts the seed's rat quest through the one door, as the `start` command does.
+fn start_rattenplage(g: &mut Game) {
+    g.command_action(
+        act(Action::StartQuest {
+            quest: id("core:rattenplage"),
+        }),
+        "start",
+    )
+    .unwrap();
+}
+
 fn kill_rat(g: &mut Game) {
     let rat = g.spawn(&id("core:rat")).unwrap();
     g.emit_command(ev::CREATURE_DIED, Some(rat), &[]).unwrap();
@@ -67,13 +78,7 @@ fn five_rats_after_start_quest_pay_50_gold_and_rats_before_count_nothing() {
         g.state().quests.is_empty(),
         "rats killed before start_quest count nothing"
     );
-    g.command_action(
-        act(Action::StartQuest {
-            quest: id("core:rattenplage"),
-        }),
-        "start",
-    )
-    .unwrap();
+    start_rattenplage(&mut g);
     for _ in 0..4 {
         kill_rat(&mut g);
     }
@@ -91,13 +96,7 @@ fn five_rats_after_start_quest_pay_50_gold_and_rats_before_count_nothing() {
 #[test]
 fn the_player_dying_does_not_count_as_a_rat_kill() {
     let mut g = Game::new(core(), 7);
-    g.command_action(
-        act(Action::StartQuest {
-            quest: id("core:rattenplage"),
-        }),
-        "start",
-    )
-    .unwrap();
+    start_rattenplage(&mut g);
     g.spawn(&id("core:rat")).unwrap();
     g.emit_command(ev::CREATURE_DIED, Some(CreatureRef::Player), &[])
         .unwrap();
@@ -107,13 +106,7 @@ fn the_player_dying_does_not_count_as_a_rat_kill() {
 #[test]
 fn quest_chain_through_quest_completed() {
     let mut g = Game::new(core(), 7);
-    g.command_action(
-        act(Action::StartQuest {
-            quest: id("core:rattenplage"),
-        }),
-        "start",
-    )
-    .unwrap();
+    start_rattenplage(&mut g);
     for _ in 0..5 {
         kill_rat(&mut g);
     }
@@ -385,13 +378,7 @@ fn a_conditional_modifier_counts_only_against_the_opponent_it_names() {
 #[test]
 fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_dropped() {
     let mut g = Game::new(core(), 11);
-    g.command_action(
-        act(Action::StartQuest {
-            quest: id("core:rattenplage"),
-        }),
-        "start",
-    )
-    .unwrap();
+    start_rattenplage(&mut g);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();

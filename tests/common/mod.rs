@@ -37,6 +37,7 @@ pub fn expect_file(path: &Path, actual: &str) {
     }
 }
 
+pub mod fs;
 pub mod world;
 
 /// A mods directory holding only the bundled core mod: for engine tests that must not see the examples.

@@ -4,19 +4,9 @@ use super::root;
 use lantern::game::Game;
 use lantern::load::{load_world, World};
 use lantern::lua::Limits;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
-}
+pub use super::fs::copy_dir;
 
 /// A temporary mods directory holding core and a mod `test` with these files (path relative to the mod).
 pub struct TestMods {
