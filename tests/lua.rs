@@ -216,6 +216,7 @@ fn a_misspelt_id_on_a_creature_handle_is_an_error_at_its_line() {
         "{}",
         p[2]
     );
+    assert!(p[2].contains(" --> test/scripts/main.lua:7:"), "{}", p[2]);
 }
 
 #[test]
