@@ -69,6 +69,9 @@ pub struct Content {
     pub triggers: Vec<Trigger>,
     /// Top-level triggers by the event they listen to (indexed by [`EventKey`]).
     pub top_level: Vec<Vec<TriggerRef>>,
+    /// Whether any item or creature trigger listens to an event (indexed by [`EventKey`]): when none
+    /// does, dispatch skips the source's inventory without looking at it.
+    pub borne_listen: Vec<bool>,
     /// Quests by the event they count (indexed by [`EventKey`]): ordinals into [`Content::quest_defs`].
     pub quests_by_event: Vec<Vec<u32>>,
     /// Every quest in ID order, a dense copy of `quests` for dispatch; a quest's `ordinal` is its

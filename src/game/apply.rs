@@ -250,8 +250,8 @@ impl Game {
             }
             Action::StartQuest { quest } => {
                 if !self.state.quests.contains_key(quest) {
-                    self.state.quests.insert(
-                        quest.clone(),
+                    self.set_quest(
+                        quest,
                         super::QuestProgress {
                             count: 0,
                             done: false,
@@ -327,7 +327,7 @@ impl Game {
             }
         }
         // Collected straight into the shared slice: one allocation per event.
-        let values: std::sync::Arc<[Option<Value>]> = (0..def.payload.len())
+        let values: std::rc::Rc<[Option<Value>]> = (0..def.payload.len())
             .map(|i| {
                 payload
                     .iter()

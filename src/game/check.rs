@@ -105,25 +105,43 @@ impl Game {
 
     /// Evaluates a condition list (AND); the first failure is returned for the trace.
     pub fn conditions_hold(&mut self, list: &[Condition], ctx: &Ctx) -> Result<(), Failed> {
+        let mut saw = Saw::No;
+        match self.first_failing(list, ctx, &mut saw) {
+            None => Ok(()),
+            Some(index) => Err(Failed { index, saw }),
+        }
+    }
+
+    /// Evaluates a condition list (AND) and returns the position (from 1) of the first condition that
+    /// fails, having written what it saw into `saw`. Dispatch passes the trace's own slot, so what
+    /// a condition saw is written once, where it is kept.
+    pub(super) fn first_failing(
+        &mut self,
+        list: &[Condition],
+        ctx: &Ctx,
+        saw: &mut Saw,
+    ) -> Option<usize> {
         for (i, cond) in list.iter().enumerate() {
-            let result = if let Check::Custom { id, args } = &cond.check {
-                self.custom_check(id, args, ctx)
-                    .map(|holds| (holds, Saw::No))
-            } else {
-                self.observe(cond, ctx, 0)
-            };
-            match result {
-                Ok((true, _)) => {}
-                Ok((false, saw)) => return Err(Failed { index: i + 1, saw }),
-                Err(message) => {
-                    return Err(Failed {
-                        index: i + 1,
-                        saw: Saw::Error(message),
-                    })
+            let holds = if let Check::Custom { id, args } = &cond.check {
+                match self.custom_check(id, args, ctx) {
+                    Ok(true) => true,
+                    Ok(false) => {
+                        *saw = Saw::No;
+                        false
+                    }
+                    Err(message) => {
+                        *saw = Saw::Error(message);
+                        false
+                    }
                 }
+            } else {
+                self.test(cond, ctx, 0, saw)
+            };
+            if !holds {
+                return Some(i + 1);
             }
         }
-        Ok(())
+        None
     }
 
     fn custom_check(
@@ -142,64 +160,87 @@ impl Game {
 
     /// Whether one built-in condition holds (with `not` applied). Custom checks need the host: see `conditions_hold`.
     pub fn holds_at(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<bool, String> {
-        self.observe(cond, ctx, depth).map(|(holds, _)| holds)
+        let mut saw = Saw::No;
+        match (self.test(cond, ctx, depth, &mut saw), saw) {
+            (false, Saw::Error(message)) => Err(message),
+            (holds, _) => Ok(holds),
+        }
     }
 
-    /// Evaluates a built-in condition once, returning whether it holds and what it saw (for the trace).
-    fn observe(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<(bool, Saw), String> {
+    /// Evaluates a built-in condition once: whether it holds and, when it does not, what it saw
+    /// (written into `saw`, for the trace; left alone when it holds).
+    fn test(&self, cond: &Condition, ctx: &Ctx, depth: u8, saw: &mut Saw) -> bool {
         let who = match &cond.check {
             Check::HasTag { who, .. }
             | Check::Attribute { who, .. }
             | Check::HasItem { who, .. }
-            | Check::HealthBelow { who, .. } => Some(*who),
-            _ => None,
-        };
-        let creature = who
-            .and_then(|w| self.resolve_who(w, ctx))
-            .and_then(|r| self.creature(r).map(|c| (r, c)));
-        let (raw, saw) = match (&cond.check, creature) {
-            (Check::Quest { quest, state }, _) => {
+            | Check::HealthBelow { who, .. } => *who,
+            Check::Quest { quest, state } => {
                 let now = self.quest_state(quest);
-                (now == *state, Saw::Quest(now))
+                let holds = (now == *state) != cond.negate;
+                if !holds {
+                    *saw = Saw::Quest(now);
+                }
+                return holds;
             }
-            (Check::Custom { id, .. }, _) => {
-                return Err(format!("the check `{id}` cannot be evaluated here"))
+            Check::Custom { id, .. } => {
+                *saw = Saw::Error(format!("the check `{id}` cannot be evaluated here"));
+                return false;
             }
-            (_, None) => (false, Saw::Nobody),
-            (Check::HasTag { tag, .. }, Some((_, c))) => {
-                (c.tags.contains(tag), Saw::Tags(c.def.clone()))
+        };
+        let Some((r, c)) = self
+            .resolve_who(who, ctx)
+            .and_then(|r| self.creature(r).map(|c| (r, c)))
+        else {
+            // Nobody to ask: the check itself is false, so only its `not` holds.
+            if !cond.negate {
+                *saw = Saw::Nobody;
             }
-            (
-                Check::Attribute {
-                    attribute,
-                    value,
-                    below,
-                    ..
-                },
-                Some((r, _)),
-            ) => {
+            return cond.negate;
+        };
+        match &cond.check {
+            Check::HasTag { tag, .. } => {
+                let holds = c.tags.contains(tag) != cond.negate;
+                if !holds {
+                    *saw = Saw::Tags(c.def.clone());
+                }
+                holds
+            }
+            Check::Attribute {
+                attribute,
+                value,
+                below,
+                ..
+            } => {
                 let v = self.attribute_at(r, attribute, ctx.target.filter(|t| *t != r), depth);
-                (
-                    if *below { v < *value } else { v >= *value },
-                    Saw::Number(v),
-                )
+                let holds = (if *below { v < *value } else { v >= *value }) != cond.negate;
+                if !holds {
+                    *saw = Saw::Number(v);
+                }
+                holds
             }
-            (Check::HasItem { filter, count, .. }, Some((r, _))) => {
+            Check::HasItem { filter, count, .. } => {
                 let held = self.count_matching(r, filter);
-                (held >= *count, Saw::Number(held as i64))
+                let holds = (held >= *count) != cond.negate;
+                if !holds {
+                    *saw = Saw::Number(held as i64);
+                }
+                holds
             }
-            (Check::HealthBelow { fraction, .. }, Some((r, c))) => {
+            Check::HealthBelow { fraction, .. } => {
                 let max = self.attribute_at(r, "max_health", None, depth).max(1);
-                (
-                    (c.health as f64) < max as f64 * fraction,
-                    Saw::Health {
+                let holds = ((c.health as f64) < max as f64 * fraction) != cond.negate;
+                if !holds {
+                    *saw = Saw::Health {
                         current: c.health,
                         max,
-                    },
-                )
+                    };
+                }
+                holds
             }
-        };
-        Ok((raw != cond.negate, saw))
+            // Answered before the creature was looked up.
+            Check::Quest { .. } | Check::Custom { .. } => false,
+        }
     }
 }
 

@@ -26,6 +26,8 @@ impl Game {
 
     /// Handles queued events, first in first out, until the queue is empty or the cap is reached.
     pub fn drain(&mut self) {
+        // Content is replaced only between commands, so one handle serves the whole drain.
+        let content = self.content.clone();
         while let Some((event, cause, parent)) = self.queue.pop_front() {
             if self.handled - self.turn_start >= EVENT_CAP {
                 self.queue.clear();
@@ -42,25 +44,23 @@ impl Game {
             });
             self.current = Some(self.handled);
             self.handled += 1;
-            self.dispatch(&event);
+            self.dispatch(&content, &event);
             self.current = None;
         }
         if let Some(mut host) = self.host.take() {
             host.settle(self);
             self.host = Some(host);
         }
+        debug_assert!(
+            self.quests_indexed(),
+            "quest progress and its dense copy differ"
+        );
     }
 
-    fn dispatch(&mut self, event: &Event) {
-        let content = self.content.clone();
+    fn dispatch(&mut self, content: &crate::content::Content, event: &Event) {
         let kind = event.kind;
-        let borne = Ctx {
-            bearer: event.source,
-            target: event.target,
-            cause: "",
-            stream: "",
-        };
-        if let Some(c) = self.creature(event.source) {
+        let borne_listen = content.borne_listen[kind.0 as usize];
+        if let Some(c) = self.creature(event.source).filter(|_| borne_listen) {
             let mut listening: Vec<TriggerRef> = Vec::new();
             if let Some(def) = content.creatures.get(&c.def) {
                 listening.extend(
@@ -85,7 +85,7 @@ impl Game {
                 );
             }
             for r in listening {
-                self.run_trigger(&content, r, event, &borne);
+                self.run_trigger(content, r, event, (event.source, event.target));
             }
         }
         let world_target = if event.source == CreatureRef::Player {
@@ -93,14 +93,9 @@ impl Game {
         } else {
             Some(event.source)
         };
-        let world = Ctx {
-            bearer: CreatureRef::Player,
-            target: world_target,
-            cause: "",
-            stream: "",
-        };
+        let world = (CreatureRef::Player, world_target);
         for &r in &content.top_level[kind.0 as usize] {
-            self.run_trigger(&content, r, event, &world);
+            self.run_trigger(content, r, event, world);
         }
         if !self.room_triggers.is_empty() {
             let listening: Vec<TriggerRef> = self
@@ -110,11 +105,11 @@ impl Game {
                 .filter(|r| content.trigger(*r).on == kind)
                 .collect();
             for r in listening {
-                self.run_trigger(&content, r, event, &world);
+                self.run_trigger(content, r, event, world);
             }
         }
         for &quest in &content.quests_by_event[kind.0 as usize] {
-            self.count_quest(&content, quest, event, &world);
+            self.count_quest(content, quest, event, world);
         }
         if let Some(mut host) = self.host.take() {
             host.on_event(self, event);
@@ -122,54 +117,67 @@ impl Game {
         }
     }
 
-    fn when_differs(
-        &self,
-        when: &[(usize, crate::content::Value)],
-        event: &Event,
-    ) -> Option<TraceStep> {
-        when.iter()
-            .position(|(i, wanted)| event.field(*i) != Some(wanted))
-            .map(|index| TraceStep::WhenDiffered {
-                index,
-                got: event.field(when[index].0).cloned(),
-            })
-    }
-
     fn run_trigger(
         &mut self,
         content: &crate::content::Content,
         r: TriggerRef,
         event: &Event,
-        base: &Ctx,
+        (bearer, target): (CreatureRef, Option<CreatureRef>),
     ) {
         let t = content.trigger(r);
-        let mut trace = Trace {
-            event: event.kind,
-            turn: self.state.turn,
-            steps: Default::default(),
-        };
         let ctx = Ctx {
-            bearer: base.bearer,
-            target: base.target,
+            bearer,
+            target,
             cause: &t.key,
             stream: &t.stream,
         };
-        let fired = self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, &mut trace);
+        // The trace is written in its own slot: the traces are lent out of the game while the
+        // trigger is evaluated (a check that asks `why` meanwhile sees none) and put back before
+        // any action runs.
+        let mut traces = self.traces.take();
+        let mut scratch = None;
+        let trace = lend_slot(
+            traces
+                .as_mut()
+                .and_then(|t| t.begin_trigger(r, event.kind, self.state.turn)),
+            &mut scratch,
+            event,
+        );
+        let fired = self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, trace);
+        self.traces = traces;
         if fired {
-            match self.apply_list(&t.actions, &ctx) {
-                Ok(()) => trace.steps.push(TraceStep::Fired),
-                Err(d) => {
-                    trace.steps.push(TraceStep::ActionsFailed {
-                        message: d.message.clone(),
-                    });
-                    self.problems.push(d);
-                }
-            }
+            let outcome = self.run_actions(&t.actions, &ctx);
+            self.trace_step(Some(r), None, outcome);
         }
-        self.traces.set_trigger(r, trace);
     }
 
-    /// `when`, conditions and chance; true when the actions should run.
+    /// Adds a step (a quest's count, the actions' outcome) to a trigger's or a quest's trace.
+    fn trace_step(&mut self, trigger: Option<TriggerRef>, quest: Option<u32>, step: TraceStep) {
+        let Some(traces) = self.traces.as_mut() else {
+            return;
+        };
+        match (trigger, quest) {
+            (Some(r), _) => traces.finish_trigger(r, step),
+            (None, Some(ordinal)) => traces.finish_quest(ordinal, step),
+            (None, None) => {}
+        }
+    }
+
+    /// Runs a trigger's or quest's actions; a failure is rolled back and reported, not fatal.
+    fn run_actions(&mut self, actions: &crate::content::ActionList, ctx: &Ctx) -> TraceStep {
+        match self.apply_list(actions, ctx) {
+            Ok(()) => TraceStep::Fired,
+            Err(d) => {
+                let step = TraceStep::ActionsFailed {
+                    message: d.message.clone(),
+                };
+                self.problems.push(d);
+                step
+            }
+        }
+    }
+
+    /// `when`, conditions and chance, recorded into `trace`; true when the actions should run.
     fn evaluate(
         &mut self,
         when: &[(usize, crate::content::Value)],
@@ -179,15 +187,18 @@ impl Game {
         ctx: &Ctx,
         trace: &mut Trace,
     ) -> bool {
-        if let Some(step) = self.when_differs(when, event) {
-            trace.steps.push(step);
+        if let Some(index) = when
+            .iter()
+            .position(|(i, wanted)| event.field(*i) != Some(wanted))
+        {
+            trace.steps.push(TraceStep::WhenDiffered {
+                index,
+                got: event.field(when[index].0).cloned(),
+            });
             return false;
         }
-        if let Err(f) = self.conditions_hold(condition, ctx) {
-            trace.steps.push(TraceStep::ConditionFailed {
-                index: f.index,
-                saw: f.saw,
-            });
+        if let Some(index) = self.first_failing(condition, ctx, &mut trace.saw) {
+            trace.steps.push(TraceStep::ConditionFailed { index });
             return false;
         }
         if let Some(chance) = chance {
@@ -208,66 +219,74 @@ impl Game {
         content: &crate::content::Content,
         ordinal: u32,
         event: &Event,
-        world: &Ctx,
+        (bearer, target): (CreatureRef, Option<CreatureRef>),
     ) {
         let Some(q) = content.quest_defs.get(ordinal as usize) else {
             return;
         };
         let id = &q.id;
-        let mut trace = Trace {
-            event: event.kind,
-            turn: self.state.turn,
-            steps: Default::default(),
-        };
-        let progress = self.state.quests.get(id).copied();
+        let turn = self.state.turn;
+        let progress = self
+            .state
+            .quest_slots
+            .0
+            .get(ordinal as usize)
+            .copied()
+            .flatten();
         let Some(progress) = progress.filter(|p| !p.done) else {
-            trace.steps.push(TraceStep::QuestNotActive {
-                done: progress.is_some(),
-            });
-            self.traces.set_quest(ordinal, trace);
+            if let Some(trace) = self
+                .traces
+                .as_mut()
+                .and_then(|t| t.begin_quest(ordinal, event.kind, turn))
+            {
+                trace.steps.push(TraceStep::QuestNotActive {
+                    done: progress.is_some(),
+                });
+            }
             return;
         };
         let ctx = Ctx {
-            bearer: world.bearer,
-            target: world.target,
+            bearer,
+            target,
             cause: id.as_str(),
             stream: &q.stream,
         };
-        if self.evaluate(&q.when, &q.condition, None, event, &ctx, &mut trace) {
-            let count = progress.count + 1;
-            trace.steps.push(TraceStep::Counted { count });
-            if count >= q.count {
-                match self.apply_list(&q.actions, &ctx) {
-                    Ok(()) => {
-                        self.state
-                            .quests
-                            .insert(id.clone(), super::QuestProgress { count, done: true });
-                        self.say(format!("Quest completed: {}", q.name));
-                        self.push(
-                            Event::new(
-                                ev::QUEST_COMPLETED,
-                                CreatureRef::Player,
-                                None,
-                                vec![Some(crate::content::Value::id(id))],
-                            ),
-                            Some(id.to_string()),
-                        );
-                        trace.steps.push(TraceStep::Fired);
-                    }
-                    Err(d) => {
-                        trace.steps.push(TraceStep::ActionsFailed {
-                            message: d.message.clone(),
-                        });
-                        self.problems.push(d);
-                    }
-                }
-            } else {
-                self.state
-                    .quests
-                    .insert(id.clone(), super::QuestProgress { count, done: false });
-            }
+        // Written in its slot, as for triggers (see `run_trigger`).
+        let mut traces = self.traces.take();
+        let mut scratch = None;
+        let trace = lend_slot(
+            traces
+                .as_mut()
+                .and_then(|t| t.begin_quest(ordinal, event.kind, turn)),
+            &mut scratch,
+            event,
+        );
+        let counts = self.evaluate(&q.when, &q.condition, None, event, &ctx, trace);
+        self.traces = traces;
+        if !counts {
+            return;
         }
-        self.traces.set_quest(ordinal, trace);
+        let count = progress.count + 1;
+        self.trace_step(None, Some(ordinal), TraceStep::Counted { count });
+        if count < q.count {
+            self.set_quest(id, super::QuestProgress { count, done: false });
+            return;
+        }
+        let outcome = self.run_actions(&q.actions, &ctx);
+        if outcome == TraceStep::Fired {
+            self.set_quest(id, super::QuestProgress { count, done: true });
+            self.say(format!("Quest completed: {}", q.name));
+            self.push(
+                Event::new(
+                    ev::QUEST_COMPLETED,
+                    CreatureRef::Player,
+                    None,
+                    vec![Some(crate::content::Value::id(id))],
+                ),
+                Some(id.to_string()),
+            );
+        }
+        self.trace_step(None, Some(ordinal), outcome);
     }
 
     /// The cap was reached: name the chain of triggers that led to the last event.
@@ -302,5 +321,18 @@ impl Game {
         }
         self.say("The turn was stopped: too many events (see the problems).");
         self.problems.push(d);
+    }
+}
+
+/// The trace slot lent for one evaluation, or a scratch trace when there is none (traces are lent
+/// out already: a check's script evaluating another trigger).
+fn lend_slot<'a>(
+    slot: Option<&'a mut Trace>,
+    scratch: &'a mut Option<Trace>,
+    event: &Event,
+) -> &'a mut Trace {
+    match slot {
+        Some(trace) => trace,
+        None => scratch.insert(Trace::new(event.kind, 0)),
     }
 }

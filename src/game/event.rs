@@ -10,8 +10,10 @@ pub struct Event {
     pub source: CreatureRef,
     /// The other side of the event, if any.
     pub target: Option<CreatureRef>,
-    /// Payload values by field index; absent fields are `None`. Shared, so logging an event is cheap.
-    pub payload: std::sync::Arc<[Option<Value>]>,
+    /// Payload values by field index; absent fields are `None`. Shared, so logging an event is cheap;
+    /// by `Rc`, since a game stays on the thread that owns its Lua state and an atomic count on
+    /// every event was measurable.
+    pub payload: std::rc::Rc<[Option<Value>]>,
 }
 
 impl Event {

@@ -96,7 +96,9 @@ pub struct Game {
     turn_start: usize,
     /// Recent events, newest last.
     log: VecDeque<Handled>,
-    traces: trace::Traces,
+    /// The last evaluation of every trigger and quest. Boxed and optional so dispatch can lend it
+    /// out while it evaluates (moving a pointer, not the table); `None` only during that time.
+    traces: Option<Box<trace::Traces>>,
     host: Option<Box<dyn Host>>,
     /// Lines for the player: what happened during the last command.
     messages: Vec<String>,
@@ -129,6 +131,7 @@ impl Game {
             enemies: Vec::new(),
             position: Position::default(),
             quests: BTreeMap::new(),
+            quest_slots: Default::default(),
             storage: BTreeMap::new(),
             orphans: Vec::new(),
             rng: BTreeMap::new(),
@@ -144,7 +147,10 @@ impl Game {
 
     fn from_state(content: Arc<Content>, state: State) -> Game {
         let rng = Streams::restore(state.seed, &state.rng);
-        let traces = trace::Traces::new(content.triggers.len(), content.quest_defs.len());
+        let traces = Some(Box::new(trace::Traces::new(
+            content.triggers.len(),
+            content.quest_defs.len(),
+        )));
         let mut game = Game {
             content,
             state,
@@ -161,7 +167,42 @@ impl Game {
             room_triggers: Vec::new(),
         };
         game.locate_room();
+        game.index_quests();
         game
+    }
+
+    /// Rebuilds the dense copy of quest progress from the saved map (after a load or a reload).
+    fn index_quests(&mut self) {
+        let mut slots = vec![None; self.content.quest_defs.len()];
+        for (id, progress) in &self.state.quests {
+            if let Some(q) = self.content.quests.get(id) {
+                slots[q.ordinal as usize] = Some(*progress);
+            }
+        }
+        self.state.quest_slots.0 = slots;
+    }
+
+    /// Sets a quest's progress in the saved map and its dense copy.
+    pub(super) fn set_quest(&mut self, id: &Id, progress: QuestProgress) {
+        if let Some(q) = self.content.quests.get(id) {
+            if let Some(slot) = self.state.quest_slots.0.get_mut(q.ordinal as usize) {
+                *slot = Some(progress);
+            }
+        }
+        self.state.quests.insert(id.clone(), progress);
+    }
+
+    /// Whether the dense copy of quest progress agrees with the saved map (checked in debug builds).
+    fn quests_indexed(&self) -> bool {
+        let dense = self.state.quest_slots.0.iter().flatten().count();
+        dense == self.state.quests.len()
+            && self.state.quests.iter().all(|(id, p)| {
+                self.content
+                    .quests
+                    .get(id)
+                    .and_then(|q| self.state.quest_slots.0.get(q.ordinal as usize))
+                    == Some(&Some(*p))
+            })
     }
 
     /// Refreshes what depends on the current room.
@@ -278,6 +319,7 @@ impl Game {
             };
             return self
                 .traces
+                .as_ref()?
                 .trigger(r)
                 .map(|trace| trace.render(&self.content, &traced));
         }
@@ -290,6 +332,7 @@ impl Game {
             goal: Some(q.count),
         };
         self.traces
+            .as_ref()?
             .quest(q.ordinal)
             .map(|trace| trace.render(&self.content, &traced))
     }
@@ -297,10 +340,12 @@ impl Game {
     /// The trace of the last evaluation of a trigger (by `id` or `file:line`) or a quest.
     pub fn why(&self, key: &str) -> Option<&Trace> {
         if let Some(r) = self.content.find_trigger(key) {
-            return self.traces.trigger(r);
+            return self.traces.as_ref()?.trigger(r);
         }
         let id = Id::qualified(key)?;
-        self.traces.quest(self.content.quests.get(&id)?.ordinal)
+        self.traces
+            .as_ref()?
+            .quest(self.content.quests.get(&id)?.ordinal)
     }
 
     /// A hash of the whole state, stable across processes: the same mods, seed and commands give the same hash.
@@ -332,9 +377,14 @@ impl Game {
     pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
         self.content = content;
         self.locate_room();
-        self.traces =
-            trace::Traces::new(self.content.triggers.len(), self.content.quest_defs.len());
-        self.reconcile()
+        self.traces = Some(Box::new(trace::Traces::new(
+            self.content.triggers.len(),
+            self.content.quest_defs.len(),
+        )));
+        let notes = self.reconcile();
+        // Quest ordinals are positions in the new content.
+        self.index_quests();
+        notes
     }
 
     /// Drops quest progress whose quest is gone and sets aside items whose definition is gone.

@@ -159,6 +159,17 @@ pub struct QuestProgress {
     pub done: bool,
 }
 
+/// Quest progress by quest ordinal (see [`State::quest_slots`]). Derived from `quests`, so two
+/// states compare equal whatever their copies hold.
+#[derive(Debug, Clone, Default)]
+pub struct QuestSlots(pub(crate) Vec<Option<QuestProgress>>);
+
+impl PartialEq for QuestSlots {
+    fn eq(&self, _: &QuestSlots) -> bool {
+        true
+    }
+}
+
 /// The whole mutable state of a game: what a save file holds and the state hash covers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -167,6 +178,11 @@ pub struct State {
     pub enemies: Vec<Creature>,
     pub position: Position,
     pub quests: BTreeMap<Id, QuestProgress>,
+    /// `quests` again, by quest ordinal: what dispatch reads for every event. Derived, never saved;
+    /// a clone of the state (a transaction's snapshot) carries it along. Change quest progress
+    /// through `Game::set_quest` so the two agree.
+    #[serde(skip)]
+    pub(crate) quest_slots: QuestSlots,
     /// Per-mod plain data (`lantern.storage`), kept across reloads and saved with the game.
     pub storage: BTreeMap<String, serde_json::Value>,
     /// Items whose definition disappeared in a reload: kept aside, listed, restored if it returns.

@@ -12,8 +12,8 @@ use std::fmt::Write;
 pub enum TraceStep {
     /// The `when` filter at this position differed; the event had `got`.
     WhenDiffered { index: usize, got: Option<Value> },
-    /// A condition failed: its position (from 1) and what it saw.
-    ConditionFailed { index: usize, saw: Saw },
+    /// A condition failed: its position (from 1). What it saw is the trace's `saw`.
+    ConditionFailed { index: usize },
     /// The chance roll: value rolled, chance needed.
     Rolled {
         roll: f64,
@@ -36,6 +36,20 @@ pub struct Trace {
     pub event: EventKey,
     pub turn: u64,
     pub steps: Steps,
+    /// What the failed condition saw, when a step is `ConditionFailed`. Kept beside the steps
+    /// rather than inside one so the evaluation writes it once, in the trace's own slot.
+    pub saw: Saw,
+}
+
+impl Trace {
+    pub(super) fn new(event: EventKey, turn: u64) -> Trace {
+        Trace {
+            event,
+            turn,
+            steps: Steps::default(),
+            saw: Saw::No,
+        }
+    }
 }
 
 /// The steps of one evaluation, stored inline so recording a trace never allocates: at most one
@@ -89,7 +103,7 @@ impl Trace {
                         .unwrap_or_else(|| "nothing".into());
                     writeln!(f, "  `when` {field}: wanted {wanted}, the event had {got}")
                 }
-                TraceStep::ConditionFailed { index, saw } => {
+                TraceStep::ConditionFailed { index } => {
                     let check = traced
                         .condition
                         .get(index - 1)
@@ -98,7 +112,7 @@ impl Trace {
                     writeln!(
                         f,
                         "  condition {index} failed: {check} (saw {})",
-                        saw.render(content)
+                        self.saw.render(content)
                     )
                 }
                 TraceStep::Rolled {
@@ -153,15 +167,41 @@ impl Traces {
         self.quests.get(ordinal as usize).and_then(Option::as_ref)
     }
 
-    pub fn set_trigger(&mut self, r: TriggerRef, trace: Trace) {
-        if let Some(slot) = self.triggers.get_mut(r.0 as usize) {
-            *slot = Some(trace);
+    /// A trigger's slot, emptied for a new evaluation of `event` in `turn`. Evaluation writes into
+    /// it directly: building a trace aside and moving it in cost more than the evaluation itself.
+    pub fn begin_trigger(
+        &mut self,
+        r: TriggerRef,
+        event: EventKey,
+        turn: u64,
+    ) -> Option<&mut Trace> {
+        Self::begin(self.triggers.get_mut(r.0 as usize)?, event, turn)
+    }
+
+    /// A quest's slot, by its ordinal, emptied for a new evaluation (see [`Traces::begin_trigger`]).
+    pub fn begin_quest(&mut self, ordinal: u32, event: EventKey, turn: u64) -> Option<&mut Trace> {
+        Self::begin(self.quests.get_mut(ordinal as usize)?, event, turn)
+    }
+
+    fn begin(slot: &mut Option<Trace>, event: EventKey, turn: u64) -> Option<&mut Trace> {
+        let trace = slot.get_or_insert_with(|| Trace::new(event, turn));
+        trace.event = event;
+        trace.turn = turn;
+        trace.steps = Steps::default();
+        Some(trace)
+    }
+
+    /// Adds the outcome of running the actions to a trigger's trace.
+    pub fn finish_trigger(&mut self, r: TriggerRef, step: TraceStep) {
+        if let Some(Some(trace)) = self.triggers.get_mut(r.0 as usize) {
+            trace.steps.push(step);
         }
     }
 
-    pub fn set_quest(&mut self, ordinal: u32, trace: Trace) {
-        if let Some(slot) = self.quests.get_mut(ordinal as usize) {
-            *slot = Some(trace);
+    /// Adds a step to a quest's trace.
+    pub fn finish_quest(&mut self, ordinal: u32, step: TraceStep) {
+        if let Some(Some(trace)) = self.quests.get_mut(ordinal as usize) {
+            trace.steps.push(step);
         }
     }
 }

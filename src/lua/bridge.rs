@@ -193,7 +193,7 @@ pub struct EventView {
     names: std::rc::Rc<[mlua::String]>,
     source: AnyUserData,
     target: Option<AnyUserData>,
-    payload: std::sync::Arc<[Option<Value>]>,
+    payload: std::rc::Rc<[Option<Value>]>,
 }
 
 impl EventView {

@@ -156,6 +156,7 @@ pub fn resolve_all(
         triggers: Vec::new(),
         top_level: Vec::new(),
         quests_by_event: Vec::new(),
+        borne_listen: Vec::new(),
         quest_defs: Vec::new(),
         trigger_ids: BTreeMap::new(),
         run: Vec::new(),
@@ -292,9 +293,14 @@ pub fn resolve_all(
 
     // Index: top-level triggers and quests by the event they listen to.
     content.top_level = vec![Vec::new(); events.len()];
+    content.borne_listen = vec![false; events.len()];
     for (i, t) in triggers.iter().enumerate() {
-        if t.home == TriggerHome::TopLevel {
-            content.top_level[t.on.0 as usize].push(TriggerRef(i as u32));
+        match t.home {
+            TriggerHome::TopLevel => content.top_level[t.on.0 as usize].push(TriggerRef(i as u32)),
+            TriggerHome::Item(_) | TriggerHome::Creature(_) => {
+                content.borne_listen[t.on.0 as usize] = true
+            }
+            TriggerHome::Room(_) => {}
         }
     }
     content.quests_by_event = vec![Vec::new(); events.len()];
