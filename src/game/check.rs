@@ -115,6 +115,7 @@ impl Game {
     /// Evaluates a condition list (AND) and returns the position (from 1) of the first condition that
     /// fails, having written what it saw into `saw`. Dispatch passes the trace's own slot, so what
     /// a condition saw is written once, where it is kept.
+    #[inline(always)]
     pub(super) fn first_failing(
         &mut self,
         list: &[Condition],

@@ -117,6 +117,7 @@ impl Game {
         }
     }
 
+    #[inline(always)]
     fn run_trigger(
         &mut self,
         content: &crate::content::Content,
@@ -152,32 +153,49 @@ impl Game {
     }
 
     /// Adds a step (a quest's count, the actions' outcome) to a trigger's or a quest's trace.
-    fn trace_step(&mut self, trigger: Option<TriggerRef>, quest: Option<u32>, step: TraceStep) {
+    fn trace_step(
+        &mut self,
+        trigger: Option<TriggerRef>,
+        quest: Option<u32>,
+        step: Result<TraceStep, String>,
+    ) {
         let Some(traces) = self.traces.as_mut() else {
             return;
         };
-        match (trigger, quest) {
-            (Some(r), _) => traces.finish_trigger(r, step),
-            (None, Some(ordinal)) => traces.finish_quest(ordinal, step),
-            (None, None) => {}
+        let trace = match (trigger, quest) {
+            (Some(r), _) => traces.trigger_mut(r),
+            (None, Some(ordinal)) => traces.quest_mut(ordinal),
+            (None, None) => None,
+        };
+        let Some(trace) = trace else { return };
+        match step {
+            Ok(step) => trace.steps.push(step),
+            Err(failure) => {
+                trace.steps.push(TraceStep::ActionsFailed);
+                trace.failure = failure;
+            }
         }
     }
 
-    /// Runs a trigger's or quest's actions; a failure is rolled back and reported, not fatal.
-    fn run_actions(&mut self, actions: &crate::content::ActionList, ctx: &Ctx) -> TraceStep {
+    /// Runs a trigger's or quest's actions: `Fired`, or why they failed (rolled back and reported
+    /// as a problem, never fatal).
+    fn run_actions(
+        &mut self,
+        actions: &crate::content::ActionList,
+        ctx: &Ctx,
+    ) -> Result<TraceStep, String> {
         match self.apply_list(actions, ctx) {
-            Ok(()) => TraceStep::Fired,
+            Ok(()) => Ok(TraceStep::Fired),
             Err(d) => {
-                let step = TraceStep::ActionsFailed {
-                    message: d.message.clone(),
-                };
+                let message = d.message.clone();
                 self.problems.push(d);
-                step
+                Err(message)
             }
         }
     }
 
     /// `when`, conditions and chance, recorded into `trace`; true when the actions should run.
+    #[inline(always)]
     fn evaluate(
         &mut self,
         when: &[(usize, crate::content::Value)],
@@ -191,10 +209,8 @@ impl Game {
             .iter()
             .position(|(i, wanted)| event.field(*i) != Some(wanted))
         {
-            trace.steps.push(TraceStep::WhenDiffered {
-                index,
-                got: event.field(when[index].0).cloned(),
-            });
+            trace.steps.push(TraceStep::WhenDiffered { index });
+            trace.got = event.field(when[index].0).cloned();
             return false;
         }
         if let Some(index) = self.first_failing(condition, ctx, &mut trace.saw) {
@@ -267,13 +283,13 @@ impl Game {
             return;
         }
         let count = progress.count + 1;
-        self.trace_step(None, Some(ordinal), TraceStep::Counted { count });
+        self.trace_step(None, Some(ordinal), Ok(TraceStep::Counted { count }));
         if count < q.count {
             self.set_quest(id, super::QuestProgress { count, done: false });
             return;
         }
         let outcome = self.run_actions(&q.actions, &ctx);
-        if outcome == TraceStep::Fired {
+        if outcome.is_ok() {
             self.set_quest(id, super::QuestProgress { count, done: true });
             self.say(format!("Quest completed: {}", q.name));
             self.push(

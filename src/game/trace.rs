@@ -7,11 +7,12 @@ use super::check::Saw;
 use crate::content::{Condition, Content, EventKey, TriggerRef, Value};
 use std::fmt::Write;
 
-/// What happened at one evaluation.
-#[derive(Debug, Clone, PartialEq)]
+/// What happened at one evaluation. Plain data, so clearing a trace for the next evaluation is two
+/// stores; what a step needs beyond numbers lives beside the steps in [`Trace`].
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TraceStep {
-    /// The `when` filter at this position differed; the event had `got`.
-    WhenDiffered { index: usize, got: Option<Value> },
+    /// The `when` filter at this position differed; what the event had is the trace's `got`.
+    WhenDiffered { index: usize },
     /// A condition failed: its position (from 1). What it saw is the trace's `saw`.
     ConditionFailed { index: usize },
     /// The chance roll: value rolled, chance needed.
@@ -26,8 +27,8 @@ pub enum TraceStep {
     Counted { count: u32 },
     /// The actions ran.
     Fired,
-    /// The actions failed and were rolled back.
-    ActionsFailed { message: String },
+    /// The actions failed and were rolled back; why is the trace's `failure`.
+    ActionsFailed,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +40,10 @@ pub struct Trace {
     /// What the failed condition saw, when a step is `ConditionFailed`. Kept beside the steps
     /// rather than inside one so the evaluation writes it once, in the trace's own slot.
     pub saw: Saw,
+    /// What the event had in the field, when a step is `WhenDiffered`.
+    pub got: Option<Value>,
+    /// Why the actions failed, when a step is `ActionsFailed`.
+    pub failure: String,
 }
 
 impl Trace {
@@ -48,13 +53,15 @@ impl Trace {
             turn,
             steps: Steps::default(),
             saw: Saw::No,
+            got: None,
+            failure: String::new(),
         }
     }
 }
 
 /// The steps of one evaluation, stored inline so recording a trace never allocates: at most one
 /// of a `when` difference, a failed condition or a roll (or a quest's count), then the outcome.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Steps([Option<TraceStep>; 2]);
 
 impl Steps {
@@ -91,13 +98,14 @@ impl Trace {
         }
         for step in self.steps.iter() {
             let _ = match step {
-                TraceStep::WhenDiffered { index, got } => {
+                TraceStep::WhenDiffered { index } => {
                     let (field, wanted) = traced
                         .when
                         .get(*index)
                         .map(|(i, v)| (def.payload[*i].0.as_str(), v.to_string()))
                         .unwrap_or(("?", "?".into()));
-                    let got = got
+                    let got = self
+                        .got
                         .as_ref()
                         .map(Value::to_string)
                         .unwrap_or_else(|| "nothing".into());
@@ -136,8 +144,12 @@ impl Trace {
                     writeln!(f, "  counted: {count} of {}", traced.goal.unwrap_or(0))
                 }
                 TraceStep::Fired => writeln!(f, "  fired: the actions ran"),
-                TraceStep::ActionsFailed { message } => {
-                    writeln!(f, "  the actions failed and were rolled back: {message}")
+                TraceStep::ActionsFailed => {
+                    writeln!(
+                        f,
+                        "  the actions failed and were rolled back: {}",
+                        self.failure
+                    )
                 }
             };
         }
@@ -183,6 +195,7 @@ impl Traces {
         Self::begin(self.quests.get_mut(ordinal as usize)?, event, turn)
     }
 
+    #[inline(always)]
     fn begin(slot: &mut Option<Trace>, event: EventKey, turn: u64) -> Option<&mut Trace> {
         let trace = slot.get_or_insert_with(|| Trace::new(event, turn));
         trace.event = event;
@@ -191,17 +204,13 @@ impl Traces {
         Some(trace)
     }
 
-    /// Adds the outcome of running the actions to a trigger's trace.
-    pub fn finish_trigger(&mut self, r: TriggerRef, step: TraceStep) {
-        if let Some(Some(trace)) = self.triggers.get_mut(r.0 as usize) {
-            trace.steps.push(step);
-        }
+    /// A trigger's trace as its last evaluation left it, to add what happened next.
+    pub fn trigger_mut(&mut self, r: TriggerRef) -> Option<&mut Trace> {
+        self.triggers.get_mut(r.0 as usize)?.as_mut()
     }
 
-    /// Adds a step to a quest's trace.
-    pub fn finish_quest(&mut self, ordinal: u32, step: TraceStep) {
-        if let Some(Some(trace)) = self.quests.get_mut(ordinal as usize) {
-            trace.steps.push(step);
-        }
+    /// A quest's trace as its last evaluation left it, to add what happened next.
+    pub fn quest_mut(&mut self, ordinal: u32) -> Option<&mut Trace> {
+        self.quests.get_mut(ordinal as usize)?.as_mut()
     }
 }
