@@ -34,18 +34,22 @@ impl Game {
                 self.report_loop();
                 break;
             }
+            // The event joins the log once handled, moved rather than copied; meanwhile
+            // `current` and `dispatching` stand for it (the chain a script error names).
+            self.current = Some(self.handled);
+            self.dispatching = Some((event.kind, parent));
+            self.dispatch(&content, &event);
+            self.current = None;
+            self.dispatching = None;
             if self.log.len() == super::LOG_KEEP {
                 self.log.pop_front();
             }
             self.log.push_back(Handled {
-                event: event.clone(),
+                event,
                 cause,
                 parent,
             });
-            self.current = Some(self.handled);
             self.handled += 1;
-            self.dispatch(&content, &event);
-            self.current = None;
         }
         if let Some(mut host) = self.host.take() {
             host.settle(self);

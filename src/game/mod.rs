@@ -104,8 +104,10 @@ pub struct Game {
     messages: Vec<String>,
     /// Problems raised while running content (a failed action list, a loop): reported, never fatal.
     problems: Vec<Diagnostic>,
-    /// The event being dispatched, so actions can link what they queue to it.
+    /// The number of the event being dispatched, so actions can link what they queue to it.
     current: Option<usize>,
+    /// Its kind and parent: it enters the log only once handled.
+    dispatching: Option<(crate::content::EventKey, Option<usize>)>,
     /// The current room's triggers, looked up when the position or the content changes rather than
     /// for every event.
     room_triggers: Vec<crate::content::TriggerRef>,
@@ -164,6 +166,7 @@ impl Game {
             messages: Vec::new(),
             problems: Vec::new(),
             current: None,
+            dispatching: None,
             room_triggers: Vec::new(),
         };
         game.locate_room();
@@ -280,7 +283,10 @@ impl Game {
     /// The chain of events that led to the event being handled now: `creature_died <- damage_taken <- attack_hit`.
     pub fn current_chain(&self) -> String {
         let mut names = Vec::new();
-        let mut at = self.current;
+        let Some((kind, mut at)) = self.dispatching else {
+            return String::new();
+        };
+        names.push(self.content.events.get(kind).name.clone());
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
             names.push(self.content.events.get(h.event.kind).name.clone());
             at = h.parent;
