@@ -82,8 +82,10 @@ impl Handler {
 #[derive(Default)]
 pub struct Shared {
     pub handlers: Vec<Handler>,
-    /// Handler indexes by event key, after [`LuaRuntime::bind`].
-    pub by_event: Vec<Vec<usize>>,
+    /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
+    /// event takes its list without copying a function reference per handler (handlers are only
+    /// registered while the mods load, so the lists never change during a game).
+    pub by_event: Vec<std::rc::Rc<[(usize, Function)]>>,
     pub actions: BTreeMap<Id, Registered>,
     pub checks: BTreeMap<Id, Registered>,
     pub on_reload: Vec<(String, Function)>,
@@ -246,7 +248,7 @@ impl LuaRuntime {
         let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
         let line_span = |path: &str, line: usize| self.line_span(path, line);
         let mut shared = self.shared.borrow_mut();
-        let mut by_event = vec![Vec::new(); content.events.len()];
+        let mut by_event: Vec<Vec<(usize, Function)>> = vec![Vec::new(); content.events.len()];
         for (i, h) in shared.handlers.iter_mut().enumerate() {
             let own = format!("{}:{}", h.registered.mod_id, h.event);
             let key = content.events.lookup(&h.event).or_else(|| {
@@ -257,7 +259,7 @@ impl LuaRuntime {
             match key {
                 Some(k) => {
                     h.key = Some(k);
-                    by_event[k.0 as usize].push(i);
+                    by_event[k.0 as usize].push((i, h.registered.func.clone()));
                 }
                 None => {
                     let mut d = Diagnostic::error(format!(
@@ -279,7 +281,7 @@ impl LuaRuntime {
                 }
             }
         }
-        shared.by_event = by_event;
+        shared.by_event = by_event.into_iter().map(Into::into).collect();
         if let Err(e) = self.views.bind(&self.lua, &content.events) {
             diags.push(Diagnostic::error(format!(
                 "cannot prepare the Lua event views: {e}"
@@ -682,18 +684,15 @@ fn parse_traceback(tb: &str) -> Vec<String> {
 
 impl Host for LuaRuntime {
     fn on_event(&mut self, game: &mut Game, event: &Event) {
-        let calls: Vec<(usize, Function)> = {
+        let calls = {
             let shared = self.shared.borrow();
             match shared.by_event.get(event.kind.0 as usize) {
-                Some(list) if !list.is_empty() => list
-                    .iter()
-                    .filter(|i| !shared.handlers[**i].registered.quarantined)
-                    .map(|i| (*i, shared.handlers[*i].registered.func.clone()))
-                    .collect(),
+                Some(list) if !list.is_empty() => list.clone(),
                 _ => return,
             }
         };
-        if calls.is_empty() {
+        let quarantined = |i: usize| self.shared.borrow().handlers[i].registered.quarantined;
+        if calls.iter().all(|(i, _)| quarantined(*i)) {
             return;
         }
         let content = game.content().clone();
@@ -714,9 +713,12 @@ impl Host for LuaRuntime {
         let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::with_capacity(calls.len());
         let (lua, budget) = (&self.lua, &self.budget);
         let lent = lend(lua, game, || {
-            for (i, func) in &calls {
+            for (i, func) in calls.iter() {
+                if quarantined(*i) {
+                    continue;
+                }
                 budget.reset(lua);
-                outcomes.push((*i, func.call::<()>(view.clone()).err()));
+                outcomes.push((*i, func.call::<()>(&view).err()));
             }
             Ok(())
         });
@@ -726,10 +728,18 @@ impl Host for LuaRuntime {
             )));
         }
         for (i, error) in outcomes {
-            let mod_id = self.shared.borrow().handlers[i].registered.mod_id.clone();
-            if !self.dirty.contains(&mod_id) {
-                self.dirty.insert(mod_id.clone());
-            }
+            // The common case (the handler ran and never failed before) copies nothing.
+            let mod_id = {
+                let shared = self.shared.borrow();
+                let r = &shared.handlers[i].registered;
+                if !self.dirty.contains(&r.mod_id) {
+                    self.dirty.insert(r.mod_id.clone());
+                }
+                if error.is_none() && r.failures == 0 {
+                    continue;
+                }
+                r.mod_id.clone()
+            };
             if let Some(e) = &error {
                 let func = self.shared.borrow().handlers[i].registered.func.clone();
                 let d = self.error_in(
