@@ -326,15 +326,13 @@ impl Game {
                 ));
             }
         }
-        // Collected straight into the shared slice: one allocation per event.
-        let values: std::rc::Rc<[Option<Value>]> = (0..def.payload.len())
-            .map(|i| {
-                payload
-                    .iter()
-                    .find(|(j, _)| *j == i)
-                    .map(|(_, v)| v.clone())
-            })
-            .collect();
+        // Into a payload allocation an earlier event gave back, or a new one.
+        let values = self.spare.fill(def.payload.len(), |i| {
+            payload
+                .iter()
+                .find(|(j, _)| *j == i)
+                .map(|(_, v)| v.clone())
+        });
         self.push(
             Event {
                 kind,

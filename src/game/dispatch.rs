@@ -42,7 +42,9 @@ impl Game {
             self.current = None;
             self.dispatching = None;
             if self.log.len() == super::LOG_KEEP {
-                self.log.pop_front();
+                if let Some(old) = self.log.pop_front() {
+                    self.spare.give_back(old.event.payload);
+                }
             }
             self.log.push_back(Handled {
                 event,

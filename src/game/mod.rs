@@ -96,6 +96,8 @@ pub struct Game {
     turn_start: usize,
     /// Recent events, newest last.
     log: VecDeque<Handled>,
+    /// Payloads of events that left the log, by length, for `emit` to fill again.
+    spare: event::Spare,
     /// The last evaluation of every trigger and quest. Boxed and optional so dispatch can lend it
     /// out while it evaluates (moving a pointer, not the table); `None` only during that time.
     traces: Option<Box<trace::Traces>>,
@@ -161,6 +163,7 @@ impl Game {
             handled: 0,
             turn_start: 0,
             log: VecDeque::new(),
+            spare: event::Spare::default(),
             traces,
             host: None,
             messages: Vec::new(),
