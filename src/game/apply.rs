@@ -111,7 +111,7 @@ impl Game {
                 if kept > 0 {
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(item))]),
-                        Some(ctx.cause.to_string()),
+                        Some(ctx.cause.into()),
                     );
                 }
             }
@@ -165,7 +165,7 @@ impl Game {
                     }
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(&pick))]),
-                        Some(ctx.cause.to_string()),
+                        Some(ctx.cause.into()),
                     );
                 }
             }
@@ -270,7 +270,7 @@ impl Game {
                             None,
                             vec![Some(Value::id(quest))],
                         ),
-                        Some(ctx.cause.to_string()),
+                        Some(ctx.cause.into()),
                     );
                 }
             }
@@ -283,13 +283,7 @@ impl Game {
                     Some(w) => Some(self.who(*w, ctx)?),
                     None => None,
                 };
-                self.emit(
-                    *event,
-                    ctx.bearer,
-                    target,
-                    payload,
-                    Some(ctx.cause.to_string()),
-                )?;
+                self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
             }
             Action::Custom { id, args } => {
                 let Some(mut host) = self.host.take() else {
@@ -310,7 +304,7 @@ impl Game {
         source: CreatureRef,
         target: Option<CreatureRef>,
         payload: &[(usize, Value)],
-        cause: Option<String>,
+        cause: Option<std::rc::Rc<str>>,
     ) -> Result<(), String> {
         let def = self.content.events.get(kind);
         for (i, v) in payload {
@@ -346,7 +340,7 @@ impl Game {
     }
 
     /// Puts an event at the back of the queue.
-    pub(super) fn push(&mut self, event: Event, cause: Option<String>) {
+    pub(super) fn push(&mut self, event: Event, cause: Option<std::rc::Rc<str>>) {
         let parent = self.current;
         self.queue.push_back((event, cause, parent));
     }

@@ -305,7 +305,7 @@ impl Game {
                     None,
                     vec![Some(crate::content::Value::id(id))],
                 ),
-                Some(id.to_string()),
+                Some(id.as_str().into()),
             );
         }
         self.trace_step(None, Some(ordinal), outcome);
@@ -313,7 +313,7 @@ impl Game {
 
     /// The cap was reached: name the chain of triggers that led to the last event.
     fn report_loop(&mut self) {
-        let mut chain: Vec<String> = Vec::new();
+        let mut chain: Vec<std::rc::Rc<str>> = Vec::new();
         let mut at = self.handled.checked_sub(1);
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
             if let Some(cause) = &h.cause {

@@ -337,7 +337,7 @@ impl Game {
                             Some(Value::Bool(success)),
                         ],
                     ),
-                    Some(cause.clone()),
+                    Some(cause.as_str().into()),
                 );
                 Ok(self.end_turn())
             }

@@ -28,7 +28,7 @@ impl Event {
 pub struct Handled {
     pub event: Event,
     /// The trigger or quest whose actions queued this event, if any.
-    pub cause: Option<String>,
+    pub cause: Option<Rc<str>>,
     /// The number of the handled event whose handling queued this one.
     pub parent: Option<usize>,
 }

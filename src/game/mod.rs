@@ -89,7 +89,7 @@ pub struct Game {
     content: Arc<Content>,
     state: State,
     rng: Streams,
-    queue: VecDeque<(Event, Option<String>, Option<usize>)>,
+    queue: VecDeque<(Event, Option<std::rc::Rc<str>>, Option<usize>)>,
     /// How many events were ever handled, and how many before this turn: `parent` links are these
     /// absolute numbers, looked up in `log` (which keeps more than a turn's cap).
     handled: usize,

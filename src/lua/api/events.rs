@@ -32,28 +32,34 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         },
     )?;
     let c = cx.clone();
+    // What the event log and the loop report name as the cause of events this mod emits.
+    let cause: std::rc::Rc<str> = format!("lua:{}", cx.mod_id).into();
     api.function(
         "emit_event",
         &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
         None,
         "Queues an event on the same first-in-first-out queue as engine events (it counts against the same cap of 100 per turn). The payload is checked against the event's `[[event_types]]` declaration. The source is the player unless `opts.source` says otherwise.",
-        move |_lua, (event, payload, opts): (String, Option<Table>, Option<Table>)| {
+        move |_lua, (event, payload, opts): (mlua::String, Option<Table>, Option<Table>)| {
+            // Names are read in place from the Lua strings, not copied.
+            let event = event.to_str()?;
+            let event: &str = &event;
             let (kind, values) = {
                 let shared = c.shared.borrow();
                 let content = shared.content.as_ref().ok_or_else(|| mlua::Error::runtime("lantern.emit_event works only while the game runs"))?;
                 let kind = content
                     .events
-                    .lookup(&event)
+                    .lookup(event)
                     .or_else(|| (!event.contains(':')).then(|| content.events.lookup(&format!("{}:{event}", c.mod_id))).flatten())
                     .ok_or_else(|| {
-                        let help = crate::diag::did_you_mean(&event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
+                        let help = crate::diag::did_you_mean(event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
                         mlua::Error::runtime(format!("lantern.emit_event: unknown event `{event}`; {help}"))
                     })?;
                 let def = content.events.get(kind);
                 let mut values = Vec::new();
                 if let Some(payload) = payload {
-                    for pair in payload.pairs::<String, LuaValue>() {
+                    for pair in payload.pairs::<mlua::String, LuaValue>() {
                         let (key, value) = pair?;
+                        let key = key.to_str()?;
                         let (index, ty) = def.field(&key).ok_or_else(|| {
                             let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
                             mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{key}` (it has: {})", def.name, names.join(", ")))
@@ -75,8 +81,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             };
             let source = handle("source")?.unwrap_or(crate::game::CreatureRef::Player);
             let target = handle("target")?;
-            let cause = format!("lua:{}", c.mod_id);
-            with_game_mut(_lua, |g| g.emit(kind, source, target, &values, Some(cause)))?.map_err(mlua::Error::runtime)
+            with_game_mut(_lua, |g| g.emit(kind, source, target, &values, Some(cause.clone())))?.map_err(mlua::Error::runtime)
         },
     )?;
     Ok(())
