@@ -478,3 +478,49 @@ fn pairs_and_math_random_give_the_same_hash_in_three_processes() {
     assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:#?}");
     let _ = lantern(&["check"], &root());
 }
+
+#[test]
+fn reading_the_game_while_the_mod_loads_says_when_it_can_be_read() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "local n = 0\nlocal enemies = lantern.game.enemies\n",
+    )]);
+    let world = mods.world(Limits::default());
+    let text = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(
+        text.contains(
+            "the game is only reachable while it runs: inside an event handler, action or check"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
+}
+
+#[test]
+fn a_handler_that_changes_the_game_and_then_fails_hands_back_the_real_game() {
+    // The game is moved into the Lua state for the call; whatever the handler did, the caller gets
+    // the real game back (with the handler's change, which went through the door before the error),
+    // and the next handler and the next event see it.
+    let lua = "lantern.on('turn_started', function()\n\
+                 lantern.apply({ action = 'give_item', item = 'core:gold', count = 2 })\n\
+                 error('after the gold')\n\
+               end)\n\
+               lantern.on('turn_started', function()\n\
+                 lantern.log('gold ' .. #lantern.game.inventory)\n\
+               end)\n";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    let gold = lantern::id::Id::qualified("core:gold").unwrap();
+    let before = g.state().player.count(&gold);
+    turn(&mut g);
+    assert_eq!(g.state().player.count(&gold), before + 2);
+    let p = problems(&mut g, &world);
+    assert!(p[0].contains("after the gold"), "{}", p[0]);
+    let lines = said(&mut g);
+    assert!(
+        lines.iter().any(|l| l.starts_with("[test] gold ")),
+        "{lines:?}"
+    );
+    turn(&mut g);
+    assert_eq!(g.state().player.count(&gold), before + 4);
+}

@@ -120,8 +120,20 @@ const LOG_KEEP: usize = 1000;
 impl Game {
     /// A new run: the player is made from `core:player` (or a plain adventurer) before the first room.
     pub fn new(content: Arc<Content>, seed: u64) -> Game {
+        let state = Game::fresh_state(&content, seed);
+        Game::from_state(content, state)
+    }
+
+    /// A game that stands in for the real one while a script holds that (see `lua::bridge::lend`):
+    /// the same content, a fresh state, no traces. Nothing is ever run on it.
+    pub fn stand_in(content: Arc<Content>) -> Game {
+        let state = Game::fresh_state(&content, 0);
+        Game::assemble(content, state, false)
+    }
+
+    fn fresh_state(content: &Content, seed: u64) -> State {
         let player_id = Id::new("core", "player");
-        let player = Creature::spawn(&content, &player_id).unwrap_or_else(|| Creature {
+        let player = Creature::spawn(content, &player_id).unwrap_or_else(|| Creature {
             def: player_id,
             name: "Adventurer".into(),
             health: 30,
@@ -129,7 +141,7 @@ impl Game {
             attributes: BTreeMap::from([("max_health".to_string(), 30), ("attack".to_string(), 1)]),
             inventory: Vec::new(),
         });
-        let state = State {
+        State {
             seed,
             player,
             enemies: Vec::new(),
@@ -143,18 +155,23 @@ impl Game {
             combat: false,
             encounter: None,
             hazard: None,
-            deck: crate::hazard::engine::starter_deck(&content),
+            deck: crate::hazard::engine::starter_deck(content),
             over: false,
-        };
-        Game::from_state(content, state)
+        }
     }
 
     fn from_state(content: Arc<Content>, state: State) -> Game {
+        Game::assemble(content, state, true)
+    }
+
+    fn assemble(content: Arc<Content>, state: State, traced: bool) -> Game {
         let rng = Streams::restore(state.seed, &state.rng);
-        let traces = Some(Box::new(trace::Traces::new(
-            content.triggers.len(),
-            content.quest_defs.len(),
-        )));
+        let traces = traced.then(|| {
+            Box::new(trace::Traces::new(
+                content.triggers.len(),
+                content.quest_defs.len(),
+            ))
+        });
         let mut game = Game {
             content,
             state,

@@ -2,67 +2,134 @@
 //! payload values and storage.
 //!
 //! Lua never holds a Rust reference that could outlive a call or a reload: the game is lent for the
-//! duration of one call through [`lend`], and handles hold a [`CreatureRef`] that is looked up again
-//! on every access.
+//! duration of one call through [`lend`] (moved into the state's app data and back, a stand-in in
+//! its place meanwhile; checks get it read-only through a scoped userdata), and handles hold a
+//! [`CreatureRef`] that is looked up again on every access.
 
 use crate::content::{EventDef, Value};
 use crate::game::{CreatureRef, Event, Game};
 use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
+use std::cell::{Cell, RefCell};
 
-/// The game lent to the current call, kept in the state's app data (cheaper than the registry).
-struct Lent(AnyUserData);
+/// Where API functions find the game lent to the current call. Installed once per Lua state, in
+/// its app data, and never replaced, so lending costs no allocation.
+#[derive(Default)]
+struct Lent {
+    /// During [`lend`], the real game; between calls, a stand-in (made at the first lend). The
+    /// game is moved in rather than referenced, which costs two copies of it: a scoped userdata,
+    /// the safe way to lend a reference, cost more than half of a handler call.
+    game: RefCell<Option<Game>>,
+    /// Whether `game` holds the real game now.
+    active: Cell<bool>,
+    /// During [`lend_ref`] (checks, which only get `&Game`): the game as a scoped userdata.
+    shared: RefCell<Option<AnyUserData>>,
+}
 
-/// Puts the lent game in place for the length of `f`, restoring whatever was there before.
-fn with_lent<R>(
-    lua: &Lua,
-    ud: AnyUserData,
-    f: impl FnOnce() -> mlua::Result<R>,
-) -> mlua::Result<R> {
-    let previous = lua.set_app_data(Lent(ud));
-    let result = f();
-    match previous {
-        Some(p) => {
-            lua.set_app_data(p);
-        }
-        None => {
-            lua.remove_app_data::<Lent>();
+fn lent(lua: &Lua) -> mlua::AppDataRef<'_, Lent> {
+    if lua.app_data_ref::<Lent>().is_none() {
+        lua.set_app_data(Lent::default());
+    }
+    lua.app_data_ref::<Lent>()
+        .expect("the lent game's slot was installed just above")
+}
+
+/// Puts the real game back when the call ends, even if it unwinds.
+struct Restore<'a> {
+    game: &'a mut Game,
+    lent: &'a Lent,
+}
+
+impl Drop for Restore<'_> {
+    fn drop(&mut self) {
+        self.lent.active.set(false);
+        // No borrow of the slot outlives the call that took it, so this cannot fail.
+        if let Ok(mut slot) = self.lent.game.try_borrow_mut() {
+            if let Some(real) = slot.as_mut() {
+                std::mem::swap(self.game, real);
+            }
         }
     }
-    result
 }
 
 /// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`].
 pub fn lend<R>(lua: &Lua, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
-    lua.scope(|scope| {
-        let ud = scope.create_any_userdata_ref_mut(game)?;
-        with_lent(lua, ud, f)
-    })
+    let lent = lent(lua);
+    if lent.active.get() || lent.shared.borrow().is_some() {
+        return Err(mlua::Error::runtime(
+            "the game is already lent to a script further up this call",
+        ));
+    }
+    {
+        let mut slot = lent.game.borrow_mut();
+        let stand_in = slot.get_or_insert_with(|| Game::stand_in(game.content().clone()));
+        std::mem::swap(game, stand_in);
+    }
+    lent.active.set(true);
+    let _restore = Restore { game, lent: &lent };
+    f()
 }
 
 /// Runs `f` with the game lent to Lua read-only (checks): changing it from Lua is an error.
 pub fn lend_ref<R>(lua: &Lua, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+    let lent = lent(lua);
+    if lent.active.get() || lent.shared.borrow().is_some() {
+        return Err(mlua::Error::runtime(
+            "the game is already lent to a script further up this call",
+        ));
+    }
     lua.scope(|scope| {
         let ud = scope.create_any_userdata_ref(game)?;
-        with_lent(lua, ud, f)
+        *lent.shared.borrow_mut() = Some(ud);
+        let result = f();
+        *lent.shared.borrow_mut() = None;
+        result
     })
 }
 
-fn game_ud(lua: &Lua) -> mlua::Result<AnyUserData> {
-    lua.app_data_ref::<Lent>()
-        .map(|lent| lent.0.clone())
-        .ok_or_else(|| mlua::Error::runtime("the game is only reachable while it runs: inside an event handler, action or check"))
-}
+const NOT_RUNNING: &str =
+    "the game is only reachable while it runs: inside an event handler, action or check";
 
 /// Reads the lent game.
 pub fn with_game<R>(lua: &Lua, f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
-    game_ud(lua)?.borrow_scoped::<Game, R>(f)
+    let lent = lua
+        .app_data_ref::<Lent>()
+        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))?;
+    if lent.active.get() {
+        let slot = lent
+            .game
+            .try_borrow()
+            .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
+        return slot
+            .as_ref()
+            .map(f)
+            .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING));
+    }
+    let shared = lent.shared.borrow().clone();
+    match shared {
+        Some(ud) => ud.borrow_scoped::<Game, R>(f),
+        None => Err(mlua::Error::runtime(NOT_RUNNING)),
+    }
 }
 
 /// Changes the lent game; inside a check it is lent read-only and this fails with a clear message.
 pub fn with_game_mut<R>(lua: &Lua, f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
-    game_ud(lua)?.borrow_mut_scoped::<Game, R>(f).map_err(|_| {
-        mlua::Error::runtime("a check cannot change the game (or the game is busy in this call)")
-    })
+    let lent = lua
+        .app_data_ref::<Lent>()
+        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))?;
+    if !lent.active.get() {
+        return Err(mlua::Error::runtime(if lent.shared.borrow().is_some() {
+            "a check cannot change the game"
+        } else {
+            NOT_RUNNING
+        }));
+    }
+    let mut slot = lent
+        .game
+        .try_borrow_mut()
+        .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
+    slot.as_mut()
+        .map(f)
+        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))
 }
 
 /// A creature as Lua sees it: a reference looked up on every access.
