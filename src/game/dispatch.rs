@@ -12,7 +12,7 @@
 //! side as the player sees it: the event's source, or its target when the source is the player himself.
 
 use super::apply::ev;
-use super::trace::{Trace, TraceStep};
+use super::trace::{Subject, Trace, TraceStep};
 use super::{CreatureRef, Ctx, Event, Game, Handled, EVENT_CAP};
 use crate::content::TriggerRef;
 use crate::diag::Diagnostic;
@@ -146,7 +146,7 @@ impl Game {
         let trace = lend_slot(
             traces
                 .as_mut()
-                .and_then(|t| t.begin_trigger(r, event.kind, self.state.turn)),
+                .and_then(|t| t.begin(Subject::Trigger(r), event.kind, self.state.turn)),
             &mut scratch,
             event,
         );
@@ -154,26 +154,15 @@ impl Game {
         self.traces = traces;
         if fired {
             let outcome = self.run_actions(&t.actions, &ctx);
-            self.trace_step(Some(r), None, outcome);
+            self.trace_step(Subject::Trigger(r), outcome);
         }
     }
 
     /// Adds a step (a quest's count, the actions' outcome) to a trigger's or a quest's trace.
-    fn trace_step(
-        &mut self,
-        trigger: Option<TriggerRef>,
-        quest: Option<u32>,
-        step: Result<TraceStep, String>,
-    ) {
-        let Some(traces) = self.traces.as_mut() else {
+    fn trace_step(&mut self, of: Subject, step: Result<TraceStep, String>) {
+        let Some(trace) = self.traces.as_mut().and_then(|t| t.last_mut(of)) else {
             return;
         };
-        let trace = match (trigger, quest) {
-            (Some(r), _) => traces.trigger_mut(r),
-            (None, Some(ordinal)) => traces.quest_mut(ordinal),
-            (None, None) => None,
-        };
-        let Some(trace) = trace else { return };
         match step {
             Ok(step) => trace.steps.push(step),
             Err(failure) => {
@@ -259,7 +248,7 @@ impl Game {
             if let Some(trace) = self
                 .traces
                 .as_mut()
-                .and_then(|t| t.begin_quest(ordinal, event.kind, turn))
+                .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn))
             {
                 trace.steps.push(TraceStep::QuestNotActive {
                     done: progress.is_some(),
@@ -279,7 +268,7 @@ impl Game {
         let trace = lend_slot(
             traces
                 .as_mut()
-                .and_then(|t| t.begin_quest(ordinal, event.kind, turn)),
+                .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn)),
             &mut scratch,
             event,
         );
@@ -289,7 +278,7 @@ impl Game {
             return;
         }
         let count = progress.count + 1;
-        self.trace_step(None, Some(ordinal), Ok(TraceStep::Counted { count }));
+        self.trace_step(Subject::Quest(ordinal), Ok(TraceStep::Counted { count }));
         if count < q.count {
             self.set_quest(id, super::QuestProgress { count, done: false });
             return;
@@ -308,7 +297,7 @@ impl Game {
                 Some(id.as_str().into()),
             );
         }
-        self.trace_step(None, Some(ordinal), outcome);
+        self.trace_step(Subject::Quest(ordinal), outcome);
     }
 
     /// The cap was reached: name the chain of triggers that led to the last event.

@@ -157,6 +157,13 @@ impl Trace {
     }
 }
 
+/// What a trace is of: a trigger, or a quest by its ordinal.
+#[derive(Debug, Clone, Copy)]
+pub enum Subject {
+    Trigger(TriggerRef),
+    Quest(u32),
+}
+
 pub struct Traces {
     triggers: Vec<Option<Trace>>,
     quests: Vec<Option<Trace>>,
@@ -179,24 +186,12 @@ impl Traces {
         self.quests.get(ordinal as usize).and_then(Option::as_ref)
     }
 
-    /// A trigger's slot, emptied for a new evaluation of `event` in `turn`. Evaluation writes into
-    /// it directly: building a trace aside and moving it in cost more than the evaluation itself.
-    pub fn begin_trigger(
-        &mut self,
-        r: TriggerRef,
-        event: EventKey,
-        turn: u64,
-    ) -> Option<&mut Trace> {
-        Self::begin(self.triggers.get_mut(r.0 as usize)?, event, turn)
-    }
-
-    /// A quest's slot, by its ordinal, emptied for a new evaluation (see [`Traces::begin_trigger`]).
-    pub fn begin_quest(&mut self, ordinal: u32, event: EventKey, turn: u64) -> Option<&mut Trace> {
-        Self::begin(self.quests.get_mut(ordinal as usize)?, event, turn)
-    }
-
+    /// The slot of a trigger or quest, emptied for a new evaluation of `event` in `turn`.
+    /// Evaluation writes into it directly: building a trace aside and moving it in cost more than
+    /// the evaluation itself.
     #[inline(always)]
-    fn begin(slot: &mut Option<Trace>, event: EventKey, turn: u64) -> Option<&mut Trace> {
+    pub fn begin(&mut self, of: Subject, event: EventKey, turn: u64) -> Option<&mut Trace> {
+        let slot = self.slot(of)?;
         let trace = slot.get_or_insert_with(|| Trace::new(event, turn));
         trace.event = event;
         trace.turn = turn;
@@ -204,13 +199,16 @@ impl Traces {
         Some(trace)
     }
 
-    /// A trigger's trace as its last evaluation left it, to add what happened next.
-    pub fn trigger_mut(&mut self, r: TriggerRef) -> Option<&mut Trace> {
-        self.triggers.get_mut(r.0 as usize)?.as_mut()
+    /// A trace as its last evaluation left it, to add what happened next.
+    pub fn last_mut(&mut self, of: Subject) -> Option<&mut Trace> {
+        self.slot(of)?.as_mut()
     }
 
-    /// A quest's trace as its last evaluation left it, to add what happened next.
-    pub fn quest_mut(&mut self, ordinal: u32) -> Option<&mut Trace> {
-        self.quests.get_mut(ordinal as usize)?.as_mut()
+    #[inline(always)]
+    fn slot(&mut self, of: Subject) -> Option<&mut Option<Trace>> {
+        match of {
+            Subject::Trigger(r) => self.triggers.get_mut(r.0 as usize),
+            Subject::Quest(ordinal) => self.quests.get_mut(ordinal as usize),
+        }
     }
 }
