@@ -97,13 +97,29 @@ impl EventTable {
 }
 
 /// A payload value: what events carry, what `when` compares, what `emit_event` sends.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum Value {
     Bool(bool),
     Int(i64),
     Float(f64),
     Str(Arc<str>),
+}
+
+// Compared for every `when` filter of every listening trigger: numbers first, and text by pointer
+// before content (a filter's value and an event's often share it). Same answers as a derived
+// `PartialEq`.
+impl PartialEq for Value {
+    #[inline]
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
 }
 
 impl Value {
