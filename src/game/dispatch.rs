@@ -142,15 +142,13 @@ impl Game {
         // trigger is evaluated (a check that asks `why` meanwhile sees none) and put back before
         // any action runs.
         let mut traces = self.traces.take();
-        let mut scratch = None;
-        let trace = lend_slot(
-            traces
-                .as_mut()
-                .and_then(|t| t.begin(Subject::Trigger(r), event.kind, self.state.turn)),
-            &mut scratch,
-            event,
-        );
-        let fired = self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, trace);
+        let slot = traces
+            .as_mut()
+            .and_then(|t| t.begin(Subject::Trigger(r), event.kind, self.state.turn));
+        let fired = match slot {
+            Some(trace) => self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, trace),
+            None => self.evaluate_untraced(&t.when, &t.condition, t.chance, event, &ctx),
+        };
         self.traces = traces;
         if fired {
             let outcome = self.run_actions(&t.actions, &ctx);
@@ -187,6 +185,22 @@ impl Game {
                 Err(message)
             }
         }
+    }
+
+    /// [`Game::evaluate`] with a throwaway trace: for when the traces are lent out already (a
+    /// check's script evaluating another trigger). Kept out of line, so the common path does not
+    /// carry a scratch trace to drop.
+    #[inline(never)]
+    fn evaluate_untraced(
+        &mut self,
+        when: &[(usize, crate::content::Value)],
+        condition: &[crate::content::Condition],
+        chance: Option<f64>,
+        event: &Event,
+        ctx: &Ctx,
+    ) -> bool {
+        let mut scratch = Trace::new(event.kind, 0);
+        self.evaluate(when, condition, chance, event, ctx, &mut scratch)
     }
 
     /// `when`, conditions and chance, recorded into `trace`; true when the actions should run.
@@ -264,15 +278,13 @@ impl Game {
         };
         // Written in its slot, as for triggers (see `run_trigger`).
         let mut traces = self.traces.take();
-        let mut scratch = None;
-        let trace = lend_slot(
-            traces
-                .as_mut()
-                .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn)),
-            &mut scratch,
-            event,
-        );
-        let counts = self.evaluate(&q.when, &q.condition, None, event, &ctx, trace);
+        let slot = traces
+            .as_mut()
+            .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn));
+        let counts = match slot {
+            Some(trace) => self.evaluate(&q.when, &q.condition, None, event, &ctx, trace),
+            None => self.evaluate_untraced(&q.when, &q.condition, None, event, &ctx),
+        };
         self.traces = traces;
         if !counts {
             return;
@@ -332,18 +344,5 @@ impl Game {
         }
         self.say("The turn was stopped: too many events (see the problems).");
         self.problems.push(d);
-    }
-}
-
-/// The trace slot lent for one evaluation, or a scratch trace when there is none (traces are lent
-/// out already: a check's script evaluating another trigger).
-fn lend_slot<'a>(
-    slot: Option<&'a mut Trace>,
-    scratch: &'a mut Option<Trace>,
-    event: &Event,
-) -> &'a mut Trace {
-    match slot {
-        Some(trace) => trace,
-        None => scratch.insert(Trace::new(event.kind, 0)),
     }
 }
