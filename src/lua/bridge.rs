@@ -80,10 +80,20 @@ pub fn lend_ref<R>(lua: &Lua, game: &Game, f: impl FnOnce() -> mlua::Result<R>) 
     lua.scope(|scope| {
         let ud = scope.create_any_userdata_ref(game)?;
         *lent.shared.borrow_mut() = Some(ud);
-        let result = f();
-        *lent.shared.borrow_mut() = None;
-        result
+        let _clear = ClearShared(&lent);
+        f()
     })
+}
+
+/// Ends a read-only lend when the call ends, even if it unwinds.
+struct ClearShared<'a>(&'a Lent);
+
+impl Drop for ClearShared<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut shared) = self.0.shared.try_borrow_mut() {
+            *shared = None;
+        }
+    }
 }
 
 const NOT_RUNNING: &str =
