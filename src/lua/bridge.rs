@@ -261,15 +261,31 @@ pub fn from_lua(v: &LuaValue) -> Option<Value> {
 pub struct Views {
     /// Per event kind: its name, then its payload field names.
     names: Vec<std::rc::Rc<[mlua::String]>>,
-    handles: std::cell::RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>,
+    handles: Handles,
+}
+
+/// Creature handles made so far, one per creature reference, shared with the views that hand
+/// them out.
+type Handles = std::rc::Rc<RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>>;
+
+fn handle_in(handles: &Handles, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
+    if let Some(h) = handles.borrow().get(&r) {
+        return Ok(h.clone());
+    }
+    let h = lua.create_userdata(Creature(r))?;
+    handles.borrow_mut().insert(r, h.clone());
+    Ok(h)
 }
 
 /// An event as Lua sees it: `ev.name`, `ev.source`, `ev.target` and the payload fields, read on
 /// access from the event itself; every write is refused. One per event, shared by its handlers.
+/// It holds plain references; the creature handles are fetched when a handler asks for them, so
+/// making a view takes no Lua references.
 pub struct EventView {
     names: std::rc::Rc<[mlua::String]>,
-    source: AnyUserData,
-    target: Option<AnyUserData>,
+    handles: Handles,
+    source: CreatureRef,
+    target: Option<CreatureRef>,
     payload: std::rc::Rc<[Option<Value>]>,
 }
 
@@ -294,11 +310,11 @@ impl UserData for EventView {
             let key = key.as_bytes();
             Ok(match &*key {
                 b"name" => LuaValue::String(this.names[0].clone()),
-                b"source" => LuaValue::UserData(this.source.clone()),
-                b"target" => this
-                    .target
-                    .clone()
-                    .map_or(LuaValue::Nil, LuaValue::UserData),
+                b"source" => LuaValue::UserData(handle_in(&this.handles, lua, this.source)?),
+                b"target" => match this.target {
+                    Some(t) => LuaValue::UserData(handle_in(&this.handles, lua, t)?),
+                    None => LuaValue::Nil,
+                },
                 other => match this.names[1..].iter().position(|n| &*n.as_bytes() == other) {
                     Some(i) => match this.payload.get(i).and_then(Option::as_ref) {
                         Some(v) => to_lua(lua, v)?,
@@ -347,15 +363,6 @@ impl Views {
         Ok(())
     }
 
-    fn handle(&self, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
-        if let Some(h) = self.handles.borrow().get(&r) {
-            return Ok(h.clone());
-        }
-        let h = lua.create_userdata(Creature(r))?;
-        self.handles.borrow_mut().insert(r, h.clone());
-        Ok(h)
-    }
-
     /// The view of an event.
     pub fn view(&self, lua: &Lua, _def: &EventDef, event: &Event) -> mlua::Result<AnyUserData> {
         let names = self
@@ -365,8 +372,9 @@ impl Views {
             .ok_or_else(|| mlua::Error::runtime("an event of unknown kind"))?;
         let view = EventView {
             names,
-            source: self.handle(lua, event.source)?,
-            target: event.target.map(|t| self.handle(lua, t)).transpose()?,
+            handles: self.handles.clone(),
+            source: event.source,
+            target: event.target,
             payload: event.payload.clone(),
         };
         lua.create_userdata(view)
