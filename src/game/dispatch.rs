@@ -139,7 +139,7 @@ impl Game {
             stream: &t.stream,
         };
         // The trace is written in its own slot: the traces are lent out of the game while the
-        // trigger is evaluated (a check that asks `why` meanwhile sees none) and put back before
+        // trigger is evaluated (a script check that runs meanwhile sees none) and put back before
         // any action runs.
         let mut traces = self.traces.take();
         let slot = traces
@@ -187,9 +187,9 @@ impl Game {
         }
     }
 
-    /// [`Game::evaluate`] with a throwaway trace: for when the traces are lent out already (a
-    /// check's script evaluating another trigger). Kept out of line, so the common path does not
-    /// carry a scratch trace to drop.
+    /// [`Game::evaluate`] with a throwaway trace, for a listener that has no trace slot (its content
+    /// was replaced in the middle of a drain, which the engine itself never does). Kept out of
+    /// line, so the common path does not carry a scratch trace to drop.
     #[inline(never)]
     fn evaluate_untraced(
         &mut self,

@@ -751,18 +751,14 @@ impl Host for LuaRuntime {
                 );
                 game.report(d);
             }
-            let failed = error.is_some();
-            let shared_has_failures =
-                failed || self.shared.borrow().handlers[i].registered.failures > 0;
-            if shared_has_failures {
-                self.count_failure(
-                    |s| s.handlers.get_mut(i).map(|h| &mut h.registered),
-                    failed,
-                    game,
-                    &mod_id,
-                    &format!("handler of `{}`", def.name),
-                );
-            }
+            // It failed now or had failed before: count it, or reset its count.
+            self.count_failure(
+                |s| s.handlers.get_mut(i).map(|h| &mut h.registered),
+                error.is_some(),
+                game,
+                &mod_id,
+                &format!("handler of `{}`", def.name),
+            );
         }
     }
 
