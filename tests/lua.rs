@@ -104,7 +104,9 @@ fn one_mod_cannot_change_the_string_library_another_mod_sees() {
     );
 }
 
-fn runaway(code: &str) {
+/// Runs `code` once, in the first turn's handler, under a budget of 2,000,000 instructions, and
+/// returns the problems reported and what the handlers logged in both turns.
+fn run_under_budget(code: &str) -> (Vec<String>, Vec<String>) {
     let lua = format!(
         "lantern.on('turn_started', function(ev) if lantern.game.turn == 1 then {code} end lantern.log('handled turn ' .. lantern.game.turn) end)"
     );
@@ -118,17 +120,63 @@ fn runaway(code: &str) {
     );
     turn(&mut g);
     let p = problems(&mut g, &world);
-    assert_eq!(p.len(), 1, "{p:?}");
+    turn(&mut g);
+    (p, said(&mut g))
+}
+
+fn runaway(code: &str) {
+    let (p, said) = run_under_budget(code);
+    assert_eq!(p.len(), 1, "{code}: {p:?}");
     assert!(
         p[0].contains("test/scripts/main.lua:1"),
         "the message names the file and line: {}",
         p[0]
     );
-    turn(&mut g);
     assert_eq!(
-        said(&mut g),
+        said,
         vec!["[test] handled turn 2".to_string()],
         "the next event is handled normally"
+    );
+}
+
+/// The budget is charged where code can repeat (lantern's patched Lua, `vendor/lua-src`): every
+/// backward jump and every call. Each way a script can run forever goes through one of them.
+#[test]
+fn every_way_to_repeat_code_ends_at_the_budget() {
+    for code in [
+        "repeat until false",
+        "::again:: goto again",
+        "for i = 1, math.huge do end",
+        "for _ in function() return 1 end do end",
+        "local function f() return f() end f()",
+        "local n = 0 while true do n = n + 1 if n % 2 == 0 then n = n - 1 end end",
+    ] {
+        runaway(code);
+    }
+}
+
+/// A loop costs its length for every pass: 100,000 passes of a short loop fit in a budget of
+/// 2,000,000; a million passes of a longer one do not.
+#[test]
+fn the_budget_counts_each_pass_of_a_loop_by_its_length() {
+    let (p, said) =
+        run_under_budget("local x = 0 for i = 1, 100000 do x = x + i * 2 end lantern.log(x)");
+    assert_eq!(p, Vec::<String>::new());
+    assert_eq!(
+        said,
+        [
+            "[test] 10000100000",
+            "[test] handled turn 1",
+            "[test] handled turn 2"
+        ]
+    );
+    let (p, _) =
+        run_under_budget("local x = 0 for i = 1, 1000000 do x = x + i * 2 x = x - i x = x + 1 end");
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("instruction budget of 2000000 exceeded"),
+        "{}",
+        p[0]
     );
 }
 
