@@ -112,11 +112,25 @@ pub enum Value {
 impl PartialEq for Value {
     #[inline]
     fn eq(&self, other: &Value) -> bool {
+        if let (Value::Int(a), Value::Int(b)) = (self, other) {
+            return a == b;
+        }
+        if let (Value::Str(a), Value::Str(b)) = (self, other) {
+            if Arc::ptr_eq(a, b) {
+                return true;
+            }
+        }
+        self.eq_rest(other)
+    }
+}
+
+impl Value {
+    #[inline(never)]
+    fn eq_rest(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Float(a), Value::Float(b)) => a == b,
-            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Value::Str(a), Value::Str(b)) => a == b,
             _ => false,
         }
     }

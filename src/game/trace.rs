@@ -61,22 +61,58 @@ impl Trace {
 
 /// The steps of one evaluation, stored inline so recording a trace never allocates: at most one
 /// of a `when` difference, a failed condition or a roll (or a quest's count), then the outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Steps([Option<TraceStep>; 2]);
+/// Counted rather than `Option`s, so starting an evaluation's trace clears one byte, not the
+/// whole array (it was a twentieth of the instructions an event runs).
+#[derive(Clone, Copy)]
+pub struct Steps {
+    len: u8,
+    steps: [TraceStep; 2],
+}
+
+impl Default for Steps {
+    fn default() -> Steps {
+        Steps {
+            len: 0,
+            steps: [TraceStep::Fired; 2],
+        }
+    }
+}
 
 impl Steps {
+    /// Adds a step; a third is dropped (an evaluation records at most two).
     pub fn push(&mut self, step: TraceStep) {
-        if let Some(slot) = self.0.iter_mut().find(|s| s.is_none()) {
-            *slot = Some(step);
+        if let Some(slot) = self.steps.get_mut(self.len as usize) {
+            *slot = step;
+            self.len += 1;
         }
     }
 
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn as_slice(&self) -> &[TraceStep] {
+        &self.steps[..self.len as usize]
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &TraceStep> {
-        self.0.iter().flatten()
+        self.as_slice().iter()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0[0].is_none()
+        self.len == 0
+    }
+}
+
+impl PartialEq for Steps {
+    fn eq(&self, other: &Steps) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Steps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -195,7 +231,7 @@ impl Traces {
         let trace = slot.get_or_insert_with(|| Trace::new(event, turn));
         trace.event = event;
         trace.turn = turn;
-        trace.steps = Steps::default();
+        trace.steps.clear();
         Some(trace)
     }
 
