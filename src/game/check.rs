@@ -4,7 +4,10 @@ use super::{CreatureRef, Ctx, Game};
 use crate::content::{Check, Condition, ItemFilter, QuestState, Who};
 
 /// What a failing condition saw: cheap to record on every evaluation, put into words only when asked.
+/// `repr(u8)` gives it a plain tag byte: with the layout Rust picks, reading which variant the old
+/// value was (to drop it before writing the new one) took a dozen instructions per evaluation.
 #[derive(Debug, Clone, PartialEq)]
+#[repr(u8)]
 pub enum Saw {
     /// The creature the condition asks about does not exist here.
     Nobody,

@@ -90,9 +90,7 @@ impl Game {
                         .filter(|r| content.trigger(*r).on == kind),
                 );
             }
-            for r in listening {
-                self.run_trigger(content, r, event, (event.source, event.target));
-            }
+            self.run_triggers(content, &listening, event, (event.source, event.target));
         }
         let world_target = if event.source == CreatureRef::Player {
             event.target
@@ -100,9 +98,7 @@ impl Game {
             Some(event.source)
         };
         let world = (CreatureRef::Player, world_target);
-        for &r in &content.top_level[kind.0 as usize] {
-            self.run_trigger(content, r, event, world);
-        }
+        self.run_triggers(content, &content.top_level[kind.0 as usize], event, world);
         if !self.room_triggers.is_empty() {
             let listening: Vec<TriggerRef> = self
                 .room_triggers
@@ -110,50 +106,56 @@ impl Game {
                 .copied()
                 .filter(|r| content.trigger(*r).on == kind)
                 .collect();
-            for r in listening {
-                self.run_trigger(content, r, event, world);
-            }
+            self.run_triggers(content, &listening, event, world);
         }
+        let mut traces = self.traces.take();
         for &quest in &content.quests_by_event[kind.0 as usize] {
-            self.count_quest(content, quest, event, world);
+            self.count_quest(content, &mut traces, quest, event, world);
         }
+        self.traces = traces;
         if let Some(mut host) = self.host.take() {
             host.on_event(self, event);
             self.host = Some(host);
         }
     }
 
-    #[inline(always)]
-    fn run_trigger(
+    /// Evaluates each listening trigger in turn and runs the actions of those that fire.
+    ///
+    /// Each trace is written in its own slot: the traces are lent out of the game while the
+    /// triggers are evaluated (a script check that runs meanwhile sees none), once for the whole
+    /// list, and put back while a trigger's actions run.
+    fn run_triggers(
         &mut self,
         content: &crate::content::Content,
-        r: TriggerRef,
+        list: &[TriggerRef],
         event: &Event,
         (bearer, target): (CreatureRef, Option<CreatureRef>),
     ) {
-        let t = content.trigger(r);
-        let ctx = Ctx {
-            bearer,
-            target,
-            cause: &t.key,
-            stream: &t.stream,
-        };
-        // The trace is written in its own slot: the traces are lent out of the game while the
-        // trigger is evaluated (a script check that runs meanwhile sees none) and put back before
-        // any action runs.
+        let turn = self.state.turn;
         let mut traces = self.traces.take();
-        let slot = traces
-            .as_mut()
-            .and_then(|t| t.begin(Subject::Trigger(r), event.kind, self.state.turn));
-        let fired = match slot {
-            Some(trace) => self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, trace),
-            None => self.evaluate_untraced(&t.when, &t.condition, t.chance, event, &ctx),
-        };
-        self.traces = traces;
-        if fired {
-            let outcome = self.run_actions(&t.actions, &ctx);
-            self.trace_step(Subject::Trigger(r), outcome);
+        for &r in list {
+            let t = content.trigger(r);
+            let ctx = Ctx {
+                bearer,
+                target,
+                cause: &t.key,
+                stream: &t.stream,
+            };
+            let slot = traces
+                .as_mut()
+                .and_then(|t| t.begin(Subject::Trigger(r), event.kind, turn));
+            let fired = match slot {
+                Some(trace) => self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, trace),
+                None => self.evaluate_untraced(&t.when, &t.condition, t.chance, event, &ctx),
+            };
+            if fired {
+                self.traces = traces;
+                let outcome = self.run_actions(&t.actions, &ctx);
+                self.trace_step(Subject::Trigger(r), outcome);
+                traces = self.traces.take();
+            }
         }
+        self.traces = traces;
     }
 
     /// Adds a step (a quest's count, the actions' outcome) to a trigger's or a quest's trace.
@@ -239,9 +241,13 @@ impl Game {
         true
     }
 
+    /// Evaluates one quest that counts the event, with the traces lent out of the game by the
+    /// caller (as for triggers, see `run_triggers`), and counts it, completing it at its goal.
+    #[inline(always)]
     fn count_quest(
         &mut self,
         content: &crate::content::Content,
+        traces: &mut Option<Box<super::trace::Traces>>,
         ordinal: u32,
         event: &Event,
         (bearer, target): (CreatureRef, Option<CreatureRef>),
@@ -259,8 +265,7 @@ impl Game {
             .copied()
             .flatten();
         let Some(progress) = progress.filter(|p| !p.done) else {
-            if let Some(trace) = self
-                .traces
+            if let Some(trace) = traces
                 .as_mut()
                 .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn))
             {
@@ -276,8 +281,6 @@ impl Game {
             cause: id.as_str(),
             stream: &q.stream,
         };
-        // Written in its slot, as for triggers (see `run_trigger`).
-        let mut traces = self.traces.take();
         let slot = traces
             .as_mut()
             .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn));
@@ -285,17 +288,31 @@ impl Game {
             Some(trace) => self.evaluate(&q.when, &q.condition, None, event, &ctx, trace),
             None => self.evaluate_untraced(&q.when, &q.condition, None, event, &ctx),
         };
-        self.traces = traces;
         if !counts {
             return;
         }
+        // The count, the actions and their trace steps see the traces in the game.
+        self.traces = traces.take();
+        self.count_up(q, ordinal, progress, &ctx);
+        *traces = self.traces.take();
+    }
+
+    /// A quest counted the event: its new count, and at its goal its actions and completion.
+    fn count_up(
+        &mut self,
+        q: &crate::content::Quest,
+        ordinal: u32,
+        progress: super::QuestProgress,
+        ctx: &Ctx,
+    ) {
+        let id = &q.id;
         let count = progress.count + 1;
         self.trace_step(Subject::Quest(ordinal), Ok(TraceStep::Counted { count }));
         if count < q.count {
             self.set_quest(id, super::QuestProgress { count, done: false });
             return;
         }
-        let outcome = self.run_actions(&q.actions, &ctx);
+        let outcome = self.run_actions(&q.actions, ctx);
         if outcome.is_ok() {
             self.set_quest(id, super::QuestProgress { count, done: true });
             self.say(format!("Quest completed: {}", q.name));
