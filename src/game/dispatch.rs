@@ -109,8 +109,14 @@ impl Game {
             self.run_triggers(content, &listening, event, world);
         }
         let mut traces = self.traces.take();
+        let mut ctx = Ctx {
+            bearer: world.0,
+            target: world.1,
+            cause: "",
+            stream: "",
+        };
         for &quest in &content.quests_by_event[kind.0 as usize] {
-            self.count_quest(content, &mut traces, quest, event, world);
+            self.count_quest(content, &mut traces, quest, event, &mut ctx);
         }
         self.traces = traces;
         if let Some(mut host) = self.host.take() {
@@ -133,14 +139,17 @@ impl Game {
     ) {
         let turn = self.state.turn;
         let mut traces = self.traces.take();
+        // One context for the list, its names set per trigger (rebuilding all of it cost stores).
+        let mut ctx = Ctx {
+            bearer,
+            target,
+            cause: "",
+            stream: "",
+        };
         for &r in list {
             let t = content.trigger(r);
-            let ctx = Ctx {
-                bearer,
-                target,
-                cause: &t.key,
-                stream: &t.stream,
-            };
+            ctx.cause = &t.key;
+            ctx.stream = &t.stream;
             let slot = traces
                 .as_mut()
                 .and_then(|t| t.begin(Subject::Trigger(r), event.kind, turn));
@@ -244,13 +253,13 @@ impl Game {
     /// Evaluates one quest that counts the event, with the traces lent out of the game by the
     /// caller (as for triggers, see `run_triggers`), and counts it, completing it at its goal.
     #[inline(always)]
-    fn count_quest(
+    fn count_quest<'c>(
         &mut self,
-        content: &crate::content::Content,
+        content: &'c crate::content::Content,
         traces: &mut Option<Box<super::trace::Traces>>,
         ordinal: u32,
         event: &Event,
-        (bearer, target): (CreatureRef, Option<CreatureRef>),
+        ctx: &mut Ctx<'c>,
     ) {
         let Some(q) = content.quest_defs.get(ordinal as usize) else {
             return;
@@ -275,25 +284,21 @@ impl Game {
             }
             return;
         };
-        let ctx = Ctx {
-            bearer,
-            target,
-            cause: id.as_str(),
-            stream: &q.stream,
-        };
+        ctx.cause = id.as_str();
+        ctx.stream = &q.stream;
         let slot = traces
             .as_mut()
             .and_then(|t| t.begin(Subject::Quest(ordinal), event.kind, turn));
         let counts = match slot {
-            Some(trace) => self.evaluate(&q.when, &q.condition, None, event, &ctx, trace),
-            None => self.evaluate_untraced(&q.when, &q.condition, None, event, &ctx),
+            Some(trace) => self.evaluate(&q.when, &q.condition, None, event, ctx, trace),
+            None => self.evaluate_untraced(&q.when, &q.condition, None, event, ctx),
         };
         if !counts {
             return;
         }
         // The count, the actions and their trace steps see the traces in the game.
         self.traces = traces.take();
-        self.count_up(q, ordinal, progress, &ctx);
+        self.count_up(q, ordinal, progress, ctx);
         *traces = self.traces.take();
     }
 
