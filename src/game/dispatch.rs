@@ -214,7 +214,8 @@ impl Game {
         self.evaluate(when, condition, chance, event, ctx, &mut scratch)
     }
 
-    /// `when`, conditions and chance, recorded into `trace`; true when the actions should run.
+    /// `when`, conditions and chance, recorded into `trace` (just begun, so what decides the
+    /// evaluation is its first step); true when the actions should run.
     #[inline(always)]
     fn evaluate(
         &mut self,
@@ -229,18 +230,18 @@ impl Game {
             .iter()
             .position(|(i, wanted)| event.field(*i) != Some(wanted))
         {
-            trace.steps.push(TraceStep::WhenDiffered { index });
+            trace.steps.first(TraceStep::WhenDiffered { index });
             trace.got = event.field(when[index].0).cloned();
             return false;
         }
         if let Some(index) = self.first_failing(condition, ctx, &mut trace.saw) {
-            trace.steps.push(TraceStep::ConditionFailed { index });
+            trace.steps.first(TraceStep::ConditionFailed { index });
             return false;
         }
         if let Some(chance) = chance {
             let roll = self.rng.roll(ctx.stream);
             let success = roll < chance;
-            trace.steps.push(TraceStep::Rolled {
+            trace.steps.first(TraceStep::Rolled {
                 roll,
                 chance,
                 success,

@@ -87,6 +87,12 @@ impl Steps {
         }
     }
 
+    /// Records the first step of an evaluation whose steps were just cleared: what decided it.
+    pub fn first(&mut self, step: TraceStep) {
+        self.steps[0] = step;
+        self.len = 1;
+    }
+
     pub fn clear(&mut self) {
         self.len = 0;
     }
