@@ -527,6 +527,47 @@ fn pairs_and_math_random_give_the_same_hash_in_three_processes() {
     let _ = lantern(&["check"], &root());
 }
 
+/// The budget stops a runaway handler at the same instruction in every process: what it stored
+/// before it was stopped stays (the state hash sees how far it got), and three processes agree.
+#[test]
+fn a_runaway_handler_stops_at_the_same_place_in_three_processes() {
+    let lua = "lantern.on('turn_started', function()\n  local n = 0\n  while true do\n    n = n + 1\n    lantern.storage.n = n\n  end\nend)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let dir = mods.path().to_string_lossy().into_owned();
+    let run = |instructions: &str| {
+        let out = common::lantern_with_input(
+            &[
+                "play",
+                "--no-watch",
+                "--seed",
+                "8",
+                "--mods",
+                &dir,
+                "--lua-instructions",
+                instructions,
+            ],
+            &root(),
+            "emit turn_started\nhash\n",
+        );
+        let text = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+        assert!(
+            text.contains("test/scripts/main.lua:4: instruction budget of"),
+            "{text}"
+        );
+        text
+    };
+    let outputs: Vec<String> = (0..3).map(|_| run("100000")).collect();
+    assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:#?}");
+    // The hash does depend on where the loop stopped, so the agreement above means something.
+    let hash = |text: &str| {
+        text.split(|c: char| !c.is_ascii_hexdigit())
+            .find(|w| w.len() == 16)
+            .map(str::to_owned)
+            .expect("the output holds a state hash")
+    };
+    assert_ne!(hash(&run("200000")), hash(&outputs[0]));
+}
+
 #[test]
 fn reading_the_game_while_the_mod_loads_says_when_it_can_be_read() {
     let mods = TestMods::new(&[(
