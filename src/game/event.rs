@@ -46,6 +46,7 @@ const SPARE_MAX_LEN: usize = 8;
 const SPARE_KEEP: usize = 64;
 
 impl Spare {
+    #[inline]
     pub(super) fn give_back(&mut self, mut payload: Rc<[Option<Value>]>) {
         let len = payload.len();
         if len == 0 || len > SPARE_MAX_LEN || Rc::get_mut(&mut payload).is_none() {
@@ -60,6 +61,7 @@ impl Spare {
     }
 
     /// A payload of `len` fields, each made by `field(index)`: a kept allocation if there is one.
+    #[inline]
     pub(super) fn fill(
         &mut self,
         len: usize,
