@@ -157,6 +157,13 @@ fn main() {
     // `LANTERN_BENCH_PROFILE=1` runs only the engine with 1,000 triggers, longer: for `perf record`.
     // `LANTERN_BENCH_PROFILE=<n>` handles n events instead of 20 million: a few thousand are enough
     // for `valgrind --tool=cachegrind`, whose instruction counts do not move with the machine's load.
+    // `LANTERN_BENCH_BASELINE=<n>` runs only the hand-written baseline for n events, to count its
+    // instructions the same way.
+    if let Some(n) = std::env::var_os("LANTERN_BENCH_BASELINE") {
+        let n = n.to_str().and_then(|s| s.parse::<usize>().ok()).unwrap_or(events);
+        println!("baseline: {:.0} events/s", baseline_rate(n));
+        return;
+    }
     if let Some(profile) = std::env::var_os("LANTERN_BENCH_PROFILE") {
         let n = match profile.to_str().and_then(|s| s.parse::<usize>().ok()) {
             Some(n) if n > 1 => n,
