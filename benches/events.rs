@@ -160,7 +160,10 @@ fn main() {
     // `LANTERN_BENCH_BASELINE=<n>` runs only the hand-written baseline for n events, to count its
     // instructions the same way.
     if let Some(n) = std::env::var_os("LANTERN_BENCH_BASELINE") {
-        let n = n.to_str().and_then(|s| s.parse::<usize>().ok()).unwrap_or(events);
+        let n = n
+            .to_str()
+            .and_then(|s| s.parse::<usize>().ok())
+            .unwrap_or(events);
         println!("baseline: {:.0} events/s", baseline_rate(n));
         return;
     }
