@@ -85,6 +85,10 @@ fn main() {
     let table = bare_lua.create_table().unwrap();
     table.set("power", 3).unwrap();
     table.set("altar", "stone").unwrap();
+    // `LANTERN_BENCH_ONLY_EMIT=1` skips to the `emit_event` figure and stops after it: for
+    // `valgrind --tool=callgrind`.
+    let only_emit = std::env::var_os("LANTERN_BENCH_ONLY_EMIT").is_some();
+    let n = if only_emit { 1 } else { n };
     let (ours, bare) = paired(
         || {
             per_op(n, || {
@@ -151,6 +155,9 @@ fn main() {
         }
     });
     println!("2. lantern.emit_event from Lua      : {emit:>8.0} ns   bare Lua-to-Rust call: {bare:>6.0} ns   ratio {:.2} (target <= 3)", emit / bare);
+    if only_emit {
+        return;
+    }
 
     // 3. The budget's hook.
     let call_heavy = "local function f(x) return x + 1 end return function() local s = 0 for i = 1, 200 do s = f(s) end return s end";

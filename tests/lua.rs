@@ -326,7 +326,7 @@ fn emitting_an_undeclared_event_is_an_error_at_the_call_with_a_suggestion() {
 #[test]
 fn emit_event_checks_the_payload_and_queues_fifo() {
     let data = "[[event_types]]\nid = \"ping\"\npayload = { power = \"int\" }\n\n[[quests]]\nid = \"pings\"\non = \"ping\"\ncount = 2\n";
-    let lua = "lantern.on('turn_started', function()\n  lantern.emit_event('ping', { power = 1 })\n  local ok, err = pcall(lantern.emit_event, 'ping', { power = 'high' })\n  lantern.log(err)\n  lantern.emit_event('ping', { power = 2 })\nend)\n\
+    let lua = "lantern.on('turn_started', function()\n  lantern.emit_event('ping', { power = 1 })\n  local ok, err = pcall(lantern.emit_event, 'ping', { power = 'high' })\n  lantern.log(err)\n  ok, err = pcall(lantern.emit_event, 'ping', { powr = 3 })\n  lantern.log(err)\n  lantern.emit_event('ping', { power = 2 })\nend)\n\
                lantern.on('ping', function(ev) lantern.log('ping ' .. ev.power) end)";
     let mods = TestMods::new(&[("data/events.toml", data), ("scripts/main.lua", lua)]);
     let (mut g, _world) = mods.game(1);
@@ -345,6 +345,10 @@ fn emit_event_checks_the_payload_and_queues_fifo() {
     let log = said(&mut g);
     assert!(
         log[0].contains("`power` of `test:ping` must be a int, not a string"),
+        "{log:?}"
+    );
+    assert!(
+        log[1].contains("event `test:ping` has no payload field `powr` (it has: power)"),
         "{log:?}"
     );
     let pos = |m: &str| {
