@@ -1,14 +1,17 @@
 //! Limits on scripts: an instruction budget per call into Lua and a memory limit for the whole state.
 //!
-//! The budget is counted by a global hook every [`STEP`] instructions, inherited by coroutines.
-//! Once a call is over budget, the hook fires at every instruction, so a loop that catches the error
-//! with `pcall` is stopped as soon as it runs a single instruction outside the `pcall`.
+//! The budget is counted by a global count hook every [`STEP`] instructions, inherited by
+//! coroutines. lantern's Lua (`vendor/lua-src`) charges the count where code repeats: a backward
+//! jump costs the length of the loop it closes, a call from Lua costs 1; straight-line code is
+//! free, and no instruction pays for the hook unless it closes a loop or calls. Once a call is over
+//! budget, the hook fires at every charge, so a loop that catches the error with `pcall` is stopped
+//! at its next pass.
 
 use mlua::{HookTriggers, Lua, VmState};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-/// Instructions counted per hook call.
+/// Instructions counted per hook call (charged as described above).
 pub const STEP: u32 = 10_000;
 
 /// The defaults: generous for real handlers, small enough that a runaway loop ends in well under a second.
