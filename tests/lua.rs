@@ -139,6 +139,34 @@ fn runaway(code: &str) {
     );
 }
 
+/// This workspace builds lantern's Lua (`[patch.crates-io]` in Cargo.toml): if the patch were
+/// lost, scripts would still run, so this is where it shows. Its count hook charges nothing for
+/// straight-line code and still counts a loop.
+#[test]
+fn lanterns_own_lua_is_the_one_built() {
+    assert!(
+        lantern::lua::budget::patched_lua(),
+        "stock Lua was built: is `[patch.crates-io] lua-src` still in Cargo.toml?"
+    );
+    let lua = mlua::Lua::new();
+    let fired = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let counter = fired.clone();
+    lua.set_hook(
+        mlua::HookTriggers::new().every_nth_instruction(100),
+        move |_, _| {
+            counter.set(counter.get() + 1);
+            Ok(mlua::VmState::Continue)
+        },
+    )
+    .unwrap();
+    lua.load("local s = 0 for i = 1, 1000 do s = s + i end")
+        .exec()
+        .unwrap();
+    // A pass of this loop is a few instructions, so 1,000 passes charge a few thousand: the hook
+    // every 100 fires dozens of times.
+    assert!(fired.get() >= 20, "fired {} times", fired.get());
+}
+
 /// The budget is charged where code can repeat (lantern's patched Lua, `vendor/lua-src`): every
 /// backward jump and every call. Each way a script can run forever goes through one of them.
 #[test]

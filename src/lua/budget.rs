@@ -111,3 +111,28 @@ impl Budget {
         self.limit.set(instructions);
     }
 }
+
+/// Whether this process runs lantern's Lua (`vendor/lua-src`), whose count hook is charged only
+/// where code repeats and whose string hash has a fixed seed. Cargo applies the root
+/// `[patch.crates-io]` that puts it in place only inside this workspace: a game that depends on
+/// lantern must repeat the entry, or it builds stock Lua, where scripts still run and the budget
+/// still stops them, but every instruction pays for the hook and `pairs` order differs between
+/// processes. Told apart by running straight-line code under a count hook: stock Lua counts each
+/// instruction, lantern's charges none. Checked once per process.
+pub fn patched_lua() -> bool {
+    static PATCHED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PATCHED.get_or_init(|| {
+        let lua = Lua::new();
+        let fired = Rc::new(Cell::new(0u32));
+        let counter = fired.clone();
+        let hooked = lua.set_hook(HookTriggers::new().every_nth_instruction(1), move |_, _| {
+            counter.set(counter.get() + 1);
+            Ok(VmState::Continue)
+        });
+        let ran = lua
+            .load("local a, b = 1, 2 local c = a + b local d = c * 2 return d")
+            .exec();
+        lua.remove_hook();
+        hooked.is_ok() && ran.is_ok() && fired.get() == 0
+    })
+}

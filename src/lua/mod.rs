@@ -133,7 +133,14 @@ impl LuaRuntime {
             files: BTreeMap::new(),
             dirty: BTreeSet::new(),
             docs: Vec::new(),
-            pending: Vec::new(),
+            pending: if budget::patched_lua() {
+                Vec::new()
+            } else {
+                vec![Diagnostic::warning(
+                    "this build of lantern runs stock Lua, not lantern's (vendor/lua-src): scripts run, but the instruction budget slows every script and `pairs` may order keys differently in every process",
+                )
+                .with_help("add `[patch.crates-io] lua-src = { path = \"<lantern>/vendor/lua-src\" }` (or the same from lantern's git repository) to the Cargo.toml of the workspace that builds lantern")]
+            },
         })
     }
 
