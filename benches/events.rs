@@ -172,9 +172,14 @@ fn main() {
             Some(n) if n > 1 => n,
             _ => events * 20,
         };
-        let (mut game, hot) = setup(1_000);
+        // `LANTERN_BENCH_TRIGGERS=<t>` profiles with t triggers instead of 1,000.
+        let total = std::env::var("LANTERN_BENCH_TRIGGERS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(1_000);
+        let (mut game, hot) = setup(total);
         let rate = lantern_rate(&mut game, hot, n);
-        println!("lantern 1,000 triggers: {rate:.0} events/s");
+        println!("lantern {total} triggers: {rate:.0} events/s");
         return;
     }
     // Five rounds, each measuring the three in turn with freshly built games; the medians are
