@@ -60,7 +60,11 @@ fn paired(mut ours: impl FnMut() -> f64, mut bare: impl FnMut() -> f64) -> (f64,
 }
 
 fn main() {
-    let n = 200_000u64;
+    // `LANTERN_BENCH_CALLS=<n>` sets the number of handler calls per timing, for valgrind.
+    let n = std::env::var("LANTERN_BENCH_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200_000u64);
 
     // 1. Handler call.
     let (mut game, mut lua, _d) = world("lantern.on('ping', function(ev) local p = ev.power end)");

@@ -56,6 +56,10 @@ const ESCAPES: &[(&str, &str)] = &[
         "assert(_G.core_secret == nil); _G.io.write('x')",
     ),
     ("setting a field of an event", "ev.name = 'x'"),
+    (
+        "the metatable every event view shares",
+        "getmetatable(ev).__index = nil",
+    ),
 ];
 
 #[test]
@@ -372,7 +376,7 @@ fn emit_event_checks_the_payload_and_queues_fifo() {
     turn(&mut g);
     let log = said(&mut g);
     assert!(
-        log[0].contains("`power` of `test:ping` must be a int, not a string"),
+        log[0].contains("`power` of `test:ping` must be of type `int`, not `string`"),
         "{log:?}"
     );
     assert!(

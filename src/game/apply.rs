@@ -313,7 +313,7 @@ impl Game {
             };
             if !v.fits(*ty) {
                 return Err(format!(
-                    "field `{name}` of event `{}` must be a {}, not {} {v}",
+                    "field `{name}` of event `{}` must be of type `{}`, not `{}` ({v})",
                     def.name,
                     ty.name(),
                     v.type_name()

@@ -124,13 +124,6 @@ impl Game {
         Game::from_state(content, state)
     }
 
-    /// A game that stands in for the real one while a script holds that (see `lua::bridge::lend`):
-    /// the same content, a fresh state, no traces. Nothing is ever run on it.
-    pub fn stand_in(content: Arc<Content>) -> Game {
-        let state = Game::fresh_state(&content, 0);
-        Game::assemble(content, state, false)
-    }
-
     fn fresh_state(content: &Content, seed: u64) -> State {
         let player_id = Id::new("core", "player");
         let player = Creature::spawn(content, &player_id).unwrap_or_else(|| Creature {
@@ -161,17 +154,15 @@ impl Game {
     }
 
     fn from_state(content: Arc<Content>, state: State) -> Game {
-        Game::assemble(content, state, true)
+        Game::assemble(content, state)
     }
 
-    fn assemble(content: Arc<Content>, state: State, traced: bool) -> Game {
+    fn assemble(content: Arc<Content>, state: State) -> Game {
         let rng = Streams::restore(state.seed, &state.rng);
-        let traces = traced.then(|| {
-            Box::new(trace::Traces::new(
-                content.triggers.len(),
-                content.quest_defs.len(),
-            ))
-        });
+        let traces = Some(Box::new(trace::Traces::new(
+            content.triggers.len(),
+            content.quest_defs.len(),
+        )));
         let mut game = Game {
             content,
             state,

@@ -250,7 +250,7 @@ impl UserData for TestGame {
                         let help = crate::diag::did_you_mean_suffix(&k, def.payload.iter().map(|(n, _)| n.as_str()));
                         located(lua, format!("event `{}` has no payload field `{k}`{help}", def.name))
                     })?;
-                    let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be a {}", ty.name())))?;
+                    let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name())))?;
                     let value = match (ty, value) {
                         (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Room | crate::content::vocab::FieldType::Floor, PValue::Str(s)) => PValue::id(&id(&s)?),
                         (_, v) => v,

@@ -1,145 +1,125 @@
-//! Crossing between Lua and the engine: the game lent to a call, creature handles, event views,
-//! payload values and storage.
+//! Crossing between Lua and the engine: the game lent to a call, creature handles, payload values
+//! and storage. Event views are in [`super::event_view`].
 //!
 //! Lua never holds a Rust reference that could outlive a call or a reload: the game is lent for the
-//! duration of one call through [`lend`] (moved into the state's app data and back, a stand-in in
-//! its place meanwhile; checks get it read-only through a scoped userdata), and handles hold a
-//! [`CreatureRef`] that is looked up again on every access.
+//! duration of one call through [`Lender::lend`] (a pointer in the state's app data, set and cleared
+//! around the call, and dereferenced only under a borrow flag; checks get it read-only), and handles
+//! hold a [`CreatureRef`] that is looked up again on every access.
 
-use crate::content::{EventDef, Value};
-use crate::game::{CreatureRef, Event, Game};
+use crate::content::Value;
+use crate::game::{CreatureRef, Game};
 use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
-/// Where API functions find the game lent to the current call. Installed once per Lua state, in
-/// its app data, and never replaced, so lending costs no allocation.
+/// Where API functions find the game lent to the current call. One per Lua state, shared by the
+/// runtime (which lends through its [`Lender`]) and the state's app data (where API functions look).
 #[derive(Default)]
 struct Lent {
-    /// During [`lend`], the real game; between calls, a stand-in (made at the first lend). The
-    /// game is moved in rather than referenced, which costs two copies of it: a scoped userdata,
-    /// the safe way to lend a reference, cost more than half of a handler call.
-    game: RefCell<Option<Game>>,
-    /// Whether `game` holds the real game now.
-    active: Cell<bool>,
-    /// During [`lend_ref`] (checks, which only get `&Game`): the game as a scoped userdata.
-    shared: RefCell<Option<AnyUserData>>,
+    /// The game lent to the running call, or null between calls. Set only by [`Lender::lend`] and
+    /// [`Lender::lend_ref`], for exactly the length of the call, while they hold the caller's
+    /// borrow of the game; read only through [`with_game`] and [`with_game_mut`], under `borrows`.
+    /// A pointer rather than the game moved in: moving a game in and out cost two copies of it,
+    /// and a scoped userdata, mlua's safe way to lend a reference, more than half a handler call.
+    game: Cell<*mut Game>,
+    /// Whether the game was lent read-only (to a check).
+    read_only: Cell<bool>,
+    /// The API functions' borrows of the lent game, under a `RefCell`'s rules, so a function that
+    /// reads the game can never run while another changes it.
+    borrows: RefCell<()>,
 }
 
-fn lent(lua: &Lua) -> mlua::AppDataRef<'_, Lent> {
-    if lua.app_data_ref::<Lent>().is_none() {
-        lua.set_app_data(Lent::default());
-    }
-    lua.app_data_ref::<Lent>()
-        .expect("the lent game's slot was installed just above")
-}
+/// Lends the game to the calls of one Lua state.
+pub struct Lender(Rc<Lent>);
 
-/// Puts the real game back when the call ends, even if it unwinds.
-struct Restore<'a> {
-    game: &'a mut Game,
-    lent: &'a Lent,
-}
+/// Ends a lend when the call ends, even if it unwinds.
+struct EndLend<'a>(&'a Lent);
 
-impl Drop for Restore<'_> {
+impl Drop for EndLend<'_> {
     fn drop(&mut self) {
-        self.lent.active.set(false);
-        // No borrow of the slot outlives the call that took it, so this cannot fail.
-        if let Ok(mut slot) = self.lent.game.try_borrow_mut() {
-            if let Some(real) = slot.as_mut() {
-                std::mem::swap(self.game, real);
-            }
-        }
+        self.0.game.set(std::ptr::null_mut());
+        self.0.read_only.set(false);
     }
 }
 
-/// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`].
-pub fn lend<R>(lua: &Lua, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
-    let lent = lent(lua);
-    if lent.active.get() || lent.shared.borrow().is_some() {
-        return Err(mlua::Error::runtime(
-            "the game is already lent to a script further up this call",
-        ));
+impl Lender {
+    /// Makes the state's lending slot, where API functions find the game.
+    pub fn install(lua: &Lua) -> Lender {
+        let lent = Rc::new(Lent::default());
+        lua.set_app_data(lent.clone());
+        Lender(lent)
     }
-    {
-        let mut slot = lent.game.borrow_mut();
-        let stand_in = slot.get_or_insert_with(|| Game::stand_in(game.content().clone()));
-        std::mem::swap(game, stand_in);
-    }
-    lent.active.set(true);
-    let _restore = Restore { game, lent: &lent };
-    f()
-}
 
-/// Runs `f` with the game lent to Lua read-only (checks): changing it from Lua is an error.
-pub fn lend_ref<R>(lua: &Lua, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
-    let lent = lent(lua);
-    if lent.active.get() || lent.shared.borrow().is_some() {
-        return Err(mlua::Error::runtime(
-            "the game is already lent to a script further up this call",
-        ));
-    }
-    lua.scope(|scope| {
-        let ud = scope.create_any_userdata_ref(game)?;
-        *lent.shared.borrow_mut() = Some(ud);
-        let _clear = ClearShared(&lent);
+    /// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`]
+    /// and [`with_game_mut`].
+    pub fn lend<R>(&self, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+        self.start(game, false)?;
+        let _end = EndLend(&self.0);
         f()
-    })
-}
+    }
 
-/// Ends a read-only lend when the call ends, even if it unwinds.
-struct ClearShared<'a>(&'a Lent);
+    /// Runs `f` with the game lent to Lua read-only (checks): changing it from Lua is an error.
+    pub fn lend_ref<R>(&self, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+        // Never written through: `with_game_mut` refuses a read-only lend.
+        self.start(std::ptr::from_ref(game).cast_mut(), true)?;
+        let _end = EndLend(&self.0);
+        f()
+    }
 
-impl Drop for ClearShared<'_> {
-    fn drop(&mut self) {
-        if let Ok(mut shared) = self.0.shared.try_borrow_mut() {
-            *shared = None;
+    fn start(&self, game: *mut Game, read_only: bool) -> mlua::Result<()> {
+        if !self.0.game.get().is_null() {
+            return Err(mlua::Error::runtime(
+                "the game is already lent to a script further up this call",
+            ));
         }
+        self.0.game.set(game);
+        self.0.read_only.set(read_only);
+        Ok(())
     }
 }
 
 const NOT_RUNNING: &str =
     "the game is only reachable while it runs: inside an event handler, action or check";
 
+fn lent(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, Rc<Lent>>> {
+    lua.app_data_ref::<Rc<Lent>>()
+        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))
+}
+
 /// Reads the lent game.
 pub fn with_game<R>(lua: &Lua, f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
-    let lent = lua
-        .app_data_ref::<Lent>()
-        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))?;
-    if lent.active.get() {
-        let slot = lent
-            .game
-            .try_borrow()
-            .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
-        return slot
-            .as_ref()
-            .map(f)
-            .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING));
+    let lent = lent(lua)?;
+    let game = lent.game.get();
+    if game.is_null() {
+        return Err(mlua::Error::runtime(NOT_RUNNING));
     }
-    let shared = lent.shared.borrow().clone();
-    match shared {
-        Some(ud) => ud.borrow_scoped::<Game, R>(f),
-        None => Err(mlua::Error::runtime(NOT_RUNNING)),
-    }
+    let _reading = lent
+        .borrows
+        .try_borrow()
+        .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
+    // SAFETY: `game` is not null, so a lend is running and the game it points to is borrowed by
+    // that lend for as long as it runs, which outlasts this call; the only other references made
+    // from it are made here and in `with_game_mut`, under `borrows`, which is held shared here.
+    Ok(f(unsafe { &*game }))
 }
 
 /// Changes the lent game; inside a check it is lent read-only and this fails with a clear message.
 pub fn with_game_mut<R>(lua: &Lua, f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
-    let lent = lua
-        .app_data_ref::<Lent>()
-        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))?;
-    if !lent.active.get() {
-        return Err(mlua::Error::runtime(if lent.shared.borrow().is_some() {
-            "a check cannot change the game"
-        } else {
-            NOT_RUNNING
-        }));
+    let lent = lent(lua)?;
+    let game = lent.game.get();
+    if game.is_null() {
+        return Err(mlua::Error::runtime(NOT_RUNNING));
     }
-    let mut slot = lent
-        .game
+    if lent.read_only.get() {
+        return Err(mlua::Error::runtime("a check cannot change the game"));
+    }
+    let _changing = lent
+        .borrows
         .try_borrow_mut()
         .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
-    slot.as_mut()
-        .map(f)
-        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))
+    // SAFETY: as in `with_game`; the lend is mutable (not `read_only`, so the pointer came from a
+    // `&mut Game`), and `borrows` is held exclusively, so no other reference made from it is alive.
+    Ok(f(unsafe { &mut *game }))
 }
 
 /// A creature as Lua sees it: a reference looked up on every access.
@@ -256,129 +236,18 @@ pub fn from_lua(v: &LuaValue) -> Option<Value> {
     }
 }
 
-/// Builds the read-only event views: the names of every event kind are Lua strings made once per
-/// content, and creature handles are made once per creature reference.
-pub struct Views {
-    /// Per event kind: its name, then its payload field names.
-    names: Vec<std::rc::Rc<[mlua::String]>>,
-    handles: Handles,
-}
-
-/// Creature handles made so far, one per creature reference, shared with the views that hand
+/// Creature handles made so far, one per creature reference, shared with the event views that hand
 /// them out.
-type Handles = std::rc::Rc<RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>>;
+pub(crate) type Handles =
+    std::rc::Rc<RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>>;
 
-fn handle_in(handles: &Handles, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
+pub(crate) fn handle_in(handles: &Handles, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
     if let Some(h) = handles.borrow().get(&r) {
         return Ok(h.clone());
     }
     let h = lua.create_userdata(Creature(r))?;
     handles.borrow_mut().insert(r, h.clone());
     Ok(h)
-}
-
-/// An event as Lua sees it: `ev.name`, `ev.source`, `ev.target` and the payload fields, read on
-/// access from the event itself; every write is refused. One per event, shared by its handlers.
-/// It holds plain references; the creature handles are fetched when a handler asks for them, so
-/// making a view takes no Lua references.
-pub struct EventView {
-    names: std::rc::Rc<[mlua::String]>,
-    handles: Handles,
-    source: CreatureRef,
-    target: Option<CreatureRef>,
-    payload: std::rc::Rc<[Option<Value>]>,
-}
-
-impl EventView {
-    fn no_field(&self, key: &[u8]) -> mlua::Error {
-        let key = String::from_utf8_lossy(key);
-        let names: Vec<String> = ["name".to_string(), "source".into(), "target".into()]
-            .into_iter()
-            .chain(self.names[1..].iter().map(|n| n.to_string_lossy()))
-            .collect();
-        let help = crate::diag::did_you_mean_suffix(&key, names.iter().map(String::as_str));
-        mlua::Error::runtime(format!(
-            "event `{}` has no field `{key}`{help}",
-            self.names[0].to_string_lossy()
-        ))
-    }
-}
-
-impl UserData for EventView {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(mlua::MetaMethod::Index, |lua, this, key: mlua::String| {
-            let key = key.as_bytes();
-            Ok(match &*key {
-                b"name" => LuaValue::String(this.names[0].clone()),
-                b"source" => LuaValue::UserData(handle_in(&this.handles, lua, this.source)?),
-                b"target" => match this.target {
-                    Some(t) => LuaValue::UserData(handle_in(&this.handles, lua, t)?),
-                    None => LuaValue::Nil,
-                },
-                other => match this.names[1..].iter().position(|n| &*n.as_bytes() == other) {
-                    Some(i) => match this.payload.get(i).and_then(Option::as_ref) {
-                        Some(v) => to_lua(lua, v)?,
-                        None => LuaValue::Nil,
-                    },
-                    // A misspelt field would read as nil and fail later, somewhere less clear.
-                    None => return Err(this.no_field(other)),
-                },
-            })
-        });
-        methods.add_meta_method(
-            mlua::MetaMethod::NewIndex,
-            |_, _, (key, _value): (LuaValue, LuaValue)| -> mlua::Result<()> {
-                Err(mlua::Error::runtime(format!(
-                    "this table is read-only (tried to set `{}`)",
-                    key.to_string().unwrap_or_default()
-                )))
-            },
-        );
-        methods.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| {
-            Ok(format!("event {}", this.names[0].to_string_lossy()))
-        });
-    }
-}
-
-impl Views {
-    pub fn new(_lua: &Lua) -> mlua::Result<Views> {
-        Ok(Views {
-            names: Vec::new(),
-            handles: Default::default(),
-        })
-    }
-
-    /// Interns the names of every event kind of a content set.
-    pub fn bind(&mut self, lua: &Lua, events: &crate::content::EventTable) -> mlua::Result<()> {
-        self.names = events
-            .iter()
-            .map(|(_, def)| {
-                std::iter::once(def.name.as_str())
-                    .chain(def.payload.iter().map(|(n, _)| n.as_str()))
-                    .map(|n| lua.create_string(n))
-                    .collect::<mlua::Result<Vec<_>>>()
-                    .map(std::rc::Rc::from)
-            })
-            .collect::<mlua::Result<_>>()?;
-        Ok(())
-    }
-
-    /// The view of an event.
-    pub fn view(&self, lua: &Lua, _def: &EventDef, event: &Event) -> mlua::Result<AnyUserData> {
-        let names = self
-            .names
-            .get(event.kind.0 as usize)
-            .cloned()
-            .ok_or_else(|| mlua::Error::runtime("an event of unknown kind"))?;
-        let view = EventView {
-            names,
-            handles: self.handles.clone(),
-            source: event.source,
-            target: event.target,
-            payload: event.payload.clone(),
-        };
-        lua.create_userdata(view)
-    }
 }
 
 /// `lantern.storage` to JSON: only plain data (strings, numbers, booleans, tables of them).

@@ -15,6 +15,7 @@ pub mod api;
 pub mod bridge;
 pub mod budget;
 pub mod defs;
+pub mod event_view;
 pub mod policy;
 pub mod sandbox;
 
@@ -25,10 +26,10 @@ use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
 use crate::game::{Ctx, Event, Game, Host};
 use crate::id::Id;
 use crate::mods::ModFolder;
-use bridge::{lend, lend_ref, Creature};
+use bridge::{Creature, Lender};
 use mlua::{Function, Lua, Table};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -78,6 +79,15 @@ impl Handler {
     }
 }
 
+/// A handler as an event's list holds it.
+pub struct Listener {
+    /// Its index in [`Shared::handlers`].
+    handler: usize,
+    /// Its mod's index in the runtime's mods (always there: handlers are registered by mods' scripts).
+    script: Option<usize>,
+    func: Function,
+}
+
 /// What the API functions and the runtime share.
 #[derive(Default)]
 pub struct Shared {
@@ -85,7 +95,7 @@ pub struct Shared {
     /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
     /// event takes its list without copying a function reference per handler (handlers are only
     /// registered while the mods load, so the lists never change during a game).
-    pub by_event: Vec<std::rc::Rc<[(usize, Function)]>>,
+    pub by_event: Vec<std::rc::Rc<[Listener]>>,
     pub actions: BTreeMap<Id, Registered>,
     pub checks: BTreeMap<Id, Registered>,
     pub on_reload: Vec<(String, Function)>,
@@ -100,6 +110,8 @@ pub struct Shared {
 struct ModScript {
     id: String,
     lantern: Table,
+    /// Whether its code ran since its storage was last written into the game.
+    ran: bool,
 }
 
 /// The scripts of a mod set in one Lua state.
@@ -110,28 +122,28 @@ pub struct LuaRuntime {
     mods: Vec<ModScript>,
     /// Lua files read, by display path, with their line starts: to point diagnostics at their lines.
     files: BTreeMap<String, (FileId, Vec<u32>)>,
-    /// Mods whose code ran since their storage was last written into the game.
-    dirty: BTreeSet<String>,
     docs: Vec<api::ApiDoc>,
     /// Problems found outside a game (while loading), to be rendered by the caller.
     pending: Vec<Diagnostic>,
     /// Builds the read-only event views.
-    views: bridge::Views,
+    views: event_view::Views,
+    /// Lends the game to each call.
+    lender: Lender,
 }
 
 impl LuaRuntime {
     pub fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
         let lua = sandbox::new_state()?;
         let budget = budget::Budget::install(&lua, limits)?;
-        let views = bridge::Views::new(&lua)?;
+        let views = event_view::Views::new(&lua)?;
         Ok(LuaRuntime {
             views,
+            lender: Lender::install(&lua),
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
             mods: Vec::new(),
             files: BTreeMap::new(),
-            dirty: BTreeSet::new(),
             docs: Vec::new(),
             pending: if budget::patched_lua() {
                 Vec::new()
@@ -201,6 +213,7 @@ impl LuaRuntime {
         self.mods.push(ModScript {
             id: id.clone(),
             lantern,
+            ran: false,
         });
         let main = m.dir.join("scripts/main.lua");
         let Ok(bytes) = std::fs::read(&main) else {
@@ -255,7 +268,8 @@ impl LuaRuntime {
         let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
         let line_span = |path: &str, line: usize| self.line_span(path, line);
         let mut shared = self.shared.borrow_mut();
-        let mut by_event: Vec<Vec<(usize, Function)>> = vec![Vec::new(); content.events.len()];
+        let mut by_event: Vec<Vec<Listener>> =
+            (0..content.events.len()).map(|_| Vec::new()).collect();
         for (i, h) in shared.handlers.iter_mut().enumerate() {
             let own = format!("{}:{}", h.registered.mod_id, h.event);
             let key = content.events.lookup(&h.event).or_else(|| {
@@ -266,7 +280,12 @@ impl LuaRuntime {
             match key {
                 Some(k) => {
                     h.key = Some(k);
-                    by_event[k.0 as usize].push((i, h.registered.func.clone()));
+                    let script = self.mods.iter().position(|m| m.id == h.registered.mod_id);
+                    by_event[k.0 as usize].push(Listener {
+                        handler: i,
+                        script,
+                        func: h.registered.func.clone(),
+                    });
                 }
                 None => {
                     let mut d = Diagnostic::error(format!(
@@ -347,7 +366,7 @@ impl LuaRuntime {
             };
             let storage: mlua::Value = lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
             self.budget.reset(&self.lua);
-            let result = lend(&self.lua, game, || func.call::<mlua::Value>(storage));
+            let result = self.lender.lend(game, || func.call::<mlua::Value>(storage));
             match result {
                 Ok(mlua::Value::Table(t)) => {
                     let _ = lantern.raw_set("storage", t);
@@ -358,16 +377,22 @@ impl LuaRuntime {
                     game.report(d);
                 }
             }
-            self.dirty.insert(mod_id);
+            self.mark_ran(&mod_id);
         }
         self.write_storage(game);
     }
 
+    /// Notes that a mod's code runs, so its storage is written into the game afterwards.
+    fn mark_ran(&mut self, mod_id: &str) {
+        if let Some(m) = self.mods.iter_mut().find(|m| m.id == mod_id) {
+            m.ran = true;
+        }
+    }
+
     fn write_storage(&mut self, game: &mut Game) {
-        for id in std::mem::take(&mut self.dirty) {
-            let Some(m) = self.mods.iter().find(|m| m.id == id) else {
-                continue;
-            };
+        for m in self.mods.iter_mut().filter(|m| m.ran) {
+            m.ran = false;
+            let id = &m.id;
             let value: mlua::Value = m.lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
             match bridge::storage_to_json(&value, "lantern.storage") {
                 Ok(json) => {
@@ -402,6 +427,12 @@ impl LuaRuntime {
         chain: Option<&str>,
         called: Option<&Function>,
     ) -> Diagnostic {
+        if is_memory(e) {
+            // What ran the state out of memory is garbage now, but stays until the collector's next
+            // cycle: until then every allocation fails, even mlua's own bookkeeping (which panics
+            // when it cannot grow its stack of references). Collect it now.
+            let _ = self.lua.gc_collect();
+        }
         let (message, traceback) = describe(e);
         let mut d = Diagnostic::error(format!("[{mod_id}] {what}: {message}"));
         let defined_at = || {
@@ -521,8 +552,8 @@ impl LuaRuntime {
             self.args_table(args).map_err(|e| e.to_string())?,
         );
         self.budget.reset(&self.lua);
-        self.dirty.insert(mod_id.clone());
-        let result = lend(&self.lua, game, || func.call::<()>((ctx_t, args_t)));
+        self.mark_ran(&mod_id);
+        let result = self.lender.lend(game, || func.call::<()>((ctx_t, args_t)));
         let failed = result.is_err();
         self.count_failure(
             |s| s.actions.get_mut(id),
@@ -698,60 +729,51 @@ impl Host for LuaRuntime {
                 _ => return,
             }
         };
-        let quarantined = |i: usize| self.shared.borrow().handlers[i].registered.quarantined;
-        if calls.iter().all(|(i, _)| quarantined(*i)) {
-            return;
-        }
-        let content = game.content().clone();
-        let def = content.events.get(event.kind);
+        // Handlers that failed now or had failed before, with the error if they failed now: the
+        // common case (every handler ran and none ever failed) allocates nothing.
+        let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::new();
+        let (lua, budget, shared, mods) = (&self.lua, &self.budget, &self.shared, &mut self.mods);
         // One view per event, shared by its handlers; the game is lent once for all of them.
-        // Building the view runs Lua too: it starts with a full budget.
-        self.budget.reset(&self.lua);
-        let view = match self.views.view(&self.lua, def, event) {
-            Ok(v) => v,
-            Err(e) => {
-                game.report(Diagnostic::error(format!(
-                    "cannot build the Lua view of `{}`: {e}",
-                    def.name
-                )));
-                return;
-            }
-        };
-        let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::with_capacity(calls.len());
-        let (lua, budget) = (&self.lua, &self.budget);
-        let lent = lend(lua, game, || {
-            for (i, func) in calls.iter() {
-                if quarantined(*i) {
-                    continue;
+        let lent = self.views.deliver(event, |view| {
+            self.lender.lend(game, || {
+                for call in calls.iter() {
+                    let failures = {
+                        let shared = shared.borrow();
+                        let r = &shared.handlers[call.handler].registered;
+                        if r.quarantined {
+                            continue;
+                        }
+                        r.failures
+                    };
+                    if let Some(m) = call.script.and_then(|i| mods.get_mut(i)) {
+                        m.ran = true;
+                    }
+                    budget.reset(lua);
+                    match call.func.call::<()>(&view) {
+                        Err(e) => outcomes.push((call.handler, Some(e))),
+                        Ok(()) if failures > 0 => outcomes.push((call.handler, None)),
+                        Ok(()) => {}
+                    }
                 }
-                budget.reset(lua);
-                outcomes.push((*i, func.call::<()>(&view).err()));
-            }
-            Ok(())
+                Ok(())
+            })
         });
-        if let Err(e) = lent {
-            game.report(Diagnostic::error(format!(
-                "cannot lend the game to Lua: {e}"
-            )));
+        if let Err(e) = lent.and_then(|lent| lent) {
+            let name = &game.content().events.get(event.kind).name;
+            let d = Diagnostic::error(format!("cannot run the handlers of `{name}`: {e}"));
+            game.report(d);
         }
         for (i, error) in outcomes {
-            // The common case (the handler ran and never failed before) copies nothing.
-            let mod_id = {
+            let (mod_id, func) = {
                 let shared = self.shared.borrow();
                 let r = &shared.handlers[i].registered;
-                if !self.dirty.contains(&r.mod_id) {
-                    self.dirty.insert(r.mod_id.clone());
-                }
-                if error.is_none() && r.failures == 0 {
-                    continue;
-                }
-                r.mod_id.clone()
+                (r.mod_id.clone(), r.func.clone())
             };
+            let name = game.content().events.get(event.kind).name.clone();
             if let Some(e) = &error {
-                let func = self.shared.borrow().handlers[i].registered.func.clone();
                 let d = self.error_in(
                     &mod_id,
-                    &format!("a handler of `{}` failed", def.name),
+                    &format!("a handler of `{name}` failed"),
                     e,
                     Some(&game.current_chain()),
                     Some(&func),
@@ -764,7 +786,7 @@ impl Host for LuaRuntime {
                 error.is_some(),
                 game,
                 &mod_id,
-                &format!("handler of `{}`", def.name),
+                &format!("handler of `{name}`"),
             );
         }
     }
@@ -800,7 +822,9 @@ impl Host for LuaRuntime {
             self.args_table(args).map_err(|e| e.to_string())?,
         );
         self.budget.reset(&self.lua);
-        let result = lend_ref(&self.lua, game, || func.call::<bool>((ctx_t, args_t)));
+        let result = self
+            .lender
+            .lend_ref(game, || func.call::<bool>((ctx_t, args_t)));
         let failed = result.is_err();
         {
             let mut shared = self.shared.borrow_mut();

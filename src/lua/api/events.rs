@@ -82,7 +82,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                         let ty = def.payload[index].1;
                         let v = from_lua(&value)
                             .filter(|v| v.fits(ty))
-                            .ok_or_else(|| mlua::Error::runtime(format!("lantern.emit_event: `{}` of `{}` must be a {}, not a {}", key_text(), def.name, ty.name(), value.type_name())))?;
+                            .ok_or_else(|| mlua::Error::runtime(format!("lantern.emit_event: `{}` of `{}` must be of type `{}`, not `{}`", key_text(), def.name, ty.name(), value.type_name())))?;
                         values.push((index, v));
                         Ok(())
                     })?;
