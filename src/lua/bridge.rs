@@ -2,8 +2,8 @@
 //! and storage. Event views are in [`super::event_view`].
 //!
 //! Lua never holds a Rust reference that could outlive a call or a reload: the game is lent for the
-//! duration of one call through [`Lender::lend`] (a pointer in the state's app data, set and cleared
-//! around the call, and dereferenced only under a borrow flag; checks get it read-only), and handles
+//! duration of one call through [`Lender::lend`] (a pointer, found through a thread-local, set and
+//! cleared around the call and dereferenced only under a borrow flag; checks get it read-only), and handles
 //! hold a [`CreatureRef`] that is looked up again on every access.
 
 use crate::content::Value;
@@ -12,15 +12,16 @@ use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-/// Where API functions find the game lent to the current call. One per Lua state, shared by the
-/// runtime (which lends through its [`Lender`]) and the state's app data (where API functions look).
+/// The game lent to the running call. One per Lua state, owned by its [`Lender`]; API functions
+/// find it through `LENDING` while a lend runs.
 #[derive(Default)]
 struct Lent {
     /// The game lent to the running call, or null between calls. Set only by [`Lender::lend`] and
     /// [`Lender::lend_ref`], for exactly the length of the call, while they hold the caller's
-    /// borrow of the game; read only through [`with_game`] and [`with_game_mut`], under `borrows`.
-    /// A pointer rather than the game moved in: moving a game in and out cost two copies of it,
-    /// and a scoped userdata, mlua's safe way to lend a reference, more than half a handler call.
+    /// borrow of the game; read only through [`with_game`], [`with_game_mut`] and
+    /// [`lent_game_mut`], under `borrows`. A pointer rather than the game moved in: moving a game in
+    /// and out cost two copies of it, and a scoped userdata, mlua's safe way to lend a reference,
+    /// more than half a handler call.
     game: Cell<*mut Game>,
     /// Whether the game was lent read-only (to a check).
     read_only: Cell<bool>,
@@ -29,44 +30,47 @@ struct Lent {
     borrows: RefCell<()>,
 }
 
+thread_local! {
+    /// The lend running on this thread, or null. Scripts run on the thread that lends the game to
+    /// them, and one lend runs at a time in a Lua state; a thread-local that needs no destructor is
+    /// read in one load, where the state's app data took a hash lookup and a borrow.
+    static LENDING: Cell<*const Lent> = const { Cell::new(std::ptr::null()) };
+}
+
 /// Lends the game to the calls of one Lua state.
+#[derive(Default)]
 pub struct Lender(Rc<Lent>);
 
-/// Ends a lend when the call ends, even if it unwinds.
-struct EndLend<'a>(&'a Lent);
+/// Ends a lend when the call ends, even if it unwinds, and puts back the lend it interrupted.
+struct EndLend<'a> {
+    lent: &'a Lent,
+    outer: *const Lent,
+}
 
 impl Drop for EndLend<'_> {
     fn drop(&mut self) {
-        self.0.game.set(std::ptr::null_mut());
-        self.0.read_only.set(false);
+        self.lent.game.set(std::ptr::null_mut());
+        self.lent.read_only.set(false);
+        LENDING.with(|l| l.set(self.outer));
     }
 }
 
 impl Lender {
-    /// Makes the state's lending slot, where API functions find the game.
-    pub fn install(lua: &Lua) -> Lender {
-        let lent = Rc::new(Lent::default());
-        lua.set_app_data(lent.clone());
-        Lender(lent)
-    }
-
     /// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`]
     /// and [`with_game_mut`].
     pub fn lend<R>(&self, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
-        self.start(game, false)?;
-        let _end = EndLend(&self.0);
+        let _end = self.start(game, false)?;
         f()
     }
 
     /// Runs `f` with the game lent to Lua read-only (checks): changing it from Lua is an error.
     pub fn lend_ref<R>(&self, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
         // Never written through: `with_game_mut` refuses a read-only lend.
-        self.start(std::ptr::from_ref(game).cast_mut(), true)?;
-        let _end = EndLend(&self.0);
+        let _end = self.start(std::ptr::from_ref(game).cast_mut(), true)?;
         f()
     }
 
-    fn start(&self, game: *mut Game, read_only: bool) -> mlua::Result<()> {
+    fn start(&self, game: *mut Game, read_only: bool) -> mlua::Result<EndLend<'_>> {
         if !self.0.game.get().is_null() {
             return Err(mlua::Error::runtime(
                 "the game is already lent to a script further up this call",
@@ -74,52 +78,76 @@ impl Lender {
         }
         self.0.game.set(game);
         self.0.read_only.set(read_only);
-        Ok(())
+        let outer = LENDING.with(|l| l.replace(Rc::as_ptr(&self.0)));
+        Ok(EndLend {
+            lent: &self.0,
+            outer,
+        })
     }
 }
 
 const NOT_RUNNING: &str =
     "the game is only reachable while it runs: inside an event handler, action or check";
 
-fn lent(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, Rc<Lent>>> {
-    lua.app_data_ref::<Rc<Lent>>()
-        .ok_or_else(|| mlua::Error::runtime(NOT_RUNNING))
+/// Runs `f` on the lend running now, if any.
+fn lending<R>(f: impl FnOnce(&Lent) -> R) -> Option<R> {
+    let lent = LENDING.with(Cell::get);
+    // SAFETY: not null only while `Lender::start`'s guard lives, pointing into the `Rc` of the
+    // `Lender` that guard borrows, so the `Lent` outlives the pointer; it is only read through
+    // `Cell`s and a `RefCell`.
+    (!lent.is_null()).then(|| f(unsafe { &*lent }))
 }
 
 /// Reads the lent game.
-pub fn with_game<R>(lua: &Lua, f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
-    let lent = lent(lua)?;
-    let game = lent.game.get();
-    if game.is_null() {
-        return Err(mlua::Error::runtime(NOT_RUNNING));
-    }
-    let _reading = lent
-        .borrows
-        .try_borrow()
-        .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
-    // SAFETY: `game` is not null, so a lend is running and the game it points to is borrowed by
-    // that lend for as long as it runs, which outlasts this call; the only other references made
-    // from it are made here and in `with_game_mut`, under `borrows`, which is held shared here.
-    Ok(f(unsafe { &*game }))
+pub fn with_game<R>(f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
+    lending(|lent| {
+        let game = lent.game.get();
+        if game.is_null() {
+            return Err(mlua::Error::runtime(NOT_RUNNING));
+        }
+        let _reading = lent
+            .borrows
+            .try_borrow()
+            .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
+        // SAFETY: `game` is not null, so a lend is running and the game it points to is borrowed by
+        // that lend for as long as it runs, which outlasts this call; the only other references made
+        // from it are made here and in `with_game_mut`/`lent_game_mut`, under `borrows`, which is
+        // held shared here.
+        Ok(f(unsafe { &*game }))
+    })
+    .unwrap_or_else(|| Err(mlua::Error::runtime(NOT_RUNNING)))
 }
 
 /// Changes the lent game; inside a check it is lent read-only and this fails with a clear message.
-pub fn with_game_mut<R>(lua: &Lua, f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
-    let lent = lent(lua)?;
+pub fn with_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
+    lending(|lent| {
+        if lent.game.get().is_null() {
+            return Err(mlua::Error::runtime(NOT_RUNNING));
+        }
+        if lent.read_only.get() {
+            return Err(mlua::Error::runtime("a check cannot change the game"));
+        }
+        lent_game_mut_in(lent, f)
+            .ok_or_else(|| mlua::Error::runtime("the game is busy in this call"))
+    })
+    .unwrap_or_else(|| Err(mlua::Error::runtime(NOT_RUNNING)))
+}
+
+/// As [`with_game_mut`], for a fast path that hands every problem to a slower path that reports
+/// it: `None` when no game is lent, it is lent read-only, or it is busy.
+pub fn lent_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
+    lending(|lent| lent_game_mut_in(lent, f)).flatten()
+}
+
+fn lent_game_mut_in<R>(lent: &Lent, f: impl FnOnce(&mut Game) -> R) -> Option<R> {
     let game = lent.game.get();
-    if game.is_null() {
-        return Err(mlua::Error::runtime(NOT_RUNNING));
+    if game.is_null() || lent.read_only.get() {
+        return None;
     }
-    if lent.read_only.get() {
-        return Err(mlua::Error::runtime("a check cannot change the game"));
-    }
-    let _changing = lent
-        .borrows
-        .try_borrow_mut()
-        .map_err(|_| mlua::Error::runtime("the game is busy in this call"))?;
+    let _changing = lent.borrows.try_borrow_mut().ok()?;
     // SAFETY: as in `with_game`; the lend is mutable (not `read_only`, so the pointer came from a
     // `&mut Game`), and `borrows` is held exclusively, so no other reference made from it is alive.
-    Ok(f(unsafe { &mut *game }))
+    Some(f(unsafe { &mut *game }))
 }
 
 /// A creature as Lua sees it: a reference looked up on every access.
@@ -147,23 +175,23 @@ pub fn parse_ref(s: &str) -> Option<CreatureRef> {
 impl UserData for Creature {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.0)));
-        fields.add_field_method_get("name", |lua, this| {
-            with_game(lua, |g| g.creature(this.0).map(|c| c.name.clone()))
+        fields.add_field_method_get("name", |_, this| {
+            with_game(|g| g.creature(this.0).map(|c| c.name.clone()))
         });
-        fields.add_field_method_get("def", |lua, this| {
-            with_game(lua, |g| g.creature(this.0).map(|c| c.def.to_string()))
+        fields.add_field_method_get("def", |_, this| {
+            with_game(|g| g.creature(this.0).map(|c| c.def.to_string()))
         });
-        fields.add_field_method_get("health", |lua, this| {
-            with_game(lua, |g| g.creature(this.0).map(|c| c.health))
+        fields.add_field_method_get("health", |_, this| {
+            with_game(|g| g.creature(this.0).map(|c| c.health))
         });
-        fields.add_field_method_get("max_health", |lua, this| {
-            with_game(lua, |g| g.attribute(this.0, "max_health", None))
+        fields.add_field_method_get("max_health", |_, this| {
+            with_game(|g| g.attribute(this.0, "max_health", None))
         });
-        fields.add_field_method_get("alive", |lua, this| {
-            with_game(lua, |g| g.creature(this.0).is_some_and(|c| c.alive()))
+        fields.add_field_method_get("alive", |_, this| {
+            with_game(|g| g.creature(this.0).is_some_and(|c| c.alive()))
         });
         fields.add_field_method_get("tags", |lua, this| {
-            let tags = with_game(lua, |g| {
+            let tags = with_game(|g| {
                 g.creature(this.0)
                     .map(|c| c.tags.iter().map(|t| t.to_string()).collect::<Vec<_>>())
                     .unwrap_or_default()
@@ -174,20 +202,20 @@ impl UserData for Creature {
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("count", |lua, this, item: String| {
-            with_game(lua, |g| {
+            with_game(|g| {
                 let item = script_id(lua, &g.content().items, &item, "item")?;
                 Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
             })?
         });
         methods.add_method("has_tag", |lua, this, tag: String| {
-            with_game(lua, |g| {
+            with_game(|g| {
                 let tag = script_id(lua, &g.content().tags, &tag, "tag")?;
                 Ok(g.creature(this.0).is_some_and(|c| c.tags.contains(&tag)))
             })?
         });
-        methods.add_method("attribute", |lua, this, name: String| {
+        methods.add_method("attribute", |_, this, name: String| {
             crate::content::vocab::known_attribute(&name).map_err(mlua::Error::runtime)?;
-            with_game(lua, |g| g.attribute(this.0, &name, None))
+            with_game(|g| g.attribute(this.0, &name, None))
         });
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.0)));
         methods.add_meta_method("__eq", |_, this, other: AnyUserData| {

@@ -138,7 +138,7 @@ impl LuaRuntime {
         let views = event_view::Views::new(&lua)?;
         Ok(LuaRuntime {
             views,
-            lender: Lender::install(&lua),
+            lender: Lender::default(),
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
@@ -192,8 +192,8 @@ impl LuaRuntime {
             math.raw_set(
                 "random",
                 self.lua
-                    .create_function(move |lua, (a, b): (Option<i64>, Option<i64>)| {
-                        api_random(lua, &stream, a, b)
+                    .create_function(move |_, (a, b): (Option<i64>, Option<i64>)| {
+                        api::random(&stream, a, b)
                     })?,
             )?;
             Ok((env, lantern))
@@ -599,15 +599,6 @@ impl LuaRuntime {
             )));
         }
     }
-}
-
-fn api_random(
-    lua: &Lua,
-    stream: &str,
-    a: Option<i64>,
-    b: Option<i64>,
-) -> mlua::Result<mlua::Value> {
-    api::random(lua, stream, a, b)
 }
 
 /// A script error as a message and a short traceback (`file:line` entries).

@@ -98,7 +98,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             };
             let source = handle("source")?.unwrap_or(crate::game::CreatureRef::Player);
             let target = handle("target")?;
-            with_game_mut(_lua, |g| g.emit(kind, source, target, &values, Some(cause.clone())))?.map_err(mlua::Error::runtime)
+            with_game_mut(|g| g.emit(kind, source, target, &values, Some(cause.clone())))?.map_err(mlua::Error::runtime)
         },
     )?;
     Ok(())

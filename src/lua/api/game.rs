@@ -13,11 +13,11 @@ impl UserData for GameView {
         fields.add_field_function_get("player", |_, _| Ok(Creature(CreatureRef::Player)));
         fields.add_field_function_get("enemies", |lua, _| {
             let refs: Vec<Creature> =
-                with_game(lua, |g| g.enemies().map(|(r, _)| Creature(r)).collect())?;
+                with_game(|g| g.enemies().map(|(r, _)| Creature(r)).collect())?;
             lua.create_sequence_from(refs)
         });
         fields.add_field_function_get("inventory", |lua, _| {
-            let stacks = with_game(lua, |g| g.state().player.inventory.clone())?;
+            let stacks = with_game(|g| g.state().player.inventory.clone())?;
             let list = lua.create_table()?;
             for (i, s) in stacks.iter().enumerate() {
                 let t = lua.create_table()?;
@@ -34,7 +34,7 @@ impl UserData for GameView {
             Ok(list)
         });
         fields.add_field_function_get("quests", |lua, _| {
-            let quests = with_game(lua, |g| g.state().quests.clone())?;
+            let quests = with_game(|g| g.state().quests.clone())?;
             let t = lua.create_table()?;
             for (id, p) in quests {
                 let q = lua.create_table()?;
@@ -45,7 +45,7 @@ impl UserData for GameView {
             Ok(t)
         });
         fields.add_field_function_get("position", |lua, _| {
-            let (pos, room) = with_game(lua, |g| (g.state().position.clone(), g.current_room()))?;
+            let (pos, room) = with_game(|g| (g.state().position.clone(), g.current_room()))?;
             let t = lua.create_table()?;
             t.raw_set("floor", pos.floor + 1)?;
             t.raw_set("room", pos.room.map(|r| r + 1))?;
@@ -53,9 +53,9 @@ impl UserData for GameView {
             t.raw_set("room_id", room.map(|r| r.to_string()))?;
             Ok(t)
         });
-        fields.add_field_function_get("turn", |lua, _| with_game(lua, |g| g.state().turn));
-        fields.add_field_function_get("seed", |lua, _| with_game(lua, |g| g.seed()));
-        fields.add_field_function_get("in_combat", |lua, _| with_game(lua, |g| g.in_combat()));
+        fields.add_field_function_get("turn", |_, _| with_game(|g| g.state().turn));
+        fields.add_field_function_get("seed", |_, _| with_game(|g| g.seed()));
+        fields.add_field_function_get("in_combat", |_, _| with_game(|g| g.in_combat()));
     }
 }
 

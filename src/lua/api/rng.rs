@@ -2,18 +2,12 @@
 
 use super::{Api, ModCx};
 use crate::lua::bridge::with_game_mut;
-use mlua::Lua;
 
 /// Draws like Lua's `math.random`: no bounds, a float in [0, 1); `(m)`, an integer in [1, m]; `(m, n)`, in [m, n].
-pub fn random(
-    lua: &Lua,
-    stream: &str,
-    m: Option<i64>,
-    n: Option<i64>,
-) -> mlua::Result<mlua::Value> {
+pub fn random(stream: &str, m: Option<i64>, n: Option<i64>) -> mlua::Result<mlua::Value> {
     let (lo, hi) = match (m, n) {
         (None, _) => {
-            let r = with_game_mut(lua, |g| g.rng_mut().roll(stream))?;
+            let r = with_game_mut(|g| g.rng_mut().roll(stream))?;
             return Ok(mlua::Value::Number(r));
         }
         (Some(m), None) => (1, m),
@@ -25,7 +19,7 @@ pub fn random(
         )));
     }
     let span = (hi - lo + 1) as usize;
-    let pick = with_game_mut(lua, |g| g.rng_mut().below(stream, span))?;
+    let pick = with_game_mut(|g| g.rng_mut().below(stream, span))?;
     Ok(mlua::Value::Integer(lo + pick as i64))
 }
 
@@ -40,9 +34,9 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             let stream = format!("lua:{}:{name}", c.mod_id);
             let t = lua.create_table()?;
             let s = stream.clone();
-            t.raw_set("int", lua.create_function(move |lua, (_self, a, b): (mlua::Value, i64, i64)| random(lua, &s, Some(a), Some(b)))?)?;
+            t.raw_set("int", lua.create_function(move |_, (_self, a, b): (mlua::Value, i64, i64)| random(&s, Some(a), Some(b)))?)?;
             let s = stream.clone();
-            t.raw_set("float", lua.create_function(move |lua, _self: mlua::Value| random(lua, &s, None, None))?)?;
+            t.raw_set("float", lua.create_function(move |_, _self: mlua::Value| random(&s, None, None))?)?;
             t.raw_set("name", stream)?;
             Ok(t)
         },
