@@ -10,10 +10,10 @@
 //! about 150); everything else (`name`, `source`, `target`, a misspelt field, a view kept too long)
 //! goes on to a plain mlua function.
 //!
-//! This module knows nothing of handlers, budgets or the game; it is the only one that calls the
-//! Lua C API, and keeps that to reading the stack and pushing scalars.
+//! This module knows nothing of handlers, budgets or the game.
 
 use super::bridge::{handle_in, to_lua, Handles};
+use super::capi;
 use crate::content::{EventTable, Value};
 use crate::game::{CreatureRef, Event};
 use mlua::{ffi, LightUserData, Lua, Value as LuaValue};
@@ -87,10 +87,7 @@ impl Views {
     pub fn new(lua: &Lua) -> mlua::Result<Views> {
         let slow =
             lua.create_function(|lua, (view, key): (LuaValue, LuaValue)| field(lua, &view, &key))?;
-        // SAFETY: `index` follows the C API's rules (see its comment); `exec_raw` runs the closure
-        // in protected mode with `slow` on the stack, and `lua_pushcclosure` takes it as the upvalue.
-        let index: mlua::Function =
-            unsafe { lua.exec_raw(slow, |state| ffi::lua_pushcclosure(state, index, 1))? };
+        let index = capi::c_closure(lua, index, slow)?;
         let meta = lua.create_table()?;
         meta.raw_set("__index", index)?;
         meta.raw_set(
@@ -226,26 +223,24 @@ impl Delivery<'_> {
 }
 
 /// `__index` of every view: reads a payload field of the event being delivered and pushes it;
-/// hands anything else to its upvalue, the mlua function [`field`].
-///
-/// A Lua error leaves a C function by `longjmp`, which skips Rust destructors. So the delivery is
-/// looked up and its borrow ended first, leaving only a [`Fast`] (plain data, nothing to drop), and
-/// only then is Lua called to push the answer, which may raise: out of memory while pushing text,
-/// or any error of the slow path. A finalizer that Lua runs while pushing may read views, but
-/// cannot end the delivery, so the text pushed is still the payload's.
+/// hands anything else to its upvalue, the mlua function [`field`]. Keeps the rules in
+/// [`capi`](super::capi): the delivery's borrow has ended before anything that may raise is
+/// called (pushing text, under the memory limit; the slow path). A finalizer that Lua runs while
+/// pushing may read views, but cannot end the delivery, so the text pushed is still the payload's.
 unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY (every block below): `state` is the running Lua thread, which called this function as
-    // a metamethod with the view and the key at 1 and 2, and one free stack slot for the result.
-    let found = if unsafe { ffi::lua_type(state, 1) == ffi::LUA_TLIGHTUSERDATA }
-        && unsafe { ffi::lua_type(state, 2) == ffi::LUA_TSTRING }
-    {
+    // a metamethod with the view and the key at 1 and 2, and room for the result.
+    let found = capi::guarded(|| {
+        if unsafe { ffi::lua_type(state, 1) } != ffi::LUA_TLIGHTUSERDATA {
+            return Fast::Slow;
+        }
         let view = unsafe { ffi::lua_touserdata(state, 1) }.addr();
-        let key = unsafe { ffi::lua_tolstring(state, 2, std::ptr::null_mut()) }.cast::<u8>();
-        delivering(|d| d.fast(view, key)).unwrap_or(Fast::Slow)
-    } else {
-        Fast::Slow
-    };
-    match found {
+        match unsafe { capi::bytes_at(state, 2) } {
+            Some(key) => delivering(|d| d.fast(view, key.as_ptr())).unwrap_or(Fast::Slow),
+            None => Fast::Slow,
+        }
+    });
+    match found.unwrap_or(Fast::Slow) {
         Fast::Nil => unsafe { ffi::lua_pushnil(state) },
         Fast::Bool(b) => unsafe { ffi::lua_pushboolean(state, c_int::from(b)) },
         Fast::Int(n) => unsafe { ffi::lua_pushinteger(state, n) },
@@ -254,11 +249,7 @@ unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
         Fast::Text(bytes, len) => unsafe {
             ffi::lua_pushlstring(state, bytes.cast(), len);
         },
-        Fast::Slow => unsafe {
-            ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
-            ffi::lua_insert(state, 1);
-            ffi::lua_call(state, 2, 1);
-        },
+        Fast::Slow => return unsafe { capi::call_slow(state) },
     }
     1
 }

@@ -14,6 +14,7 @@
 pub mod api;
 pub mod bridge;
 pub mod budget;
+mod capi;
 pub mod defs;
 pub mod event_view;
 pub mod policy;

@@ -5,6 +5,7 @@
 //! definitions cannot drift from what is registered.
 
 mod actions;
+mod emit;
 mod events;
 mod game;
 mod log;
@@ -102,6 +103,21 @@ impl<'a> Api<'a> {
         Ok(())
     }
 
+    /// Puts a C fast path in front of the function `name` registered above: a closure over `fast`
+    /// with the function as upvalue 1 and `upvalues` after it (see [`crate::lua::capi`]).
+    pub fn speed_up(
+        &mut self,
+        name: &'static str,
+        fast: mlua::ffi::lua_CFunction,
+        upvalues: impl IntoLuaMulti,
+    ) -> mlua::Result<()> {
+        let slow: mlua::Function = self.table.raw_get(name)?;
+        let mut all = slow.into_lua_multi(self.lua)?;
+        all.extend(upvalues.into_lua_multi(self.lua)?);
+        let closure = super::capi::c_closure(self.lua, fast, all)?;
+        self.table.raw_set(name, closure)
+    }
+
     pub fn lua(&self) -> &'a Lua {
         self.lua
     }
@@ -112,6 +128,7 @@ pub fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Tabl
     let table = lua.create_table()?;
     let mut api = Api::new(lua, table.clone(), "lantern", docs);
     events::register(&mut api, cx)?;
+    emit::register(&mut api, cx)?;
     actions::register(&mut api, cx)?;
     storage::register(&mut api, cx)?;
     rng::register(&mut api, cx)?;

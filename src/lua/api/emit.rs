@@ -1,0 +1,234 @@
+//! `lantern.emit_event`: an mlua function that does the whole job, and a C fast path in front of
+//! it for the common call, a name and a payload of plain values while the game runs (see
+//! [`capi`](crate::lua::capi)). Both check the payload against the declaration the same way and
+//! queue the same event; every error, and any call with `opts`, is the mlua function's.
+
+use super::{Api, ModCx};
+use crate::game::CreatureRef;
+use crate::lua::bridge::{from_lua, lent_game_mut, with_game_mut, Creature};
+use crate::lua::capi;
+use mlua::{ffi, AnyUserData, Table, Value as LuaValue};
+use std::ffi::c_int;
+use std::rc::Rc;
+
+pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    let c = cx.clone();
+    // What the event log and the loop report name as the cause of events this mod emits.
+    let cause: std::rc::Rc<str> = format!("lua:{}", cx.mod_id).into();
+    // A bare name is looked up as this mod's: `<mod>:` is written here once and the name appended
+    // per call, so emitting allocates no text.
+    let qualified = std::cell::RefCell::new(format!("{}:", cx.mod_id));
+    let prefix = qualified.borrow().len();
+    api.function(
+        "emit_event",
+        &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
+        None,
+        "Queues an event on the same first-in-first-out queue as engine events (it counts against the same cap of 100 per turn). The payload is checked against the event's `[[event_types]]` declaration. The source is the player unless `opts.source` says otherwise.",
+        move |_lua, (event, payload, opts): (mlua::String, Option<Table>, Option<Table>)| {
+            // Names are read in place from the Lua strings, not copied.
+            let event = event.to_str()?;
+            let event: &str = &event;
+            let (kind, values) = {
+                let shared = c.shared.borrow();
+                let content = shared.content.as_ref().ok_or_else(|| mlua::Error::runtime("lantern.emit_event works only while the game runs"))?;
+                let kind = content
+                    .events
+                    .lookup(event)
+                    .or_else(|| {
+                        (!event.contains(':')).then(|| {
+                            let mut name = qualified.borrow_mut();
+                            name.truncate(prefix);
+                            name.push_str(event);
+                            content.events.lookup(&name)
+                        }).flatten()
+                    })
+                    .ok_or_else(|| {
+                        let help = crate::diag::did_you_mean(event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
+                        mlua::Error::runtime(format!("lantern.emit_event: unknown event `{event}`; {help}"))
+                    })?;
+                let def = content.events.get(kind);
+                let mut values = Vec::new();
+                if let Some(payload) = payload {
+                    // `for_each` walks the table with the key left on the stack; `pairs` made a
+                    // reference to each key as well, a fifth of the call.
+                    payload.for_each(|key: mlua::String, value: LuaValue| {
+                        // Compared as bytes: checking the key is UTF-8 first cost more than the
+                        // comparison; a key that matches no field is named in the error.
+                        let key = key.as_bytes();
+                        let key_text = || String::from_utf8_lossy(&key).into_owned();
+                        let index = def.payload.iter().position(|(n, _)| n.as_bytes() == &key[..]).ok_or_else(|| {
+                            let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
+                            mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{}` (it has: {})", def.name, key_text(), names.join(", ")))
+                        })?;
+                        let ty = def.payload[index].1;
+                        let v = from_lua(&value)
+                            .filter(|v| v.fits(ty))
+                            .ok_or_else(|| {
+                                let not = match &value {
+                                    LuaValue::String(s) if s.to_str().is_err() => "text that is not UTF-8".to_string(),
+                                    other => format!("`{}`", other.type_name()),
+                                };
+                                mlua::Error::runtime(format!("lantern.emit_event: `{}` of `{}` must be of type `{}`, not {not}", key_text(), def.name, ty.name()))
+                            })?;
+                        values.push((index, v));
+                        Ok(())
+                    })?;
+                }
+                (kind, values)
+            };
+            let handle = |name: &str| -> mlua::Result<Option<crate::game::CreatureRef>> {
+                match opts.as_ref().map(|o| o.raw_get::<LuaValue>(name)).transpose()? {
+                    Some(LuaValue::UserData(ud)) => Ok(Some(handle_of(&ud)?)),
+                    None | Some(LuaValue::Nil) => Ok(None),
+                    Some(_) => Err(mlua::Error::runtime(format!("opts.{name} must be a creature handle such as ev.source"))),
+                }
+            };
+            let source = handle("source")?.unwrap_or(crate::game::CreatureRef::Player);
+            let target = handle("target")?;
+            with_game_mut(|g| g.emit(kind, source, target, &values, Some(cause.clone())))?.map_err(mlua::Error::runtime)
+        },
+    )?;
+    // The fast path finds the mod's prefix and cause in its upvalues 2 and 3.
+    let lua = api.lua();
+    let (prefix, cause) = (
+        lua.create_string(format!("{}:", cx.mod_id))?,
+        lua.create_string(format!("lua:{}", cx.mod_id))?,
+    );
+    api.speed_up("emit_event", emit_event, (prefix, cause))?;
+    Ok(())
+}
+
+fn handle_of(ud: &AnyUserData) -> mlua::Result<crate::game::CreatureRef> {
+    ud.borrow::<Creature>()
+        .map(|h| h.0)
+        .map_err(|_| mlua::Error::runtime("expected a creature handle"))
+}
+
+/// The fast path of `lantern.emit_event`: queues the event when the call is the common one and
+/// everything checks; otherwise hands the call to the mlua function, which reports what is wrong.
+unsafe extern "C-unwind" fn emit_event(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: `state` is the running Lua thread, in a C closure made by `Api::speed_up`.
+    let emitted = capi::guarded(|| unsafe {
+        let top = ffi::lua_gettop(state);
+        let emitted = emit_from_stack(state, top);
+        // Pops what walking the payload left.
+        ffi::lua_settop(state, top);
+        emitted
+    });
+    if emitted == Some(true) {
+        return 0;
+    }
+    // SAFETY: this frame owns nothing; the slow path reports every error.
+    unsafe { capi::call_slow(state) }
+}
+
+/// Reads `emit_event(name, payload)` from the stack and queues it; `false` for anything the fast
+/// path leaves to the mlua function. Calls only API functions that cannot raise.
+///
+/// # Safety
+/// `state` is the running thread of a call to the closure `emit_event`, with `top` arguments.
+unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
+    // SAFETY (every block): as the caller promises; the strings read stay on the stack or in
+    // upvalues for the whole call.
+    let payload = match top {
+        1 => false,
+        2 => match unsafe { ffi::lua_type(state, 2) } {
+            ffi::LUA_TNIL => false,
+            ffi::LUA_TTABLE => true,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let (Some(name), Some(prefix), Some(cause)) = (
+        unsafe { capi::bytes_at(state, 1) },
+        unsafe { capi::bytes_at(state, ffi::lua_upvalueindex(2)) },
+        unsafe { capi::bytes_at(state, ffi::lua_upvalueindex(3)) },
+    ) else {
+        return false;
+    };
+    let mut values = SCRATCH.with(|s| s.take());
+    values.clear();
+    let emitted = lent_game_mut(|g| {
+        let kind = {
+            let events = &g.content().events;
+            let kind = match events.lookup_bytes(name) {
+                Some(kind) => kind,
+                None if !name.contains(&b':') => {
+                    // `<mod>:<name>` in a buffer on the stack: no allocation for a bare name.
+                    let mut buf = [0u8; 128];
+                    let len = prefix.len() + name.len();
+                    let qualified = buf.get_mut(..len)?;
+                    qualified[..prefix.len()].copy_from_slice(prefix);
+                    qualified[prefix.len()..].copy_from_slice(name);
+                    events.lookup_bytes(qualified)?
+                }
+                None => return None,
+            };
+            let def = events.get(kind);
+            if payload {
+                unsafe { ffi::lua_pushnil(state) };
+                while unsafe { ffi::lua_next(state, 2) } != 0 {
+                    let key = unsafe { capi::bytes_at(state, -2) }?;
+                    let index = def.payload.iter().position(|(n, _)| n.as_bytes() == key)?;
+                    let value = unsafe { value_at(state, -1) }?;
+                    if !value.fits(def.payload[index].1) {
+                        return None;
+                    }
+                    values.push((index, value));
+                    unsafe { ffi::lua_settop(state, -2) };
+                }
+            }
+            kind
+        };
+        let cause = cause_of(cause)?;
+        g.emit(kind, CreatureRef::Player, None, &values, Some(cause))
+            .ok()
+    })
+    .flatten()
+    .is_some();
+    values.clear();
+    SCRATCH.with(|s| s.set(values));
+    emitted
+}
+
+thread_local! {
+    /// The payload being read, kept between calls so reading one allocates nothing.
+    static SCRATCH: std::cell::Cell<Vec<(usize, crate::content::Value)>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The cause last named (`lua:<mod>`), so a mod that emits again shares it.
+    static CAUSE: std::cell::RefCell<Option<Rc<str>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The event log's cause for events a mod emits, from its text.
+fn cause_of(text: &[u8]) -> Option<Rc<str>> {
+    CAUSE.with(|c| {
+        let mut c = c.try_borrow_mut().ok()?;
+        match c.as_ref() {
+            Some(cause) if cause.as_bytes() == text => Some(cause.clone()),
+            _ => {
+                let cause: Rc<str> = std::str::from_utf8(text).ok()?.into();
+                *c = Some(cause.clone());
+                Some(cause)
+            }
+        }
+    })
+}
+
+/// The payload value at `idx`, as [`from_lua`] reads it; `None` for a type no payload holds.
+///
+/// # Safety
+/// As [`capi::bytes_at`].
+unsafe fn value_at(state: *mut ffi::lua_State, idx: c_int) -> Option<crate::content::Value> {
+    use crate::content::Value;
+    // SAFETY: as the caller promises; none of these converts or allocates.
+    unsafe {
+        Some(match ffi::lua_type(state, idx) {
+            ffi::LUA_TBOOLEAN => Value::Bool(ffi::lua_toboolean(state, idx) != 0),
+            ffi::LUA_TNUMBER if ffi::lua_isinteger(state, idx) != 0 => {
+                Value::Int(ffi::lua_tointegerx(state, idx, std::ptr::null_mut()))
+            }
+            ffi::LUA_TNUMBER => Value::Float(ffi::lua_tonumberx(state, idx, std::ptr::null_mut())),
+            ffi::LUA_TSTRING => Value::str(std::str::from_utf8(capi::bytes_at(state, idx)?).ok()?),
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! The few places lantern calls the Lua C API itself: fast paths in front of mlua functions.
+//!
+//! mlua makes every Rust function called from Lua safe at a price: a protected call, a reference
+//! per argument, a protected allocation per value made under a memory limit. For the two calls a
+//! mod makes most (reading a field of `ev`, `lantern.emit_event`) that price was most of the cost,
+//! so each is a C closure whose upvalue 1 is the plain mlua function that does the whole job. The
+//! C function handles the common case alone and hands everything else, including every error, to
+//! that function ([`call_slow`]), so messages and behaviour are the mlua function's.
+//!
+//! The rules a fast path keeps, because a Lua error leaves a C function by `longjmp`, which skips
+//! Rust destructors, and a Rust panic must not unwind into Lua's C frames:
+//! - while it owns anything with a destructor, it calls only API functions that cannot raise (they
+//!   do not allocate and run no Lua code: reading the stack, `lua_next`, pushing nil, numbers and
+//!   booleans);
+//! - it calls what may raise (pushing text, calling the slow path) only from a frame that owns
+//!   nothing;
+//! - its Rust work runs inside [`guarded`], and a panic there hands the call to the slow path.
+
+use mlua::{ffi, Function, IntoLuaMulti, Lua};
+use std::ffi::c_int;
+
+/// A C closure over `f` with `upvalues` (upvalue 1 being, by convention, the slow path).
+pub fn c_closure(
+    lua: &Lua,
+    f: ffi::lua_CFunction,
+    upvalues: impl IntoLuaMulti,
+) -> mlua::Result<Function> {
+    // SAFETY: `exec_raw` runs the closure in protected mode with exactly the upvalues on its
+    // stack, which `lua_pushcclosure` pops and replaces with the closure it returns.
+    unsafe {
+        lua.exec_raw(upvalues, |state| {
+            let n = ffi::lua_gettop(state);
+            ffi::lua_pushcclosure(state, f, n);
+        })
+    }
+}
+
+/// Runs a fast path's Rust work; `None` if it panicked (the panic hook has printed it).
+pub fn guarded<R>(f: impl FnOnce() -> R) -> Option<R> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
+}
+
+/// The bytes of the string at `idx`, if it is a string (a number is not converted: that would
+/// allocate).
+///
+/// # Safety
+/// `state` is a running Lua thread and `idx` a valid index; the bytes live as long as the string
+/// stays where it is (on the stack or in an upvalue).
+pub unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
+    // SAFETY: as the caller promises.
+    unsafe {
+        if ffi::lua_type(state, idx) != ffi::LUA_TSTRING {
+            return None;
+        }
+        let mut len = 0usize;
+        let text = ffi::lua_tolstring(state, idx, &mut len);
+        Some(std::slice::from_raw_parts(text.cast::<u8>(), len))
+    }
+}
+
+/// Hands the running call, with all its arguments, to upvalue 1 and returns what it returns.
+///
+/// # Safety
+/// Called from a C closure made by [`c_closure`] whose upvalue 1 is a function, from a frame that
+/// owns nothing with a destructor: the slow path may raise.
+pub unsafe fn call_slow(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as the caller promises; a C function always has room for one more value.
+    unsafe {
+        let n = ffi::lua_gettop(state);
+        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
+        ffi::lua_insert(state, 1);
+        ffi::lua_call(state, n, ffi::LUA_MULTRET);
+        ffi::lua_gettop(state)
+    }
+}
