@@ -233,6 +233,32 @@ fn a_memory_bomb_ends_at_the_memory_limit() {
 }
 
 #[test]
+fn a_memory_bomb_that_keeps_what_it_filled_leaves_the_game_running() {
+    // The hoard stays reachable, so collecting frees nothing: every later allocation in the state
+    // may fail, and each must end as a reported error, not a crash.
+    let lua = "lantern.on('turn_started', function()\n\
+                 hoard = hoard or {}\n\
+                 for i = 1, 1e9 do hoard[#hoard + 1] = string.rep('x', 1024) .. i end\n\
+               end)\n\
+               lantern.on('turn_started', function(ev) lantern.log('turn ' .. lantern.game.turn .. ' ' .. ev.name) end)\n";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game_with(
+        1,
+        Limits {
+            instructions: 50_000_000,
+            memory: 16 * 1024 * 1024,
+        },
+    );
+    for _ in 0..3 {
+        turn(&mut g);
+    }
+    let p = problems(&mut g, &world);
+    assert!(!p.is_empty());
+    assert!(p.iter().all(|p| p.contains("out of memory")), "{p:#?}");
+    assert_eq!(g.state().turn, 3);
+}
+
+#[test]
 fn a_string_rep_bomb_ends() {
     runaway("local s = string.rep('x', 1e10)");
 }
