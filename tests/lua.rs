@@ -490,6 +490,19 @@ fn storage_is_saved_with_the_game_and_refuses_functions() {
         p[0].contains("lantern.storage.f holds a function; lantern.storage holds only plain data"),
         "{p:?}"
     );
+    let kept = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function(ev) lantern.storage.last = ev end)",
+    )]);
+    let (mut g, world) = kept.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert!(
+        p[0].contains(
+            "lantern.storage.last holds an event (`ev`), which is readable only inside its handler"
+        ),
+        "{p:?}"
+    );
 }
 
 #[test]

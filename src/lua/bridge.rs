@@ -307,6 +307,8 @@ pub fn storage_to_json(v: &LuaValue, path: &str) -> Result<serde_json::Value, St
                 serde_json::Value::Object(object)
             }
         }
+        // Light userdata reach scripts only as event views.
+        LuaValue::LightUserData(_) => return Err(format!("{path} holds an event (`ev`), which is readable only inside its handler; lantern.storage holds only plain data (strings, numbers, booleans, tables): keep the fields you need")),
         other => return Err(format!("{path} holds a {}; lantern.storage holds only plain data (strings, numbers, booleans, tables)", other.type_name())),
     })
 }
