@@ -25,7 +25,7 @@ function Creature:has_tag(tag) end
 ---@return integer
 function Creature:attribute(name) end
 
----@class lantern.Event A read-only view of an event; payload fields are fields too.
+---@class lantern.Event A read-only view of an event, readable while its handlers run (keep its fields, not the view); payload fields are fields too.
 ---@field name string
 ---@field source lantern.Creature
 ---@field target lantern.Creature?
