@@ -138,3 +138,42 @@ fn a_view_kept_past_its_handlers_reads_as_an_error_that_says_so() {
         problems[0]
     );
 }
+
+#[test]
+fn a_creature_handle_is_made_once_and_kept() {
+    let lua = "local first\n\
+               lantern.on('turn_started', function(ev)\n\
+                 local s = ev.source\n\
+                 lantern.log(tostring(rawequal(s, ev.source)) .. ' ' .. tostring(first == nil or rawequal(first, s)) .. ' ' .. s.ref .. ' ' .. tostring(ev.target) .. ' ' .. ev.name)\n\
+                 first = s\n\
+               end)\n";
+    let (said, problems) = run(lua, 2);
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(
+        said,
+        vec![
+            "[test] true true player nil turn_started",
+            "[test] true true player nil turn_started"
+        ]
+    );
+}
+
+#[test]
+fn source_and_target_are_the_events_creatures() {
+    let lua = "lantern.on('damage_taken', function(ev)\n\
+                 lantern.log(ev.source.ref .. ' ' .. ev.target.ref .. ' ' .. ev.target.name)\n\
+               end)\n";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    g.spawn(&lantern::id::Id::qualified("core:rat").unwrap())
+        .unwrap();
+    g.take_messages();
+    g.attack(None).unwrap();
+    assert!(problems(&mut g, &world).is_empty());
+    let said = g.take_messages();
+    let first = said
+        .iter()
+        .find(|l| l.starts_with("[test] "))
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert_eq!(first, "[test] enemy:1 player Hero", "{said:?}");
+}

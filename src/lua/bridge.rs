@@ -264,20 +264,6 @@ pub fn from_lua(v: &LuaValue) -> Option<Value> {
     }
 }
 
-/// Creature handles made so far, one per creature reference, shared with the event views that hand
-/// them out.
-pub(crate) type Handles =
-    std::rc::Rc<RefCell<std::collections::BTreeMap<CreatureRef, AnyUserData>>>;
-
-pub(crate) fn handle_in(handles: &Handles, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
-    if let Some(h) = handles.borrow().get(&r) {
-        return Ok(h.clone());
-    }
-    let h = lua.create_userdata(Creature(r))?;
-    handles.borrow_mut().insert(r, h.clone());
-    Ok(h)
-}
-
 /// `lantern.storage` to JSON: only plain data (strings, numbers, booleans, tables of them).
 pub fn storage_to_json(v: &LuaValue, path: &str) -> Result<serde_json::Value, String> {
     Ok(match v {

@@ -12,11 +12,11 @@
 //!
 //! This module knows nothing of handlers, budgets or the game.
 
-use super::bridge::{handle_in, to_lua, Handles};
+use super::bridge::{to_lua, Creature};
 use super::capi;
 use crate::content::{EventTable, Value};
 use crate::game::{CreatureRef, Event};
-use mlua::{ffi, LightUserData, Lua, Value as LuaValue};
+use mlua::{ffi, AnyUserData, LightUserData, Lua, Table, Value as LuaValue};
 use std::cell::Cell;
 use std::ffi::c_int;
 
@@ -24,6 +24,8 @@ use std::ffi::c_int;
 struct Names {
     /// The event's name, as a Lua string made once per content.
     name: mlua::String,
+    /// Where its bytes are, and how many, for the fast path.
+    name_bytes: (*const u8, usize),
     /// The payload field names as bytes, compared with the key a handler reads.
     fields: Box<[Box<[u8]>]>,
     /// Where the bytes of each field name's Lua string are, for the fast path: Lua keeps one copy
@@ -39,7 +41,14 @@ struct Names {
 pub struct Views {
     /// By event kind.
     names: Vec<Names>,
-    handles: Handles,
+    /// Creature handles made so far, by [`handle_key`]: a Lua table, upvalue 2 of the fast path,
+    /// which pushes a handle from it without entering mlua.
+    handles: Table,
+    /// The addresses of the interned strings `name`, `source` and `target`, which the fast path
+    /// tells apart by address like payload fields.
+    builtin: [*const u8; 3],
+    /// Keeps those strings, and so their addresses.
+    _builtin: [mlua::String; 3],
 }
 
 /// The event being delivered, and which delivery it is. It lives on the stack of
@@ -48,11 +57,11 @@ struct Delivery<'a> {
     /// The number the views of this delivery hold; deliveries are numbered from 1 per thread, so no
     /// two deliveries, in one Lua state or in two, share one.
     number: usize,
+    views: &'a Views,
     names: &'a Names,
     payload: &'a [Option<Value>],
     source: CreatureRef,
     target: Option<CreatureRef>,
-    handles: &'a Handles,
 }
 
 thread_local! {
@@ -87,7 +96,8 @@ impl Views {
     pub fn new(lua: &Lua) -> mlua::Result<Views> {
         let slow =
             lua.create_function(|lua, (view, key): (LuaValue, LuaValue)| field(lua, &view, &key))?;
-        let index = capi::c_closure(lua, index, slow)?;
+        let handles = lua.create_table()?;
+        let index = capi::c_closure(lua, index, (slow, handles.clone()))?;
         let meta = lua.create_table()?;
         meta.raw_set("__index", index)?;
         meta.raw_set(
@@ -113,9 +123,16 @@ impl Views {
         // `getmetatable(ev)` answers `false`: the table is shared by every view and stays lantern's.
         meta.raw_set("__metatable", false)?;
         lua.set_type_metatable::<LightUserData>(Some(meta));
+        let builtin = [
+            lua.create_string("name")?,
+            lua.create_string("source")?,
+            lua.create_string("target")?,
+        ];
         Ok(Views {
             names: Vec::new(),
-            handles: Default::default(),
+            handles,
+            builtin: [0, 1, 2].map(|i| builtin[i].as_bytes().as_ptr()),
+            _builtin: builtin,
         })
     }
 
@@ -138,8 +155,14 @@ impl Views {
                         _ => s.as_bytes().as_ptr(),
                     })
                     .collect();
+                let name = lua.create_string(def.name.as_str())?;
+                let name_bytes = {
+                    let bytes = name.as_bytes();
+                    (bytes.as_ptr(), bytes.len())
+                };
                 Ok(Names {
-                    name: lua.create_string(def.name.as_str())?,
+                    name,
+                    name_bytes,
                     fields: def
                         .payload
                         .iter()
@@ -165,16 +188,37 @@ impl Views {
         });
         let delivery = Delivery {
             number,
+            views: self,
             names,
             payload: &event.payload,
             source: event.source,
             target: event.target,
-            handles: &self.handles,
         };
         let outer = DELIVERING.with(|d| d.replace(std::ptr::from_ref(&delivery).cast()));
         let _end = EndDelivery(outer);
         let view = LightUserData(std::ptr::without_provenance_mut(number));
         Ok(f(LuaValue::LightUserData(view)))
+    }
+}
+
+impl Views {
+    /// The handle of a creature, made the first time it is asked for and kept.
+    fn handle(&self, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
+        let key = handle_key(r);
+        if let Some(h) = self.handles.raw_get::<Option<AnyUserData>>(key)? {
+            return Ok(h);
+        }
+        let h = lua.create_userdata(Creature(r))?;
+        self.handles.raw_set(key, &h)?;
+        Ok(h)
+    }
+}
+
+/// Where a creature's handle is kept in `Views::handles`.
+fn handle_key(r: CreatureRef) -> i64 {
+    match r {
+        CreatureRef::Player => 0,
+        CreatureRef::Enemy(i) => i64::try_from(i).map_or(i64::MAX, |i| i.saturating_add(1)),
     }
 }
 
@@ -194,8 +238,11 @@ enum Fast {
     Bool(bool),
     Int(i64),
     Float(f64),
-    /// Bytes of a text value in the delivery's payload, which outlives the push.
+    /// Bytes of a text value in the delivery's payload, or of the event's name, which outlive the
+    /// push.
     Text(*const u8, usize),
+    /// A creature handle, if it was made before: the key of `Views::handles` it is under.
+    Handle(i64),
     /// Anything else: `name`, `source`, `target`, an unknown key, a view not being delivered.
     Slow,
 }
@@ -208,6 +255,19 @@ impl Delivery<'_> {
     fn fast(&self, view: usize, key: *const u8) -> Fast {
         if view != self.number {
             return Fast::Slow;
+        }
+        let [name, source, target] = self.views.builtin;
+        if key == name {
+            let (bytes, len) = self.names.name_bytes;
+            return Fast::Text(bytes, len);
+        }
+        if key == source {
+            return Fast::Handle(handle_key(self.source));
+        }
+        if key == target {
+            return self
+                .target
+                .map_or(Fast::Nil, |t| Fast::Handle(handle_key(t)));
         }
         match self.names.interned.iter().position(|f| *f == key) {
             Some(i) => match self.payload.get(i).and_then(Option::as_ref) {
@@ -249,6 +309,13 @@ unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
         Fast::Text(bytes, len) => unsafe {
             ffi::lua_pushlstring(state, bytes.cast(), len);
         },
+        // A handle not made yet is made by the slow path, which keeps it in the table.
+        Fast::Handle(key) => unsafe {
+            if ffi::lua_rawgeti(state, ffi::lua_upvalueindex(2), key) == ffi::LUA_TNIL {
+                ffi::lua_settop(state, -2);
+                return capi::call_slow(state);
+            }
+        },
         Fast::Slow => return unsafe { capi::call_slow(state) },
     }
     1
@@ -272,9 +339,9 @@ fn field(lua: &Lua, view: &LuaValue, key: &LuaValue) -> mlua::Result<LuaValue> {
     let read = current(view, |d| -> mlua::Result<LuaValue> {
         Ok(match &*key {
             b"name" => LuaValue::String(d.names.name.clone()),
-            b"source" => LuaValue::UserData(handle_in(d.handles, lua, d.source)?),
+            b"source" => LuaValue::UserData(d.views.handle(lua, d.source)?),
             b"target" => match d.target {
-                Some(t) => LuaValue::UserData(handle_in(d.handles, lua, t)?),
+                Some(t) => LuaValue::UserData(d.views.handle(lua, t)?),
                 None => LuaValue::Nil,
             },
             other => match d.fields().iter().position(|f| **f == *other) {
