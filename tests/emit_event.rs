@@ -4,9 +4,7 @@
 
 mod common;
 
-use common::world::TestMods;
-use lantern::diag::render;
-use lantern::game::{ev, Game};
+use common::world::{problems, turn, TestMods};
 
 const PING: &str = "[[event_types]]\nid = \"ping\"\n\
                     payload = { power = \"int\", weight = \"float\", lit = \"bool\", altar = \"string\" }\n";
@@ -16,10 +14,6 @@ const SHOW: &str = "local function show(v) return tostring(v) .. ':' .. (math.ty
                     lantern.on('ping', function(ev)\n\
                       lantern.log(table.concat({ show(ev.power), show(ev.weight), show(ev.lit), show(ev.altar), ev.source.ref }, ' '))\n\
                     end)\n";
-
-fn turn(g: &mut Game) {
-    g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
-}
 
 /// Runs `body` as a `turn_started` handler once and returns what was logged and the problems.
 fn run(body: &str) -> (Vec<String>, Vec<String>) {
@@ -34,11 +28,7 @@ fn run_with_causes(body: &str) -> (Vec<String>, Vec<String>, Vec<Option<String>>
     let (mut g, world) = mods.game(1);
     g.take_messages();
     turn(&mut g);
-    let problems = g
-        .take_problems()
-        .iter()
-        .map(|d| render(d, &world.sources))
-        .collect();
+    let problems = problems(&mut g, &world);
     let causes = g
         .log()
         .skip(1)

@@ -4,24 +4,10 @@
 
 mod common;
 
-use common::world::TestMods;
-use lantern::diag::render;
-use lantern::game::{ev, Game};
-use lantern::load::World;
+use common::world::{problems, turn, TestMods};
 
 const PING: &str = "[[event_types]]\nid = \"ping\"\n\
                     payload = { power = \"int\", weight = \"float\", lit = \"bool\", altar = \"string\", note = \"string\" }\n";
-
-fn turn(g: &mut Game) {
-    g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
-}
-
-fn problems(g: &mut Game, world: &World) -> Vec<String> {
-    g.take_problems()
-        .iter()
-        .map(|d| render(d, &world.sources))
-        .collect()
-}
 
 fn run(lua: &str, turns: usize) -> (Vec<String>, Vec<String>) {
     let mods = TestMods::new(&[("data/events.toml", PING), ("scripts/main.lua", lua)]);

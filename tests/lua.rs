@@ -4,23 +4,10 @@
 
 mod common;
 
-use common::world::TestMods;
+use common::world::{problems, turn, TestMods};
 use common::{lantern, root};
-use lantern::diag::render;
-use lantern::game::{ev, Game};
-use lantern::load::World;
+use lantern::game::Game;
 use lantern::lua::Limits;
-
-fn turn(g: &mut Game) {
-    g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
-}
-
-fn problems(g: &mut Game, world: &World) -> Vec<String> {
-    g.take_problems()
-        .iter()
-        .map(|d| render(d, &world.sources))
-        .collect()
-}
 
 fn said(g: &mut Game) -> Vec<String> {
     g.take_messages()

@@ -59,3 +59,17 @@ impl TestMods {
         (game, world)
     }
 }
+
+/// Starts a turn: `turn_started` runs every handler listening to it.
+pub fn turn(g: &mut Game) {
+    g.emit_command(lantern::game::ev::TURN_STARTED, None, &[])
+        .unwrap();
+}
+
+/// The problems the game raised since last asked, rendered as a modder sees them.
+pub fn problems(g: &mut Game, world: &World) -> Vec<String> {
+    g.take_problems()
+        .iter()
+        .map(|d| lantern::diag::render(d, &world.sources))
+        .collect()
+}
