@@ -82,6 +82,7 @@ impl Drop for EndDelivery {
 }
 
 /// Runs `f` on the delivery running now, if any.
+#[inline]
 fn delivering<R>(f: impl FnOnce(&Delivery<'_>) -> R) -> Option<R> {
     let d = DELIVERING.with(Cell::get);
     // SAFETY: not null only while `Views::deliver` runs, pointing at its `delivery`, which it
@@ -252,6 +253,7 @@ impl Delivery<'_> {
         &self.names.fields
     }
 
+    #[inline]
     fn fast(&self, view: usize, key: *const u8) -> Fast {
         if view != self.number {
             return Fast::Slow;
@@ -282,7 +284,7 @@ impl Delivery<'_> {
     }
 }
 
-/// `__index` of every view: reads a payload field of the event being delivered and pushes it;
+/// `__index` of every view: reads a field of the event being delivered and pushes it;
 /// hands anything else to its upvalue, the mlua function [`field`]. Keeps the rules in
 /// [`capi`](super::capi): the delivery's borrow has ended before anything that may raise is
 /// called (pushing text, under the memory limit; the slow path). A finalizer that Lua runs while
@@ -290,7 +292,7 @@ impl Delivery<'_> {
 unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY (every block below): `state` is the running Lua thread, which called this function as
     // a metamethod with the view and the key at 1 and 2, and room for the result.
-    let found = capi::guarded(|| {
+    let found = capi::abort_on_panic(|| {
         if unsafe { ffi::lua_type(state, 1) } != ffi::LUA_TLIGHTUSERDATA {
             return Fast::Slow;
         }
@@ -300,7 +302,7 @@ unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
             None => Fast::Slow,
         }
     });
-    match found.unwrap_or(Fast::Slow) {
+    match found {
         Fast::Nil => unsafe { ffi::lua_pushnil(state) },
         Fast::Bool(b) => unsafe { ffi::lua_pushboolean(state, c_int::from(b)) },
         Fast::Int(n) => unsafe { ffi::lua_pushinteger(state, n) },
