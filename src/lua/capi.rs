@@ -93,3 +93,42 @@ pub unsafe fn call_slow(state: *mut ffi::lua_State) -> c_int {
         ffi::lua_gettop(state)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guarded_hands_a_panic_back_as_none() {
+        assert_eq!(guarded(|| 3), Some(3));
+        assert_eq!(guarded(|| -> i32 { panic!("a bug in a fast path") }), None);
+        assert_eq!(abort_on_panic(|| 4), 4);
+    }
+
+    #[test]
+    fn a_fast_path_falls_back_to_its_upvalue_and_reads_strings_in_place() {
+        // A C function that answers `#s` for a string argument by itself and hands anything else
+        // to its slow path, which says what it got.
+        unsafe extern "C-unwind" fn length(state: *mut ffi::lua_State) -> c_int {
+            // SAFETY: called by Lua with its arguments on the stack, from a closure made by
+            // `c_closure` with the slow path as upvalue 1.
+            unsafe {
+                match bytes_at(state, 1) {
+                    Some(text) => {
+                        ffi::lua_pushinteger(state, text.len() as ffi::lua_Integer);
+                        1
+                    }
+                    None => call_slow(state),
+                }
+            }
+        }
+        let lua = Lua::new();
+        let slow = lua
+            .create_function(|_, v: mlua::Value| Ok(format!("slow: {}", v.type_name())))
+            .unwrap();
+        let fast = c_closure(&lua, length, slow).unwrap();
+        assert_eq!(fast.call::<i64>("abc").unwrap(), 3);
+        assert_eq!(fast.call::<String>(12).unwrap(), "slow: integer");
+        assert_eq!(fast.call::<String>(true).unwrap(), "slow: boolean");
+    }
+}

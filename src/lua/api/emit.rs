@@ -108,13 +108,11 @@ fn handle_of(ud: &AnyUserData) -> mlua::Result<crate::game::CreatureRef> {
 /// everything checks; otherwise hands the call to the mlua function, which reports what is wrong.
 unsafe extern "C-unwind" fn emit_event(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: `state` is the running Lua thread, in a C closure made by `Api::speed_up`.
-    let emitted = capi::guarded(|| unsafe {
-        let top = ffi::lua_gettop(state);
-        let emitted = emit_from_stack(state, top);
-        // Pops what walking the payload left.
-        ffi::lua_settop(state, top);
-        emitted
-    });
+    let top = unsafe { ffi::lua_gettop(state) };
+    let emitted = capi::guarded(|| unsafe { emit_from_stack(state, top) });
+    // Pops what walking the payload left, even after a panic, so the slow path gets the call's
+    // own arguments. (Shrinking the stack cannot raise: there are no to-be-closed variables.)
+    unsafe { ffi::lua_settop(state, top) };
     if emitted == Some(true) {
         return 0;
     }
