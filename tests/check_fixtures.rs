@@ -49,6 +49,7 @@ fixtures!(
     folder_without_manifest,
     lua_bad_require,
     lua_memory_bomb,
+    lua_memory_bomb_kept,
     lua_runaway_loop,
     lua_runtime_error,
     lua_syntax_error,

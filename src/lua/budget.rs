@@ -112,6 +112,32 @@ impl Budget {
     }
 }
 
+/// Lifts the memory limit until dropped, for lantern's own bookkeeping in the state (the references
+/// and names it makes when binding handlers to events): the limit is for scripts, and a script
+/// that filled the state with what it keeps must not make that bookkeeping fail after it (it did:
+/// "cannot prepare the Lua event views", beside the script's own error). No script runs meanwhile.
+pub struct Unlimited<'a> {
+    lua: &'a Lua,
+    limit: Option<usize>,
+}
+
+impl<'a> Unlimited<'a> {
+    pub fn new(lua: &'a Lua) -> Unlimited<'a> {
+        Unlimited {
+            lua,
+            limit: lua.set_memory_limit(0).ok(),
+        }
+    }
+}
+
+impl Drop for Unlimited<'_> {
+    fn drop(&mut self) {
+        if let Some(limit) = self.limit {
+            let _ = self.lua.set_memory_limit(limit);
+        }
+    }
+}
+
 /// Whether this process runs lantern's Lua (`vendor/lua-src`), whose count hook is charged only
 /// where code repeats and whose string hash has a fixed seed. Cargo applies the root
 /// `[patch.crates-io]` that puts it in place only inside this workspace: a game that depends on

@@ -266,6 +266,7 @@ impl LuaRuntime {
 
     /// Resolves the events handlers listen to against the built content.
     pub fn bind(&mut self, content: Arc<Content>, diags: &mut Vec<Diagnostic>) {
+        let _unlimited = budget::Unlimited::new(&self.lua);
         let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
         let line_span = |path: &str, line: usize| self.line_span(path, line);
         let mut shared = self.shared.borrow_mut();
