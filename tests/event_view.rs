@@ -69,7 +69,7 @@ fn writing_to_a_view_or_reading_it_by_number_is_an_error_at_its_line() {
     let (_, problems) = run(lua, 1);
     assert_eq!(problems.len(), 2, "{problems:#?}");
     assert!(
-        problems[0].contains("this table is read-only (tried to set `power`)"),
+        problems[0].contains("an event is read-only (tried to set `power`); to tell other handlers something, emit an event of your own"),
         "{}",
         problems[0]
     );
