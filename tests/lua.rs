@@ -649,9 +649,9 @@ fn reading_the_game_while_the_mod_loads_says_when_it_can_be_read() {
 
 #[test]
 fn a_handler_that_changes_the_game_and_then_fails_hands_back_the_real_game() {
-    // The game is moved into the Lua state for the call; whatever the handler did, the caller gets
-    // the real game back (with the handler's change, which went through the door before the error),
-    // and the next handler and the next event see it.
+    // The game is lent to Lua for the call (it was once moved in and out); whatever the handler
+    // did, the change that went through the door before the error stays, the lend ends, and the
+    // next handler and the next event see the same game.
     let lua = "lantern.on('turn_started', function()\n\
                  lantern.apply({ action = 'give_item', item = 'core:gold', count = 2 })\n\
                  error('after the gold')\n\
