@@ -1,7 +1,7 @@
 //! Resolution: raw definitions into typed registries, every reference checked.
 //!
-//! Two passes. [`symbols`] declares every ID (duplicates, overrides); then each winning definition is
-//! resolved against those symbols ([`defs`], with conditions, actions and triggers in [`vocabulary`]).
+//! Two passes. `symbols` declares every ID (duplicates, overrides); then each winning definition is
+//! resolved against those symbols (`defs`, with conditions, actions and triggers in `vocabulary`).
 //! Nothing stops at the first error: a definition with a bad field is still built where it can be,
 //! and the diagnostic says what was wrong and what was meant.
 

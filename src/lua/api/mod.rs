@@ -104,7 +104,7 @@ impl<'a> Api<'a> {
     }
 
     /// Puts a C fast path in front of the function `name` registered above: a closure over `fast`
-    /// with the function as upvalue 1 and `upvalues` after it (see [`crate::lua::capi`]).
+    /// with the function as upvalue 1 and `upvalues` after it (see `lua/capi.rs`).
     pub fn speed_up(
         &mut self,
         name: &'static str,
