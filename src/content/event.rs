@@ -25,9 +25,14 @@ pub struct EventDef {
 
 impl EventDef {
     pub fn field(&self, name: &str) -> Option<(usize, FieldType)> {
+        self.field_bytes(name.as_bytes())
+    }
+
+    /// As [`field`](Self::field), for a name that may not be UTF-8 (it then names no field).
+    pub fn field_bytes(&self, name: &[u8]) -> Option<(usize, FieldType)> {
         self.payload
             .iter()
-            .position(|(n, _)| n == name)
+            .position(|(n, _)| n.as_bytes() == name)
             .map(|i| (i, self.payload[i].1))
     }
 }
@@ -100,6 +105,34 @@ impl EventTable {
     /// As [`lookup`](Self::lookup), for a name that may not be UTF-8 (it then names no event).
     pub fn lookup_bytes(&self, name: &[u8]) -> Option<EventKey> {
         self.by_name.get(name).copied()
+    }
+
+    /// An event as a mod names it (in `lantern.on`, `emit_event`): a qualified name, an engine
+    /// event, or a bare name that means the mod's own (`ritual_done` in mod `rats` is
+    /// `rats:ritual_done`). Allocates nothing for names of ordinary length: `emit_event` looks one
+    /// up on every call.
+    #[inline]
+    pub fn lookup_for(&self, mod_id: &[u8], name: &[u8]) -> Option<EventKey> {
+        if let Some(key) = self.lookup_bytes(name) {
+            return Some(key);
+        }
+        if name.contains(&b':') {
+            return None;
+        }
+        let len = mod_id.len() + 1 + name.len();
+        let mut buf = [0u8; 128];
+        let mut long = Vec::new();
+        let qualified = match buf.get_mut(..len) {
+            Some(b) => b,
+            None => {
+                long.resize(len, 0);
+                &mut long[..]
+            }
+        };
+        qualified[..mod_id.len()].copy_from_slice(mod_id);
+        qualified[mod_id.len()] = b':';
+        qualified[mod_id.len() + 1..].copy_from_slice(name);
+        self.lookup_bytes(qualified)
     }
 
     pub fn get(&self, key: EventKey) -> &EventDef {
@@ -245,5 +278,42 @@ mod tests {
         );
         assert_eq!(table.lookup("ping"), None);
         assert_eq!(table.lookup("rats:ritual"), None);
+    }
+
+    #[test]
+    fn a_mod_names_its_own_events_bare_and_others_qualified() {
+        let long = format!("{}:{}", "m".repeat(100), "e".repeat(100));
+        let custom = ["rats:ritual_done", "alpha:ping", long.as_str()]
+            .iter()
+            .map(|n| EventDef {
+                name: n.to_string(),
+                custom: Id::qualified(n),
+                payload: Vec::new(),
+                description: String::new(),
+                span: None,
+            })
+            .collect();
+        let table = EventTable::new(custom);
+        let find = |mod_id: &str, name: &str| {
+            table
+                .lookup_for(mod_id.as_bytes(), name.as_bytes())
+                .map(|k| table.get(k).name.clone())
+        };
+        assert_eq!(
+            find("rats", "ritual_done").as_deref(),
+            Some("rats:ritual_done")
+        );
+        assert_eq!(
+            find("alpha", "rats:ritual_done").as_deref(),
+            Some("rats:ritual_done")
+        );
+        assert_eq!(find("alpha", "ritual_done"), None);
+        assert_eq!(
+            find("rats", "turn_started").as_deref(),
+            Some("turn_started")
+        );
+        assert_eq!(find("rats", "alpha:pin"), None);
+        // Longer than the buffer on the stack.
+        assert_eq!(find(&"m".repeat(100), &"e".repeat(100)), Some(long.clone()));
     }
 }

@@ -273,12 +273,9 @@ impl LuaRuntime {
         let mut by_event: Vec<Vec<Listener>> =
             (0..content.events.len()).map(|_| Vec::new()).collect();
         for (i, h) in shared.handlers.iter_mut().enumerate() {
-            let own = format!("{}:{}", h.registered.mod_id, h.event);
-            let key = content.events.lookup(&h.event).or_else(|| {
-                (!h.event.contains(':'))
-                    .then(|| content.events.lookup(&own))
-                    .flatten()
-            });
+            let key = content
+                .events
+                .lookup_for(h.registered.mod_id.as_bytes(), h.event.as_bytes());
             match key {
                 Some(k) => {
                     h.key = Some(k);

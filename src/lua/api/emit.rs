@@ -15,10 +15,6 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
     // What the event log and the loop report name as the cause of events this mod emits.
     let cause: std::rc::Rc<str> = format!("lua:{}", cx.mod_id).into();
-    // A bare name is looked up as this mod's: `<mod>:` is written here once and the name appended
-    // per call, so emitting allocates no text.
-    let qualified = std::cell::RefCell::new(format!("{}:", cx.mod_id));
-    let prefix = qualified.borrow().len();
     api.function(
         "emit_event",
         &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
@@ -33,15 +29,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 let content = shared.content.as_ref().ok_or_else(|| mlua::Error::runtime("lantern.emit_event works only while the game runs"))?;
                 let kind = content
                     .events
-                    .lookup(event)
-                    .or_else(|| {
-                        (!event.contains(':')).then(|| {
-                            let mut name = qualified.borrow_mut();
-                            name.truncate(prefix);
-                            name.push_str(event);
-                            content.events.lookup(&name)
-                        }).flatten()
-                    })
+                    .lookup_for(c.mod_id.as_bytes(), event.as_bytes())
                     .ok_or_else(|| {
                         let help = crate::diag::did_you_mean(event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
                         mlua::Error::runtime(format!("lantern.emit_event: unknown event `{event}`; {help}"))
@@ -56,11 +44,10 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                         // comparison; a key that matches no field is named in the error.
                         let key = key.as_bytes();
                         let key_text = || String::from_utf8_lossy(&key).into_owned();
-                        let index = def.payload.iter().position(|(n, _)| n.as_bytes() == &key[..]).ok_or_else(|| {
+                        let (index, ty) = def.field_bytes(&key).ok_or_else(|| {
                             let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
                             mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{}` (it has: {})", def.name, key_text(), names.join(", ")))
                         })?;
-                        let ty = def.payload[index].1;
                         let v = from_lua(&value)
                             .filter(|v| v.fits(ty))
                             .ok_or_else(|| {
@@ -88,13 +75,13 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             with_game_mut(|g| g.emit(kind, source, target, &values, Some(cause.clone())))?.map_err(mlua::Error::runtime)
         },
     )?;
-    // The fast path finds the mod's prefix and cause in its upvalues 2 and 3.
+    // The fast path finds the mod's id and cause in its upvalues 2 and 3.
     let lua = api.lua();
-    let (prefix, cause) = (
-        lua.create_string(format!("{}:", cx.mod_id))?,
+    let (mod_id, cause) = (
+        lua.create_string(&cx.mod_id)?,
         lua.create_string(format!("lua:{}", cx.mod_id))?,
     );
-    api.speed_up("emit_event", emit_event, (prefix, cause))?;
+    api.speed_up("emit_event", emit_event, (mod_id, cause))?;
     Ok(())
 }
 
@@ -137,7 +124,7 @@ unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
         },
         _ => return false,
     };
-    let (Some(name), Some(prefix), Some(cause)) = (
+    let (Some(name), Some(mod_id), Some(cause)) = (
         unsafe { capi::bytes_at(state, 1) },
         unsafe { capi::bytes_at(state, ffi::lua_upvalueindex(2)) },
         unsafe { capi::bytes_at(state, ffi::lua_upvalueindex(3)) },
@@ -149,27 +136,15 @@ unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
     let emitted = lent_game_mut(|g| {
         let kind = {
             let events = &g.content().events;
-            let kind = match events.lookup_bytes(name) {
-                Some(kind) => kind,
-                None if !name.contains(&b':') => {
-                    // `<mod>:<name>` in a buffer on the stack: no allocation for a bare name.
-                    let mut buf = [0u8; 128];
-                    let len = prefix.len() + name.len();
-                    let qualified = buf.get_mut(..len)?;
-                    qualified[..prefix.len()].copy_from_slice(prefix);
-                    qualified[prefix.len()..].copy_from_slice(name);
-                    events.lookup_bytes(qualified)?
-                }
-                None => return None,
-            };
+            let kind = events.lookup_for(mod_id, name)?;
             let def = events.get(kind);
             if payload {
                 unsafe { ffi::lua_pushnil(state) };
                 while unsafe { ffi::lua_next(state, 2) } != 0 {
                     let key = unsafe { capi::bytes_at(state, -2) }?;
-                    let index = def.payload.iter().position(|(n, _)| n.as_bytes() == key)?;
+                    let (index, ty) = def.field_bytes(key)?;
                     let value = unsafe { value_at(state, -1) }?;
-                    if !value.fits(def.payload[index].1) {
+                    if !value.fits(ty) {
                         return None;
                     }
                     values.push((index, value));
