@@ -130,14 +130,14 @@ fn runaway(code: &str) {
     );
 }
 
-/// This workspace builds lantern's Lua (`[patch.crates-io]` in Cargo.toml): if the patch were
-/// lost, scripts would still run, so this is where it shows. Its count hook charges nothing for
+/// This workspace builds lantern's Lua (`build.rs` links `vendor/lantern-lua-src`): if stock Lua
+/// were linked instead, scripts would still run, so this is where it shows. Its count hook charges nothing for
 /// straight-line code and still counts a loop.
 #[test]
 fn lanterns_own_lua_is_the_one_built() {
     assert!(
         lantern::lua::budget::patched_lua(),
-        "stock Lua was built: is `[patch.crates-io] lua-src` still in Cargo.toml?"
+        "stock Lua was linked: does build.rs still link lantern-lua-src, with mlua-sys `external`?"
     );
     let lua = mlua::Lua::new();
     let fired = std::rc::Rc::new(std::cell::Cell::new(0u32));
@@ -158,7 +158,7 @@ fn lanterns_own_lua_is_the_one_built() {
     assert!(fired.get() >= 20, "fired {} times", fired.get());
 }
 
-/// The budget is charged where code can repeat (lantern's patched Lua, `vendor/lua-src`): every
+/// The budget is charged where code can repeat (lantern's patched Lua, `vendor/lantern-lua-src`): every
 /// backward jump and every call. Each way a script can run forever goes through one of them.
 #[test]
 fn every_way_to_repeat_code_ends_at_the_budget() {

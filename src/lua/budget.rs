@@ -1,7 +1,7 @@
 //! Limits on scripts: an instruction budget per call into Lua and a memory limit for the whole state.
 //!
 //! The budget is counted by a global count hook every [`STEP`] instructions, inherited by
-//! coroutines. lantern's Lua (`vendor/lua-src`) charges the count where code repeats: a backward
+//! coroutines. lantern's Lua (`vendor/lantern-lua-src`) charges the count where code repeats: a backward
 //! jump costs the length of the loop it closes, a call from Lua costs 1; straight-line code is
 //! free, and no instruction pays for the hook unless it closes a loop or calls. Once a call is over
 //! budget, the hook fires at every charge, so a loop that catches the error with `pcall` is stopped
@@ -138,12 +138,11 @@ impl Drop for Unlimited<'_> {
     }
 }
 
-/// Whether this process runs lantern's Lua (`vendor/lua-src`), whose count hook is charged only
-/// where code repeats and whose string hash has a fixed seed. Cargo applies the root
-/// `[patch.crates-io]` that puts it in place only inside this workspace: a game that depends on
-/// lantern must repeat the entry, or it builds stock Lua, where scripts still run and the budget
-/// still stops them, but every instruction pays for the hook and `pairs` order differs between
-/// processes. Told apart by running straight-line code under a count hook: stock Lua counts each
+/// Whether this process runs lantern's Lua (`vendor/lantern-lua-src`), whose count hook is charged
+/// only where work repeats and whose hashing is the same in every process. lantern's build script
+/// links it and mlua-sys links none, so a game that depends on lantern gets it with nothing in its
+/// own manifest; this tells it from stock Lua, for tests and for embedders who want to be sure.
+/// Told apart by running straight-line code under a count hook: stock Lua counts each
 /// instruction, lantern's charges none. Checked once per process.
 pub fn patched_lua() -> bool {
     static PATCHED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();

@@ -150,9 +150,9 @@ impl LuaRuntime {
                 Vec::new()
             } else {
                 vec![Diagnostic::warning(
-                    "this build of lantern runs stock Lua, not lantern's (vendor/lua-src): scripts run, but the instruction budget slows every script and `pairs` may order keys differently in every process",
+                    "this build of lantern runs stock Lua, not lantern's (vendor/lantern-lua-src): scripts run, but the instruction budget slows every script and `pairs` may order keys differently in every process",
                 )
-                .with_help("add `[patch.crates-io] lua-src = { path = \"<lantern>/vendor/lua-src\" }` (or the same from lantern's git repository) to the Cargo.toml of the workspace that builds lantern")]
+                .with_help("lantern's build script links its own Lua and mlua-sys links none (feature `external`); something in this build linked another Lua in its place")]
             },
         })
     }
