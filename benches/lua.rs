@@ -34,9 +34,9 @@ fn world(main: &str) -> (Game, lantern::lua::LuaRuntime, tempfile::TempDir) {
         "{}",
         lantern::diag::render_all(&world.diagnostics, &world.sources)
     );
-    let game = Game::new(world.content.clone(), 1);
+    let mut game = Game::new(world.content.clone(), 1);
     let mut lua = world.take_lua().unwrap();
-    lua.attach_storage(&game);
+    lua.attach_storage(&mut game);
     (game, lua, dir)
 }
 

@@ -120,7 +120,7 @@ impl Live {
         }
         let mut game = Game::new(world.content.clone(), seed);
         if let Some(mut lua) = world.take_lua() {
-            lua.attach(&game);
+            lua.attach(&mut game);
             game.set_host(Some(Box::new(lua)));
         }
         let live = Live {
@@ -144,7 +144,7 @@ impl Live {
     /// Replaces the game (a loaded save), keeping the scripts.
     pub fn replace_game(&mut self, mut game: Game) {
         if let Some(mut host) = self.game.set_host(None) {
-            host.attach(&game);
+            host.attach(&mut game);
             game.set_host(Some(host));
         }
         self.game = game;
@@ -189,7 +189,7 @@ impl Live {
         let mut notes = std::mem::take(&mut world.diagnostics);
         notes.extend(self.game.swap_content(world.content.clone()));
         if let Some(mut lua) = world.take_lua() {
-            lua.attach(&self.game);
+            lua.attach(&mut self.game);
             lua.run_on_reload(&mut self.game);
             self.game.set_host(Some(Box::new(lua)));
         } else {

@@ -107,6 +107,7 @@ fn run_under_budget(code: &str) -> (Vec<String>, Vec<String>) {
         Limits {
             instructions: 2_000_000,
             memory: 32 * 1024 * 1024,
+            ..Limits::default()
         },
     );
     turn(&mut g);
@@ -233,6 +234,7 @@ fn a_memory_bomb_that_keeps_what_it_filled_leaves_the_game_running() {
         1,
         Limits {
             instructions: 50_000_000,
+            turn_instructions: 500_000_000,
             memory: 16 * 1024 * 1024,
         },
     );

@@ -123,7 +123,10 @@ struct LimitArgs {
     /// Lua instructions one call into a script may run.
     #[arg(long, default_value_t = crate::lua::Limits::default().instructions)]
     lua_instructions: u64,
-    /// Megabytes the scripts' Lua state may allocate.
+    /// Lua instructions all of one mod's calls in one turn may run together.
+    #[arg(long, default_value_t = crate::lua::Limits::default().turn_instructions)]
+    lua_turn_instructions: u64,
+    /// Megabytes each mod's scripts may hold in the Lua state.
     #[arg(long, default_value_t = crate::lua::Limits::default().memory / (1024 * 1024))]
     lua_memory_mb: usize,
 }
@@ -132,7 +135,8 @@ impl LimitArgs {
     fn limits(&self) -> crate::lua::Limits {
         crate::lua::Limits {
             instructions: self.lua_instructions,
-            memory: self.lua_memory_mb * 1024 * 1024,
+            turn_instructions: self.lua_turn_instructions,
+            memory: self.lua_memory_mb.saturating_mul(1024 * 1024),
         }
     }
 }

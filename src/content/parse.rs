@@ -5,8 +5,8 @@
 
 use super::raw::*;
 use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
-use crate::mods::ModFolder;
-use std::path::{Path, PathBuf};
+use crate::mods::{Found, ModFolder};
+use std::path::Path;
 
 /// A raw definition with the mod and file it came from.
 #[derive(Debug)]
@@ -63,8 +63,25 @@ pub fn read_mods(
 ) -> RawDefs {
     let mut defs = RawDefs::default();
     for m in mods {
+        let root = crate::mods::real_root(&m.dir);
         let (mut files, mut unread) = (Vec::new(), Vec::new());
-        collect_toml_files(&m.dir.join("data"), &mut files, &mut unread);
+        for found in crate::mods::walk(&root, &m.dir.join("data")) {
+            match found {
+                Found::File(path) if path.extension().is_some_and(|e| e == "toml") => {
+                    files.push(path)
+                }
+                Found::File(path) if looks_like_data(&path) => unread.push(path),
+                Found::File(_) => {}
+                Found::Refused(path, refused) => {
+                    diags.push(refused.diagnostic(&display_path(&path, mods_root)))
+                }
+                Found::TooMany => diags.push(Diagnostic::error(format!(
+                    "`{}/data` holds more than {} files; the rest are not read",
+                    m.id(),
+                    crate::mods::MOST_FILES
+                ))),
+            }
+        }
         files.sort();
         unread.sort();
         for path in unread {
@@ -75,10 +92,10 @@ pub fn read_mods(
         }
         for path in files {
             let display = display_path(&path, mods_root);
-            let bytes = match std::fs::read(&path) {
+            let bytes = match crate::mods::read_inside(&root, &path) {
                 Ok(b) => b,
-                Err(e) => {
-                    diags.push(Diagnostic::error(format!("cannot read `{display}`: {e}")));
+                Err(refused) => {
+                    diags.push(refused.diagnostic(&display));
                     continue;
                 }
             };
@@ -166,30 +183,6 @@ pub fn read_file(
                 "cards" => take!(cards, "card"),
                 _ => unreachable!("checked against TABLES above"),
             }
-        }
-    }
-}
-
-/// Every `*.toml` under `dir`; files that look meant as data but are not (`items.tml`,
-/// `items.toml.txt`, `rooms.yaml`) go to `unread`, so the modder hears why they do nothing.
-fn collect_toml_files(dir: &Path, out: &mut Vec<PathBuf>, unread: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        let hidden = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if hidden {
-            continue;
-        }
-        if path.is_dir() {
-            collect_toml_files(&path, out, unread);
-        } else if path.extension().is_some_and(|e| e == "toml") {
-            out.push(path);
-        } else if looks_like_data(&path) {
-            unread.push(path);
         }
     }
 }

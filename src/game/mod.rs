@@ -68,7 +68,7 @@ pub trait Host {
     /// Called when the queue is empty again: a place to write script state (storage) into the game.
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).
-    fn attach(&mut self, game: &Game);
+    fn attach(&mut self, game: &mut Game);
     fn action(
         &mut self,
         game: &mut Game,

@@ -110,18 +110,29 @@ fn run_file_inner(
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_default();
+    let shown = file
+        .display
+        .rsplit_once('/')
+        .map_or(String::new(), |(folder, _)| folder.to_string());
     let env = sandbox::environment(
         &lua,
-        "test",
-        dir,
+        &sandbox::ModFiles::beside("test", &dir, &shown),
         lantern,
         log,
         Rc::new(RefCell::new(Vec::new())),
+        sandbox::Account::whole(),
     )?;
     register(&lua, &env, collector.clone())?;
 
-    let text = std::fs::read_to_string(&file.path)
-        .map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", file.display)))?;
+    let bytes = crate::mods::read_inside(&file.root, &file.path)
+        .map_err(|refused| mlua::Error::runtime(refused.diagnostic(&file.display).message))?;
+    let (text, bad) = crate::mods::decode_utf8(&bytes);
+    if let Some((offset, _)) = bad {
+        return Err(mlua::Error::runtime(format!(
+            "{} is not valid UTF-8 (the first invalid byte is at offset {offset})",
+            file.display
+        )));
+    }
     budget.reset(&lua);
     lua.load(text)
         .set_mode(mlua::ChunkMode::Text)

@@ -55,7 +55,7 @@ pub fn constructor(
                     ))
                 })?;
         let mut game = Game::new(prepared.content.clone(), seed);
-        scripts.attach_storage(&game);
+        scripts.attach_storage(&mut game);
         game.set_host(Some(Box::new(scripts)));
         Ok(TestGame {
             game,
@@ -447,7 +447,7 @@ impl UserData for TestGame {
         });
         methods.add_method("storage", |lua, this, mod_id: String| {
             match this.game.storage().get(&mod_id) {
-                Some(v) => crate::lua::bridge::json_to_lua(lua, v),
+                Some(v) => crate::lua::storage::from_json(lua, v),
                 None => Ok(Value::Nil),
             }
         });

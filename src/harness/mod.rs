@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone)]
 pub struct TestFile {
     pub path: PathBuf,
+    /// The real path of the folder it may not leave (its mod's, or `scripts/`).
+    pub root: PathBuf,
     /// `core/tests/quests.lua` or `scripts/run.lua`.
     pub display: String,
 }
@@ -111,28 +113,33 @@ pub fn discover(mods_dir: &Path) -> Vec<TestFile> {
     let mut sources = crate::diag::SourceMap::new();
     let mut diags = Vec::new();
     for m in crate::mods::discover(mods_dir, &mut sources, &mut diags) {
-        collect(&m.dir.join("tests"), mods_dir, &mut files);
+        collect(&m.dir, &m.dir.join("tests"), mods_dir, &mut files);
     }
     let scripts = mods_dir.parent().map(|p| p.join("scripts"));
     if let Some(scripts) = scripts.filter(|s| s.is_dir()) {
         let base = scripts.parent().unwrap_or(Path::new("."));
-        collect(&scripts, base, &mut files);
+        collect(&scripts, &scripts, base, &mut files);
     }
     files.sort_by(|a, b| a.display.cmp(&b.display));
     files
 }
 
-fn collect(dir: &Path, base: &Path, out: &mut Vec<TestFile>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, base, out);
-        } else if path.extension().is_some_and(|e| e == "lua") {
+/// The Lua files under `dir`, inside the folder `root`. A file that may not be read (a link out
+/// of the folder) is listed too: running it reports why.
+fn collect(root: &Path, dir: &Path, base: &Path, out: &mut Vec<TestFile>) {
+    let real = crate::mods::real_root(root);
+    for found in crate::mods::walk(&real, dir) {
+        let path = match found {
+            crate::mods::Found::File(path) | crate::mods::Found::Refused(path, _) => path,
+            crate::mods::Found::TooMany => continue,
+        };
+        if path.extension().is_some_and(|e| e == "lua") {
             let display = crate::content::parse::display_path(&path, base);
-            out.push(TestFile { path, display });
+            out.push(TestFile {
+                path,
+                root: real.clone(),
+                display,
+            });
         }
     }
 }

@@ -1,5 +1,5 @@
-//! Crossing between Lua and the engine: the game lent to a call, creature handles, payload values
-//! and storage. Event views are in [`super::event_view`].
+//! Crossing between Lua and the engine: the game lent to a call, creature handles and payload
+//! values. Event views are in [`super::event_view`], storage in [`super::storage`].
 //!
 //! Lua never holds a Rust reference that could outlive a call or a reload: the game is lent for the
 //! duration of one call through [`Lender::lend`] (a pointer, found through a thread-local, set and
@@ -262,66 +262,4 @@ pub fn from_lua(v: &LuaValue) -> Option<Value> {
         LuaValue::String(s) => s.to_str().ok().map(|s| Value::str(&s)),
         _ => None,
     }
-}
-
-/// `lantern.storage` to JSON: only plain data (strings, numbers, booleans, tables of them).
-pub fn storage_to_json(v: &LuaValue, path: &str) -> Result<serde_json::Value, String> {
-    Ok(match v {
-        LuaValue::Nil => serde_json::Value::Null,
-        LuaValue::Boolean(b) => serde_json::Value::Bool(*b),
-        LuaValue::Integer(i) => serde_json::Value::from(*i),
-        LuaValue::Number(n) => serde_json::Number::from_f64(*n).map(serde_json::Value::Number).ok_or_else(|| format!("{path} is not a finite number"))?,
-        LuaValue::String(s) => serde_json::Value::String(s.to_str().map(|s| s.to_string()).map_err(|_| format!("{path} is not UTF-8 text"))?),
-        LuaValue::Table(t) => {
-            let len = t.raw_len();
-            let mut count = 0;
-            let mut object = serde_json::Map::new();
-            for pair in t.pairs::<LuaValue, LuaValue>() {
-                let (k, v) = pair.map_err(|e| e.to_string())?;
-                count += 1;
-                let key = match &k {
-                    LuaValue::String(s) => s.to_str().map(|s| s.to_string()).map_err(|_| format!("{path} has a key that is not UTF-8"))?,
-                    LuaValue::Integer(i) => i.to_string(),
-                    other => return Err(format!("{path} has a {} key; storage keys are strings or integers", other.type_name())),
-                };
-                let child = storage_to_json(&v, &format!("{path}.{key}"))?;
-                object.insert(key, child);
-            }
-            if len > 0 && count == len {
-                serde_json::Value::Array((1..=len).map(|i| object.remove(&i.to_string()).unwrap_or(serde_json::Value::Null)).collect())
-            } else {
-                serde_json::Value::Object(object)
-            }
-        }
-        // Light userdata reach scripts only as event views.
-        LuaValue::LightUserData(_) => return Err(format!("{path} holds an event (`ev`), which is readable only inside its handler; lantern.storage holds only plain data (strings, numbers, booleans, tables): keep the fields you need")),
-        other => return Err(format!("{path} holds a {}; lantern.storage holds only plain data (strings, numbers, booleans, tables)", other.type_name())),
-    })
-}
-
-/// JSON back to a Lua table or value.
-pub fn json_to_lua(lua: &Lua, v: &serde_json::Value) -> mlua::Result<LuaValue> {
-    Ok(match v {
-        serde_json::Value::Null => LuaValue::Nil,
-        serde_json::Value::Bool(b) => LuaValue::Boolean(*b),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(i) => LuaValue::Integer(i),
-            None => LuaValue::Number(n.as_f64().unwrap_or(0.0)),
-        },
-        serde_json::Value::String(s) => LuaValue::String(lua.create_string(s)?),
-        serde_json::Value::Array(items) => {
-            let t = lua.create_table()?;
-            for (i, item) in items.iter().enumerate() {
-                t.raw_set(i + 1, json_to_lua(lua, item)?)?;
-            }
-            LuaValue::Table(t)
-        }
-        serde_json::Value::Object(map) => {
-            let t = lua.create_table()?;
-            for (k, item) in map {
-                t.raw_set(k.as_str(), json_to_lua(lua, item)?)?;
-            }
-            LuaValue::Table(t)
-        }
-    })
 }

@@ -1,13 +1,24 @@
-//! Limits on scripts: an instruction budget per call into Lua and a memory limit for the whole state.
+//! Limits on scripts: an instruction budget per call into Lua and per mod per turn, and memory.
 //!
-//! The budget is counted by a global count hook every [`STEP`] instructions, inherited by
-//! coroutines. lantern's Lua (`vendor/lantern-lua-src`) charges the count where code repeats: a backward
-//! jump costs the length of the loop it closes, a call from Lua costs 1; straight-line code is
-//! free, and no instruction pays for the hook unless it closes a loop or calls. Once a call is over
-//! budget, the hook fires at every charge, so a loop that catches the error with `pcall` is stopped
-//! at its next pass.
+//! The budget is counted by a global count hook, which coroutines inherit and whose count they
+//! carry on. lantern's Lua (`vendor/lantern-lua-src`) charges the count for all the work a script
+//! causes, and only where that work can grow: entering a function costs its length (which bounds
+//! its straight-line code), a backward jump costs the length of the loop it closes, and C functions
+//! whose work grows with their arguments (`string.rep`, pattern matching, `table.concat`,
+//! `table.sort`, `..` and the rest) charge for that work as they do it. Callbacks from C (a `gsub`
+//! replacement, a `table.sort` comparator, a metamethod) are entered like any function, and an
+//! `xpcall` message handler runs with the hook on. Once a call is over budget the hook fires at
+//! every charge, so a loop that catches the error with `pcall` is stopped at its next step, and the
+//! call counts as failed even if the script caught the error ([`Budget::stopped`]).
+//!
+//! A call's budget is the smaller of [`Limits::instructions`] and what its mod has left of
+//! [`Limits::turn_instructions`] (the runtime keeps that count), so a mod with a thousand looping
+//! handlers costs a turn at most its turn budget, not a thousand calls' worth.
+//!
+//! Memory is the other limit: per mod in the runtime's state ([`super::memory`]), for the whole
+//! state in the harness's and the simulator's, which hold no mods.
 
-use mlua::{HookTriggers, Lua, VmState};
+use mlua::{ffi, HookTriggers, Lua, VmState};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -17,9 +28,12 @@ pub const STEP: u32 = 10_000;
 /// The defaults: generous for real handlers, small enough that a runaway loop ends in well under a second.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Lua VM instructions per call into a script.
+    /// Instructions one call into a script may run.
     pub instructions: u64,
-    /// Bytes the whole Lua state may allocate.
+    /// Instructions all of one mod's calls in one turn may run together.
+    pub turn_instructions: u64,
+    /// Bytes one mod's scripts may hold in the Lua state (for the harness's own state and a Lua
+    /// simulator policy, the whole state).
     pub memory: usize,
 }
 
@@ -27,137 +41,256 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             instructions: 10_000_000,
+            turn_instructions: 50_000_000,
             memory: 64 * 1024 * 1024,
         }
     }
 }
 
-#[derive(Clone)]
-pub struct Budget {
-    used: Rc<Cell<u64>>,
-    limit: Rc<Cell<u64>>,
-    tripped: Rc<Cell<bool>>,
-    /// The script and line the hook last saw running in this call: an out-of-memory error carries
-    /// no position of its own, and this is where the runaway allocation was going on.
-    seen: Rc<RefCell<(String, usize)>>,
+/// Which limit a call's budget comes from, for its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Call,
+    Turn,
 }
 
+struct Count {
+    used: Cell<u64>,
+    limit: Cell<u64>,
+    bound: Cell<Bound>,
+    per_call: Cell<u64>,
+    per_turn: u64,
+    tripped: Cell<bool>,
+    /// While lantern itself walks the state's tables (storage), its work is not a script's.
+    paused: Cell<bool>,
+    /// The script and line the hook last saw running in this call: an out-of-memory error carries
+    /// no position of its own, and this is where the runaway allocation was going on.
+    seen: RefCell<(String, usize)>,
+    /// The state's main thread, to ask lantern's Lua to stop a script (`lua_stop`).
+    state: *mut ffi::lua_State,
+}
+
+/// The instruction budget of one Lua state.
+#[derive(Clone)]
+pub struct Budget(Rc<Count>);
+
 impl Budget {
+    /// Installs the budget's hook in `lua`, and the memory limit for the whole state (a state that
+    /// holds mods accounts memory per mod instead, and calls [`Budget::hook`]).
     pub fn install(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
-        let budget = Budget {
-            used: Rc::new(Cell::new(0)),
-            limit: Rc::new(Cell::new(limits.instructions)),
-            tripped: Rc::new(Cell::new(false)),
-            seen: Rc::new(RefCell::new((String::new(), 0))),
-        };
         lua.set_memory_limit(limits.memory)?;
-        budget.hook(lua, STEP)?;
+        Budget::hook(lua, limits)
+    }
+
+    /// Installs the budget's hook in `lua`, leaving memory to the caller.
+    pub fn hook(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
+        let mut state = std::ptr::null_mut();
+        // SAFETY: `exec_raw` hands the closure a valid thread of `lua`; it only keeps the pointer,
+        // which the hook uses while `lua` runs it.
+        unsafe {
+            lua.exec_raw::<()>((), |s| state = s)?;
+        }
+        let budget = Budget(Rc::new(Count {
+            state,
+            used: Cell::new(0),
+            limit: Cell::new(limits.instructions),
+            bound: Cell::new(Bound::Call),
+            per_call: Cell::new(limits.instructions),
+            per_turn: limits.turn_instructions,
+            tripped: Cell::new(false),
+            paused: Cell::new(false),
+            seen: RefCell::new((String::new(), 0)),
+        }));
+        budget.set_hook(lua, STEP)?;
         Ok(budget)
     }
 
-    fn hook(&self, lua: &Lua, every: u32) -> mlua::Result<()> {
-        let b = self.clone();
+    fn set_hook(&self, lua: &Lua, every: u32) -> mlua::Result<()> {
+        let b = self.0.clone();
         lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(every),
-            move |lua, debug| {
-                b.used.set(b.used.get() + every as u64);
-                if let (Some(source), Some(line)) = (debug.source().source, debug.current_line()) {
+            move |lua, _debug| {
+                if b.paused.get() {
+                    return Ok(VmState::Continue);
+                }
+                b.used.set(b.used.get().saturating_add(every as u64));
+                // The innermost frame with a line: a C function charging for its work has none.
+                if let Some((source, line)) = &script_frame(lua) {
                     let mut seen = b.seen.borrow_mut();
                     seen.0.clear();
-                    seen.0.push_str(source.trim_start_matches('@'));
-                    seen.1 = line;
+                    seen.0.push_str(source);
+                    seen.1 = *line;
                 }
                 if b.used.get() > b.limit.get() {
                     if !b.tripped.get() {
                         b.tripped.set(true);
-                        // From now on every instruction checks, so `pcall` cannot keep a loop alive.
-                        b.hook(lua, 1)?;
+                        // From now on every charge checks, so `pcall` cannot keep a loop alive.
+                        Budget(b.clone()).set_hook(lua, 1)?;
                     }
-                    // Name the line the script was running, as Lua's own errors do.
-                    let source = debug
-                        .source()
-                        .source
-                        .map(|s| s.trim_start_matches('@').to_string());
-                    let at = match (source, debug.current_line()) {
-                        (Some(s), Some(l)) => format!("{s}:{l}: "),
-                        _ => String::new(),
-                    };
-                    return Err(mlua::Error::runtime(format!(
-                        "{at}instruction budget of {} exceeded (an endless loop?)",
-                        b.limit.get()
-                    )));
+                    // Raised by lantern's Lua once the hook has returned, where the script is, as
+                    // any runtime error (with its `file:line:`); an error returned from here would
+                    // be raised inside the hook, where `__close` handlers it runs are not counted.
+                    let text = message(b.bound.get(), b.limit.get(), b.per_turn);
+                    let text = std::ffi::CString::new(text).unwrap_or_default();
+                    // SAFETY: `state` is the main thread of the state running this hook; `lua_stop`
+                    // copies the message into the state.
+                    unsafe { lua_stop(b.state, text.as_ptr()) };
                 }
                 Ok(VmState::Continue)
             },
         )
     }
 
-    /// Starts a new call: the budget is full again.
-    pub fn reset(&self, lua: &Lua) {
-        self.used.set(0);
-        self.seen.borrow_mut().1 = 0;
-        if self.tripped.replace(false) {
-            let _ = self.hook(lua, STEP);
+    /// Starts a new call that may run `left` instructions more in its turn (`u64::MAX` where
+    /// there are no turns): its budget is the smaller of that and a call's.
+    pub fn begin(&self, lua: &Lua, left: u64) {
+        let b = &self.0;
+        b.used.set(0);
+        let (limit, bound) = if left < b.per_call.get() {
+            (left, Bound::Turn)
+        } else {
+            (b.per_call.get(), Bound::Call)
+        };
+        b.limit.set(limit);
+        b.bound.set(bound);
+        b.seen.borrow_mut().1 = 0;
+        if b.tripped.replace(false) {
+            let _ = self.set_hook(lua, STEP);
         }
+    }
+
+    /// Starts a new call with a whole call's budget (states without turns: tests, policies).
+    pub fn reset(&self, lua: &Lua) {
+        self.begin(lua, u64::MAX);
+    }
+
+    /// What the call so far has run, as the hook counted it.
+    pub fn used(&self) -> u64 {
+        self.0.used.get()
+    }
+
+    /// If the call ran past its budget, the error that stopped it, even when the script caught it:
+    /// a call over budget has failed, whatever it did with the error.
+    pub fn stopped(&self) -> Option<mlua::Error> {
+        let b = &self.0;
+        if !b.tripped.get() {
+            return None;
+        }
+        let at = self
+            .last_seen()
+            .map(|(s, l)| format!("{s}:{l}: "))
+            .unwrap_or_default();
+        Some(mlua::Error::runtime(format!(
+            "{at}{}",
+            message(b.bound.get(), b.limit.get(), b.per_turn)
+        )))
     }
 
     /// The script and line the current call was last seen running, if it ran long enough to be seen.
     pub fn last_seen(&self) -> Option<(String, usize)> {
-        let seen = self.seen.borrow();
+        let seen = self.0.seen.borrow();
         (seen.1 > 0).then(|| seen.clone())
     }
 
+    /// Sets a call's budget (the harness's `instructions` option).
     pub fn set_limit(&self, instructions: u64) {
-        self.limit.set(instructions);
+        self.0.per_call.set(instructions);
+        self.0.limit.set(instructions);
     }
-}
 
-/// Lifts the memory limit until dropped, for lantern's own bookkeeping in the state (the references
-/// and names it makes when binding handlers to events): the limit is for scripts, and a script
-/// that filled the state with what it keeps must not make that bookkeeping fail after it (it did:
-/// "cannot prepare the Lua event views", beside the script's own error). No script runs meanwhile.
-pub struct Unlimited<'a> {
-    lua: &'a Lua,
-    limit: Option<usize>,
-}
+    /// A mod's budget for one turn.
+    pub fn per_turn(&self) -> u64 {
+        self.0.per_turn
+    }
 
-impl<'a> Unlimited<'a> {
-    pub fn new(lua: &'a Lua) -> Unlimited<'a> {
-        Unlimited {
-            lua,
-            limit: lua.set_memory_limit(0).ok(),
+    /// Stops counting until the guard is dropped: lantern's own work in the state (walking a
+    /// mod's storage to save it) is charged to no script.
+    pub fn pause(&self) -> Paused {
+        Paused {
+            count: self.0.clone(),
+            before: self.0.paused.replace(true),
         }
     }
 }
 
-impl Drop for Unlimited<'_> {
+/// The budget counts nothing while this lives; see [`Budget::pause`].
+pub struct Paused {
+    count: Rc<Count>,
+    before: bool,
+}
+
+impl Drop for Paused {
     fn drop(&mut self) {
-        if let Some(limit) = self.limit {
-            let _ = self.lua.set_memory_limit(limit);
-        }
+        self.count.paused.set(self.before);
     }
 }
 
-/// Whether this process runs lantern's Lua (`vendor/lantern-lua-src`), whose count hook is charged
-/// only where work repeats and whose hashing is the same in every process. lantern's build script
-/// links it and mlua-sys links none, so a game that depends on lantern gets it with nothing in its
-/// own manifest; this tells it from stock Lua, for tests and for embedders who want to be sure.
-/// Told apart by running straight-line code under a count hook: stock Lua counts each
-/// instruction, lantern's charges none. Checked once per process.
+extern "C-unwind" {
+    fn lua_chargework(state: *mut ffi::lua_State, n: usize);
+    fn lua_stop(state: *mut ffi::lua_State, msg: *const std::ffi::c_char);
+}
+
+/// Charges the running call `units` of work done for it outside Lua (an instruction's worth
+/// each), as lantern's Lua charges the work of its own C functions: the budget's error if that
+/// takes the call past its budget.
+pub fn charge(lua: &Lua, units: usize) -> mlua::Result<()> {
+    if units == 0 {
+        return Ok(());
+    }
+    // SAFETY: `exec_raw` runs the closure in protected mode, so the error the count hook may
+    // raise comes back as `Err`; the closure owns nothing a `longjmp` could skip.
+    unsafe { lua.exec_raw::<()>((), |state| lua_chargework(state, units)) }
+}
+
+/// Charges the work of reading or copying `n` bytes, as lantern's Lua charges its own: a unit
+/// per 32 bytes.
+pub fn charge_bytes(lua: &Lua, n: usize) -> mlua::Result<()> {
+    charge(lua, n >> 5)
+}
+
+fn message(bound: Bound, limit: u64, per_turn: u64) -> String {
+    match bound {
+        Bound::Call => format!("instruction budget of {limit} exceeded (an endless loop?)"),
+        Bound::Turn => format!(
+            "this mod's instruction budget for the turn ({per_turn}, across all its calls) is used up"
+        ),
+    }
+}
+
+/// The innermost running function that has a current line, as `file:line` (without the `@`).
+fn script_frame(lua: &Lua) -> Option<(String, usize)> {
+    (0..16).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line().filter(|l| *l > 0)?;
+            let source = d.source().source?.trim_start_matches('@').to_string();
+            Some((source, line))
+        })
+        .flatten()
+    })
+}
+
+/// Whether this process runs lantern's Lua (`vendor/lantern-lua-src`), which charges the count
+/// hook for work C functions do and hashes objects the same in every process. lantern's build
+/// script links it and mlua-sys links none, so a game that depends on lantern gets it with nothing
+/// in its own manifest; this tells it from stock Lua, for tests and for embedders who want to be
+/// sure. Told apart by `string.rep` of an empty string 8 million times under a count hook: stock
+/// Lua counts that call as one instruction, lantern's as the copies it makes. Checked once
+/// per process.
 pub fn patched_lua() -> bool {
     static PATCHED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *PATCHED.get_or_init(|| {
         let lua = Lua::new();
         let fired = Rc::new(Cell::new(0u32));
         let counter = fired.clone();
-        let hooked = lua.set_hook(HookTriggers::new().every_nth_instruction(1), move |_, _| {
-            counter.set(counter.get() + 1);
-            Ok(VmState::Continue)
-        });
-        let ran = lua
-            .load("local a, b = 1, 2 local c = a + b local d = c * 2 return d")
-            .exec();
+        let hooked = lua.set_hook(
+            HookTriggers::new().every_nth_instruction(1000),
+            move |_, _| {
+                counter.set(counter.get() + 1);
+                Ok(VmState::Continue)
+            },
+        );
+        let ran = lua.load("local s = string.rep('', 8000000)").exec();
         lua.remove_hook();
-        hooked.is_ok() && ran.is_ok() && fired.get() == 0
+        hooked.is_ok() && ran.is_ok() && fired.get() >= 500
     })
 }

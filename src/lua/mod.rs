@@ -4,12 +4,15 @@
 //! One Lua 5.4 state holds one environment per mod ([`sandbox`]). Each mod's `scripts/main.lua` runs
 //! at load, in mod order, and registers what it offers; [`LuaRuntime::extensions`] then tells the
 //! content resolver which `<mod>:<name>` actions and checks exist, and [`LuaRuntime::bind`] resolves
-//! the events handlers listen to. During play the runtime is the game's [`Host`]: the engine calls it
-//! for every event and for every registered action and check, and it lends the game to Lua for the
-//! length of one call ([`bridge`]). Every call runs under an instruction budget and the state under a
-//! memory limit ([`budget`]); an error is caught at the call, reported with mod, file, line and the
-//! chain of events, and a handler that fails five times in a row is quarantined until the next reload.
-//! The engine knows nothing of this module (invariant 3).
+//! the events handlers listen to. During play the runtime is the game's [`Host`](crate::game::Host)
+//! ([`host`]): the engine calls it for every event and for every registered action and check, and
+//! it lends the game to Lua for the length of one call ([`bridge`]).
+//!
+//! Every call into a mod's code goes through one place ([`host`]'s `call_mod`): it runs under an
+//! instruction budget for the call and for the mod's turn ([`budget`]) with the mod's memory
+//! account charged ([`memory`]), and an error is caught there, reported with mod, file, line and
+//! the chain of events ([`report`]); a handler, action or check that fails five times in a row is
+//! switched off until the next reload. The engine knows nothing of this module (invariant 3).
 
 pub mod api;
 pub mod bridge;
@@ -17,17 +20,23 @@ pub mod budget;
 mod capi;
 pub mod defs;
 pub mod event_view;
+mod host;
+pub mod memory;
 pub mod policy;
+mod report;
 pub mod sandbox;
+pub mod storage;
 
 pub use budget::Limits;
+pub use report::describe;
 
-use crate::content::{resolve::Symbols, Content, EventKey, Extensions, Value};
-use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
-use crate::game::{Ctx, Event, Game, Host};
+use crate::content::{resolve::Symbols, Content, EventKey, Extensions};
+use crate::diag::{did_you_mean, Diagnostic, SourceMap, Span};
+use crate::game::Game;
 use crate::id::Id;
 use crate::mods::ModFolder;
-use bridge::{Creature, Lender};
+use bridge::Lender;
+use memory::{Accounts, Owner};
 use mlua::{Function, Lua, Table};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -108,11 +117,18 @@ pub struct Shared {
     pub messages: Vec<String>,
 }
 
+/// One mod's scripts in the state.
 struct ModScript {
     id: String,
     lantern: Table,
+    /// Its memory account.
+    owner: Owner,
     /// Whether its code ran since its storage was last written into the game.
     ran: bool,
+    /// Instructions its calls ran this turn.
+    turn_used: u64,
+    /// Handlers of it skipped this turn because its turn's budget was used up.
+    skipped: u32,
 }
 
 /// The scripts of a mod set in one Lua state.
@@ -120,9 +136,11 @@ pub struct LuaRuntime {
     lua: Lua,
     shared: Rc<RefCell<Shared>>,
     budget: budget::Budget,
+    accounts: Accounts,
+    limits: Limits,
     mods: Vec<ModScript>,
-    /// Lua files read, by display path, with their line starts: to point diagnostics at their lines.
-    files: BTreeMap<String, (FileId, Vec<u32>)>,
+    /// Lua files read: to point diagnostics at their lines.
+    files: report::ScriptFiles,
     docs: Vec<api::ApiDoc>,
     /// Problems found outside a game (while loading), to be rendered by the caller.
     pending: Vec<Diagnostic>,
@@ -135,7 +153,12 @@ pub struct LuaRuntime {
 impl LuaRuntime {
     pub fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
         let lua = sandbox::new_state()?;
-        let budget = budget::Budget::install(&lua, limits)?;
+        // Memory is limited per mod ([`memory`]); mlua is still told of a limit, one no state
+        // reaches, so that it protects every allocation it makes (an allocation that fails for a
+        // mod's limit then becomes that call's error).
+        lua.set_memory_limit(usize::MAX / 4)?;
+        let accounts = Accounts::of(&lua)?;
+        let budget = budget::Budget::hook(&lua, limits)?;
         let views = event_view::Views::new(&lua)?;
         Ok(LuaRuntime {
             views,
@@ -143,14 +166,16 @@ impl LuaRuntime {
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
+            accounts,
+            limits,
             mods: Vec::new(),
-            files: BTreeMap::new(),
+            files: report::ScriptFiles::default(),
             docs: Vec::new(),
             pending: if budget::patched_lua() {
                 Vec::new()
             } else {
                 vec![Diagnostic::warning(
-                    "this build of lantern runs stock Lua, not lantern's (vendor/lantern-lua-src): scripts run, but the instruction budget slows every script and `pairs` may order keys differently in every process",
+                    "this build of lantern runs stock Lua, not lantern's (vendor/lantern-lua-src): scripts run, but the instruction budget misses the work of C functions and `pairs` may order keys differently in every process",
                 )
                 .with_help("lantern's build script links its own Lua and mlua-sys links none (feature `external`); something in this build linked another Lua in its place")]
             },
@@ -170,6 +195,8 @@ impl LuaRuntime {
         diags: &mut Vec<Diagnostic>,
     ) {
         let id = m.id().to_string();
+        let owner = Owner::of_mod(self.mods.len());
+        self.accounts.set_limit(owner, self.limits.memory);
         let cx = api::ModCx {
             mod_id: id.clone(),
             shared: self.shared.clone(),
@@ -181,11 +208,11 @@ impl LuaRuntime {
             let log: Function = lantern.raw_get("log")?;
             let env = sandbox::environment(
                 &self.lua,
-                &id,
-                m.dir.join("scripts"),
+                &sandbox::ModFiles::new(&id, &m.dir),
                 lantern.clone(),
                 log,
                 read.clone(),
+                sandbox::Account::new(self.accounts, owner),
             )?;
             // math.random draws from the mod's seeded stream.
             let math: Table = env.raw_get("math")?;
@@ -214,45 +241,64 @@ impl LuaRuntime {
         self.mods.push(ModScript {
             id: id.clone(),
             lantern,
+            owner,
             ran: false,
+            turn_used: 0,
+            skipped: 0,
         });
-        let main = m.dir.join("scripts/main.lua");
-        let Ok(bytes) = std::fs::read(&main) else {
-            return;
-        };
         let display = format!("{id}/scripts/main.lua");
+        let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return,
+            Err(refused) => {
+                diags.push(refused.diagnostic(&display));
+                return;
+            }
+        };
         let (text, bad) = crate::mods::decode_utf8(&bytes);
-        self.add_file(sources, display.clone(), text.clone());
+        self.files.add(sources, display.clone(), text.clone());
         if let Some((offset, d)) = bad {
-            let file = self.files[&display].0;
-            diags.push(d.at(Span::new(file, offset..offset + 1)));
+            if let Some(file) = self.files.file(&display) {
+                diags.push(d.at(Span::new(file, offset..offset + 1)));
+            }
             return;
         }
+        // lantern's references to what this mod registers are made while it runs, charged to its
+        // account; keeping room for them now means none has to grow the state when it is full.
+        self.reserve_references();
         self.shared.borrow_mut().loading = true;
-        self.budget.reset(&self.lua);
-        let result = self
-            .lua
-            .load(text)
-            .set_mode(mlua::ChunkMode::Text)
-            .set_name(format!("@{display}"))
-            .set_environment(env.clone())
-            .exec();
+        let index = self.mods.len() - 1;
+        let result = host::call_mod(
+            &self.lua,
+            &self.budget,
+            self.accounts,
+            &mut self.mods[index],
+            || {
+                self.lua
+                    .load(text)
+                    .set_mode(mlua::ChunkMode::Text)
+                    .set_name(format!("@{display}"))
+                    .set_environment(env.clone())
+                    .exec()
+            },
+        );
+        self.mods[index].turn_used = 0;
         self.shared.borrow_mut().loading = false;
         // Files `require` read become part of the source map, so their errors render with carets too.
         for (path, text) in read.borrow_mut().drain(..) {
-            self.add_file(sources, path, text);
+            self.files.add(sources, path, text);
         }
         if let Err(e) = result {
             diags.push(self.error_at(&id, "its scripts/main.lua failed", &e, None));
         }
     }
 
-    fn add_file(&mut self, sources: &mut SourceMap, path: String, text: String) {
-        let mut starts = vec![0u32];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
-        starts.push(text.len() as u32 + 1);
-        let file = sources.add(path.clone(), text);
-        self.files.insert(path, (file, starts));
+    /// Makes room for as many references as one mod may register, charged to lantern.
+    fn reserve_references(&self) {
+        let _host = self.accounts.charge_to(Owner::HOST);
+        let room = 2 * (api::MOST_HANDLERS + api::MOST_REGISTERED) + 256;
+        let refs: Vec<Table> = (0..room).map(|_| self.lua.globals()).collect();
+        drop(refs);
     }
 
     /// The actions and checks the scripts registered, for the content resolver.
@@ -266,9 +312,10 @@ impl LuaRuntime {
 
     /// Resolves the events handlers listen to against the built content.
     pub fn bind(&mut self, content: Arc<Content>, diags: &mut Vec<Diagnostic>) {
-        let _unlimited = budget::Unlimited::new(&self.lua);
+        let _host = self.accounts.charge_to(Owner::HOST);
+        let _paused = self.budget.pause();
         let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
-        let line_span = |path: &str, line: usize| self.line_span(path, line);
+        let files = &self.files;
         let mut shared = self.shared.borrow_mut();
         let mut by_event: Vec<Vec<Listener>> =
             (0..content.events.len()).map(|_| Vec::new()).collect();
@@ -298,7 +345,7 @@ impl LuaRuntime {
                     if let Some(span) = h
                         .site
                         .as_ref()
-                        .and_then(|(path, line)| line_span(path, *line))
+                        .and_then(|(path, line)| files.line_span(path, *line))
                     {
                         d = d.at(span);
                     }
@@ -326,18 +373,28 @@ impl LuaRuntime {
         std::mem::take(&mut self.pending)
     }
 
-    /// Puts each mod's saved storage in place for a game that starts or was loaded.
-    pub fn attach_storage(&mut self, game: &Game) {
+    /// Puts each mod's saved storage in place for a game that starts or was loaded. A mod's
+    /// storage is built in its own memory account; one that cannot be built (it no longer fits)
+    /// starts empty, and the game says so.
+    pub fn attach_storage(&mut self, game: &mut Game) {
+        let _paused = self.budget.pause();
         for m in &self.mods {
-            let value = game
-                .storage()
-                .get(&m.id)
-                .cloned()
-                .unwrap_or(serde_json::Value::Object(Default::default()));
-            // Storage that is not a table (or cannot be built, out of memory) starts empty.
-            let table = match bridge::json_to_lua(&self.lua, &value) {
-                Ok(mlua::Value::Table(t)) => Some(t),
-                _ => self.lua.create_table().ok(),
+            let saved = game.storage().get(&m.id).cloned();
+            let _charged = self.accounts.charge_to(m.owner);
+            let table = match saved.as_ref().map(|v| storage::from_json(&self.lua, v)) {
+                None => self.lua.create_table().ok(),
+                Some(Ok(mlua::Value::Table(t))) => Some(t),
+                Some(other) => {
+                    let why = match other {
+                        Err(e) => report::describe(&e).0,
+                        Ok(_) => "it is not a table".to_string(),
+                    };
+                    game.report(Diagnostic::warning(format!(
+                        "[{}] its saved storage could not be restored ({why}); it starts empty",
+                        m.id
+                    )));
+                    self.lua.create_table().ok()
+                }
             };
             if let Some(table) = table {
                 let _ = m.lantern.raw_set("storage", table);
@@ -355,57 +412,69 @@ impl LuaRuntime {
             .map(|(m, f)| (m.clone(), f.clone()))
             .collect::<Vec<_>>();
         for (mod_id, func) in hooks {
-            let Some(lantern) = self
-                .mods
-                .iter()
-                .find(|m| m.id == mod_id)
-                .map(|m| m.lantern.clone())
-            else {
+            let Some(index) = self.mods.iter().position(|m| m.id == mod_id) else {
                 continue;
             };
+            let lantern = self.mods[index].lantern.clone();
             let storage: mlua::Value = lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
-            self.budget.reset(&self.lua);
-            let result = self.lender.lend(game, || func.call::<mlua::Value>(storage));
-            match result {
-                Ok(mlua::Value::Table(t)) => {
-                    let _ = lantern.raw_set("storage", t);
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    let d = self.error_at(&mod_id, "its on_reload handler failed", &e, None);
-                    game.report(d);
-                }
+            let (lua, lender) = (&self.lua, &self.lender);
+            let result = host::call_mod(
+                lua,
+                &self.budget,
+                self.accounts,
+                &mut self.mods[index],
+                || {
+                    lender.lend(game, || {
+                        // Stored from inside the call, so that no reference to what the handler
+                        // returns is made after it, when its memory account is no longer charged.
+                        let store: Function = lua
+                            .load("local f, lantern, storage = ... local new = f(storage) if type(new) == 'table' then lantern.storage = new end")
+                            .set_name("=lantern")
+                            .into_function()?;
+                        store.call::<()>((func, lantern.clone(), storage))
+                    })
+                },
+            );
+            if let Err(e) = result {
+                let d = self.error_at(&mod_id, "its on_reload handler failed", &e, None);
+                game.report(d);
             }
-            self.mark_ran(&mod_id);
         }
+        self.new_turn();
         self.write_storage(game);
     }
 
-    /// Notes that a mod's code runs, so its storage is written into the game afterwards.
-    fn mark_ran(&mut self, mod_id: &str) {
-        if let Some(m) = self.mods.iter_mut().find(|m| m.id == mod_id) {
-            m.ran = true;
-        }
-    }
-
+    /// Writes the storage of every mod whose code ran into the game. Storage that cannot be saved
+    /// (a function, a cycle, nesting too deep, a key that is not plain data) is an error, and the
+    /// game keeps the storage's last saved state.
     fn write_storage(&mut self, game: &mut Game) {
+        let _host = self.accounts.charge_to(Owner::HOST);
+        let _paused = self.budget.pause();
         for m in self.mods.iter_mut().filter(|m| m.ran) {
             m.ran = false;
-            let id = &m.id;
             let value: mlua::Value = m.lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
-            match bridge::storage_to_json(&value, "lantern.storage") {
+            match storage::to_json(&value) {
                 Ok(json) => {
-                    game.storage_mut().insert(id.clone(), json);
+                    game.storage_mut().insert(m.id.clone(), json);
                 }
                 Err(e) => game.report(Diagnostic::error(format!(
-                    "[{id}] {e}; the storage keeps its last saved state"
+                    "[{}] {e}; the storage keeps its last saved state",
+                    m.id
                 ))),
             }
         }
     }
 
-    /// A diagnostic for a script error, located at the script line the message names, with the
-    /// traceback and the chain of events that led there.
+    /// Starts a new turn for every mod's budget.
+    fn new_turn(&mut self) {
+        for m in &mut self.mods {
+            m.turn_used = 0;
+            m.skipped = 0;
+        }
+    }
+
+    /// A diagnostic for a script error, located at the script line the error's frames name, with
+    /// the traceback and the chain of events that led there.
     fn error_at(
         &self,
         mod_id: &str,
@@ -416,7 +485,7 @@ impl LuaRuntime {
         self.error_in(mod_id, what, e, chain, None)
     }
 
-    /// As [`error_at`](Self::error_at); when the message names no line (out of memory), the function
+    /// As [`error_at`](Self::error_at); when the error names no line (out of memory), the function
     /// that was called is the place.
     fn error_in(
         &self,
@@ -426,28 +495,39 @@ impl LuaRuntime {
         chain: Option<&str>,
         called: Option<&Function>,
     ) -> Diagnostic {
-        if is_memory(e) {
-            // What ran the state out of memory is garbage now, but stays until the collector's next
-            // cycle: until then every allocation fails, even mlua's own bookkeeping (which panics
-            // when it cannot grow its stack of references). Collect it now.
+        let memory = report::is_memory(e);
+        if memory {
+            // What ran the mod out of memory may be garbage now: collect it, so the mod's next
+            // call starts from what it really keeps.
+            let _host = self.accounts.charge_to(Owner::HOST);
             let _ = self.lua.gc_collect();
         }
-        let (message, traceback) = describe(e);
+        let (mut message, traceback) = report::describe(e);
+        if memory {
+            let held = self
+                .mods
+                .iter()
+                .find(|m| m.id == mod_id)
+                .map(|m| self.accounts.used(m.owner))
+                .unwrap_or(0);
+            message = format!(
+                "out of memory: its scripts passed their memory limit of {} (a memory bomb?); they hold {} after collecting",
+                memory::bytes(self.limits.memory),
+                memory::bytes(held)
+            );
+        }
         let mut d = Diagnostic::error(format!("[{mod_id}] {what}: {message}"));
         let defined_at = || {
             let info = called?.info();
             let source = info.source?.trim_start_matches('@').to_string();
-            self.line_span(&source, info.line_defined?)
+            self.files.line_span(&source, info.line_defined?)
         };
-        // A message without a line (a failed `require`) is placed at the innermost script frame; an
-        // out-of-memory error, which has neither, at the line the budget hook last saw running.
-        let from_traceback = || traceback.iter().find_map(|t| self.locate(t));
         let last_seen = || {
-            let (source, line) = self.budget.last_seen().filter(|_| is_memory(e))?;
-            self.line_span(&source, line)
+            let (source, line) = self.budget.last_seen().filter(|_| memory)?;
+            self.files.line_span(&source, line)
         };
         let mut help = Vec::new();
-        let located = self.locate(&message).or_else(from_traceback);
+        let located = self.files.locate(&message, &traceback);
         if let Some(span) = located {
             d = d.at(span);
         } else if let Some(span) = last_seen() {
@@ -460,7 +540,7 @@ impl LuaRuntime {
             help.push(format!("while handling {chain}"));
         }
         // A traceback of the one line the diagnostic already points at says nothing more.
-        let only_here = matches!(traceback.as_slice(), [one] if located.is_some() && self.locate(one) == located);
+        let only_here = matches!(traceback.as_slice(), [one] if located.is_some() && self.files.at(one) == located);
         if !traceback.is_empty() && !only_here {
             help.push(format!("traceback: {}", traceback.join(" <- ")));
         }
@@ -468,366 +548,5 @@ impl LuaRuntime {
             d = d.with_help(help.join("; "));
         }
         d
-    }
-
-    /// The line span of the first `path:line:` in a message that names a script this runtime read.
-    fn locate(&self, message: &str) -> Option<Span> {
-        for (path, (file, starts)) in &self.files {
-            if let Some(at) = message.find(&format!("{path}:")) {
-                let rest = &message[at + path.len() + 1..];
-                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-                let line: usize = digits.parse().ok()?;
-                let start = *starts.get(line.checked_sub(1)?)?;
-                let end = starts.get(line).map_or(start, |e| e.saturating_sub(1));
-                return Some(Span {
-                    file: *file,
-                    start,
-                    end,
-                });
-            }
-        }
-        None
-    }
-
-    /// The span of a line of a script, for call sites.
-    fn line_span(&self, path: &str, line: usize) -> Option<Span> {
-        let (file, starts) = self.files.get(path)?;
-        let start = *starts.get(line.checked_sub(1)?)?;
-        let end = starts.get(line).map_or(start, |e| e.saturating_sub(1));
-        Some(Span {
-            file: *file,
-            start,
-            end,
-        })
-    }
-
-    fn ctx_table(&self, ctx: &Ctx) -> mlua::Result<Table> {
-        let t = self.lua.create_table()?;
-        t.raw_set("self", Creature(ctx.bearer))?;
-        if let Some(target) = ctx.target {
-            t.raw_set("target", Creature(target))?;
-        }
-        t.raw_set("cause", ctx.cause)?;
-        Ok(t)
-    }
-
-    fn args_table(&self, args: &BTreeMap<String, Value>) -> mlua::Result<Table> {
-        let t = self.lua.create_table()?;
-        for (k, v) in args {
-            t.raw_set(k.as_str(), bridge::to_lua(&self.lua, v)?)?;
-        }
-        Ok(t)
-    }
-
-    /// The function a script registered as the action or check `id`, and its mod, unless it is
-    /// switched off.
-    fn registered(
-        &self,
-        kind: &str,
-        table: impl Fn(&Shared) -> &BTreeMap<Id, Registered>,
-        id: &Id,
-    ) -> Result<(Function, String), String> {
-        let shared = self.shared.borrow();
-        let r = table(&shared)
-            .get(id)
-            .ok_or_else(|| format!("no script registers the {kind} `{id}`"))?;
-        if r.quarantined {
-            return Err(format!("the {kind} `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
-        }
-        Ok((r.func.clone(), r.mod_id.clone()))
-    }
-
-    /// Runs a Lua-registered action (from a TOML action list).
-    fn call_action(
-        &mut self,
-        game: &mut Game,
-        id: &Id,
-        args: &BTreeMap<String, Value>,
-        ctx: &Ctx,
-    ) -> Result<(), String> {
-        let (func, mod_id) = self.registered("action", |s| &s.actions, id)?;
-        let (ctx_t, args_t) = (
-            self.ctx_table(ctx).map_err(|e| e.to_string())?,
-            self.args_table(args).map_err(|e| e.to_string())?,
-        );
-        self.budget.reset(&self.lua);
-        self.mark_ran(&mod_id);
-        let result = self.lender.lend(game, || func.call::<()>((ctx_t, args_t)));
-        let failed = result.is_err();
-        self.count_failure(
-            |s| s.actions.get_mut(id),
-            failed,
-            game,
-            &mod_id,
-            &format!("action `{id}`"),
-        );
-        result.map_err(|e| {
-            let d = self.error_in(
-                &mod_id,
-                &format!("the action `{id}` failed"),
-                &e,
-                Some(&game.current_chain()),
-                Some(&func),
-            );
-            let message = d.message.clone();
-            game.report(d);
-            message
-        })
-    }
-
-    fn count_failure(
-        &self,
-        find: impl Fn(&mut Shared) -> Option<&mut Registered>,
-        failed: bool,
-        game: &mut Game,
-        mod_id: &str,
-        what: &str,
-    ) {
-        let mut shared = self.shared.borrow_mut();
-        let Some(r) = find(&mut shared) else { return };
-        if !failed {
-            r.failures = 0;
-            return;
-        }
-        r.failures += 1;
-        if r.failures >= QUARANTINE_AFTER && !r.quarantined {
-            r.quarantined = true;
-            drop(shared);
-            game.report(Diagnostic::warning(format!(
-                "[{mod_id}] the {what} failed {QUARANTINE_AFTER} times in a row and is switched off until the next reload"
-            )));
-        }
-    }
-}
-
-/// A script error as a message and a short traceback (`file:line` entries).
-pub fn describe(e: &mlua::Error) -> (String, Vec<String>) {
-    match e {
-        mlua::Error::CallbackError { traceback, cause } => {
-            let (message, mut inner) = describe(cause);
-            if inner.is_empty() {
-                inner = parse_traceback(traceback);
-            }
-            (message, inner)
-        }
-        mlua::Error::RuntimeError(text) => {
-            let (message, tb) = text.split_once("\nstack traceback:").unwrap_or((text, ""));
-            (message.trim().to_string(), parse_traceback(tb))
-        }
-        mlua::Error::SyntaxError { message, .. } => {
-            (format!("syntax error: {message}"), Vec::new())
-        }
-        mlua::Error::MemoryError(_) => (
-            "out of memory: the scripts passed the memory limit (a memory bomb?)".into(),
-            Vec::new(),
-        ),
-        mlua::Error::WithContext { cause, .. } => describe(cause),
-        mlua::Error::BadArgument {
-            to,
-            pos,
-            name,
-            cause,
-        } => {
-            let which = match name {
-                Some(name) => format!("argument `{name}`"),
-                None => format!("argument #{pos}"),
-            };
-            let of = to
-                .as_ref()
-                .map(|t| format!(" of `{t}`"))
-                .unwrap_or_default();
-            let (why, _) = describe(cause);
-            (format!("{which}{of} {why}"), Vec::new())
-        }
-        mlua::Error::FromLuaConversionError { from, to, .. } => {
-            let wanted = lua_type_of(to);
-            let article = |t: &str| {
-                if t == "nil" {
-                    ""
-                } else if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                    "an "
-                } else {
-                    "a "
-                }
-            };
-            (
-                format!(
-                    "must be {}{wanted}, not {}{from}",
-                    article(wanted),
-                    article(from)
-                ),
-                Vec::new(),
-            )
-        }
-        other => (
-            other
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-            Vec::new(),
-        ),
-    }
-}
-
-/// The Lua name of a Rust type an argument was converted to (`String` is a string, `i64` an integer).
-fn lua_type_of(rust: &str) -> &str {
-    match rust {
-        "String" | "&str" | "string" | "BString" => "string",
-        "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize"
-        | "integer" => "integer",
-        "f32" | "f64" | "number" => "number",
-        "bool" | "boolean" => "boolean",
-        other => other,
-    }
-}
-
-/// Whether a script error is the memory limit, however deeply it was wrapped.
-fn is_memory(e: &mlua::Error) -> bool {
-    match e {
-        mlua::Error::MemoryError(_) => true,
-        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
-            is_memory(cause)
-        }
-        _ => false,
-    }
-}
-
-fn parse_traceback(tb: &str) -> Vec<String> {
-    tb.lines()
-        .map(str::trim)
-        .filter(|l| {
-            !l.is_empty() && !l.starts_with("[C]") && !l.starts_with("[string \"lantern\"]")
-        })
-        .filter_map(|l| {
-            l.split(": in ")
-                .next()
-                .map(|s| s.trim_end_matches(':').to_string())
-        })
-        .filter(|s| s.contains(".lua:"))
-        .take(6)
-        .collect()
-}
-
-impl Host for LuaRuntime {
-    fn on_event(&mut self, game: &mut Game, event: &Event) {
-        let calls = {
-            let shared = self.shared.borrow();
-            match shared.by_event.get(event.kind.0 as usize) {
-                Some(list) if !list.is_empty() => list.clone(),
-                _ => return,
-            }
-        };
-        // Handlers that failed now or had failed before, with the error if they failed now: the
-        // common case (every handler ran and none ever failed) allocates nothing.
-        let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::new();
-        let (lua, budget, shared, mods) = (&self.lua, &self.budget, &self.shared, &mut self.mods);
-        // One view per event, shared by its handlers; the game is lent once for all of them.
-        let lent = self.views.deliver(event, |view| {
-            self.lender.lend(game, || {
-                for call in calls.iter() {
-                    let failures = {
-                        let shared = shared.borrow();
-                        let r = &shared.handlers[call.handler].registered;
-                        if r.quarantined {
-                            continue;
-                        }
-                        r.failures
-                    };
-                    if let Some(m) = call.script.and_then(|i| mods.get_mut(i)) {
-                        m.ran = true;
-                    }
-                    budget.reset(lua);
-                    match call.func.call::<()>(&view) {
-                        Err(e) => outcomes.push((call.handler, Some(e))),
-                        Ok(()) if failures > 0 => outcomes.push((call.handler, None)),
-                        Ok(()) => {}
-                    }
-                }
-                Ok(())
-            })
-        });
-        if let Err(e) = lent.and_then(|lent| lent) {
-            let name = &game.content().events.get(event.kind).name;
-            let d = Diagnostic::error(format!("cannot run the handlers of `{name}`: {e}"));
-            game.report(d);
-        }
-        for (i, error) in outcomes {
-            let (mod_id, func) = {
-                let shared = self.shared.borrow();
-                let r = &shared.handlers[i].registered;
-                (r.mod_id.clone(), r.func.clone())
-            };
-            let name = game.content().events.get(event.kind).name.clone();
-            if let Some(e) = &error {
-                let d = self.error_in(
-                    &mod_id,
-                    &format!("a handler of `{name}` failed"),
-                    e,
-                    Some(&game.current_chain()),
-                    Some(&func),
-                );
-                game.report(d);
-            }
-            // It failed now or had failed before: count it, or reset its count.
-            self.count_failure(
-                |s| s.handlers.get_mut(i).map(|h| &mut h.registered),
-                error.is_some(),
-                game,
-                &mod_id,
-                &format!("handler of `{name}`"),
-            );
-        }
-    }
-
-    fn settle(&mut self, game: &mut Game) {
-        self.write_storage(game);
-    }
-
-    fn attach(&mut self, game: &Game) {
-        self.attach_storage(game);
-    }
-
-    fn action(
-        &mut self,
-        game: &mut Game,
-        id: &Id,
-        args: &BTreeMap<String, Value>,
-        ctx: &Ctx,
-    ) -> Result<(), String> {
-        self.call_action(game, id, args, ctx)
-    }
-
-    fn check(
-        &mut self,
-        game: &Game,
-        id: &Id,
-        args: &BTreeMap<String, Value>,
-        ctx: &Ctx,
-    ) -> Result<bool, String> {
-        let (func, mod_id) = self.registered("check", |s| &s.checks, id)?;
-        let (ctx_t, args_t) = (
-            self.ctx_table(ctx).map_err(|e| e.to_string())?,
-            self.args_table(args).map_err(|e| e.to_string())?,
-        );
-        self.budget.reset(&self.lua);
-        let result = self
-            .lender
-            .lend_ref(game, || func.call::<bool>((ctx_t, args_t)));
-        let failed = result.is_err();
-        {
-            let mut shared = self.shared.borrow_mut();
-            if let Some(r) = shared.checks.get_mut(id) {
-                r.failures = if failed { r.failures + 1 } else { 0 };
-                if r.failures >= QUARANTINE_AFTER {
-                    r.quarantined = true;
-                }
-            }
-        }
-        result.map_err(|e| {
-            let (message, _) = describe(&e);
-            format!("[{mod_id}] the check `{id}` failed: {message}")
-        })
     }
 }

@@ -32,11 +32,11 @@ impl LuaPolicy {
             .map_err(err)?;
         let env = sandbox::environment(
             &lua,
-            "policy",
-            std::path::PathBuf::new(),
+            &sandbox::ModFiles::nowhere("policy"),
             lantern,
             log,
             Default::default(),
+            sandbox::Account::whole(),
         )
         .map_err(err)?;
         let value: Value = lua

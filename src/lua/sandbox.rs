@@ -1,12 +1,19 @@
 //! The sandbox: one Lua state, one environment per mod, nothing that reaches the OS or another mod.
 //!
 //! A mod's environment holds copies of the safe standard libraries (so changing `string` or `math`
-//! changes it for that mod only), `load` for text chunks only (its environment defaults to the mod's),
-//! a `require` that finds modules inside the mod's own `scripts/` folder, `collectgarbage("count")`
-//! and nothing else of it, and `print` routed to `lantern.log`. There is no `io`, `os`, `debug`,
-//! `package`, `dofile`, `loadfile` or `string.dump`; the shared string metatable is locked, so
-//! `getmetatable("")` cannot reach the string library another mod sees.
+//! changes it for that mod only), `load` for text chunks only (its environment defaults to the mod's,
+//! its chunk names cannot pass for a mod's file), a `require` that finds modules inside the mod's
+//! own `scripts/` folder and reads nothing outside the mod ([`crate::mods::read_mod_file`]),
+//! `collectgarbage("count")` (the mod's own memory) and nothing else of it, a `setmetatable` that
+//! refuses `__gc` finalizers, and `print` routed to `lantern.log`. There is no `io`, `os`,
+//! `debug`, `package`, `dofile`, `loadfile` or `string.dump`; the shared string metatable is
+//! locked, so `getmetatable("")` cannot reach the string library another mod sees.
+//!
+//! Finalizers are refused because they would run whenever the collector decides: inside whichever
+//! call happens to allocate (another mod's, with the game lent to it), outside any budget that
+//! could be theirs.
 
+use super::memory::{Accounts, Owner};
 use mlua::{ChunkMode, Function, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -25,7 +32,6 @@ const PLAIN: &[&str] = &[
     "rawlen",
     "rawset",
     "select",
-    "setmetatable",
     "getmetatable",
     "tonumber",
     "tostring",
@@ -37,42 +43,126 @@ const PLAIN: &[&str] = &[
 /// Libraries copied table by table into every mod's environment.
 const LIBRARIES: &[&str] = &["string", "table", "math", "utf8", "coroutine"];
 
+/// The registry key of the `setmetatable` every environment gets.
+const SETMETATABLE: &str = "lantern.setmetatable";
+
 /// A new Lua state with only the safe libraries loaded and the string metatable locked.
 pub fn new_state() -> mlua::Result<Lua> {
     let lua = Lua::new_with(
         StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::MATH,
         LuaOptions::default(),
     )?;
-    lua.load(
-        r#"
+    let setmetatable: Function = lua
+        .load(
+            r#"
         local mt = getmetatable("")
         local lib = string
         mt.__index = setmetatable({}, { __index = lib, __newindex = function() error("the string library is read-only", 2) end, __metatable = false })
         mt.__metatable = false
+        local raw_setmetatable, rawget, type, error = setmetatable, rawget, type, error
+        return function(t, mt)
+          if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+            error("setmetatable: `__gc` finalizers are not available to mods (they would run whenever the collector decides, inside another mod's call)", 2)
+          end
+          return raw_setmetatable(t, mt)
+        end
         "#,
-    )
-    .set_name("=lantern")
-    .exec()?;
+        )
+        .set_name("=lantern")
+        .eval()?;
+    lua.set_named_registry_value(SETMETATABLE, setmetatable)?;
     Ok(lua)
 }
 
-/// Files a mod's `require` read, for the source map (so errors in them render with carets).
+/// Files a mod's `require` read, for the source map (so errors in them render with carets too).
 pub type ReadFiles = Rc<RefCell<Vec<(String, String)>>>;
+
+/// Where a mod's `require` looks: a folder of the mod, and the mod it belongs to.
+pub struct ModFiles {
+    /// The mod id, or `test` and `policy` for the harness's and the simulator's scripts.
+    id: String,
+    /// The mod folder: nothing outside it is read. `None` where there is none: `require` fails.
+    root: Option<PathBuf>,
+    /// The folder of `root` modules are found in (`scripts`), or empty for `root` itself.
+    modules: &'static str,
+    /// How paths are shown: `rats/scripts`.
+    shown: String,
+}
+
+impl ModFiles {
+    /// A mod's scripts: modules in `<root>/scripts`.
+    pub fn new(id: &str, root: &std::path::Path) -> ModFiles {
+        ModFiles {
+            id: id.to_string(),
+            root: Some(root.to_path_buf()),
+            modules: "scripts",
+            shown: format!("{id}/scripts"),
+        }
+    }
+
+    /// Scripts that find modules beside them in `folder`, which they may not leave (a test file's
+    /// folder); `shown` is how that folder is named in messages.
+    pub fn beside(id: &str, folder: &std::path::Path, shown: &str) -> ModFiles {
+        ModFiles {
+            id: id.to_string(),
+            root: Some(folder.to_path_buf()),
+            modules: "",
+            shown: shown.to_string(),
+        }
+    }
+
+    /// Scripts with no folder (a simulator policy): `require` finds nothing.
+    pub fn nowhere(id: &str) -> ModFiles {
+        ModFiles {
+            id: id.to_string(),
+            root: None,
+            modules: "",
+            shown: id.to_string(),
+        }
+    }
+}
+
+/// Whose memory `collectgarbage("count")` reports: a mod's account, or the whole state.
+#[derive(Clone, Copy)]
+pub struct Account(Option<(Accounts, Owner)>);
+
+impl Account {
+    /// A mod's own account in a shared state.
+    pub fn new(accounts: Accounts, owner: Owner) -> Account {
+        Account(Some((accounts, owner)))
+    }
+
+    /// The whole state (the harness's and the simulator's, which hold no mods).
+    pub fn whole() -> Account {
+        Account(None)
+    }
+
+    fn used(&self, lua: &Lua) -> usize {
+        match self.0 {
+            Some((accounts, owner)) => accounts.used(owner),
+            None => lua.used_memory(),
+        }
+    }
+}
 
 /// Builds a mod's environment. `lantern` is the mod's API table; `print` goes to `log`.
 pub fn environment(
     lua: &Lua,
-    mod_id: &str,
-    scripts_dir: PathBuf,
+    files: &ModFiles,
     lantern: Table,
     log: Function,
     read: ReadFiles,
+    account: Account,
 ) -> mlua::Result<Table> {
     let globals = lua.globals();
     let env = lua.create_table()?;
     for name in PLAIN {
         env.raw_set(*name, globals.raw_get::<Value>(*name)?)?;
     }
+    env.raw_set(
+        "setmetatable",
+        lua.named_registry_value::<Function>(SETMETATABLE)?,
+    )?;
     for lib in LIBRARIES {
         let original: Table = globals.raw_get(*lib)?;
         let copy = lua.create_table()?;
@@ -96,8 +186,8 @@ pub fn environment(
 
     env.raw_set(
         "collectgarbage",
-        lua.create_function(|lua, opt: Option<String>| match opt.as_deref() {
-            None | Some("count") => Ok(lua.used_memory() as f64 / 1024.0),
+        lua.create_function(move |lua, opt: Option<String>| match opt.as_deref() {
+            None | Some("count") => Ok(account.used(lua) as f64 / 1024.0),
             Some(other) => Err(mlua::Error::runtime(format!(
                 "collectgarbage(\"{other}\") is not available to mods; only \"count\" is"
             ))),
@@ -106,121 +196,165 @@ pub fn environment(
     env.raw_set("print", log)?;
     env.raw_set("lantern", lantern)?;
     env.raw_set("_G", env.clone())?;
-
-    let load_env = env.clone();
-    env.raw_set(
-        "load",
-        lua.create_function(
-            move |lua,
-                  (chunk, name, mode, chunk_env): (
-                Value,
-                Option<String>,
-                Option<String>,
-                Option<Table>,
-            )| {
-                if mode.as_deref().is_some_and(|m| m.contains('b')) {
-                    return Ok((
-                        Value::Nil,
-                        Value::String(lua.create_string("binary chunks are not allowed")?),
-                    ));
-                }
-                let Value::String(text) = chunk else {
-                    return Ok((
-                        Value::Nil,
-                        Value::String(lua.create_string("load takes the chunk as a string")?),
-                    ));
-                };
-                let bytes = text.as_bytes().to_vec();
-                if bytes.first() == Some(&0x1b) {
-                    return Ok((
-                        Value::Nil,
-                        Value::String(lua.create_string("binary chunks are not allowed")?),
-                    ));
-                }
-                let result = lua
-                    .load(bytes)
-                    .set_mode(ChunkMode::Text)
-                    .set_name(name.unwrap_or_else(|| "=(load)".into()))
-                    .set_environment(chunk_env.unwrap_or_else(|| load_env.clone()))
-                    .into_function();
-                match result {
-                    Ok(f) => Ok((Value::Function(f), Value::Nil)),
-                    Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
-                }
-            },
-        )?,
-    )?;
-
-    let loaded = lua.create_table()?;
-    let require_env = env.clone();
-    let prefix = mod_id.to_string();
-    env.raw_set(
-        "require",
-        lua.create_function(move |lua, name: String| {
-            if let Some(v) = loaded.raw_get::<Option<Value>>(name.as_str())? {
-                return Ok(v);
-            }
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-            {
-                return Err(mlua::Error::runtime(format!(
-                    "require(\"{name}\"): module names use letters, digits, `_` and `.` only"
-                )));
-            }
-            let rel = format!("{}.lua", name.replace('.', "/"));
-            let path = scripts_dir.join(&rel);
-            let text = std::fs::read_to_string(&path).map_err(|_| {
-                let modules = modules_in(&scripts_dir);
-                let hint =
-                    crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
-                mlua::Error::runtime(format!(
-                    "require(\"{name}\"): no file scripts/{rel} in mod `{prefix}`{hint}"
-                ))
-            })?;
-            let display = format!("{prefix}/scripts/{rel}");
-            read.borrow_mut().push((display.clone(), text.clone()));
-            let value: Value = lua
-                .load(text)
-                .set_mode(ChunkMode::Text)
-                .set_name(format!("@{display}"))
-                .set_environment(require_env.clone())
-                .call(name.as_str())?;
-            let value = if value.is_nil() {
-                Value::Boolean(true)
-            } else {
-                value
-            };
-            loaded.raw_set(name.as_str(), value.clone())?;
-            Ok(value)
-        })?,
-    )?;
+    env.raw_set("load", load_function(lua, env.clone())?)?;
+    env.raw_set("require", require_function(lua, files, env.clone(), read)?)?;
     Ok(env)
 }
 
-/// The module names `require` can find under a mod's `scripts/` (`util`, `lib.cards`), for "did you mean".
-fn modules_in(scripts: &std::path::Path) -> Vec<String> {
-    fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-                continue;
-            };
-            if path.is_dir() {
-                walk(&path, &format!("{prefix}{name}."), out);
-            } else if let Some(stem) = name.strip_suffix(".lua") {
-                if stem != "main" || !prefix.is_empty() {
-                    out.push(format!("{prefix}{stem}"));
-                }
+/// `load` for text chunks. A chunk's name is always shown as `[load] <name>`, so that nothing it
+/// raises can pass for a line of a mod's file; its parse is charged to the budget by its length.
+fn load_function(lua: &Lua, load_env: Table) -> mlua::Result<Function> {
+    lua.create_function(
+        move |lua,
+              (chunk, name, mode, chunk_env): (
+            Value,
+            Option<String>,
+            Option<String>,
+            Option<Table>,
+        )| {
+            if mode.as_deref().is_some_and(|m| m.contains('b')) {
+                return Ok((
+                    Value::Nil,
+                    Value::String(lua.create_string("binary chunks are not allowed")?),
+                ));
             }
+            let Value::String(text) = chunk else {
+                return Ok((
+                    Value::Nil,
+                    Value::String(lua.create_string("load takes the chunk as a string")?),
+                ));
+            };
+            let bytes = text.as_bytes().to_vec();
+            if bytes.first() == Some(&0x1b) {
+                return Ok((
+                    Value::Nil,
+                    Value::String(lua.create_string("binary chunks are not allowed")?),
+                ));
+            }
+            super::budget::charge_bytes(lua, bytes.len())?;
+            let shown = name
+                .map(|n| n.trim_start_matches(['=', '@']).to_string())
+                .unwrap_or_else(|| "chunk".into());
+            let result = lua
+                .load(bytes)
+                .set_mode(ChunkMode::Text)
+                .set_name(format!("=[load] {shown}"))
+                .set_environment(chunk_env.unwrap_or_else(|| load_env.clone()))
+                .into_function();
+            match result {
+                Ok(f) => Ok((Value::Function(f), Value::Nil)),
+                Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
+            }
+        },
+    )
+}
+
+/// `require(name)`: `a.b` is `<modules>/a/b.lua` of the mod, read through
+/// [`crate::mods::read_mod_file`], run once with the mod's environment, its value kept.
+fn require_function(
+    lua: &Lua,
+    files: &ModFiles,
+    require_env: Table,
+    read: ReadFiles,
+) -> mlua::Result<Function> {
+    let loaded = lua.create_table()?;
+    let (id, root, shown) = (files.id.clone(), files.root.clone(), files.shown.clone());
+    let modules = files.modules;
+    let rel_of = move |file: &str| {
+        if modules.is_empty() {
+            file.to_string()
+        } else {
+            format!("{modules}/{file}")
         }
-    }
-    let mut out = Vec::new();
-    walk(scripts, "", &mut out);
+    };
+    lua.create_function(move |lua, name: String| {
+        if let Some(v) = loaded.raw_get::<Option<Value>>(name.as_str())? {
+            return Ok(v);
+        }
+        // Every part of the name is a plain name: `.tmp.x` or `a..b` would make a path that
+        // starts at the root of the disk, or climbs out.
+        let plain = |part: &str| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        if !name.split('.').all(plain) {
+            return Err(mlua::Error::runtime(format!(
+                "require(\"{name}\"): a module name is plain names joined by `.` (`util`, `lib.cards`): letters, digits, `_` and `-`"
+            )));
+        }
+        let file = format!("{}.lua", name.replace('.', "/"));
+        let display = format!("{shown}/{file}");
+        let Some(root) = root.as_deref() else {
+            return Err(mlua::Error::runtime(format!(
+                "require(\"{name}\"): `{id}` has no folder to find modules in"
+            )));
+        };
+        let bytes = match crate::mods::read_mod_file(root, &rel_of(&file)) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => {
+                let modules = modules_in(root, &rel_of(""));
+                let hint = crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
+                let missing = if rel_of("").is_empty() {
+                    display.clone()
+                } else {
+                    rel_of(&file)
+                };
+                return Err(mlua::Error::runtime(format!(
+                    "require(\"{name}\"): no file {missing} in mod `{id}`{hint}"
+                )));
+            }
+            Err(refused) => {
+                return Err(mlua::Error::runtime(format!(
+                    "require(\"{name}\"): {}",
+                    refused.diagnostic(&display).message
+                )))
+            }
+        };
+        let (text, bad) = crate::mods::decode_utf8(&bytes);
+        if let Some((offset, _)) = bad {
+            return Err(mlua::Error::runtime(format!(
+                "require(\"{name}\"): {display} is not valid UTF-8 (the first invalid byte is at offset {offset})"
+            )));
+        }
+        super::budget::charge_bytes(lua, text.len())?;
+        read.borrow_mut().push((display.clone(), text.clone()));
+        let value: Value = lua
+            .load(text)
+            .set_mode(ChunkMode::Text)
+            .set_name(format!("@{display}"))
+            .set_environment(require_env.clone())
+            .call(name.as_str())?;
+        let value = if value.is_nil() {
+            Value::Boolean(true)
+        } else {
+            value
+        };
+        loaded.raw_set(name.as_str(), value.clone())?;
+        Ok(value)
+    })
+}
+
+/// The module names `require` can find under a mod's module folder (`util`, `lib.cards`), for
+/// "did you mean".
+fn modules_in(root: &std::path::Path, modules: &str) -> Vec<String> {
+    let real = crate::mods::real_root(root);
+    let dir = root.join(modules.trim_end_matches('/'));
+    let mut out: Vec<String> = crate::mods::walk(&real, &dir)
+        .into_iter()
+        .filter_map(|found| match found {
+            crate::mods::Found::File(path) => {
+                let rel = path.strip_prefix(&dir).ok()?;
+                let rel = rel
+                    .to_string_lossy()
+                    .replace(std::path::MAIN_SEPARATOR, "/");
+                let module = rel.strip_suffix(".lua")?.replace('/', ".");
+                (module != "main").then_some(module)
+            }
+            _ => None,
+        })
+        .collect();
     out.sort();
     out
 }

@@ -87,19 +87,18 @@ fn read_folder(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ModFolder> {
     let folder = crate::content::parse::display_path(dir, mods_dir);
-    let manifest_path = dir.join("mod.toml");
     let display = format!("{folder}/mod.toml");
-    let bytes = match std::fs::read(&manifest_path) {
-        Ok(bytes) => bytes,
-        Err(_) if !manifest_path.exists() => {
+    let bytes = match super::read_mod_file(dir, "mod.toml") {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
             diags.push(
                 Diagnostic::warning(format!("folder `{folder}` has no mod.toml and is ignored"))
                     .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
             );
             return None;
         }
-        Err(e) => {
-            diags.push(Diagnostic::error(format!("cannot read `{display}`: {e}")));
+        Err(refused) => {
+            diags.push(refused.diagnostic(&display));
             return None;
         }
     };
@@ -190,8 +189,10 @@ fn is_hidden(path: &Path) -> bool {
         .is_some_and(|n| n.to_string_lossy().starts_with('.'))
 }
 
-/// Decodes UTF-8; on failure returns the lossy text, the offset of the first bad byte and an error.
+/// Decodes UTF-8, without the byte-order mark some editors write first; on failure returns the
+/// lossy text, the offset of the first bad byte and an error.
 pub fn decode_utf8(bytes: &[u8]) -> (String, Option<(usize, Diagnostic)>) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => (text.to_string(), None),
         Err(e) => {

@@ -1,15 +1,20 @@
 //! Mods as folders: discovery in a mods directory, manifests, and the load order.
 //!
-//! This module reads `mod.toml` files and decides which mods load and in which order.
+//! This module reads `mod.toml` files and decides which mods load and in which order, and it is
+//! where every file of a mod is read ([`read_mod_file`], [`walk`]): inside the mod's folder only.
 //! It knows nothing of what a mod defines (that is `content`) or of Lua; every problem it finds
 //! is a diagnostic, and a mod with a broken manifest or a missing dependency is left out while the
 //! rest still loads (invariant 6).
 
 mod discover;
+mod files;
 mod manifest;
 mod order;
 
 pub use discover::{decode_utf8, discover, ModFolder};
+pub use files::{
+    read_inside, read_mod_file, real_root, walk, Found, Refused, MOST_BYTES, MOST_FILES,
+};
 pub use manifest::{Dependency, Manifest};
 pub use order::load_order;
 

@@ -54,7 +54,7 @@ impl TestMods {
         );
         let mut game = Game::new(world.content.clone(), seed);
         let mut lua = world.take_lua().expect("Lua starts");
-        lua.attach_storage(&game);
+        lua.attach_storage(&mut game);
         game.set_host(Some(Box::new(lua)));
         (game, world)
     }

@@ -1,6 +1,6 @@
 //! `lantern.apply`, `lantern.register_action` and `lantern.register_check`.
 
-use super::{registered_id, while_loading, Api, ModCx};
+use super::{registered_by, registered_id, while_loading, within, Api, ModCx, MOST_REGISTERED};
 use crate::content::Action;
 use crate::game::{CreatureRef, Ctx};
 use crate::lua::bridge::with_game_mut;
@@ -53,6 +53,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Registers an action usable in TOML action lists as `<mod>:<name>`, with the entry's other keys as `args`. Raise an error to make the action fail (its list is then rolled back). Only while the mod loads.",
         move |_, (name, func): (String, Function)| {
             while_loading(&c, "lantern.register_action")?;
+            within(&c, "lantern.register_action", MOST_REGISTERED, registered_by)?;
             let id = registered_id(&c.mod_id, &name, "action")?;
             let mut shared = c.shared.borrow_mut();
             if shared.actions.contains_key(&id) {
@@ -70,6 +71,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Registers a check usable in TOML conditions as `{ check = \"<mod>:<name>\" }`; it returns true when the condition holds. A check sees the game read-only. Only while the mod loads.",
         move |_, (name, func): (String, Function)| {
             while_loading(&c, "lantern.register_check")?;
+            within(&c, "lantern.register_check", MOST_REGISTERED, registered_by)?;
             let id = registered_id(&c.mod_id, &name, "check")?;
             let mut shared = c.shared.borrow_mut();
             if shared.checks.contains_key(&id) {
@@ -92,7 +94,20 @@ fn to_toml_map(t: &Table) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>
     Ok(map)
 }
 
+/// How deep an action's tables may nest: an action's arguments are a table or two deep, and a
+/// table that holds itself must not send the conversion round forever.
+const DEEPEST: usize = 16;
+
 fn to_toml(v: &LuaValue, key: &str) -> mlua::Result<toml::Value> {
+    to_toml_at(v, key, 0)
+}
+
+fn to_toml_at(v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value> {
+    if depth > DEEPEST {
+        return Err(mlua::Error::runtime(format!(
+            "`{key}` nests tables more than {DEEPEST} deep (does a table hold itself?)"
+        )));
+    }
     Ok(match v {
         LuaValue::Boolean(b) => toml::Value::Boolean(*b),
         LuaValue::Integer(i) => toml::Value::Integer(*i),
@@ -102,7 +117,7 @@ fn to_toml(v: &LuaValue, key: &str) -> mlua::Result<toml::Value> {
             let mut table = toml::Table::new();
             for pair in t.pairs::<String, LuaValue>() {
                 let (k, v) = pair?;
-                table.insert(k.clone(), to_toml(&v, &k)?);
+                table.insert(k.clone(), to_toml_at(&v, &k, depth + 1)?);
             }
             toml::Value::Table(table)
         }

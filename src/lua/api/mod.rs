@@ -19,6 +19,14 @@ use mlua::{FromLuaMulti, IntoLuaMulti, Lua, Table};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// The most handlers one mod may register with `lantern.on`: far more than any mod needs, and a
+/// bound on what lantern keeps for each (a mod looping over `lantern.on` cannot fill the state
+/// with lantern's own references).
+pub const MOST_HANDLERS: usize = 1000;
+
+/// The most actions, checks and `on_reload` handlers one mod may register, together.
+pub const MOST_REGISTERED: usize = 1000;
+
 /// One documented entry of the API.
 #[derive(Debug, Clone)]
 pub struct ApiDoc {
@@ -145,6 +153,37 @@ pub fn registered_id(mod_id: &str, name: &str, what: &str) -> mlua::Result<crate
         )));
     }
     Ok(crate::id::Id::new(mod_id, name))
+}
+
+/// Fails when the mod has registered `limit` of what `counted` counts already.
+pub fn within(
+    cx: &ModCx,
+    what: &str,
+    limit: usize,
+    counted: impl Fn(&Shared, &str) -> usize,
+) -> mlua::Result<()> {
+    let n = counted(&cx.shared.borrow(), &cx.mod_id);
+    if n >= limit {
+        return Err(mlua::Error::runtime(format!(
+            "{what}: a mod may register at most {limit} of these, and this one has {n}"
+        )));
+    }
+    Ok(())
+}
+
+/// How many actions, checks and `on_reload` handlers a mod registered.
+pub fn registered_by(shared: &Shared, mod_id: &str) -> usize {
+    shared
+        .actions
+        .values()
+        .filter(|r| r.mod_id == mod_id)
+        .count()
+        + shared
+            .checks
+            .values()
+            .filter(|r| r.mod_id == mod_id)
+            .count()
+        + shared.on_reload.iter().filter(|(m, _)| m == mod_id).count()
 }
 
 /// Fails unless the mod is still loading (its `main.lua` is running).

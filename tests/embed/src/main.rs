@@ -17,7 +17,7 @@ fn main() {
     }
     let mut game = Game::new(world.content.clone(), 8);
     let mut lua = world.take_lua().expect("the mods have scripts");
-    lua.attach(&game);
+    lua.attach(&mut game);
     game.set_host(Some(Box::new(lua)));
     for event in ["turn_started", "combat_started"] {
         let kind = game.content().events.lookup(event).expect("an engine event");

@@ -1253,16 +1253,19 @@ LUA_API int lua_error (lua_State *L) {
 LUA_API int lua_next (lua_State *L, int idx) {
   Table *t;
   int more;
+  size_t scanned;
   lua_lock(L);
   api_checknelems(L, 1);
   t = gettable(L, idx);
-  more = luaH_next(L, t, L->top.p - 1);
+  more = luaH_nextscan(L, t, L->top.p - 1, &scanned);
   if (more) {
     api_incr_top(L);
   }
   else  /* no more elements */
     L->top.p -= 1;  /* remove key */
   lua_unlock(L);
+  /* lantern: the empty slots skipped are work, a unit per 8 */
+  luaG_chargework(L, scanned >> 3);
   return more;
 }
 
@@ -1306,11 +1309,12 @@ LUA_API void lua_len (lua_State *L, int idx) {
 }
 
 
+/* lantern: the host sees the allocator it gave; owners sit on top of it */
 LUA_API lua_Alloc lua_getallocf (lua_State *L, void **ud) {
   lua_Alloc f;
   lua_lock(L);
-  if (ud) *ud = G(L)->ud;
-  f = G(L)->frealloc;
+  if (ud) *ud = G(L)->uud;
+  f = G(L)->ufrealloc;
   lua_unlock(L);
   return f;
 }
@@ -1318,9 +1322,60 @@ LUA_API lua_Alloc lua_getallocf (lua_State *L, void **ud) {
 
 LUA_API void lua_setallocf (lua_State *L, lua_Alloc f, void *ud) {
   lua_lock(L);
-  G(L)->ud = ud;
-  G(L)->frealloc = f;
+  G(L)->uud = ud;
+  G(L)->ufrealloc = f;
   lua_unlock(L);
+}
+
+
+/*
+** lantern: owners of memory (see 'owneralloc' in lstate.c).
+*/
+static int ownerindex (int owner) {
+  if (owner < 0) return 0;
+  return (owner < LUA_MAXOWNERS) ? owner : LUA_MAXOWNERS - 1;
+}
+
+
+LUA_API int lua_setowner (lua_State *L, int owner) {
+  int old = G(L)->owner;
+  G(L)->owner = ownerindex(owner);
+  return old;
+}
+
+
+LUA_API void lua_setownerlimit (lua_State *L, int owner, size_t limit) {
+  G(L)->ownerlimit[ownerindex(owner)] = limit;
+}
+
+
+LUA_API size_t lua_ownerused (lua_State *L, int owner) {
+  return G(L)->ownerused[ownerindex(owner)];
+}
+
+
+/*
+** lantern: a number that tells a value apart from others of its type,
+** the same in every process that runs the same code (unlike its
+** address): the order a table, function, userdata or thread was made
+** in; for a light C function, its place in this program; 0 for a
+** value that is not an object.
+*/
+LUA_API lua_Unsigned lua_objectid (lua_State *L, int idx) {
+  const TValue *o = index2value(L, idx);
+  switch (ttypetag(o)) {
+    case LUA_VTABLE: return hvalue(o)->id;
+    case LUA_VLCL: return clLvalue(o)->id;
+    case LUA_VCCL: return clCvalue(o)->id;
+    case LUA_VUSERDATA: return uvalue(o)->id;
+    case LUA_VTHREAD: return thvalue(o)->id;
+    case LUA_VLCF:
+      return cast(lua_Unsigned, cast_charp(fvalue(o)) - cast_charp(lua_objectid));
+    case LUA_VLIGHTUSERDATA: return point2uint(pvalue(o));
+    case LUA_VSHRSTR: return tsvalue(o)->hash;
+    case LUA_VLNGSTR: return luaS_hashlongstr(tsvalue(o));
+    default: return 0;
+  }
 }
 
 

@@ -923,7 +923,11 @@ LUALIB_API const char *luaL_tolstring (lua_State *L, int idx, size_t *len) {
         int tt = luaL_getmetafield(L, idx, "__name");  /* try name */
         const char *kind = (tt == LUA_TSTRING) ? lua_tostring(L, -1) :
                                                  luaL_typename(L, idx);
-        lua_pushfstring(L, "%s: %p", kind, lua_topointer(L, idx));
+        /* lantern: an id the same in every process, not an address */
+        char id[2 + 2 * sizeof(lua_Unsigned) + 1];
+        snprintf(id, sizeof(id), "0x%08llx",
+                 (unsigned long long)lua_objectid(L, idx));
+        lua_pushfstring(L, "%s: %s", kind, id);
         if (tt != LUA_TNIL)
           lua_remove(L, -2);  /* remove '__name' */
         break;

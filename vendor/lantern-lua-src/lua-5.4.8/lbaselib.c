@@ -446,6 +446,7 @@ static int luaB_select (lua_State *L) {
     if (i < 0) i = n + i;
     else if (i > n) i = n;
     luaL_argcheck(L, 1 <= i, 1, "index out of range");
+    lua_chargework(L, (size_t)(n - i));  /* lantern: returning them is work */
     return n - (int)i;
   }
 }

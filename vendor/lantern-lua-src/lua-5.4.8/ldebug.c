@@ -839,6 +839,9 @@ l_noret luaG_errormsg (lua_State *L) {
     setobjs2s(L, L->top.p, L->top.p - 1);  /* move argument */
     setobjs2s(L, L->top.p - 1, errfunc);  /* push function */
     L->top.p++;  /* assume EXTRA_STACK */
+    /* lantern: the handler runs with hooks on, even for an error a hook
+       raised (hooks run with hooks off), so the count bounds it too */
+    L->allowhook = 1;
     luaD_callnoyield(L, L->top.p - 2, 1);  /* call it */
   }
   luaD_throw(L, LUA_ERRRUN);
@@ -933,6 +936,54 @@ void luaG_counthook (lua_State *L) {
     L->status = LUA_OK;  /* the yield is refused */
     luaG_runerror(L, "a count hook cannot yield");
   }
+  if (l_unlikely(G(L)->stop)) {  /* the hook asked to stop the script */
+    CallInfo *ci = L->ci;
+    G(L)->stop = 0;
+    if (!isLua(ci) && ci->previous != NULL && isLua(ci->previous)) {
+      /* a C function charging for its work: the place is its caller's */
+      const char *msg;
+      luaC_checkGC(L);
+      msg = luaO_pushfstring(L, "%s", G(L)->stopmsg);
+      luaG_addinfo(L, msg, ci_func(ci->previous)->p->source,
+                   getcurrentline(ci->previous));
+      setobjs2s(L, L->top.p - 2, L->top.p - 1);  /* keep only the message */
+      L->top.p--;
+      luaG_errormsg(L);
+    }
+    luaG_runerror(L, "%s", G(L)->stopmsg);
+  }
+}
+
+
+LUA_API void lua_stop (lua_State *L, const char *msg) {
+  global_State *g = G(L);
+  size_t l = strlen(msg);
+  if (l >= LUA_STOPMSG)
+    l = LUA_STOPMSG - 1;
+  memcpy(g->stopmsg, msg, l);
+  g->stopmsg[l] = '\0';
+  g->stop = 1;
+}
+
+
+/*
+** lantern: charges 'n' units of work to the count, calling the count
+** hook once each time the count runs out, so the hook sees work done in
+** bulk as it sees that many instructions, and can stop it part way.
+*/
+void luaG_chargework (lua_State *L, size_t n) {
+  while (n >= cast_sizet(L->hookcount)) {
+    n -= cast_sizet(L->hookcount);
+    luaG_counthook(L);  /* resets the count; may raise an error */
+    if (!(L->hookmask & LUA_MASKCOUNT) || L->hookcount <= 0)
+      return;  /* no hook (or one that never fires): nothing counts */
+  }
+  L->hookcount -= cast_int(n);
+}
+
+
+LUA_API void lua_chargework (lua_State *L, size_t n) {
+  luaG_chargework(L, n);
 }
 
 

@@ -73,6 +73,13 @@ LUAI_FUNC l_noret luaG_errormsg (lua_State *L);
 LUAI_FUNC int luaG_traceexec (lua_State *L, const Instruction *pc);
 LUAI_FUNC int luaG_tracecall (lua_State *L);
 LUAI_FUNC void luaG_counthook (lua_State *L);
+LUAI_FUNC void luaG_chargework (lua_State *L, size_t n);
+
+/*
+** lantern: the work of copying or comparing 'n' bytes, in count units
+** (a unit is about one instruction; a byte costs some 32 times less).
+*/
+#define luaG_chargebytes(L,n)	luaG_chargework(L, cast_sizet(n) >> 5)
 
 
 #endif

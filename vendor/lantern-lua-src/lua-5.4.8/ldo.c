@@ -857,7 +857,15 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   L->nCcalls++;
   luai_userstateresume(L, nargs);
   api_checknelems(L, (L->status == LUA_OK) ? nargs + 1 : nargs);
+  /* lantern: the count goes on in the coroutine and comes back with it,
+     so work split among coroutines is counted whole */
+  if (from != NULL && (from->hookmask & L->hookmask & LUA_MASKCOUNT))
+    L->hookcount = (from->hookcount < L->basehookcount) ? from->hookcount
+                                                        : L->basehookcount;
   status = luaD_rawrunprotected(L, resume, &nargs);
+  if (from != NULL && (from->hookmask & L->hookmask & LUA_MASKCOUNT))
+    from->hookcount = (L->hookcount < from->basehookcount) ? L->hookcount
+                                                           : from->basehookcount;
    /* continue running after recoverable errors */
   status = precover(L, status);
   if (l_likely(!errorstatus(status)))

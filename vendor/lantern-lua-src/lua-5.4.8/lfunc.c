@@ -27,6 +27,7 @@
 CClosure *luaF_newCclosure (lua_State *L, int nupvals) {
   GCObject *o = luaC_newobj(L, LUA_VCCL, sizeCclosure(nupvals));
   CClosure *c = gco2ccl(o);
+  c->id = luaE_newid(L);  /* lantern */
   c->nupvalues = cast_byte(nupvals);
   return c;
 }
@@ -35,6 +36,7 @@ CClosure *luaF_newCclosure (lua_State *L, int nupvals) {
 LClosure *luaF_newLclosure (lua_State *L, int nupvals) {
   GCObject *o = luaC_newobj(L, LUA_VLCL, sizeLclosure(nupvals));
   LClosure *c = gco2lcl(o);
+  c->id = luaE_newid(L);  /* lantern */
   c->p = NULL;
   c->nupvalues = cast_byte(nupvals);
   while (nupvals--) c->upvals[nupvals] = NULL;

@@ -459,6 +459,7 @@ typedef union UValue {
 typedef struct Udata {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
+  unsigned int id;  /* lantern: see 'luaE_newid' */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   GCObject *gclist;
@@ -478,6 +479,7 @@ typedef struct Udata {
 typedef struct Udata0 {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
+  unsigned int id;  /* lantern: see 'luaE_newid' */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   union {LUAI_MAXALIGN;} bindata;
@@ -642,7 +644,7 @@ typedef struct UpVal {
 
 
 #define ClosureHeader \
-	CommonHeader; lu_byte nupvalues; GCObject *gclist
+	CommonHeader; lu_byte nupvalues; unsigned int id; GCObject *gclist
 
 typedef struct CClosure {
   ClosureHeader;
@@ -739,6 +741,7 @@ typedef struct Table {
   lu_byte flags;  /* 1<<p means tagmethod(p) is not present */
   lu_byte lsizenode;  /* log2 of size of 'node' array */
   unsigned int alimit;  /* "limit" of 'array' array */
+  unsigned int id;  /* lantern: see 'luaE_newid' */
   TValue *array;  /* array part */
   Node *node;
   Node *lastfree;  /* any free position is before this position */

@@ -276,6 +276,66 @@ static void preinit_thread (lua_State *L, global_State *g) {
 }
 
 
+/*
+** lantern: the allocator Lua uses, over the one 'lua_newstate' got:
+** each block is OWNERHEADER bytes longer and starts with its owner, so
+** that freeing it credits the owner that holds it. A new block, or a
+** block that grows, is charged to the current owner and fails if that
+** would pass its limit; a block that shrinks stays with its owner
+** (Lua assumes shrinking never fails).
+*/
+static void *owneralloc (void *ud, void *ptr, size_t osize, size_t nsize) {
+  global_State *g = cast(global_State *, ud);
+  int cur = g->owner;
+  size_t curlimit = g->ownerlimit[cur];
+  char *block;
+  if (ptr == NULL) {  /* a new block ('osize' is the kind of object) */
+    if (nsize == 0)
+      return NULL;
+    if (curlimit != 0 && nsize > curlimit - g->ownerused[cur])
+      return NULL;  /* past the owner's limit */
+    block = cast_charp((*g->ufrealloc)(g->uud, NULL, osize,
+                                      nsize + OWNERHEADER));
+    if (block == NULL)
+      return NULL;
+    *cast(int *, block) = cur;
+    g->ownerused[cur] += nsize;
+    return block + OWNERHEADER;
+  }
+  else {
+    int old;
+    block = cast_charp(ptr) - OWNERHEADER;
+    old = *cast(int *, block);
+    if (nsize == 0) {  /* free */
+      g->ownerused[old] -= osize;
+      (*g->ufrealloc)(g->uud, block, osize + OWNERHEADER, 0);
+      return NULL;
+    }
+    else if (nsize <= osize) {  /* shrink: stays with its owner */
+      block = cast_charp((*g->ufrealloc)(g->uud, block, osize + OWNERHEADER,
+                                        nsize + OWNERHEADER));
+      if (block == NULL)
+        return NULL;
+      g->ownerused[old] -= osize - nsize;
+      return block + OWNERHEADER;
+    }
+    else {  /* grow: the block moves to the current owner */
+      size_t held = (old == cur) ? osize : 0;
+      if (curlimit != 0 && nsize - held > curlimit - g->ownerused[cur])
+        return NULL;  /* past the owner's limit */
+      block = cast_charp((*g->ufrealloc)(g->uud, block, osize + OWNERHEADER,
+                                        nsize + OWNERHEADER));
+      if (block == NULL)
+        return NULL;
+      g->ownerused[old] -= osize;
+      g->ownerused[cur] += nsize;
+      *cast(int *, block) = cur;
+      return block + OWNERHEADER;
+    }
+  }
+}
+
+
 static void close_state (lua_State *L) {
   global_State *g = G(L);
   if (!completestate(g))  /* closing a partially built state? */
@@ -291,7 +351,8 @@ static void close_state (lua_State *L) {
   luaM_freearray(L, G(L)->strt.hash, G(L)->strt.size);
   freestack(L);
   lua_assert(gettotalbytes(g) == sizeof(LG));
-  (*g->frealloc)(g->ud, fromstate(L), sizeof(LG), 0);  /* free main block */
+  /* lantern: the main block came from the allocator itself */
+  (*g->ufrealloc)(g->uud, fromstate(L), sizeof(LG), 0);  /* free main block */
 }
 
 
@@ -304,6 +365,7 @@ LUA_API lua_State *lua_newthread (lua_State *L) {
   /* create new thread */
   o = luaC_newobjdt(L, LUA_TTHREAD, sizeof(LX), offsetof(LX, l));
   L1 = gco2th(o);
+  L1->id = luaE_newid(L);  /* lantern */
   /* anchor it on L stack */
   setthvalue2s(L, L->top.p, L1);
   api_incr_top(L);
@@ -385,8 +447,18 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->allgc = obj2gco(L);  /* by now, only object is the main thread */
   L->next = NULL;
   incnny(L);  /* main thread is always non yieldable */
-  g->frealloc = f;
-  g->ud = ud;
+  /* lantern: every block after the main one goes through 'owneralloc' */
+  g->ufrealloc = f;
+  g->uud = ud;
+  g->frealloc = owneralloc;
+  g->ud = g;
+  g->owner = 0;
+  g->stop = 0;
+  g->stopmsg[0] = '\0';
+  g->nextid = 0;
+  L->id = 0;
+  for (i = 0; i < LUA_MAXOWNERS; i++)
+    g->ownerused[i] = g->ownerlimit[i] = 0;
   g->warnf = NULL;
   g->ud_warn = NULL;
   g->mainthread = L;

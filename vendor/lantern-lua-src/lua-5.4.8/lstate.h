@@ -251,9 +251,27 @@ struct CallInfo {
 /*
 ** 'global state', shared by all threads of this state
 */
+/*
+** lantern: memory is charged to owners. Every block carries its owner
+** in a header of OWNERHEADER bytes; 'owner' is whom new blocks are
+** charged to now (0 is the host, which has no limit), and an owner's
+** allocation that would pass its limit fails, as if memory ran out.
+** Owners past LUA_MAXOWNERS share the last account.
+*/
+#define OWNERHEADER	sizeof(union {LUAI_MAXALIGN;})
+
+
 typedef struct global_State {
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
+  lua_Alloc ufrealloc;  /* lantern: the allocator 'lua_newstate' got */
+  void *uud;  /* lantern: its auxiliary data */
+  int owner;  /* lantern: the owner charged for new blocks now */
+  int stop;  /* lantern: the count hook asked to stop the script */
+  char stopmsg[LUA_STOPMSG];  /* lantern: with this message */
+  unsigned int nextid;  /* lantern: the last object id given */
+  size_t ownerused[LUA_MAXOWNERS];  /* lantern: bytes held by each owner */
+  size_t ownerlimit[LUA_MAXOWNERS];  /* lantern: 0 is no limit */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
   l_mem GCdebt;  /* bytes allocated not yet compensated by the collector */
   lu_mem GCestimate;  /* an estimate of the non-garbage memory in use */
@@ -311,6 +329,7 @@ struct lua_State {
   lu_byte status;
   lu_byte allowhook;
   unsigned short nci;  /* number of items in 'ci' list */
+  unsigned int id;  /* lantern: see 'luaE_newid' */
   StkIdRel top;  /* first free slot in the stack */
   global_State *l_G;
   CallInfo *ci;  /* call info for current function */
@@ -394,6 +413,14 @@ union GCUnion {
 #define gettotalbytes(g)	cast(lu_mem, (g)->totalbytes + (g)->GCdebt)
 
 LUAI_FUNC void luaE_setdebt (global_State *g, l_mem debt);
+
+/*
+** lantern: a number for a new table, function, userdata or thread, in
+** the order they are made. Tables hash such keys by it and 'tostring'
+** shows it, instead of their address, so both are the same in every
+** process that runs the same code.
+*/
+#define luaE_newid(L)	(++G(L)->nextid)
 LUAI_FUNC void luaE_freethread (lua_State *L, lua_State *L1);
 LUAI_FUNC CallInfo *luaE_extendCI (lua_State *L);
 LUAI_FUNC void luaE_shrinkCI (lua_State *L);

@@ -264,6 +264,7 @@ Udata *luaS_newudata (lua_State *L, size_t s, int nuvalue) {
     luaM_toobig(L);
   o = luaC_newobj(L, LUA_VUSERDATA, sizeudata(nuvalue, s));
   u = gco2u(o);
+  u->id = luaE_newid(L);  /* lantern */
   u->len = s;
   u->nuvalue = nuvalue;
   u->metatable = NULL;

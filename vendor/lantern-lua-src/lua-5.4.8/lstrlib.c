@@ -102,8 +102,10 @@ static int str_sub (lua_State *L) {
   const char *s = luaL_checklstring(L, 1, &l);
   size_t start = posrelatI(luaL_checkinteger(L, 2), l);
   size_t end = getendpos(L, 3, -1, l);
-  if (start <= end)
+  if (start <= end) {
+    lua_chargebytes(L, (end - start) + 1);  /* lantern */
     lua_pushlstring(L, s + start - 1, (end - start) + 1);
+  }
   else lua_pushliteral(L, "");
   return 1;
 }
@@ -113,7 +115,9 @@ static int str_reverse (lua_State *L) {
   size_t l, i;
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
-  char *p = luaL_buffinitsize(L, &b, l);
+  char *p;
+  lua_chargebytes(L, l);  /* lantern */
+  p = luaL_buffinitsize(L, &b, l);
   for (i = 0; i < l; i++)
     p[i] = s[l - i - 1];
   luaL_pushresultsize(&b, l);
@@ -126,7 +130,9 @@ static int str_lower (lua_State *L) {
   size_t i;
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
-  char *p = luaL_buffinitsize(L, &b, l);
+  char *p;
+  lua_chargebytes(L, l);  /* lantern */
+  p = luaL_buffinitsize(L, &b, l);
   for (i=0; i<l; i++)
     p[i] = tolower(uchar(s[i]));
   luaL_pushresultsize(&b, l);
@@ -139,7 +145,9 @@ static int str_upper (lua_State *L) {
   size_t i;
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
-  char *p = luaL_buffinitsize(L, &b, l);
+  char *p;
+  lua_chargebytes(L, l);  /* lantern */
+  p = luaL_buffinitsize(L, &b, l);
   for (i=0; i<l; i++)
     p[i] = toupper(uchar(s[i]));
   luaL_pushresultsize(&b, l);
@@ -159,7 +167,11 @@ static int str_rep (lua_State *L) {
   else {
     size_t totallen = (size_t)n * l + (size_t)(n - 1) * lsep;
     luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, totallen);
+    char *p;
+    /* lantern: every copy is work (a unit per 8), even of an empty string */
+    lua_chargework(L, (size_t)n >> 3);
+    lua_chargebytes(L, totallen);
+    p = luaL_buffinitsize(L, &b, totallen);
     while (n-- > 1) {  /* first n-1 copies (followed by separator) */
       memcpy(p, s, l * sizeof(char)); p += l;
       if (lsep > 0) {  /* empty 'memcpy' is not that cheap */
@@ -185,6 +197,7 @@ static int str_byte (lua_State *L) {
   if (l_unlikely(pose - posi >= (size_t)INT_MAX))  /* arithmetic overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;
+  lua_chargework(L, (size_t)n);  /* lantern */
   luaL_checkstack(L, n, "string slice too long");
   for (i=0; i<n; i++)
     lua_pushinteger(L, uchar(s[posi+i-1]));
@@ -196,7 +209,9 @@ static int str_char (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
   int i;
   luaL_Buffer b;
-  char *p = luaL_buffinitsize(L, &b, n);
+  char *p;
+  lua_chargework(L, (size_t)n);  /* lantern */
+  p = luaL_buffinitsize(L, &b, n);
   for (i=1; i<=n; i++) {
     lua_Unsigned c = (lua_Unsigned)luaL_checkinteger(L, i);
     luaL_argcheck(L, c <= (lua_Unsigned)UCHAR_MAX, i, "value out of range");
@@ -361,6 +376,7 @@ typedef struct MatchState {
   const char *p_end;  /* end ('\0') of pattern */
   lua_State *L;
   int matchdepth;  /* control for recursive depth (to avoid C stack overflow) */
+  int steps;  /* lantern: steps left before the next charge */
   unsigned char level;  /* total number of captures (finished or unfinished) */
   struct {
     const char *init;
@@ -371,6 +387,27 @@ typedef struct MatchState {
 
 /* recursive function */
 static const char *match (MatchState *ms, const char *s, const char *p);
+
+
+/*
+** lantern: matching is charged to the count, a unit per step (a call of
+** 'match', a repetition tried, a byte scanned), in chunks of STEPCHUNK,
+** so a pattern that backtracks without end is stopped by the budget.
+*/
+#define STEPCHUNK	64
+
+static void chargesteps (MatchState *ms, size_t n) {
+  if (n < (size_t)ms->steps)
+    ms->steps -= (int)n;
+  else {
+    lua_chargework(ms->L, n);
+    ms->steps = STEPCHUNK;
+  }
+}
+
+#define chargestep(ms) \
+  { if (--(ms)->steps == 0) { (ms)->steps = STEPCHUNK; \
+      lua_chargework((ms)->L, STEPCHUNK); } }
 
 
 /* maximum recursion depth for 'match' */
@@ -493,6 +530,7 @@ static const char *matchbalance (MatchState *ms, const char *s,
     int e = *(p+1);
     int cont = 1;
     while (++s < ms->src_end) {
+      chargestep(ms);  /* lantern */
       if (*s == e) {
         if (--cont == 0) return s+1;
       }
@@ -508,6 +546,7 @@ static const char *max_expand (MatchState *ms, const char *s,
   ptrdiff_t i = 0;  /* counts maximum expand for item */
   while (singlematch(ms, s + i, p, ep))
     i++;
+  chargesteps(ms, (size_t)i);  /* lantern */
   /* keeps trying to match with the maximum repetitions */
   while (i>=0) {
     const char *res = match(ms, (s+i), ep+1);
@@ -560,6 +599,7 @@ static const char *match_capture (MatchState *ms, const char *s, int l) {
   size_t len;
   l = check_capture(ms, l);
   len = ms->capture[l].len;
+  chargesteps(ms, len >> 5);  /* lantern */
   if ((size_t)(ms->src_end-s) >= len &&
       memcmp(ms->capture[l].init, s, len) == 0)
     return s+len;
@@ -571,6 +611,7 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
   if (l_unlikely(ms->matchdepth-- == 0))
     luaL_error(ms->L, "pattern too complex");
   init: /* using goto to optimize tail recursion */
+  chargestep(ms);  /* lantern */
   if (p != ms->p_end) {  /* end of pattern? */
     switch (*p) {
       case '(': {  /* start capture */
@@ -670,7 +711,7 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
 
 
 
-static const char *lmemfind (const char *s1, size_t l1,
+static const char *lmemfind (lua_State *L, const char *s1, size_t l1,
                                const char *s2, size_t l2) {
   if (l2 == 0) return s1;  /* empty strings are everywhere */
   else if (l2 > l1) return NULL;  /* avoids a negative 'l1' */
@@ -678,7 +719,9 @@ static const char *lmemfind (const char *s1, size_t l1,
     const char *init;  /* to search for a '*s2' inside 's1' */
     l2--;  /* 1st char will be checked by 'memchr' */
     l1 = l1-l2;  /* 's2' cannot be found after that */
+    lua_chargebytes(L, l1);  /* lantern: the scan, and each try below */
     while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
+      lua_chargework(L, 1 + (l2 >> 5));
       init++;   /* 1st char is already checked */
       if (memcmp(init, s2+1, l2) == 0)
         return init-1;
@@ -758,6 +801,7 @@ static void prepstate (MatchState *ms, lua_State *L,
                        const char *s, size_t ls, const char *p, size_t lp) {
   ms->L = L;
   ms->matchdepth = MAXCCALLS;
+  ms->steps = STEPCHUNK;  /* lantern */
   ms->src_init = s;
   ms->src_end = s + ls;
   ms->p_end = p + lp;
@@ -782,7 +826,7 @@ static int str_find_aux (lua_State *L, int find) {
   /* explicit request or no special characters? */
   if (find && (lua_toboolean(L, 4) || nospecials(p, lp))) {
     /* do a plain search */
-    const char *s2 = lmemfind(s + init, ls - init, p, lp);
+    const char *s2 = lmemfind(L, s + init, ls - init, p, lp);
     if (s2) {
       lua_pushinteger(L, (s2 - s) + 1);
       lua_pushinteger(L, (s2 - s) + lp);
@@ -1177,6 +1221,7 @@ static void addliteral (lua_State *L, luaL_Buffer *b, int arg) {
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, arg, &len);
+      lua_chargebytes(L, len);  /* lantern */
       addquoted(b, s, len);
       break;
     }
@@ -1278,6 +1323,10 @@ static int str_format (lua_State *L) {
   const char *strfrmt_end = strfrmt+sfl;
   const char *flags;
   luaL_Buffer b;
+  /* lantern: a unit per argument and the bytes of the format; strings
+     are charged as they are added */
+  lua_chargework(L, (size_t)top);
+  lua_chargebytes(L, sfl);
   luaL_buffinit(L, &b);
   while (strfrmt < strfrmt_end) {
     if (*strfrmt != L_ESC)
@@ -1331,7 +1380,8 @@ static int str_format (lua_State *L) {
           break;
         }
         case 'p': {
-          const void *p = lua_topointer(L, arg);
+          /* lantern: an id the same in every process, not an address */
+          const void *p = (const void *)(size_t)lua_objectid(L, arg);
           checkformat(L, form, L_FMTFLAGSC, 0);
           if (p == NULL) {  /* avoid calling 'printf' with argument NULL */
             p = "(null)";  /* result */
@@ -1349,6 +1399,7 @@ static int str_format (lua_State *L) {
         case 's': {
           size_t l;
           const char *s = luaL_tolstring(L, arg, &l);
+          lua_chargebytes(L, l);  /* lantern */
           if (form[2] == '\0')  /* no modifiers? */
             luaL_addvalue(&b);  /* keep entire string */
           else {
@@ -1604,6 +1655,7 @@ static int str_pack (lua_State *L) {
   const char *fmt = luaL_checkstring(L, 1);  /* format string */
   int arg = 1;  /* current argument to pack */
   size_t totalsize = 0;  /* accumulate total size of result */
+  lua_chargework(L, strlen(fmt));  /* lantern: a unit per option */
   initheader(L, &h);
   lua_pushnil(L);  /* mark to separate arguments from string buffer */
   luaL_buffinit(L, &b);
@@ -1673,6 +1725,7 @@ static int str_pack (lua_State *L) {
                          len < ((size_t)1 << (size * NB)),
                          arg, "string length does not fit in given size");
         packint(&b, (lua_Unsigned)len, h.islittle, size, 0);  /* pack length */
+        lua_chargebytes(L, len);  /* lantern */
         luaL_addlstring(&b, s, len);
         totalsize += len;
         break;
@@ -1681,6 +1734,7 @@ static int str_pack (lua_State *L) {
         size_t len;
         const char *s = luaL_checklstring(L, arg, &len);
         luaL_argcheck(L, strlen(s) == len, arg, "string contains zeros");
+        lua_chargebytes(L, len);  /* lantern */
         luaL_addlstring(&b, s, len);
         luaL_addchar(&b, '\0');  /* add zero at the end */
         totalsize += len + 1;
@@ -1701,6 +1755,7 @@ static int str_packsize (lua_State *L) {
   Header h;
   const char *fmt = luaL_checkstring(L, 1);  /* format string */
   size_t totalsize = 0;  /* accumulate total size of result */
+  lua_chargework(L, strlen(fmt));  /* lantern: a unit per option */
   initheader(L, &h);
   while (*fmt != '\0') {
     int size, ntoalign;
@@ -1759,6 +1814,7 @@ static int str_unpack (lua_State *L) {
   size_t pos = posrelatI(luaL_optinteger(L, 3, 1), ld) - 1;
   int n = 0;  /* number of results */
   luaL_argcheck(L, pos <= ld, 3, "initial position out of string");
+  lua_chargework(L, strlen(fmt));  /* lantern: a unit per option */
   initheader(L, &h);
   while (*fmt != '\0') {
     int size, ntoalign;
@@ -1802,6 +1858,7 @@ static int str_unpack (lua_State *L) {
       case Kstring: {
         size_t len = (size_t)unpackint(L, data + pos, h.islittle, size, 0);
         luaL_argcheck(L, len <= ld - pos - size, 2, "data string too short");
+        lua_chargebytes(L, len);  /* lantern */
         lua_pushlstring(L, data + pos + size, len);
         pos += len;  /* skip string */
         break;
@@ -1810,6 +1867,7 @@ static int str_unpack (lua_State *L) {
         size_t len = strlen(data + pos);
         luaL_argcheck(L, pos + len < ld, 2,
                          "unfinished string for format 'z'");
+        lua_chargebytes(L, len);  /* lantern */
         lua_pushlstring(L, data + pos, len);
         pos += len + 1;  /* skip string plus final '\0' */
         break;

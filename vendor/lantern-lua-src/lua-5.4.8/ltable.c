@@ -145,6 +145,21 @@ static int l_hashfloat (lua_Number n) {
 
 
 /*
+** lantern: the id of a table, function, userdata or thread key.
+*/
+static unsigned int objectid (GCObject *o) {
+  switch (o->tt) {
+    case LUA_VTABLE: return gco2t(o)->id;
+    case LUA_VLCL: return gco2lcl(o)->id;
+    case LUA_VCCL: return gco2ccl(o)->id;
+    case LUA_VUSERDATA: return gco2u(o)->id;
+    case LUA_VTHREAD: return gco2th(o)->id;
+    default: return 0;  /* no other object can be a key */
+  }
+}
+
+
+/*
 ** returns the 'main' position of an element in a table (that is,
 ** the index of its hash value).
 */
@@ -175,12 +190,13 @@ static Node *mainpositionTV (const Table *t, const TValue *key) {
       return hashpointer(t, p);
     }
     case LUA_VLCF: {
+      /* lantern: by its place in the program, not its address */
       lua_CFunction f = fvalue(key);
-      return hashpointer(t, f);
+      return hashint(t, cast(lua_Integer, cast_charp(f) - cast_charp(luaH_new)));
     }
     default: {
-      GCObject *o = gcvalue(key);
-      return hashpointer(t, o);
+      /* lantern: by its id, not its address (see 'luaE_newid') */
+      return hashint(t, cast(lua_Integer, objectid(gcvalue(key))));
     }
   }
 }
@@ -346,13 +362,20 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 }
 
 
-int luaH_next (lua_State *L, Table *t, StkId key) {
+/*
+** lantern: also tells how many slots it looked at, so that 'lua_next'
+** can charge the count for the empty ones it skipped (a loop asking a
+** sparse table for its first key over and over pays for the scans).
+*/
+int luaH_nextscan (lua_State *L, Table *t, StkId key, size_t *scanned) {
   unsigned int asize = luaH_realasize(t);
   unsigned int i = findindex(L, t, s2v(key), asize);  /* find original key */
+  unsigned int from = i;
   for (; i < asize; i++) {  /* try first array part */
     if (!isempty(&t->array[i])) {  /* a non-empty entry? */
       setivalue(s2v(key), i + 1);
       setobj2s(L, key + 1, &t->array[i]);
+      *scanned = i - from;
       return 1;
     }
   }
@@ -361,10 +384,18 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
       Node *n = gnode(t, i);
       getnodekey(L, s2v(key), n);
       setobj2s(L, key + 1, gval(n));
+      *scanned = i + asize - from;
       return 1;
     }
   }
+  *scanned = i + asize - from;
   return 0;  /* no more elements */
+}
+
+
+int luaH_next (lua_State *L, Table *t, StkId key) {
+  size_t scanned;
+  return luaH_nextscan(L, t, key, &scanned);
 }
 
 
@@ -626,6 +657,7 @@ static void rehash (lua_State *L, Table *t, const TValue *ek) {
 Table *luaH_new (lua_State *L) {
   GCObject *o = luaC_newobj(L, LUA_VTABLE, sizeof(Table));
   Table *t = gco2t(o);
+  t->id = luaE_newid(L);  /* lantern */
   t->metatable = NULL;
   t->flags = cast_byte(maskflags);  /* table has no metamethod fields */
   t->array = NULL;

@@ -78,6 +78,7 @@ static int tinsert (lua_State *L) {
       luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                        "position out of bounds");
       for (i = e; i > pos; i--) {  /* move up elements */
+        lua_chargework(L, 1);  /* lantern: each move is work */
         lua_geti(L, 1, i - 1);
         lua_seti(L, 1, i);  /* t[i] = t[i - 1] */
       }
@@ -101,6 +102,7 @@ static int tremove (lua_State *L) {
                      "position out of bounds");
   lua_geti(L, 1, pos);  /* result = t[pos] */
   for ( ; pos < size; pos++) {
+    lua_chargework(L, 1);  /* lantern: each move is work */
     lua_geti(L, 1, pos + 1);
     lua_seti(L, 1, pos);  /* t[pos] = t[pos + 1] */
   }
@@ -132,12 +134,14 @@ static int tmove (lua_State *L) {
                   "destination wrap around");
     if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
       for (i = 0; i < n; i++) {
+        lua_chargework(L, 1);  /* lantern: each move is work */
         lua_geti(L, 1, f + i);
         lua_seti(L, tt, t + i);
       }
     }
     else {
       for (i = n - 1; i >= 0; i--) {
+        lua_chargework(L, 1);  /* lantern: each move is work */
         lua_geti(L, 1, f + i);
         lua_seti(L, tt, t + i);
       }
@@ -148,11 +152,16 @@ static int tmove (lua_State *L) {
 }
 
 
-static void addfield (lua_State *L, luaL_Buffer *b, lua_Integer i) {
+static void addfield (lua_State *L, luaL_Buffer *b, lua_Integer i,
+                      size_t lsep) {
+  size_t l;
   lua_geti(L, 1, i);
   if (l_unlikely(!lua_isstring(L, -1)))
     luaL_error(L, "invalid value (%s) at index %I in table for 'concat'",
                   luaL_typename(L, -1), (LUAI_UACINT)i);
+  /* lantern: each field is work, and so are its bytes */
+  lua_tolstring(L, -1, &l);
+  lua_chargework(L, 1 + ((l + lsep) >> 5));
   luaL_addvalue(b);
 }
 
@@ -166,11 +175,11 @@ static int tconcat (lua_State *L) {
   last = luaL_optinteger(L, 4, last);
   luaL_buffinit(L, &b);
   for (; i < last; i++) {
-    addfield(L, &b, i);
+    addfield(L, &b, i, lsep);
     luaL_addlstring(&b, sep, lsep);
   }
   if (i == last)  /* add last value (if interval was not empty) */
-    addfield(L, &b, i);
+    addfield(L, &b, i, 0);
   luaL_pushresult(&b);
   return 1;
 }
@@ -185,6 +194,7 @@ static int tconcat (lua_State *L) {
 static int tpack (lua_State *L) {
   int i;
   int n = lua_gettop(L);  /* number of elements to pack */
+  lua_chargework(L, (size_t)n);  /* lantern */
   lua_createtable(L, n, 1);  /* create result table */
   lua_insert(L, 1);  /* put it at index 1 */
   for (i = n; i >= 1; i--)  /* assign elements */
@@ -204,6 +214,7 @@ static int tunpack (lua_State *L) {
   if (l_unlikely(n >= (unsigned int)INT_MAX  ||
                  !lua_checkstack(L, (int)(++n))))
     return luaL_error(L, "too many results to unpack");
+  lua_chargework(L, (size_t)n);  /* lantern */
   for (; i < e; i++) {  /* push arg[i..e - 1] (to avoid overflows) */
     lua_geti(L, 1, i);
   }
@@ -281,6 +292,7 @@ static void set2 (lua_State *L, IdxT i, IdxT j) {
 ** index 'b' (according to the order of the sort).
 */
 static int sort_comp (lua_State *L, int a, int b) {
+  lua_chargework(L, 1);  /* lantern: each comparison is work */
   if (lua_isnil(L, 2))  /* no function? */
     return lua_compare(L, a, b, LUA_OPLT);  /* a < b */
   else {  /* function */

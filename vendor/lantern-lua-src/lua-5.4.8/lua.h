@@ -472,6 +472,46 @@ LUA_API int (lua_gethookcount) (lua_State *L);
 
 LUA_API int (lua_setcstacklimit) (lua_State *L, unsigned int limit);
 
+/*
+** lantern: charges the count hook 'n' units of work done outside the
+** interpreter's loops (a C function's work that grows with its
+** arguments). Calls the hook once for every 'count' units, as if that
+** many instructions had run; the hook may raise an error. A no-op
+** without a count hook.
+*/
+LUA_API void (lua_chargework) (lua_State *L, size_t n);
+
+/*
+** lantern: called by a count hook to stop the running script with the
+** error 'msg' once the hook has returned, raised where the script is
+** as any runtime error is (a hook that raised the error itself would
+** raise it from inside the hook, where no other hook runs). At most
+** LUA_STOPMSG - 1 bytes of 'msg' are kept.
+*/
+#define LUA_STOPMSG	256
+LUA_API void (lua_stop) (lua_State *L, const char *msg);
+
+/* lantern: the work of copying or comparing 'n' bytes, in count units */
+#define lua_chargebytes(L,n)	lua_chargework(L, (size_t)(n) >> 5)
+
+/*
+** lantern: memory charged to owners. Every allocation is charged to the
+** current owner (0, the host, at first); one that would take an owner
+** past its limit fails as if memory ran out, and freeing credits the
+** owner that made it. 'lua_setowner' returns the owner it replaces. A
+** limit of 0 is none. Owners from LUA_MAXOWNERS on share the last one.
+*/
+#define LUA_MAXOWNERS	1024
+LUA_API int (lua_setowner) (lua_State *L, int owner);
+LUA_API void (lua_setownerlimit) (lua_State *L, int owner, size_t limit);
+LUA_API size_t (lua_ownerused) (lua_State *L, int owner);
+
+/*
+** lantern: a number for a value that is the same in every process that
+** runs the same code, where its address is not (see lapi.c).
+*/
+LUA_API lua_Unsigned (lua_objectid) (lua_State *L, int idx);
+
 struct lua_Debug {
   int event;
   const char *name;	/* (n) */

@@ -104,6 +104,8 @@ static int utflen (lua_State *L) {
                    "initial position out of bounds");
   luaL_argcheck(L, --posj < (lua_Integer)len, 3,
                    "final position out of bounds");
+  if (posi <= posj)  /* lantern: decoding is work, a unit per 8 bytes */
+    lua_chargework(L, (size_t)(posj - posi + 1) >> 3);
   while (posi <= posj) {
     const char *s1 = utf8_decode(s + posi, NULL, !lax);
     if (s1 == NULL) {  /* conversion error? */
@@ -137,6 +139,7 @@ static int codepoint (lua_State *L) {
   if (pose - posi >= INT_MAX)  /* (lua_Integer -> int) overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;  /* upper bound for number of returns */
+  lua_chargework(L, (size_t)n);  /* lantern */
   luaL_checkstack(L, n, "string slice too long");
   n = 0;  /* count the number of returns */
   se = s + pose;  /* string end */
@@ -164,6 +167,7 @@ static void pushutfchar (lua_State *L, int arg) {
 */
 static int utfchar (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
+  lua_chargework(L, (size_t)n);  /* lantern */
   if (n == 1)  /* optimize common case of single char */
     pushutfchar(L, 1);
   else {
@@ -192,6 +196,7 @@ static int byteoffset (lua_State *L) {
   posi = u_posrelat(luaL_optinteger(L, 3, posi), len);
   luaL_argcheck(L, 1 <= posi && --posi <= (lua_Integer)len, 3,
                    "position out of bounds");
+  lua_chargework(L, len >> 3);  /* lantern: it may scan the string */
   if (n == 0) {
     /* find beginning of current byte sequence */
     while (posi > 0 && iscontp(s + posi)) posi--;

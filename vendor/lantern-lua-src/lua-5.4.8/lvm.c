@@ -378,27 +378,21 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
 ** of the strings. Note that segments can compare equal but still
 ** have different lengths.
 */
-static int l_strcmp (const TString *ts1, const TString *ts2) {
-  const char *s1 = getstr(ts1);
-  size_t rl1 = tsslen(ts1);  /* real length */
-  const char *s2 = getstr(ts2);
+/*
+** lantern: strings compare byte by byte, whatever the locale ('strcoll'
+** orders them by the host's LC_COLLATE, so 'table.sort' could differ
+** between two players), and the comparison is charged to the count.
+*/
+static int l_strcmp (lua_State *L, const TString *ts1, const TString *ts2) {
+  size_t rl1 = tsslen(ts1);
   size_t rl2 = tsslen(ts2);
-  for (;;) {  /* for each segment */
-    int temp = strcoll(s1, s2);
-    if (temp != 0)  /* not equal? */
-      return temp;  /* done */
-    else {  /* strings are equal up to a '\0' */
-      size_t zl1 = strlen(s1);  /* index of first '\0' in 's1' */
-      size_t zl2 = strlen(s2);  /* index of first '\0' in 's2' */
-      if (zl2 == rl2)  /* 's2' is finished? */
-        return (zl1 == rl1) ? 0 : 1;  /* check 's1' */
-      else if (zl1 == rl1)  /* 's1' is finished? */
-        return -1;  /* 's1' is less than 's2' ('s2' is not finished) */
-      /* both strings longer than 'zl'; go on comparing after the '\0' */
-      zl1++; zl2++;
-      s1 += zl1; rl1 -= zl1; s2 += zl2; rl2 -= zl2;
-    }
-  }
+  size_t l = (rl1 < rl2) ? rl1 : rl2;
+  int temp;
+  luaG_chargebytes(L, l);
+  temp = memcmp(getstr(ts1), getstr(ts2), l);
+  if (temp != 0)
+    return temp;
+  return (rl1 < rl2) ? -1 : (rl1 > rl2);
 }
 
 
@@ -527,7 +521,7 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+    return l_strcmp(L, tsvalue(l), tsvalue(r)) < 0;
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -549,7 +543,7 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+    return l_strcmp(L, tsvalue(l), tsvalue(r)) <= 0;
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -592,7 +586,11 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: {
+      if (L != NULL)  /* lantern: comparing long strings is work */
+        luaG_chargebytes(L, tsvalue(t1)->u.lnglen);
+      return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    }
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -670,6 +668,7 @@ void luaV_concat (lua_State *L, int total) {
         }
         tl += l;
       }
+      luaG_chargebytes(L, tl);  /* lantern: copying the result is work */
       if (tl <= LUAI_MAXSHORTLEN) {  /* is result a short string? */
         char buff[LUAI_MAXSHORTLEN];
         copy2buff(top, n, buff);  /* copy strings to buffer */
@@ -1148,7 +1147,8 @@ void luaV_finishOp (lua_State *L) {
 */
 #define chargecount(L,ci,n,save) \
   { if (l_unlikely((L->hookcount -= (n)) <= 0)) { \
-      save; luaG_counthook(L); updatetrap(ci); updatebase(ci); } }
+      L->hookcount += (n); save; luaG_chargework(L, cast_sizet(n)); \
+      updatetrap(ci); updatebase(ci); } }
 #define chargeloop(L,ci,n)  chargecount(L, ci, n, \
   (ci->u.l.savedpc = pc + 1, L->top.p = ci->top.p))
 #define chargecall(L,ci)	chargecount(L, ci, 1, savepc(L))
@@ -1178,6 +1178,17 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
 #include "ljumptab.h"
 #endif
  startfunc:
+  /* lantern: entering a function costs its length, which bounds what its
+     straight-line code can run; its loops and calls are charged as they
+     repeat. This is every call, from Lua or from C (a callback of
+     'gsub', 'table.sort', a metamethod). As for a call hook, 'pc' is
+     taken as already incremented while the hook may look at it. */
+  if (l_unlikely((L->hookcount -= ci_func(ci)->p->sizecode) <= 0)) {
+    L->hookcount += ci_func(ci)->p->sizecode;
+    ci->u.l.savedpc++;
+    luaG_chargework(L, cast_sizet(ci_func(ci)->p->sizecode));
+    ci->u.l.savedpc--;
+  }
   trap = tracinghooks(L);  /* lantern: not for the count hook alone */
  returning:  /* trap already set */
   cl = ci_func(ci);
@@ -1874,11 +1885,16 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         StkId ra = RA(i);
         int n = GETARG_B(i);
         unsigned int last = GETARG_C(i);
-        Table *h = hvalue(s2v(ra));
-        if (n == 0)
+        Table *h;
+        if (n == 0) {
           n = cast_int(L->top.p - ra) - 1;  /* get up to the top */
+          /* lantern: a list of any length costs its length */
+          chargecount(L, ci, n, savepc(L));
+          ra = RA(i);  /* the count hook may have moved the stack */
+        }
         else
           L->top.p = ci->top.p;  /* correct top in case of emergency GC */
+        h = hvalue(s2v(ra));
         last += n;
         if (TESTARG_k(i)) {
           last += GETARG_Ax(*pc) * (MAXARG_C + 1);

@@ -1,0 +1,309 @@
+//! The runtime as the game's host: handlers, registered actions and checks, and the one place
+//! where every call into a mod's code runs.
+//!
+//! [`call_mod`] runs a call under the mod's budget (the smaller of a call's and what is left of the
+//! mod's turn) with the mod's memory account charged, and fails the call if it ran past its budget
+//! even when the script caught that error. A mod whose turn's budget is used up is not called again
+//! until the next turn: its handlers are skipped (and counted, and reported once when the turn
+//! settles), and its actions and checks fail.
+
+use super::bridge::Creature;
+use super::memory::{Accounts, Owner};
+use super::{budget::Budget, LuaRuntime, ModScript, Registered, Shared, QUARANTINE_AFTER};
+use crate::content::Value;
+use crate::diag::Diagnostic;
+use crate::game::{Ctx, Event, Game, Host};
+use crate::id::Id;
+use mlua::{Function, Lua, Table};
+use std::collections::BTreeMap;
+
+/// Runs `f`, a call into the code of the mod `m`, under its budget and memory account.
+pub(super) fn call_mod<R>(
+    lua: &Lua,
+    budget: &Budget,
+    accounts: Accounts,
+    m: &mut ModScript,
+    f: impl FnOnce() -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let left = budget.per_turn().saturating_sub(m.turn_used);
+    if left == 0 {
+        return Err(mlua::Error::runtime(turn_spent(budget)));
+    }
+    budget.begin(lua, left);
+    m.ran = true;
+    let result = {
+        let _charged = accounts.charge_to(m.owner);
+        f()
+    };
+    m.turn_used = m.turn_used.saturating_add(budget.used());
+    match (result, budget.stopped()) {
+        (Ok(_), Some(stopped)) => Err(stopped),
+        (result, _) => result,
+    }
+}
+
+fn turn_spent(budget: &Budget) -> String {
+    format!(
+        "this mod's instruction budget for the turn ({}, across all its calls) is used up; it runs again next turn",
+        budget.per_turn()
+    )
+}
+
+impl LuaRuntime {
+    fn ctx_table(&self, ctx: &Ctx) -> mlua::Result<Table> {
+        let t = self.lua.create_table()?;
+        t.raw_set("self", Creature(ctx.bearer))?;
+        if let Some(target) = ctx.target {
+            t.raw_set("target", Creature(target))?;
+        }
+        t.raw_set("cause", ctx.cause)?;
+        Ok(t)
+    }
+
+    fn args_table(&self, args: &BTreeMap<String, Value>) -> mlua::Result<Table> {
+        let t = self.lua.create_table()?;
+        for (k, v) in args {
+            t.raw_set(k.as_str(), super::bridge::to_lua(&self.lua, v)?)?;
+        }
+        Ok(t)
+    }
+
+    /// The function a script registered as the action or check `id`, and its mod's index, unless
+    /// it is switched off.
+    fn registered(
+        &self,
+        kind: &str,
+        table: impl Fn(&Shared) -> &BTreeMap<Id, Registered>,
+        id: &Id,
+    ) -> Result<(Function, usize), String> {
+        let shared = self.shared.borrow();
+        let r = table(&shared)
+            .get(id)
+            .ok_or_else(|| format!("no script registers the {kind} `{id}`"))?;
+        if r.quarantined {
+            return Err(format!("the {kind} `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
+        }
+        let index = self
+            .mods
+            .iter()
+            .position(|m| m.id == r.mod_id)
+            .ok_or_else(|| format!("the {kind} `{id}` has no mod"))?;
+        Ok((r.func.clone(), index))
+    }
+
+    /// Counts a failure or a success of a registered function; the fifth failure in a row
+    /// switches it off, with a warning when `game` is there to take one.
+    fn count_failure(
+        &self,
+        find: impl Fn(&mut Shared) -> Option<&mut Registered>,
+        failed: bool,
+        game: Option<&mut Game>,
+        what: &str,
+    ) {
+        let mut shared = self.shared.borrow_mut();
+        let Some(r) = find(&mut shared) else { return };
+        if !failed {
+            r.failures = 0;
+            return;
+        }
+        r.failures += 1;
+        if r.failures >= QUARANTINE_AFTER && !r.quarantined {
+            r.quarantined = true;
+            let mod_id = r.mod_id.clone();
+            drop(shared);
+            if let Some(game) = game {
+                game.report(Diagnostic::warning(format!(
+                    "[{mod_id}] the {what} failed {QUARANTINE_AFTER} times in a row and is switched off until the next reload"
+                )));
+            }
+        }
+    }
+
+    /// Runs a Lua-registered action (from a TOML action list).
+    fn call_action(
+        &mut self,
+        game: &mut Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<(), String> {
+        let (func, index) = self.registered("action", |s| &s.actions, id)?;
+        let (ctx_t, args_t) = {
+            let _host = self.accounts.charge_to(Owner::HOST);
+            (
+                self.ctx_table(ctx).map_err(|e| e.to_string())?,
+                self.args_table(args).map_err(|e| e.to_string())?,
+            )
+        };
+        let (lua, lender) = (&self.lua, &self.lender);
+        let result = call_mod(
+            lua,
+            &self.budget,
+            self.accounts,
+            &mut self.mods[index],
+            || lender.lend(game, || func.call::<()>((ctx_t, args_t))),
+        );
+        self.count_failure(
+            |s| s.actions.get_mut(id),
+            result.is_err(),
+            Some(game),
+            &format!("action `{id}`"),
+        );
+        result.map_err(|e| {
+            let mod_id = self.mods[index].id.clone();
+            let d = self.error_in(
+                &mod_id,
+                &format!("the action `{id}` failed"),
+                &e,
+                Some(&game.current_chain()),
+                Some(&func),
+            );
+            let message = d.message.clone();
+            game.report(d);
+            message
+        })
+    }
+}
+
+impl Host for LuaRuntime {
+    fn on_event(&mut self, game: &mut Game, event: &Event) {
+        let calls = {
+            let shared = self.shared.borrow();
+            match shared.by_event.get(event.kind.0 as usize) {
+                Some(list) if !list.is_empty() => list.clone(),
+                _ => return,
+            }
+        };
+        // Handlers that failed now or had failed before, with the error if they failed now: the
+        // common case (every handler ran and none ever failed) allocates nothing.
+        let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::new();
+        let (lua, budget, shared, mods, accounts) = (
+            &self.lua,
+            &self.budget,
+            &self.shared,
+            &mut self.mods,
+            self.accounts,
+        );
+        // One view per event, shared by its handlers; the game is lent once for all of them.
+        let lent = self.views.deliver(event, |view| {
+            self.lender.lend(game, || {
+                for call in calls.iter() {
+                    let failures = {
+                        let shared = shared.borrow();
+                        let r = &shared.handlers[call.handler].registered;
+                        if r.quarantined {
+                            continue;
+                        }
+                        r.failures
+                    };
+                    let Some(m) = call.script.and_then(|i| mods.get_mut(i)) else {
+                        continue;
+                    };
+                    if m.turn_used >= budget.per_turn() {
+                        m.skipped += 1;
+                        continue;
+                    }
+                    match call_mod(lua, budget, accounts, m, || call.func.call::<()>(&view)) {
+                        Err(e) => outcomes.push((call.handler, Some(e))),
+                        Ok(()) if failures > 0 => outcomes.push((call.handler, None)),
+                        Ok(()) => {}
+                    }
+                }
+                Ok(())
+            })
+        });
+        if let Err(e) = lent.and_then(|lent| lent) {
+            let name = &game.content().events.get(event.kind).name;
+            let d = Diagnostic::error(format!("cannot run the handlers of `{name}`: {e}"));
+            game.report(d);
+        }
+        for (i, error) in outcomes {
+            let (mod_id, func) = {
+                let shared = self.shared.borrow();
+                let r = &shared.handlers[i].registered;
+                (r.mod_id.clone(), r.func.clone())
+            };
+            let name = game.content().events.get(event.kind).name.clone();
+            if let Some(e) = &error {
+                let d = self.error_in(
+                    &mod_id,
+                    &format!("a handler of `{name}` failed"),
+                    e,
+                    Some(&game.current_chain()),
+                    Some(&func),
+                );
+                game.report(d);
+            }
+            // It failed now or had failed before: count it, or reset its count.
+            self.count_failure(
+                |s| s.handlers.get_mut(i).map(|h| &mut h.registered),
+                error.is_some(),
+                Some(game),
+                &format!("handler of `{name}`"),
+            );
+        }
+    }
+
+    fn settle(&mut self, game: &mut Game) {
+        for m in self.mods.iter().filter(|m| m.skipped > 0) {
+            game.report(Diagnostic::warning(format!(
+                "[{}] {} of its handlers did not run this turn: {}",
+                m.id,
+                m.skipped,
+                turn_spent(&self.budget)
+            )));
+        }
+        self.new_turn();
+        self.write_storage(game);
+    }
+
+    fn attach(&mut self, game: &mut Game) {
+        self.attach_storage(game);
+    }
+
+    fn action(
+        &mut self,
+        game: &mut Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<(), String> {
+        self.call_action(game, id, args, ctx)
+    }
+
+    fn check(
+        &mut self,
+        game: &Game,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<bool, String> {
+        let (func, index) = self.registered("check", |s| &s.checks, id)?;
+        let (ctx_t, args_t) = {
+            let _host = self.accounts.charge_to(Owner::HOST);
+            (
+                self.ctx_table(ctx).map_err(|e| e.to_string())?,
+                self.args_table(args).map_err(|e| e.to_string())?,
+            )
+        };
+        let (lua, lender) = (&self.lua, &self.lender);
+        let result = call_mod(
+            lua,
+            &self.budget,
+            self.accounts,
+            &mut self.mods[index],
+            || lender.lend_ref(game, || func.call::<bool>((ctx_t, args_t))),
+        );
+        self.count_failure(
+            |s| s.checks.get_mut(id),
+            result.is_err(),
+            None,
+            &format!("check `{id}`"),
+        );
+        result.map_err(|e| {
+            let mod_id = &self.mods[index].id;
+            let (message, _) = super::describe(&e);
+            format!("[{mod_id}] the check `{id}` failed: {message}")
+        })
+    }
+}

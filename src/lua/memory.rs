@@ -1,0 +1,169 @@
+//! Memory accounted per mod: every allocation in a Lua state is charged to an owner.
+//!
+//! lantern's Lua (`vendor/lantern-lua-src`) puts a small header on every block naming its owner,
+//! and charges new and growing blocks to the state's current owner; an owner past its limit gets
+//! an out-of-memory error, and freeing a block credits the owner that holds it. The runtime makes
+//! each mod an owner and makes it the current one for exactly the length of each call into its
+//! code, so the mod that hoards is the one stopped and named, and another mod's innocent handler
+//! never fails for it. Owner 0 is lantern itself (the host), with no limit: its bookkeeping in the
+//! state never fails because a script filled it.
+//!
+//! This module knows Lua states and owners only; which mod is which owner is the runtime's.
+
+use mlua::{ffi, Lua};
+use std::ffi::c_int;
+
+extern "C-unwind" {
+    fn lua_setowner(state: *mut ffi::lua_State, owner: c_int) -> c_int;
+    fn lua_setownerlimit(state: *mut ffi::lua_State, owner: c_int, limit: usize);
+    fn lua_ownerused(state: *mut ffi::lua_State, owner: c_int) -> usize;
+}
+
+/// Who an allocation is charged to: lantern (the host) or a mod's account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner(c_int);
+
+impl Owner {
+    /// lantern itself: no limit.
+    pub const HOST: Owner = Owner(0);
+
+    /// The account of the `index`-th mod (from 0). Owners past the Lua build's `LUA_MAXOWNERS`
+    /// share its last account.
+    pub fn of_mod(index: usize) -> Owner {
+        Owner(c_int::try_from(index + 1).unwrap_or(c_int::MAX))
+    }
+}
+
+/// The accounts of one Lua state.
+#[derive(Clone, Copy)]
+pub struct Accounts {
+    /// The state's main thread: owners are kept in the state's global part, which every thread of
+    /// it shares, and the main thread lives as long as the state.
+    state: *mut ffi::lua_State,
+}
+
+impl Accounts {
+    /// The accounts of `lua`.
+    pub fn of(lua: &Lua) -> mlua::Result<Accounts> {
+        let mut state = std::ptr::null_mut();
+        // SAFETY: `exec_raw` hands the closure a valid thread of `lua`; it only reads the pointer.
+        unsafe {
+            lua.exec_raw::<()>((), |s| state = s)?;
+        }
+        Ok(Accounts { state })
+    }
+
+    /// Charges allocations to `owner` until the guard is dropped, when the owner before it is
+    /// charged again.
+    pub fn charge_to(&self, owner: Owner) -> Charging {
+        // SAFETY: `state` is a thread of a live state (the accounts never outlive their runtime's
+        // state); setting the owner only writes one field of its global part.
+        let before = unsafe { lua_setowner(self.state, owner.0) };
+        Charging {
+            state: self.state,
+            before,
+        }
+    }
+
+    /// Sets the most `owner` may hold, in bytes; 0 is no limit.
+    pub fn set_limit(&self, owner: Owner, bytes: usize) {
+        // SAFETY: as in `charge_to`.
+        unsafe { lua_setownerlimit(self.state, owner.0, bytes) }
+    }
+
+    /// The bytes `owner` holds now.
+    pub fn used(&self, owner: Owner) -> usize {
+        // SAFETY: as in `charge_to`; this only reads.
+        unsafe { lua_ownerused(self.state, owner.0) }
+    }
+}
+
+/// Allocations go to one owner while this lives; see [`Accounts::charge_to`].
+pub struct Charging {
+    state: *mut ffi::lua_State,
+    before: c_int,
+}
+
+impl Drop for Charging {
+    fn drop(&mut self) {
+        // SAFETY: as in `Accounts::charge_to`.
+        unsafe {
+            lua_setowner(self.state, self.before);
+        }
+    }
+}
+
+/// Formats a byte count for messages: `64 MiB`, `512 KiB`, `100 bytes`.
+pub fn bytes(n: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB", n / MIB)
+    } else if n >= MIB {
+        format!("{:.1} MiB", n as f64 / MIB as f64)
+    } else if n >= 1024 {
+        format!("{} KiB", n / 1024)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mod_past_its_limit_fails_and_the_host_and_other_mods_do_not() {
+        let lua = Lua::new();
+        let accounts = Accounts::of(&lua).unwrap();
+        let (a, b) = (Owner::of_mod(0), Owner::of_mod(1));
+        accounts.set_limit(a, 256 * 1024);
+        accounts.set_limit(b, 256 * 1024);
+        let hoard = {
+            let _a = accounts.charge_to(a);
+            lua.load("local t = {} for i = 1, 1e6 do t[i] = {} end return t")
+                .eval::<mlua::Value>()
+        };
+        assert!(
+            matches!(&hoard, Err(e) if e.to_string().contains("memory")),
+            "{hoard:?}"
+        );
+        assert!(accounts.used(a) <= 256 * 1024);
+        // b has its own account, and the host has none.
+        let kept = {
+            let _b = accounts.charge_to(b);
+            lua.load("KEPT = {} for i = 1, 1000 do KEPT[i] = i end return #KEPT")
+                .eval::<i64>()
+        };
+        assert_eq!(kept.unwrap(), 1000);
+        assert!(accounts.used(b) > 1000 * 8, "{}", accounts.used(b));
+        let _host = accounts.charge_to(Owner::HOST);
+        lua.load("local t = {} for i = 1, 1e5 do t[i] = {} end")
+            .exec()
+            .unwrap();
+    }
+
+    #[test]
+    fn freeing_credits_the_owner_that_made_the_block() {
+        let lua = Lua::new();
+        let accounts = Accounts::of(&lua).unwrap();
+        let a = Owner::of_mod(0);
+        {
+            let _a = accounts.charge_to(a);
+            lua.load("BIG = string.rep('x', 100000)").exec().unwrap();
+        }
+        assert!(accounts.used(a) >= 100_000);
+        // The host drops it and collects: the mod's account is credited.
+        lua.load("BIG = nil").exec().unwrap();
+        lua.gc_collect().unwrap();
+        lua.gc_collect().unwrap();
+        assert!(accounts.used(a) < 100_000, "{}", accounts.used(a));
+    }
+
+    #[test]
+    fn byte_counts_read_as_people_write_them() {
+        assert_eq!(bytes(64 * 1024 * 1024), "64 MiB");
+        assert_eq!(bytes(3 * 1024 * 1024 / 2), "1.5 MiB");
+        assert_eq!(bytes(2048), "2 KiB");
+        assert_eq!(bytes(100), "100 bytes");
+    }
+}

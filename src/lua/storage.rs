@@ -1,0 +1,340 @@
+//! `lantern.storage` to and from its saved form: JSON that loads back equal.
+//!
+//! Storage holds plain data: booleans, numbers, text, and tables of them. A table is saved as a
+//! JSON array when it is a sequence (`1..n`), as an object when every key is text, and otherwise
+//! as `{"$pairs": [[key, value], ...]}`, so integer keys stay integers (`kills[42]`), `1` and
+//! `"1"` stay two keys, and floats stay floats. Integers and floats are told apart by JSON's own
+//! notation (`3` and `3.0`). What cannot be saved is an error that names its place in the
+//! storage: a function or other value, text that is not UTF-8, a number that is not finite, a
+//! table that holds itself, nesting deeper than [`DEEPEST`] tables, more than [`MOST_VALUES`]
+//! values. A table reached twice is saved twice; it loads back as two equal tables.
+
+use mlua::{Lua, Value as LuaValue};
+use serde_json::{Map, Value as Json};
+
+/// The deepest tables may nest in storage: a save keeps them within JSON's usual nesting limit.
+pub const DEEPEST: usize = 32;
+
+/// The most values one mod's storage may hold.
+pub const MOST_VALUES: usize = 1_000_000;
+
+/// The key under which a table that is neither a sequence nor text-keyed keeps its pairs.
+const PAIRS: &str = "$pairs";
+
+/// `lantern.storage` as JSON, or what in it cannot be saved.
+pub fn to_json(v: &LuaValue) -> Result<Json, String> {
+    let mut walk = Walk {
+        path: Vec::new(),
+        values: 0,
+    };
+    walk.value(v)
+}
+
+struct Walk {
+    /// The tables from the root to here, with the key each was reached by.
+    path: Vec<(usize, String)>,
+    values: usize,
+}
+
+impl Walk {
+    fn place(&self) -> String {
+        let mut s = String::from("lantern.storage");
+        for (_, key) in &self.path {
+            s.push_str(key);
+        }
+        s
+    }
+
+    fn value(&mut self, v: &LuaValue) -> Result<Json, String> {
+        self.values += 1;
+        if self.values > MOST_VALUES {
+            return Err(format!(
+                "lantern.storage holds more than {MOST_VALUES} values (a table reached many times is saved as many times)"
+            ));
+        }
+        Ok(match v {
+            LuaValue::Nil => Json::Null,
+            LuaValue::Boolean(b) => Json::Bool(*b),
+            LuaValue::Integer(i) => Json::from(*i),
+            LuaValue::Number(n) => serde_json::Number::from_f64(*n)
+                .map(Json::Number)
+                .ok_or_else(|| format!("{} is {n}, which cannot be saved", self.place()))?,
+            LuaValue::String(s) => Json::String(
+                s.to_str()
+                    .map(|s| s.to_string())
+                    .map_err(|_| format!("{} is text that is not UTF-8", self.place()))?,
+            ),
+            LuaValue::Table(t) => self.table(t)?,
+            LuaValue::LightUserData(_) => return Err(format!("{} holds an event (`ev`), which is readable only inside its handler; lantern.storage holds only plain data (strings, numbers, booleans, tables): keep the fields you need", self.place())),
+            other => return Err(format!("{} holds a {}; lantern.storage holds only plain data (strings, numbers, booleans, tables)", self.place(), other.type_name())),
+        })
+    }
+
+    fn table(&mut self, t: &mlua::Table) -> Result<Json, String> {
+        let id = t.to_pointer() as usize;
+        if self.path.iter().any(|(seen, _)| *seen == id) {
+            return Err(format!(
+                "{} holds a table that holds it (a cycle), which cannot be saved",
+                self.place()
+            ));
+        }
+        if self.path.len() >= DEEPEST {
+            return Err(format!(
+                "{} nests tables more than {DEEPEST} deep, which cannot be saved",
+                self.place()
+            ));
+        }
+        let mut pairs: Vec<(Key, LuaValue)> = Vec::new();
+        for pair in t.pairs::<LuaValue, LuaValue>() {
+            let (k, v) = pair.map_err(|e| format!("{}: {e}", self.place()))?;
+            let key = Key::of(&k).ok_or_else(|| {
+                format!(
+                    "{} has a {} key; storage keys are text, numbers or booleans",
+                    self.place(),
+                    k.type_name()
+                )
+            })?;
+            pairs.push((key, v));
+        }
+        pairs.sort_by(|a, b| a.0.order(&b.0));
+        let sequence = !pairs.is_empty()
+            && pairs
+                .iter()
+                .enumerate()
+                .all(|(i, (k, _))| *k == Key::Int(i as i64 + 1));
+        let text_keyed = pairs
+            .iter()
+            .all(|(k, _)| matches!(k, Key::Text(s) if s != PAIRS));
+        let child = |walk: &mut Walk, key: &Key, v: &LuaValue| {
+            walk.path.push((id, key.shown()));
+            let json = walk.value(v);
+            walk.path.pop();
+            json
+        };
+        if sequence {
+            let items = pairs
+                .iter()
+                .map(|(k, v)| child(self, k, v))
+                .collect::<Result<_, _>>()?;
+            Ok(Json::Array(items))
+        } else if text_keyed {
+            let mut object = Map::new();
+            for (k, v) in &pairs {
+                let json = child(self, k, v)?;
+                if let Key::Text(s) = k {
+                    object.insert(s.clone(), json);
+                }
+            }
+            Ok(Json::Object(object))
+        } else {
+            let mut list = Vec::with_capacity(pairs.len());
+            for (k, v) in &pairs {
+                let json = child(self, k, v)?;
+                list.push(Json::Array(vec![k.json(), json]));
+            }
+            Ok(Json::Object(Map::from_iter([(
+                PAIRS.to_string(),
+                Json::Array(list),
+            )])))
+        }
+    }
+}
+
+/// A storage key, ordered so that a saved table's pairs come out the same in every process:
+/// booleans, then numbers, then text.
+#[derive(Debug, Clone, PartialEq, PartialOrd)]
+enum Key {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl Key {
+    fn of(v: &LuaValue) -> Option<Key> {
+        Some(match v {
+            LuaValue::Boolean(b) => Key::Bool(*b),
+            LuaValue::Integer(i) => Key::Int(*i),
+            LuaValue::Number(n) => Key::Float(*n),
+            LuaValue::String(s) => Key::Text(s.to_str().ok()?.to_string()),
+            _ => return None,
+        })
+    }
+
+    fn order(&self, other: &Key) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        let rank = |k: &Key| match k {
+            Key::Bool(_) => 0,
+            Key::Int(_) | Key::Float(_) => 1,
+            Key::Text(_) => 2,
+        };
+        match (self, other) {
+            (Key::Int(a), Key::Float(b)) => (*a as f64).partial_cmp(b).unwrap_or(Ordering::Equal),
+            (Key::Float(a), Key::Int(b)) => a.partial_cmp(&(*b as f64)).unwrap_or(Ordering::Equal),
+            _ => rank(self)
+                .cmp(&rank(other))
+                .then_with(|| self.partial_cmp(other).unwrap_or(Ordering::Equal)),
+        }
+    }
+
+    fn json(&self) -> Json {
+        match self {
+            Key::Bool(b) => Json::Bool(*b),
+            Key::Int(i) => Json::from(*i),
+            Key::Float(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
+            Key::Text(s) => Json::String(s.clone()),
+        }
+    }
+
+    /// How the key reads in a path: `.name`, `["a b"]`, `[42]`.
+    fn shown(&self) -> String {
+        match self {
+            Key::Text(s) if is_name(s) => format!(".{s}"),
+            Key::Text(s) => format!("[{s:?}]"),
+            Key::Bool(b) => format!("[{b}]"),
+            Key::Int(i) => format!("[{i}]"),
+            Key::Float(f) => format!("[{f}]"),
+        }
+    }
+}
+
+/// Whether `s` can follow a `.` in Lua (`kills`, `_n2`).
+fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Saved storage back as a Lua value: the inverse of [`to_json`].
+pub fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
+    Ok(match v {
+        Json::Null => LuaValue::Nil,
+        Json::Bool(b) => LuaValue::Boolean(*b),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) if !n.is_f64() => LuaValue::Integer(i),
+            _ => LuaValue::Number(n.as_f64().unwrap_or(0.0)),
+        },
+        Json::String(s) => LuaValue::String(lua.create_string(s)?),
+        Json::Array(items) => {
+            let t = lua.create_table_with_capacity(items.len(), 0)?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i + 1, from_json(lua, item)?)?;
+            }
+            LuaValue::Table(t)
+        }
+        Json::Object(map) => {
+            let t = lua.create_table()?;
+            match (map.len(), map.get(PAIRS)) {
+                (1, Some(Json::Array(pairs))) => {
+                    for pair in pairs {
+                        if let Json::Array(kv) = pair {
+                            if let [k, v] = kv.as_slice() {
+                                let key = from_json(lua, k)?;
+                                if !key.is_nil() {
+                                    t.raw_set(key, from_json(lua, v)?)?;
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for (k, item) in map {
+                        t.raw_set(k.as_str(), from_json(lua, item)?)?;
+                    }
+                }
+            }
+            LuaValue::Table(t)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stores `code`'s value, saves it, loads it back and compares with `expected` as Lua sees it.
+    fn round_trip(code: &str) -> (Json, String) {
+        let lua = Lua::new();
+        let value: LuaValue = lua.load(code).eval().unwrap();
+        let json = to_json(&value).unwrap();
+        let text = serde_json::to_string(&json).unwrap();
+        let back = from_json(&lua, &serde_json::from_str(&text).unwrap()).unwrap();
+        lua.globals().set("a", value).unwrap();
+        lua.globals().set("b", back).unwrap();
+        let same: bool = lua
+            .load(
+                r#"
+            local function eq(x, y)
+              if type(x) ~= type(y) then return false end
+              if type(x) ~= "table" then return x == y and math.type(x) == math.type(y) end
+              for k, v in pairs(x) do if not eq(v, y[k]) then return false end end
+              for k in pairs(y) do if x[k] == nil then return false end end
+              return true
+            end
+            return eq(a, b)"#,
+            )
+            .eval()
+            .unwrap();
+        (json, if same { "equal".into() } else { text })
+    }
+
+    #[test]
+    fn what_is_saved_loads_back_equal() {
+        for code in [
+            "return { kills = { [42] = 3, [7] = 1 } }",
+            "return { [1] = 'a', ['1'] = 'b' }",
+            "return { 1, 2, 3, n = 3 }",
+            "return { x = 1.0, y = 1, z = 0.5, w = -0.0 }",
+            "return { [true] = 'yes', [2.5] = 'half', ['$pairs'] = 'mine' }",
+            "return { {}, { {} }, 'x' }",
+            "return { [-1] = 'neg', [0] = 'zero', [1] = 'one' }",
+        ] {
+            assert_eq!(round_trip(code).1, "equal", "{code}");
+        }
+    }
+
+    #[test]
+    fn integer_keys_stay_integers() {
+        let (json, _) = round_trip("return { [42] = 'x' }");
+        assert_eq!(json.to_string(), r#"{"$pairs":[[42,"x"]]}"#);
+    }
+
+    fn refused(code: &str) -> String {
+        let lua = Lua::new();
+        let value: LuaValue = lua.load(code).eval().unwrap();
+        to_json(&value).unwrap_err()
+    }
+
+    #[test]
+    fn what_cannot_be_saved_says_where_it_is() {
+        assert_eq!(
+            refused("local t = {} t.me = t return t"),
+            "lantern.storage.me holds a table that holds it (a cycle), which cannot be saved"
+        );
+        assert_eq!(
+            refused("local t = {} local c = t for i = 1, 40 do c.x = {} c = c.x end return t"),
+            format!(
+                "lantern.storage{} nests tables more than 32 deep, which cannot be saved",
+                ".x".repeat(32)
+            )
+        );
+        assert_eq!(
+            refused("return { f = print }"),
+            "lantern.storage.f holds a function; lantern.storage holds only plain data (strings, numbers, booleans, tables)"
+        );
+        assert_eq!(
+            refused("return { [{}] = 1 }"),
+            "lantern.storage has a table key; storage keys are text, numbers or booleans"
+        );
+        assert_eq!(
+            refused("return { ['a b'] = { 0/0 } }"),
+            "lantern.storage[\"a b\"][1] is NaN, which cannot be saved"
+        );
+        assert!(
+            refused("local t = {} for i = 1, 21 do t = { t, t } end return t")
+                .starts_with("lantern.storage holds more than 1000000 values")
+        );
+    }
+}

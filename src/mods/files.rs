@@ -1,0 +1,288 @@
+//! Reading a mod's files, and nothing outside its folder.
+//!
+//! Every file lantern reads for a mod (its manifest, data files, scripts, tests and what `require`
+//! loads) goes through here. A path is resolved with every symlink followed and must land inside
+//! the mod folder's own real path; what it lands on must be a regular file (not a FIFO, a device
+//! or a folder), and at most [`MOST_BYTES`] of it are read, however large the file says it is.
+//! Walking a folder visits each real folder once (so symlink loops end) and stops at
+//! [`MOST_FILES`] files. What is refused is never read, and becomes a diagnostic at the path.
+
+use crate::diag::Diagnostic;
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The most bytes lantern reads from one file of a mod: far more than any data file or script
+/// needs, and little enough that a file linked to `/dev/zero` cannot exhaust memory.
+pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The most files lantern takes from one walk of a mod's folder (its `data/` or `tests/`).
+pub const MOST_FILES: usize = 10_000;
+
+/// Why a file of a mod was not read.
+#[derive(Debug)]
+pub enum Refused {
+    /// It resolves outside the mod folder (a symlink that leads out).
+    Outside(PathBuf),
+    /// It is not a regular file.
+    NotAFile(&'static str),
+    /// It is larger than [`MOST_BYTES`].
+    TooLarge,
+    /// Its symlinks loop.
+    Loop,
+    /// The system would not read it.
+    Unreadable(std::io::Error),
+}
+
+impl Refused {
+    /// The diagnostic for a refused file, shown as `display` (its path relative to the mods).
+    pub fn diagnostic(&self, display: &str) -> Diagnostic {
+        match self {
+            Refused::Outside(target) => Diagnostic::error(format!(
+                "`{display}` leads outside its mod's folder (to `{}`) and is not read",
+                target.display()
+            ))
+            .with_help("a mod reads only files inside its own folder; copy the file in instead of linking to it"),
+            Refused::NotAFile(kind) => Diagnostic::error(format!(
+                "`{display}` is {kind}, not a file, and is not read"
+            )),
+            Refused::TooLarge => Diagnostic::error(format!(
+                "`{display}` is larger than {} and is not read",
+                crate::lua::memory::bytes(MOST_BYTES as usize)
+            ))
+            .with_help("split it into smaller files"),
+            Refused::Loop => Diagnostic::error(format!(
+                "`{display}` is a symlink that leads back to itself and is not read"
+            )),
+            Refused::Unreadable(e) => Diagnostic::error(format!("cannot read `{display}`: {e}")),
+        }
+    }
+}
+
+/// The real path of a mod folder, which every file of the mod must resolve inside.
+pub fn real_root(root: &Path) -> PathBuf {
+    std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// Reads `rel` (a `/`-separated path) of the mod folder `root`: `Ok(None)` when there is no such
+/// file, an error when there is one that may not be read.
+pub fn read_mod_file(root: &Path, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
+    let path = root.join(rel);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(None);
+    }
+    read_inside(&real_root(root), &path).map(Some)
+}
+
+/// Reads the file `path`, which must resolve inside `real_root`.
+pub fn read_inside(real_root: &Path, path: &Path) -> Result<Vec<u8>, Refused> {
+    let real = resolve(real_root, path)?;
+    let kind = std::fs::metadata(&real).map_err(Refused::Unreadable)?;
+    if !kind.is_file() {
+        return Err(Refused::NotAFile(kind_of(&kind)));
+    }
+    let file = std::fs::File::open(&real).map_err(Refused::Unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(MOST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Refused::Unreadable)?;
+    if bytes.len() as u64 > MOST_BYTES {
+        return Err(Refused::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// The real path of `path`, which must be inside `real_root`.
+fn resolve(real_root: &Path, path: &Path) -> Result<PathBuf, Refused> {
+    let real = std::fs::canonicalize(path).map_err(|e| {
+        // ELOOP: the message is the portable way to tell it (there is no `ErrorKind` for it).
+        // ELOOP is 40 on Linux and 62 on the BSDs and macOS.
+        if matches!(e.raw_os_error(), Some(40 | 62)) || e.to_string().contains("symbolic links") {
+            Refused::Loop
+        } else {
+            Refused::Unreadable(e)
+        }
+    })?;
+    if real.starts_with(real_root) {
+        Ok(real)
+    } else {
+        Err(Refused::Outside(real))
+    }
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a folder"
+    } else {
+        "something else"
+    }
+}
+
+/// What a walk found: a file inside the mod, or an entry refused, with its path as found.
+pub enum Found {
+    File(PathBuf),
+    Refused(PathBuf, Refused),
+    /// The walk stopped at [`MOST_FILES`].
+    TooMany,
+}
+
+/// Every file under `dir` (at any depth) of the mod folder whose real path is `real_root`, in a
+/// stable order (sorted by path within each folder), skipping hidden entries (`.git`, `.swp`).
+/// Symlinks are followed only inside the mod; each real folder is visited once.
+pub fn walk(real_root: &Path, dir: &Path) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut files = 0;
+    walk_into(real_root, dir, &mut seen, &mut files, &mut out);
+    out
+}
+
+fn walk_into(
+    real_root: &Path,
+    dir: &Path,
+    seen: &mut BTreeSet<PathBuf>,
+    files: &mut usize,
+    out: &mut Vec<Found>,
+) {
+    let real = match resolve(real_root, dir) {
+        Ok(real) => real,
+        Err(Refused::Unreadable(_)) => return, // no such folder: nothing to walk
+        Err(refused) => {
+            out.push(Found::Refused(dir.to_path_buf(), refused));
+            return;
+        }
+    };
+    if !seen.insert(real) {
+        return; // a folder reached again through a symlink
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if *files >= MOST_FILES {
+            if !matches!(out.last(), Some(Found::TooMany)) {
+                out.push(Found::TooMany);
+            }
+            return;
+        }
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        let is_link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_dir() => walk_into(real_root, &path, seen, files, out),
+            Ok(meta) if meta.is_file() => match resolve(real_root, &path) {
+                Ok(_) => {
+                    *files += 1;
+                    out.push(Found::File(path));
+                }
+                Err(refused) => out.push(Found::Refused(path, refused)),
+            },
+            Ok(meta) => out.push(Found::Refused(path, Refused::NotAFile(kind_of(&meta)))),
+            Err(_) if is_link => {
+                let refused = match resolve(real_root, &path) {
+                    Err(r) => r,
+                    Ok(_) => Refused::NotAFile("a symlink to nothing"),
+                };
+                out.push(Found::Refused(path, refused));
+            }
+            Err(e) => out.push(Found::Refused(path, Refused::Unreadable(e))),
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn mod_dir() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("m/data")).unwrap();
+        std::fs::write(dir.path().join("m/data/a.toml"), "x = 1").unwrap();
+        std::fs::write(dir.path().join("secret"), "token").unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_file_inside_is_read_and_a_link_out_is_refused() {
+        let dir = mod_dir();
+        let root = dir.path().join("m");
+        assert_eq!(
+            read_mod_file(&root, "data/a.toml").unwrap().unwrap(),
+            b"x = 1"
+        );
+        assert!(read_mod_file(&root, "data/none.toml").unwrap().is_none());
+        symlink(dir.path().join("secret"), root.join("data/env.toml")).unwrap();
+        assert!(matches!(
+            read_mod_file(&root, "data/env.toml"),
+            Err(Refused::Outside(_))
+        ));
+        // A link that stays inside the mod is fine.
+        symlink(root.join("data/a.toml"), root.join("data/b.toml")).unwrap();
+        assert!(read_mod_file(&root, "data/b.toml").unwrap().is_some());
+    }
+
+    #[test]
+    fn devices_loops_and_folders_are_refused() {
+        let dir = mod_dir();
+        let root = dir.path().join("m");
+        assert!(matches!(
+            read_mod_file(&root, "data"),
+            Err(Refused::NotAFile("a folder"))
+        ));
+        symlink(root.join("data/loop.toml"), root.join("data/loop.toml")).unwrap();
+        assert!(matches!(
+            read_mod_file(&root, "data/loop.toml"),
+            Err(Refused::Loop)
+        ));
+    }
+
+    #[test]
+    fn a_walk_visits_each_folder_once_and_names_what_it_refused() {
+        let dir = mod_dir();
+        let root = dir.path().join("m");
+        // Two links back to the folder itself: walked naively, 2^depth paths.
+        symlink(root.join("data"), root.join("data/a")).unwrap();
+        symlink(root.join("data"), root.join("data/b")).unwrap();
+        symlink(dir.path(), root.join("data/out")).unwrap();
+        let found = walk(&real_root(&root), &root.join("data"));
+        let files: Vec<_> = found
+            .iter()
+            .filter_map(|f| match f {
+                Found::File(p) => Some(p.file_name().unwrap().to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(files, ["a.toml"]);
+        let refused: Vec<_> = found
+            .iter()
+            .filter_map(|f| match f {
+                Found::Refused(p, Refused::Outside(_)) => {
+                    Some(p.file_name().unwrap().to_string_lossy().into_owned())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(refused, ["out"]);
+    }
+}
