@@ -115,6 +115,29 @@ impl Streams {
         ((r * n as f64) as usize).min(n - 1)
     }
 
+    /// An integer in `[lo, hi]`, any range of `i64` included (the whole of it has 2^64 values,
+    /// which no `usize` holds). `lo` must not be above `hi`.
+    pub fn between(&mut self, name: &str, lo: i64, hi: i64) -> i64 {
+        debug_assert!(lo <= hi);
+        let span = (i128::from(hi) - i128::from(lo) + 1) as f64;
+        let r = self.roll(name);
+        let offset = ((r * span) as i128).clamp(0, i128::from(hi) - i128::from(lo));
+        (i128::from(lo) + offset) as i64
+    }
+
+    /// Whether a stream of that name has been drawn from (or restored) in this run.
+    pub fn has(&self, name: &str) -> bool {
+        self.streams.contains_key(name)
+    }
+
+    /// How many streams drawn in this run have names that start with `prefix`.
+    pub fn count_starting(&self, prefix: &str) -> usize {
+        self.streams
+            .range(prefix.to_string()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .count()
+    }
+
     /// Stubs one stream (or every stream, with `None`).
     pub fn set_stub(&mut self, stream: Option<&str>, stub: Stub) {
         self.stubs.insert(stream.unwrap_or("").to_string(), stub);

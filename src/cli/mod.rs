@@ -154,6 +154,24 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    // A mods folder that is not there is a mistake in the command, not in any mod: a CI job
+    // pointed at the wrong folder must fail, not report "0 passed".
+    let mods = match &cli.command {
+        Command::Check { mods, .. } | Command::Test { mods, .. } | Command::Play { mods, .. } => {
+            Some(mods)
+        }
+        Command::Sim {
+            what: SimWhat::Hazard { mods, .. },
+        } => Some(mods),
+        Command::Docs { .. } | Command::New { .. } => None,
+    };
+    if let Some(mods) = mods.filter(|m| !m.is_dir()) {
+        eprintln!(
+            "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
+            mods.display()
+        );
+        return ExitCode::from(2);
+    }
     match cli.command {
         Command::Check { mods, format } => check::run(&mods, format),
         Command::Docs { lua_defs, schema } => docs::run(lua_defs.as_deref(), schema.as_deref()),

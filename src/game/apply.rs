@@ -95,7 +95,10 @@ impl Game {
                 let who = self.who(*target, ctx)?;
                 let max = self.attribute(who, "max_health", None);
                 if let Some(c) = self.creature_mut(who) {
-                    c.health = (c.health + amount.max(&0)).min(max.max(c.health));
+                    c.health = c
+                        .health
+                        .saturating_add(*amount.max(&0))
+                        .min(max.max(c.health));
                 }
             }
             Action::GiveItem {
@@ -243,7 +246,7 @@ impl Game {
                     let pick = candidates.swap_remove(self.rng.below(ctx.stream, candidates.len()));
                     if let Some(c) = self.creature_mut(who) {
                         if let Some(v) = c.inventory[pick].properties.get_mut(property) {
-                            *v = (*v - amount).max(0);
+                            *v = v.saturating_sub(*amount).max(0);
                         }
                     }
                 }
@@ -357,12 +360,15 @@ impl Game {
         let dealt = if amount <= 0 {
             0
         } else if damage_type == "physical" {
-            (amount - self.attribute(victim, "armor", against)).max(1)
+            amount
+                .saturating_sub(self.attribute(victim, "armor", against))
+                .max(1)
         } else {
             let resist = self
                 .attribute(victim, &format!("resist_{damage_type}"), against)
                 .clamp(0, 100);
-            amount * (100 - resist) / 100
+            // `resist` is within 0..=100, so the product fits in an i128.
+            (i128::from(amount) * i128::from(100 - resist) / 100) as i64
         };
         let Some(c) = self.creature_mut(victim) else {
             return 0;
@@ -370,7 +376,7 @@ impl Game {
         if !c.alive() {
             return 0;
         }
-        c.health = (c.health - dealt).max(0);
+        c.health = c.health.saturating_sub(dealt).max(0);
         let died = !c.alive();
         let name = c.name.clone();
         self.say(format!("{name} takes {dealt} {damage_type} damage."));

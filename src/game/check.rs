@@ -80,7 +80,7 @@ impl Game {
                     .iter()
                     .all(|cond| self.holds_at(cond, &ctx, 1).unwrap_or(false))
                 {
-                    value += m.add;
+                    value = value.saturating_add(m.add);
                 }
             }
         }

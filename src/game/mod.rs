@@ -432,6 +432,17 @@ impl Game {
                 "encounter `{e}` no longer exists; it was closed"
             )));
         }
+        if let Some(mut run) = self.state.hazard.take() {
+            match run.reconcile(&content) {
+                Ok(changes) => {
+                    notes.extend(changes.into_iter().map(Diagnostic::warning));
+                    self.state.hazard = Some(run);
+                }
+                Err(why) => notes.push(Diagnostic::warning(format!(
+                    "{why}; the hazard was closed, and the run goes on"
+                ))),
+            }
+        }
         let mut orphans = std::mem::take(&mut self.state.orphans);
         let mut creatures: Vec<&mut Creature> = vec![&mut self.state.player];
         creatures.extend(self.state.enemies.iter_mut());

@@ -1,5 +1,6 @@
 //! Save files: versioned, human-readable JSON holding the run seed, the mod set and the whole state,
-//! written atomically. Loading keeps everything it can and lists what it dropped.
+//! written atomically to plain files only. Loading refuses what is not a save (with a message,
+//! never a panic), keeps everything it can and lists what it dropped.
 
 use super::{Game, State};
 use crate::content::Content;
@@ -10,7 +11,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub const FORMAT: &str = "lantern-save";
-pub const VERSION: u32 = 1;
+/// 2: storage tables that are neither sequences nor text-keyed are saved as `$pairs`.
+pub const VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 struct SaveFile {
@@ -36,16 +38,13 @@ impl Game {
             state: self.snapshot(),
         };
         let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, text).map_err(|e| format!("cannot write `{}`: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+        write_replacing(path, text.as_bytes())
     }
 
     /// Reads a save; a corrupt or truncated file is refused with a clear message.
     /// Returns the game and warnings for what was dropped or differs.
     pub fn load(content: Arc<Content>, path: &Path) -> Result<(Game, Vec<Diagnostic>), String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        let text = read_save(path)?;
         let file: SaveFile = serde_json::from_str(&text)
             .map_err(|e| format!("`{}` is not a lantern save file: {e}", path.display()))?;
         if file.format != FORMAT {
@@ -80,5 +79,117 @@ impl Game {
         let mut game = Game::from_state(content, file.state);
         notes.extend(game.reconcile());
         Ok((game, notes))
+    }
+}
+
+/// The largest save lantern reads: far above any real run's, below what would exhaust memory.
+const MOST_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a save file: a regular file of at most [`MOST_BYTES`].
+fn read_save(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("`{shown}` is not a file"));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MOST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    if bytes.len() as u64 > MOST_BYTES {
+        return Err(format!(
+            "`{shown}` is larger than any save lantern writes ({} MiB)",
+            MOST_BYTES / (1024 * 1024)
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| format!("`{shown}` is not a lantern save file: it is not text"))
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new temporary file beside it (its name
+/// unique to this process and write, so a save killed half way is never clobbered by the next),
+/// then renamed over it. A `path` that exists must be a regular file: a symlink or a device is
+/// refused, never replaced.
+fn write_replacing(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let shown = path.display();
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return Err(format!(
+                "`{shown}` is a symlink; lantern saves only to plain files"
+            ))
+        }
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!(
+                "`{shown}` is not a plain file; lantern saves only to plain files"
+            ))
+        }
+        _ => {}
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("`{shown}` names no file"))?;
+    let n = WRITES.fetch_add(1, Ordering::Relaxed);
+    let tmp = path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let written = (|| -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write `{shown}`: {e}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_save_replaces_a_file_and_refuses_a_symlink_or_a_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        write_replacing(&path, b"one").unwrap();
+        write_replacing(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        // No temporary file is left beside it.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(write_replacing(dir.path(), b"x")
+            .unwrap_err()
+            .contains("not a plain file"));
+        #[cfg(unix)]
+        {
+            let target = dir.path().join("target.txt");
+            std::fs::write(&target, "keep").unwrap();
+            let link = dir.path().join("link.json");
+            std::os::unix::fs::symlink(&target, &link).unwrap();
+            assert!(write_replacing(&link, b"x")
+                .unwrap_err()
+                .contains("symlink"));
+            assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+            assert!(read_save(Path::new("/dev/null"))
+                .unwrap_err()
+                .contains("not a file"));
+        }
+    }
+
+    #[test]
+    fn a_leftover_temporary_file_is_not_clobbered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        // What an older lantern killed half way left behind.
+        std::fs::write(dir.path().join("run.tmp"), "half").unwrap();
+        write_replacing(&path, b"whole").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("run.tmp")).unwrap(), b"half");
     }
 }

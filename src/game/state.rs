@@ -45,6 +45,10 @@ pub struct Creature {
     pub inventory: Vec<ItemStack>,
 }
 
+/// The most stacks one inventory holds: items with their own properties (a tower's endurance) are
+/// a stack each, and a `give_item` of a billion of them must not make a billion.
+pub const MOST_STACKS: usize = 10_000;
+
 impl Creature {
     /// A fresh creature from its definition, with its starting items (slotted ones equipped).
     pub fn spawn(content: &Content, def: &Id) -> Option<Creature> {
@@ -75,8 +79,7 @@ impl Creature {
         self.inventory
             .iter()
             .filter(|s| s.item == *item)
-            .map(|s| s.count)
-            .sum()
+            .fold(0u32, |n, s| n.saturating_add(s.count))
     }
 
     /// Adds items up to the definition's `stack` cap; returns how many were kept.
@@ -85,7 +88,12 @@ impl Creature {
             return 0;
         };
         let held = self.count(item);
-        let kept = count.min(def.stack.saturating_sub(held));
+        let mut kept = count.min(def.stack.saturating_sub(held));
+        if !def.properties.is_empty() {
+            // Each one is a stack of its own: an inventory holds at most so many.
+            let room = MOST_STACKS.saturating_sub(self.inventory.len());
+            kept = kept.min(u32::try_from(room).unwrap_or(u32::MAX));
+        }
         if kept == 0 {
             return 0;
         }
@@ -97,7 +105,7 @@ impl Creature {
         };
         if def.properties.is_empty() {
             if let Some(stack) = self.inventory.iter_mut().find(|s| s.item == *item) {
-                stack.count += kept;
+                stack.count = stack.count.saturating_add(kept);
             } else {
                 let equipped = def
                     .slot

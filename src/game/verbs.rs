@@ -234,7 +234,7 @@ impl Game {
                 def.map_or("physical".to_string(), |d| d.damage_type.clone()),
             )
         });
-        let amount = damage + self.attribute(attacker, "attack", Some(victim));
+        let amount = damage.saturating_add(self.attribute(attacker, "attack", Some(victim)));
         let name = c.name.clone();
         let victim_name = self
             .creature(victim)

@@ -213,10 +213,14 @@ impl HazardRun {
 
     /// The thresholds of this round, in meter order.
     pub fn thresholds(&self, hazard: &Hazard) -> Vec<i64> {
-        let r = self.round as usize;
+        // Past the last round (a run that does not fit its content any more), the last round's.
+        let at = |thresholds: &[i64]| {
+            let r = (self.round as usize).min(thresholds.len().saturating_sub(1));
+            thresholds.get(r).copied().unwrap_or(0)
+        };
         match self.route {
-            Some(Route::Safe) => vec![hazard.safe.thresholds[r]],
-            Some(Route::Risk) => hazard.risk.iter().map(|m| m.thresholds[r]).collect(),
+            Some(Route::Safe) => vec![at(&hazard.safe.thresholds)],
+            Some(Route::Risk) => hazard.risk.iter().map(|m| at(&m.thresholds)).collect(),
             None => Vec::new(),
         }
     }
@@ -306,21 +310,23 @@ impl HazardRun {
     }
 
     fn add_progress(&mut self, hazard: &Hazard, kind: &Id, amount: i64) {
-        let value = amount + std::mem::take(&mut self.focus);
+        let value = amount.saturating_add(std::mem::take(&mut self.focus));
         let slot = match self.route {
             Some(Route::Safe) => (self.safe_type == *kind).then_some(0),
             Some(Route::Risk) => hazard.risk.iter().position(|m| m.progress == *kind),
             None => None,
         };
         if let Some(i) = slot {
-            self.meters[i] += value;
+            if let Some(meter) = self.meters.get_mut(i) {
+                *meter = meter.saturating_add(value);
+            }
         }
     }
 
     fn apply(&mut self, hazard: &Hazard, effect: &CardEffect, rolls: &mut impl Rolls) {
         match effect {
             CardEffect::Progress { kind, amount } => self.add_progress(hazard, kind, *amount),
-            CardEffect::Focus { amount } => self.focus += amount,
+            CardEffect::Focus { amount } => self.focus = self.focus.saturating_add(*amount),
             CardEffect::Draw { count } => self.draw(*count as usize, rolls),
             CardEffect::Reroll { count } => {
                 for _ in 0..*count {
@@ -391,9 +397,9 @@ impl HazardRun {
             .all(|(have, need)| *have >= need);
         self.marks.push(success);
         let end = RoundEnd {
-            round: self.round + 1,
+            round: self.round.saturating_add(1),
             success,
-            last: self.round + 1 >= hazard.rounds,
+            last: self.round.saturating_add(1) >= hazard.rounds,
         };
         self.discard.append(&mut self.hand);
         self.meters.iter_mut().for_each(|m| *m = 0);
@@ -412,7 +418,7 @@ impl HazardRun {
             self.phase = Phase::Done;
             return Ok(end);
         }
-        self.round += 1;
+        self.round = self.round.saturating_add(1);
         self.draw(HAND, rolls);
         let ongoing: Vec<CardEffect> = self
             .enchanted
@@ -424,6 +430,80 @@ impl HazardRun {
             self.apply(hazard, effect, rolls);
         }
         Ok(end)
+    }
+
+    /// Fits a run that was saved, or started before a reload, to the content now loaded: cards
+    /// that no longer exist leave it (each named in the notes returned), dice and meters are
+    /// checked against the route. `Err` says why the run cannot go on (its hazard is gone, has
+    /// fewer rounds than the run reached, or has other meters now); the caller closes it.
+    pub fn reconcile(&mut self, content: &Content) -> Result<Vec<String>, String> {
+        let hazard = content
+            .hazards
+            .get(&self.hazard)
+            .ok_or_else(|| format!("hazard `{}` no longer exists", self.hazard))?;
+        let name = &hazard.name;
+        if self.round >= hazard.rounds || self.marks.len() > hazard.rounds as usize {
+            return Err(format!(
+                "{name} has {} rounds now, and the run was in round {}",
+                hazard.rounds,
+                self.round.saturating_add(1)
+            ));
+        }
+        if self.phase != Phase::Done && self.marks.len() != self.round as usize {
+            return Err(format!(
+                "{name}'s run has {} finished rounds but is in round {}",
+                self.marks.len(),
+                self.round.saturating_add(1)
+            ));
+        }
+        let safe_types = std::iter::once(&hazard.safe.progress).chain(&hazard.choose_progress);
+        let safe_type_known = safe_types.clone().any(|t| *t == self.safe_type);
+        let meters = match self.route {
+            None => 0,
+            Some(Route::Safe) => 1,
+            Some(Route::Risk) => hazard.risk.len(),
+        };
+        let shape = match self.phase {
+            Phase::Reveal => self.route.is_none() && self.meters.is_empty() && self.dice.is_empty(),
+            Phase::Playing | Phase::Done => {
+                self.route.is_some() && self.meters.len() == meters && self.dice.len() == DICE
+            }
+        };
+        if !shape {
+            return Err(format!(
+                "{name}'s run does not fit its route any more (its meters or dice changed)"
+            ));
+        }
+        if self.route == Some(Route::Risk) && hazard.risk.len() != 2 {
+            return Err(format!("{name}'s risk route has other meters now"));
+        }
+        let mut notes = Vec::new();
+        if !safe_type_known {
+            if self.route == Some(Route::Safe) {
+                return Err(format!(
+                    "{name}'s safe route no longer takes `{}` progress",
+                    self.safe_type
+                ));
+            }
+            self.safe_type = hazard.safe.progress.clone();
+        }
+        for pile in [
+            &mut self.deck,
+            &mut self.hand,
+            &mut self.discard,
+            &mut self.enchanted,
+        ] {
+            pile.retain(|card| {
+                let known = content.cards.contains_key(card);
+                if !known {
+                    notes.push(format!(
+                        "card `{card}` no longer exists; it left the hazard"
+                    ));
+                }
+                known
+            });
+        }
+        Ok(notes)
     }
 
     /// O minus X.

@@ -1,5 +1,6 @@
 //! Resolving each kind of definition, and assembling the [`Content`] with its indexes.
 
+use super::fields::{within, MOST};
 use super::symbols::{declare, Symbols, Visibility};
 use super::vocabulary::{actions, conditions, no_actions, trigger};
 use super::{Cx, RefKind};
@@ -353,11 +354,8 @@ fn stacks(cx: &mut Cx, list: &[Spanned<RawStack>]) -> Vec<(Id, u32)> {
         .filter_map(|s| {
             let s = s.get_ref();
             let count = *s.count.get_ref();
-            if count < 1 {
-                cx.diags.push(
-                    Diagnostic::error(format!("`count` must be at least 1, found {count}"))
-                        .at(cx.span(s.count.span())),
-                );
+            if !(1..=MOST).contains(&count) {
+                within(cx, "count", "", &s.count, 1, MOST);
                 return None;
             }
             cx.reference(RefKind::Item, &s.item)
@@ -387,15 +385,21 @@ fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigger>) -> Ite
     let r = &src.raw;
     let stack = match &r.stack {
         None => 1,
-        Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= u32::MAX as i64 => *s.get_ref() as u32,
-        Some(s) => {
-            cx.diags.push(
-                Diagnostic::error(format!("`stack` must be at least 1, found {}", s.get_ref()))
-                    .at(cx.span(s.span())),
-            );
-            1
-        }
+        Some(s) => within(cx, "stack", "", s, 1, MOST) as u32,
     };
+    let at_id = |v: i64| Spanned::new(r.id.span(), v);
+    let mut properties = r.properties.clone();
+    for (name, v) in properties.iter_mut() {
+        *v = within(
+            cx,
+            name,
+            &format!("the properties of `{id}`"),
+            &at_id(*v),
+            -MOST,
+            MOST,
+        );
+    }
+    let damage = within(cx, "damage", "", &at_id(r.damage.unwrap_or(0)), 0, MOST);
     let slot = r
         .slot
         .as_ref()
@@ -404,12 +408,20 @@ fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigger>) -> Ite
         .modifiers
         .iter()
         .filter_map(|m| {
+            let add = within(
+                cx,
+                "add",
+                "a modifier",
+                &Spanned::new(m.span(), m.get_ref().add),
+                -MOST,
+                MOST,
+            );
             let m = m.get_ref();
             let attribute = cx.attribute(&m.attribute);
             let condition = conditions(cx, &m.condition);
             attribute.map(|attribute| Modifier {
                 attribute,
-                add: m.add,
+                add,
                 condition,
             })
         })
@@ -421,9 +433,9 @@ fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigger>) -> Ite
         tags: tags(cx, &r.tags),
         stack,
         rarity: r.rarity.as_ref().and_then(|x| cx.rarity(x)),
-        properties: r.properties.clone(),
+        properties,
         slot,
-        damage: r.damage.unwrap_or(0),
+        damage,
         damage_type: r
             .damage_type
             .as_ref()
@@ -446,15 +458,19 @@ fn creature(cx: &mut Cx, id: &Id, src: &Src<RawCreature>, all: &mut Vec<Trigger>
             attributes.insert(a, *value);
         }
     }
-    if *r.health.get_ref() < 1 {
-        cx.diags.push(
-            Diagnostic::error(format!(
-                "`health` must be at least 1, found {}",
-                r.health.get_ref()
-            ))
-            .at(cx.span(r.health.span())),
-        );
+    within(cx, "health", "", &r.health, 1, MOST);
+    for (name, value) in attributes.iter_mut() {
+        let spanned = Spanned::new(r.attributes.span(), *value);
+        *value = within(cx, name, "the attributes", &spanned, -MOST, MOST);
     }
+    let damage = within(
+        cx,
+        "damage",
+        "",
+        &Spanned::new(r.id.span(), r.damage),
+        0,
+        MOST,
+    );
     let ai =
         r.ai.iter()
             .filter_map(|rule| {
@@ -489,7 +505,7 @@ fn creature(cx: &mut Cx, id: &Id, src: &Src<RawCreature>, all: &mut Vec<Trigger>
         tags: tags(cx, &r.tags),
         health: (*r.health.get_ref()).max(1),
         attributes,
-        damage: r.damage,
+        damage,
         damage_type: r
             .damage_type
             .as_ref()
@@ -512,14 +528,7 @@ fn quest(cx: &mut Cx, id: &Id, src: &Src<RawQuest>) -> Option<Quest> {
     let condition = conditions(cx, &r.condition);
     let count = match &r.count {
         None => 1,
-        Some(c) if *c.get_ref() >= 1 && *c.get_ref() <= u32::MAX as i64 => *c.get_ref() as u32,
-        Some(c) => {
-            cx.diags.push(
-                Diagnostic::error(format!("`count` must be at least 1, found {}", c.get_ref()))
-                    .at(cx.span(c.span())),
-            );
-            1
-        }
+        Some(c) => within(cx, "count", "", c, 1, MOST) as u32,
     };
     let span = Span::new(src.file, r.id.span());
     let actions = r

@@ -97,7 +97,12 @@ impl<'a> Entry<'a> {
 
     fn as_int(&self, cx: &mut Cx, key: &str, v: &Spanned<toml::Value>) -> Option<i64> {
         match v.get_ref() {
-            toml::Value::Integer(i) => Some(*i),
+            toml::Value::Integer(i) if (-MOST..=MOST).contains(i) => Some(*i),
+            toml::Value::Integer(i) => {
+                cx.diags
+                    .push(out_of_range(key, &self.what, -MOST, MOST, *i).at(cx.span(v.span())));
+                None
+            }
             _ => {
                 self.wrong_type(cx, key, v, "an integer");
                 None
@@ -110,19 +115,17 @@ impl<'a> Entry<'a> {
         let Some(v) = self.get(cx, key, false) else {
             return default;
         };
-        match self.as_int(cx, key, v) {
-            Some(i) if i >= 1 && i <= u32::MAX as i64 => i as u32,
-            Some(i) => {
-                cx.diags.push(
-                    Diagnostic::error(format!(
-                        "`{key}` in {} must be at least 1, found {i}",
-                        self.what
-                    ))
-                    .at(cx.span(v.span())),
-                );
+        match v.get_ref() {
+            toml::Value::Integer(i) if (1..=MOST).contains(i) => *i as u32,
+            toml::Value::Integer(i) => {
+                cx.diags
+                    .push(out_of_range(key, &self.what, 1, MOST, *i).at(cx.span(v.span())));
                 default
             }
-            None => default,
+            _ => {
+                self.wrong_type(cx, key, v, "an integer");
+                default
+            }
         }
     }
 
@@ -196,6 +199,34 @@ impl<'a> Entry<'a> {
             }
         }
     }
+}
+
+/// The largest number content may hold (health, damage, amounts, counts, thresholds, attributes):
+/// far above any game's numbers, and far enough below `i64::MAX` that the rules' sums of them
+/// cannot overflow.
+pub const MOST: i64 = 1_000_000_000;
+
+/// "`key` in what must be between lo and hi, found n".
+pub fn out_of_range(key: &str, what: &str, lo: i64, hi: i64, found: i64) -> Diagnostic {
+    let within = if what.is_empty() {
+        String::new()
+    } else {
+        format!(" in {what}")
+    };
+    Diagnostic::error(format!(
+        "`{key}`{within} must be between {lo} and {hi}, found {found}"
+    ))
+}
+
+/// `value` when it is within `lo..=hi`; otherwise the nearest bound, and a diagnostic at `span`.
+pub fn within(cx: &mut Cx, key: &str, what: &str, value: &Spanned<i64>, lo: i64, hi: i64) -> i64 {
+    let v = *value.get_ref();
+    if (lo..=hi).contains(&v) {
+        return v;
+    }
+    cx.diags
+        .push(out_of_range(key, what, lo, hi, v).at(cx.span(value.span())));
+    v.clamp(lo, hi)
 }
 
 /// A TOML scalar as a payload [`Value`]; tables, arrays and dates have none.

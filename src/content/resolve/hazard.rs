@@ -1,6 +1,6 @@
 //! Resolving the hazard game's definitions: progress types, hazards and cards.
 
-use super::fields::Entry;
+use super::fields::{Entry, MOST};
 use super::vocabulary::{action, actions, no_actions};
 use super::{Cx, RefKind};
 use crate::content::hazard::*;
@@ -35,9 +35,10 @@ fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
         );
         return None;
     }
-    if thresholds.iter().any(|t| *t < 0) {
+    if let Some(bad) = thresholds.iter().find(|t| !(0..=MOST).contains(*t)) {
         cx.diags.push(
-            Diagnostic::error("thresholds cannot be negative").at(cx.span(m.thresholds.span())),
+            super::fields::out_of_range("thresholds", "", 0, MOST, *bad)
+                .at(cx.span(m.thresholds.span())),
         );
     }
     let (last, rest) = thresholds.split_last()?;
@@ -90,7 +91,12 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
     let mut outcomes: Vec<(i64, crate::content::ActionList)> = r
         .outcomes
         .iter()
-        .map(|o| (o.get_ref().at_least, actions(cx, &o.get_ref().actions)))
+        .map(|o| {
+            let at_least = Spanned::new(o.span(), o.get_ref().at_least);
+            let at_least =
+                super::fields::within(cx, "at_least", "an outcome", &at_least, -MOST, MOST);
+            (at_least, actions(cx, &o.get_ref().actions))
+        })
         .collect();
     outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
     if outcomes.is_empty() {

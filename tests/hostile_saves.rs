@@ -1,0 +1,315 @@
+//! Structure-aware fuzzing of what a game keeps: random edits of a save file, and random edits of
+//! the content between a save and its load. A corrupt save is refused with a message or loads with
+//! what it could keep; either way nothing panics, and the game goes on taking commands. Bounded and
+//! seeded, so it runs the same cases every time in a few seconds.
+
+mod common;
+
+use lantern::content::{load, Content, Extensions};
+use lantern::game::Game;
+use lantern::hazard::{Route, Side};
+use lantern::id::Id;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+fn core_content(dir: &std::path::Path) -> Arc<Content> {
+    load(dir, &Extensions::default()).content
+}
+
+/// A game with something in every part of its state: items, a quest, a hazard half played.
+fn rich_game(content: Arc<Content>) -> Game {
+    let mut g = Game::new(content, 7);
+    let _ = g.enter_next_room();
+    let give = lantern::content::ActionEntry {
+        action: lantern::content::Action::GiveItem {
+            item: Id::new("core", "gold"),
+            count: 120,
+            target: lantern::content::Who::Player,
+        },
+        span: lantern::diag::Span::new(lantern::diag::FileId(0), 0..0),
+    };
+    let _ = g.command_action(give, "give");
+    let _ = g.command_action(
+        lantern::content::ActionEntry {
+            action: lantern::content::Action::StartQuest {
+                quest: Id::new("core", "rattenplage"),
+            },
+            span: lantern::diag::Span::new(lantern::diag::FileId(0), 0..0),
+        },
+        "start",
+    );
+    let _ = g.start_hazard(&Id::new("core", "collapsing_bridge"));
+    let _ = g.choose_route(Route::Risk, None);
+    let _ = g.play_card(0, Side::Top);
+    let _ = g.end_hazard_round();
+    g
+}
+
+/// A few commands of every kind, chosen by `rng`; each must not panic.
+fn play_on(g: &mut Game, rng: &mut ChaCha8Rng) {
+    for _ in 0..12 {
+        let pick = rng.next_u32() % 9;
+        let n = (rng.next_u32() % 6) as usize;
+        let _ = match pick {
+            0 => g.enter_next_room().map(|_| ()),
+            1 => g.attack(Some(n)).map(|_| ()),
+            2 => g
+                .play_card(
+                    n,
+                    if n.is_multiple_of(2) {
+                        Side::Top
+                    } else {
+                        Side::Bottom
+                    },
+                )
+                .map(|_| ()),
+            3 => g.end_hazard_round().map(|_| ()),
+            4 => g.choose(n + 1).map(|_| ()),
+            5 => g
+                .choose_route(
+                    if n.is_multiple_of(2) {
+                        Route::Safe
+                    } else {
+                        Route::Risk
+                    },
+                    None,
+                )
+                .map(|_| ()),
+            6 => g.use_item(&Id::new("core", "potion")).map(|_| ()),
+            7 => g.flee().map(|_| ()),
+            _ => g
+                .start_hazard(&Id::new("core", "burning_library"))
+                .map(|_| ()),
+        };
+        let _ = g.state_hash();
+        let _ = g.take_problems();
+    }
+}
+
+/// Every path into the JSON tree, for picking one to edit.
+fn paths(v: &Value, here: Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(here.clone());
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                let mut p = here.clone();
+                p.push(k.clone());
+                paths(child, p, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                let mut p = here.clone();
+                p.push(i.to_string());
+                paths(child, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at<'a>(v: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter().try_fold(v, |v, key| match v {
+        Value::Object(map) => map.get_mut(key),
+        Value::Array(items) => items.get_mut(key.parse::<usize>().ok()?),
+        _ => None,
+    })
+}
+
+/// Replaces a random part of the save with something a hostile or a broken file could hold,
+/// mostly of the same kind as what was there, so that most edits get past the reader.
+fn mutate(save: &mut Value, rng: &mut ChaCha8Rng) {
+    let mut all = Vec::new();
+    paths(save, Vec::new(), &mut all);
+    let path = &all[(rng.next_u32() as usize) % all.len()];
+    let roll = rng.next_u32();
+    let Some(slot) = at(save, path) else { return };
+    let same_kind = !roll.is_multiple_of(5);
+    *slot = match (slot.take(), same_kind) {
+        (Value::Number(_), true) => {
+            let picks = [i64::MAX, i64::MIN, -1, 0, 1, 2, 5, 99, 100_000];
+            Value::from(picks[(roll / 5) as usize % picks.len()])
+        }
+        (Value::String(_), true) => {
+            let picks = [
+                "core:nothing_by_that_name",
+                "",
+                "core:gold",
+                "core:strike",
+                "nope",
+                "risk",
+                "done",
+            ];
+            Value::from(picks[(roll / 5) as usize % picks.len()])
+        }
+        (Value::Array(mut items), true) => {
+            match (roll / 5) % 3 {
+                0 => items.clear(),
+                1 if !items.is_empty() => {
+                    items.remove((roll as usize / 15) % items.len());
+                }
+                _ => {
+                    if let Some(first) = items.first().cloned() {
+                        for _ in 0..(roll % 7) {
+                            items.push(first.clone());
+                        }
+                    }
+                }
+            }
+            Value::Array(items)
+        }
+        (Value::Bool(b), true) => Value::Bool(!b),
+        (Value::Object(mut map), true) if !map.is_empty() => {
+            let key = map.keys().nth((roll as usize / 5) % map.len()).cloned();
+            if let Some(key) = key {
+                map.remove(&key);
+            }
+            Value::Object(map)
+        }
+        _ => match roll % 6 {
+            0 => Value::Null,
+            1 => Value::from(u64::MAX),
+            2 => Value::from(1e300),
+            3 => Value::Array(Vec::new()),
+            4 => Value::Object(Default::default()),
+            _ => Value::from("x"),
+        },
+    };
+}
+
+#[test]
+fn random_edits_of_a_save_are_refused_or_loaded_and_the_game_goes_on() {
+    let dir = common::core_only();
+    let content = core_content(dir.path());
+    let saves = tempfile::tempdir().unwrap();
+    let path = saves.path().join("run.json");
+    rich_game(content.clone()).save(&path).unwrap();
+    let original: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let (mut loaded, mut refused) = (0, 0);
+    for case in 0..400 {
+        let mut save = original.clone();
+        for _ in 0..=(rng.next_u32() % 3) {
+            mutate(&mut save, &mut rng);
+        }
+        std::fs::write(&path, serde_json::to_string(&save).unwrap()).unwrap();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            match Game::load(content.clone(), &path) {
+                Ok((mut g, _notes)) => {
+                    play_on(&mut g, &mut rng);
+                    g.save(&path).expect("a loaded game saves again");
+                    true
+                }
+                Err(message) => {
+                    assert!(!message.is_empty());
+                    false
+                }
+            }
+        }));
+        match outcome {
+            Ok(true) => loaded += 1,
+            Ok(false) => refused += 1,
+            Err(_) => panic!("case {case} panicked; the save was {save}"),
+        }
+    }
+    // Both ways out were taken, so the edits reached both the reader and the game.
+    eprintln!("{loaded} loaded, {refused} refused");
+    assert!(
+        loaded > 30 && refused > 30,
+        "{loaded} loaded, {refused} refused"
+    );
+}
+
+/// Removes random definitions from the core mod's data files and shrinks random numbers.
+fn edit_content(dir: &std::path::Path, rng: &mut ChaCha8Rng) {
+    let data = dir.join("core/data");
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut doc: toml::Table = toml::from_str(&text).unwrap();
+        for (_, value) in doc.iter_mut() {
+            let Some(list) = value.as_array_mut() else {
+                continue;
+            };
+            list.retain(|_| !rng.next_u32().is_multiple_of(4));
+            for def in list.iter_mut().filter_map(|d| d.as_table_mut()) {
+                for (key, v) in def.iter_mut() {
+                    if key == "rounds" && rng.next_u32().is_multiple_of(2) {
+                        *v = toml::Value::Integer(1);
+                    }
+                }
+            }
+        }
+        std::fs::write(&path, toml::to_string(&doc).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn a_save_loads_into_content_that_changed_and_the_game_goes_on() {
+    let saves = tempfile::tempdir().unwrap();
+    let path = saves.path().join("run.json");
+    let dir = common::core_only();
+    rich_game(core_content(dir.path())).save(&path).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(15);
+    for case in 0..25 {
+        let changed = common::core_only();
+        edit_content(changed.path(), &mut rng);
+        let content = core_content(changed.path());
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            if let Ok((mut g, _notes)) = Game::load(content.clone(), &path) {
+                play_on(&mut g, &mut rng);
+            }
+            // The same edits under a running game, as a hot reload makes them.
+            let mut g = rich_game(core_content(dir.path()));
+            let _ = g.swap_content(content.clone());
+            play_on(&mut g, &mut rng);
+        }));
+        assert!(outcome.is_ok(), "case {case} panicked");
+    }
+}
+
+#[test]
+fn a_hazard_whose_rounds_shrank_is_closed_with_a_note() {
+    let dir = common::core_only();
+    let mut g = rich_game(core_content(dir.path()));
+    assert!(g.hazard().is_some());
+    let changed = common::core_only();
+    let hazards = changed.path().join("core/data/hazards.toml");
+    let text = std::fs::read_to_string(&hazards).unwrap();
+    let mut doc: toml::Table = toml::from_str(&text).unwrap();
+    for h in doc["hazards"].as_array_mut().unwrap() {
+        let h = h.as_table_mut().unwrap();
+        if h["id"].as_str() == Some("collapsing_bridge") {
+            h.insert("rounds".into(), toml::Value::Integer(1));
+            h["safe"].as_table_mut().unwrap().insert(
+                "thresholds".into(),
+                toml::Value::Array(vec![toml::Value::Integer(1)]),
+            );
+            for m in h["risk"].as_array_mut().unwrap() {
+                m.as_table_mut().unwrap().insert(
+                    "thresholds".into(),
+                    toml::Value::Array(vec![toml::Value::Integer(1)]),
+                );
+            }
+        }
+    }
+    std::fs::write(&hazards, toml::to_string(&doc).unwrap()).unwrap();
+    let loaded = load(changed.path(), &Extensions::default());
+    assert!(
+        !loaded.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        loaded.diagnostics
+    );
+    let notes = g.swap_content(loaded.content);
+    let notes: Vec<&str> = notes.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        notes,
+        ["Collapsing Bridge has 1 rounds now, and the run was in round 2; the hazard was closed, and the run goes on"]
+    );
+    assert!(g.hazard().is_none());
+    // The run goes on: the next room opens.
+    g.enter_next_room().unwrap();
+}
