@@ -591,6 +591,37 @@ fn pairs_and_math_random_give_the_same_hash_in_three_processes() {
     let _ = lantern(&["check"], &root());
 }
 
+/// Tables, functions, coroutines and library functions used as keys iterate in the same order in
+/// every process, and `tostring` and `%p` show the same text: lantern's Lua hashes and prints
+/// them by the order they were made, not by their address (which differs in every process).
+#[test]
+fn keys_that_are_not_text_iterate_the_same_in_three_processes() {
+    let lua = "local keys = {}\nfor i = 1, 40 do keys[i] = {} end\n\
+               local t = {}\nfor i, k in ipairs(keys) do t[k] = i end\n\
+               for i = 1, 10 do t[function() return i end] = 'f' .. i end\n\
+               t[string.len] = 'len'; t[print] = 'print'; t[coroutine.create(print)] = 'co'\n\
+               lantern.on('turn_started', function()\n\
+                 local order = {}\n\
+                 for _, v in pairs(t) do order[#order + 1] = tostring(v) end\n\
+                 order[#order + 1] = tostring(keys[1]) .. string.format('%p', keys[2])\n\
+                 lantern.storage.order = table.concat(order, ',')\n\
+                 lantern.storage.roll = math.random(math.mininteger, math.maxinteger)\n\
+               end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let mut outputs = Vec::new();
+    for _ in 0..3 {
+        let dir = mods.path().to_string_lossy().into_owned();
+        let out = common::lantern_with_input(
+            &["play", "--no-watch", "--seed", "8", "--mods", &dir],
+            &root(),
+            "emit turn_started\nemit turn_started\nhash\n",
+        );
+        outputs.push(String::from_utf8(out.stdout).unwrap());
+    }
+    assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:#?}");
+    assert!(!outputs[0].contains("error"), "{}", outputs[0]);
+}
+
 /// The budget stops a runaway handler at the same instruction in every process: what it stored
 /// before it was stopped stays (the state hash sees how far it got), and three processes agree.
 #[test]

@@ -66,6 +66,8 @@ struct Count {
     /// The script and line the hook last saw running in this call: an out-of-memory error carries
     /// no position of its own, and this is where the runaway allocation was going on.
     seen: RefCell<(String, usize)>,
+    /// Where the script was when the call first passed its budget.
+    stopped_at: RefCell<(String, usize)>,
     /// The state's main thread, to ask lantern's Lua to stop a script (`lua_stop`).
     state: *mut ffi::lua_State,
 }
@@ -100,6 +102,7 @@ impl Budget {
             tripped: Cell::new(false),
             paused: Cell::new(false),
             seen: RefCell::new((String::new(), 0)),
+            stopped_at: RefCell::new((String::new(), 0)),
         }));
         budget.set_hook(lua, STEP)?;
         Ok(budget)
@@ -124,6 +127,7 @@ impl Budget {
                 if b.used.get() > b.limit.get() {
                     if !b.tripped.get() {
                         b.tripped.set(true);
+                        *b.stopped_at.borrow_mut() = b.seen.borrow().clone();
                         // From now on every charge checks, so `pcall` cannot keep a loop alive.
                         Budget(b.clone()).set_hook(lua, 1)?;
                     }
@@ -176,10 +180,10 @@ impl Budget {
         if !b.tripped.get() {
             return None;
         }
-        let at = self
-            .last_seen()
-            .map(|(s, l)| format!("{s}:{l}: "))
-            .unwrap_or_default();
+        let at = match &*b.stopped_at.borrow() {
+            (source, line) if *line > 0 => format!("{source}:{line}: "),
+            _ => String::new(),
+        };
         Some(mlua::Error::runtime(format!(
             "{at}{}",
             message(b.bound.get(), b.limit.get(), b.per_turn)

@@ -36,9 +36,12 @@ pub(super) fn call_mod<R>(
         f()
     };
     m.turn_used = m.turn_used.saturating_add(budget.used());
+    // Past its budget the call has failed, at the place it first passed it, whatever the script
+    // did with that error; the error it raised is kept when it is that one (it has a traceback).
     match (result, budget.stopped()) {
-        (Ok(_), Some(stopped)) => Err(stopped),
-        (result, _) => result,
+        (Err(e), Some(stopped)) if super::describe(&e).0 == super::describe(&stopped).0 => Err(e),
+        (_, Some(stopped)) => Err(stopped),
+        (result, None) => result,
     }
 }
 
@@ -136,6 +139,7 @@ impl LuaRuntime {
             )
         };
         let (lua, lender) = (&self.lua, &self.lender);
+        self.mods[index].last = Some(super::Called::Function(func.clone()));
         let result = call_mod(
             lua,
             &self.budget,
@@ -203,6 +207,7 @@ impl Host for LuaRuntime {
                         m.skipped += 1;
                         continue;
                     }
+                    m.last = Some(super::Called::Handler(call.handler));
                     match call_mod(lua, budget, accounts, m, || call.func.call::<()>(&view)) {
                         Err(e) => outcomes.push((call.handler, Some(e))),
                         Ok(()) if failures > 0 => outcomes.push((call.handler, None)),

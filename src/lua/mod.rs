@@ -129,6 +129,16 @@ struct ModScript {
     turn_used: u64,
     /// Handlers of it skipped this turn because its turn's budget was used up.
     skipped: u32,
+    /// The function of it that ran last, where a storage it could not save is reported: storage
+    /// is written once a turn, so the last call is the best guess at the one that stored it.
+    last: Option<Called>,
+}
+
+/// A mod's function that ran.
+enum Called {
+    /// The handler at this index of [`Shared::handlers`] (no reference made per call).
+    Handler(usize),
+    Function(Function),
 }
 
 /// The scripts of a mod set in one Lua state.
@@ -245,6 +255,7 @@ impl LuaRuntime {
             ran: false,
             turn_used: 0,
             skipped: 0,
+            last: None,
         });
         let display = format!("{id}/scripts/main.lua");
         let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
@@ -457,10 +468,32 @@ impl LuaRuntime {
                 Ok(json) => {
                     game.storage_mut().insert(m.id.clone(), json);
                 }
-                Err(e) => game.report(Diagnostic::error(format!(
-                    "[{}] {e}; the storage keeps its last saved state",
-                    m.id
-                ))),
+                Err(e) => {
+                    let mut d = Diagnostic::error(format!(
+                        "[{}] {e}; the storage keeps its last saved state",
+                        m.id
+                    ));
+                    let shared = self.shared.borrow();
+                    let last = match &m.last {
+                        Some(Called::Handler(i)) => {
+                            shared.handlers.get(*i).map(|h| h.registered.func.clone())
+                        }
+                        Some(Called::Function(f)) => Some(f.clone()),
+                        None => None,
+                    };
+                    drop(shared);
+                    let at = last.and_then(|f| {
+                        let info = f.info();
+                        let source = info.source?.trim_start_matches('@').to_string();
+                        self.files.line_span(&source, info.line_defined?)
+                    });
+                    if let Some(span) = at {
+                        d = d.at(span).with_help(
+                            "storage is saved when the turn ends; this is the mod's code that ran last",
+                        );
+                    }
+                    game.report(d);
+                }
             }
         }
     }

@@ -22,7 +22,8 @@ pub const MOST_FILES: usize = 10_000;
 /// Why a file of a mod was not read.
 #[derive(Debug)]
 pub enum Refused {
-    /// It resolves outside the mod folder (a symlink that leads out).
+    /// It resolves outside the mod folder (a symlink that leads out); where to, for a caller
+    /// that may show it (lantern's own messages do not: the path is the player's).
     Outside(PathBuf),
     /// It is not a regular file.
     NotAFile(&'static str),
@@ -38,9 +39,8 @@ impl Refused {
     /// The diagnostic for a refused file, shown as `display` (its path relative to the mods).
     pub fn diagnostic(&self, display: &str) -> Diagnostic {
         match self {
-            Refused::Outside(target) => Diagnostic::error(format!(
-                "`{display}` leads outside its mod's folder (to `{}`) and is not read",
-                target.display()
+            Refused::Outside(_) => Diagnostic::error(format!(
+                "`{display}` leads outside its mod's folder and is not read"
             ))
             .with_help("a mod reads only files inside its own folder; copy the file in instead of linking to it"),
             Refused::NotAFile(kind) => Diagnostic::error(format!(
@@ -187,24 +187,21 @@ fn walk_into(
         if hidden {
             continue;
         }
-        let is_link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
-        match std::fs::metadata(&path) {
-            Ok(meta) if meta.is_dir() => walk_into(real_root, &path, seen, files, out),
-            Ok(meta) if meta.is_file() => match resolve(real_root, &path) {
-                Ok(_) => {
-                    *files += 1;
-                    out.push(Found::File(path));
-                }
-                Err(refused) => out.push(Found::Refused(path, refused)),
-            },
-            Ok(meta) => out.push(Found::Refused(path, Refused::NotAFile(kind_of(&meta)))),
-            Err(_) if is_link => {
-                let refused = match resolve(real_root, &path) {
-                    Err(r) => r,
-                    Ok(_) => Refused::NotAFile("a symlink to nothing"),
-                };
+        // Where it leads first: what lies outside the mod is not looked at, not even its kind.
+        let real = match resolve(real_root, &path) {
+            Ok(real) => real,
+            Err(refused) => {
                 out.push(Found::Refused(path, refused));
+                continue;
             }
+        };
+        match std::fs::metadata(&real) {
+            Ok(meta) if meta.is_dir() => walk_into(real_root, &path, seen, files, out),
+            Ok(meta) if meta.is_file() => {
+                *files += 1;
+                out.push(Found::File(path));
+            }
+            Ok(meta) => out.push(Found::Refused(path, Refused::NotAFile(kind_of(&meta)))),
             Err(e) => out.push(Found::Refused(path, Refused::Unreadable(e))),
         }
     }

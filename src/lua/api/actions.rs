@@ -53,7 +53,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Registers an action usable in TOML action lists as `<mod>:<name>`, with the entry's other keys as `args`. Raise an error to make the action fail (its list is then rolled back). Only while the mod loads.",
         move |_, (name, func): (String, Function)| {
             while_loading(&c, "lantern.register_action")?;
-            within(&c, "lantern.register_action", MOST_REGISTERED, registered_by)?;
+            within(&c, "lantern.register_action", "actions, checks and on_reload handlers", MOST_REGISTERED, registered_by)?;
             let id = registered_id(&c.mod_id, &name, "action")?;
             let mut shared = c.shared.borrow_mut();
             if shared.actions.contains_key(&id) {
@@ -71,7 +71,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Registers a check usable in TOML conditions as `{ check = \"<mod>:<name>\" }`; it returns true when the condition holds. A check sees the game read-only. Only while the mod loads.",
         move |_, (name, func): (String, Function)| {
             while_loading(&c, "lantern.register_check")?;
-            within(&c, "lantern.register_check", MOST_REGISTERED, registered_by)?;
+            within(&c, "lantern.register_check", "actions, checks and on_reload handlers", MOST_REGISTERED, registered_by)?;
             let id = registered_id(&c.mod_id, &name, "check")?;
             let mut shared = c.shared.borrow_mut();
             if shared.checks.contains_key(&id) {

@@ -16,7 +16,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Calls `handler` for every event of that name (an engine event such as `creature_died`, or a declared custom event; a bare name means this mod's). Handlers run after the native triggers and quests of the event, in mod load order, then registration order. Only while the mod loads.",
         move |lua, (event, func): (String, Function)| {
             while_loading(&c, "lantern.on")?;
-            within(&c, "lantern.on", MOST_HANDLERS, |s, m| s.handlers.iter().filter(|h| h.registered.mod_id == m).count())?;
+            within(&c, "lantern.on", "handlers", MOST_HANDLERS, |s, m| s.handlers.iter().filter(|h| h.registered.mod_id == m).count())?;
             let site = call_site(lua);
             c.shared.borrow_mut().handlers.push(Handler::new(&c.mod_id, event, func, site));
             Ok(())
@@ -30,7 +30,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Called once after a hot reload replaced this mod's scripts, with the storage kept from before; return a table to replace the storage (a migration). Only while the mod loads.",
         move |_, func: Function| {
             while_loading(&c, "lantern.on_reload")?;
-            within(&c, "lantern.on_reload", MOST_REGISTERED, registered_by)?;
+            within(&c, "lantern.on_reload", "actions, checks and on_reload handlers", MOST_REGISTERED, registered_by)?;
             c.shared.borrow_mut().on_reload.push((c.mod_id.clone(), func));
             Ok(())
         },

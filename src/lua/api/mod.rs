@@ -155,17 +155,18 @@ pub fn registered_id(mod_id: &str, name: &str, what: &str) -> mlua::Result<crate
     Ok(crate::id::Id::new(mod_id, name))
 }
 
-/// Fails when the mod has registered `limit` of what `counted` counts already.
+/// Fails when the mod has registered `limit` of what `counted` counts already (`things`, as a
+/// message names them).
 pub fn within(
     cx: &ModCx,
     what: &str,
+    things: &str,
     limit: usize,
     counted: impl Fn(&Shared, &str) -> usize,
 ) -> mlua::Result<()> {
-    let n = counted(&cx.shared.borrow(), &cx.mod_id);
-    if n >= limit {
+    if counted(&cx.shared.borrow(), &cx.mod_id) >= limit {
         return Err(mlua::Error::runtime(format!(
-            "{what}: a mod may register at most {limit} of these, and this one has {n}"
+            "{what}: a mod may register at most {limit} {things}"
         )));
     }
     Ok(())

@@ -1,0 +1,293 @@
+//! Hostile mods, each a fixture under `tests/fixtures/hostile/` named after what it broke: every
+//! one ends with a located message naming the mod, never a hang, a crash or a read outside the
+//! mod. `lantern check` runs each, and its whole output is compared with the fixture's
+//! `expected.txt` (`LANTERN_BLESS=1` rewrites them for review). Attacks that need the file system
+//! to hold what git cannot (symlinks out, loops, FIFOs) build their mod in a temporary folder; the
+//! ones that must show "the game goes on" play a scripted session and check a later command's
+//! answer.
+
+mod common;
+
+use common::{expect_file, lantern, lantern_with_input, root};
+use std::path::Path;
+
+fn transcript(out: &std::process::Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn check_fixture(name: &str) {
+    let dir = root().join("tests/fixtures/hostile").join(name);
+    let out = lantern(&["check", "--mods", "mods"], &dir);
+    expect_file(&dir.join("expected.txt"), &transcript(&out));
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { check_fixture(stringify!($name)); } )*
+
+        #[test]
+        fn every_hostile_fixture_has_a_test() {
+            let listed = [$(stringify!($name)),*];
+            for entry in std::fs::read_dir(root().join("tests/fixtures/hostile")).unwrap() {
+                let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+                assert!(listed.contains(&name.as_str()), "fixture `{name}` has no test in hostile_mods.rs");
+            }
+        }
+    };
+}
+
+fixtures!(
+    absurd_numbers,
+    byte_order_mark_in_lua,
+    callbacks_from_c,
+    caught_budget_error_still_fails,
+    close_handler_loops_after_the_budget,
+    coroutines_split_the_work,
+    error_names_another_mods_file,
+    gc_finalizer_refused,
+    load_chunk_named_like_a_mod_file,
+    pattern_backtracking,
+    require_climbing_out,
+    require_out_of_the_mod,
+    sort_callbacks_nested,
+    straight_line_code_in_a_loop,
+    string_format_widths,
+    string_pack_over_a_huge_format,
+    string_rep_of_nothing,
+    table_concat_in_a_loop,
+    too_many_handlers,
+    utf8_over_a_huge_string,
+    xpcall_message_handler_loops,
+);
+
+/// A mods folder with one mod `evil` in a temporary folder, for attacks git cannot hold.
+fn evil_mod() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("mods/evil");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::write(
+        m.join("mod.toml"),
+        "id = \"evil\"\nname = \"Evil\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(m.join("data/tags.toml"), "[[tags]]\nid = \"real\"\n").unwrap();
+    dir
+}
+
+fn check(dir: &Path) -> String {
+    transcript(&lantern(&["check", "--mods", "mods"], dir))
+}
+
+#[cfg(unix)]
+#[test]
+fn a_data_file_linked_to_the_process_environment_is_refused_unread() {
+    let dir = evil_mod();
+    let data = dir.path().join("mods/evil/data");
+    std::os::unix::fs::symlink("/proc/self/environ", data.join("env.toml")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", data.join("zero.toml")).unwrap();
+    let out = check(dir.path());
+    assert_eq!(
+        out,
+        "exit: 1\n--- stdout\n2 errors, 0 warnings in 1 mod\n--- stderr\n\
+         error: `evil/data/env.toml` leads outside its mod's folder and is not read\n  \
+         = help: a mod reads only files inside its own folder; copy the file in instead of linking to it\n\n\
+         error: `evil/data/zero.toml` leads outside its mod's folder and is not read\n  \
+         = help: a mod reads only files inside its own folder; copy the file in instead of linking to it\n\n"
+    );
+    // Not a byte of the environment reaches the JSON report either.
+    let json = lantern(&["check", "--mods", "mods", "--format", "json"], dir.path());
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(!json.contains("PATH="), "{json}");
+}
+
+#[cfg(unix)]
+#[test]
+fn folders_linked_back_to_themselves_are_walked_once() {
+    let dir = evil_mod();
+    let data = dir.path().join("mods/evil/data");
+    // Walked naively, `a/b/a/b/...`: 2^40 paths.
+    std::os::unix::fs::symlink(".", data.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", data.join("b")).unwrap();
+    std::os::unix::fs::symlink("loop.toml", data.join("loop.toml")).unwrap();
+    let out = check(dir.path());
+    assert_eq!(
+        out,
+        "exit: 1\n--- stdout\n1 error, 0 warnings in 1 mod\n--- stderr\n\
+         error: `evil/data/loop.toml` is a symlink that leads back to itself and is not read\n\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_refused_without_waiting_for_a_writer() {
+    let dir = evil_mod();
+    let fifo = dir.path().join("mods/evil/data/pipe.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    let out = check(dir.path());
+    assert_eq!(
+        out,
+        "exit: 1\n--- stdout\n1 error, 0 warnings in 1 mod\n--- stderr\n\
+         error: `evil/data/pipe.toml` is a named pipe (FIFO), not a file, and is not read\n\n"
+    );
+}
+
+#[test]
+fn a_data_file_larger_than_the_limit_is_refused() {
+    let dir = evil_mod();
+    let big = dir.path().join("mods/evil/data/big.toml");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(lantern::mods::MOST_BYTES + 1).unwrap();
+    let out = check(dir.path());
+    assert_eq!(
+        out,
+        "exit: 1\n--- stdout\n1 error, 0 warnings in 1 mod\n--- stderr\n\
+         error: `evil/data/big.toml` is larger than 16 MiB and is not read\n  = help: split it into smaller files\n\n"
+    );
+}
+
+#[test]
+fn a_missing_mods_folder_fails_the_test_run() {
+    let out = lantern(&["test", "--mods", "no/such/folder"], &root());
+    assert_eq!(
+        transcript(&out),
+        "exit: 2\n--- stdout\n--- stderr\nerror: the mods folder `no/such/folder` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`\n"
+    );
+}
+
+/// A mods folder with these mods (`id`, `main.lua`), each depending on nothing.
+fn mods_with(scripts: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (id, lua) in scripts {
+        let m = dir.path().join("mods").join(id);
+        std::fs::create_dir_all(m.join("scripts")).unwrap();
+        std::fs::write(
+            m.join("mod.toml"),
+            format!("id = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\n"),
+        )
+        .unwrap();
+        std::fs::write(m.join("scripts/main.lua"), lua).unwrap();
+    }
+    dir
+}
+
+/// Plays `commands` over the mods in `dir` and returns everything printed, stdout then stderr.
+fn play(dir: &Path, commands: &str) -> String {
+    let out = lantern_with_input(&["play", "--no-watch", "--mods", "mods"], dir, commands);
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+#[test]
+fn a_thousand_looping_handlers_cost_a_turn_one_budget_and_the_game_goes_on() {
+    let dir = mods_with(&[(
+        "evil",
+        "for i = 1, 1000 do\n  lantern.on('turn_started', function() while true do end end)\nend\n",
+    )]);
+    let out = play(dir.path(), "emit turn_started\nemit turn_started\nseed\n");
+    // Five calls of 10,000,000 use the turn's 50,000,000; the other 995 wait.
+    assert_eq!(
+        out.matches("instruction budget of 10000000 exceeded")
+            .count(),
+        8,
+        "{out}"
+    );
+    assert_eq!(out.matches("this mod's instruction budget for the turn (50000000, across all its calls) is used up").count(), 4, "{out}");
+    assert!(
+        out.contains("[evil] 995 of its handlers did not run this turn"),
+        "{out}"
+    );
+    assert!(
+        out.contains("> seed\n1\n"),
+        "the next command is answered: {out}"
+    );
+}
+
+#[test]
+fn one_mods_hoard_fails_that_mod_and_not_another() {
+    let dir = mods_with(&[
+        (
+            "hoarder",
+            "HOARD = {}\nlantern.on('turn_started', function()\n  for i = 1, 1e9 do HOARD[#HOARD + 1] = ('x'):rep(1000) .. i end\nend)\n",
+        ),
+        (
+            "innocent",
+            "lantern.on('turn_started', function()\n  local t = {}\n  for i = 1, 1000 do t[i] = { i } end\n  lantern.log('innocent ran with ' .. #t)\nend)\n",
+        ),
+    ]);
+    let out = play(dir.path(), "emit turn_started\nemit turn_started\nseed\n");
+    assert_eq!(
+        out.matches("[innocent] innocent ran with 1000").count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("error: [hoarder] a handler of `turn_started` failed: out of memory: its scripts passed their memory limit of 64 MiB"),
+        "{out}"
+    );
+    assert!(!out.contains("[innocent] a handler"), "{out}");
+    assert!(out.contains("> seed\n1\n"), "{out}");
+}
+
+#[test]
+fn storage_that_holds_itself_is_an_error_and_the_game_goes_on() {
+    let dir = mods_with(&[(
+        "evil",
+        "lantern.on('turn_started', function()\n  lantern.storage.n = (lantern.storage.n or 0) + 1\n  if lantern.storage.n == 2 then lantern.storage.me = lantern.storage end\nend)\n",
+    )]);
+    let saves = tempfile::tempdir().unwrap();
+    let save = saves.path().join("run.json");
+    let out = play(
+        dir.path(),
+        &format!(
+            "emit turn_started\nemit turn_started\nsave {}\nseed\n",
+            save.display()
+        ),
+    );
+    assert!(
+        out.contains("error: [evil] lantern.storage.me holds a table that holds it (a cycle), which cannot be saved; the storage keeps its last saved state\n --> evil/scripts/main.lua:1:1\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "= help: storage is saved when the turn ends; this is the mod's code that ran last"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("> seed\n1\n"), "{out}");
+    // The save has the last good storage.
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.contains("\"n\": 1"), "{saved}");
+}
+
+#[test]
+fn sparse_integer_keys_and_their_text_twins_load_back_as_they_were() {
+    let lua = "lantern.on('turn_started', function()\n  local s = lantern.storage\n  if not s.kills then\n    s.kills = { [42] = 3, [7] = 1 }\n    s.both = { [1] = 'a', ['1'] = 'b' }\n    s.half = 0.5\n    s.whole = 2.0\n  end\n  lantern.log(math.type(next(s.kills)), s.kills[42], s.both[1], s.both['1'], math.type(s.whole))\nend)\n";
+    let dir = mods_with(&[("keeper", lua)]);
+    let saves = tempfile::tempdir().unwrap();
+    let save = saves.path().join("run.json");
+    play(
+        dir.path(),
+        &format!("emit turn_started\nsave {}\n", save.display()),
+    );
+    let out = lantern_with_input(
+        &[
+            "play",
+            "--no-watch",
+            "--mods",
+            "mods",
+            "--load",
+            &save.to_string_lossy(),
+        ],
+        dir.path(),
+        "emit turn_started\n",
+    );
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("[keeper] integer\t3\ta\tb\tfloat"), "{out}");
+}
