@@ -147,6 +147,7 @@ impl Budget {
 
     /// Starts a new call that may run `left` instructions more in its turn (`u64::MAX` where
     /// there are no turns): its budget is the smaller of that and a call's.
+    #[inline]
     pub fn begin(&self, lua: &Lua, left: u64) {
         let b = &self.0;
         b.used.set(0);
@@ -159,8 +160,13 @@ impl Budget {
         b.bound.set(bound);
         b.seen.borrow_mut().1 = 0;
         if b.tripped.replace(false) {
-            let _ = self.set_hook(lua, STEP);
+            self.untrip(lua);
         }
+    }
+
+    #[cold]
+    fn untrip(&self, lua: &Lua) {
+        let _ = self.set_hook(lua, STEP);
     }
 
     /// Starts a new call with a whole call's budget (states without turns: tests, policies).
@@ -168,7 +174,14 @@ impl Budget {
         self.begin(lua, u64::MAX);
     }
 
+    /// Whether the call passed its budget.
+    #[inline]
+    pub fn tripped(&self) -> bool {
+        self.0.tripped.get()
+    }
+
     /// What the call so far has run, as the hook counted it.
+    #[inline]
     pub fn used(&self) -> u64 {
         self.0.used.get()
     }
@@ -277,7 +290,7 @@ fn script_frame(lua: &Lua) -> Option<(String, usize)> {
 /// hook for work C functions do and hashes objects the same in every process. lantern's build
 /// script links it and mlua-sys links none, so a game that depends on lantern gets it with nothing
 /// in its own manifest; this tells it from stock Lua, for tests and for embedders who want to be
-/// sure. Told apart by `string.rep` of an empty string 8 million times under a count hook: stock
+/// sure. Told apart by `string.rep` of an empty string 80,000 times under a count hook: stock
 /// Lua counts that call as one instruction, lantern's as the copies it makes. Checked once
 /// per process.
 pub fn patched_lua() -> bool {
@@ -287,13 +300,13 @@ pub fn patched_lua() -> bool {
         let fired = Rc::new(Cell::new(0u32));
         let counter = fired.clone();
         let hooked = lua.set_hook(
-            HookTriggers::new().every_nth_instruction(1000),
+            HookTriggers::new().every_nth_instruction(10),
             move |_, _| {
                 counter.set(counter.get() + 1);
                 Ok(VmState::Continue)
             },
         );
-        let ran = lua.load("local s = string.rep('', 8000000)").exec();
+        let ran = lua.load("local s = string.rep('', 80000)").exec();
         lua.remove_hook();
         hooked.is_ok() && ran.is_ok() && fired.get() >= 500
     })

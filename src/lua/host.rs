@@ -36,12 +36,22 @@ pub(super) fn call_mod<R>(
         f()
     };
     m.turn_used = m.turn_used.saturating_add(budget.used());
-    // Past its budget the call has failed, at the place it first passed it, whatever the script
-    // did with that error; the error it raised is kept when it is that one (it has a traceback).
-    match (result, budget.stopped()) {
-        (Err(e), Some(stopped)) if super::describe(&e).0 == super::describe(&stopped).0 => Err(e),
-        (_, Some(stopped)) => Err(stopped),
-        (result, None) => result,
+    if !budget.tripped() {
+        return result;
+    }
+    over_budget(budget, result)
+}
+
+/// A call that passed its budget has failed, at the place it first passed it, whatever the script
+/// did with that error; the error it raised is kept when it is that one (it has a traceback).
+#[cold]
+fn over_budget<R>(budget: &Budget, result: mlua::Result<R>) -> mlua::Result<R> {
+    let Some(stopped) = budget.stopped() else {
+        return result;
+    };
+    match result {
+        Err(e) if super::describe(&e).0 == super::describe(&stopped).0 => Err(e),
+        _ => Err(stopped),
     }
 }
 
@@ -191,6 +201,9 @@ impl Host for LuaRuntime {
         // One view per event, shared by its handlers; the game is lent once for all of them.
         let lent = self.views.deliver(event, |view| {
             self.lender.lend(game, || {
+                // Handlers come grouped by mod: its account stays charged across its group, so
+                // the calls themselves change nothing.
+                let mut group: Option<(Owner, super::memory::Charging)> = None;
                 for call in calls.iter() {
                     let failures = {
                         let shared = shared.borrow();
@@ -206,6 +219,11 @@ impl Host for LuaRuntime {
                     if m.turn_used >= budget.per_turn() {
                         m.skipped += 1;
                         continue;
+                    }
+                    if group.as_ref().is_none_or(|(owner, _)| *owner != m.owner) {
+                        // The last group's guard goes first, so guards end in the order they began.
+                        drop(group.take());
+                        group = Some((m.owner, accounts.charge_to(m.owner)));
                     }
                     m.last = Some(super::Called::Handler(call.handler));
                     match call_mod(lua, budget, accounts, m, || call.func.call::<()>(&view)) {

@@ -14,10 +14,13 @@ use mlua::{ffi, Lua};
 use std::ffi::c_int;
 
 extern "C-unwind" {
-    fn lua_setowner(state: *mut ffi::lua_State, owner: c_int) -> c_int;
+    fn lua_ownerslot(state: *mut ffi::lua_State) -> *mut c_int;
     fn lua_setownerlimit(state: *mut ffi::lua_State, owner: c_int, limit: usize);
     fn lua_ownerused(state: *mut ffi::lua_State, owner: c_int) -> usize;
 }
+
+/// The last account of a state (`LUA_MAXOWNERS - 1` in lantern's Lua), which mods past it share.
+const LAST: c_int = 1023;
 
 /// Who an allocation is charged to: lantern (the host) or a mod's account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +33,7 @@ impl Owner {
     /// The account of the `index`-th mod (from 0). Owners past the Lua build's `LUA_MAXOWNERS`
     /// share its last account.
     pub fn of_mod(index: usize) -> Owner {
-        Owner(c_int::try_from(index + 1).unwrap_or(c_int::MAX))
+        Owner(c_int::try_from(index + 1).map_or(LAST, |i| i.min(LAST)))
     }
 }
 
@@ -40,6 +43,9 @@ pub struct Accounts {
     /// The state's main thread: owners are kept in the state's global part, which every thread of
     /// it shares, and the main thread lives as long as the state.
     state: *mut ffi::lua_State,
+    /// Where the state keeps the owner charged now: written directly, as the owner changes around
+    /// every call into a mod (a call through the C API cost a handler call 2 %).
+    slot: *mut c_int,
 }
 
 impl Accounts {
@@ -50,17 +56,21 @@ impl Accounts {
         unsafe {
             lua.exec_raw::<()>((), |s| state = s)?;
         }
-        Ok(Accounts { state })
+        // SAFETY: `state` is a valid thread; the slot lives in its global part, as long as it.
+        let slot = unsafe { lua_ownerslot(state) };
+        Ok(Accounts { state, slot })
     }
 
     /// Charges allocations to `owner` until the guard is dropped, when the owner before it is
     /// charged again.
+    #[inline]
     pub fn charge_to(&self, owner: Owner) -> Charging {
-        // SAFETY: `state` is a thread of a live state (the accounts never outlive their runtime's
-        // state); setting the owner only writes one field of its global part.
-        let before = unsafe { lua_setowner(self.state, owner.0) };
+        // SAFETY: `slot` points into the global part of a live state (the accounts never outlive
+        // their runtime's state), which only this thread uses; owners are within the state's
+        // accounts (`Owner::of_mod` clamps them).
+        let before = unsafe { std::ptr::replace(self.slot, owner.0) };
         Charging {
-            state: self.state,
+            slot: self.slot,
             before,
         }
     }
@@ -80,16 +90,15 @@ impl Accounts {
 
 /// Allocations go to one owner while this lives; see [`Accounts::charge_to`].
 pub struct Charging {
-    state: *mut ffi::lua_State,
+    slot: *mut c_int,
     before: c_int,
 }
 
 impl Drop for Charging {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: as in `Accounts::charge_to`.
-        unsafe {
-            lua_setowner(self.state, self.before);
-        }
+        unsafe { *self.slot = self.before };
     }
 }
 

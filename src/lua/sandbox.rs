@@ -138,8 +138,8 @@ impl Account {
     }
 
     fn used(&self, lua: &Lua) -> usize {
-        match self.0 {
-            Some((accounts, owner)) => accounts.used(owner),
+        match &self.0 {
+            Some((accounts, owner)) => accounts.used(*owner),
             None => lua.used_memory(),
         }
     }

@@ -1344,6 +1344,11 @@ LUA_API int lua_setowner (lua_State *L, int owner) {
 }
 
 
+LUA_API int *lua_ownerslot (lua_State *L) {
+  return &G(L)->owner;
+}
+
+
 LUA_API void lua_setownerlimit (lua_State *L, int owner, size_t limit) {
   G(L)->ownerlimit[ownerindex(owner)] = limit;
 }

@@ -503,6 +503,9 @@ LUA_API void (lua_stop) (lua_State *L, const char *msg);
 */
 #define LUA_MAXOWNERS	1024
 LUA_API int (lua_setowner) (lua_State *L, int owner);
+/* where the current owner is kept, for a host that switches it often;
+   it must hold a value from 0 to LUA_MAXOWNERS - 1 */
+LUA_API int *(lua_ownerslot) (lua_State *L);
 LUA_API void (lua_setownerlimit) (lua_State *L, int owner, size_t limit);
 LUA_API size_t (lua_ownerused) (lua_State *L, int owner);
 

@@ -30,9 +30,12 @@ pub fn build(target: &str, out_dir: &Path) -> PathBuf {
         .out_dir(&lib_dir)
         .include(&source)
         .flag_if_supported("-fno-common")
-        // The interpreter is lantern's hot path: optimised even in debug builds of lantern.
-        .opt_level(2)
         .define("LUA_COMPAT_5_3", None);
+    // The interpreter is the scripts' hot path: optimised even in a debug build (whose tests run
+    // many scripts), and as the profile asks otherwise.
+    if std::env::var("OPT_LEVEL").as_deref() == Ok("0") {
+        cc.opt_level(2);
+    }
     if let Some(define) = platform_define(target) {
         cc.define(define, None);
     }
