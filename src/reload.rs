@@ -268,6 +268,20 @@ pub fn describe_changes(old: &Content, new: &Content) -> String {
     );
     kind("room", shapes(&old.rooms), shapes(&new.rooms));
     kind("floor", shapes(&old.floors), shapes(&new.floors));
+    kind("hazard", shapes(&old.hazards), shapes(&new.hazards));
+    kind("card", shapes(&old.cards), shapes(&new.cards));
+    kind(
+        "progress type",
+        shapes(&old.progress_types),
+        shapes(&new.progress_types),
+    );
+    let events = |c: &Content| -> BTreeMap<String, String> {
+        c.events
+            .iter()
+            .map(|(_, def)| (def.name.clone(), format!("{:?}", def.payload)))
+            .collect()
+    };
+    kind("event type", events(old), events(new));
     // Triggers are compared by what they do; their keys may be `file:line` and move with edits.
     let triggers = |c: &Content| {
         let mut m: BTreeMap<String, String> = BTreeMap::new();

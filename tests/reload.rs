@@ -537,3 +537,41 @@ fn lantern_test_watch_reruns_after_a_change() {
     .unwrap();
     run.wait_for("0 passed, 1 failed");
 }
+
+/// Renaming a hazard while it is being played closes it with a note, and the reload says a hazard
+/// changed: it used to soft-lock the run ("the hazard is not over") while the summary said "no
+/// changes".
+#[test]
+fn renaming_a_hazard_in_play_closes_it_and_the_run_goes_on() {
+    let mut s = Session::new(&[]);
+    s.live
+        .game_mut()
+        .start_hazard(&id("core:collapsing_bridge"))
+        .unwrap();
+    let hazards = s.file("core/data/hazards.toml");
+    let text = std::fs::read_to_string(&hazards).unwrap();
+    std::fs::write(
+        &hazards,
+        text.replace("id = \"collapsing_bridge\"", "id = \"fallen_bridge\""),
+    )
+    .unwrap();
+    let report = s.reload_ok();
+    assert!(
+        report.summary.ends_with(": +1 hazard, -1 hazard"),
+        "{}",
+        report.summary
+    );
+    let notes: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        notes.contains(
+            &"hazard `core:collapsing_bridge` no longer exists; the hazard was closed, and the run goes on"
+        ),
+        "{notes:?}"
+    );
+    assert!(s.live.game().hazard().is_none());
+    s.live.game_mut().enter_next_room().unwrap();
+}
