@@ -291,3 +291,34 @@ fn sparse_integer_keys_and_their_text_twins_load_back_as_they_were() {
     let out = String::from_utf8_lossy(&out.stdout);
     assert!(out.contains("[keeper] integer\t3\ta\tb\tfloat"), "{out}");
 }
+
+/// A test file (a mod portal runs contributed mods' tests) that compares tables holding
+/// themselves, or compares a huge table in a loop, fails or passes with a message: it used to
+/// recurse until the stack overflowed and took the whole run down.
+#[test]
+fn a_test_comparing_tables_that_hold_themselves_neither_crashes_nor_hangs() {
+    let dir = mods_with(&[("evil", "")]);
+    let tests = dir.path().join("mods/evil/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(
+        tests.join("cycle_test.lua"),
+        "describe('cycles', function()\n\
+           it('compares tables that hold themselves', function()\n\
+             local a, b = {}, {}\n    a.me, b.me = a, b\n    expect(a).to_equal(b)\n\
+           end)\n\
+           it('compares a huge table forever', function()\n\
+             local t = {}\n    for i = 1, 100000 do t[i] = { i } end\n\
+             while true do expect(t).to_equal(t) end\n\
+           end)\n\
+         end)\n",
+    )
+    .unwrap();
+    let out = lantern(&["test", "--mods", "mods"], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("1 passed, 1 failed"), "{text}");
+    assert!(
+        text.contains("instruction budget of 10000000 exceeded"),
+        "{text}"
+    );
+}

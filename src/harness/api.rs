@@ -280,7 +280,7 @@ fn to_be(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> 
 
 fn to_equal(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
     let expected = arg(&args, 0);
-    if deep_equal(actual, &expected) {
+    if deep_equal(lua, actual, &expected)? {
         Ok(())
     } else {
         Err(failure(
@@ -314,13 +314,19 @@ fn to_contain(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result
     let needle = arg(&args, 0);
     let found = match (actual, &needle) {
         (Value::String(hay), Value::String(n)) => {
+            crate::lua::budget::charge_bytes(lua, hay.as_bytes().len())?;
             hay.to_string_lossy().contains(&n.to_string_lossy())
         }
-        (Value::Table(t), n) => t
-            .clone()
-            .pairs::<Value, Value>()
-            .filter_map(Result::ok)
-            .any(|(_, v)| deep_equal(&v, n)),
+        (Value::Table(t), n) => {
+            let mut found = false;
+            for (_, v) in t.clone().pairs::<Value, Value>().filter_map(Result::ok) {
+                if deep_equal(lua, &v, n)? {
+                    found = true;
+                    break;
+                }
+            }
+            found
+        }
         _ => false,
     };
     if found {
@@ -380,20 +386,49 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Equality through tables, key by key.
-pub fn deep_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Table(x), Value::Table(y)) => {
-            let xs: Vec<(Value, Value)> = x.clone().pairs().filter_map(Result::ok).collect();
-            let ys: Vec<(Value, Value)> = y.clone().pairs().filter_map(Result::ok).collect();
-            xs.len() == ys.len()
-                && xs.iter().all(|(k, v)| {
-                    y.raw_get::<Value>(k.clone())
-                        .is_ok_and(|w| deep_equal(v, &w))
-                })
-        }
-        _ => same(a, b),
+/// Equality through tables, key by key. Tables that hold themselves compare equal when their
+/// shapes do (a pair of tables met again on the way down is taken as equal), and the comparison
+/// is charged to the test's budget entry by entry, so a test cannot hang or crash the run by
+/// comparing what it built.
+pub fn deep_equal(lua: &Lua, a: &Value, b: &Value) -> mlua::Result<bool> {
+    let mut seen = Vec::new();
+    deep_equal_in(lua, a, b, &mut seen)
+}
+
+fn deep_equal_in(
+    lua: &Lua,
+    a: &Value,
+    b: &Value,
+    seen: &mut Vec<(usize, usize)>,
+) -> mlua::Result<bool> {
+    let (Value::Table(x), Value::Table(y)) = (a, b) else {
+        return Ok(same(a, b));
+    };
+    let pair = (x.to_pointer() as usize, y.to_pointer() as usize);
+    if seen.contains(&pair) {
+        return Ok(true);
     }
+    let xs: Vec<(Value, Value)> = x.clone().pairs().filter_map(Result::ok).collect();
+    let ys = y
+        .clone()
+        .pairs::<Value, Value>()
+        .filter_map(Result::ok)
+        .count();
+    // Walking an entry from Rust costs what some 20 instructions do.
+    crate::lua::budget::charge(lua, 20 * (xs.len() + ys))?;
+    if xs.len() != ys {
+        return Ok(false);
+    }
+    seen.push(pair);
+    for (k, v) in &xs {
+        let w: Value = y.raw_get(k.clone())?;
+        if !deep_equal_in(lua, v, &w, seen)? {
+            seen.pop();
+            return Ok(false);
+        }
+    }
+    seen.pop();
+    Ok(true)
 }
 
 /// A value as a test failure shows it: `{ count = 3, done = true }`, `"text"`, `nil`.
