@@ -18,16 +18,20 @@ pub enum Who {
     Target,
     /// The player, wherever the trigger stands.
     Player,
+    /// The event's source (the attacker of `attack_hit`, the one hit of `damage_taken`), whichever
+    /// side the bearer is on; nobody outside an event.
+    Source,
 }
 
 impl Who {
-    pub const NAMES: &'static [&'static str] = &["self", "target", "player"];
+    pub const NAMES: &'static [&'static str] = &["self", "target", "player", "source"];
 
     pub fn parse(s: &str) -> Option<Who> {
         match s {
             "self" => Some(Who::Bearer),
             "target" => Some(Who::Target),
             "player" => Some(Who::Player),
+            "source" => Some(Who::Source),
             _ => None,
         }
     }
@@ -37,6 +41,7 @@ impl Who {
             Who::Bearer => "self",
             Who::Target => "target",
             Who::Player => "player",
+            Who::Source => "source",
         }
     }
 }
@@ -101,6 +106,11 @@ pub enum Check {
     Quest {
         quest: Id,
         state: QuestState,
+    },
+    /// Whether the creature is the player: `{ check = "is_player", who = "source" }` says the
+    /// player is the attacker of an `attack_hit`.
+    IsPlayer {
+        who: Who,
     },
     /// A check registered by a mod's Lua, with its other fields as arguments.
     Custom {

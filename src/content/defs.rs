@@ -30,6 +30,7 @@ pub struct Modifier {
     pub attribute: String,
     pub add: i64,
     pub condition: Vec<Condition>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]

@@ -17,10 +17,27 @@ pub struct EventKey(pub u32);
 pub struct EventDef {
     /// `creature_died` for engine events, `rats:ritual_done` for custom ones.
     pub name: String,
+    /// Which of these events the world's triggers (top level, rooms, quests) see.
+    pub world: WorldSees,
     pub custom: Option<Id>,
     pub payload: Vec<(String, FieldType)>,
     pub description: String,
     pub span: Option<Span>,
+}
+
+/// Which events the world's triggers see: those at the top level, in a room and in a quest, whose
+/// bearer is the player. A creature's and an item's triggers see the events whose source is their
+/// bearer, whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldSees {
+    /// Only those whose source is the player: an event that happens *to* its source (`attack_hit`
+    /// at the attacker, `damage_taken` at the one hit), which a trigger of the player's must not
+    /// answer when it happens to someone else. `target` is the event's target.
+    PlayersOwn,
+    /// Every one: an event about the world the player watches (`creature_died`, custom events).
+    /// `target` is the creature it is about: its source, or its target when the source is the
+    /// player.
+    Every,
 }
 
 impl EventDef {
@@ -82,6 +99,7 @@ impl EventTable {
             .iter()
             .map(|e| EventDef {
                 name: e.name.to_string(),
+                world: e.world,
                 custom: None,
                 payload: e.payload.iter().map(|(n, t)| (n.to_string(), *t)).collect(),
                 description: format!("source: {}; target: {}", e.source, e.target),
@@ -262,6 +280,7 @@ mod tests {
             .iter()
             .map(|n| EventDef {
                 name: n.to_string(),
+                world: WorldSees::Every,
                 custom: Id::qualified(n),
                 payload: Vec::new(),
                 description: String::new(),
@@ -287,6 +306,7 @@ mod tests {
             .iter()
             .map(|n| EventDef {
                 name: n.to_string(),
+                world: WorldSees::Every,
                 custom: Id::qualified(n),
                 payload: Vec::new(),
                 description: String::new(),

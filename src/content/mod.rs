@@ -21,7 +21,7 @@ pub mod vocab;
 pub use action::{Action, ActionEntry, ActionList};
 pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
 pub use defs::*;
-pub use event::{EventDef, EventKey, EventTable, Value};
+pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::id::Id;
@@ -89,6 +89,46 @@ pub struct Content {
 impl Content {
     pub fn trigger(&self, r: TriggerRef) -> &Trigger {
         &self.triggers[r.0 as usize]
+    }
+
+    /// Every action content holds, wherever it stands: triggers, quests, items' `on_use`,
+    /// creatures' AI and talk, encounters' costs and rewards, hazards' penalties and outcomes, and
+    /// cards' effects. For the checks a loader makes across the whole content.
+    pub fn each_action(&self, mut f: impl FnMut(&ActionEntry)) {
+        let mut list = |l: &ActionList| l.actions.iter().for_each(&mut f);
+        self.triggers.iter().for_each(|t| list(&t.actions));
+        self.quests.values().for_each(|q| list(&q.actions));
+        self.items
+            .values()
+            .filter_map(|i| i.on_use.as_ref())
+            .for_each(&mut list);
+        for c in self.creatures.values() {
+            c.talk.iter().for_each(&mut list);
+            for rule in &c.ai {
+                if let AiAct::Actions(l) = &rule.act {
+                    list(l);
+                }
+            }
+        }
+        for e in self.encounters.values() {
+            for o in &e.options {
+                list(&o.costs);
+                list(&o.rewards);
+            }
+        }
+        for h in self.hazards.values() {
+            list(&h.penalty);
+            list(&h.final_penalty);
+            h.outcomes.iter().for_each(|(_, l)| list(l));
+        }
+        for c in self.cards.values() {
+            let bottom = c.bottom.iter().flat_map(|b| &b.effects);
+            for effect in c.top.iter().chain(bottom).chain(&c.ongoing) {
+                if let hazard::CardEffect::Action(entry) = effect {
+                    f(entry);
+                }
+            }
+        }
     }
 
     /// The rank of a rarity level, if it exists.

@@ -110,7 +110,7 @@ fn open_enum(list: Vec<String>) -> Value {
 pub fn data_schema() -> Value {
     let (checks, actions) = vocabulary_names();
     let events: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.name.to_string()).collect();
-    let who = json!({ "enum": ["self", "target", "player"] });
+    let who = json!({ "enum": crate::content::Who::NAMES });
     let condition = json!({
         "type": "object",
         "required": ["check"],

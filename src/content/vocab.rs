@@ -60,6 +60,8 @@ impl FieldType {
 /// An engine event: its name, payload fields, and who its `source` and `target` are.
 pub struct EngineEvent {
     pub name: &'static str,
+    /// Which of them the world's triggers see (the guide's table of events says why).
+    pub world: super::event::WorldSees,
     pub payload: &'static [(&'static str, FieldType)],
     pub source: &'static str,
     pub target: &'static str,
@@ -71,90 +73,105 @@ use FieldType as F;
 pub const ENGINE_EVENTS: &[EngineEvent] = &[
     EngineEvent {
         name: "turn_started",
+        world: super::event::WorldSees::PlayersOwn,
         payload: &[],
         source: "the creature whose turn starts",
         target: "none",
     },
     EngineEvent {
         name: "attack_hit",
+        world: super::event::WorldSees::PlayersOwn,
         payload: &[("weapon", F::Item), ("damage_type", F::DamageType)],
         source: "the attacker",
         target: "the creature hit",
     },
     EngineEvent {
         name: "damage_taken",
+        world: super::event::WorldSees::PlayersOwn,
         payload: &[("amount", F::Int), ("damage_type", F::DamageType)],
         source: "the creature that took the damage",
         target: "the creature that dealt it, if any",
     },
     EngineEvent {
         name: "creature_died",
+        world: super::event::WorldSees::Every,
         payload: &[],
         source: "the creature that died",
         target: "none",
     },
     EngineEvent {
         name: "item_picked_up",
+        world: super::event::WorldSees::PlayersOwn,
         payload: &[("item", F::Item)],
         source: "the creature that picked it up",
         target: "none",
     },
     EngineEvent {
         name: "item_used",
+        world: super::event::WorldSees::PlayersOwn,
         payload: &[("item", F::Item)],
         source: "the creature that used it",
         target: "none",
     },
     EngineEvent {
         name: "floor_entered",
+        world: super::event::WorldSees::Every,
         payload: &[("floor", F::Floor), ("depth", F::Int)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "room_entered",
+        world: super::event::WorldSees::Every,
         payload: &[("prefab", F::Room)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "npc_talked",
+        world: super::event::WorldSees::Every,
         payload: &[("npc", F::Creature)],
         source: "the player",
         target: "the NPC",
     },
     EngineEvent {
         name: "quest_started",
+        world: super::event::WorldSees::Every,
         payload: &[("quest", F::Quest)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "quest_completed",
+        world: super::event::WorldSees::Every,
         payload: &[("quest", F::Quest)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "combat_started",
+        world: super::event::WorldSees::Every,
         payload: &[],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "combat_ended",
+        world: super::event::WorldSees::Every,
         payload: &[("outcome", F::String)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "encounter_started",
+        world: super::event::WorldSees::Every,
         payload: &[("encounter", F::Encounter)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "encounter_resolved",
+        world: super::event::WorldSees::Every,
         payload: &[
             ("encounter", F::Encounter),
             ("option", F::Int),
@@ -165,24 +182,28 @@ pub const ENGINE_EVENTS: &[EngineEvent] = &[
     },
     EngineEvent {
         name: "hazard_started",
+        world: super::event::WorldSees::Every,
         payload: &[("hazard", F::Hazard)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "card_played",
+        world: super::event::WorldSees::Every,
         payload: &[("card", F::Card), ("action", F::String)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "hazard_round_ended",
+        world: super::event::WorldSees::Every,
         payload: &[("round", F::Int), ("result", F::String)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "hazard_ended",
+        world: super::event::WorldSees::Every,
         payload: &[
             ("hazard", F::Hazard),
             ("route", F::String),

@@ -33,6 +33,27 @@ impl Game {
     /// Applies an action list as a transaction: every action, or (on the first failure) none of them.
     /// The failure names the mod file and line of the list.
     pub fn apply_list(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
+        self.open_lists += 1;
+        let result = self.apply_list_whole(list, ctx);
+        self.close_list();
+        result
+    }
+
+    /// Ends an action list (or another working copy, an encounter's option): when the outermost
+    /// one ends, items are cut down to their stack caps, as the seed's "the cap is applied on
+    /// commit" says.
+    pub(super) fn close_list(&mut self) {
+        self.open_lists -= 1;
+        if self.open_lists == 0 && std::mem::take(&mut self.uncapped) {
+            let content = self.content.clone();
+            self.state.player.cap(&content);
+            for e in &mut self.state.enemies {
+                e.cap(&content);
+            }
+        }
+    }
+
+    fn apply_list_whole(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
         // Built-in actions check before they change anything, so a single one needs no snapshot.
         let atomic =
             list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. });
@@ -64,7 +85,10 @@ impl Game {
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).
     pub fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
-        self.apply_entry(entry, ctx)
+        self.open_lists += 1;
+        let result = self.apply_entry(entry, ctx);
+        self.close_list();
+        result
     }
 
     fn who(&self, who: crate::content::Who, ctx: &Ctx) -> Result<CreatureRef, String> {
@@ -107,9 +131,10 @@ impl Game {
                 target,
             } => {
                 let who = self.who(*target, ctx)?;
+                self.uncapped = true;
                 let kept = self
                     .creature_mut(who)
-                    .map(|c| c.give(&content, item, *count))
+                    .map(|c| c.receive(&content, item, *count))
                     .unwrap_or(0);
                 if kept > 0 {
                     self.push(
@@ -163,8 +188,9 @@ impl Game {
                 }
                 for _ in 0..*count {
                     let pick = candidates[self.rng.below(ctx.stream, candidates.len())].clone();
+                    self.uncapped = true;
                     if let Some(c) = self.creature_mut(who) {
-                        c.give(&content, &pick, 1);
+                        c.receive(&content, &pick, 1);
                     }
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(&pick))]),
@@ -289,12 +315,16 @@ impl Game {
                 self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
             }
             Action::Custom { id, args } => {
-                let Some(mut host) = self.host.take() else {
-                    return Err(format!("no script registers the action `{id}`"));
-                };
-                let result = host.action(self, id, args, ctx);
-                self.host = Some(host);
-                result?;
+                let busy = self.host_busy;
+                match self.with_host(|host, game| host.action(game, id, args, ctx)) {
+                    Some(result) => result?,
+                    None if busy => {
+                        return Err(format!(
+                            "the action `{id}` cannot run inside another script's call"
+                        ))
+                    }
+                    None => return Err(format!("no script registers the action `{id}`")),
+                }
             }
         }
         Ok(())

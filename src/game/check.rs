@@ -3,6 +3,9 @@
 use super::{CreatureRef, Ctx, Game};
 use crate::content::{Check, Condition, ItemFilter, QuestState, Who};
 
+/// How deep modifiers' conditions may read attributes that have modifiers of their own.
+const MODIFIER_DEPTH: u8 = 8;
+
 /// What a failing condition saw: cheap to record on every evaluation, put into words only when asked.
 /// `repr(u8)` gives it a plain tag byte: with the layout Rust picks, reading which variant the old
 /// value was (to drop it before writing the new one) took a dozen instructions per evaluation.
@@ -20,6 +23,8 @@ pub enum Saw {
         max: i64,
     },
     Quest(QuestState),
+    /// Whether the creature was the player.
+    Player(bool),
     /// A Lua check said no.
     No,
     Error(String),
@@ -38,6 +43,7 @@ impl Game {
             Who::Bearer => Some(ctx.bearer),
             Who::Target => ctx.target,
             Who::Player => Some(CreatureRef::Player),
+            Who::Source => ctx.source,
         }
     }
 
@@ -58,13 +64,16 @@ impl Game {
             return 0;
         };
         let mut value = c.attributes.get(name).copied().unwrap_or(0);
-        // Conditions inside modifiers see base values only, so modifiers cannot feed each other.
-        if depth > 0 {
+        // A modifier's condition sees the attribute as everything else does, modifiers included:
+        // the loader refuses modifiers that depend on what they change, so this ends; the depth
+        // only guards against what it could not see.
+        if depth > MODIFIER_DEPTH {
             return value;
         }
         let ctx = Ctx {
             bearer: who,
             target: against,
+            source: None,
             cause: "",
             stream: "",
         };
@@ -78,7 +87,7 @@ impl Game {
             for m in def.modifiers.iter().filter(|m| m.attribute == name) {
                 if m.condition
                     .iter()
-                    .all(|cond| self.holds_at(cond, &ctx, 1).unwrap_or(false))
+                    .all(|cond| self.holds_at(cond, &ctx, depth + 1).unwrap_or(false))
                 {
                     value = value.saturating_add(m.add);
                 }
@@ -106,8 +115,10 @@ impl Game {
         }
     }
 
-    /// Evaluates a condition list (AND); the first failure is returned for the trace.
-    pub fn conditions_hold(&mut self, list: &[Condition], ctx: &Ctx) -> Result<(), Failed> {
+    /// Evaluates a condition list (AND); the first failure is returned for the trace. The one
+    /// evaluator of conditions: triggers, quests, modifiers, AI rules, encounters' eligibility and
+    /// requirements all come here, and a Lua check is asked wherever it stands.
+    pub fn conditions_hold(&self, list: &[Condition], ctx: &Ctx) -> Result<(), Failed> {
         let mut saw = Saw::No;
         match self.first_failing(list, ctx, &mut saw) {
             None => Ok(()),
@@ -120,49 +131,42 @@ impl Game {
     /// a condition saw is written once, where it is kept.
     #[inline(always)]
     pub(super) fn first_failing(
-        &mut self,
+        &self,
         list: &[Condition],
         ctx: &Ctx,
         saw: &mut Saw,
     ) -> Option<usize> {
         for (i, cond) in list.iter().enumerate() {
-            let holds = if let Check::Custom { id, args } = &cond.check {
-                match self.custom_check(id, args, ctx) {
-                    Ok(true) => true,
-                    Ok(false) => {
-                        *saw = Saw::No;
-                        false
-                    }
-                    Err(message) => {
-                        *saw = Saw::Error(message);
-                        false
-                    }
-                }
-            } else {
-                self.test(cond, ctx, 0, saw)
-            };
-            if !holds {
+            if !self.test(cond, ctx, 0, saw) {
                 return Some(i + 1);
             }
         }
         None
     }
 
+    /// A check registered by a script: the host answers it, seeing the game read-only.
     fn custom_check(
-        &mut self,
+        &self,
         id: &crate::id::Id,
         args: &std::collections::BTreeMap<String, crate::content::Value>,
         ctx: &Ctx,
     ) -> Result<bool, String> {
-        let Some(mut host) = self.host.take() else {
-            return Err(format!("no script registers the check `{id}`"));
+        let Ok(mut slot) = self.host.try_borrow_mut() else {
+            return Err(format!(
+                "the check `{id}` cannot run inside another script's call (a check asked while a script runs)"
+            ));
         };
-        let result = host.check(self, id, args, ctx);
-        self.host = Some(host);
-        result
+        let Some(host) = slot.as_mut() else {
+            return Err(if self.host_busy {
+                format!("the check `{id}` cannot run inside another script's call")
+            } else {
+                format!("no script registers the check `{id}`")
+            });
+        };
+        host.check(self, id, args, ctx)
     }
 
-    /// Whether one built-in condition holds (with `not` applied). Custom checks need the host: see `conditions_hold`.
+    /// Whether one condition holds (with `not` applied); an error (a Lua check that failed) is `Err`.
     pub fn holds_at(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<bool, String> {
         let mut saw = Saw::No;
         match (self.test(cond, ctx, depth, &mut saw), saw) {
@@ -217,6 +221,7 @@ impl Game {
             Who::Bearer => ctx.bearer,
             Who::Target => ctx.target?,
             Who::Player => CreatureRef::Player,
+            Who::Source => ctx.source?,
         };
         self.creature(r)
     }
@@ -225,6 +230,14 @@ impl Game {
     fn test_other(&self, cond: &Condition, ctx: &Ctx, depth: u8, saw: &mut Saw) -> bool {
         let who = match &cond.check {
             Check::Attribute { who, .. } | Check::HealthBelow { who, .. } => *who,
+            Check::IsPlayer { who } => {
+                let is = self.resolve_who(*who, ctx) == Some(CreatureRef::Player);
+                let holds = is != cond.negate;
+                if !holds {
+                    *saw = Saw::Player(is);
+                }
+                return holds;
+            }
             Check::Quest { quest, state } => {
                 let now = self.quest_state(quest);
                 let holds = (now == *state) != cond.negate;
@@ -233,9 +246,20 @@ impl Game {
                 }
                 return holds;
             }
-            Check::Custom { id, .. } => {
-                *saw = Saw::Error(format!("the check `{id}` cannot be evaluated here"));
-                return false;
+            Check::Custom { id, args } => {
+                return match self.custom_check(id, args, ctx) {
+                    Ok(answer) => {
+                        let holds = answer != cond.negate;
+                        if !holds {
+                            *saw = Saw::No;
+                        }
+                        holds
+                    }
+                    Err(message) => {
+                        *saw = Saw::Error(message);
+                        false
+                    }
+                };
             }
             // Answered by `test` itself.
             Check::HasItem { .. } | Check::HasTag { .. } => {
@@ -275,6 +299,7 @@ impl Game {
             }
             // Answered before the creature was looked up.
             Check::Quest { .. }
+            | Check::IsPlayer { .. }
             | Check::Custom { .. }
             | Check::HasItem { .. }
             | Check::HasTag { .. } => false,
@@ -303,6 +328,8 @@ impl Saw {
             Saw::Number(n) => n.to_string(),
             Saw::Health { current, max } => format!("health {current} of {max}"),
             Saw::Quest(state) => format!("the quest {}", state.as_str()),
+            Saw::Player(true) => "the player".into(),
+            Saw::Player(false) => "not the player".into(),
             Saw::No => "the script said no".into(),
             Saw::Error(message) => format!("an error: {message}"),
         }
@@ -369,6 +396,7 @@ pub fn describe(cond: &Condition) -> String {
             (fraction * 100.0).round()
         ),
         Check::Quest { quest, state } => format!("quest {quest} is {}", state.as_str()),
+        Check::IsPlayer { who } => format!("{} is the player", who.as_str()),
         Check::Custom { id, .. } => format!("{id}"),
     };
     format!("{not}{text}")

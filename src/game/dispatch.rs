@@ -14,7 +14,7 @@
 use super::apply::ev;
 use super::trace::{Subject, Trace, TraceStep};
 use super::{CreatureRef, Ctx, Event, Game, Handled, EVENT_CAP};
-use crate::content::TriggerRef;
+use crate::content::{TriggerRef, WorldSees};
 use crate::diag::Diagnostic;
 
 impl Game {
@@ -53,10 +53,7 @@ impl Game {
             });
             self.handled += 1;
         }
-        if let Some(mut host) = self.host.take() {
-            host.settle(self);
-            self.host = Some(host);
-        }
+        self.with_host(|host, game| host.settle(game));
         debug_assert!(
             self.quests_indexed(),
             "quest progress and its dense copy differ"
@@ -92,6 +89,17 @@ impl Game {
             }
             self.run_triggers(content, &listening, event, (event.source, event.target));
         }
+        let at_player = event.source == CreatureRef::Player;
+        if at_player || content.events.get(kind).world == WorldSees::Every {
+            self.run_world(content, event);
+        }
+        self.with_host(|host, game| host.on_event(game, event));
+    }
+
+    /// The world's triggers and quests for one event: the top level's, the room's, then the
+    /// quests'. Their bearer is the player, and `target` the other side as the player sees it.
+    fn run_world(&mut self, content: &crate::content::Content, event: &Event) {
+        let kind = event.kind;
         let world_target = if event.source == CreatureRef::Player {
             event.target
         } else {
@@ -112,6 +120,7 @@ impl Game {
         let mut ctx = Ctx {
             bearer: world.0,
             target: world.1,
+            source: Some(event.source),
             cause: "",
             stream: "",
         };
@@ -119,10 +128,6 @@ impl Game {
             self.count_quest(content, &mut traces, quest, event, &mut ctx);
         }
         self.traces = traces;
-        if let Some(mut host) = self.host.take() {
-            host.on_event(self, event);
-            self.host = Some(host);
-        }
     }
 
     /// Evaluates each listening trigger in turn and runs the actions of those that fire.
@@ -143,6 +148,7 @@ impl Game {
         let mut ctx = Ctx {
             bearer,
             target,
+            source: Some(event.source),
             cause: "",
             stream: "",
         };

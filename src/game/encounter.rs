@@ -151,11 +151,7 @@ impl Game {
 
     /// The reason a requirement blocks, or `None` when it holds.
     fn blocked_by(&self, req: &Condition, ctx: &Ctx) -> Option<String> {
-        let holds = match &req.check {
-            // Lua checks cannot run from a shared borrow; an encounter shows them as open and checks on choosing.
-            Check::Custom { .. } => true,
-            _ => self.holds_at(req, ctx, 0).unwrap_or(false),
-        };
+        let holds = self.holds_at(req, ctx, 0).unwrap_or(false);
         (!holds).then(|| {
             req.reason
                 .clone()
@@ -283,6 +279,7 @@ impl Game {
         let ctx = Ctx {
             bearer: CreatureRef::Player,
             target: None,
+            source: None,
             cause: &cause,
             stream: &stream,
         };
@@ -303,6 +300,9 @@ impl Game {
             self.messages.len(),
         );
         self.begin_turn();
+        // The option is one working copy: stack caps apply when it is committed, after its
+        // rewards (seed 000, F4).
+        self.open_lists += 1;
         let result = self.apply_list(&option.costs, &ctx).and_then(|()| {
             let success = if option.probability <= 0.0 {
                 false
@@ -311,13 +311,15 @@ impl Game {
             } else {
                 let roll_stream =
                     format!("encounter:roll:{}:{id}:{n}", self.state.position.sequence);
-                self.rng.roll(&roll_stream) < option.probability
+                // F1: a roll equal to the probability succeeds.
+                self.rng.roll(&roll_stream) <= option.probability
             };
             if success {
                 self.apply_list(&option.rewards, &ctx)?;
             }
             Ok(success)
         });
+        self.close_list();
         match result {
             Ok(success) => {
                 self.state.encounter = None;

@@ -153,6 +153,7 @@ impl Game {
             let ctx = Ctx {
                 bearer: CreatureRef::Player,
                 target: None,
+                source: None,
                 cause: &cause,
                 stream: &stream,
             };
@@ -210,6 +211,7 @@ impl Game {
         let ctx = Ctx {
             bearer: CreatureRef::Player,
             target: None,
+            source: None,
             cause: &cause,
             stream: &stream,
         };

@@ -42,6 +42,8 @@ pub const EVENT_CAP: usize = 100;
 pub struct Ctx<'a> {
     pub bearer: CreatureRef,
     pub target: Option<CreatureRef>,
+    /// The source of the event being handled (`who = "source"`), if the context is an event's.
+    pub source: Option<CreatureRef>,
     /// The trigger key, quest ID, encounter or command this comes from: for messages and chains.
     pub cause: &'a str,
     /// The random stream for actions that draw (`give_random_items`, ...).
@@ -54,6 +56,7 @@ impl Ctx<'_> {
         Ctx {
             bearer: CreatureRef::Player,
             target: None,
+            source: None,
             cause: name,
             stream: name,
         }
@@ -101,7 +104,17 @@ pub struct Game {
     /// The last evaluation of every trigger and quest. Boxed and optional so dispatch can lend it
     /// out while it evaluates (moving a pointer, not the table); `None` only during that time.
     traces: Option<Box<trace::Traces>>,
-    host: Option<Box<dyn Host>>,
+    /// The scripts. In a cell so that a condition read from a shared borrow (an attribute's
+    /// modifiers, an encounter's eligibility) can still ask a Lua check, which sees the game
+    /// read-only; while the host is busy (a handler, an action, another check), asking it is an
+    /// error that the condition reports.
+    host: std::cell::RefCell<Option<Box<dyn Host>>>,
+    /// Whether the host is out of its cell, serving a call (`Game::with_host`).
+    host_busy: bool,
+    /// Action lists (and encounter options) being applied, one inside another.
+    open_lists: u32,
+    /// Whether something was given past a stack cap since the outermost list began.
+    uncapped: bool,
     /// Lines for the player: what happened during the last command.
     messages: Vec<String>,
     /// Problems raised while running content (a failed action list, a loop): reported, never fatal.
@@ -173,7 +186,10 @@ impl Game {
             log: VecDeque::new(),
             spare: event::Spare::default(),
             traces,
-            host: None,
+            host: Default::default(),
+            host_busy: false,
+            open_lists: 0,
+            uncapped: false,
             messages: Vec::new(),
             problems: Vec::new(),
             current: None,
@@ -244,8 +260,22 @@ impl Game {
         &mut self.rng
     }
 
+    /// Runs `f` with the host taken out of the game, so that it can be handed the game mutably;
+    /// `None` when there is no host, or it is out already (serving a call further up).
+    pub(super) fn with_host<R>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Host, &mut Game) -> R,
+    ) -> Option<R> {
+        let mut host = self.host.get_mut().take()?;
+        self.host_busy = true;
+        let result = f(host.as_mut(), self);
+        self.host_busy = false;
+        *self.host.get_mut() = Some(host);
+        Some(result)
+    }
+
     pub fn set_host(&mut self, host: Option<Box<dyn Host>>) -> Option<Box<dyn Host>> {
-        std::mem::replace(&mut self.host, host)
+        std::mem::replace(self.host.get_mut(), host)
     }
 
     pub fn creature(&self, who: CreatureRef) -> Option<&Creature> {

@@ -84,11 +84,17 @@ impl Creature {
 
     /// Adds items up to the definition's `stack` cap; returns how many were kept.
     pub fn give(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
+        let cap = content.items.get(item).map_or(0, |d| d.stack);
+        self.add(content, item, count, cap)
+    }
+
+    /// Adds items up to `cap` held in all; returns how many were kept.
+    fn add(&mut self, content: &Content, item: &Id, count: u32, cap: u32) -> u32 {
         let Some(def) = content.items.get(item) else {
             return 0;
         };
         let held = self.count(item);
-        let mut kept = count.min(def.stack.saturating_sub(held));
+        let mut kept = count.min(cap.saturating_sub(held));
         if !def.properties.is_empty() {
             // Each one is a stack of its own: an inventory holds at most so many.
             let room = MOST_STACKS.saturating_sub(self.inventory.len());
@@ -133,6 +139,28 @@ impl Creature {
             }
         }
         kept
+    }
+
+    /// Adds items with no stack cap: inside an action list, where caps apply when the list is
+    /// committed ([`Creature::cap`]), so that +100 then -100 at a full stack changes nothing.
+    /// Returns how many were added (an inventory's own limit of stacks still holds).
+    pub fn receive(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
+        self.add(content, item, count, u32::MAX)
+    }
+
+    /// Cuts every item down to its definition's `stack` cap, as an action list's commit does: the
+    /// earliest stacks are kept whole, the last ones lose the excess.
+    pub fn cap(&mut self, content: &Content) {
+        let mut seen: BTreeMap<Id, u32> = BTreeMap::new();
+        for stack in self.inventory.iter_mut() {
+            let Some(def) = content.items.get(&stack.item) else {
+                continue;
+            };
+            let before = seen.get(&stack.item).copied().unwrap_or(0);
+            stack.count = stack.count.min(def.stack.saturating_sub(before));
+            seen.insert(stack.item.clone(), before.saturating_add(stack.count));
+        }
+        self.inventory.retain(|s| s.count > 0);
     }
 
     /// Removes `count` of an item, first stacks first; the caller has checked there are enough.

@@ -276,6 +276,7 @@ impl Game {
             let ctx = Ctx {
                 bearer: me,
                 target: Some(CreatureRef::Player),
+                source: None,
                 cause: def.id.as_str(),
                 stream: &stream,
             };
@@ -340,6 +341,7 @@ impl Game {
         let ctx = Ctx {
             bearer: CreatureRef::Player,
             target,
+            source: None,
             cause: &cause,
             stream: &stream,
         };
@@ -381,6 +383,7 @@ impl Game {
             let ctx = Ctx {
                 bearer: CreatureRef::Player,
                 target: None,
+                source: None,
                 cause: &cause,
                 stream: &stream,
             };

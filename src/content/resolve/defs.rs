@@ -5,7 +5,7 @@ use super::symbols::{declare, Symbols, Visibility};
 use super::vocabulary::{actions, conditions, no_actions, trigger};
 use super::{Cx, RefKind};
 use crate::content::defs::*;
-use crate::content::event::{EventDef, EventTable};
+use crate::content::event::{EventDef, EventTable, WorldSees};
 use crate::content::parse::{RawDefs, Src};
 use crate::content::raw::*;
 use crate::content::vocab::{self, FieldType};
@@ -133,6 +133,7 @@ pub fn resolve_all(
         }
         custom_events.push(EventDef {
             name: id.to_string(),
+            world: WorldSees::Every,
             custom: Some(id.clone()),
             payload,
             description: src.raw.description.clone(),
@@ -312,11 +313,120 @@ pub fn resolve_all(
     content.quest_defs = content.quests.values().cloned().collect();
     content.triggers = triggers;
 
+    modifier_cycles(&content, diags);
+    empty_random_pools(&content, diags);
+
     // The run: floors by depth, ties by ID.
     let mut floors: Vec<&Floor> = content.floors.values().collect();
     floors.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.id.cmp(&b.id)));
     content.run = floors.iter().map(|f| f.id.clone()).collect();
     content
+}
+
+/// A modifier's condition sees attributes as everything else does, modifiers included, so a
+/// modifier whose condition reads the attribute it changes (itself, or through other modifiers)
+/// would have no value: each such cycle is an error at the first modifier on it, naming the cycle.
+fn modifier_cycles(content: &Content, diags: &mut Vec<Diagnostic>) {
+    // attribute -> (the attribute a condition of one of its modifiers reads, that modifier)
+    let mut reads: BTreeMap<&str, Vec<(&str, &Modifier)>> = BTreeMap::new();
+    for item in content.items.values() {
+        for m in &item.modifiers {
+            for cond in &m.condition {
+                let read = match &cond.check {
+                    crate::content::Check::Attribute { attribute, .. } => attribute.as_str(),
+                    crate::content::Check::HealthBelow { .. } => "max_health",
+                    _ => continue,
+                };
+                reads
+                    .entry(m.attribute.as_str())
+                    .or_default()
+                    .push((read, m));
+            }
+        }
+    }
+    let mut reported: BTreeSet<Vec<&str>> = BTreeSet::new();
+    for start in reads.keys().copied() {
+        // Depth first from `start`, looking for a way back to it: `path` holds the edges taken.
+        let mut path: Vec<(&str, &Modifier)> = Vec::new();
+        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
+        let mut on_path = BTreeSet::from([start]);
+        while let Some((at, next)) = stack.pop() {
+            let edges = reads.get(at).map(Vec::as_slice).unwrap_or(&[]);
+            let Some(&(to, m)) = edges.get(next) else {
+                on_path.remove(at);
+                path.pop();
+                continue;
+            };
+            stack.push((at, next + 1));
+            if to == start {
+                let mut cycle: Vec<(&str, &Modifier)> = path.clone();
+                cycle.push((at, m));
+                let members: BTreeSet<&str> = cycle.iter().map(|(a, _)| *a).collect();
+                if !reported.insert(members.into_iter().collect()) {
+                    continue;
+                }
+                let first = cycle[0].1;
+                let names = cycle
+                    .iter()
+                    .map(|(a, _)| *a)
+                    .chain([start])
+                    .collect::<Vec<_>>()
+                    .join(" -> ");
+                diags.push(
+                    Diagnostic::error(format!(
+                        "this modifier of `{}` depends on what it changes: {names}",
+                        first.attribute
+                    ))
+                    .at(first.span)
+                    .with_help("a modifier's condition sees attributes with every modifier applied, so it cannot ask about the attribute it changes"),
+                );
+            } else if on_path.insert(to) {
+                path.push((at, m));
+                stack.push((to, 0));
+            }
+        }
+    }
+}
+
+/// EC5: a `give_random_items` whose pool is empty (no item has the tag within the rarity range)
+/// could never give anything; the loader can see it, so it says so, at the action.
+fn empty_random_pools(content: &Content, diags: &mut Vec<Diagnostic>) {
+    content.each_action(|entry| {
+        let crate::content::Action::GiveRandomItems {
+            tag,
+            min_rarity,
+            max_rarity,
+            ..
+        } = &entry.action
+        else {
+            return;
+        };
+        let rank = |r: &Option<String>| r.as_ref().and_then(|r| content.rarity_rank(r));
+        let (lo, hi) = (rank(min_rarity), rank(max_rarity));
+        let tagged: Vec<&Item> = content.items.values().filter(|i| i.tags.contains(tag)).collect();
+        let in_range = tagged.iter().any(|i| {
+            let r = i.rarity.as_ref().and_then(|r| content.rarity_rank(r));
+            lo.is_none_or(|lo| r.is_some_and(|r| r >= lo))
+                && hi.is_none_or(|hi| r.is_some_and(|r| r <= hi))
+        });
+        if in_range {
+            return;
+        }
+        let range = match (min_rarity, max_rarity) {
+            (Some(lo), Some(hi)) => format!(" from {lo} to {hi}"),
+            (Some(lo), None) => format!(" of {lo} or rarer"),
+            (None, Some(hi)) => format!(" of {hi} or commoner"),
+            (None, None) => String::new(),
+        };
+        let message = if tagged.is_empty() {
+            format!("`give_random_items` could never give anything: no item is tagged `{tag}`")
+        } else {
+            format!(
+                "`give_random_items` could never give anything: no item tagged `{tag}` has a rarity{range}"
+            )
+        };
+        diags.push(Diagnostic::error(message).at(entry.span));
+    });
 }
 
 /// Which mods each mod may override: the transitive closure of `depends` and `optional`.
@@ -416,6 +526,7 @@ fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigger>) -> Ite
                 -MOST,
                 MOST,
             );
+            let span = cx.span(m.span());
             let m = m.get_ref();
             let attribute = cx.attribute(&m.attribute);
             let condition = conditions(cx, &m.condition);
@@ -423,6 +534,7 @@ fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigger>) -> Ite
                 attribute,
                 add,
                 condition,
+                span,
             })
         })
         .collect();

@@ -13,7 +13,14 @@ use crate::id::Id;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-pub const CHECKS: &[&str] = &["has_tag", "attribute", "has_item", "health_below", "quest"];
+pub const CHECKS: &[&str] = &[
+    "has_tag",
+    "attribute",
+    "has_item",
+    "health_below",
+    "quest",
+    "is_player",
+];
 pub const ACTIONS: &[&str] = &[
     "damage",
     "heal",
@@ -135,6 +142,9 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 fraction: f.into_inner(),
             })
         }
+        "is_player" => Some(Check::IsPlayer {
+            who: who(cx, &mut e, "who"),
+        }),
         "quest" => {
             let quest = e
                 .str(cx, "quest")
@@ -313,7 +323,20 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                 .and_then(|t| cx.reference(RefKind::Tag, &t));
             let property = e.str(cx, "property");
             let amount = e.int(cx, "amount");
-            let count = e.count(cx, "count", 1);
+            // EC6: damaging no towers (a count or an amount of zero or less) does nothing, by the
+            // seed's design; it loads, with a warning in case it was not meant.
+            let count = e.opt_int(cx, "count").unwrap_or(1);
+            for (key, value) in [("count", count), ("amount", amount.unwrap_or(1))] {
+                if value <= 0 {
+                    cx.diags.push(
+                        Diagnostic::warning(format!(
+                            "`damage_random_items` with `{key} = {value}` does nothing"
+                        ))
+                        .at(span),
+                    );
+                }
+            }
+            let count = u32::try_from(count.max(0)).unwrap_or(0);
             let target = who(cx, &mut e, "target");
             match (tag, property, amount) {
                 (Some(tag), Some(property), Some(amount)) => Some(Action::DamageRandomItems {
