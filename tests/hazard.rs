@@ -470,3 +470,87 @@ fn a_lua_policy_plays_the_simulation_and_its_errors_are_reported() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The fixture's hazards and cards, plus `extra` as a second data file.
+fn content_with(extra: &str) -> (Arc<Content>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(
+        &root().join("tests/fixtures/hazard/mods"),
+        &dir.path().join("mods"),
+    );
+    let data = std::fs::read_dir(dir.path().join("mods"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+        .join("data/extra.toml");
+    std::fs::write(&data, extra).unwrap();
+    let loaded = load(&dir.path().join("mods"), &Extensions::default());
+    let notes = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    (loaded.content, notes)
+}
+
+/// FR-10: only cards of the X-interaction class act on X dice. A `dice` card that says "reroll"
+/// rerolls spent dice, never a blank; one that says `treat_x` is warned about and does nothing.
+#[test]
+fn only_x_interaction_cards_act_on_x_dice() {
+    let (c, notes) = content_with(
+        "[[cards]]\nid = \"loaded\"\ncolor = \"blue\"\nclass = \"dice\"\ntop = [ { effect = \"reroll\", count = 1 } ]\n\n\
+         [[cards]]\nid = \"fake_paint\"\ncolor = \"blue\"\nclass = \"dice\"\ntop = [ { effect = \"treat_x\", color = \"red\" } ]\n",
+    );
+    assert_eq!(
+        notes,
+        ["card `h:fake_paint` acts on X dice, but only cards of the `x_interaction` class may; its X effects will do nothing"]
+    );
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:loaded", "h:fake_paint", "h:paint", "h:push", "h:push"],
+        &[4, 0, 0, 0, 1],
+        Route::Safe,
+    );
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    assert_eq!(
+        run.dice[0].face,
+        Face::X,
+        "a dice card does not reroll a blank"
+    );
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    assert_eq!(run.dice[0].face, Face::X, "nor turn it into a color");
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    assert_eq!(
+        run.dice[0].face,
+        Face::Color(lantern::content::hazard::Color::Red),
+        "an X-interaction card does"
+    );
+}
+
+/// FR-04: `preserve` keeps the next dice a bottom action would spend.
+#[test]
+fn preserve_keeps_the_next_die_a_bottom_action_spends() {
+    let (c, notes) = content_with(
+        "[[cards]]\nid = \"hoard\"\ncolor = \"gold\"\nclass = \"dice\"\ntop = [ { effect = \"preserve\", count = 1 } ]\n",
+    );
+    assert!(notes.is_empty(), "{notes:?}");
+    let (mut run, mut rolls) = run_with(
+        &c,
+        &["h:hoard", "h:push", "h:push", "h:push", "h:push"],
+        &[0, 0, 4, 4],
+        Route::Safe,
+    );
+    run.play(&c, 0, Side::Top, &mut rolls).unwrap();
+    run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+    assert_eq!(run.meters, vec![3]);
+    assert!(
+        run.dice[..2].iter().all(|d| d.state == DieState::Available),
+        "{:?}",
+        run.dice
+    );
+    // The next one pays as usual.
+    run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
+    assert_eq!(run.dice[0].state, DieState::Spent);
+}

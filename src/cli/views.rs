@@ -66,6 +66,41 @@ pub(super) fn hazard_text(game: &Game) -> Option<String> {
             .collect::<Vec<_>>()
             .join(" and ")
     ));
+    // FR-01 and FR-07: what a failed round costs, and what is different about the final one.
+    let finals = |ms: &[&crate::content::hazard::Meter]| {
+        ms.iter()
+            .map(|m| {
+                let (last, rest) = m.thresholds.split_last().unwrap_or((&0, &[]));
+                let before = rest.iter().max().copied().unwrap_or(0);
+                format!(
+                    "{} {last}{}",
+                    ptype(&m.progress),
+                    if *last > before {
+                        format!(" (+{} on the round before)", last - before)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    out.push_str(&format!(
+        "\n  final round (round {}): safe {}; risk {}",
+        h.rounds,
+        finals(&[&h.safe]),
+        finals(&h.risk.iter().collect::<Vec<_>>())
+    ));
+    out.push_str(&format!(
+        "\n  a failed round costs: {}",
+        crate::game::words::actions(content, &h.penalty)
+    ));
+    if !h.final_penalty.actions.is_empty() {
+        out.push_str(&format!(
+            "; a failed final round also: {}",
+            crate::game::words::actions(content, &h.final_penalty)
+        ));
+    }
     if let Some(route) = run.route {
         let meters: Vec<String> = run
             .meter_types(h)
@@ -113,17 +148,32 @@ pub(super) fn hazard_text(game: &Game) -> Option<String> {
         let Some(c) = content.cards.get(id) else {
             continue;
         };
+        let words = |list: &[crate::content::hazard::CardEffect]| {
+            crate::game::words::effects(content, list)
+        };
         let bottom = c
             .bottom
             .as_ref()
-            .map(|b| format!(", bottom costs {} {}", b.cost, c.color.name()))
+            .map(|b| {
+                let cost = if b.cost == 0 {
+                    "free".to_string()
+                } else {
+                    format!("{} {}", b.cost, c.color.name())
+                };
+                let enchant = if c.enchant {
+                    format!("; ENCHANT, then every round: {}", words(&c.ongoing))
+                } else {
+                    String::new()
+                };
+                format!("; bottom ({cost}): {}{enchant}", words(&b.effects))
+            })
             .unwrap_or_default();
-        let enchant = if c.enchant { " ENCHANT" } else { "" };
         out.push_str(&format!(
-            "\n    {}. {} [{}{enchant}{bottom}]",
+            "\n    {}. {} [{}] top: {}{bottom}",
             i + 1,
             c.name,
-            c.color.name()
+            c.color.name(),
+            words(&c.top)
         ));
     }
     if !run.enchanted.is_empty() {

@@ -50,6 +50,19 @@ pub enum Action {
     StartQuest {
         quest: Id,
     },
+    /// Adds copies of a card to the player's personal deck (seed 002, FR-09); the next hazard
+    /// shuffles them in.
+    UnlockCard {
+        card: Id,
+        count: u32,
+    },
+    /// Changes one of the running hazard's dice (from 1): its face, its state, or both. Fails when
+    /// no hazard is running or there is no such die.
+    SetDie {
+        die: u32,
+        face: Option<Option<crate::content::hazard::Color>>,
+        state: Option<crate::hazard::DieState>,
+    },
     EmitEvent {
         event: EventKey,
         payload: Vec<(usize, Value)>,

@@ -70,6 +70,16 @@ impl CardClass {
     }
 }
 
+impl CardEffect {
+    /// Whether it acts on X dice, which only X-interaction cards may do (seed 002, FR-10).
+    pub fn touches_x(&self) -> bool {
+        matches!(
+            self,
+            CardEffect::TreatX { .. } | CardEffect::ExhaustX { .. }
+        )
+    }
+}
+
 /// One effect of a card action.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CardEffect {
@@ -100,6 +110,10 @@ pub enum CardEffect {
     },
     /// Spent dice become available again.
     Refresh {
+        count: u32,
+    },
+    /// The next dice a bottom action would spend this round stay available.
+    Preserve {
         count: u32,
     },
     /// Any game action, a Lua-registered one included, applied to the game when the card resolves.

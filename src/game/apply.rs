@@ -277,6 +277,50 @@ impl Game {
                     }
                 }
             }
+            Action::UnlockCard { card, count } => {
+                let name = content
+                    .cards
+                    .get(card)
+                    .map_or_else(|| card.to_string(), |c| c.name.clone());
+                let room = super::state::MOST_CARDS.saturating_sub(self.state.deck.len());
+                let adding = (*count as usize).min(room);
+                if adding < *count as usize {
+                    return Err(format!(
+                        "the deck holds at most {} cards; it has {}",
+                        super::state::MOST_CARDS,
+                        self.state.deck.len()
+                    ));
+                }
+                self.state
+                    .deck
+                    .extend(std::iter::repeat_n(card.clone(), adding));
+                self.say(if adding == 1 {
+                    format!("{name} joins your deck.")
+                } else {
+                    format!("{adding} {name} join your deck.")
+                });
+            }
+            Action::SetDie { die, face, state } => {
+                let run = self
+                    .state
+                    .hazard
+                    .as_mut()
+                    .ok_or("`set_die` needs a hazard in progress")?;
+                let count = run.dice.len();
+                let d = die
+                    .checked_sub(1)
+                    .and_then(|i| run.dice.get_mut(i as usize))
+                    .ok_or_else(|| format!("there is no die {die}; the hazard has {count}"))?;
+                if let Some(face) = face {
+                    d.face = match face {
+                        Some(color) => crate::hazard::Face::Color(*color),
+                        None => crate::hazard::Face::X,
+                    };
+                }
+                if let Some(state) = state {
+                    d.state = *state;
+                }
+            }
             Action::StartQuest { quest } => {
                 if !self.state.quests.contains_key(quest) {
                     self.set_quest(

@@ -16,6 +16,7 @@ pub mod save;
 mod state;
 mod trace;
 mod verbs;
+pub mod words;
 
 pub use apply::ev;
 pub use check::Saw;

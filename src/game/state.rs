@@ -45,6 +45,9 @@ pub struct Creature {
     pub inventory: Vec<ItemStack>,
 }
 
+/// The most cards a personal deck holds: `unlock_card` past it fails.
+pub const MOST_CARDS: usize = 500;
+
 /// The most stacks one inventory holds: items with their own properties (a tower's endurance) are
 /// a stack each, and a `give_item` of a billion of them must not make a billion.
 pub const MOST_STACKS: usize = 10_000;

@@ -40,6 +40,23 @@ pub enum DieState {
     Exhausted,
 }
 
+impl DieState {
+    pub const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
+
+    pub fn parse(s: &str) -> Option<DieState> {
+        match s {
+            "available" => Some(DieState::Available),
+            "spent" => Some(DieState::Spent),
+            "exhausted" => Some(DieState::Exhausted),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        DieState::NAMES[self as usize]
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Die {
     pub face: Face,
@@ -112,6 +129,9 @@ pub struct HazardRun {
     /// Classes of the cards played this round (for the simulator's flat-round metric).
     #[serde(skip)]
     pub played: Vec<CardClass>,
+    /// Dice that bottom actions will not spend, this round (`preserve`).
+    #[serde(default)]
+    pub preserved: u32,
 }
 
 /// The result of a round.
@@ -142,6 +162,7 @@ impl HazardRun {
             marks: Vec::new(),
             pending: Vec::new(),
             played: Vec::new(),
+            preserved: 0,
         };
         shuffle(&mut run.deck, rolls);
         run.draw(HAND, rolls);
@@ -277,7 +298,10 @@ impl HazardRun {
                         card.color.name()
                     ));
                 }
-                let mut to_pay = bottom.cost;
+                // Preserved dice pay without being spent.
+                let kept = self.preserved.min(bottom.cost);
+                self.preserved -= kept;
+                let mut to_pay = bottom.cost - kept;
                 for d in self
                     .dice
                     .iter_mut()
@@ -303,8 +327,9 @@ impl HazardRun {
             .hazards
             .get(&self.hazard)
             .ok_or("the hazard no longer exists")?;
+        let x = card.class == CardClass::XInteraction;
         for effect in effects {
-            self.apply(hazard, effect, rolls);
+            self.apply(hazard, effect, x, rolls);
         }
         Ok(id)
     }
@@ -323,18 +348,22 @@ impl HazardRun {
         }
     }
 
-    fn apply(&mut self, hazard: &Hazard, effect: &CardEffect, rolls: &mut impl Rolls) {
+    /// Applies one effect of a card; `x` says whether the card may act on X dice (only
+    /// X-interaction cards may: seed 002, FR-10).
+    fn apply(&mut self, hazard: &Hazard, effect: &CardEffect, x: bool, rolls: &mut impl Rolls) {
         match effect {
             CardEffect::Progress { kind, amount } => self.add_progress(hazard, kind, *amount),
             CardEffect::Focus { amount } => self.focus = self.focus.saturating_add(*amount),
             CardEffect::Draw { count } => self.draw(*count as usize, rolls),
             CardEffect::Reroll { count } => {
                 for _ in 0..*count {
-                    let pick = self
+                    let blank = self
                         .dice
                         .iter()
                         .position(|d| d.face == Face::X && d.state == DieState::Available)
-                        .or_else(|| self.dice.iter().position(|d| d.state == DieState::Spent));
+                        .filter(|_| x);
+                    let pick =
+                        blank.or_else(|| self.dice.iter().position(|d| d.state == DieState::Spent));
                     let Some(i) = pick else { break };
                     self.dice[i] = Die {
                         face: FACES[rolls.die(FACES.len())],
@@ -342,6 +371,7 @@ impl HazardRun {
                     };
                 }
             }
+            CardEffect::TreatX { .. } | CardEffect::ExhaustX { .. } if !x => {}
             CardEffect::TreatX { color } => {
                 if let Some(d) = self
                     .dice
@@ -370,6 +400,9 @@ impl HazardRun {
                 {
                     d.state = DieState::Available;
                 }
+            }
+            CardEffect::Preserve { count } => {
+                self.preserved = self.preserved.saturating_add(*count)
             }
             CardEffect::Action(entry) => self.pending.push(entry.clone()),
         }
@@ -404,6 +437,7 @@ impl HazardRun {
         self.discard.append(&mut self.hand);
         self.meters.iter_mut().for_each(|m| *m = 0);
         self.focus = 0;
+        self.preserved = 0;
         self.played.clear();
         if self.route == Some(Route::Safe) {
             for d in self
@@ -420,14 +454,17 @@ impl HazardRun {
         }
         self.round = self.round.saturating_add(1);
         self.draw(HAND, rolls);
-        let ongoing: Vec<CardEffect> = self
+        let ongoing: Vec<(CardEffect, bool)> = self
             .enchanted
             .iter()
             .filter_map(|id| content.cards.get(id))
-            .flat_map(|c| c.ongoing.iter().cloned())
+            .flat_map(|c| {
+                let x = c.class == CardClass::XInteraction;
+                c.ongoing.iter().map(move |e| (e.clone(), x))
+            })
             .collect();
-        for effect in &ongoing {
-            self.apply(hazard, effect, rolls);
+        for (effect, x) in &ongoing {
+            self.apply(hazard, effect, *x, rolls);
         }
         Ok(end)
     }

@@ -293,11 +293,13 @@ fn play_one(
     let x_dice = run.dice.iter().filter(|d| d.face == Face::X).count();
     let mut answered = false;
     while run.phase == Phase::Playing {
+        // Mana in hand is a die that can pay: available and showing a color (an X die pays for
+        // nothing until a card turns it into one).
         if run.round + 1 == h.rounds
             && run
                 .dice
                 .iter()
-                .filter(|d| d.state == super::engine::DieState::Available)
+                .filter(|d| d.state == super::engine::DieState::Available && d.face != Face::X)
                 .count()
                 <= 1
         {
@@ -390,13 +392,17 @@ fn choose(content: &Content, h: &Hazard, run: &HazardRun, policy: Policy) -> Opt
     }
 }
 
-fn value(run: &HazardRun, _card: &Card, effects: &[CardEffect], need: &[(&Id, i64)]) -> i64 {
+fn value(run: &HazardRun, card: &Card, effects: &[CardEffect], need: &[(&Id, i64)]) -> i64 {
     let unmet = |kind: &Id| need.iter().find(|(t, _)| *t == kind).map_or(0, |(_, n)| *n);
-    let x = run
-        .dice
-        .iter()
-        .filter(|d| d.face == Face::X && d.state == super::engine::DieState::Available)
-        .count() as i64;
+    // Only X-interaction cards reach X dice (FR-10).
+    let x = if card.class == CardClass::XInteraction {
+        run.dice
+            .iter()
+            .filter(|d| d.face == Face::X && d.state == super::engine::DieState::Available)
+            .count() as i64
+    } else {
+        0
+    };
     let spent = run
         .dice
         .iter()
@@ -425,6 +431,7 @@ fn value(run: &HazardRun, _card: &Card, effects: &[CardEffect], need: &[(&Id, i6
             CardEffect::TreatX { .. } => 6 * x.min(1),
             CardEffect::ExhaustX { kind, amount } => x.min(1) * amount.min(&unmet(kind)) * 10,
             CardEffect::Refresh { count } => 3 * spent.min(*count as i64),
+            CardEffect::Preserve { count } => 2 * *count as i64,
             CardEffect::Action(_) => 1,
         };
     }
@@ -466,7 +473,7 @@ pub fn table(report: &SimReport, content: &Content) -> String {
         &|s| format!("{:.1} %", s.clear_rate() * 100.0),
     ));
     out.push_str(&row(
-        "final-round mana crisis (<= 1 die left)",
+        "final-round mana crisis (<= 1 usable die)",
         "> 50 %",
         &|s| format!("{:.1} %", s.crisis_rate() * 100.0),
     ));
@@ -490,6 +497,58 @@ pub fn table(report: &SimReport, content: &Content) -> String {
                 RouteStats::rate(s.scores.get(score).copied().unwrap_or(0), s.runs) * 100.0
             )
         }));
+    }
+    let missed: Vec<String> = report
+        .routes
+        .iter()
+        .flat_map(|(route, s)| {
+            missed(route, s)
+                .into_iter()
+                .map(move |m| format!("{route}: {m}"))
+        })
+        .collect();
+    if missed.is_empty() {
+        out.push_str("\nEvery metric is within its target.\n");
+    } else {
+        out.push_str(&format!("\nMissed: {}.\n", missed.join("; ")));
+    }
+    out
+}
+
+/// The seed's success metrics a route misses, in words.
+pub fn missed(route: &str, s: &RouteStats) -> Vec<String> {
+    let mut out = Vec::new();
+    let (lo, hi) = if route == "safe" {
+        (0.70, 0.80)
+    } else {
+        (0.40, 0.60)
+    };
+    let clear = s.clear_rate();
+    if !(lo..=hi).contains(&clear) {
+        out.push(format!(
+            "clear rate {:.1} % (target {:.0}-{:.0} %)",
+            clear * 100.0,
+            lo * 100.0,
+            hi * 100.0
+        ));
+    }
+    if s.crisis_rate() <= 0.5 {
+        out.push(format!(
+            "final-round mana crisis {:.1} % (target over 50 %)",
+            s.crisis_rate() * 100.0
+        ));
+    }
+    if s.flat_per_run() >= 2.0 {
+        out.push(format!(
+            "flat rounds {:.2} per run (target under 2)",
+            s.flat_per_run()
+        ));
+    }
+    if s.x_answer_rate() <= 0.4 {
+        out.push(format!(
+            "X-interaction answer {:.1} % (target over 40 %)",
+            s.x_answer_rate() * 100.0
+        ));
     }
     out
 }

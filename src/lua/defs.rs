@@ -54,6 +54,8 @@ function Rng:float() end
 ---@field turn integer
 ---@field seed integer
 ---@field in_combat boolean
+---@field deck string[]
+---@field hazard {hazard: string, round: integer, route: string?, focus: integer, dice: {face: string, state: string}[], meters: integer[], hand: string[], enchanted: string[]}?
 "#;
 
 pub fn lua_defs(docs: &[ApiDoc]) -> String {

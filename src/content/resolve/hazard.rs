@@ -18,6 +18,7 @@ pub const EFFECTS: &[&str] = &[
     "treat_x",
     "exhaust_x",
     "refresh",
+    "preserve",
 ];
 
 fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
@@ -42,10 +43,13 @@ fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
         );
     }
     let (last, rest) = thresholds.split_last()?;
-    if rest.iter().any(|t| t > last) {
+    if let Some(highest) = rest.iter().max().filter(|h| *h > last) {
         cx.diags.push(
-            Diagnostic::warning("the final round's threshold is lower than an earlier round's; the seed wants it elevated")
-                .at(cx.span(m.thresholds.span())),
+            Diagnostic::warning(format!(
+                "the final round's threshold ({last}) is lower than an earlier round's ({highest}); the final round should be elevated"
+            ))
+            .at(cx.span(m.thresholds.span()))
+            .with_help("seed 002, FR-07: the final round uses an elevated threshold"),
         );
     }
     progress.map(|progress| Meter {
@@ -68,6 +72,14 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
         }
     };
     let safe = meter(cx, &r.safe, rounds);
+    // FR-07: each route's final round is elevated: above every earlier round on at least one of
+    // its meters (a meter that drops is warned about above).
+    let elevated = |ms: &[&Meter]| {
+        ms.iter().any(|m| match m.thresholds.split_last() {
+            Some((last, rest)) => rest.iter().all(|t| t < last),
+            None => true,
+        })
+    };
     let risk: Vec<Meter> = r
         .risk
         .get_ref()
@@ -82,6 +94,32 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
             ))
             .at(cx.span(r.risk.span())),
         );
+    } else if risk.len() == 2 && risk[0].progress == risk[1].progress {
+        cx.diags.push(
+            Diagnostic::error(format!(
+                "both meters of the risk route ask for `{}`; they must be two different progress types",
+                risk[0].progress
+            ))
+            .at(cx.span(r.risk.span()))
+            .with_help("seed 002, FR-03: the risk route's dual meters need two progress types in the same round"),
+        );
+    }
+    if rounds > 1 {
+        let routes: [(&str, Vec<&Meter>, Span); 2] = [
+            ("safe", safe.iter().collect(), cx.span(r.safe.span())),
+            ("risk", risk.iter().collect(), cx.span(r.risk.span())),
+        ];
+        for (route, meters, at) in routes {
+            if !meters.is_empty() && !elevated(&meters) {
+                cx.diags.push(
+                    Diagnostic::warning(format!(
+                        "the {route} route's final round is not elevated: no threshold of it is above every earlier round's"
+                    ))
+                    .at(at)
+                    .with_help("seed 002, FR-07: the final round uses an elevated threshold"),
+                );
+            }
+        }
     }
     let choose_progress = r
         .choose_progress
@@ -167,6 +205,9 @@ fn effect(cx: &mut Cx, raw: &RawEntry) -> Option<CardEffect> {
         "refresh" => Some(CardEffect::Refresh {
             count: e.count(cx, "count", 1),
         }),
+        "preserve" => Some(CardEffect::Preserve {
+            count: e.count(cx, "count", 1),
+        }),
         "treat_x" => e
             .str(cx, "color")
             .and_then(|c| cx.vocabulary("color", &c, Color::NAMES))
@@ -250,6 +291,20 @@ pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
     let starter = r.starter.clamp(0, 10) as u32;
     let top = effects(cx, &r.top);
     let ongoing = effects(cx, &r.ongoing);
+    let x_effects = top
+        .iter()
+        .chain(bottom.iter().flat_map(|b| &b.effects))
+        .chain(&ongoing)
+        .any(CardEffect::touches_x);
+    if x_effects && class.is_some_and(|c| c != CardClass::XInteraction) {
+        cx.diags.push(
+            Diagnostic::warning(format!(
+                "card `{id}` acts on X dice, but only cards of the `x_interaction` class may; its X effects will do nothing"
+            ))
+            .at(cx.span(r.id.span()))
+            .with_help("seed 002, FR-10: set `class = \"x_interaction\"`, or remove its `treat_x` and `exhaust_x` effects"),
+        );
+    }
     Some(Card {
         id: id.clone(),
         name: r.name.clone().unwrap_or_else(|| id.name().to_string()),

@@ -31,6 +31,8 @@ pub const ACTIONS: &[&str] = &[
     "damage_random_items",
     "start_quest",
     "emit_event",
+    "unlock_card",
+    "set_die",
 ];
 
 fn who(cx: &mut Cx, e: &mut Entry, key: &'static str) -> Who {
@@ -353,6 +355,41 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
             .str(cx, "quest")
             .and_then(|q| cx.reference(RefKind::Quest, &q))
             .map(|quest| Action::StartQuest { quest }),
+        "unlock_card" => {
+            let card = e
+                .str(cx, "card")
+                .and_then(|c| cx.reference(RefKind::Card, &c));
+            let count = e.count(cx, "count", 1);
+            card.map(|card| Action::UnlockCard { card, count })
+        }
+        "set_die" => {
+            let die = e.count(cx, "die", 1);
+            let face = e.opt_str(cx, "face").and_then(|f| {
+                if f.get_ref() == "x" {
+                    return Some(None);
+                }
+                let names: Vec<&str> = crate::content::hazard::Color::NAMES
+                    .iter()
+                    .copied()
+                    .chain(["x"])
+                    .collect();
+                cx.vocabulary("die face", &f, &names)
+                    .and_then(|c| crate::content::hazard::Color::parse(&c))
+                    .map(Some)
+            });
+            let state = e.opt_str(cx, "state").and_then(|s| {
+                cx.vocabulary("die state", &s, crate::hazard::DieState::NAMES)
+                    .and_then(|s| crate::hazard::DieState::parse(&s))
+            });
+            if e.raw("face").is_none() && e.raw("state").is_none() {
+                cx.diags.push(
+                    Diagnostic::error("action `set_die` needs `face`, `state` or both").at(span),
+                );
+                None
+            } else {
+                Some(Action::SetDie { die, face, state })
+            }
+        }
         "emit_event" => {
             let event = e.str(cx, "event").and_then(|ev| cx.event(&ev));
             let target = e.raw("target").is_some().then(|| who(cx, &mut e, "target"));

@@ -56,6 +56,38 @@ impl UserData for GameView {
         fields.add_field_function_get("turn", |_, _| with_game(|g| g.state().turn));
         fields.add_field_function_get("seed", |_, _| with_game(|g| g.seed()));
         fields.add_field_function_get("in_combat", |_, _| with_game(|g| g.in_combat()));
+        fields.add_field_function_get("deck", |lua, _| {
+            let deck: Vec<String> =
+                with_game(|g| g.state().deck.iter().map(|c| c.to_string()).collect())?;
+            lua.create_sequence_from(deck)
+        });
+        fields.add_field_function_get("hazard", |lua, _| {
+            let Some(run) = with_game(|g| g.hazard().cloned())? else {
+                return Ok(mlua::Value::Nil);
+            };
+            let t = lua.create_table()?;
+            t.raw_set("hazard", run.hazard.to_string())?;
+            t.raw_set("round", run.round + 1)?;
+            t.raw_set("route", run.route.map(|r| r.name()))?;
+            t.raw_set("focus", run.focus)?;
+            let dice = lua.create_table()?;
+            for (i, d) in run.dice.iter().enumerate() {
+                let die = lua.create_table()?;
+                die.raw_set("face", crate::game::describe_face(d.face))?;
+                die.raw_set("state", d.state.name())?;
+                dice.raw_set(i + 1, die)?;
+            }
+            t.raw_set("dice", dice)?;
+            t.raw_set(
+                "meters",
+                lua.create_sequence_from(run.meters.iter().copied())?,
+            )?;
+            let ids =
+                |v: &[crate::id::Id]| lua.create_sequence_from(v.iter().map(|c| c.to_string()));
+            t.raw_set("hand", ids(&run.hand)?)?;
+            t.raw_set("enchanted", ids(&run.enchanted)?)?;
+            Ok(mlua::Value::Table(t))
+        });
     }
 }
 
@@ -64,7 +96,7 @@ pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
     api.field(
         "game",
         "lantern.Game",
-        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `position` (`{floor, room, sequence, room_id}`), `turn`, `seed`, `in_combat`. Every access reads the current state.",
+        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `position` (`{floor, room, sequence, room_id}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`; change a die with the action `set_die`). Every access reads the current state.",
         view,
     )
 }
