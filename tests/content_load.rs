@@ -193,3 +193,39 @@ fn docs_writes_both_schemas() {
         assert_eq!(v["$schema"], "http://json-schema.org/draft-07/schema#");
     }
 }
+
+/// Every card effect the bundled mods write is one the editor schema offers, `preserve` included.
+#[test]
+fn the_editor_schema_knows_every_card_effect_the_bundled_mods_use() {
+    let schema = lantern::content::schema::data_schema();
+    let offered: Vec<String> = schema["definitions"]["card_effect"]["properties"]["effect"]
+        ["anyOf"][0]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(offered.iter().any(|e| e == "preserve"), "{offered:?}");
+    let text = std::fs::read_to_string(common::root().join("mods/core/data/hazards.toml")).unwrap();
+    let data: toml::Table = text.parse().unwrap();
+    let mut seen = 0;
+    for card in data["cards"].as_array().unwrap() {
+        let bottom = card
+            .get("bottom")
+            .and_then(|b| b.get("effects"))
+            .and_then(|e| e.as_array());
+        let lists = ["top", "ongoing"]
+            .iter()
+            .filter_map(|k| card.get(*k).and_then(|v| v.as_array()))
+            .chain(bottom);
+        for effect in lists.flatten() {
+            let name = effect["effect"].as_str().unwrap();
+            assert!(
+                offered.iter().any(|e| e == name) || name.contains(':'),
+                "`{name}` is not in the schema"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 20, "only {seen} effects read");
+}

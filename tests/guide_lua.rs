@@ -101,3 +101,63 @@ fn the_testing_chapter_examples_pass() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("core/tests/guide_test.lua"), "{text}");
 }
+
+/// The hazard chapter's data and its Lua card effect are one mod, `rats`: it loads without a word,
+/// and a card using `rats:gild` turns an X die gold.
+#[test]
+fn the_hazard_chapter_runs() {
+    use lantern::hazard::{Face, Route, Side};
+    let chapter = std::fs::read_to_string(root().join("docs/guide/06-hazards.md")).unwrap();
+    let lua = blocks(&chapter, "lua");
+    let toml = blocks(&chapter, "toml");
+    let gilder = "[[cards]]\nid = \"gilder\"\ncolor = \"gold\"\nclass = \"x_interaction\"\nstarter = 40\ntop = [ { effect = \"rats:gild\" } ]\n";
+    let dir = TestMods::new(&[
+        ("scripts/main.lua", &lua),
+        ("data/guide.toml", &toml),
+        ("data/gilder.toml", gilder),
+    ]);
+    let from = dir.path().join("test");
+    std::fs::write(
+        from.join("mod.toml"),
+        "id = \"rats\"\nversion = \"1.0.0\"\ndepends = [\"core\"]\n",
+    )
+    .unwrap();
+    let world = dir.world(lantern::lua::Limits::default());
+    let rendered = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(world.diagnostics.is_empty(), "{rendered}");
+    let quicksand = lantern::id::Id::qualified("rats:quicksand").unwrap();
+    let gilder = lantern::id::Id::qualified("rats:gilder").unwrap();
+    let xs = |g: &lantern::game::Game| {
+        g.hazard()
+            .unwrap()
+            .dice
+            .iter()
+            .filter(|d| d.face == Face::X)
+            .count()
+    };
+    // Seeds differ in the hand and the roll; the first with the card in hand and an X die shows it.
+    for seed in 0..64 {
+        let (mut g, world) = dir.game(seed);
+        g.start_hazard(&quicksand).unwrap();
+        g.choose_route(Route::Safe, None).unwrap();
+        let Some(i) = g.hazard().unwrap().hand.iter().position(|c| *c == gilder) else {
+            continue;
+        };
+        let before = xs(&g);
+        if before == 0 {
+            continue;
+        }
+        g.play_card(i, Side::Top).unwrap();
+        assert_eq!(xs(&g), before - 1, "seed {seed}");
+        assert!(g
+            .hazard()
+            .unwrap()
+            .dice
+            .iter()
+            .any(|d| d.face == Face::Color(lantern::content::hazard::Color::Gold)));
+        let problems = lantern::diag::render_all(&g.take_problems(), &world.sources);
+        assert!(problems.is_empty(), "{problems}");
+        return;
+    }
+    panic!("no seed of 64 dealt the card with an X die showing");
+}

@@ -554,3 +554,112 @@ fn preserve_keeps_the_next_die_a_bottom_action_spends() {
     run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
     assert_eq!(run.dice[0].state, DieState::Spent);
 }
+
+/// A card effect registered in Lua reads the dice through `lantern.game.hazard` and changes them
+/// with `set_die`; the outcome's `unlock_card` grows the personal deck, and the save keeps it.
+#[test]
+fn a_lua_card_effect_sets_dice_and_an_outcome_unlocks_cards_that_the_save_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("t");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"t\"\nversion = \"1.0.0\"\n").unwrap();
+    std::fs::write(
+        m.join("data/hazard.toml"),
+        r#"
+[[progress_types]]
+id = "grit"
+
+[[progress_types]]
+id = "luck"
+
+[[cards]]
+id = "lens"
+color = "red"
+class = "x_interaction"
+starter = 8
+top = [ { effect = "t:paint_blanks" } ]
+bottom = { cost = 1, effects = [ { effect = "progress", type = "grit", amount = 2 } ] }
+
+[[cards]]
+id = "charm"
+color = "gold"
+class = "progress"
+top = [ { effect = "progress", type = "luck", amount = 1 } ]
+
+[[hazards]]
+id = "pit"
+rounds = 1
+safe = { progress = "grit", thresholds = [2] }
+risk = [ { progress = "grit", thresholds = [3] }, { progress = "luck", thresholds = [3] } ]
+
+[[hazards.outcomes]]
+at_least = 1
+actions = [ { action = "unlock_card", card = "charm", count = 2 } ]
+
+[[hazards.outcomes]]
+at_least = -1
+actions = []
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("scripts/main.lua"),
+        r#"
+lantern.register_action("paint_blanks", function(ctx, args)
+  local h = lantern.game.hazard
+  assert(h.hazard == "t:pit" and h.round == 1 and h.route == "safe", "the view sees the run")
+  for i, d in ipairs(h.dice) do
+    if d.face ~= "red" or d.state ~= "available" then
+      lantern.apply({ action = "set_die", die = i, face = "red", state = "available" })
+    end
+  end
+  lantern.storage.painted = #lantern.game.hazard.dice
+end)
+"#,
+    )
+    .unwrap();
+    let mut world = lantern::load::load_world(dir.path(), lantern::lua::Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let mut g = Game::new(world.content.clone(), 11);
+    let mut lua = world.take_lua().unwrap();
+    lua.attach_storage(&mut g);
+    g.set_host(Some(Box::new(lua)));
+    assert_eq!(g.state().deck.len(), 8);
+
+    g.start_hazard(&id("t:pit")).unwrap();
+    g.choose_route(Route::Safe, None).unwrap();
+    g.play_card(0, Side::Top).unwrap();
+    let run = g.hazard().unwrap();
+    assert!(
+        run.dice.iter().all(
+            |d| d.face == Face::Color(lantern::content::hazard::Color::Red)
+                && d.state == DieState::Available
+        ),
+        "{:?}",
+        run.dice
+    );
+    // Every die is red now, so the bottom action has its cost.
+    g.play_card(0, Side::Bottom).unwrap();
+    g.end_hazard_round().unwrap();
+    assert!(g.hazard().is_none());
+    assert_eq!(
+        g.state()
+            .deck
+            .iter()
+            .filter(|c| **c == id("t:charm"))
+            .count(),
+        2
+    );
+    assert_eq!(g.state().deck.len(), 10);
+
+    let path = dir.path().join("save.json");
+    g.save(&path).unwrap();
+    let (loaded, _) = Game::load(world.content.clone(), &path).unwrap();
+    assert_eq!(loaded.state().deck, g.state().deck);
+    assert_eq!(loaded.state_hash(), g.state_hash());
+}

@@ -5,7 +5,9 @@
 //! transcript tested. Unless `--no-watch`, the mods directory is watched and a change is reloaded
 //! between two commands, never during one.
 
-use super::views::{describe_event, encounter_text, hazard_text, inventory, map, quests, status};
+use super::views::{
+    deck, describe_event, encounter_text, hazard_text, inventory, map, quests, status,
+};
 use crate::content::{find_id, Value};
 use crate::diag::render_all;
 use crate::game::{CreatureRef, Game, Outcome};
@@ -33,6 +35,7 @@ commands:
   status               health, position, gold, active quests
   inventory            what you carry
   quests               every started quest
+  deck                 the cards your hazards draw from
   map                  the floors and rooms of the run
   next                 enter the next room
   attack [N]           attack enemy N (default: the first)
@@ -305,6 +308,7 @@ const COMMANDS: &[&str] = &[
     "status",
     "inventory",
     "quests",
+    "deck",
     "map",
     "next",
     "attack",
@@ -313,6 +317,10 @@ const COMMANDS: &[&str] = &[
     "talk",
     "encounter",
     "choose",
+    "hazard",
+    "route",
+    "play",
+    "end",
     "spawn",
     "emit",
     "give",
@@ -388,6 +396,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         "status" => Ok(status(game)),
         "inventory" | "inv" | "i" => Ok(inventory(game)),
         "quests" => Ok(quests(game)),
+        "deck" => Ok(deck(game)),
         "map" => Ok(map(game)),
         "next" | "n" => game.enter_next_room().map(|o| {
             let text = outcome(o);
@@ -589,4 +598,21 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
         }
     };
     game.emit_command(kind, target, &payload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{COMMANDS, HELP};
+
+    #[test]
+    fn every_command_the_help_names_completes() {
+        for line in HELP.lines().skip(1) {
+            for name in line.split_whitespace().next().unwrap_or("").split('/') {
+                let name = name.trim();
+                if !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase()) {
+                    assert!(COMMANDS.contains(&name), "`{name}` is not completed");
+                }
+            }
+        }
+    }
 }

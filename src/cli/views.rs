@@ -192,6 +192,34 @@ pub(super) fn hazard_text(game: &Game) -> Option<String> {
     Some(out)
 }
 
+/// The personal deck a hazard draws from: each card once, with its copies, colour and class.
+pub(super) fn deck(game: &Game) -> String {
+    let content = game.content();
+    let mut counts: Vec<(&Id, usize)> = Vec::new();
+    for id in &game.state().deck {
+        match counts.iter_mut().find(|(c, _)| *c == id) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((id, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return "your deck is empty".into();
+    }
+    let mut out = format!("{} cards:", game.state().deck.len());
+    for (id, n) in counts {
+        match content.cards.get(id) {
+            Some(c) => out.push_str(&format!(
+                "\n  {} x{n} [{}, {}]  ({id})",
+                c.name,
+                c.color.name(),
+                c.class.name()
+            )),
+            None => out.push_str(&format!("\n  {id} x{n} (no longer in the mods)")),
+        }
+    }
+    out
+}
+
 pub(super) fn encounter_text(game: &Game) -> Option<String> {
     let e = game.encounter()?;
     let mut out = format!("[{}]", e.title);

@@ -54,6 +54,10 @@ impl CardClass {
         "enchant",
     ];
 
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
     pub fn parse(s: &str) -> Option<CardClass> {
         let all = [
             CardClass::Progress,

@@ -131,6 +131,21 @@ pub fn data_schema() -> Value {
             "damage_type": { "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) },
         }
     });
+    // A card effect is one of the hazard effects or any action, built-in or a mod's.
+    let effect = json!({
+        "type": "object",
+        "required": ["effect"],
+        "properties": {
+            "effect": open_enum(
+                super::resolve::card_effect_names()
+                    .iter()
+                    .chain(actions.iter())
+                    .map(|s| s.to_string())
+                    .collect()
+            ),
+            "color": { "enum": names(Color::NAMES.iter().map(|s| s.to_string())) },
+        }
+    });
     let mut properties = Map::new();
     for (table, keys) in TABLE_KEYS {
         let mut props = Map::new();
@@ -145,6 +160,17 @@ pub fn data_schema() -> Value {
                 "triggers" => {
                     json!({ "type": "array", "items": { "$ref": "#/definitions/trigger" } })
                 }
+                "top" | "ongoing" => {
+                    json!({ "type": "array", "items": { "$ref": "#/definitions/card_effect" } })
+                }
+                "bottom" => json!({
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                        "cost": { "type": "integer", "minimum": 0, "description": "dice of the card's color to spend" },
+                        "effects": { "type": "array", "items": { "$ref": "#/definitions/card_effect" } },
+                    }
+                }),
                 // Engine events for completion; a bare name is also one of the mod's own custom events.
                 "on" => {
                     json!({ "anyOf": [ { "enum": names(events.clone()) }, { "type": "string", "pattern": "^([a-z0-9_]+:)?[a-z0-9_]+$" } ] })
@@ -186,6 +212,7 @@ pub fn data_schema() -> Value {
         "definitions": {
             "condition": condition,
             "action": action,
+            "card_effect": effect,
             "trigger": { "type": "object", "required": ["on", "actions"], "additionalProperties": false, "properties": trigger_props },
         }
     })

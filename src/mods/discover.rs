@@ -169,6 +169,31 @@ fn check_layout(dir: &Path, folder: &str, diags: &mut Vec<Diagnostic>) {
                     .collect()
             })
             .unwrap_or_default();
+        // A main.lua beside mod.toml is the usual first mistake; say where it belongs.
+        let root_lua: Vec<String> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|e| e.path().is_file())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".lua"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if lua.is_empty() && !root_lua.is_empty() {
+            let first = root_lua
+                .iter()
+                .find(|n| *n == "main.lua")
+                .unwrap_or(&root_lua[0]);
+            diags.push(
+                Diagnostic::warning(format!(
+                    "`{folder}/{first}` is never run: lantern runs a mod's `scripts/main.lua`"
+                ))
+                .with_help(format!(
+                    "move the mod's Lua into `{folder}/scripts/`, with `main.lua` the file that runs first"
+                )),
+            );
+        }
         if !lua.is_empty() {
             let help = match crate::diag::suggest("main.lua", lua.iter().map(String::as_str)) {
                 Some(close) => format!("lantern runs scripts/main.lua, which `require`s the rest; is `{close}` meant to be `main.lua`?"),

@@ -213,6 +213,11 @@ pub fn vocabulary_names() -> (&'static [&'static str], &'static [&'static str]) 
     (vocabulary::CHECKS, vocabulary::ACTIONS)
 }
 
+/// The built-in card effects, by name (any action is a card effect too).
+pub fn card_effect_names() -> &'static [&'static str] {
+    hazard::EFFECTS
+}
+
 /// The symbols of built content, so actions written at run time (by Lua) are validated exactly as
 /// TOML actions are.
 pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {

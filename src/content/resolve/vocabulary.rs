@@ -196,7 +196,8 @@ fn registered(
             return Some(id);
         }
         let help = did_you_mean(text, registered.iter().map(Id::as_str)).unwrap_or_else(|| {
-            format!("a {kind} of a mod is registered by its Lua with `lantern.register_{kind}(\"{}\", fn)`", id.name())
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            format!("{article} {kind} of a mod is registered by its Lua with `lantern.register_{kind}(\"{}\", fn)`", id.name())
         });
         cx.diags.push(
             Diagnostic::error(format!("unknown {kind} `{text}`: no script registers it"))

@@ -73,7 +73,12 @@ impl UserData for GameView {
             let dice = lua.create_table()?;
             for (i, d) in run.dice.iter().enumerate() {
                 let die = lua.create_table()?;
-                die.raw_set("face", crate::game::describe_face(d.face))?;
+                // The names `set_die` takes: a colour or "x".
+                let face = match d.face {
+                    crate::hazard::Face::Color(c) => c.name(),
+                    crate::hazard::Face::X => "x",
+                };
+                die.raw_set("face", face)?;
                 die.raw_set("state", d.state.name())?;
                 dice.raw_set(i + 1, die)?;
             }
@@ -96,7 +101,7 @@ pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
     api.field(
         "game",
         "lantern.Game",
-        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `position` (`{floor, room, sequence, room_id}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`; change a die with the action `set_die`). Every access reads the current state.",
+        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `position` (`{floor, room, sequence, room_id}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`). Every access reads the current state.",
         view,
     )
 }
