@@ -21,6 +21,7 @@ fn main() {
         let (scripts, _sources) = lantern::load::fresh_scripts(
             &prepared.folders,
             prepared.content.clone(),
+            prepared.sources.clone(),
             Limits::default(),
         )
         .unwrap();

@@ -12,13 +12,14 @@ use std::sync::Arc;
 
 /// Fresh scripts for an already loaded mod set: a new Lua state with every mod's `main.lua` run and
 /// bound to `content`. The test harness uses it to give every test a fresh game without reading and
-/// resolving the data again.
+/// resolving the data again. `sources` is the map the content's spans point into; the scripts' files
+/// are added to it, so every problem of the game renders at its file and line.
 pub fn fresh_scripts(
     folders: &[crate::mods::ModFolder],
     content: Arc<Content>,
+    mut sources: SourceMap,
     limits: Limits,
 ) -> Result<(LuaRuntime, SourceMap), (Vec<Diagnostic>, SourceMap)> {
-    let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => lua,
@@ -116,7 +117,7 @@ pub fn load_world_of(mods_dir: &Path, only: Option<&[String]>, limits: Limits) -
         lua.bind(content.clone(), &mut diagnostics);
         diagnostics.extend(lua.take_load_messages());
     }
-    diagnostics.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
     World {
         content,
         folders,

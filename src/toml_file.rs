@@ -15,7 +15,105 @@ pub fn from_value<T: DeserializeOwned>(
 ) -> Result<T, Diagnostic> {
     let whole = value.span();
     T::deserialize(ValueDeserializer::from(value))
-        .map_err(|e| error_to_diagnostic(&e, file, whole, what))
+        .map_err(|e| error_to_diagnostic(&e, file, whole, what, None))
+}
+
+/// Every independent mistake in one value, not only the first serde stops at: each bad key is
+/// reported and taken out, and the rest deserialized again. Returns the messages, and the value
+/// without its bad keys when what is left is still a whole `T` (so references to it do not turn
+/// into errors of their own). Only for the error path: it deserializes once per mistake.
+pub fn all_errors<T: DeserializeOwned>(
+    mut value: Spanned<DeValue<'_>>,
+    file: FileId,
+    what: &str,
+) -> (Vec<Diagnostic>, Option<T>) {
+    const MOST: usize = 16;
+    let whole = value.span();
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut removed: Vec<String> = Vec::new();
+    for _ in 0..MOST {
+        let e = match T::deserialize(ValueDeserializer::from(value.clone())) {
+            Ok(t) => return (diags, Some(t)),
+            Err(e) => e,
+        };
+        let message = first_line(e.message());
+        let span = e.span().unwrap_or(whole.clone());
+        // A key this loop took out is missing now: that is its own doing, not a second mistake.
+        let missing_removed = message
+            .strip_prefix("missing field `")
+            .and_then(|r| r.strip_suffix('`'))
+            .is_some_and(|f| removed.iter().any(|r| r == f));
+        let key = key_at(&value, &span);
+        if !missing_removed {
+            diags.push(error_to_diagnostic(
+                &e,
+                file,
+                whole.clone(),
+                what,
+                key.as_deref(),
+            ));
+        }
+        match remove_at(&mut value, &span) {
+            Some(name) => removed.push(name),
+            None => break,
+        }
+    }
+    (diags, None)
+}
+
+/// The name of the innermost key whose value holds `span`.
+fn key_at(value: &Spanned<DeValue<'_>>, span: &std::ops::Range<usize>) -> Option<String> {
+    let inside = |s: std::ops::Range<usize>| s.start <= span.start && span.end <= s.end;
+    match value.get_ref() {
+        DeValue::Table(t) => t.iter().find_map(|(k, v)| {
+            let here = inside(v.span()) || inside(k.span());
+            here.then(|| key_at(v, span).unwrap_or_else(|| k.get_ref().to_string()))
+        }),
+        DeValue::Array(a) => a
+            .iter()
+            .find_map(|v| inside(v.span()).then(|| key_at(v, span)).flatten()),
+        _ => None,
+    }
+}
+
+/// Takes out the smallest key or array element that holds `span` (not the whole value) and
+/// returns the name of the key it was, or under.
+fn remove_at(value: &mut Spanned<DeValue<'_>>, span: &std::ops::Range<usize>) -> Option<String> {
+    let inside = |s: std::ops::Range<usize>| s.start <= span.start && span.end <= s.end;
+    match value.get_mut() {
+        DeValue::Table(t) => {
+            let key = t
+                .iter()
+                .find(|(k, v)| inside(v.span()) || inside(k.span()))
+                .map(|(k, _)| k.clone())?;
+            let name = key.get_ref().to_string();
+            let deeper = t.get_mut(&key).and_then(|v| {
+                let exact = v.span() == *span;
+                (!exact).then(|| remove_at(v, span)).flatten()
+            });
+            if deeper.is_none() {
+                t.remove(&key);
+            }
+            Some(name)
+        }
+        DeValue::Array(a) => {
+            let i = a.iter().position(|v| inside(v.span()))?;
+            if a[i].span() != *span {
+                if let Some(name) = remove_at(&mut a.as_mut()[i], span) {
+                    return Some(name);
+                }
+            }
+            let kept: toml::de::DeArray<'_> = std::mem::replace(a, toml::de::DeArray::new())
+                .into_iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, v)| v)
+                .collect();
+            *a = kept;
+            Some(String::new())
+        }
+        _ => None,
+    }
 }
 
 /// Parses a whole document, keeping every syntax error.
@@ -24,17 +122,91 @@ pub fn parse_document(text: &str, file: FileId) -> Result<Spanned<DeTable<'_>>, 
     if errors.is_empty() {
         Ok(table)
     } else {
-        Err(errors
-            .iter()
-            .map(|e| syntax_error(e, file, text.len()))
-            .collect())
+        Err(errors.iter().map(|e| syntax_error(e, file, text)).collect())
     }
 }
 
-fn syntax_error(e: &toml::de::Error, file: FileId, len: usize) -> Diagnostic {
-    let span = e.span().unwrap_or(len..len);
-    Diagnostic::error(format!("TOML syntax error: {}", first_line(e.message())))
-        .at(Span::new(file, span))
+fn syntax_error(e: &toml::de::Error, file: FileId, text: &str) -> Diagnostic {
+    let span = e.span().unwrap_or(text.len()..text.len());
+    let message = first_line(e.message());
+    // A missing `]` or `}` is noticed only where the next thing starts, often lines later: point
+    // at the bracket that was never closed, and say where the parser noticed.
+    if let Some(open) = unclosed_bracket(&text[..span.start.min(text.len())]) {
+        let (what, close) = if text.as_bytes()[open] == b'[' {
+            ("array", ']')
+        } else {
+            ("inline table", '}')
+        };
+        return Diagnostic::error(format!("TOML syntax error: this {what} is never closed"))
+            .at(Span::new(file, open..open + 1))
+            .with_label(
+                Span::new(file, span),
+                format!("the parser noticed here: {message}"),
+            )
+            .with_help(format!("add `{close}` where the {what} ends"));
+    }
+    Diagnostic::error(format!("TOML syntax error: {message}")).at(Span::new(file, span))
+}
+
+/// The offset of the innermost `[` or `{` of a value that is still open at the end of `text`,
+/// skipping strings, comments and table headers (`[[items]]`).
+fn unclosed_bracket(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\n' => line_start = true,
+            b' ' | b'\t' | b'\r' => {}
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                let triple = bytes[i..].starts_with(if b == b'"' { b"\"\"\"" } else { b"'''" });
+                let step = if triple { 3 } else { 1 };
+                i += step;
+                while i < bytes.len() {
+                    if b == b'"' && bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if bytes[i] == b && (!triple || bytes[i..].starts_with(&[b, b, b])) {
+                        i += step;
+                        break;
+                    }
+                    if !triple && bytes[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+                line_start = false;
+                continue;
+            }
+            b'[' if line_start && open.is_empty() => {
+                // A table header: to the end of its line.
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                open.push(i);
+                line_start = false;
+            }
+            b']' | b'}' => {
+                open.pop();
+                line_start = false;
+            }
+            _ => line_start = false,
+        }
+        i += 1;
+    }
+    open.last().copied()
 }
 
 /// Rewrites serde's messages into the project's voice and adds suggestions.
@@ -43,6 +215,7 @@ pub fn error_to_diagnostic(
     file: FileId,
     whole: std::ops::Range<usize>,
     what: &str,
+    key: Option<&str>,
 ) -> Diagnostic {
     let span = Span::new(file, e.span().unwrap_or(whole));
     let message = first_line(e.message());
@@ -63,12 +236,28 @@ pub fn error_to_diagnostic(
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         let (found, expected) = rest
             .split_once(", expected ")
-            .unwrap_or((rest, "something else"));
-        return Diagnostic::error(format!(
-            "wrong type in {what}: expected {}, found {found}",
+            .unwrap_or((rest, "another type"));
+        let place = match key.filter(|k| !k.is_empty()) {
+            Some(k) => format!("wrong type for `{k}` in {what}"),
+            None => format!("wrong type in {what}"),
+        };
+        // `chance = "0.5"`: a number written as a string.
+        let unquoted = found
+            .strip_prefix("string \"")
+            .and_then(|r| r.strip_suffix('"'))
+            .filter(|v| v.trim().parse::<f64>().is_ok())
+            .filter(|_| matches!(plain_type(expected), "an integer" | "a number"));
+        let d = Diagnostic::error(format!(
+            "{place}: expected {}, found {found}",
             plain_type(expected)
         ))
         .at(span);
+        return match (unquoted, key) {
+            (Some(v), Some(k)) => {
+                d.with_help(format!("write the number without quotes: `{k} = {v}`"))
+            }
+            _ => d,
+        };
     }
     Diagnostic::error(format!("in {what}: {message}")).at(span)
 }
@@ -77,7 +266,7 @@ pub fn error_to_diagnostic(
 fn plain_type(expected: &str) -> &str {
     match expected {
         "i64" | "u32" | "u64" | "i32" | "usize" => "an integer",
-        "f64" | "f32" | "a number" => "a number",
+        "f64" | "f32" | "a number" | "a number (an integer or a float)" => "a number",
         "a sequence" => "an array",
         "a map" => "a table",
         "a boolean" => "true or false",
@@ -105,6 +294,14 @@ fn parse_unknown_field(message: &str) -> Option<(String, Vec<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bracket_left_open_is_found() {
+        assert_eq!(unclosed_bracket("a = [1, 2\n"), Some(4));
+        assert_eq!(unclosed_bracket("[[items]]\nx = { a = [1] \n"), Some(14));
+        assert_eq!(unclosed_bracket("a = \"[\" # [\nb = [1]\n"), None);
+        assert_eq!(unclosed_bracket("[table]\nb = '''['''\n"), None);
+    }
 
     #[test]
     fn unknown_field_messages_are_understood() {

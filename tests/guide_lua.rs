@@ -161,3 +161,38 @@ fn the_hazard_chapter_runs() {
     }
     panic!("no seed of 64 dealt the card with an X die showing");
 }
+
+/// Every method of the test game is in the testing chapter's table.
+#[test]
+fn every_test_game_method_is_in_the_testing_chapter() {
+    let chapter = std::fs::read_to_string(root().join("docs/guide/05-testing.md")).unwrap();
+    let code = std::fs::read_to_string(root().join("src/harness/game.rs")).unwrap();
+    let mut missing = Vec::new();
+    let mut found = 0;
+    for part in code
+        .split("add_method")
+        .skip(1)
+        .chain(code.split("add_function").skip(1))
+    {
+        let Some(name) = part.split('"').nth(1) else {
+            continue;
+        };
+        if !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            continue;
+        }
+        found += 1;
+        let written = [
+            format!("g:{name}("),
+            format!("g.player:{name}("),
+            format!(":{name}("),
+        ];
+        if !written.iter().any(|w| chapter.contains(w.as_str())) {
+            missing.push(name.to_string());
+        }
+    }
+    assert!(found > 25, "only {found} methods found");
+    assert!(
+        missing.is_empty(),
+        "undocumented in docs/guide/05-testing.md: {missing:?}"
+    );
+}

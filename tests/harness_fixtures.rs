@@ -166,3 +166,48 @@ end)
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
 }
+
+/// `lantern test` over a fixture, its whole output (stdout, then stderr) and exit code.
+fn transcript(fixture: &str, args: &[&str]) -> String {
+    let dir = root().join("tests/fixtures").join(fixture);
+    let mut all = vec!["test", "--mods", "mods"];
+    all.extend_from_slice(args);
+    let out = lantern(&all, &dir);
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Every harness misuse is an error at the test's own line, with what was meant; a script's action
+/// and an `emit_event` with a payload work from `g:apply` as from a handler; a problem in a data
+/// file renders at its line.
+#[test]
+fn harness_misuse_is_located_and_suggested() {
+    expect_file(
+        &root().join("tests/fixtures/harness_misuse/expected.txt"),
+        &transcript("harness_misuse", &[]),
+    );
+}
+
+/// A mod set that does not load: its diagnostics once, first, and each test fails with one line.
+#[test]
+fn a_broken_mod_set_is_reported_once_per_run() {
+    expect_file(
+        &root().join("tests/fixtures/harness_broken/expected.txt"),
+        &transcript("harness_broken", &[]),
+    );
+}
+
+/// A filter that matches no test is an error, not a pass.
+#[test]
+fn a_filter_that_matches_nothing_fails() {
+    let text = transcript("harness_broken", &["bda"]);
+    assert!(text.starts_with("exit: 1\n"), "{text}");
+    assert!(
+        text.contains("error: no test matches `bda`; did you mean `bad`?"),
+        "{text}"
+    );
+}

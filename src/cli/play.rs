@@ -497,23 +497,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             game.command_action(entry, "start").map(outcome)
         }
         "emit" => emit(game, &words[1..]).map(outcome),
-        "why" => {
-            let key = arg(1)?;
-            let key = if key.contains(':') || key.contains('/') {
-                key.to_string()
-            } else {
-                format!("core:{key}")
-            };
-            match game.why_text(&key) {
-                Some(text) => Ok(text.trim_end().to_string()),
-                None if content.find_trigger(&key).is_some()
-                    || Id::qualified(&key).is_some_and(|q| content.quests.contains_key(&q)) =>
-                {
-                    Ok(format!("`{key}` has not been evaluated yet"))
-                }
-                None => Err(format!("there is no trigger or quest `{key}`")),
-            }
-        }
+        "why" => game.explain(arg(1)?),
         "log" => {
             let n = words
                 .get(1)

@@ -60,6 +60,26 @@ fn run_once(
     }
     let h = Arc::new(Harness::new(mods_dir, limits));
     let results = harness::run(&h, &files, filter);
+    // The mods' own problems once, first: every test that made a game of them failed because of them.
+    for problems in h.load_problems() {
+        eprint!("{problems}");
+    }
+    if results.is_empty() {
+        match filter {
+            Some(f) => eprintln!(
+                "error: no test matches `{f}`{}",
+                crate::diag::did_you_mean_suffix(
+                    f,
+                    files.iter().filter_map(|t| t.display.split('/').next())
+                )
+            ),
+            None => eprintln!(
+                "error: no tests found under `{}`: a mod's tests are the .lua files in its tests/ folder",
+                mods_dir.display()
+            ),
+        }
+        return ExitCode::from(1);
+    }
     print!("{}", report::render(&results, format));
     if results
         .iter()

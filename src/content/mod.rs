@@ -45,6 +45,8 @@ pub struct ModInfo {
 pub struct Extensions {
     pub actions: BTreeSet<Id>,
     pub checks: BTreeSet<Id>,
+    /// Mods whose scripts failed to load, so what they register is unknown.
+    pub failed: BTreeSet<String>,
 }
 
 /// Everything a mod set defines, resolved and indexed. Immutable once built.
@@ -192,7 +194,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
     let mods = folders.iter().map(mod_info).collect();
     let content = build(raw, mods, ext, &sources, &mut diagnostics);
     // Read top to bottom, file by file; problems without a place come first.
-    diagnostics.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
     Loaded {
         content: Arc::new(content),
         sources,

@@ -35,6 +35,9 @@ pub struct RawDefs {
     pub cards: Vec<Src<RawCard>>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
+    /// `(mod, id, why)` of the definitions that could not be read (a wrong type, a file that does
+    /// not parse): references to them are not reported again as unknown.
+    pub broken: Vec<(String, String, &'static str)>,
 }
 
 /// The arrays a data file may hold.
@@ -124,7 +127,11 @@ pub fn read_file(
     let doc = match crate::toml_file::parse_document(text, file) {
         Ok(doc) => doc.into_inner(),
         Err(errors) => {
-            diags.extend(errors);
+            // The first syntax error is where the parser lost its way; what it reports after it
+            // (and every reference to what the file defines) follows from that one.
+            diags.extend(errors.into_iter().take(1));
+            defs.broken
+                .extend(ids_written(text).map(|id| (ns.to_string(), id, UNPARSED)));
             return;
         }
     };
@@ -156,6 +163,7 @@ pub fn read_file(
             let span = Span::new(file, entry.span());
             macro_rules! take {
                 ($list:ident, $what:expr) => {{
+                    let at = entry.span();
                     match crate::toml_file::from_value(entry, file, $what) {
                         Ok(raw) => defs.$list.push(Src {
                             ns: ns.to_string(),
@@ -163,7 +171,27 @@ pub fn read_file(
                             span,
                             raw,
                         }),
-                        Err(d) => diags.push(d),
+                        Err(first) => {
+                            // Read the entry again to report every mistake in it, not only the first.
+                            match entry_again(text, name, at) {
+                                Some(again) => {
+                                    let id = id_of(&again);
+                                    let (found, partial) =
+                                        crate::toml_file::all_errors(again, file, $what);
+                                    diags.extend(found);
+                                    match partial {
+                                        Some(raw) => defs.$list.push(Src {
+                                            ns: ns.to_string(),
+                                            file,
+                                            span,
+                                            raw,
+                                        }),
+                                        None => defs.broken.extend(id.map(|id| (ns.to_string(), id, HAS_ERRORS))),
+                                    }
+                                }
+                                None => diags.push(first),
+                            }
+                        }
                     }
                 }};
             }
@@ -185,6 +213,45 @@ pub fn read_file(
             }
         }
     }
+}
+
+/// Why a definition could not be read, as a reference to it says.
+const HAS_ERRORS: &str = "has errors, see above";
+const UNPARSED: &str = "is in a file that does not parse, see above";
+
+/// The entry of `[[table]]` at `span`, parsed again from the text.
+fn entry_again<'a>(
+    text: &'a str,
+    table: &str,
+    span: std::ops::Range<usize>,
+) -> Option<toml::Spanned<toml::de::DeValue<'a>>> {
+    let doc = crate::toml_file::parse_document(text, FileId(0))
+        .ok()?
+        .into_inner();
+    let (_, list) = doc.into_iter().find(|(k, _)| k.get_ref() == table)?;
+    let toml::de::DeValue::Array(entries) = list.into_inner() else {
+        return None;
+    };
+    entries.into_iter().find(|e| e.span() == span)
+}
+
+/// The `id` an entry gives itself, if it is a string.
+fn id_of(entry: &toml::Spanned<toml::de::DeValue<'_>>) -> Option<String> {
+    let id = entry.get_ref().as_table()?.get("id")?;
+    id.get_ref().as_str().map(str::to_string)
+}
+
+/// The IDs a file that does not parse meant to define, from its `id = "..."` lines.
+fn ids_written(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines().filter_map(|line| {
+        let rest = line
+            .trim_start()
+            .strip_prefix("id")?
+            .trim_start()
+            .strip_prefix('=')?;
+        let rest = rest.trim_start().strip_prefix('"')?;
+        rest.split_once('"').map(|(id, _)| id.to_string())
+    })
 }
 
 /// A name within two edits of `.toml` or with `.toml` inside it; editor backups (`items.toml~`,

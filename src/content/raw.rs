@@ -19,17 +19,23 @@ pub struct Number(pub f64);
 
 impl<'de> Deserialize<'de> for Number {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            Int(i64),
-            Float(f64),
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Number;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Number, E> {
+                Ok(Number(v as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Number, E> {
+                Ok(Number(v as f64))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Number, E> {
+                Ok(Number(v))
+            }
         }
-        match Either::deserialize(d) {
-            Ok(Either::Int(i)) => Ok(Number(i as f64)),
-            Ok(Either::Float(f)) => Ok(Number(f)),
-            Err(_) => Err(serde::de::Error::custom("invalid type: expected a number")),
-        }
+        d.deserialize_any(Visitor)
     }
 }
 

@@ -33,6 +33,9 @@ pub struct Diagnostic {
     pub span: Option<Span>,
     pub labels: Vec<Label>,
     pub help: Option<String>,
+    /// It follows from another problem reported first (a reference to a definition that could not
+    /// be read): listed after every cause.
+    pub follows: bool,
 }
 
 impl Diagnostic {
@@ -43,6 +46,7 @@ impl Diagnostic {
             span: None,
             labels: Vec::new(),
             help: None,
+            follows: false,
         }
     }
 
@@ -51,6 +55,12 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(message)
         }
+    }
+
+    /// Marks it as following from a problem reported before it.
+    pub fn following(mut self) -> Diagnostic {
+        self.follows = true;
+        self
     }
 
     pub fn at(mut self, span: Span) -> Diagnostic {

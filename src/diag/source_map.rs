@@ -35,7 +35,7 @@ impl Span {
 }
 
 /// One file's display path (relative to the mods directory, `rats/data/items.toml`) and text.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     path: String,
     text: Arc<str>,
@@ -95,7 +95,7 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 }
 
 /// Every file read during one load, addressed by [`FileId`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }
@@ -110,8 +110,12 @@ impl SourceMap {
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// The file; a span from another load (a bug, never a modder's doing) reads as an empty file
+    /// of that name rather than taking the game down.
     pub fn get(&self, id: FileId) -> &SourceFile {
-        &self.files[id.0 as usize]
+        static UNKNOWN: std::sync::LazyLock<SourceFile> =
+            std::sync::LazyLock::new(|| SourceFile::new("<a file of another load>", ""));
+        self.files.get(id.0 as usize).unwrap_or(&UNKNOWN)
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {

@@ -14,6 +14,7 @@ mod event;
 mod hazard;
 pub mod save;
 mod state;
+pub mod streams;
 mod trace;
 mod verbs;
 pub mod words;
@@ -383,6 +384,32 @@ impl Game {
             .as_ref()?
             .quest(q.ordinal)
             .map(|trace| trace.render(&self.content, &traced))
+    }
+
+    /// `why KEY` as the console and the test harness answer it: the last evaluation in words, a
+    /// note that there has been none yet, or an error naming the closest trigger or quest there is.
+    /// A bare name is core's.
+    pub fn explain(&self, key: &str) -> Result<String, String> {
+        let key = if key.contains(':') || key.contains('/') {
+            key.to_string()
+        } else {
+            format!("core:{key}")
+        };
+        if let Some(text) = self.why_text(&key) {
+            return Ok(text.trim_end().to_string());
+        }
+        let quest = Id::qualified(&key).is_some_and(|q| self.content.quests.contains_key(&q));
+        if quest || self.content.find_trigger(&key).is_some() {
+            return Ok(format!("`{key}` has not been evaluated yet"));
+        }
+        let known = self
+            .content
+            .trigger_ids
+            .keys()
+            .chain(self.content.quests.keys())
+            .map(Id::as_str);
+        let help = crate::diag::did_you_mean_suffix(&key, known);
+        Err(format!("there is no trigger or quest `{key}`{help}"))
     }
 
     /// The trace of the last evaluation of a trigger (by `id` or `file:line`) or a quest.

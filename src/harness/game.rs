@@ -18,6 +18,8 @@ use std::sync::Arc;
 /// A game under test, with the source map its problems point into.
 pub struct TestGame {
     game: Game,
+    /// What `g:apply` validates against: the content and the actions and checks its scripts registered.
+    symbols: crate::content::resolve::Symbols,
     sources: SourceMap,
     output: Rc<RefCell<Vec<String>>>,
 }
@@ -43,22 +45,28 @@ pub fn constructor(
             .as_ref()
             .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
             .unwrap_or_default();
-        let prepared = h.prepare(&mods).map_err(|e| {
-            mlua::Error::runtime(format!("lantern.test.game: the mods do not load:\n{e}"))
+        let prepared = h
+            .prepare(&mods)
+            .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+        let (mut scripts, sources) = crate::load::fresh_scripts(
+            &prepared.folders,
+            prepared.content.clone(),
+            prepared.sources.clone(),
+            h.limits,
+        )
+        .map_err(|(d, s)| {
+            mlua::Error::runtime(format!(
+                "lantern.test.game: the scripts do not load:\n{}",
+                render_all(&d, &s)
+            ))
         })?;
-        let (mut scripts, sources) =
-            crate::load::fresh_scripts(&prepared.folders, prepared.content.clone(), h.limits)
-                .map_err(|(d, s)| {
-                    mlua::Error::runtime(format!(
-                        "lantern.test.game: the scripts do not load:\n{}",
-                        render_all(&d, &s)
-                    ))
-                })?;
+        let symbols = crate::content::resolve::symbols_of(&prepared.content, &scripts.extensions());
         let mut game = Game::new(prepared.content.clone(), seed);
         scripts.attach_storage(&mut game);
         game.set_host(Some(Box::new(scripts)));
         Ok(TestGame {
             game,
+            symbols,
             sources,
             output: output.clone(),
         })
@@ -111,8 +119,8 @@ impl TestGame {
     fn event_key(&self, name: &str) -> mlua::Result<EventKey> {
         let events = &self.game.content().events;
         events.lookup(name).ok_or_else(|| {
-            let help = crate::diag::did_you_mean(name, events.names()).unwrap_or_default();
-            mlua::Error::runtime(format!("unknown event `{name}` {help}"))
+            let help = crate::diag::did_you_mean_suffix(name, events.names());
+            mlua::Error::runtime(format!("unknown event `{name}`{help}"))
         })
     }
 }
@@ -195,31 +203,16 @@ impl UserData for TestGame {
             check(lua, r)
         });
         methods.add_method_mut("apply", |lua, this, action: Table| {
-            let mut map = std::collections::BTreeMap::new();
-            for pair in action.pairs::<String, Value>() {
-                let (k, v) = pair?;
-                let value = match v {
-                    Value::Integer(i) => toml::Value::Integer(i),
-                    Value::Number(n) => toml::Value::Float(n),
-                    Value::Boolean(b) => toml::Value::Boolean(b),
-                    Value::String(s) => toml::Value::String(s.to_string_lossy()),
-                    other => {
-                        return Err(mlua::Error::runtime(format!(
-                            "`{k}` cannot be a {}",
-                            other.type_name()
-                        )))
-                    }
-                };
-                map.insert(k, toml::Spanned::new(0..0, value));
-            }
+            let map =
+                crate::lua::api::to_toml_map(&action).map_err(|e| located(lua, e.to_string()))?;
             let content = this.game.content().clone();
-            let symbols = crate::content::resolve::symbols_of(
-                &content,
-                &crate::content::Extensions::default(),
-            );
-            let entry =
-                crate::content::resolve::runtime_action(&symbols, &content.events, "core", &map)
-                    .map_err(mlua::Error::runtime)?;
+            let entry = crate::content::resolve::runtime_action(
+                &this.symbols,
+                &content.events,
+                "core",
+                &map,
+            )
+            .map_err(|e| located(lua, e))?;
             let r = this.game.command_action(entry, "apply");
             this.flush();
             check(lua, r)
@@ -310,17 +303,16 @@ impl UserData for TestGame {
             }
             Ok(list)
         });
-        methods.add_method("why", |_, this, key: String| {
-            let key = if key.contains(':') {
-                key
-            } else {
-                format!("core:{key}")
-            };
-            Ok(this.game.why_text(&key))
+        methods.add_method("why", |lua, this, key: String| {
+            this.game.explain(&key).map_err(|e| located(lua, e))
         });
         methods.add_method_mut(
             "stub_rng",
-            |_, this, (value, stream): (Value, Option<String>)| {
+            |lua, this, (value, stream): (Value, Option<String>)| {
+                if let Some(name) = &stream {
+                    crate::game::streams::check_stream(this.game.content(), name)
+                        .map_err(|e| located(lua, e))?;
+                }
                 let stub = match value {
                     Value::Number(n) => Stub::Fixed(n),
                     Value::Integer(i) => Stub::Fixed(i as f64),
@@ -329,10 +321,13 @@ impl UserData for TestGame {
                         next: 0,
                     },
                     other => {
-                        return Err(mlua::Error::runtime(format!(
-                            "stub_rng takes a number or a list of numbers, not a {}",
-                            other.type_name()
-                        )))
+                        return Err(located(
+                            lua,
+                            format!(
+                                "stub_rng takes a number or a list of numbers, not a {}",
+                                other.type_name()
+                            ),
+                        ))
                     }
                 };
                 this.game.rng_mut().set_stub(stream.as_deref(), stub);
@@ -420,8 +415,13 @@ impl UserData for TestGame {
             let dice = lua.create_table()?;
             for (i, d) in run.dice.iter().enumerate() {
                 let dt = lua.create_table()?;
-                dt.raw_set("face", crate::game::describe_face(d.face))?;
-                dt.raw_set("state", format!("{:?}", d.state).to_lowercase())?;
+                // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
+                let face = match d.face {
+                    crate::hazard::Face::Color(c) => c.name(),
+                    crate::hazard::Face::X => "x",
+                };
+                dt.raw_set("face", face)?;
+                dt.raw_set("state", d.state.name())?;
                 dice.raw_set(i + 1, dt)?;
             }
             t.raw_set("dice", dice)?;
@@ -446,8 +446,22 @@ impl UserData for TestGame {
             lua.create_sequence_from(refs)
         });
         methods.add_method("storage", |lua, this, mod_id: String| {
+            let content = this.game.content();
+            if !content.mods.iter().any(|m| m.id == mod_id) {
+                let help = crate::diag::did_you_mean_suffix(
+                    &mod_id,
+                    content.mods.iter().map(|m| m.id.as_str()),
+                );
+                return Err(located(
+                    lua,
+                    format!("there is no mod `{mod_id}` in this game{help}"),
+                ));
+            }
             match this.game.storage().get(&mod_id) {
-                Some(v) => crate::lua::storage::from_json(lua, v),
+                Some(v) => {
+                    let copy = crate::lua::storage::from_json(lua, v)?;
+                    read_only(lua, &mod_id)?.call::<Value>(copy)
+                }
                 None => Ok(Value::Nil),
             }
         });
@@ -501,4 +515,39 @@ impl UserData for Creature {
         );
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.r)));
     }
+}
+
+/// Wraps what `g:storage(mod)` read so that a write fails at the test's line instead of vanishing:
+/// the table is a copy of the mod's storage, which lives in the game's own Lua state.
+fn read_only(lua: &Lua, mod_id: &str) -> mlua::Result<mlua::Function> {
+    let freeze: mlua::Function = lua
+        .load(
+            r#"
+        local message = ...
+        local setmetatable, next, type, error, rawlen = setmetatable, next, type, error, rawlen
+        local function freeze(t)
+          if type(t) ~= "table" then return t end
+          local proxy = {}
+          return setmetatable(proxy, {
+            __index = function(_, k) return freeze(t[k]) end,
+            __newindex = function() error(message, 2) end,
+            __pairs = function()
+              return function(_, k)
+                local nk, nv = next(t, k)
+                return nk, freeze(nv)
+              end, proxy, nil
+            end,
+            __len = function() return rawlen(t) end,
+            __metatable = false,
+            __copy = t,
+          })
+        end
+        return freeze
+        "#,
+        )
+        .set_name("=lantern")
+        .call(format!(
+            "g:storage(\"{mod_id}\") is a copy of what the mod stored, and a test cannot change it; change it through the game (an action, an event) and read it again"
+        ))?;
+    Ok(freeze)
 }

@@ -61,6 +61,8 @@ impl TestResult {
 pub struct Prepared {
     pub content: Arc<Content>,
     pub folders: Vec<ModFolder>,
+    /// The files the content was read from: its spans point here.
+    pub sources: crate::diag::SourceMap,
 }
 
 /// A mod set (sorted mod ids; empty for all) and how it loaded: prepared, or the rendered errors.
@@ -71,6 +73,8 @@ pub struct Harness {
     pub mods_dir: PathBuf,
     pub limits: Limits,
     prepared: Mutex<PreparedSets>,
+    /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
+    load_problems: Mutex<Vec<String>>,
 }
 
 impl Harness {
@@ -79,7 +83,16 @@ impl Harness {
             mods_dir: mods_dir.to_path_buf(),
             limits,
             prepared: Mutex::new(BTreeMap::new()),
+            load_problems: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The diagnostics of the mod sets that did not load during the run, each once.
+    pub fn load_problems(&self) -> Vec<String> {
+        self.load_problems
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default()
     }
 
     /// The prepared content for a set of mods (all of them when `mods` is empty), loaded on first use.
@@ -92,11 +105,30 @@ impl Harness {
         let only = (!key.is_empty()).then_some(key.as_slice());
         let world = crate::load::load_world_of(&self.mods_dir, only, self.limits);
         let result = if world.has_errors() {
-            Err(crate::diag::render_all(&world.diagnostics, &world.sources))
+            let full = crate::diag::render_all(&world.diagnostics, &world.sources);
+            self.load_problems
+                .lock()
+                .map_err(|_| "poisoned")?
+                .push(full.clone());
+            let errors = world.diagnostics.iter().filter(|d| d.is_error()).count();
+            let first = world
+                .diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .unwrap_or_default();
+            let more = match errors {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            Err(format!(
+                "the mods do not load: {first}{more} (the whole report is printed once, before the results)"
+            ))
         } else {
             Ok(Arc::new(Prepared {
                 content: world.content.clone(),
                 folders: world.folders.clone(),
+                sources: world.sources.clone(),
             }))
         };
         self.prepared

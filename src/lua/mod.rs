@@ -158,6 +158,12 @@ pub struct LuaRuntime {
     views: event_view::Views,
     /// Lends the game to each call.
     lender: Lender,
+    /// Mods whose `scripts/main.lua` failed: what they would have registered is unknown, so the
+    /// resolver does not report their actions and checks as missing on top of the failure.
+    failed: std::collections::BTreeSet<String>,
+    /// Reference slots made free for registrations, and those the mods loaded so far may hold.
+    refs_free: usize,
+    refs_used: usize,
 }
 
 impl LuaRuntime {
@@ -173,6 +179,9 @@ impl LuaRuntime {
         Ok(LuaRuntime {
             views,
             lender: Lender::default(),
+            failed: Default::default(),
+            refs_free: 0,
+            refs_used: 0,
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
@@ -301,15 +310,31 @@ impl LuaRuntime {
         }
         if let Err(e) = result {
             diags.push(self.error_at(&id, "its scripts/main.lua failed", &e, None));
+            self.failed.insert(id.clone());
         }
     }
 
-    /// Makes room for as many references as one mod may register, charged to lantern.
-    fn reserve_references(&self) {
+    /// Makes room for as many references as one mod may register, charged to lantern. A dropped
+    /// reference leaves its slot free for the next, so only what earlier mods took is made again:
+    /// the full room is made once per state (it costs what 0.15 ms does), not once per mod.
+    fn reserve_references(&mut self) {
         let _host = self.accounts.charge_to(Owner::HOST);
         let room = 2 * (api::MOST_HANDLERS + api::MOST_REGISTERED) + 256;
-        let refs: Vec<Table> = (0..room).map(|_| self.lua.globals()).collect();
-        drop(refs);
+        let shared = self.shared.borrow();
+        let taken = shared.handlers.len()
+            + shared.actions.len()
+            + shared.checks.len()
+            + shared.on_reload.len();
+        drop(shared);
+        // Each registration holds a reference or two; the rest of a mod's load holds a few more.
+        let used = (2 * taken + 64 * self.mods.len()).saturating_sub(self.refs_used);
+        let free = self.refs_free.saturating_sub(used);
+        self.refs_used += used;
+        if free < room {
+            let refs: Vec<Table> = (0..room - free).map(|_| self.lua.globals()).collect();
+            drop(refs);
+        }
+        self.refs_free = room;
     }
 
     /// The actions and checks the scripts registered, for the content resolver.
@@ -318,6 +343,7 @@ impl LuaRuntime {
         Extensions {
             actions: shared.actions.keys().cloned().collect(),
             checks: shared.checks.keys().cloned().collect(),
+            failed: self.failed.clone(),
         }
     }
 

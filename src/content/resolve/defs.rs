@@ -26,6 +26,12 @@ pub fn resolve_all(
     let mut syms = Symbols {
         actions: ext.actions.clone(),
         checks: ext.checks.clone(),
+        broken: raw
+            .broken
+            .iter()
+            .filter_map(|(ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
+            .collect(),
+        failed_scripts: ext.failed.clone(),
         ..Symbols::default()
     };
 

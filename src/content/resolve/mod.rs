@@ -121,6 +121,10 @@ impl<'a> Cx<'a> {
         if table.contains_key(&id) {
             return Some(id);
         }
+        if let Some(why) = self.syms.broken.get(&id) {
+            self.follow_on(span, format!("`{id}` {why}"));
+            return None;
+        }
         let help = did_you_mean(id.as_str(), table.keys().map(Id::as_str));
         self.diags.push(
             Diagnostic::error(format!("unknown {} `{id}`", kind.name()))
@@ -128,6 +132,14 @@ impl<'a> Cx<'a> {
                 .with_help_opt(help),
         );
         None
+    }
+
+    /// A problem that follows from one already reported: said once per subject, after the causes.
+    pub fn follow_on(&mut self, span: Span, message: String) {
+        if !self.diags.iter().any(|d| d.message == message) {
+            self.diags
+                .push(Diagnostic::error(message).at(span).following());
+        }
     }
 
     /// Resolves an event name: an engine event, or a custom one (`rats:ritual_done`, or bare in its own mod).
@@ -244,6 +256,8 @@ pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         triggers: BTreeMap::new(),
         actions: ext.actions.clone(),
         checks: ext.checks.clone(),
+        broken: Default::default(),
+        failed_scripts: ext.failed.clone(),
     }
 }
 

@@ -25,6 +25,10 @@ pub struct Symbols {
     /// Actions and checks registered by Lua (`rats:summon`).
     pub actions: BTreeSet<Id>,
     pub checks: BTreeSet<Id>,
+    /// Definitions that could not be read, already reported: a reference to one is not "unknown".
+    pub broken: BTreeMap<Id, &'static str>,
+    /// Mods whose scripts failed to load: their actions and checks are not "unregistered".
+    pub failed_scripts: BTreeSet<String>,
 }
 
 /// Which mods each mod may override: itself and everything it depends on, directly or not.

@@ -195,6 +195,14 @@ fn registered(
         if registered.contains(&id) {
             return Some(id);
         }
+        if cx.syms.failed_scripts.contains(id.namespace()) {
+            let message = format!(
+                "`{id}` cannot be known: {}/scripts/main.lua, which would register it, failed (see above)",
+                id.namespace()
+            );
+            cx.follow_on(span, message);
+            return None;
+        }
         let help = did_you_mean(text, registered.iter().map(Id::as_str)).unwrap_or_else(|| {
             let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
             format!("{article} {kind} of a mod is registered by its Lua with `lantern.register_{kind}(\"{}\", fn)`", id.name())

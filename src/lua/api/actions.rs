@@ -85,7 +85,9 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
 }
 
 /// A Lua action table as the generic table the TOML reader takes.
-fn to_toml_map(t: &Table) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {
+/// A Lua table as the keys of an action entry, the one conversion `lantern.apply` and the test
+/// harness's `g:apply` share; `runtime_action` then validates it exactly as a TOML entry.
+pub fn to_toml_map(t: &Table) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {
     let mut map = BTreeMap::new();
     for pair in t.pairs::<String, LuaValue>() {
         let (k, v) = pair?;
@@ -113,6 +115,16 @@ fn to_toml_at(v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value
         LuaValue::Integer(i) => toml::Value::Integer(*i),
         LuaValue::Number(n) => toml::Value::Float(*n),
         LuaValue::String(s) => toml::Value::String(s.to_str()?.to_string()),
+        // A sequence (`{ "a", "b" }`) is an array, as in TOML; anything else is a table.
+        LuaValue::Table(t)
+            if t.raw_len() > 0 && t.pairs::<LuaValue, LuaValue>().count() == t.raw_len() =>
+        {
+            let mut array = Vec::with_capacity(t.raw_len());
+            for v in t.sequence_values::<LuaValue>() {
+                array.push(to_toml_at(&v?, key, depth + 1)?);
+            }
+            toml::Value::Array(array)
+        }
         LuaValue::Table(t) => {
             let mut table = toml::Table::new();
             for pair in t.pairs::<String, LuaValue>() {

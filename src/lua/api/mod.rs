@@ -5,6 +5,7 @@
 //! definitions cannot drift from what is registered.
 
 mod actions;
+pub use actions::to_toml_map;
 mod emit;
 mod events;
 mod game;
