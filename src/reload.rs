@@ -13,7 +13,7 @@ use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::{Game, Host};
 use crate::load::load_world;
-use crate::lua::Limits;
+use crate::lua::{Limits, LuaRuntime};
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -141,6 +141,15 @@ impl Live {
         &mut self.game
     }
 
+    /// Starts a new run over the mods as they are now, with fresh scripts; the reload generation
+    /// goes on counting. `Err` with the problems when the mods do not load (the old run goes on).
+    pub fn restart(&mut self, seed: u64) -> Result<Vec<Diagnostic>, (Vec<Diagnostic>, SourceMap)> {
+        let (fresh, notes) = Live::start(&self.mods_dir, seed, self.limits)?;
+        self.game = fresh.game;
+        self.sources = fresh.sources;
+        Ok(notes)
+    }
+
     /// Replaces the game (a loaded save), keeping the scripts.
     pub fn replace_game(&mut self, mut game: Game) {
         if let Some(mut host) = self.game.set_host(None) {
@@ -185,7 +194,20 @@ impl Live {
                 generation: self.generation(),
             };
         }
-        let changes = describe_changes(self.game.content(), &world.content);
+        let mut changes = describe_changes(self.game.content(), &world.content);
+        let scripts = changed_scripts(&self.sources, &world.sources);
+        if !scripts.is_empty() {
+            let registered = world.lua.as_ref().map_or(0, LuaRuntime::registrations);
+            let said = format!(
+                "scripts changed: {}; {registered} handlers, actions and checks registered again",
+                scripts.join(", ")
+            );
+            changes = if changes == "no changes" {
+                said
+            } else {
+                format!("{changes}; {said}")
+            };
+        }
         let mut notes = std::mem::take(&mut world.diagnostics);
         notes.extend(self.game.swap_content(world.content.clone()));
         if let Some(mut lua) = world.take_lua() {
@@ -223,6 +245,28 @@ impl Live {
             generation,
         }
     }
+}
+
+/// The Lua files that are new, gone or different between two loads, by display path.
+fn changed_scripts(old: &SourceMap, new: &SourceMap) -> Vec<String> {
+    let lua = |m: &SourceMap| -> BTreeMap<String, String> {
+        m.files()
+            .filter(|(_, f)| f.path().ends_with(".lua"))
+            .map(|(_, f)| (f.path().to_string(), f.text().to_string()))
+            .collect()
+    };
+    let (old, new) = (lua(old), lua(new));
+    let mut changed: Vec<String> = new
+        .iter()
+        .filter(|(k, v)| old.get(*k) != Some(v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    changed.extend(
+        old.keys()
+            .filter(|k| !new.contains_key(*k))
+            .map(|k| format!("{k} (removed)")),
+    );
+    changed
 }
 
 /// `+1 quest, ~2 triggers, -1 item`, or `no changes`.

@@ -214,7 +214,15 @@ fn a_handler_edited_ten_times_is_registered_once_and_storage_survives() {
     s.turn();
     for n in 1..=10 {
         s.write("test/scripts/main.lua", &script(n));
-        s.reload_ok();
+        let report = s.reload_ok();
+        // A script-only change is named, not "no changes".
+        assert!(
+            report
+                .summary
+                .contains("scripts changed: test/scripts/main.lua;"),
+            "{}",
+            report.summary
+        );
     }
     s.messages();
     s.turn();
@@ -352,10 +360,12 @@ fn editor_swap_files_do_not_trigger_a_reload() {
     );
 }
 
-#[test]
-fn the_scripted_play_session_transcript() {
-    let script = std::fs::read_to_string(root().join("tests/fixtures/play/session.txt")).unwrap();
-    let out = common::lantern_with_input(&["play", "--no-watch", "--seed", "21"], &root(), &script);
+/// Plays a scripted session (`tests/fixtures/play/<session>.txt`) with a seed and compares the
+/// whole output with `<expected>.txt`.
+fn play_transcript(session: &str, expected: &str, seed: &str) {
+    let script =
+        std::fs::read_to_string(root().join(format!("tests/fixtures/play/{session}.txt"))).unwrap();
+    let out = common::lantern_with_input(&["play", "--no-watch", "--seed", seed], &root(), &script);
     assert!(out.status.success());
     let transcript = format!(
         "{}--- stderr\n{}",
@@ -371,9 +381,21 @@ fn the_scripted_play_session_transcript() {
         })
         .collect();
     expect_file(
-        &root().join("tests/fixtures/play/transcript.txt"),
+        &root().join(format!("tests/fixtures/play/{expected}.txt")),
         &transcript,
     );
+}
+
+#[test]
+fn the_scripted_play_session_transcript() {
+    play_transcript("session", "transcript", "21");
+}
+
+/// A hazard played from the screen alone (each card's effects and costs, what each play did), the
+/// end of the run as an ending, and a restart.
+#[test]
+fn a_hazard_the_end_of_a_run_and_a_restart_from_the_screen() {
+    play_transcript("hazard_session", "hazard_transcript", "5");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! between two commands, never during one.
 
 use super::views::{
-    deck, describe_event, encounter_text, hazard_text, inventory, map, quests, status,
+    deck, describe_event, encounter_text, hazard_round_text, hazard_text, inventory, map, quests,
+    status,
 };
 use crate::content::{find_id, Value};
 use crate::diag::render_all;
@@ -49,12 +50,13 @@ commands:
   play N [top|bottom]  play card N of the hand
   end                  end the hazard round
   spawn CREATURE       add an enemy to the room
-  emit EVENT [target=T] [key=value ...]   raise any event (T: enemy number or creature)
+  emit EVENT [target=T] [key=value ...]   raise any event (T: player, an enemy number, or a creature to spawn)
   give ITEM [COUNT]    give yourself items
   start QUEST          start a quest
   why ID               why a trigger or quest did or did not fire last time
   log [N]              the last N events (default 10)
   save FILE / load FILE
+  restart [SEED]       a new run over the mods as they are now (the same seed unless given)
   reload               reload the mods now (changes are picked up by themselves unless --no-watch)
   seed / hash          the run seed / the state hash
   quit";
@@ -178,6 +180,30 @@ pub fn run(options: Options) -> ExitCode {
                 }
                 continue;
             }
+            "restart" => {
+                let seed = match words_of_line.get(1).map(|s| s.parse::<u64>()) {
+                    None => live.game().seed(),
+                    Some(Ok(seed)) => seed,
+                    Some(Err(_)) => {
+                        println!("error: `restart` takes a seed, a whole number");
+                        continue;
+                    }
+                };
+                match live.restart(seed) {
+                    Ok(notes) => {
+                        print_diags(&notes, live.sources());
+                        if let Ok(mut w) = words.lock() {
+                            *w = completion_words(live.game());
+                        }
+                        println!("A new run begins, seed {seed}. `next` to enter the first room.");
+                    }
+                    Err((diags, sources)) => {
+                        print_diags(&diags, &sources);
+                        println!("the mods do not load; the run goes on as it was");
+                    }
+                }
+                continue;
+            }
             "load" => {
                 let Some(path) = words_of_line.get(1) else {
                     println!("error: `load` needs a file");
@@ -195,6 +221,7 @@ pub fn run(options: Options) -> ExitCode {
             }
             _ => {}
         }
+        let was_over = live.game().state().over;
         let result = command(live.game_mut(), line);
         let game = live.game_mut();
         match result {
@@ -205,10 +232,18 @@ pub fn run(options: Options) -> ExitCode {
                 if !text.is_empty() {
                     println!("{text}");
                 }
+                if game.state().over && !was_over {
+                    println!("{}", ending(game));
+                }
             }
             Err(e) => {
                 game.take_messages();
-                println!("error: {e}");
+                if game.state().over {
+                    // Not a mistake of the player's: the run has ended.
+                    println!("{}", ending(game));
+                } else {
+                    println!("error: {e}");
+                }
             }
         }
         let problems = live.game_mut().take_problems();
@@ -329,6 +364,7 @@ const COMMANDS: &[&str] = &[
     "log",
     "save",
     "load",
+    "restart",
     "reload",
     "seed",
     "hash",
@@ -378,8 +414,21 @@ fn print_diags(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceM
 fn outcome(o: Outcome) -> String {
     match o {
         Outcome::Done => String::new(),
-        Outcome::RunOver => "The run is over.".into(),
+        // The game has said how it ended; the loop adds the ending's summary.
+        Outcome::RunOver => String::new(),
     }
+}
+
+/// How a run ended, and what can follow it.
+fn ending(game: &Game) -> String {
+    let s = game.state();
+    let done = s.quests.values().filter(|q| q.done).count();
+    format!(
+        "The run is over: {}, turn {}, {} quests done. `restart` begins a new run (`restart N` with seed N), `load FILE` goes back to a save, `quit` leaves.",
+        super::views::whereabouts(game),
+        s.turn,
+        done
+    )
 }
 
 fn command(game: &mut Game, line: &str) -> Result<String, String> {
@@ -416,8 +465,13 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
                 .get(2)
                 .map(|p| find_id(&content.progress_types, p, "core", "progress type"))
                 .transpose()?;
-            game.choose_route(route, progress.as_ref())
-                .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default()))
+            game.choose_route(route, progress.as_ref()).map(|o| {
+                format!(
+                    "{}{}",
+                    outcome(o),
+                    hazard_round_text(game).unwrap_or_default()
+                )
+            })
         }
         "play" | "p" => {
             let n = arg(1)?
@@ -428,12 +482,21 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
                 "bottom" | "b" => crate::hazard::Side::Bottom,
                 other => return Err(format!("`{other}` is not a side: `top` or `bottom`")),
             };
-            game.play_card(n.saturating_sub(1), side)
-                .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default()))
+            game.play_card(n.saturating_sub(1), side).map(|o| {
+                format!(
+                    "{}{}",
+                    outcome(o),
+                    hazard_round_text(game).unwrap_or_default()
+                )
+            })
         }
-        "end" => game
-            .end_hazard_round()
-            .map(|o| format!("{}{}", outcome(o), hazard_text(game).unwrap_or_default())),
+        "end" => game.end_hazard_round().map(|o| {
+            format!(
+                "{}{}",
+                outcome(o),
+                hazard_round_text(game).unwrap_or_default()
+            )
+        }),
         "attack" | "a" => {
             let n = words
                 .get(1)
@@ -485,8 +548,16 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
                 span: crate::diag::Span::file_start(crate::diag::FileId(0)),
             };
             let done = game.command_action(entry, "give").map(outcome)?;
+            // The action said what was given; a full stack keeps less.
             let kept = game.state().player.count(&item).saturating_sub(before);
-            Ok(format!("You receive {kept} {name}.{done}"))
+            if kept < count {
+                let most = content.items[&item].stack;
+                Ok(format!(
+                    "Only {kept} {name} kept: you carry at most {most}.{done}"
+                ))
+            } else {
+                Ok(done)
+            }
         }
         "start" => {
             let quest = find_id(&content.quests, arg(1)?, "core", "quest")?;
@@ -570,6 +641,7 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
     // The target last, once the rest is known good: naming a creature spawns one.
     let target = match target.map(|v| (v, v.parse::<usize>())) {
         None => None,
+        Some(("player", _)) => Some(CreatureRef::Player),
         // Whether the enemy is there is the game's to say (`emit_command`).
         Some((_, Ok(n))) => Some(
             n.checked_sub(1)

@@ -26,6 +26,15 @@ pub(super) fn describe_event(game: &Game, e: &crate::game::Event) -> String {
 /// The open encounter: title, description and options; blocked ones with their reason, never a probability.
 /// The open hazard: its text, routes and thresholds, the round, the hand, the dice and the meters.
 pub(super) fn hazard_text(game: &Game) -> Option<String> {
+    hazard_view(game, true)
+}
+
+/// The hazard after a play: the round, the dice and the hand, without the card's text and routes.
+pub(super) fn hazard_round_text(game: &Game) -> Option<String> {
+    hazard_view(game, false)
+}
+
+fn hazard_view(game: &Game, full: bool) -> Option<String> {
     let run = game.hazard()?;
     let content = game.content();
     let h = content.hazards.get(&run.hazard)?;
@@ -42,64 +51,67 @@ pub(super) fn hazard_text(game: &Game) -> Option<String> {
             .collect::<Vec<_>>()
             .join("/")
     };
-    let mut out = format!("[{}] {}\n  rounds {}", h.name, h.text, h.rounds);
-    out.push_str(&format!(
-        "\n  safe route: {} {}",
-        ptype(&h.safe.progress),
-        list(&h.safe.thresholds)
-    ));
-    if !h.choose_progress.is_empty() {
+    let mut out = String::new();
+    if full {
+        out.push_str(&format!("[{}] {}\n  rounds {}", h.name, h.text, h.rounds));
         out.push_str(&format!(
-            " (or choose: {})",
-            h.choose_progress
+            "\n  safe route: {} {}",
+            ptype(&h.safe.progress),
+            list(&h.safe.thresholds)
+        ));
+        if !h.choose_progress.is_empty() {
+            out.push_str(&format!(
+                " (or choose: {})",
+                h.choose_progress
+                    .iter()
+                    .map(ptype)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        out.push_str(&format!(
+            "\n  risk route, both required: {}",
+            h.risk
                 .iter()
-                .map(ptype)
+                .map(|m| format!("{} {}", ptype(&m.progress), list(&m.thresholds)))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(" and ")
         ));
-    }
-    out.push_str(&format!(
-        "\n  risk route, both required: {}",
-        h.risk
-            .iter()
-            .map(|m| format!("{} {}", ptype(&m.progress), list(&m.thresholds)))
-            .collect::<Vec<_>>()
-            .join(" and ")
-    ));
-    // FR-01 and FR-07: what a failed round costs, and what is different about the final one.
-    let finals = |ms: &[&crate::content::hazard::Meter]| {
-        ms.iter()
-            .map(|m| {
-                let (last, rest) = m.thresholds.split_last().unwrap_or((&0, &[]));
-                let before = rest.iter().max().copied().unwrap_or(0);
-                format!(
-                    "{} {last}{}",
-                    ptype(&m.progress),
-                    if *last > before {
-                        format!(" (+{} on the round before)", last - before)
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" and ")
-    };
-    out.push_str(&format!(
-        "\n  final round (round {}): safe {}; risk {}",
-        h.rounds,
-        finals(&[&h.safe]),
-        finals(&h.risk.iter().collect::<Vec<_>>())
-    ));
-    out.push_str(&format!(
-        "\n  a failed round costs: {}",
-        crate::game::words::actions(content, &h.penalty)
-    ));
-    if !h.final_penalty.actions.is_empty() {
+        // FR-01 and FR-07: what a failed round costs, and what is different about the final one.
+        let finals = |ms: &[&crate::content::hazard::Meter]| {
+            ms.iter()
+                .map(|m| {
+                    let (last, rest) = m.thresholds.split_last().unwrap_or((&0, &[]));
+                    let before = rest.iter().max().copied().unwrap_or(0);
+                    format!(
+                        "{} {last}{}",
+                        ptype(&m.progress),
+                        if *last > before {
+                            format!(" (+{} on the round before)", last - before)
+                        } else {
+                            String::new()
+                        }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
         out.push_str(&format!(
-            "; a failed final round also: {}",
-            crate::game::words::actions(content, &h.final_penalty)
+            "\n  final round (round {}): safe {}; risk {}",
+            h.rounds,
+            finals(&[&h.safe]),
+            finals(&h.risk.iter().collect::<Vec<_>>())
         ));
+        out.push_str(&format!(
+            "\n  a failed round costs: {}",
+            crate::game::words::actions(content, &h.penalty)
+        ));
+        if !h.final_penalty.actions.is_empty() {
+            out.push_str(&format!(
+                "; a failed final round also: {}",
+                crate::game::words::actions(content, &h.final_penalty)
+            ));
+        }
     }
     if let Some(route) = run.route {
         let meters: Vec<String> = run
@@ -189,7 +201,7 @@ pub(super) fn hazard_text(game: &Game) -> Option<String> {
         run.deck.len(),
         run.discard.len()
     ));
-    Some(out)
+    Some(out.trim_start_matches('\n').to_string())
 }
 
 /// The personal deck a hazard draws from: each card once, with its copies, colour and class.
@@ -236,13 +248,21 @@ fn gold(game: &Game) -> u32 {
     game.state().player.count(&Id::new("core", "gold"))
 }
 
-pub(super) fn status(game: &Game) -> String {
-    let s = game.state();
-    let max = game.attribute(CreatureRef::Player, "max_health", None);
+/// Where the player is, in words: "in Rat Nest (room 4 of the run)".
+pub(super) fn whereabouts(game: &Game) -> String {
     let room = game
         .current_room()
         .and_then(|r| game.content().rooms.get(&r).map(|r| r.name.clone()))
         .unwrap_or_else(|| "the start".into());
+    format!(
+        "in {room} (room {} of the run)",
+        game.state().position.sequence
+    )
+}
+
+pub(super) fn status(game: &Game) -> String {
+    let s = game.state();
+    let max = game.attribute(CreatureRef::Player, "max_health", None);
     let active: Vec<String> = s
         .quests
         .iter()
@@ -261,10 +281,10 @@ pub(super) fn status(game: &Game) -> String {
         })
         .collect();
     let mut out = format!(
-        "health {}/{max}, gold {}, in {room} (room {} of the run)",
+        "health {}/{max}, gold {}, {}",
         s.player.health,
         gold(game),
-        s.position.sequence
+        whereabouts(game)
     );
     if !active.is_empty() {
         out.push_str(&format!("\nquests: {}", active.join(", ")));

@@ -29,6 +29,13 @@ pub mod ev {
     pub const HAZARD_ENDED: EventKey = EventKey(18);
 }
 
+/// Whether items came or went; loot is picked up rather than received.
+#[derive(Clone, Copy)]
+enum Gain {
+    Got(bool),
+    Lost,
+}
+
 impl Game {
     /// Applies an action list as a transaction: every action, or (on the first failure) none of them.
     /// The failure names the mod file and line of the list.
@@ -91,6 +98,49 @@ impl Game {
         result
     }
 
+    /// What a creature got or lost, in the player's words: "You receive 50 Gold.", "Rat loses 1
+    /// Rat Tail.", the same item counted together.
+    fn say_items(&mut self, who: CreatureRef, gain: Gain, items: &[(Id, u32)]) {
+        if items.is_empty() {
+            return;
+        }
+        let mut counted: Vec<(&Id, u32)> = Vec::new();
+        for (id, n) in items {
+            match counted.iter_mut().find(|(c, _)| *c == id) {
+                Some((_, total)) => *total = total.saturating_add(*n),
+                None => counted.push((id, *n)),
+            }
+        }
+        let list: Vec<String> = counted
+            .iter()
+            .map(|(id, n)| {
+                let name = self
+                    .content
+                    .items
+                    .get(*id)
+                    .map_or_else(|| id.to_string(), |i| i.name.clone());
+                format!("{n} {name}")
+            })
+            .collect();
+        let player = who == CreatureRef::Player;
+        let verb = match (gain, player) {
+            (Gain::Got(true), true) => "You pick up",
+            (Gain::Got(_), true) => "You receive",
+            (Gain::Lost, true) => "You lose",
+            (Gain::Got(_), false) => "receives",
+            (Gain::Lost, false) => "loses",
+        };
+        let line = if player {
+            format!("{verb} {}.", list.join(", "))
+        } else {
+            let name = self
+                .creature(who)
+                .map_or_else(|| who.to_string(), |c| c.name.clone());
+            format!("{name} {verb} {}.", list.join(", "))
+        };
+        self.say(line);
+    }
+
     fn who(&self, who: crate::content::Who, ctx: &Ctx) -> Result<CreatureRef, String> {
         match self.resolve_who(who, ctx) {
             Some(r) if self.creature(r).is_some_and(|c| c.alive()) => Ok(r),
@@ -137,6 +187,11 @@ impl Game {
                     .map(|c| c.receive(&content, item, *count))
                     .unwrap_or(0);
                 if kept > 0 {
+                    self.say_items(
+                        who,
+                        Gain::Got(ctx.cause == "loot"),
+                        &[(item.clone(), *count)],
+                    );
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(item))]),
                         Some(ctx.cause.into()),
@@ -161,6 +216,7 @@ impl Game {
                 if let Some(c) = self.creature_mut(who) {
                     c.take(item, *count);
                 }
+                self.say_items(who, Gain::Lost, &[(item.clone(), *count)]);
             }
             Action::GiveRandomItems {
                 tag,
@@ -186,17 +242,20 @@ impl Game {
                 if candidates.is_empty() {
                     return Err(format!("no item tagged `{tag}` lies in the rarity range"));
                 }
+                let mut got = Vec::new();
                 for _ in 0..*count {
                     let pick = candidates[self.rng.below(ctx.stream, candidates.len())].clone();
                     self.uncapped = true;
                     if let Some(c) = self.creature_mut(who) {
                         c.receive(&content, &pick, 1);
                     }
+                    got.push((pick.clone(), 1));
                     self.push(
                         Event::new(ev::ITEM_PICKED_UP, who, None, vec![Some(Value::id(&pick))]),
                         Some(ctx.cause.into()),
                     );
                 }
+                self.say_items(who, Gain::Got(false), &got);
             }
             Action::TakeRandomItems {
                 tag,
@@ -232,13 +291,16 @@ impl Game {
                         units.extend(std::iter::repeat_n(s.item.clone(), s.count as usize));
                     }
                 }
+                let mut lost = Vec::new();
                 for _ in 0..*count {
                     let i = self.rng.below(ctx.stream, units.len());
                     let item = units.swap_remove(i);
                     if let Some(c) = self.creature_mut(who) {
                         c.take(&item, 1);
                     }
+                    lost.push((item, 1));
                 }
+                self.say_items(who, Gain::Lost, &lost);
             }
             Action::DamageRandomItems {
                 tag,

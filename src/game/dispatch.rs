@@ -194,8 +194,17 @@ impl Game {
         actions: &crate::content::ActionList,
         ctx: &Ctx,
     ) -> Result<TraceStep, String> {
+        let said = self.messages.len();
         match self.apply_list(actions, ctx) {
-            Ok(()) => Ok(TraceStep::Fired),
+            Ok(()) => {
+                // What a rule did is said with its name, so the player sees why it happened.
+                if self.messages.len() > said {
+                    for line in &mut self.messages[said..] {
+                        *line = format!("[{}] {line}", ctx.cause);
+                    }
+                }
+                Ok(TraceStep::Fired)
+            }
             Err(d) => {
                 let message = d.message.clone();
                 self.problems.push(d);
@@ -322,6 +331,7 @@ impl Game {
         self.trace_step(Subject::Quest(ordinal), Ok(TraceStep::Counted { count }));
         if count < q.count {
             self.set_quest(id, super::QuestProgress { count, done: false });
+            self.say(format!("{}: {count}/{}", q.name, q.count));
             return;
         }
         let outcome = self.run_actions(&q.actions, ctx);

@@ -323,11 +323,14 @@ impl Game {
         match result {
             Ok(success) => {
                 self.state.encounter = None;
-                self.say(if success {
-                    "It goes your way."
-                } else {
-                    "It does not go your way."
-                });
+                // Only a roll can go one way or the other; a certain option just happens.
+                if option.probability > 0.0 && option.probability < 1.0 {
+                    self.say(if success {
+                        "The roll goes your way."
+                    } else {
+                        "The roll does not go your way."
+                    });
+                }
                 self.push(
                     Event::new(
                         ev::ENCOUNTER_RESOLVED,

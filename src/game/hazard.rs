@@ -127,8 +127,15 @@ impl Game {
         let content = self.content.clone();
         let mut run = self.hazard_mut()?;
         let id = run.hazard.clone();
+        // `run` is a copy: the state's run stays as it was if the play is refused.
+        let before = run.clone();
         let card = run.play(&content, index, side, &mut self.hazard_streams(&id))?;
         let pending = std::mem::take(&mut run.pending);
+        let did = content
+            .hazards
+            .get(&id)
+            .map(|h| what_changed(&content, h, &before, &run, &card))
+            .unwrap_or_default();
         self.begin_turn();
         self.state.hazard = Some(run);
         let name = content
@@ -137,7 +144,11 @@ impl Game {
             .map(|c| c.name.clone())
             .unwrap_or_default();
         let which = if side == Side::Top { "top" } else { "bottom" };
-        self.say(format!("You play {name} ({which})."));
+        if did.is_empty() {
+            self.say(format!("You play {name} ({which}): it changes nothing."));
+        } else {
+            self.say(format!("You play {name} ({which}): {}.", did.join(", ")));
+        }
         self.push(
             Event::new(
                 ev::CARD_PLAYED,
@@ -261,4 +272,71 @@ pub fn describe_face(face: crate::hazard::Face) -> String {
         crate::hazard::Face::Color(c) => c.name().to_string(),
         crate::hazard::Face::X => "X".into(),
     }
+}
+
+/// What a play changed, in the player's words: progress, focus, cards drawn, dice turned, spent
+/// and refreshed, an enchantment placed.
+fn what_changed(
+    content: &crate::content::Content,
+    h: &crate::content::hazard::Hazard,
+    before: &crate::hazard::engine::HazardRun,
+    after: &crate::hazard::engine::HazardRun,
+    card: &Id,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let types = after.meter_types(h);
+    let needs = after.thresholds(h);
+    for (i, (now, was)) in after.meters.iter().zip(&before.meters).enumerate() {
+        if now != was {
+            let kind = types
+                .get(i)
+                .and_then(|t| content.progress_types.get(*t))
+                .map_or("progress", |p| p.name.as_str());
+            out.push(format!(
+                "{:+} {kind} ({now}/{})",
+                now - was,
+                needs.get(i).copied().unwrap_or(0)
+            ));
+        }
+    }
+    if after.focus > before.focus {
+        out.push(format!("focus {} for the next progress", after.focus));
+    }
+    // The played card left the hand; anything else new in it was drawn.
+    let mut left = before.hand.clone();
+    if let Some(i) = left.iter().position(|c| c == card) {
+        left.remove(i);
+    }
+    let mut drawn = Vec::new();
+    for c in &after.hand {
+        match left.iter().position(|l| l == c) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => drawn.push(
+                content
+                    .cards
+                    .get(c)
+                    .map_or_else(|| c.to_string(), |d| d.name.clone()),
+            ),
+        }
+    }
+    if !drawn.is_empty() {
+        out.push(format!("you draw {}", drawn.join(", ")));
+    }
+    for (i, (now, was)) in after.dice.iter().zip(&before.dice).enumerate() {
+        if now.face != was.face || now.state != was.state {
+            let face = super::describe_face(now.face);
+            let change = if now.face != was.face {
+                format!("now {face}, {}", now.state.name())
+            } else {
+                now.state.name().to_string()
+            };
+            out.push(format!("die {} {change}", i + 1));
+        }
+    }
+    if after.enchanted.len() > before.enchanted.len() {
+        out.push("it stays in play as an enchantment".into());
+    }
+    out
 }

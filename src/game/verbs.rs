@@ -50,7 +50,7 @@ impl Game {
             self.drain();
         }
         if self.state.over {
-            self.say("You die. The run is over.");
+            self.say("You die.");
             Outcome::RunOver
         } else {
             Outcome::Done
@@ -139,14 +139,8 @@ impl Game {
                     },
                     span: room_def.span,
                 };
-                if self.apply(&entry, &Ctx::command("loot")).is_ok() {
-                    let name = content
-                        .items
-                        .get(item)
-                        .map(|i| i.name.clone())
-                        .unwrap_or_default();
-                    self.say(format!("You pick up {count} {name}."));
-                }
+                // Says "You pick up ..." itself; a full pack is no reason to stop entering the room.
+                let _ = self.apply(&entry, &Ctx::command("loot"));
             }
             if room_def.kind == RoomKind::Combat && !room_def.enemies.is_empty() {
                 for e in &room_def.enemies {

@@ -337,6 +337,12 @@ impl LuaRuntime {
         self.refs_free = room;
     }
 
+    /// How many handlers, actions and checks the scripts registered, for the reload summary.
+    pub fn registrations(&self) -> usize {
+        let shared = self.shared.borrow();
+        shared.handlers.len() + shared.actions.len() + shared.checks.len()
+    }
+
     /// The actions and checks the scripts registered, for the content resolver.
     pub fn extensions(&self) -> Extensions {
         let shared = self.shared.borrow();
