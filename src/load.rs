@@ -7,7 +7,7 @@
 use crate::content::{self, Content};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::lua::{Limits, LuaRuntime};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Fresh scripts for an already loaded mod set: a new Lua state with every mod's `main.lua` run and
@@ -63,21 +63,32 @@ impl World {
 
 /// Loads the mods in `mods_dir`: data, scripts, and the binding between them.
 pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
-    load_world_of(mods_dir, None, limits)
+    load_world_of(&[mods_dir.to_path_buf()], None, limits)
 }
 
-/// Loads only the listed mods of `mods_dir` (a test's `mods = {"core", "rats"}`); a listed mod whose
-/// dependency is not listed is an error that says so.
-pub fn load_world_of(mods_dir: &Path, only: Option<&[String]>, limits: Limits) -> World {
+/// Loads the mods of several mods directories as one set (the game's, then the player's).
+pub fn load_world_from(roots: &[PathBuf], limits: Limits) -> World {
+    load_world_of(roots, None, limits)
+}
+
+/// Loads only the listed mods of the mods directories (a test's `mods = {"core", "rats"}`); a
+/// listed mod whose dependency is not listed is an error that says so.
+pub fn load_world_of(roots: &[PathBuf], only: Option<&[String]>, limits: Limits) -> World {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let mut folders = crate::mods::load_mod_list(mods_dir, &mut sources, &mut diagnostics);
+    let found = crate::mods::discover(roots, &mut sources, &mut diagnostics);
+    let discovered: Vec<String> = found.iter().map(|m| m.id().to_string()).collect();
+    let mut folders = crate::mods::load_order(found, &mut diagnostics);
     if let Some(only) = only {
         for wanted in only {
-            if !folders.iter().any(|m| m.id() == wanted) {
+            // A mod that is there but left out (a missing dependency) has said why already.
+            if !discovered.contains(wanted) {
+                let help = crate::diag::did_you_mean_suffix(wanted, folders.iter().map(|m| m.id()));
+                let dirs: Vec<String> =
+                    roots.iter().map(|r| format!("`{}`", r.display())).collect();
                 diagnostics.push(Diagnostic::error(format!(
-                    "there is no mod `{wanted}` in `{}`",
-                    mods_dir.display()
+                    "there is no mod `{wanted}` in {}{help}",
+                    dirs.join(" or ")
                 )));
             }
         }
@@ -97,7 +108,7 @@ pub fn load_world_of(mods_dir: &Path, only: Option<&[String]>, limits: Limits) -
             }
         }
     }
-    let raw = content::parse::read_mods(&folders, mods_dir, &mut sources, &mut diagnostics);
+    let raw = content::parse::read_mods(&folders, &mut sources, &mut diagnostics);
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => Some(lua),
         Err(e) => {

@@ -12,7 +12,7 @@
 use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::{Game, Host};
-use crate::load::load_world;
+use crate::load::load_world_from;
 use crate::lua::{Limits, LuaRuntime};
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::BTreeMap;
@@ -59,6 +59,11 @@ pub struct Watch {
 
 /// Watches `dir` recursively and calls `on_change` once per quiet burst of relevant changes.
 pub fn watch(dir: &Path, on_change: impl Fn() + Send + 'static) -> notify::Result<Watch> {
+    watch_all(&[dir.to_path_buf()], on_change)
+}
+
+/// Watches every mods directory; a burst of changes across them is one call.
+pub fn watch_all(dirs: &[PathBuf], on_change: impl Fn() + Send + 'static) -> notify::Result<Watch> {
     let (tx, rx) = mpsc::channel::<()>();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         if let Ok(event) = res {
@@ -67,7 +72,9 @@ pub fn watch(dir: &Path, on_change: impl Fn() + Send + 'static) -> notify::Resul
             }
         }
     })?;
-    watcher.watch(dir, RecursiveMode::Recursive)?;
+    for dir in dirs {
+        watcher.watch(dir, RecursiveMode::Recursive)?;
+    }
     std::thread::spawn(move || {
         while rx.recv().is_ok() {
             // Wait until the burst has been quiet for DEBOUNCE.
@@ -100,7 +107,7 @@ pub struct ReloadReport {
 
 /// A game over a mods directory that can be reloaded while it runs.
 pub struct Live {
-    mods_dir: PathBuf,
+    roots: Vec<PathBuf>,
     limits: Limits,
     game: Game,
     sources: SourceMap,
@@ -114,7 +121,16 @@ impl Live {
         seed: u64,
         limits: Limits,
     ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
-        let mut world = load_world(mods_dir, limits);
+        Live::start_over(&[mods_dir.to_path_buf()], seed, limits)
+    }
+
+    /// [`Live::start`] over several mods directories, loaded as one set.
+    pub fn start_over(
+        roots: &[PathBuf],
+        seed: u64,
+        limits: Limits,
+    ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
+        let mut world = load_world_from(roots, limits);
         if world.has_errors() {
             return Err((world.diagnostics, world.sources));
         }
@@ -124,7 +140,7 @@ impl Live {
             game.set_host(Some(Box::new(lua)));
         }
         let live = Live {
-            mods_dir: mods_dir.to_path_buf(),
+            roots: roots.to_vec(),
             limits,
             game,
             sources: world.sources,
@@ -144,7 +160,7 @@ impl Live {
     /// Starts a new run over the mods as they are now, with fresh scripts; the reload generation
     /// goes on counting. `Err` with the problems when the mods do not load (the old run goes on).
     pub fn restart(&mut self, seed: u64) -> Result<Vec<Diagnostic>, (Vec<Diagnostic>, SourceMap)> {
-        let (fresh, notes) = Live::start(&self.mods_dir, seed, self.limits)?;
+        let (fresh, notes) = Live::start_over(&self.roots, seed, self.limits)?;
         self.game = fresh.game;
         self.sources = fresh.sources;
         Ok(notes)
@@ -163,8 +179,9 @@ impl Live {
         &self.sources
     }
 
-    pub fn mods_dir(&self) -> &Path {
-        &self.mods_dir
+    /// The mods directories, in the order their mods are found.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
     }
 
     /// How many reloads have been swapped in.
@@ -180,7 +197,7 @@ impl Live {
     /// Loads the whole mod set beside the live game; swaps content and scripts when it loads cleanly.
     pub fn reload(&mut self) -> ReloadReport {
         let start = Instant::now();
-        let mut world = load_world(&self.mods_dir, self.limits);
+        let mut world = load_world_from(&self.roots, self.limits);
         let elapsed = start.elapsed();
         if world.has_errors() {
             return ReloadReport {

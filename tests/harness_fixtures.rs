@@ -211,3 +211,57 @@ fn a_filter_that_matches_nothing_fails() {
         "{text}"
     );
 }
+
+/// The game's mods and the player's in folders of their own: `--mods` given twice. `lantern new`
+/// writes into the last one a mod whose test passes there, and check, test and play see both.
+#[test]
+fn the_players_mods_live_in_a_folder_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("game/core"));
+    std::fs::create_dir_all(dir.path().join("mine")).unwrap();
+    let two = ["--mods", "game", "--mods", "mine"];
+    let args = |cmd: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
+        v.splice(1..1, two.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |cmd: &[&str]| {
+        let a = args(cmd);
+        lantern(
+            &a.iter().map(String::as_str).collect::<Vec<_>>(),
+            dir.path(),
+        )
+    };
+    let new = run(&["new", "rats"]);
+    assert!(
+        new.status.success(),
+        "{}",
+        String::from_utf8_lossy(&new.stderr)
+    );
+    assert!(dir.path().join("mine/rats/mod.toml").is_file());
+    assert!(!dir.path().join("game/rats").exists());
+    let check = run(&["check"]);
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout),
+        "0 errors, 0 warnings in 2 mods\n"
+    );
+    let test = run(&["test", "rats"]);
+    let text = String::from_utf8_lossy(&test.stdout);
+    assert!(text.ends_with("\n2 passed, 0 failed\n"), "{text}");
+    let play = common::lantern_with_input(
+        &args(&["play", "--no-watch"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        dir.path(),
+        "next\nquests\n",
+    );
+    let text = String::from_utf8_lossy(&play.stdout);
+    assert!(text.contains("lantern: 2 mods loaded"), "{text}");
+    assert!(text.contains("First Hunt (rats:first_hunt)"), "{text}");
+    // Only the player's folder: the note says what to add, and the tests say core is missing.
+    let alone = lantern(&["test", "--mods", "mine", "rats"], dir.path());
+    let text = String::from_utf8_lossy(&alone.stdout);
+    assert_eq!(alone.status.code(), Some(1));
+    assert!(text.contains("there is no mod `core` in `mine`"), "{text}");
+}

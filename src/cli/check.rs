@@ -1,9 +1,9 @@
 //! `lantern check`: load every mod (data and scripts), print every diagnostic and a summary, exit 1 on errors.
 
 use crate::diag::{render_all, render_json, summary_line};
-use crate::load::load_world;
+use crate::load::load_world_from;
 use crate::lua::Limits;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -12,8 +12,8 @@ pub enum Format {
     Json,
 }
 
-pub fn run(mods_dir: &Path, format: Format) -> ExitCode {
-    let loaded = load_world(mods_dir, Limits::default());
+pub fn run(roots: &[PathBuf], format: Format) -> ExitCode {
+    let loaded = load_world_from(roots, Limits::default());
     let mods = loaded.content.mods.len();
     match format {
         Format::Human => {

@@ -26,17 +26,18 @@ struct Cli {
 enum Command {
     /// Validate every mod in the mods directory; exit 1 on errors.
     Check {
-        /// The folder that holds the mods.
+        /// A folder that holds mods; give it again for more (the game's first, then the player's).
         #[arg(long, default_value = "mods")]
-        mods: PathBuf,
+        mods: Vec<PathBuf>,
         /// `human` (with carets) or `json` (for editors and CI).
         #[arg(long, value_enum, default_value = "human")]
         format: check::Format,
     },
     /// Run the mods' Lua tests (`mods/*/tests/**/*.lua`) and the scenarios in `scripts/`.
     Test {
+        /// A folder that holds mods; give it again for more (the game's first, then the player's).
         #[arg(long, default_value = "mods")]
-        mods: PathBuf,
+        mods: Vec<PathBuf>,
         /// Run only the tests whose `file > describe > it` name contains this.
         filter: Option<String>,
         #[arg(long, value_enum, default_value = "pretty")]
@@ -51,8 +52,9 @@ enum Command {
     New {
         /// The mod's id: lowercase letters, digits and `_`.
         name: String,
+        /// A folder that holds mods; give it again for more (the game's first, then the player's).
         #[arg(long, default_value = "mods")]
-        mods: PathBuf,
+        mods: Vec<PathBuf>,
     },
     /// Simulate a hazard many times and print the seed's success-metric table.
     Sim {
@@ -70,8 +72,9 @@ enum Command {
     },
     /// Play the reference game over the mods, one command per line.
     Play {
+        /// A folder that holds mods; give it again for more (the game's first, then the player's).
         #[arg(long, default_value = "mods")]
-        mods: PathBuf,
+        mods: Vec<PathBuf>,
         /// The run seed: the same seed and commands give the same game.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -95,8 +98,9 @@ enum SimWhat {
     Hazard {
         /// The hazard's ID (a bare name means `core:`).
         id: String,
+        /// A folder that holds mods; give it again for more (the game's first, then the player's).
         #[arg(long, default_value = "mods")]
-        mods: PathBuf,
+        mods: Vec<PathBuf>,
         #[arg(long, default_value_t = 10_000)]
         runs: u64,
         /// One route only (default: both, `runs` each).
@@ -141,6 +145,15 @@ impl LimitArgs {
     }
 }
 
+/// The mods directories as a message names them: `mods` or `mods`, `mine`.
+fn shown(roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .map(|r| format!("`{}`", r.display()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -165,7 +178,7 @@ pub fn main() -> ExitCode {
         } => Some(mods),
         Command::Docs { .. } | Command::New { .. } => None,
     };
-    if let Some(mods) = mods.filter(|m| !m.is_dir()) {
+    if let Some(mods) = mods.and_then(|m| m.iter().find(|m| !m.is_dir())) {
         eprintln!(
             "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
             mods.display()

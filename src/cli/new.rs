@@ -1,10 +1,14 @@
 //! `lantern new NAME`: a new mod with a manifest, a data file with a trigger and a quest, a script
 //! and a passing test: the starting point of the modder guide's first chapter.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(mods_dir: &Path, name: &str) -> ExitCode {
+/// Writes the mod into the last of the mods directories (the player's, after the game's).
+pub fn run(roots: &[PathBuf], name: &str) -> ExitCode {
+    let Some(mods_dir) = roots.last() else {
+        return ExitCode::from(2);
+    };
     if !crate::id::is_ident(name) {
         eprintln!("error: `{name}` is not a mod id: use lowercase letters, digits and `_`, such as `rats`");
         return ExitCode::from(2);
@@ -37,7 +41,26 @@ pub fn run(mods_dir: &Path, name: &str) -> ExitCode {
     for (path, _) in &files {
         println!("  {name}/{path}");
     }
-    println!("next: `lantern check`, `lantern test {name}`, and `lantern play` to see it live");
+    // Its manifest depends on core and its test plays with core: say how to reach it.
+    let mut sources = crate::diag::SourceMap::new();
+    let found = crate::mods::discover(roots, &mut sources, &mut Vec::new());
+    let flags: String = roots
+        .iter()
+        .map(|r| format!(" --mods {}", r.display()))
+        .collect();
+    if found.iter().any(|m| m.id() == "core") {
+        let flags = if roots.len() == 1 && mods_dir.as_path() == std::path::Path::new("mods") {
+            String::new()
+        } else {
+            flags
+        };
+        println!("next: `lantern check{flags}`, `lantern test{flags} {name}`, and `lantern play{flags}` to see it live");
+    } else {
+        println!(
+            "note: `{name}` depends on `core`, which is not in {}: give the game's mods folder first, such as `lantern test --mods mods{flags} {name}`",
+            super::shown(roots)
+        );
+    }
     ExitCode::SUCCESS
 }
 

@@ -5,6 +5,7 @@
 //! transcript tested. Unless `--no-watch`, the mods directory is watched and a change is reloaded
 //! between two commands, never during one.
 
+use super::shown;
 use super::views::{
     deck, describe_event, encounter_text, hazard_round_text, hazard_text, inventory, map, quests,
     status,
@@ -21,7 +22,7 @@ use std::process::ExitCode;
 use std::sync::{mpsc, Arc, Mutex};
 
 pub struct Options {
-    pub mods: PathBuf,
+    pub mods: Vec<PathBuf>,
     pub seed: u64,
     pub load: Option<PathBuf>,
     /// Watch the mods directory and reload on changes.
@@ -72,7 +73,7 @@ enum Msg {
 type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
 
 pub fn run(options: Options) -> ExitCode {
-    let (mut live, notes) = match Live::start(&options.mods, options.seed, options.limits) {
+    let (mut live, notes) = match Live::start_over(&options.mods, options.seed, options.limits) {
         Ok(started) => started,
         Err((diagnostics, sources)) => {
             eprintln!("{}", render_all(&diagnostics, &sources));
@@ -105,14 +106,14 @@ pub fn run(options: Options) -> ExitCode {
     let mut printer: Option<Printer> = None;
     let _watch = if options.watch {
         let tx = tx.clone();
-        match crate::reload::watch(&options.mods, move || {
+        match crate::reload::watch_all(&options.mods, move || {
             let _ = tx.send(Msg::Changed);
         }) {
             Ok(w) => Some(w),
             Err(e) => {
                 eprintln!(
-                    "warning: cannot watch `{}` for changes ({e}); use `reload`",
-                    options.mods.display()
+                    "warning: cannot watch {} for changes ({e}); use `reload`",
+                    shown(&options.mods)
                 );
                 None
             }

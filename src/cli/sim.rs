@@ -2,7 +2,6 @@
 
 use crate::hazard::sim::{table, Policy};
 use crate::hazard::Route;
-use crate::load::load_world;
 use crate::lua::Limits;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -21,7 +20,7 @@ pub enum SimFormat {
 }
 
 pub struct Options<'a> {
-    pub mods: &'a Path,
+    pub mods: &'a [std::path::PathBuf],
     pub hazard: &'a str,
     pub runs: u64,
     pub route: Option<RouteArg>,
@@ -33,7 +32,7 @@ pub struct Options<'a> {
 }
 
 pub fn run(o: Options) -> ExitCode {
-    let world = load_world(o.mods, Limits::default());
+    let world = crate::load::load_world_from(o.mods, Limits::default());
     if world.has_errors() {
         eprintln!(
             "{}",

@@ -1,53 +1,51 @@
 //! `lantern test`: discover and run every mod's tests and the scenarios in `scripts/`.
 
+use super::shown;
 use crate::harness::{self, report, Harness};
 use crate::lua::Limits;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 
 pub fn run(
-    mods_dir: &Path,
+    roots: &[PathBuf],
     filter: Option<&str>,
     format: report::Format,
     watch: bool,
     limits: Limits,
 ) -> ExitCode {
-    let code = run_once(mods_dir, filter, format, limits);
+    let code = run_once(roots, filter, format, limits);
     if !watch {
         return code;
     }
     let (tx, rx) = mpsc::channel();
-    let _watch = match crate::reload::watch(mods_dir, move || {
+    let _watch = match crate::reload::watch_all(roots, move || {
         let _ = tx.send(());
     }) {
         Ok(w) => w,
         Err(e) => {
-            eprintln!("error: cannot watch `{}`: {e}", mods_dir.display());
+            eprintln!("error: cannot watch {}: {e}", shown(roots));
             return ExitCode::from(1);
         }
     };
-    println!(
-        "watching {} for changes (Ctrl-C to stop)",
-        mods_dir.display()
-    );
+    println!("watching {} for changes (Ctrl-C to stop)", shown(roots));
     while rx.recv().is_ok() {
         while rx.try_recv().is_ok() {}
         // Every change reruns every test: the whole bundled suite takes well under a second, and a
         // changed data file can break any mod's tests.
         println!();
-        run_once(mods_dir, filter, format, limits);
+        run_once(roots, filter, format, limits);
     }
     code
 }
 
 fn run_once(
-    mods_dir: &Path,
+    roots: &[PathBuf],
     filter: Option<&str>,
     format: report::Format,
     limits: Limits,
 ) -> ExitCode {
-    let mut files = harness::discover(mods_dir);
+    let mut files = harness::discover_all(roots);
     // A filter that names a mod (or `scripts`) selects that folder's files; any other filter
     // selects tests whose `file > describe > it` name contains it.
     let mut filter = filter;
@@ -58,7 +56,7 @@ fn run_once(
             filter = None;
         }
     }
-    let h = Arc::new(Harness::new(mods_dir, limits));
+    let h = Arc::new(Harness::over(roots, limits));
     let results = harness::run(&h, &files, filter);
     // The mods' own problems once, first: every test that made a game of them failed because of them.
     for problems in h.load_problems() {
@@ -74,8 +72,8 @@ fn run_once(
                 )
             ),
             None => eprintln!(
-                "error: no tests found under `{}`: a mod's tests are the .lua files in its tests/ folder",
-                mods_dir.display()
+                "error: no tests found under {}: a mod's tests are the .lua files in its tests/ folder",
+                shown(roots)
             ),
         }
         return ExitCode::from(1);

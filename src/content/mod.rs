@@ -189,8 +189,9 @@ impl Loaded {
 pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let folders = crate::mods::load_mod_list(mods_dir, &mut sources, &mut diagnostics);
-    let raw = parse::read_mods(&folders, mods_dir, &mut sources, &mut diagnostics);
+    let folders =
+        crate::mods::load_mod_list(&[mods_dir.to_path_buf()], &mut sources, &mut diagnostics);
+    let raw = parse::read_mods(&folders, &mut sources, &mut diagnostics);
     let mods = folders.iter().map(mod_info).collect();
     let content = build(raw, mods, ext, &sources, &mut diagnostics);
     // Read top to bottom, file by file; problems without a place come first.

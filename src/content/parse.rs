@@ -60,12 +60,12 @@ pub const TABLES: &[&str] = &[
 /// Reads every data file of every mod, in load order.
 pub fn read_mods(
     mods: &[ModFolder],
-    mods_root: &Path,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> RawDefs {
     let mut defs = RawDefs::default();
     for m in mods {
+        let mods_root = m.root.as_path();
         let root = crate::mods::real_root(&m.dir);
         let (mut files, mut unread) = (Vec::new(), Vec::new());
         for found in crate::mods::walk(&root, &m.dir.join("data")) {

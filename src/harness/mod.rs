@@ -70,7 +70,8 @@ type PreparedSets = BTreeMap<Vec<String>, Result<Arc<Prepared>, String>>;
 
 /// What every test file shares: the mods directory, the limits, and the prepared mod sets.
 pub struct Harness {
-    pub mods_dir: PathBuf,
+    /// The mods directories, in the order their mods are found.
+    pub roots: Vec<PathBuf>,
     pub limits: Limits,
     prepared: Mutex<PreparedSets>,
     /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
@@ -79,8 +80,13 @@ pub struct Harness {
 
 impl Harness {
     pub fn new(mods_dir: &Path, limits: Limits) -> Harness {
+        Harness::over(&[mods_dir.to_path_buf()], limits)
+    }
+
+    /// A harness over several mods directories (the game's, then the player's).
+    pub fn over(roots: &[PathBuf], limits: Limits) -> Harness {
         Harness {
-            mods_dir: mods_dir.to_path_buf(),
+            roots: roots.to_vec(),
             limits,
             prepared: Mutex::new(BTreeMap::new()),
             load_problems: Mutex::new(Vec::new()),
@@ -103,7 +109,7 @@ impl Harness {
             return p.clone();
         }
         let only = (!key.is_empty()).then_some(key.as_slice());
-        let world = crate::load::load_world_of(&self.mods_dir, only, self.limits);
+        let world = crate::load::load_world_of(&self.roots, only, self.limits);
         let result = if world.has_errors() {
             let full = crate::diag::render_all(&world.diagnostics, &world.sources);
             self.load_problems
@@ -141,18 +147,26 @@ impl Harness {
 
 /// Every test file under the mods directory, and under `scripts/` beside it, in path order.
 pub fn discover(mods_dir: &Path) -> Vec<TestFile> {
+    discover_all(&[mods_dir.to_path_buf()])
+}
+
+/// Every test file of the mods in the mods directories, and under a `scripts/` beside each.
+pub fn discover_all(roots: &[PathBuf]) -> Vec<TestFile> {
     let mut files = Vec::new();
     let mut sources = crate::diag::SourceMap::new();
     let mut diags = Vec::new();
-    for m in crate::mods::discover(mods_dir, &mut sources, &mut diags) {
-        collect(&m.dir, &m.dir.join("tests"), mods_dir, &mut files);
+    for m in crate::mods::discover(roots, &mut sources, &mut diags) {
+        collect(&m.dir, &m.dir.join("tests"), &m.root, &mut files);
     }
-    let scripts = mods_dir.parent().map(|p| p.join("scripts"));
-    if let Some(scripts) = scripts.filter(|s| s.is_dir()) {
-        let base = scripts.parent().unwrap_or(Path::new("."));
-        collect(&scripts, &scripts, base, &mut files);
+    for root in roots {
+        let scripts = root.parent().map(|p| p.join("scripts"));
+        if let Some(scripts) = scripts.filter(|s| s.is_dir()) {
+            let base = scripts.parent().unwrap_or(Path::new("."));
+            collect(&scripts, &scripts, base, &mut files);
+        }
     }
     files.sort_by(|a, b| a.display.cmp(&b.display));
+    files.dedup_by(|a, b| a.path == b.path);
     files
 }
 

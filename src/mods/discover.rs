@@ -1,4 +1,6 @@
-//! Finding mods: every folder in the mods directory that holds a `mod.toml`.
+//! Finding mods: every folder in the mods directories that holds a `mod.toml`. A game's own mods
+//! and the player's can live in folders of their own (`--mods game/mods --mods ~/my-mods`), as
+//! Factorio keeps its base data apart from the mods folder; a mod id is still declared once.
 
 use super::Manifest;
 use crate::diag::{Diagnostic, FileId, SourceMap};
@@ -9,6 +11,8 @@ use std::path::{Path, PathBuf};
 pub struct ModFolder {
     pub manifest: Manifest,
     pub dir: PathBuf,
+    /// The mods directory it was found in; its files are shown relative to it (`rats/data/a.toml`).
+    pub root: PathBuf,
     pub manifest_file: FileId,
 }
 
@@ -18,15 +22,37 @@ impl ModFolder {
     }
 }
 
-/// Every mod folder in `mods_dir`, sorted by path; problems become diagnostics.
+/// Every mod folder in the mods directories, each directory's sorted by path, the directories in
+/// the order given; problems become diagnostics.
 ///
 /// A folder without a `mod.toml` whose own subfolders are mods is a *group* (`mods/examples/`): its
-/// mods are found too. Any other folder without a `mod.toml` is skipped with a warning.
+/// mods are found too. Any other folder without a `mod.toml` is skipped with a warning. A mod id
+/// declared in two folders (of one directory or of two) is an error at the second.
 pub fn discover(
-    mods_dir: &Path,
+    roots: &[PathBuf],
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<ModFolder> {
+    let mut found: Vec<ModFolder> = Vec::new();
+    for root in roots {
+        discover_in(root, &mut found, sources, diags);
+    }
+    if found.is_empty() && !diags.iter().any(Diagnostic::is_error) {
+        let dirs: Vec<String> = roots.iter().map(|r| format!("`{}`", r.display())).collect();
+        diags.push(
+            Diagnostic::error(format!("no mods found in {}", dirs.join(" or ")))
+                .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
+        );
+    }
+    found
+}
+
+fn discover_in(
+    mods_dir: &Path,
+    found: &mut Vec<ModFolder>,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) {
     let dirs = match list_dirs(mods_dir) {
         Ok(dirs) => dirs,
         Err(e) => {
@@ -37,7 +63,7 @@ pub fn discover(
                 ))
                 .with_help("pass the folder that holds your mods with `--mods DIR`"),
             );
-            return Vec::new();
+            return;
         }
     };
     let mut folders = Vec::new();
@@ -53,19 +79,11 @@ pub fn discover(
             folders.push(dir);
         }
     }
-    let mut found: Vec<ModFolder> = Vec::new();
     for dir in folders {
-        if let Some(m) = read_folder(mods_dir, &dir, &found, sources, diags) {
+        if let Some(m) = read_folder(mods_dir, &dir, found, sources, diags) {
             found.push(m);
         }
     }
-    if found.is_empty() && !diags.iter().any(Diagnostic::is_error) {
-        diags.push(
-            Diagnostic::error(format!("no mods found in `{}`", mods_dir.display()))
-                .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
-        );
-    }
-    found
 }
 
 fn list_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -125,6 +143,7 @@ fn read_folder(
             Some(ModFolder {
                 manifest,
                 dir: dir.to_path_buf(),
+                root: mods_dir.to_path_buf(),
                 manifest_file: file,
             })
         }

@@ -19,14 +19,15 @@ pub use manifest::{Dependency, Manifest};
 pub use order::load_order;
 
 use crate::diag::{Diagnostic, SourceMap};
-use std::path::Path;
+use std::path::PathBuf;
 
-/// Discovers the mods in `mods_dir` and orders them; what could not load is in the diagnostics.
+/// Discovers the mods in the mods directories and orders them; what could not load is in the
+/// diagnostics.
 pub fn load_mod_list(
-    mods_dir: &Path,
+    roots: &[PathBuf],
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<ModFolder> {
-    let found = discover(mods_dir, sources, diags);
+    let found = discover(roots, sources, diags);
     load_order(found, diags)
 }
