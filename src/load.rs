@@ -66,6 +66,19 @@ pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
     load_world_of(&[mods_dir.to_path_buf()], None, limits)
 }
 
+/// [`load_world_from`], and the scripts read for what their literal calls would fail with when
+/// they run ([`LuaRuntime::check_scripts`]): what `lantern check` reports.
+pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
+    let mut world = load_world_from(roots, limits);
+    if let Some(lua) = &world.lua {
+        world.diagnostics.extend(lua.check_scripts());
+        world
+            .diagnostics
+            .sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
+    }
+    world
+}
+
 /// Loads the mods of several mods directories as one set (the game's, then the player's).
 pub fn load_world_from(roots: &[PathBuf], limits: Limits) -> World {
     load_world_of(roots, None, limits)

@@ -50,6 +50,7 @@ fixtures!(
     folder_without_manifest,
     hazard_route_rules,
     lua_bad_require,
+    lua_literal_calls,
     lua_main_beside_manifest,
     lua_memory_bomb,
     lua_memory_bomb_kept,

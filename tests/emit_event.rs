@@ -120,7 +120,17 @@ fn every_bad_call_gets_the_mlua_functions_message_at_its_line() {
         ("lantern.emit_event('ping', 42)", "lantern.emit_event"),
     ];
     for (call, message) in cases {
-        let (said, problems) = run(call);
+        // Called through another name, so the load-time check (which reads literal calls of
+        // `lantern.emit_event`, see the next test) leaves it to the runtime.
+        // (`lantern['emit_event']` is the same function; a call the check cannot judge, such as a
+        // number for the name, keeps its own form, which mlua's argument message names.)
+        let literal = call.contains("', {") && !call.contains("[1]") && !call.contains("altar");
+        let hidden = if literal {
+            call.replace("lantern.emit_event(", "lantern['emit_event'](")
+        } else {
+            call.to_string()
+        };
+        let (said, problems) = run(&hidden);
         assert!(said.is_empty(), "{call}: {said:?}");
         assert_eq!(problems.len(), 1, "{call}: {problems:#?}");
         assert!(problems[0].contains(message), "{call}: {}", problems[0]);
@@ -128,6 +138,50 @@ fn every_bad_call_gets_the_mlua_functions_message_at_its_line() {
             problems[0].contains(" --> test/scripts/main.lua:6:"),
             "{call}: {}",
             problems[0]
+        );
+    }
+}
+
+/// The same calls written with literals are reported by `lantern check`, with the runtime's
+/// message, at the call's line, before any handler runs.
+#[test]
+fn lantern_check_reports_a_literal_bad_call_at_its_line() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "lantern.emit_event('pong', { power = 1 })",
+            "lantern.emit_event: unknown event `pong`; did you mean `test:ping`?",
+        ),
+        (
+            "lantern.emit_event('ping', { power = 'high' })",
+            "`power` of `test:ping` must be of type `int`, not `string`",
+        ),
+        (
+            "lantern.emit_event('ping', { power = 1.5 })",
+            "`power` of `test:ping` must be of type `int`, not `number`",
+        ),
+        (
+            "lantern.emit_event('ping', { powr = 3 })",
+            "event `test:ping` has no payload field `powr`; did you mean `power`?",
+        ),
+        (
+            "lantern.apply({ action = 'give_item', item = 'core:glod' })",
+            "lantern.apply: unknown item `core:glod` (did you mean `core:gold`?)",
+        ),
+    ];
+    for (call, message) in cases {
+        let lua = format!("{SHOW}lantern.on('turn_started', function()\n{call}\nend)\n");
+        let mods = TestMods::new(&[("data/events.toml", PING), ("scripts/main.lua", &lua)]);
+        let world = lantern::load::check_world(&[mods.path()], lantern::lua::Limits::default());
+        let rendered = lantern::diag::render_all(&world.diagnostics, &world.sources);
+        assert_eq!(
+            world.diagnostics.iter().filter(|d| d.is_error()).count(),
+            1,
+            "{call}: {rendered}"
+        );
+        assert!(rendered.contains(message), "{call}: {rendered}");
+        assert!(
+            rendered.contains(" --> test/scripts/main.lua:6:"),
+            "{call}: {rendered}"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! `lantern check`: load every mod (data and scripts), print every diagnostic and a summary, exit 1 on errors.
 
 use crate::diag::{render_all, render_json, summary_line};
-use crate::load::load_world_from;
+use crate::load::check_world;
 use crate::lua::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ pub enum Format {
 }
 
 pub fn run(roots: &[PathBuf], format: Format) -> ExitCode {
-    let loaded = load_world_from(roots, Limits::default());
+    let loaded = check_world(roots, Limits::default());
     let mods = loaded.content.mods.len();
     match format {
         Format::Human => {

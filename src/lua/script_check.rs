@@ -1,0 +1,389 @@
+//! Reading a mod's scripts without running them, to report at load what would otherwise fail only
+//! when a handler runs: for literal event names and payload tables in `lantern.emit_event`, literal
+//! action tables in `lantern.apply`, and `ev.<field>` reads in a `lantern.on` handler of a known
+//! event, the same message the runtime would give, at the file and line, with "did you mean".
+//!
+//! Scripts are parsed with `full_moon`, a Lua 5.4 parser. Only what is written as a literal is
+//! judged: a name or a table built at run time is the runtime's to check. A handler whose `ev` is
+//! shadowed (`local ev`, a nested function taking `ev`) is left alone rather than guessed at.
+
+use crate::content::resolve::Symbols;
+use crate::content::{EventTable, Value};
+use crate::diag::{Diagnostic, FileId, Span};
+use full_moon::ast::{
+    Call, Expression, Field, FunctionArgs, FunctionBody, FunctionCall, Index, LocalAssignment,
+    Parameter, Prefix, Suffix, TableConstructor, VarExpression,
+};
+use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
+use full_moon::visitors::{Visit, Visitor};
+use std::collections::BTreeMap;
+
+/// One script of a mod, as it was read at load.
+pub struct Script<'a> {
+    pub mod_id: &'a str,
+    pub file: FileId,
+    pub text: &'a str,
+}
+
+/// Every problem the scripts' literal calls would raise when they run.
+pub fn check(scripts: &[Script<'_>], events: &EventTable, symbols: &Symbols) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for script in scripts {
+        let parsed = full_moon::parse_fallible(script.text, full_moon::LuaVersion::lua54());
+        // A script that does not parse has been reported by Lua itself, at its line.
+        if !parsed.errors().is_empty() {
+            continue;
+        }
+        let mut calls = Calls {
+            script,
+            events,
+            symbols,
+            diags: &mut diags,
+        };
+        calls.visit_ast(parsed.ast());
+    }
+    diags
+}
+
+struct Calls<'a, 'b> {
+    script: &'a Script<'a>,
+    events: &'a EventTable,
+    symbols: &'a Symbols,
+    diags: &'b mut Vec<Diagnostic>,
+}
+
+impl Visitor for Calls<'_, '_> {
+    fn visit_function_call(&mut self, call: &FunctionCall) {
+        let Some((name, args)) = lantern_call(call) else {
+            return;
+        };
+        match name.as_str() {
+            "emit_event" => self.emit_event(&args),
+            "apply" => self.apply(&args),
+            "on" => self.on(&args),
+            _ => {}
+        }
+    }
+}
+
+impl Calls<'_, '_> {
+    fn span(&self, token: &TokenReference) -> Span {
+        Span::new(
+            self.script.file,
+            token.start_position().bytes()..token.end_position().bytes(),
+        )
+    }
+
+    fn error(&mut self, token: &TokenReference, message: String) {
+        let span = self.span(token);
+        self.diags.push(Diagnostic::error(message).at(span));
+    }
+
+    /// `lantern.emit_event("name", { field = value })`: the event is declared, and each literal
+    /// field is one of its payload's, of its type.
+    fn emit_event(&mut self, args: &[&Expression]) {
+        let Some((event, at)) = args.first().and_then(|e| string_of(e)) else {
+            return;
+        };
+        let Some(kind) = self
+            .events
+            .lookup_for(self.script.mod_id.as_bytes(), event.as_bytes())
+        else {
+            let help = crate::diag::did_you_mean(&event, self.events.names())
+                .unwrap_or_else(|| "declare it with [[event_types]]".into());
+            self.error(
+                at,
+                format!("lantern.emit_event: unknown event `{event}`; {help}"),
+            );
+            return;
+        };
+        let def = self.events.get(kind);
+        let Some(Expression::TableConstructor(table)) = args.get(1) else {
+            return;
+        };
+        for field in table.fields() {
+            let Field::NameKey { key, value, .. } = field else {
+                continue;
+            };
+            let name = identifier(key);
+            let Some((_, ty)) = def.field(&name) else {
+                let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
+                let help = crate::diag::did_you_mean_suffix(&name, names.iter().copied());
+                let list = if help.is_empty() {
+                    format!(" (it has: {})", names.join(", "))
+                } else {
+                    help
+                };
+                self.error(
+                    key,
+                    format!(
+                        "lantern.emit_event: event `{}` has no payload field `{name}`{list}",
+                        def.name
+                    ),
+                );
+                continue;
+            };
+            if let Some((v, token)) = literal(value) {
+                if !v.fits(ty) {
+                    let what = type_name(&v);
+                    self.error(
+                        token,
+                        format!(
+                            "lantern.emit_event: `{name}` of `{}` must be of type `{}`, not `{what}`",
+                            def.name,
+                            ty.name()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `lantern.apply({ action = "...", ... })` written wholly in literals: validated as the runtime
+    /// (and a TOML action) would be.
+    fn apply(&mut self, args: &[&Expression]) {
+        let Some(Expression::TableConstructor(table)) = args.first() else {
+            return;
+        };
+        let Some((map, at)) = literal_table(table) else {
+            return;
+        };
+        if let Err(e) = crate::content::resolve::runtime_action(
+            self.symbols,
+            self.events,
+            self.script.mod_id,
+            &map,
+        ) {
+            self.error(at, format!("lantern.apply: {e}"));
+        }
+    }
+
+    /// `lantern.on("event", function(ev) ... end)`: every `ev.<field>` the handler reads is a field
+    /// of that event.
+    fn on(&mut self, args: &[&Expression]) {
+        let Some((event, _)) = args.first().and_then(|e| string_of(e)) else {
+            return;
+        };
+        let Some(Expression::Function(function)) = args.get(1) else {
+            return;
+        };
+        // An event that is not one is reported when the handlers are bound.
+        let Some(kind) = self
+            .events
+            .lookup_for(self.script.mod_id.as_bytes(), event.as_bytes())
+        else {
+            return;
+        };
+        let body = function.body();
+        let Some(Parameter::Name(param)) = body.parameters().iter().next() else {
+            return;
+        };
+        let ev = identifier(param);
+        let mut reads = Reads {
+            name: &ev,
+            fields: Vec::new(),
+            shadowed: false,
+        };
+        body.block().visit(&mut reads);
+        if reads.shadowed {
+            return;
+        }
+        let def = self.events.get(kind);
+        let mut known: Vec<String> = ["name", "source", "target"].map(String::from).to_vec();
+        known.extend(def.payload.iter().map(|(n, _)| n.clone()));
+        for (field, token) in reads.fields {
+            if !known.contains(&field) {
+                let help =
+                    crate::diag::did_you_mean_suffix(&field, known.iter().map(String::as_str));
+                self.error(
+                    &token,
+                    format!("event `{}` has no field `{field}`{help}", def.name),
+                );
+            }
+        }
+    }
+}
+
+/// The fields read as `<name>.<field>` in a handler's body.
+struct Reads<'a> {
+    name: &'a str,
+    fields: Vec<(String, TokenReference)>,
+    shadowed: bool,
+}
+
+impl Reads<'_> {
+    fn read(&mut self, prefix: &Prefix, mut suffixes: std::slice::Iter<'_, Suffix>) {
+        if let (Prefix::Name(n), Some(Suffix::Index(Index::Dot { name, .. }))) =
+            (prefix, suffixes.next())
+        {
+            if identifier(n) == self.name {
+                self.fields.push((identifier(name), name.clone()));
+            }
+        }
+    }
+}
+
+impl Visitor for Reads<'_> {
+    fn visit_var_expression(&mut self, var: &VarExpression) {
+        let suffixes: Vec<Suffix> = var.suffixes().cloned().collect();
+        self.read(var.prefix(), suffixes.iter());
+    }
+
+    fn visit_function_call(&mut self, call: &FunctionCall) {
+        let suffixes: Vec<Suffix> = call.suffixes().cloned().collect();
+        self.read(call.prefix(), suffixes.iter());
+    }
+
+    fn visit_local_assignment(&mut self, local: &LocalAssignment) {
+        if local.names().iter().any(|n| identifier(n) == self.name) {
+            self.shadowed = true;
+        }
+    }
+
+    fn visit_function_body(&mut self, body: &FunctionBody) {
+        let takes = body
+            .parameters()
+            .iter()
+            .any(|p| matches!(p, Parameter::Name(n) if identifier(n) == self.name));
+        if takes {
+            self.shadowed = true;
+        }
+    }
+}
+
+/// `lantern.<name>(args)`: the name and the arguments, for a direct call of the API.
+fn lantern_call(call: &FunctionCall) -> Option<(String, Vec<&Expression>)> {
+    let Prefix::Name(base) = call.prefix() else {
+        return None;
+    };
+    if identifier(base) != "lantern" {
+        return None;
+    }
+    let mut suffixes = call.suffixes();
+    let Some(Suffix::Index(Index::Dot { name, .. })) = suffixes.next() else {
+        return None;
+    };
+    let Some(Suffix::Call(Call::AnonymousCall(args))) = suffixes.next() else {
+        return None;
+    };
+    if suffixes.next().is_some() {
+        return None;
+    }
+    let args: Vec<&Expression> = match args.as_ref() {
+        FunctionArgs::Parentheses { arguments, .. } => arguments.iter().collect(),
+        _ => return None,
+    };
+    Some((identifier(name), args))
+}
+
+fn identifier(token: &TokenReference) -> String {
+    match token.token_type() {
+        TokenType::Identifier { identifier } => identifier.to_string(),
+        _ => token.token().to_string(),
+    }
+}
+
+/// A string literal's text (escapes as written: only plain names are compared) and its token.
+fn string_of(e: &Expression) -> Option<(String, &TokenReference)> {
+    match e {
+        Expression::String(token) => match token.token_type() {
+            TokenType::StringLiteral { literal, .. } if !literal.contains('\\') => {
+                Some((literal.to_string(), token))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A literal value as the runtime would see it, and its token.
+fn literal(e: &Expression) -> Option<(Value, &TokenReference)> {
+    match e {
+        Expression::Number(token) => {
+            let text = match token.token_type() {
+                TokenType::Number { text } => text.to_string(),
+                _ => return None,
+            };
+            let value = match text.parse::<i64>() {
+                Ok(i) => Value::Int(i),
+                Err(_) => Value::Float(text.parse::<f64>().ok()?),
+            };
+            Some((value, token))
+        }
+        Expression::String(_) => string_of(e).map(|(s, t)| (Value::str(&s), t)),
+        Expression::Symbol(token) => match token.token_type() {
+            TokenType::Symbol {
+                symbol: Symbol::True,
+            } => Some((Value::Bool(true), token)),
+            TokenType::Symbol {
+                symbol: Symbol::False,
+            } => Some((Value::Bool(false), token)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Int(_) => "integer",
+        Value::Float(_) => "number",
+        Value::Bool(_) => "boolean",
+        _ => "string",
+    }
+}
+
+/// An action table written wholly in literals (nested tables too) as the keys of an action entry;
+/// `None` when anything in it is computed. The token is the `action` value's, or the table's first.
+fn literal_table(
+    table: &TableConstructor,
+) -> Option<(
+    BTreeMap<String, toml::Spanned<toml::Value>>,
+    &TokenReference,
+)> {
+    let mut map = BTreeMap::new();
+    let mut at = None;
+    for field in table.fields() {
+        let Field::NameKey { key, value, .. } = field else {
+            return None;
+        };
+        let name = identifier(key);
+        let v = toml_literal(value)?;
+        if name == "action" || at.is_none() {
+            at = Some(if name == "action" {
+                literal(value).map(|(_, t)| t).unwrap_or(key)
+            } else {
+                key
+            });
+        }
+        map.insert(name, toml::Spanned::new(0..0, v));
+    }
+    Some((map, at?))
+}
+
+fn toml_literal(e: &Expression) -> Option<toml::Value> {
+    if let Expression::TableConstructor(t) = e {
+        let mut table = toml::Table::new();
+        let mut array = Vec::new();
+        for field in t.fields() {
+            match field {
+                Field::NameKey { key, value, .. } => {
+                    table.insert(identifier(key), toml_literal(value)?);
+                }
+                Field::NoKey(value) => array.push(toml_literal(value)?),
+                _ => return None,
+            }
+        }
+        return match (table.is_empty(), array.is_empty()) {
+            (_, true) => Some(toml::Value::Table(table)),
+            (true, false) => Some(toml::Value::Array(array)),
+            (false, false) => None,
+        };
+    }
+    Some(match literal(e)?.0 {
+        Value::Int(i) => toml::Value::Integer(i),
+        Value::Float(f) => toml::Value::Float(f),
+        Value::Bool(b) => toml::Value::Boolean(b),
+        Value::Str(s) => toml::Value::String(s.to_string()),
+    })
+}
