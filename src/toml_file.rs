@@ -248,8 +248,9 @@ pub fn error_to_diagnostic(
             .filter(|v| v.trim().parse::<f64>().is_ok())
             .filter(|_| matches!(plain_type(expected), "an integer" | "a number"));
         let d = Diagnostic::error(format!(
-            "{place}: expected {}, found {found}",
-            plain_type(expected)
+            "{place}: expected {}, found {}",
+            plain_type(expected),
+            plain_found(found)
         ))
         .at(span);
         return match (unquoted, key) {
@@ -271,6 +272,21 @@ fn plain_type(expected: &str) -> &str {
         "a map" => "a table",
         "a boolean" => "true or false",
         other => other,
+    }
+}
+
+/// What serde found, in the same words: a TOML table is a table, an array an array.
+fn plain_found(found: &str) -> String {
+    match found {
+        "map" => "a table".into(),
+        "sequence" => "an array".into(),
+        other => match other.strip_prefix("floating point ") {
+            Some(n) => format!("the number {}", n.trim_matches('`')),
+            None => match other.strip_prefix("integer ") {
+                Some(n) => format!("the integer {}", n.trim_matches('`')),
+                None => other.to_string(),
+            },
+        },
     }
 }
 

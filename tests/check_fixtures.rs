@@ -75,6 +75,7 @@ fixtures!(
     unknown_table,
     version_mismatch,
     when_field_not_carried,
+    wrong_types_everywhere,
     wrong_value_type,
 );
 

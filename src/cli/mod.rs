@@ -56,7 +56,7 @@ enum Command {
         #[arg(long, default_value = "mods")]
         mods: Vec<PathBuf>,
     },
-    /// Simulate a hazard many times and print the seed's success-metric table.
+    /// Simulate a hazard many times and print how it plays against its design targets.
     Sim {
         #[command(subcommand)]
         what: SimWhat,

@@ -51,8 +51,11 @@ impl Manifest {
         let doc = crate::toml_file::parse_document(text, file)?;
         let span = doc.span();
         let doc = Spanned::new(span, toml::de::DeValue::Table(doc.into_inner()));
-        let raw: RawManifest =
-            crate::toml_file::from_value(doc, file, "mod.toml").map_err(|d| vec![d])?;
+        // Every mistake in it at once: a manifest is small, so reading it again per mistake is cheap.
+        let raw: RawManifest = match crate::toml_file::all_errors(doc, file, "mod.toml") {
+            (errors, Some(raw)) if errors.is_empty() => raw,
+            (errors, _) => return Err(errors),
+        };
         let mut errors = Vec::new();
         let at = |s: &Spanned<String>| Span::new(file, s.span());
         if !is_ident(raw.id.get_ref()) {

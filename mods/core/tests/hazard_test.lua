@@ -1,11 +1,11 @@
--- The hazard game (seed 002) through the harness, with stubbed dice and draws.
+-- The hazard game through the harness, with stubbed dice and draws.
 -- A stub of 0 makes every die red and every shuffle keep the deck's order; 0.7 makes every die X.
 
 local function game()
   return lantern.test.game{ seed = 3, mods = { "core" } }
 end
 
-describe("hazards (seed 002)", function()
+describe("hazards", function()
   it("draws five before the route and rolls four dice after it", function()
     local g = game()
     g:start_hazard("core:rockslide")

@@ -49,7 +49,7 @@ fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
                 "the final round's threshold ({last}) is lower than an earlier round's ({highest}); the final round should be elevated"
             ))
             .at(cx.span(m.thresholds.span()))
-            .with_help("seed 002, FR-07: the final round uses an elevated threshold"),
+            .with_help("make the last threshold higher than every earlier round's: the final round is the hardest"),
         );
     }
     progress.map(|progress| Meter {
@@ -101,7 +101,7 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
                 risk[0].progress
             ))
             .at(cx.span(r.risk.span()))
-            .with_help("seed 002, FR-03: the risk route's dual meters need two progress types in the same round"),
+            .with_help("the risk route asks for two kinds of progress in the same round; give the second meter another progress type"),
         );
     }
     if rounds > 1 {
@@ -116,7 +116,7 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
                         "the {route} route's final round is not elevated: no threshold of it is above every earlier round's"
                     ))
                     .at(at)
-                    .with_help("seed 002, FR-07: the final round uses an elevated threshold"),
+                    .with_help("make the last threshold higher than every earlier round's: the final round is the hardest"),
                 );
             }
         }
@@ -302,7 +302,7 @@ pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
                 "card `{id}` acts on X dice, but only cards of the `x_interaction` class may; its X effects will do nothing"
             ))
             .at(cx.span(r.id.span()))
-            .with_help("seed 002, FR-10: set `class = \"x_interaction\"`, or remove its `treat_x` and `exhaust_x` effects"),
+            .with_help("set `class = \"x_interaction\"`, or remove its `treat_x` and `exhaust_x` effects"),
         );
     }
     Some(Card {

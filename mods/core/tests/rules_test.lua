@@ -1,10 +1,10 @@
--- Seed 001 (the event and trigger system) as harness tests over the bundled core.
+-- Triggers, quests and the event queue over the bundled core.
 
 local function rat(g)
   return g:spawn("core:rat")
 end
 
-describe("Rattenplage (seed 001)", function()
+describe("Rattenplage", function()
   local g
   before_each(function()
     g = lantern.test.game{ seed = 7, mods = { "core" } }
@@ -39,7 +39,7 @@ describe("Rattenplage (seed 001)", function()
   end)
 end)
 
-describe("the thorn armour (seed 001)", function()
+describe("the thorn armour", function()
   it("reflects fire onto the undead only", function()
     local g = lantern.test.game{ seed = 7, mods = { "core" } }
     g:give("core:thorn_armor")
@@ -53,7 +53,7 @@ describe("the thorn armour (seed 001)", function()
   end)
 end)
 
-describe("the flaming sword's 20 % burn (seed 001)", function()
+describe("the flaming sword's 20 % burn", function()
   local function swing(roll)
     local g = lantern.test.game{ seed = 7, mods = { "core" } }
     g:apply({ action = "take_item", item = "core:dagger" })
@@ -77,7 +77,7 @@ describe("the flaming sword's 20 % burn (seed 001)", function()
   end)
 end)
 
-describe("the event queue (seed 001)", function()
+describe("the event queue", function()
   it("handles an event raised by a trigger after the events already waiting", function()
     local g = lantern.test.game{ seed = 7, mods = { "core" } }
     g:apply({ action = "take_item", item = "core:dagger" })

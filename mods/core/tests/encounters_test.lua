@@ -1,4 +1,4 @@
--- Seed 000 (the narrative event service): acceptance criteria AC1 to AC10 over the bundled encounters.
+-- The bundled encounters: how one is drawn, what its options ask and cost, how a roll decides.
 
 local function race(gold)
   local g = lantern.test.game{ seed = 12345, mods = { "core" } }
@@ -8,8 +8,8 @@ local function race(gold)
   return g
 end
 
-describe("encounters (seed 000)", function()
-  it("AC1: the same context selects the same encounter", function()
+describe("encounters", function()
+  it("the same context selects the same encounter", function()
     local function pick()
       local g = lantern.test.game{ seed = 12345, mods = { "core" } }
       for _ = 1, 6 do
@@ -25,38 +25,38 @@ describe("encounters (seed 000)", function()
     expect(pick()).to_be(first)
   end)
 
-  it("AC2: 50 gold blocks the 100 gold bet with its reason", function()
+  it("50 gold blocks the 100 gold bet with its reason", function()
     local e = race(50):encounter()
     expect(e.options[1].blocked).to_be(true)
     expect(e.options[1].reason).to_be("需要至少 100 金币")
   end)
 
-  it("AC3: 150 gold makes the bet selectable", function()
+  it("150 gold makes the bet selectable", function()
     expect(race(150):encounter().options[1].blocked).to_be(false)
   end)
 
-  it("AC4: the 100 gold cost is paid on selection", function()
+  it("the 100 gold cost is paid on selection", function()
     local g = race(200)
     g:stub_rng(0.99)
     g:choose(1)
     expect(g.player:count("core:gold")).to_be(100)
   end)
 
-  it("AC5: a won bet leaves 250", function()
+  it("a won bet leaves 250", function()
     local g = race(200)
     g:stub_rng(0.1)
     g:choose(1)
     expect(g.player:count("core:gold")).to_be(250)
   end)
 
-  it("AC6: a lost bet leaves 100", function()
+  it("a lost bet leaves 100", function()
     local g = race(200)
     g:stub_rng(0.8)
     g:choose(1)
     expect(g.player:count("core:gold")).to_be(100)
   end)
 
-  it("AC7: the roll is reproducible", function()
+  it("the roll is reproducible", function()
     local function outcome()
       local g = race(200)
       g:choose(1)
@@ -65,21 +65,21 @@ describe("encounters (seed 000)", function()
     expect(outcome()).to_be(outcome())
   end)
 
-  it("AC8: exactly two common components satisfy the requirement", function()
+  it("exactly two common components satisfy the requirement", function()
     local g = lantern.test.game{ seed = 1, mods = { "core" } }
     g:apply({ action = "take_item", item = "core:cog" })
     g:start_encounter("core:scrap_dealer")
     expect(g:encounter().options[1].blocked).to_be(false)
   end)
 
-  it("AC9: a tower loses exactly 20 endurance", function()
+  it("a tower loses exactly 20 endurance", function()
     local g = lantern.test.game{ seed = 1, mods = { "core" } }
     g:start_encounter("core:price_and_reward")
     g:choose(1)
     expect(g.player:property("core:arrow_tower", "endurance")).to_be(80)
   end)
 
-  it("AC10: the encounter closes after a selection", function()
+  it("the encounter closes after a selection", function()
     local g = race(200)
     g:choose(3)
     expect(g:encounter()).to_be(nil)
@@ -87,7 +87,7 @@ describe("encounters (seed 000)", function()
     expect(events[#events].name).to_be("encounter_resolved")
   end)
 
-  it("EC11: an option out of range is refused and the encounter stays open", function()
+  it("an option out of range is refused and the encounter stays open", function()
     local g = race(200)
     expect(function() g:choose(7) end).to_fail_with("no option 7")
     expect(g:encounter().id).to_be("core:horse_race")
