@@ -245,6 +245,51 @@ fn two_triggers_that_fire_each_other_stop_at_the_cap_with_the_chain_named() {
     g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
 }
 
+/// A game whose own events come in numbers raises the cap: 120 events queued by one command all
+/// reach the quest that counts them. Under the default cap the turn stops, and the problem says
+/// how many queued events were dropped.
+#[test]
+fn a_game_raises_the_event_cap_and_no_event_past_a_cap_is_dropped_silently() {
+    let mods = common::world::TestMods::new(&[(
+        "data/harvest.toml",
+        "[[event_types]]\nid = \"harvested\"\n\n\
+         [[quests]]\nid = \"crops\"\nname = \"Crops\"\non = \"harvested\"\ncount = 1000\nactions = []\n",
+    )]);
+    let run = |cap: Option<usize>| {
+        let (mut g, world) = mods.game(1);
+        if let Some(cap) = cap {
+            g.set_event_cap(cap);
+        }
+        let start = ActionEntry {
+            action: Action::StartQuest {
+                quest: Id::qualified("test:crops").unwrap(),
+            },
+            span: Span::file_start(FileId(0)),
+        };
+        g.command_action(start, "start").unwrap();
+        let kind = g.content().events.lookup("test:harvested").unwrap();
+        // One turn of the game's own: every plot harvested raises an event.
+        g.begin_turn();
+        for _ in 0..120 {
+            g.emit(kind, CreatureRef::Player, None, &[], None).unwrap();
+        }
+        g.drain();
+        let count = g.state().quests[&Id::qualified("test:crops").unwrap()].count;
+        (count, common::world::problems(&mut g, &world))
+    };
+    let (count, problems) = run(Some(500));
+    assert_eq!(count, 120);
+    assert!(problems.is_empty(), "{problems:#?}");
+    let (count, problems) = run(None);
+    assert_eq!(count, 100);
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains("more than 100 events in one turn; the turn was stopped and 20 queued events were dropped"),
+        "{}",
+        problems[0]
+    );
+}
+
 #[test]
 fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
     let dir = tempfile::tempdir().unwrap();

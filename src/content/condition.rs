@@ -79,7 +79,7 @@ impl QuestState {
 }
 
 /// `repr(u8)` gives it a plain tag byte, which dispatch reads for every condition it evaluates; with
-/// the layout Rust picks (the tag folded into a field's spare values) that read took ten instructions.
+/// the layout Rust picks, the tag is folded into a field's spare values and every read decodes it.
 #[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
 pub enum Check {

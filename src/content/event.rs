@@ -58,11 +58,10 @@ impl EventDef {
 #[derive(Debug, Clone)]
 pub struct EventTable {
     defs: Vec<EventDef>,
-    /// Every name, for [`EventTable::lookup`]: `emit_event` looks a name up on every call, and
-    /// scanning the engine events' names cost it more than a tenth of the call. Keyed by bytes, so
-    /// a name read from Lua need not be checked for UTF-8 first, and hashed with FNV-1a, which costs
-    /// a fifth of the standard hasher on names this short (names come from mod files, not from an
-    /// adversary).
+    /// Every name, for [`EventTable::lookup`]: `emit_event` looks a name up on every call. Keyed by
+    /// bytes, so a name read from Lua need not be checked for UTF-8 first, and hashed with FNV-1a,
+    /// much cheaper than the standard hasher on names this short (names come from mod files, not
+    /// from an adversary; figures in docs/performance.md).
     by_name: std::collections::HashMap<Box<[u8]>, EventKey, BuildFnv>,
 }
 

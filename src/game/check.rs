@@ -8,7 +8,7 @@ const MODIFIER_DEPTH: u8 = 8;
 
 /// What a failing condition saw: cheap to record on every evaluation, put into words only when asked.
 /// `repr(u8)` gives it a plain tag byte: with the layout Rust picks, reading which variant the old
-/// value was (to drop it before writing the new one) took a dozen instructions per evaluation.
+/// value was (to drop it before writing the new one) is a decode on every evaluation.
 #[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
 pub enum Saw {
@@ -179,8 +179,8 @@ impl Game {
     /// (written into `saw`, for the trace; left alone when it holds).
     ///
     /// `has_item` and `has_tag`, the checks most triggers carry, are answered here, inlined into
-    /// dispatch; the rest go through [`Game::test_other`]. Evaluating conditions was measured at
-    /// nearly half of an event's cost, most of it the call and its two jump tables.
+    /// dispatch; the rest go through [`Game::test_other`], so the common case pays no call and no
+    /// jump table (docs/performance.md).
     #[inline(always)]
     fn test(&self, cond: &Condition, ctx: &Ctx, depth: u8, saw: &mut Saw) -> bool {
         match &cond.check {

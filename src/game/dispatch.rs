@@ -13,11 +13,18 @@
 
 use super::apply::ev;
 use super::trace::{Subject, Trace, TraceStep};
-use super::{CreatureRef, Ctx, Event, Game, Handled, EVENT_CAP};
+use super::{CreatureRef, Ctx, Event, Game, Handled};
 use crate::content::{TriggerRef, WorldSees};
 use crate::diag::Diagnostic;
 
 impl Game {
+    /// The most events one turn handles, 100 unless set: a game whose own events come in numbers
+    /// (a harvest of 120 plots in one turn) raises it. At least 1. Past it, the turn stops, the
+    /// events still queued are dropped, and a problem says how many and which chain looped.
+    pub fn set_event_cap(&mut self, cap: usize) {
+        self.event_cap = cap.max(1);
+    }
+
     /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
     pub fn begin_turn(&mut self) {
         self.turn_start = self.handled;
@@ -29,9 +36,11 @@ impl Game {
         // Content is replaced only between commands, so one handle serves the whole drain.
         let content = self.content.clone();
         while let Some((event, cause, parent)) = self.queue.pop_front() {
-            if self.handled - self.turn_start >= EVENT_CAP {
+            if self.handled - self.turn_start >= self.event_cap {
+                // This one and every event still queued: none is lost without a word.
+                let dropped = self.queue.len() + 1;
                 self.queue.clear();
-                self.report_loop();
+                self.report_loop(dropped);
                 break;
             }
             // The event joins the log once handled, moved rather than copied; meanwhile
@@ -352,7 +361,7 @@ impl Game {
     }
 
     /// The cap was reached: name the chain of triggers that led to the last event.
-    fn report_loop(&mut self) {
+    fn report_loop(&mut self, dropped: usize) {
         let mut chain: Vec<std::rc::Rc<str>> = Vec::new();
         let mut at = self.handled.checked_sub(1);
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
@@ -372,7 +381,8 @@ impl Game {
         } else {
             chain.join(" -> ")
         };
-        let mut d = Diagnostic::error(format!("more than {EVENT_CAP} events in one turn; the turn was stopped. The chain that looped: {text}"))
+        let cap = self.event_cap;
+        let mut d = Diagnostic::error(format!("more than {cap} events in one turn; the turn was stopped and {dropped} queued events were dropped. The chain that looped: {text}"))
             .with_help("a trigger's actions raise an event that sets it (or another) off again; add a `when`, a condition or a `chance`");
         if let Some(span) = chain
             .last()

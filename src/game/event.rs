@@ -35,7 +35,7 @@ pub struct Handled {
 
 /// Payload allocations kept for reuse: an event that leaves the log gives its payload back when
 /// nothing else holds it (a script may keep an event view), and `emit` fills one of the same length
-/// instead of allocating. An allocation and a free per event were a tenth of an event's cost.
+/// instead of allocating, so handling an event allocates nothing in the common case.
 #[derive(Default)]
 pub(super) struct Spare {
     by_len: Vec<Vec<Rc<[Option<Value>]>>>,

@@ -35,7 +35,8 @@ use crate::rng::Streams;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// At most this many events are handled per turn; past it the turn stops with the chain named.
+/// At most this many events are handled per turn unless the game sets another cap
+/// ([`Game::set_event_cap`]); past it the turn stops with the chain named.
 pub const EVENT_CAP: usize = 100;
 
 /// Who is acting: the bearer of the trigger (or the actor of a command) and the other side.
@@ -99,6 +100,8 @@ pub struct Game {
     /// absolute numbers, looked up in `log` (which keeps more than a turn's cap).
     handled: usize,
     turn_start: usize,
+    /// The most events one turn handles (configuration, not state: not saved or hashed).
+    event_cap: usize,
     /// Recent events, newest last.
     log: VecDeque<Handled>,
     /// Payloads of events that left the log, by length, for `emit` to fill again.
@@ -185,6 +188,7 @@ impl Game {
             queue: VecDeque::new(),
             handled: 0,
             turn_start: 0,
+            event_cap: EVENT_CAP,
             log: VecDeque::new(),
             spare: event::Spare::default(),
             traces,

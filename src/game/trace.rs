@@ -62,7 +62,7 @@ impl Trace {
 /// The steps of one evaluation, stored inline so recording a trace never allocates: at most one
 /// of a `when` difference, a failed condition or a roll (or a quest's count), then the outcome.
 /// Counted rather than `Option`s, so starting an evaluation's trace clears one byte, not the
-/// whole array (clearing it was about 120 of the 2,900 instructions an event ran).
+/// whole array (the measurements are in docs/performance.md).
 #[derive(Clone, Copy)]
 pub struct Steps {
     len: u8,

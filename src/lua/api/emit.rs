@@ -19,7 +19,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "emit_event",
         &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
         None,
-        "Queues an event on the same first-in-first-out queue as engine events (it counts against the same cap of 100 per turn). The payload is checked against the event's `[[event_types]]` declaration. The source is the player unless `opts.source` says otherwise.",
+        "Queues an event on the same first-in-first-out queue as engine events (it counts against the same cap of events per turn, 100 unless the game sets another). The payload is checked against the event's `[[event_types]]` declaration. The source is the player unless `opts.source` says otherwise.",
         move |_lua, (event, payload, opts): (mlua::String, Option<Table>, Option<Table>)| {
             // Names are read in place from the Lua strings, not copied.
             let event = event.to_str()?;
