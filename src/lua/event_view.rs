@@ -371,7 +371,10 @@ fn no_field(d: &Delivery<'_>, key: &[u8]) -> mlua::Error {
                 .map(|f| String::from_utf8_lossy(f).into_owned()),
         )
         .collect();
-    let help = crate::diag::did_you_mean_suffix(&key, names.iter().map(String::as_str));
+    let mut help = crate::diag::did_you_mean_suffix(&key, names.iter().map(String::as_str));
+    if help.is_empty() {
+        help = format!(" (it has: {})", names.join(", "));
+    }
     mlua::Error::runtime(format!(
         "event `{}` has no field `{key}`{help}",
         d.names.name.to_string_lossy()

@@ -193,8 +193,11 @@ impl Calls<'_, '_> {
         known.extend(def.payload.iter().map(|(n, _)| n.clone()));
         for (field, token) in reads.fields {
             if !known.contains(&field) {
-                let help =
+                let mut help =
                     crate::diag::did_you_mean_suffix(&field, known.iter().map(String::as_str));
+                if help.is_empty() {
+                    help = format!(" (it has: {})", known.join(", "));
+                }
                 self.error(
                     &token,
                     format!("event `{}` has no field `{field}`{help}", def.name),
