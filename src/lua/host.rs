@@ -132,6 +132,20 @@ impl LuaRuntime {
         }
     }
 
+    /// The `ctx` and `args` tables a registered action or check is called with, made on lantern's
+    /// own memory account.
+    fn call_tables(
+        &self,
+        ctx: &Ctx,
+        args: &BTreeMap<String, Value>,
+    ) -> Result<(mlua::Table, mlua::Table), String> {
+        let _host = self.accounts.charge_to(Owner::HOST);
+        Ok((
+            self.ctx_table(ctx).map_err(|e| e.to_string())?,
+            self.args_table(args).map_err(|e| e.to_string())?,
+        ))
+    }
+
     /// Runs a Lua-registered action (from a TOML action list).
     fn call_action(
         &mut self,
@@ -141,13 +155,7 @@ impl LuaRuntime {
         ctx: &Ctx,
     ) -> Result<(), String> {
         let (func, index) = self.registered("action", |s| &s.actions, id)?;
-        let (ctx_t, args_t) = {
-            let _host = self.accounts.charge_to(Owner::HOST);
-            (
-                self.ctx_table(ctx).map_err(|e| e.to_string())?,
-                self.args_table(args).map_err(|e| e.to_string())?,
-            )
-        };
+        let (ctx_t, args_t) = self.call_tables(ctx, args)?;
         let (lua, lender) = (&self.lua, &self.lender);
         self.mods[index].last = Some(super::Called::Function(func.clone()));
         let result = call_mod(
@@ -302,13 +310,7 @@ impl Host for LuaRuntime {
         ctx: &Ctx,
     ) -> Result<bool, String> {
         let (func, index) = self.registered("check", |s| &s.checks, id)?;
-        let (ctx_t, args_t) = {
-            let _host = self.accounts.charge_to(Owner::HOST);
-            (
-                self.ctx_table(ctx).map_err(|e| e.to_string())?,
-                self.args_table(args).map_err(|e| e.to_string())?,
-            )
-        };
+        let (ctx_t, args_t) = self.call_tables(ctx, args)?;
         let (lua, lender) = (&self.lua, &self.lender);
         let result = call_mod(
             lua,

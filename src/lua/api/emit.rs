@@ -46,7 +46,9 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                         let key_text = || String::from_utf8_lossy(&key).into_owned();
                         let (index, ty) = def.field_bytes(&key).ok_or_else(|| {
                             let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
-                            mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{}` (it has: {})", def.name, key_text(), names.join(", ")))
+                            let help = crate::diag::did_you_mean_suffix(&key_text(), names.iter().copied());
+                            let help = if help.is_empty() { format!(" (it has: {})", names.join(", ")) } else { help };
+                            mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{}`{help}", def.name, key_text()))
                         })?;
                         let v = from_lua(&value)
                             .filter(|v| v.fits(ty))
