@@ -395,7 +395,7 @@ fn emit_event_checks_the_payload_and_queues_fifo() {
         "{log:?}"
     );
     assert!(
-        log[1].contains("event `test:ping` has no payload field `powr` (it has: power)"),
+        log[1].contains("event `test:ping` has no payload field `powr`; did you mean `power`?"),
         "{log:?}"
     );
     let pos = |m: &str| {
