@@ -13,10 +13,14 @@
 //! - [`load`]: loading a whole mod set, data and scripts, in the order the stages need.
 //! - [`reload`]: the file watcher and transactional hot reload.
 //! - [`harness`]: the scripted, deterministic test runner behind `lantern test`.
-//! - [`cli`]: the `lantern` command line; the only module that prints.
+//! - `cli`: the `lantern` command line; the only module that prints (feature `cli`).
+//!
+//! Features: `cli` (the command line, with clap and rustyline) and `watch` (the file watcher, with
+//! notify), both on by default; a game embedding the library may turn them off.
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod content;
 pub mod diag;

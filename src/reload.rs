@@ -14,11 +14,14 @@ use crate::diag::{Diagnostic, SourceMap};
 use crate::game::{Game, Host};
 use crate::load::load_world_from;
 use crate::lua::{Limits, LuaRuntime};
+#[cfg(feature = "watch")]
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+#[cfg(feature = "watch")]
+use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a burst of file events must stay quiet before one reload starts. Editors write a file
@@ -52,17 +55,20 @@ pub fn relevant(path: &Path) -> bool {
     }
 }
 
-/// A running watcher; dropping it stops watching.
+/// A running watcher; dropping it stops watching. (Feature `watch`.)
+#[cfg(feature = "watch")]
 pub struct Watch {
     _watcher: notify::RecommendedWatcher,
 }
 
 /// Watches `dir` recursively and calls `on_change` once per quiet burst of relevant changes.
+#[cfg(feature = "watch")]
 pub fn watch(dir: &Path, on_change: impl Fn() + Send + 'static) -> notify::Result<Watch> {
     watch_all(&[dir.to_path_buf()], on_change)
 }
 
 /// Watches every mods directory; a burst of changes across them is one call.
+#[cfg(feature = "watch")]
 pub fn watch_all(dirs: &[PathBuf], on_change: impl Fn() + Send + 'static) -> notify::Result<Watch> {
     let (tx, rx) = mpsc::channel::<()>();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {

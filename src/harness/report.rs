@@ -3,7 +3,8 @@
 use super::{summary, Status, TestResult};
 use std::fmt::Write;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     Pretty,
     Tap,
