@@ -25,6 +25,18 @@ fn give(g: &mut Game, item: &str, count: u32) {
     g.command_action(entry, "give").unwrap();
 }
 
+fn take(g: &mut Game, item: &str, count: u32) {
+    let entry = ActionEntry {
+        action: Action::TakeItem {
+            item: id(item),
+            count,
+            target: Who::Player,
+        },
+        span: Span::file_start(FileId(0)),
+    };
+    g.command_action(entry, "take").unwrap();
+}
+
 fn gold(g: &Game) -> u32 {
     g.state().player.count(&id("core:gold"))
 }
@@ -155,15 +167,7 @@ modifiers = [ { attribute = "attack", add = 4, condition = [ { check = "attribut
 "#;
     let mods = TestMods::new(&[("data/kit.toml", data)]);
     let (mut g, _world) = mods.game(1);
-    let take = ActionEntry {
-        action: Action::TakeItem {
-            item: id("core:dagger"),
-            count: 1,
-            target: Who::Player,
-        },
-        span: Span::file_start(FileId(0)),
-    };
-    g.command_action(take, "take").unwrap();
+    take(&mut g, "core:dagger", 1);
     give(&mut g, "test:blade", 1);
     let base = g.attribute(CreatureRef::Player, "attack", None);
     give(&mut g, "test:crown", 1);
@@ -242,15 +246,7 @@ fn the_gold_cap_applies_when_an_option_is_committed() {
     let mods = TestMods::new(&[("data/market.toml", MARKET)]);
     let (mut g, _world) = mods.game(1);
     give(&mut g, "core:gold", 9999);
-    let take = ActionEntry {
-        action: Action::TakeItem {
-            item: id("core:gold"),
-            count: 9,
-            target: Who::Player,
-        },
-        span: Span::file_start(FileId(0)),
-    };
-    g.command_action(take, "take").unwrap();
+    take(&mut g, "core:gold", 9);
     assert_eq!(gold(&g), 9990);
     g.start_encounter(&id("test:market")).unwrap();
     g.choose(1).unwrap();
