@@ -7,6 +7,8 @@
 //! - [`mods`]: mod folders, manifests, the load order.
 //! - [`content`]: data files to raw serde types to resolved, immutable registries.
 //! - [`rng`]: named, seeded random streams.
+//! - [`host`]: a game's own world declared in Rust: its state, events, tables, actions, checks,
+//!   Lua functions and verbs.
 //! - [`game`]: state behind one door, the event queue, triggers, quests, the reference game's verbs, saves.
 //! - [`hazard`]: the card-and-dice hazard game and its simulator.
 //! - [`lua`]: the sandboxed Lua layer, plugged into the game as its `Host`.
@@ -27,6 +29,7 @@ pub mod diag;
 pub mod game;
 pub mod harness;
 pub mod hazard;
+pub mod host;
 pub mod id;
 pub mod load;
 pub mod lua;

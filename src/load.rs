@@ -6,6 +6,7 @@
 
 use crate::content::{self, Content};
 use crate::diag::{Diagnostic, SourceMap};
+use crate::host::Rules;
 use crate::lua::{Limits, LuaRuntime};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -30,6 +31,7 @@ pub fn fresh_scripts(
             ))
         }
     };
+    lua.set_rules(content.host.clone());
     for m in folders {
         lua.load_mod(m, &mut sources, &mut diagnostics);
     }
@@ -59,17 +61,41 @@ impl World {
     pub fn take_lua(&mut self) -> Option<LuaRuntime> {
         self.lua.take()
     }
+
+    /// A new game over the content with the mods' scripts plugged in (they are taken: a world
+    /// starts one game; load the mods again for another, as the test harness does).
+    pub fn start(&mut self, seed: u64) -> crate::game::Game {
+        use crate::game::Host;
+        let mut game = crate::game::Game::new(self.content.clone(), seed);
+        if let Some(mut lua) = self.take_lua() {
+            lua.attach(&mut game);
+            game.set_host(Some(Box::new(lua)));
+        }
+        game
+    }
 }
 
 /// Loads the mods in `mods_dir`: data, scripts, and the binding between them.
 pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
-    load_world_of(&[mods_dir.to_path_buf()], None, limits)
+    load_world_of(&[mods_dir.to_path_buf()], None, limits, &Rules::default())
+}
+
+/// Loads the mods of the mods directories for a game with its own vocabulary: its tables,
+/// events, actions, checks and Lua functions are known to the resolver and the scripts, and the
+/// content carries the rules to every game made from it.
+pub fn load_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
+    load_world_of(roots, None, limits, rules)
 }
 
 /// [`load_world_from`], and the scripts read for what their literal calls would fail with when
 /// they run ([`LuaRuntime::check_scripts`]): what `lantern check` reports.
 pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
-    let mut world = load_world_from(roots, limits);
+    check_game(roots, &Rules::default(), limits)
+}
+
+/// [`check_world`] for a game with its own vocabulary.
+pub fn check_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
+    let mut world = load_game(roots, rules, limits);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
         world
@@ -81,14 +107,19 @@ pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
 
 /// Loads the mods of several mods directories as one set (the game's, then the player's).
 pub fn load_world_from(roots: &[PathBuf], limits: Limits) -> World {
-    load_world_of(roots, None, limits)
+    load_world_of(roots, None, limits, &Rules::default())
 }
 
 /// Loads only the listed mods of the mods directories (a test's `mods = {"core", "rats"}`); a
 /// listed mod whose dependency is not listed is an error that says so.
-pub fn load_world_of(roots: &[PathBuf], only: Option<&[String]>, limits: Limits) -> World {
+pub fn load_world_of(
+    roots: &[PathBuf],
+    only: Option<&[String]>,
+    limits: Limits,
+    rules: &Rules,
+) -> World {
     let mut sources = SourceMap::new();
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
     let found = crate::mods::discover(roots, &mut sources, &mut diagnostics);
     let discovered: Vec<String> = found.iter().map(|m| m.id().to_string()).collect();
     let mut folders = crate::mods::load_order(found, &mut diagnostics);
@@ -121,7 +152,19 @@ pub fn load_world_of(roots: &[PathBuf], only: Option<&[String]>, limits: Limits)
             }
         }
     }
-    let raw = content::parse::read_mods(&folders, &mut sources, &mut diagnostics);
+    if !rules.namespace().is_empty() {
+        if let Some(m) = folders.iter().find(|m| m.id() == rules.namespace()) {
+            diagnostics.push(
+                Diagnostic::error(format!(
+                    "mod `{}` has the game's own namespace; its actions and checks would be taken for the game's",
+                    m.id()
+                ))
+                .at(m.manifest.id_span)
+                .with_help("give the mod another `id`"),
+            );
+        }
+    }
+    let raw = content::parse::read_mods(&folders, rules, &mut sources, &mut diagnostics);
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => Some(lua),
         Err(e) => {
@@ -130,11 +173,13 @@ pub fn load_world_of(roots: &[PathBuf], only: Option<&[String]>, limits: Limits)
         }
     };
     if let Some(lua) = lua.as_mut() {
+        lua.set_rules(rules.clone());
         for m in &folders {
             lua.load_mod(m, &mut sources, &mut diagnostics);
         }
     }
-    let ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
+    let mut ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
+    ext.host = rules.clone();
     let mods = folders.iter().map(content::mod_info).collect();
     let content = Arc::new(content::build(raw, mods, &ext, &sources, &mut diagnostics));
     if let Some(lua) = lua.as_mut() {

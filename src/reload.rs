@@ -12,7 +12,8 @@
 use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::{Game, Host};
-use crate::load::load_world_from;
+use crate::host::Rules;
+use crate::load::load_game;
 use crate::lua::{Limits, LuaRuntime};
 #[cfg(feature = "watch")]
 use notify::{RecursiveMode, Watcher as _};
@@ -115,6 +116,8 @@ pub struct ReloadReport {
 pub struct Live {
     roots: Vec<PathBuf>,
     limits: Limits,
+    /// The hosting game's vocabulary: every reload loads the mods with it again.
+    rules: Rules,
     game: Game,
     sources: SourceMap,
     generation: Arc<AtomicU64>,
@@ -136,7 +139,18 @@ impl Live {
         seed: u64,
         limits: Limits,
     ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
-        let mut world = load_world_from(roots, limits);
+        Live::start_game(roots, &Rules::default(), seed, limits)
+    }
+
+    /// [`Live::start_over`] for a game with its own vocabulary, which every reload and restart
+    /// keeps.
+    pub fn start_game(
+        roots: &[PathBuf],
+        rules: &Rules,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
+        let mut world = load_game(roots, rules, limits);
         if world.has_errors() {
             return Err((world.diagnostics, world.sources));
         }
@@ -148,6 +162,7 @@ impl Live {
         let live = Live {
             roots: roots.to_vec(),
             limits,
+            rules: rules.clone(),
             game,
             sources: world.sources,
             generation: Arc::new(AtomicU64::new(0)),
@@ -166,7 +181,7 @@ impl Live {
     /// Starts a new run over the mods as they are now, with fresh scripts; the reload generation
     /// goes on counting. `Err` with the problems when the mods do not load (the old run goes on).
     pub fn restart(&mut self, seed: u64) -> Result<Vec<Diagnostic>, (Vec<Diagnostic>, SourceMap)> {
-        let (fresh, notes) = Live::start_over(&self.roots, seed, self.limits)?;
+        let (fresh, notes) = Live::start_game(&self.roots, &self.rules, seed, self.limits)?;
         self.game = fresh.game;
         self.sources = fresh.sources;
         Ok(notes)
@@ -203,7 +218,7 @@ impl Live {
     /// Loads the whole mod set beside the live game; swaps content and scripts when it loads cleanly.
     pub fn reload(&mut self) -> ReloadReport {
         let start = Instant::now();
-        let mut world = load_world_from(&self.roots, self.limits);
+        let mut world = load_game(&self.roots, &self.rules, self.limits);
         let elapsed = start.elapsed();
         if world.has_errors() {
             return ReloadReport {

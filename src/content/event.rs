@@ -93,7 +93,13 @@ impl std::hash::Hasher for Fnv {
 }
 
 impl EventTable {
-    pub fn new(mut custom: Vec<EventDef>) -> EventTable {
+    pub fn new(custom: Vec<EventDef>) -> EventTable {
+        EventTable::with_host(Vec::new(), custom)
+    }
+
+    /// The engine's events, then the hosting game's (in the order it declared them), then the
+    /// mods' custom events in ID order.
+    pub fn with_host(host: Vec<EventDef>, mut custom: Vec<EventDef>) -> EventTable {
         let mut defs: Vec<EventDef> = ENGINE_EVENTS
             .iter()
             .map(|e| EventDef {
@@ -105,6 +111,7 @@ impl EventTable {
                 span: None,
             })
             .collect();
+        defs.extend(host);
         custom.sort_by(|a, b| a.name.cmp(&b.name));
         defs.extend(custom);
         let by_name = defs
@@ -253,6 +260,7 @@ impl Value {
                         | FieldType::DamageType
                         | FieldType::Hazard
                         | FieldType::Card
+                        | FieldType::Host(_)
                 )
         )
     }

@@ -47,6 +47,8 @@ pub struct Extensions {
     pub checks: BTreeSet<Id>,
     /// Mods whose scripts failed to load, so what they register is unknown.
     pub failed: BTreeSet<String>,
+    /// The hosting game's vocabulary: its tables, events, actions and checks.
+    pub host: crate::host::Rules,
 }
 
 /// Everything a mod set defines, resolved and indexed. Immutable once built.
@@ -86,6 +88,65 @@ pub struct Content {
     pub overrides: Vec<Override>,
     /// How many data files were read.
     pub files: usize,
+    /// The hosting game's vocabulary this content was resolved against: a game made from it, a
+    /// reload of it and a test game over it all use these rules.
+    pub host: crate::host::Rules,
+    /// The entries of the game's own tables, by kind of ID (`crop`).
+    pub tables: HostTables,
+}
+
+/// The entries of a game's own tables, each in the game's type.
+#[derive(Clone, Default)]
+pub struct HostTables(BTreeMap<&'static str, BTreeMap<Id, Arc<dyn std::any::Any + Send + Sync>>>);
+
+impl std::fmt::Debug for HostTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(
+                self.0
+                    .iter()
+                    .map(|(k, v)| (k, v.keys().collect::<Vec<_>>())),
+            )
+            .finish()
+    }
+}
+
+impl HostTables {
+    pub(crate) fn insert(
+        &mut self,
+        kind: &'static str,
+        id: Id,
+        value: Arc<dyn std::any::Any + Send + Sync>,
+    ) {
+        self.0.entry(kind).or_default().insert(id, value);
+    }
+
+    /// Whether `id` is an entry of kind `kind`.
+    pub fn contains(&self, kind: &str, id: &Id) -> bool {
+        self.0.get(kind).is_some_and(|t| t.contains_key(id))
+    }
+
+    /// The IDs of kind `kind`, in ID order.
+    pub fn ids(&self, kind: &str) -> impl Iterator<Item = &Id> {
+        self.0.get(kind).into_iter().flat_map(|t| t.keys())
+    }
+}
+
+impl Content {
+    /// Every entry of the game's table of `kind` (`"crop"`) that is a `T`, in ID order.
+    pub fn table<T: 'static>(&self, kind: &str) -> impl Iterator<Item = (&Id, &T)> {
+        self.tables
+            .0
+            .get(kind)
+            .into_iter()
+            .flat_map(|t| t.iter())
+            .filter_map(|(id, v)| v.downcast_ref::<T>().map(|t| (id, t)))
+    }
+
+    /// One entry of the game's table of `kind`, if it exists and is a `T`.
+    pub fn entry<T: 'static>(&self, kind: &str, id: &Id) -> Option<&T> {
+        self.tables.0.get(kind)?.get(id)?.downcast_ref()
+    }
 }
 
 impl Content {
@@ -191,7 +252,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
     let mut diagnostics = Vec::new();
     let folders =
         crate::mods::load_mod_list(&[mods_dir.to_path_buf()], &mut sources, &mut diagnostics);
-    let raw = parse::read_mods(&folders, &mut sources, &mut diagnostics);
+    let raw = parse::read_mods(&folders, &ext.host, &mut sources, &mut diagnostics);
     let mods = folders.iter().map(mod_info).collect();
     let content = build(raw, mods, ext, &sources, &mut diagnostics);
     // Read top to bottom, file by file; problems without a place come first.

@@ -5,8 +5,10 @@
 
 use super::raw::*;
 use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
+use crate::host::Rules;
 use crate::mods::{Found, ModFolder};
 use std::path::Path;
+use toml::Spanned;
 
 /// A raw definition with the mod and file it came from.
 #[derive(Debug)]
@@ -33,11 +35,25 @@ pub struct RawDefs {
     pub progress_types: Vec<Src<RawProgressType>>,
     pub hazards: Vec<Src<RawHazard>>,
     pub cards: Vec<Src<RawCard>>,
+    /// Entries of the hosting game's own tables: the table's position in its rules, and the entry.
+    pub host: Vec<(usize, Src<HostEntry>)>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
     /// `(mod, id, why)` of the definitions that could not be read (a wrong type, a file that does
     /// not parse): references to them are not reported again as unknown.
     pub broken: Vec<(String, String, &'static str)>,
+}
+
+/// An entry of a game's own table (`[[crops]]`): its `id`, and the rest read into the game's type.
+pub struct HostEntry {
+    pub id: Spanned<String>,
+    pub value: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for HostEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostEntry({})", self.id.get_ref())
+    }
 }
 
 /// The arrays a data file may hold.
@@ -60,6 +76,7 @@ pub const TABLES: &[&str] = &[
 /// Reads every data file of every mod, in load order.
 pub fn read_mods(
     mods: &[ModFolder],
+    rules: &Rules,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> RawDefs {
@@ -110,7 +127,7 @@ pub fn read_mods(
                 continue;
             }
             let text = sources.get(file).text().to_string();
-            read_file(&text, file, m.id(), &mut defs, diags);
+            read_file(&text, file, m.id(), rules, &mut defs, diags);
         }
     }
     defs
@@ -121,6 +138,7 @@ pub fn read_file(
     text: &str,
     file: FileId,
     ns: &str,
+    rules: &Rules,
     defs: &mut RawDefs,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -138,13 +156,19 @@ pub fn read_file(
     for (key, value) in doc {
         let key_span = Span::new(file, key.span());
         let name: &str = key.get_ref();
-        if !TABLES.contains(&name) {
+        let host_table = rules.defs().tables.iter().position(|t| t.key == name);
+        if !TABLES.contains(&name) && host_table.is_none() {
+            let tables: Vec<&str> = TABLES
+                .iter()
+                .copied()
+                .chain(rules.defs().tables.iter().map(|t| t.key))
+                .collect();
             diags.push(
                 Diagnostic::error(format!("unknown table `{name}` in a data file"))
                     .at(key_span)
-                    .with_help_opt(did_you_mean(name, TABLES.iter().copied()).or(Some(format!(
+                    .with_help_opt(did_you_mean(name, tables.iter().copied()).or(Some(format!(
                         "a data file holds these arrays: {}",
-                        TABLES.join(", ")
+                        tables.join(", ")
                     )))),
             );
             continue;
@@ -159,6 +183,12 @@ pub fn read_file(
             );
             continue;
         };
+        if let Some(t) = host_table {
+            for entry in entries {
+                read_host_entry(entry, file, ns, t, rules, defs, diags);
+            }
+            continue;
+        }
         for entry in entries {
             let span = Span::new(file, entry.span());
             macro_rules! take {
@@ -212,6 +242,69 @@ pub fn read_file(
                 _ => unreachable!("checked against TABLES above"),
             }
         }
+    }
+}
+
+/// Reads one entry of a game's table: its `id`, then the rest into the game's type.
+fn read_host_entry(
+    entry: Spanned<toml::de::DeValue<'_>>,
+    file: FileId,
+    ns: &str,
+    table: usize,
+    rules: &Rules,
+    defs: &mut RawDefs,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let decl = &rules.defs().tables[table];
+    let span = Span::new(file, entry.span());
+    let whole = entry.span();
+    let toml::de::DeValue::Table(mut fields) = entry.into_inner() else {
+        diags.push(
+            Diagnostic::error(format!(
+                "each entry of `{}` must be a table, written `[[{}]]`",
+                decl.key, decl.key
+            ))
+            .at(span),
+        );
+        return;
+    };
+    let id = fields
+        .iter()
+        .find(|(k, _)| k.get_ref() == "id")
+        .map(|(k, _)| k.clone())
+        .and_then(|k| fields.remove(&k).map(|v| (k, v)));
+    let id = match id {
+        Some((_, v)) => match v.get_ref().as_str() {
+            Some(text) => Spanned::new(v.span(), text.to_string()),
+            None => {
+                diags.push(
+                    Diagnostic::error(format!("`id` of a {} must be a string", decl.kind))
+                        .at(Span::new(file, v.span())),
+                );
+                return;
+            }
+        },
+        None => {
+            diags.push(Diagnostic::error(format!("a {} needs an `id`", decl.kind)).at(span));
+            return;
+        }
+    };
+    let rest = Spanned::new(whole, toml::de::DeValue::Table(fields));
+    let (found, value) = (decl.read)(rest, file, decl.kind);
+    diags.extend(found);
+    match value {
+        Some(value) => defs.host.push((
+            table,
+            Src {
+                ns: ns.to_string(),
+                file,
+                span,
+                raw: HostEntry { id, value },
+            },
+        )),
+        None => defs
+            .broken
+            .push((ns.to_string(), id.into_inner(), HAS_ERRORS)),
     }
 }
 

@@ -22,6 +22,8 @@ pub enum FieldType {
     DamageType,
     Hazard,
     Card,
+    /// The ID of an entry of one of the hosting game's data tables, by its kind (`crop`).
+    Host(&'static str),
 }
 
 impl FieldType {
@@ -42,11 +44,22 @@ impl FieldType {
     ];
 
     pub fn name(self) -> &'static str {
+        if let FieldType::Host(kind) = self {
+            return kind;
+        }
         FieldType::DECLARABLE
             .iter()
             .find(|(_, t)| *t == self)
             .map(|(n, _)| *n)
             .unwrap_or("?")
+    }
+
+    /// A number, text or flag rather than an ID.
+    pub fn is_plain(self) -> bool {
+        matches!(
+            self,
+            FieldType::Int | FieldType::Float | FieldType::String | FieldType::Bool
+        )
     }
 
     pub fn from_name(name: &str) -> Option<FieldType> {

@@ -421,6 +421,9 @@ impl Game {
                 self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
             }
             Action::Custom { id, args } => {
+                if let Some(result) = self.host_action(id, args, ctx) {
+                    return result;
+                }
                 let busy = self.host_busy;
                 match self.with_host(|host, game| host.action(game, id, args, ctx)) {
                     Some(result) => result?,

@@ -151,6 +151,9 @@ impl Game {
         args: &std::collections::BTreeMap<String, crate::content::Value>,
         ctx: &Ctx,
     ) -> Result<bool, String> {
+        if let Some(answer) = self.host_check(id, args, ctx) {
+            return answer;
+        }
         let Ok(mut slot) = self.host.try_borrow_mut() else {
             return Err(format!(
                 "the check `{id}` cannot run inside another script's call (a check asked while a script runs)"

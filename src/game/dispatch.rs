@@ -27,6 +27,10 @@ impl Game {
 
     /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
     pub fn begin_turn(&mut self) {
+        if self.in_turn {
+            // A command run by a game's verb is part of the verb's turn.
+            return;
+        }
         self.turn_start = self.handled;
         self.state.turn += 1;
     }

@@ -33,43 +33,17 @@ impl Game {
     /// Opens the room's encounter; with none eligible, the room completes with a warning (EC1, EC2).
     pub(super) fn enter_encounter(&mut self, room: &Room) {
         let content = self.content.clone();
-        let ctx = Ctx::command("encounter");
         let chosen = match &room.encounter {
             Some(fixed) => Some(fixed.clone()),
             None => {
-                let eligible: Vec<(&Id, f64)> = content
-                    .encounters
-                    .values()
-                    .filter(|e| e.weight > 0.0)
-                    .filter(|e| {
-                        e.condition
-                            .iter()
-                            .all(|c| self.holds_at(c, &ctx, 0).unwrap_or(false))
-                    })
-                    .map(|e| (&e.id, e.weight))
-                    .collect();
-                let total: f64 = eligible.iter().map(|(_, w)| w).sum();
-                if eligible.is_empty() {
-                    None
-                } else {
-                    let pos = &self.state.position;
-                    let stream = format!(
-                        "encounter:select:{}:{}/{}",
-                        pos.sequence,
-                        pos.floor,
-                        pos.room.unwrap_or(0)
-                    );
-                    let mut point = self.rng.roll(&stream) * total;
-                    let mut pick = eligible[eligible.len() - 1].0;
-                    for (id, w) in &eligible {
-                        if point < *w {
-                            pick = id;
-                            break;
-                        }
-                        point -= w;
-                    }
-                    Some(pick.clone())
-                }
+                let pos = &self.state.position;
+                let stream = format!(
+                    "encounter:select:{}:{}/{}",
+                    pos.sequence,
+                    pos.floor,
+                    pos.room.unwrap_or(0)
+                );
+                self.draw_encounter(&stream)
             }
         };
         let Some(id) = chosen else {
@@ -99,6 +73,37 @@ impl Game {
             ),
             None,
         );
+    }
+
+    /// Draws one of the encounters eligible now (their conditions hold for the player), by
+    /// weight, from the random stream `stream`; `None` when none is. A game opens the one drawn
+    /// with [`start_encounter`](Game::start_encounter).
+    pub fn draw_encounter(&mut self, stream: &str) -> Option<Id> {
+        let content = self.content.clone();
+        let ctx = Ctx::command("encounter");
+        let eligible: Vec<(&Id, f64)> = content
+            .encounters
+            .values()
+            .filter(|e| e.weight > 0.0)
+            .filter(|e| {
+                e.condition
+                    .iter()
+                    .all(|c| self.holds_at(c, &ctx, 0).unwrap_or(false))
+            })
+            .map(|e| (&e.id, e.weight))
+            .collect();
+        let total: f64 = eligible.iter().map(|(_, w)| w).sum();
+        let last = eligible.last()?.0;
+        let mut point = self.rng.roll(stream) * total;
+        let mut pick = last;
+        for (id, w) in &eligible {
+            if point < *w {
+                pick = id;
+                break;
+            }
+            point -= w;
+        }
+        Some(pick.clone())
     }
 
     /// Starts an encounter by ID, as if the player had entered a room holding it (tests, `lantern play`).

@@ -12,6 +12,7 @@ mod dispatch;
 mod encounter;
 mod event;
 mod hazard;
+mod host;
 pub mod save;
 mod state;
 pub mod streams;
@@ -116,6 +117,8 @@ pub struct Game {
     host: std::cell::RefCell<Option<Box<dyn Host>>>,
     /// Whether the host is out of its cell, serving a call (`Game::with_host`).
     host_busy: bool,
+    /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
+    in_turn: bool,
     /// Action lists (and encounter options) being applied, one inside another.
     open_lists: u32,
     /// Whether something was given past a stack cap since the outermost list began.
@@ -168,6 +171,7 @@ impl Game {
             hazard: None,
             deck: crate::hazard::engine::starter_deck(content),
             over: false,
+            host: content.host.fresh_state(),
         }
     }
 
@@ -194,6 +198,7 @@ impl Game {
             traces,
             host: Default::default(),
             host_busy: false,
+            in_turn: false,
             open_lists: 0,
             uncapped: false,
             messages: Vec::new(),

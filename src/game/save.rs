@@ -76,7 +76,16 @@ impl Game {
                 _ => {}
             }
         }
-        let mut game = Game::from_state(content, file.state);
+        let mut state = file.state;
+        state.host = match state.host.take_saved() {
+            Some(json) => content
+                .host
+                .read_state(json)
+                .map_err(|e| format!("`{}` cannot be loaded: {e}", path.display()))?,
+            // A save of a game that kept no state yet: the game starts its own afresh.
+            None => content.host.fresh_state(),
+        };
+        let mut game = Game::from_state(content, state);
         notes.extend(game.reconcile());
         Ok((game, notes))
     }

@@ -243,4 +243,8 @@ pub struct State {
     #[serde(default)]
     pub deck: Vec<Id>,
     pub over: bool,
+    /// The state of the game hosting the mods (its own type, declared in its
+    /// [`Vocabulary`](crate::host::Vocabulary)); empty, and not saved, for a game that keeps none.
+    #[serde(default, skip_serializing_if = "crate::host::HostState::is_empty")]
+    pub host: crate::host::HostState,
 }

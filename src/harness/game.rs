@@ -428,6 +428,34 @@ impl UserData for TestGame {
             Ok(Value::Table(t))
         });
         methods.add_method("hash", |_, this, ()| Ok(this.game.state_hash()));
+        methods.add_method_mut(
+            "verb",
+            |lua, this, (name, args): (String, mlua::Variadic<Value>)| {
+                let mut values = Vec::with_capacity(args.len());
+                for (i, a) in args.iter().enumerate() {
+                    let v = crate::lua::bridge::from_lua(a).ok_or_else(|| {
+                        located(
+                            lua,
+                            format!(
+                                "g:verb: argument {} cannot be a {} (a number, text or boolean)",
+                                i + 1,
+                                a.type_name()
+                            ),
+                        )
+                    })?;
+                    values.push(v);
+                }
+                let done = this.game.verb(&name, &values);
+                this.flush();
+                done.map_err(|e| located(lua, e))
+            },
+        );
+        methods.add_method("state", |lua, this, ()| {
+            match this.game.state().host.to_json() {
+                Some(json) => crate::lua::storage::from_json(lua, &json),
+                None => Ok(Value::Nil),
+            }
+        });
         methods.add_method_mut("messages", |lua, this, ()| {
             this.flush();
             let lines: Vec<String> = this.output.borrow().clone();

@@ -73,6 +73,8 @@ pub struct Harness {
     /// The mods directories, in the order their mods are found.
     pub roots: Vec<PathBuf>,
     pub limits: Limits,
+    /// The hosting game's vocabulary the mods are loaded with (the roguelike's by default).
+    pub rules: crate::host::Rules,
     prepared: Mutex<PreparedSets>,
     /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
     load_problems: Mutex<Vec<String>>,
@@ -88,9 +90,17 @@ impl Harness {
         Harness {
             roots: roots.to_vec(),
             limits,
+            rules: crate::host::Rules::default(),
             prepared: Mutex::new(BTreeMap::new()),
             load_problems: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The same harness for a game with its own vocabulary: its tests' games know the game's
+    /// tables, events, actions, checks, functions and verbs (`g:verb`).
+    pub fn with_rules(mut self, rules: crate::host::Rules) -> Harness {
+        self.rules = rules;
+        self
     }
 
     /// The diagnostics of the mod sets that did not load during the run, each once.
@@ -109,7 +119,7 @@ impl Harness {
             return p.clone();
         }
         let only = (!key.is_empty()).then_some(key.as_slice());
-        let world = crate::load::load_world_of(&self.roots, only, self.limits);
+        let world = crate::load::load_world_of(&self.roots, only, self.limits, &self.rules);
         let result = if world.has_errors() {
             let full = crate::diag::render_all(&world.diagnostics, &world.sources);
             self.load_problems

@@ -166,7 +166,14 @@ impl LuaRuntime {
             actions: shared.actions.keys().cloned().collect(),
             checks: shared.checks.keys().cloned().collect(),
             failed: self.failed.clone(),
+            host: shared.rules.clone(),
         }
+    }
+
+    /// The hosting game's vocabulary, whose functions every mod loaded after this sees as
+    /// `lantern.<namespace>`.
+    pub fn set_rules(&mut self, rules: crate::host::Rules) {
+        self.shared.borrow_mut().rules = rules;
     }
 
     /// Resolves the events handlers listen to against the built content.

@@ -116,6 +116,8 @@ pub struct Shared {
     pub loading: bool,
     /// Messages logged while no game was running.
     pub messages: Vec<String>,
+    /// The hosting game's vocabulary: its Lua functions and its actions.
+    pub rules: crate::host::Rules,
 }
 
 /// One mod's scripts in the state.

@@ -15,6 +15,71 @@ use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
 
+/// [`declare`] over borrowed entries of a game's table.
+fn declare_refs(
+    kind: &'static str,
+    entries: &[&Src<crate::content::parse::HostEntry>],
+    visibility: &Visibility,
+    overrides: &mut Vec<Override>,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<Id, usize> {
+    let list: Vec<Src<&crate::content::parse::HostEntry>> = entries
+        .iter()
+        .map(|e| Src {
+            ns: e.ns.clone(),
+            file: e.file,
+            span: e.span,
+            raw: &e.raw,
+        })
+        .collect();
+    declare(kind, &list, |r| &r.id, visibility, overrides, diags)
+}
+
+/// The game's events as event definitions, after checking each against the engine's names and
+/// its payload types against the kinds there are.
+fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
+    let defs = ext.host.defs();
+    let kinds: Vec<&str> = defs.tables.iter().map(|t| t.kind).collect();
+    let mut out = Vec::new();
+    for e in &defs.events {
+        if vocab::ENGINE_EVENTS
+            .iter()
+            .any(|engine| engine.name == e.name)
+        {
+            diags.push(Diagnostic::error(format!(
+                "in the game's vocabulary: the event `{}` is one of lantern's own",
+                e.name
+            )));
+            continue;
+        }
+        for (field, ty) in &e.payload {
+            if let FieldType::Host(kind) = ty {
+                if !kinds.contains(kind) {
+                    let names: Vec<&str> = FieldType::DECLARABLE
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .chain(kinds.iter().copied())
+                        .collect();
+                    diags.push(Diagnostic::error(format!(
+                        "in the game's vocabulary: field `{field}` of event `{}` has the type `{kind}`, which is neither a type nor one of the game's tables{}",
+                        e.name,
+                        crate::diag::did_you_mean_suffix(kind, names.iter().copied())
+                    )));
+                }
+            }
+        }
+        out.push(EventDef {
+            name: e.name.clone(),
+            world: WorldSees::Every,
+            custom: None,
+            payload: e.payload.clone(),
+            description: e.doc.to_string(),
+            span: None,
+        });
+    }
+    out
+}
+
 pub fn resolve_all(
     raw: RawDefs,
     mods: Vec<ModInfo>,
@@ -32,6 +97,7 @@ pub fn resolve_all(
             .filter_map(|(ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
             .collect(),
         failed_scripts: ext.failed.clone(),
+        rules: ext.host.clone(),
         ..Symbols::default()
     };
 
@@ -63,6 +129,24 @@ pub fn resolve_all(
     let progress_types = declare_kind!("progress type", progress_types, progress_types);
     let hazards = declare_kind!("hazard", hazards, hazards);
     let cards = declare_kind!("card", cards, cards);
+    // The game's own tables: each kind declared on its own, as the built-in kinds are.
+    let mut host_winners = Vec::new();
+    for (t, decl) in ext.host.defs().tables.iter().enumerate() {
+        let positions: Vec<usize> = (0..raw.host.len())
+            .filter(|&i| raw.host[i].0 == t)
+            .collect();
+        let entries: Vec<&Src<crate::content::parse::HostEntry>> =
+            positions.iter().map(|&i| &raw.host[i].1).collect();
+        let winners = declare_refs(decl.kind, &entries, &visibility, &mut overrides, diags);
+        let ids = syms.host.entry(decl.kind).or_default();
+        let mut kept = BTreeMap::new();
+        for (id, j) in winners {
+            let src = entries[j];
+            ids.insert(id.clone(), Span::new(src.file, src.raw.id.span()));
+            kept.insert(id, positions[j]);
+        }
+        host_winners.push((t, kept));
+    }
     let event_types = declare(
         "event type",
         &raw.event_types,
@@ -146,7 +230,7 @@ pub fn resolve_all(
             span: Some(Span::new(src.file, src.raw.id.span())),
         });
     }
-    let events = EventTable::new(custom_events);
+    let events = EventTable::with_host(host_events(ext, diags), custom_events);
 
     let mut content = Content {
         mods,
@@ -171,7 +255,16 @@ pub fn resolve_all(
         overrides,
         events: events.clone(),
         files: raw.files,
+        host: ext.host.clone(),
+        tables: Default::default(),
     };
+    for (t, winners) in host_winners {
+        let kind = ext.host.defs().tables[t].kind;
+        for (id, i) in winners {
+            let src = &raw.host[i].1;
+            content.tables.insert(kind, id, src.raw.value.clone());
+        }
+    }
     let mut triggers: Vec<Trigger> = Vec::new();
 
     for (id, &i) in &tags {

@@ -36,11 +36,16 @@ pub enum RefKind {
     ProgressType,
     Hazard,
     Card,
+    /// An entry of one of the game's tables, by its kind.
+    Host(&'static str),
 }
+
+static NO_IDS: BTreeMap<Id, Span> = BTreeMap::new();
 
 impl RefKind {
     fn name(self) -> &'static str {
         match self {
+            RefKind::Host(kind) => kind,
             RefKind::Tag => "tag",
             RefKind::Item => "item",
             RefKind::Creature => "creature",
@@ -66,6 +71,7 @@ impl RefKind {
             RefKind::ProgressType => &syms.progress_types,
             RefKind::Hazard => &syms.hazards,
             RefKind::Card => &syms.cards,
+            RefKind::Host(kind) => syms.host.get(kind).unwrap_or(&NO_IDS),
         }
     }
 }
@@ -258,6 +264,20 @@ pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         checks: ext.checks.clone(),
         broken: Default::default(),
         failed_scripts: ext.failed.clone(),
+        host: content
+            .host
+            .defs()
+            .tables
+            .iter()
+            .map(|t| {
+                let ids = content
+                    .tables
+                    .ids(t.kind)
+                    .map(|id| (id.clone(), Span::new(FileId(0), 0..0)));
+                (t.kind, ids.collect())
+            })
+            .collect(),
+        rules: content.host.clone(),
     }
 }
 

@@ -29,6 +29,10 @@ pub struct Symbols {
     pub broken: BTreeMap<Id, &'static str>,
     /// Mods whose scripts failed to load: their actions and checks are not "unregistered".
     pub failed_scripts: BTreeSet<String>,
+    /// The entries of the game's own tables, by kind.
+    pub host: BTreeMap<&'static str, BTreeMap<Id, Span>>,
+    /// The game's vocabulary: its actions and checks, with their parameters.
+    pub rules: crate::host::Rules,
 }
 
 /// Which mods each mod may override: itself and everything it depends on, directly or not.

@@ -160,6 +160,16 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 .map(|(quest, state)| Check::Quest { quest, state })
         }
         _ => {
+            if let Some((id, params)) = host_declared(cx, &name, "check") {
+                let args = host_args(cx, &mut e, &params);
+                e.finish(cx);
+                return args.map(|args| Condition {
+                    check: Check::Custom { id, args },
+                    negate,
+                    reason,
+                    span,
+                });
+            }
             let id = registered(cx, &name, "check", CHECKS, |s| &s.checks)?;
             // Every other key is an argument for the script, so none is unknown.
             let args = e.rest_as_args(cx);
@@ -180,6 +190,99 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
     })
 }
 
+/// The game's own action or check of this name (`farm:pay`) with its parameters, if it is one.
+fn host_declared(
+    cx: &Cx,
+    name: &Spanned<String>,
+    kind: &str,
+) -> Option<(Id, Vec<crate::host::Param>)> {
+    let id = Id::qualified(name.get_ref())?;
+    let rules = &cx.syms.rules;
+    let params = if kind == "action" {
+        rules.action(&id).map(|d| d.params.clone())
+    } else {
+        rules.check(&id).map(|d| d.params.clone())
+    }?;
+    Some((id, params))
+}
+
+/// The game's action's or check's arguments, each checked against its parameter: a missing one,
+/// one of the wrong type and an unknown ID are reported at their key (and `finish` reports the
+/// keys no parameter names).
+fn host_args(
+    cx: &mut Cx,
+    e: &mut Entry,
+    params: &[crate::host::Param],
+) -> Option<BTreeMap<String, Value>> {
+    let mut args = BTreeMap::new();
+    let mut ok = true;
+    for p in params {
+        e.allow(&[p.name()]);
+        let Some(raw) = e.raw(p.name()) else {
+            if p.required {
+                cx.diags.push(
+                    Diagnostic::error(format!("{} needs the key `{}`", e.what, p.name()))
+                        .at(e.span),
+                );
+                ok = false;
+            }
+            continue;
+        };
+        if let Some(expected) = wrong_type(p.ty, raw.get_ref()) {
+            let numeric = raw
+                .get_ref()
+                .as_str()
+                .is_some_and(|t| t.parse::<f64>().is_ok());
+            let help = (numeric && matches!(p.ty, FieldType::Int | FieldType::Float)).then(|| {
+                format!(
+                    "write the number without quotes: `{} = {}`",
+                    p.name(),
+                    raw.get_ref().as_str().unwrap_or_default()
+                )
+            });
+            cx.diags.push(
+                Diagnostic::error(format!(
+                    "`{}` in {} must be {expected}, found {}",
+                    p.name(),
+                    e.what,
+                    raw.get_ref().type_str()
+                ))
+                .at(cx.span(raw.span()))
+                .with_help_opt(help),
+            );
+            ok = false;
+            continue;
+        }
+        match typed_value(cx, p.ty, raw.get_ref(), raw.span()) {
+            Some(v) => {
+                args.insert(p.name().to_string(), v);
+            }
+            None => ok = false,
+        }
+    }
+    ok.then_some(args)
+}
+
+/// What a parameter of type `ty` must be, in words, when `value` is not it.
+fn wrong_type(ty: FieldType, value: &toml::Value) -> Option<String> {
+    let fits = match value {
+        toml::Value::Integer(_) => matches!(ty, FieldType::Int | FieldType::Float),
+        toml::Value::Float(_) => ty == FieldType::Float,
+        toml::Value::Boolean(_) => ty == FieldType::Bool,
+        toml::Value::String(_) => {
+            !matches!(ty, FieldType::Int | FieldType::Float | FieldType::Bool)
+        }
+        _ => false,
+    };
+    (!fits).then(|| match ty {
+        FieldType::Int => "an integer".to_string(),
+        FieldType::Float => "a number".to_string(),
+        FieldType::Bool => "true or false".to_string(),
+        FieldType::String => "a string".to_string(),
+        other => format!("the ID of a {} (a string)", other.name()),
+    })
+}
+
 /// Resolves a namespaced name registered by Lua (`rats:is_night`), or reports it unknown.
 fn registered(
     cx: &mut Cx,
@@ -191,9 +294,25 @@ fn registered(
     let span = cx.span(name.span());
     let text = name.get_ref();
     let registered = table(cx.syms);
+    let rules = cx.syms.rules.clone();
+    let host: Vec<String> = if kind == "action" {
+        rules.actions().map(|(id, _, _)| id.to_string()).collect()
+    } else {
+        rules.checks().map(|(id, _, _)| id.to_string()).collect()
+    };
     if let Some(id) = Id::qualified(text) {
         if registered.contains(&id) {
             return Some(id);
+        }
+        if id.namespace() == rules.namespace() {
+            let help = did_you_mean(text, host.iter().map(String::as_str))
+                .unwrap_or_else(|| format!("the game's {kind}s: {}", host.join(", ")));
+            cx.diags.push(
+                Diagnostic::error(format!("the game has no {kind} `{text}`"))
+                    .at(span)
+                    .with_help(help),
+            );
+            return None;
         }
         if cx.syms.failed_scripts.contains(id.namespace()) {
             let message = format!(
@@ -217,6 +336,7 @@ fn registered(
     let candidates = builtins
         .iter()
         .copied()
+        .chain(host.iter().map(String::as_str))
         .chain(registered.iter().map(Id::as_str));
     let help = did_you_mean(text, candidates)
         .unwrap_or_else(|| format!("built-in {kind}s: {}", builtins.join(", ")));
@@ -416,6 +536,14 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                 })
         }
         _ => {
+            if let Some((id, params)) = host_declared(cx, &name, "action") {
+                let args = host_args(cx, &mut e, &params);
+                e.finish(cx);
+                return args.map(|args| ActionEntry {
+                    action: Action::Custom { id, args },
+                    span,
+                });
+            }
             let id = registered(cx, &name, "action", ACTIONS, |s| &s.actions)?;
             let args = e.rest_as_args(cx);
             return Some(ActionEntry {
@@ -507,6 +635,7 @@ fn typed_value(
         FieldType::Encounter => id(cx, RefKind::Encounter),
         FieldType::Hazard => id(cx, RefKind::Hazard),
         FieldType::Card => id(cx, RefKind::Card),
+        FieldType::Host(kind) => id(cx, RefKind::Host(kind)),
         FieldType::DamageType => cx.damage_type(&text()).map(|t| Value::str(&t)),
         FieldType::Float => Some(match plain {
             Value::Int(i) => Value::Float(i as f64),

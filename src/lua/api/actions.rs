@@ -26,10 +26,13 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 crate::content::resolve::runtime_action(symbols, &content.events, &c.mod_id, &map)
                     .map_err(|e| mlua::Error::runtime(format!("lantern.apply: {e}")))?
             };
-            if let Action::Custom { id, args } = &entry.action {
+            let script_action = match &entry.action {
+                Action::Custom { id, .. } => c.shared.borrow().actions.get(id).map(|r| r.func.clone()),
+                _ => None,
+            };
+            if let (Action::Custom { args, .. }, Some(func)) = (&entry.action, script_action) {
                 // A script's own action: call it directly, with the game still lent to this call.
-                let func = c.shared.borrow().actions.get(id).map(|r| r.func.clone());
-                let func = func.ok_or_else(|| mlua::Error::runtime(format!("no script registers `{id}`")))?;
+                // (The game's own actions go through the door below.)
                 let ctx = lua.create_table()?;
                 ctx.raw_set("self", crate::lua::bridge::Creature(CreatureRef::Player))?;
                 ctx.raw_set("cause", format!("lua:{}", c.mod_id))?;

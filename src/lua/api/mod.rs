@@ -9,6 +9,7 @@ pub use actions::to_toml_map;
 mod emit;
 mod events;
 mod game;
+mod host;
 mod log;
 mod rng;
 mod storage;
@@ -143,6 +144,7 @@ pub fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Tabl
     rng::register(&mut api, cx)?;
     game::register(&mut api, cx)?;
     log::register(&mut api, cx)?;
+    host::register(lua, &table, cx, docs)?;
     Ok(table)
 }
 

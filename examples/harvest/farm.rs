@@ -1,0 +1,305 @@
+//! Harvest's world, declared to lantern: the farm's state, its crops table, its events, actions,
+//! checks, Lua functions and verbs. `main.rs` plays it; `tests/harvest.rs` runs its mods' tests.
+//!
+//! The game owns all of it. lantern validates the mods against it (a misspelt crop, a missing
+//! `amount`), runs their triggers, quests, encounters and Lua over the game's events, and keeps the
+//! farm inside its door: an action list that fails rolls the farm back, and saves, the state hash
+//! and hot reload carry it.
+
+use lantern::content::Value;
+use lantern::game::Game;
+use lantern::host::{Effects, Param, Rules, Vocabulary};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How many plots the farm has.
+pub const PLOTS: usize = 4;
+
+/// The farm: the game's whole state. Plain data, with `BTreeMap`s so its JSON (and the state
+/// hash) is the same in every process.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Farm {
+    pub day: i64,
+    pub money: i64,
+    /// What grows on each plot: a crop's ID and the day it was planted.
+    pub plots: Vec<Plot>,
+    /// Harvested crops by ID.
+    pub barn: BTreeMap<String, i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plot {
+    pub crop: String,
+    pub planted: i64,
+}
+
+/// A crop, as mods write it in `[[crops]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Crop {
+    pub name: String,
+    /// What a seed costs.
+    pub seed_price: i64,
+    /// What one harvested crop sells for.
+    pub sell_price: i64,
+    /// Days from planting to harvest.
+    pub days: i64,
+    /// Crops one plot gives.
+    #[serde(default = "one")]
+    pub harvest: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// The farm a new game starts with.
+pub fn new_farm() -> Farm {
+    Farm {
+        day: 1,
+        money: 30,
+        ..Farm::default()
+    }
+}
+
+/// Harvest's vocabulary.
+pub fn rules() -> Rules {
+    Vocabulary::new("farm", new_farm())
+        .table::<Crop>("crops", "crop")
+        .event(
+            "day_started",
+            &[("day", "int")],
+            "A new day begins (after the night's harvest).",
+        )
+        .event(
+            "crop_harvested",
+            &[("crop", "crop"), ("amount", "int")],
+            "A plot was harvested into the barn.",
+        )
+        .event(
+            "crop_sold",
+            &[("crop", "crop"), ("amount", "int"), ("money", "int")],
+            "Crops were sold from the barn.",
+        )
+        .action(
+            "pay",
+            &[Param::int("amount")],
+            "The farm pays money; it fails when the farm has too little.",
+            |fx, args| pay(fx, args.int("amount")),
+        )
+        .action(
+            "earn",
+            &[Param::int("amount")],
+            "The farm earns money.",
+            |fx, args| {
+                let amount = args.int("amount").max(0);
+                fx.state_mut().money = fx.state().money.saturating_add(amount);
+                fx.say(format!("The farm earns {amount} coins."));
+                Ok(())
+            },
+        )
+        .action(
+            "plant",
+            &[Param::id("crop", "crop")],
+            "Buys a seed and plants it on a free plot.",
+            |fx, args| {
+                let crop = args.id("crop").ok_or("no crop")?;
+                let (name, price) = {
+                    let c: &Crop = fx
+                        .content()
+                        .entry("crop", &crop)
+                        .ok_or_else(|| format!("there is no crop `{crop}`"))?;
+                    (c.name.clone(), c.seed_price)
+                };
+                if fx.state().plots.len() >= PLOTS {
+                    return Err(format!("all {PLOTS} plots are planted"));
+                }
+                pay(fx, price)?;
+                let day = fx.state().day;
+                fx.state_mut().plots.push(Plot {
+                    crop: crop.to_string(),
+                    planted: day,
+                });
+                fx.say(format!("You plant {name}."));
+                Ok(())
+            },
+        )
+        .action(
+            "store",
+            &[Param::id("crop", "crop"), Param::int("amount")],
+            "Puts crops in the barn (a gift, a find).",
+            |fx, args| {
+                let crop = args.id("crop").ok_or("no crop")?;
+                let amount = args.int("amount");
+                let held = fx.state_mut().barn.entry(crop.to_string()).or_insert(0);
+                *held = held.saturating_add(amount).max(0);
+                Ok(())
+            },
+        )
+        .action(
+            "sell",
+            &[Param::id("crop", "crop"), Param::int("amount").optional()],
+            "Sells crops from the barn (all of them when `amount` is left out).",
+            |fx, args| {
+                let crop = args.id("crop").ok_or("no crop")?;
+                let held = fx.state().barn.get(crop.as_str()).copied().unwrap_or(0);
+                let amount = args.opt_int("amount").unwrap_or(held);
+                if amount <= 0 || amount > held {
+                    return Err(format!("the barn holds {held} of `{crop}`, not {amount}"));
+                }
+                let price = fx
+                    .content()
+                    .entry::<Crop>("crop", &crop)
+                    .map_or(0, |c| c.sell_price);
+                let money = price.saturating_mul(amount);
+                let farm = fx.state_mut();
+                farm.barn.insert(crop.to_string(), held - amount);
+                farm.money = farm.money.saturating_add(money);
+                fx.say(format!("You sell {amount} for {money} coins."));
+                fx.raise(
+                    "crop_sold",
+                    &[
+                        ("crop", Value::id(&crop)),
+                        ("amount", Value::Int(amount)),
+                        ("money", Value::Int(money)),
+                    ],
+                )
+            },
+        )
+        .action(
+            "end_day",
+            &[],
+            "The night: ripe plots are harvested into the barn, and a new day starts.",
+            |fx, _| {
+                let day = fx.state().day;
+                let mut harvested = Vec::new();
+                let mut growing = Vec::new();
+                for plot in fx.state().plots.clone() {
+                    let crop = lantern::id::Id::qualified(&plot.crop);
+                    let ripe = crop
+                        .as_ref()
+                        .and_then(|c| fx.content().entry::<Crop>("crop", c))
+                        .map(|c| (c.days, c.harvest));
+                    match (crop, ripe) {
+                        (Some(crop), Some((days, amount))) if day + 1 - plot.planted >= days => {
+                            harvested.push((crop, amount))
+                        }
+                        (Some(_), Some(_)) => growing.push(plot),
+                        // A crop whose definition is gone withers (reconcile says so).
+                        _ => {}
+                    }
+                }
+                let farm = fx.state_mut();
+                farm.plots = growing;
+                farm.day = day + 1;
+                for (crop, amount) in &harvested {
+                    *farm.barn.entry(crop.to_string()).or_insert(0) += amount;
+                }
+                for (crop, amount) in harvested {
+                    fx.raise(
+                        "crop_harvested",
+                        &[("crop", Value::id(&crop)), ("amount", Value::Int(amount))],
+                    )?;
+                }
+                fx.raise("day_started", &[("day", Value::Int(day + 1))])
+            },
+        )
+        .check(
+            "money_at_least",
+            &[Param::int("amount")],
+            "Whether the farm has at least `amount` coins.",
+            |q, args| Ok(q.state().money >= args.int("amount")),
+        )
+        .check(
+            "in_barn",
+            &[Param::id("crop", "crop"), Param::int("at_least")],
+            "Whether the barn holds at least `at_least` of `crop`.",
+            |q, args| {
+                let crop = args.id("crop").map(|c| c.to_string()).unwrap_or_default();
+                Ok(q.state().barn.get(&crop).copied().unwrap_or(0) >= args.int("at_least"))
+            },
+        )
+        .function("money", "The farm's coins.", |q, _| {
+            Ok(Value::Int(q.state().money))
+        })
+        .function("day", "The day, from 1.", |q, _| {
+            Ok(Value::Int(q.state().day))
+        })
+        .function(
+            "barn",
+            "How many of a crop (its ID) the barn holds.",
+            |q, args| {
+                let crop = match args.first() {
+                    Some(Value::Str(s)) => s.to_string(),
+                    _ => return Err("barn(crop) takes a crop's ID".into()),
+                };
+                Ok(Value::Int(q.state().barn.get(&crop).copied().unwrap_or(0)))
+            },
+        )
+        .verb(
+            "plant",
+            "plant CROP: buy a seed and plant it.",
+            |game, args| {
+                let crop = text_arg(args, 0, "plant CROP")?;
+                perform(game, "plant", &[("crop", Value::str(&crop))])
+            },
+        )
+        .verb(
+            "sleep",
+            "Ends the day: ripe crops are harvested, and on every third morning the market opens.",
+            |game, _| {
+                perform(game, "end_day", &[])?;
+                // Triggers and handlers of the night run before the market opens.
+                game.drain();
+                let day = game.host_state::<Farm>().map_or(0, |f| f.day);
+                if day % 3 == 0 {
+                    if let Some(id) = game.draw_encounter(&format!("market:{day}")) {
+                        game.start_encounter(&id)?;
+                    }
+                }
+                Ok(())
+            },
+        )
+        .verb(
+            "sell",
+            "sell CROP [AMOUNT]: sell from the barn.",
+            |game, args| {
+                let crop = text_arg(args, 0, "sell CROP [AMOUNT]")?;
+                let mut with = vec![("crop", Value::str(&crop))];
+                if let Some(Value::Int(n)) = args.get(1) {
+                    with.push(("amount", Value::Int(*n)));
+                }
+                perform(game, "sell", &with)
+            },
+        )
+        .verb(
+            "choose",
+            "choose N: answer the open encounter.",
+            |game, args| match args.first() {
+                Some(Value::Int(n)) if *n > 0 => game.choose(*n as usize).map(|_| ()),
+                _ => Err("choose N takes an option's number".into()),
+            },
+        )
+        .rules()
+}
+
+fn pay(fx: &mut Effects<'_, Farm>, amount: i64) -> Result<(), String> {
+    let has = fx.state().money;
+    if amount > has {
+        return Err(format!("the farm has {has} coins, not {amount}"));
+    }
+    fx.state_mut().money = has - amount;
+    fx.say(format!("The farm pays {amount} coins."));
+    Ok(())
+}
+
+fn perform(game: &mut Game, action: &str, args: &[(&str, Value)]) -> Result<(), String> {
+    game.perform(action, args, action).map_err(|d| d.message)
+}
+
+fn text_arg(args: &[Value], i: usize, usage: &str) -> Result<String, String> {
+    match args.get(i) {
+        Some(Value::Str(s)) => Ok(s.to_string()),
+        _ => Err(format!("usage: {usage}")),
+    }
+}

@@ -1,0 +1,195 @@
+//! The game's own world inside the engine: its state behind the door, its actions and checks
+//! dispatched before the scripts', and the calls a game's code makes (`perform`, `verb`, `turn`).
+
+use super::{Ctx, Game};
+use crate::content::{ActionEntry, ActionList, Value};
+use crate::diag::{Diagnostic, Span};
+use crate::host::{GameState, HostState};
+use crate::id::Id;
+use std::collections::BTreeMap;
+
+impl Game {
+    /// The game's own state, if it is of type `S` (the one its vocabulary declared).
+    pub fn host_state<S: GameState>(&self) -> Option<&S> {
+        self.state.host.get::<S>()
+    }
+
+    pub(crate) fn host_slot(&self) -> &HostState {
+        &self.state.host
+    }
+
+    pub(crate) fn host_slot_mut(&mut self) -> &mut HostState {
+        &mut self.state.host
+    }
+
+    /// Runs `f` as one turn: the event cap counts from its start, and the events it queued are
+    /// handled when it returns. Commands `f` runs that are turns of their own (`choose`,
+    /// `start_encounter`) join this one; a `turn` inside another is part of it.
+    pub fn turn<R>(&mut self, f: impl FnOnce(&mut Game) -> R) -> R {
+        if self.in_turn {
+            return f(self);
+        }
+        self.begin_turn();
+        self.in_turn = true;
+        let result = f(self);
+        self.in_turn = false;
+        self.drain();
+        result
+    }
+
+    /// Runs one of the game's verbs (declared with
+    /// [`Vocabulary::verb`](crate::host::Vocabulary::verb)) as one turn. A verb that returns an
+    /// error is undone: the game's state, lantern's and the random streams are as they were
+    /// before it (its error says why). A verb run inside another joins it.
+    pub fn verb(&mut self, name: &str, args: &[Value]) -> Result<(), String> {
+        let rules = self.content.host.clone();
+        let Some(verb) = rules.defs().verbs.get(name) else {
+            let help = crate::diag::did_you_mean_suffix(name, rules.verbs().map(|(n, _)| n));
+            return Err(format!("the game has no verb `{name}`{help}"));
+        };
+        let run = verb.run.clone();
+        if self.in_turn {
+            return run(self, args);
+        }
+        // A verb that fails is undone whole, as an action list is: the state as it was before.
+        let before = (
+            self.state.clone(),
+            self.rng.clone(),
+            self.queue.len(),
+            self.messages.len(),
+        );
+        self.begin_turn();
+        self.in_turn = true;
+        let result = run(self, args);
+        self.in_turn = false;
+        match result {
+            Ok(()) => self.drain(),
+            Err(_) => {
+                let (state, rng, queued, said) = before;
+                self.state = state;
+                self.rng = rng;
+                self.queue.truncate(queued);
+                self.messages.truncate(said);
+                self.locate_room();
+                self.index_quests();
+            }
+        }
+        result
+    }
+
+    /// Applies one of the game's actions (`"pay"` or `"farm:pay"`) with its arguments by name,
+    /// checked against its parameters, through the door as a transaction: on failure nothing of it
+    /// is applied and the problem names the action. `cause` names what did it (a verb, a command)
+    /// and is the random stream its draws come from.
+    pub fn perform(
+        &mut self,
+        action: &str,
+        args: &[(&str, Value)],
+        cause: &str,
+    ) -> Result<(), Diagnostic> {
+        let rules = self.content.host.clone();
+        let id = if action.contains(':') {
+            Id::qualified(action)
+        } else {
+            Some(Id::new(rules.namespace(), action))
+        };
+        let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
+            let names: Vec<String> = rules.actions().map(|(id, _, _)| id.to_string()).collect();
+            let help = crate::diag::did_you_mean_suffix(action, names.iter().map(String::as_str));
+            return Err(Diagnostic::error(format!(
+                "the game has no action `{action}`{help}"
+            )));
+        };
+        let mut map = BTreeMap::new();
+        for (name, value) in args {
+            let Some(param) = decl.params.iter().find(|p| p.name() == *name) else {
+                let help =
+                    crate::diag::did_you_mean_suffix(name, decl.params.iter().map(|p| p.name()));
+                return Err(Diagnostic::error(format!(
+                    "action `{id}` has no parameter `{name}`{help}"
+                )));
+            };
+            if !value.fits(param.ty) {
+                return Err(Diagnostic::error(format!(
+                    "`{name}` of action `{id}` cannot be {} {value}",
+                    value.type_name()
+                )));
+            }
+            let value = match (param.ty, value) {
+                (crate::content::vocab::FieldType::Host(kind), Value::Str(text)) => {
+                    Value::id(&self.find_entry(kind, text).map_err(Diagnostic::error)?)
+                }
+                _ => value.clone(),
+            };
+            map.insert(name.to_string(), value);
+        }
+        if let Some(missing) = decl
+            .params
+            .iter()
+            .find(|p| p.required && !map.contains_key(p.name()))
+        {
+            return Err(Diagnostic::error(format!(
+                "action `{id}` needs `{}`",
+                missing.name()
+            )));
+        }
+        let span = Span::new(crate::diag::FileId(0), 0..0);
+        let list = ActionList {
+            actions: vec![ActionEntry {
+                action: crate::content::Action::Custom { id, args: map },
+                span,
+            }],
+            span,
+        };
+        self.apply_list(&list, &Ctx::command(cause))
+    }
+
+    /// The entry of the game's table of `kind` that `text` names: its whole ID, or a bare name
+    /// that only one mod defines.
+    pub fn find_entry(&self, kind: &str, text: &str) -> Result<Id, String> {
+        let tables = &self.content.tables;
+        if let Some(id) = Id::qualified(text).filter(|id| tables.contains(kind, id)) {
+            return Ok(id);
+        }
+        let named: Vec<&Id> = tables.ids(kind).filter(|id| id.name() == text).collect();
+        match named.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => {
+                let help = crate::diag::did_you_mean_suffix(
+                    text,
+                    tables.ids(kind).flat_map(|id| [id.as_str(), id.name()]),
+                );
+                Err(format!("there is no {kind} `{text}`{help}"))
+            }
+            many => {
+                let names: Vec<String> = many.iter().map(|id| format!("`{id}`")).collect();
+                Err(format!(
+                    "`{text}` could be {}; write the whole ID",
+                    names.join(" or ")
+                ))
+            }
+        }
+    }
+
+    /// A game's action, if `id` is one: run through its declaration.
+    pub(super) fn host_action(
+        &mut self,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Option<Result<(), String>> {
+        let run = self.content.host.action(id)?.run.clone();
+        Some(run(self, args, ctx))
+    }
+
+    /// A game's check, if `id` is one.
+    pub(super) fn host_check(
+        &self,
+        id: &Id,
+        args: &BTreeMap<String, Value>,
+        ctx: &Ctx,
+    ) -> Option<Result<bool, String>> {
+        let decl = self.content.host.check(id)?;
+        Some((decl.run)(self, args, ctx))
+    }
+}

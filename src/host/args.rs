@@ -1,0 +1,125 @@
+//! The typed parameters a game's actions and checks declare, and the arguments they are called
+//! with. Arguments are validated when the mods load, as the built-in actions' are, so a game's
+//! code reads them without checking again.
+
+use crate::content::vocab::FieldType;
+use crate::content::Value;
+use crate::id::Id;
+use std::collections::BTreeMap;
+
+/// One parameter of a game's action or check: its key in the TOML table, its type, and whether
+/// it may be left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub(crate) name: &'static str,
+    pub(crate) ty: FieldType,
+    pub(crate) required: bool,
+}
+
+impl Param {
+    /// A whole number (`amount = 3`).
+    pub fn int(name: &'static str) -> Param {
+        Param::field(name, FieldType::Int)
+    }
+
+    /// A number, whole or not (`multiplier = 1.5`).
+    pub fn number(name: &'static str) -> Param {
+        Param::field(name, FieldType::Float)
+    }
+
+    /// Text (`message = "..."`).
+    pub fn text(name: &'static str) -> Param {
+        Param::field(name, FieldType::String)
+    }
+
+    /// `true` or `false`.
+    pub fn flag(name: &'static str) -> Param {
+        Param::field(name, FieldType::Bool)
+    }
+
+    /// The ID of a definition of `kind`: one of the game's tables (`Param::id("crop", "crop")`)
+    /// or a built-in kind (`item`, `quest`, ...). A bare name means the writing mod's own; the
+    /// action receives the whole ID, and an unknown one is reported with "did you mean".
+    pub fn id(name: &'static str, kind: &'static str) -> Param {
+        let ty = match FieldType::from_name(kind) {
+            Some(t) if !t.is_plain() => t,
+            _ => FieldType::Host(kind),
+        };
+        Param::field(name, ty)
+    }
+
+    /// The same parameter, which may be left out.
+    pub fn optional(mut self) -> Param {
+        self.required = false;
+        self
+    }
+
+    fn field(name: &'static str, ty: FieldType) -> Param {
+        Param {
+            name,
+            ty,
+            required: true,
+        }
+    }
+
+    /// The parameter's key.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// The arguments an action or check of the game was written with, already checked against its
+/// parameters: a required one is there and of its type, so its getter cannot miss. An optional one
+/// left out reads as `None` from the `opt_` getters (and as zero, empty or false from the others).
+#[derive(Debug, Clone, Copy)]
+pub struct Args<'a>(pub(crate) &'a BTreeMap<String, Value>);
+
+impl<'a> Args<'a> {
+    /// The value of `name` as written, if it was.
+    pub fn get(&self, name: &str) -> Option<&'a Value> {
+        self.0.get(name)
+    }
+
+    pub fn opt_int(&self, name: &str) -> Option<i64> {
+        match self.0.get(name) {
+            Some(Value::Int(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        self.opt_int(name).unwrap_or(0)
+    }
+
+    pub fn opt_number(&self, name: &str) -> Option<f64> {
+        match self.0.get(name) {
+            Some(Value::Int(i)) => Some(*i as f64),
+            Some(Value::Float(f)) => Some(*f),
+            _ => None,
+        }
+    }
+
+    pub fn number(&self, name: &str) -> f64 {
+        self.opt_number(name).unwrap_or(0.0)
+    }
+
+    pub fn opt_text(&self, name: &str) -> Option<&'a str> {
+        match self.0.get(name) {
+            Some(Value::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn text(&self, name: &str) -> &'a str {
+        self.opt_text(name).unwrap_or("")
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.0.get(name), Some(Value::Bool(true)))
+    }
+
+    /// An ID argument, whole (`harvest:wheat`).
+    pub fn id(&self, name: &str) -> Option<Id> {
+        self.opt_text(name).and_then(Id::qualified)
+    }
+}

@@ -1,0 +1,167 @@
+//! What a game's action, check and Lua function are handed: [`Effects`] (the game's state to
+//! change, events to raise, lines to say, inside the action list's transaction) and [`Query`] (the
+//! same, read-only).
+
+use super::GameState;
+use crate::content::{Content, Value};
+use crate::game::{CreatureRef, Ctx, Game};
+use std::marker::PhantomData;
+
+/// An action of the game at work: everything it does goes into the transaction of the action
+/// list it stands in, and is undone with it when a later action of the list fails.
+pub struct Effects<'g, S> {
+    game: &'g mut Game,
+    cause: &'g str,
+    stream: &'g str,
+    _state: PhantomData<fn() -> S>,
+}
+
+impl<'g, S: GameState> Effects<'g, S> {
+    pub(crate) fn new(game: &'g mut Game, ctx: &'g Ctx<'g>) -> Result<Effects<'g, S>, String> {
+        if game.host_slot().get::<S>().is_none() {
+            return Err(no_state::<S>());
+        }
+        Ok(Effects {
+            game,
+            cause: ctx.cause,
+            stream: ctx.stream,
+            _state: PhantomData,
+        })
+    }
+
+    /// The game's state.
+    pub fn state(&self) -> &S {
+        // `new` checked the type, and nothing in between can replace the state.
+        self.game
+            .host_slot()
+            .get::<S>()
+            .expect("checked in Effects::new")
+    }
+
+    /// The game's state, to change.
+    pub fn state_mut(&mut self) -> &mut S {
+        self.game
+            .host_slot_mut()
+            .get_mut::<S>()
+            .expect("checked in Effects::new")
+    }
+
+    /// The content the mods define, the game's tables included.
+    pub fn content(&self) -> &Content {
+        self.game.content()
+    }
+
+    /// Queues one of the game's events (or any other) with its payload, checked against the
+    /// event's declaration. It is handled after the current one, first in, first out.
+    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) -> Result<(), String> {
+        let cause = self.cause.to_string();
+        self.game.raise_because(event, payload, Some(cause.into()))
+    }
+
+    /// A line for the player.
+    pub fn say(&mut self, line: impl Into<String>) {
+        self.game.say(line);
+    }
+
+    /// A number in `0.0..1.0` from the random stream of the trigger or command this action runs
+    /// for (seeded from the run's seed and the stream's name).
+    pub fn roll(&mut self) -> f64 {
+        let stream = self.stream.to_string();
+        self.game.rng_mut().roll(&stream)
+    }
+
+    /// A whole number in `lo..=hi` from the same stream as [`roll`](Self::roll).
+    pub fn between(&mut self, lo: i64, hi: i64) -> i64 {
+        let stream = self.stream.to_string();
+        self.game.rng_mut().between(&stream, lo, hi)
+    }
+
+    /// What the action runs for: a trigger's key, a quest's ID, an encounter, a command.
+    pub fn cause(&self) -> &str {
+        self.cause
+    }
+
+    /// The whole game, read-only (creatures, quests, storage).
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+}
+
+/// A check or Lua function of the game at work: the game read-only.
+pub struct Query<'g, S> {
+    game: &'g Game,
+    _state: PhantomData<fn() -> S>,
+}
+
+impl<'g, S: GameState> Query<'g, S> {
+    pub(crate) fn new(game: &'g Game) -> Result<Query<'g, S>, String> {
+        if game.host_slot().get::<S>().is_none() {
+            return Err(no_state::<S>());
+        }
+        Ok(Query {
+            game,
+            _state: PhantomData,
+        })
+    }
+
+    /// The game's state.
+    pub fn state(&self) -> &'g S {
+        self.game
+            .host_slot()
+            .get::<S>()
+            .expect("checked in Query::new")
+    }
+
+    /// The content the mods define, the game's tables included.
+    pub fn content(&self) -> &'g Content {
+        self.game.content()
+    }
+
+    /// The whole game, read-only.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+}
+
+fn no_state<S>() -> String {
+    format!(
+        "the game holds no state of type `{}` (was it made from other rules, or its save unreadable?)",
+        std::any::type_name::<S>()
+    )
+}
+
+impl Game {
+    /// Queues an event by name (the engine's, the game's or a mod's custom one) with a payload
+    /// given by field name, checked against the event's declaration; its source is the player.
+    /// It is handled by the next [`drain`](Game::drain) (a verb's turn ends with one).
+    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) -> Result<(), String> {
+        self.raise_because(event, payload, None)
+    }
+
+    pub(crate) fn raise_because(
+        &mut self,
+        event: &str,
+        payload: &[(&str, Value)],
+        cause: Option<std::rc::Rc<str>>,
+    ) -> Result<(), String> {
+        let content = self.content().clone();
+        let Some(kind) = content.events.lookup(event) else {
+            let help = crate::diag::did_you_mean_suffix(event, content.events.names());
+            return Err(format!("there is no event `{event}`{help}"));
+        };
+        let def = content.events.get(kind);
+        let mut fields = Vec::with_capacity(payload.len());
+        for (name, value) in payload {
+            let Some((i, _)) = def.field(name) else {
+                let names = def.payload.iter().map(|(n, _)| n.as_str());
+                let help = crate::diag::did_you_mean_suffix(name, names);
+                return Err(format!(
+                    "event `{event}` has no payload field `{name}`{help}"
+                ));
+            };
+            fields.push((i, value.clone()));
+        }
+        fields.sort_by_key(|(i, _)| *i);
+        self.emit(kind, CreatureRef::Player, None, &fields, cause)
+    }
+}

@@ -1,0 +1,432 @@
+//! A game's own world, declared in Rust: what lets a game other than the reference roguelike host
+//! mods.
+//!
+//! A game describes itself once with a [`Vocabulary`]: its state type, its events and their
+//! payloads, the data tables its mods write (`[[crops]]`), its actions and checks with typed
+//! parameters, the Lua functions it lends to scripts, and the verbs its test harness drives. The
+//! vocabulary becomes [`Rules`], which the loader takes: the resolver then accepts `farm:pay` and
+//! validates its arguments as it does the built-in actions', the game's events join the engine's,
+//! and the content it builds carries the rules along, so a game, a reload and a test game made
+//! from that content all know the game's vocabulary without being told again.
+//!
+//! The game's state lives inside lantern's (`State::host`): an action list that fails rolls it
+//! back with the rest, saves and the state hash include it, and a game's actions change it only
+//! through the one door ([`Effects::state_mut`] inside an action).
+
+mod args;
+mod effects;
+mod state;
+
+pub use args::{Args, Param};
+pub use effects::{Effects, Query};
+pub use state::{GameState, HostState};
+
+pub(crate) use state::StateType;
+
+use crate::content::vocab::FieldType;
+use crate::content::Value;
+use crate::diag::{Diagnostic, FileId};
+use crate::game::{Ctx, Game};
+use crate::id::Id;
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+type ActionFn =
+    dyn Fn(&mut Game, &BTreeMap<String, Value>, &Ctx) -> Result<(), String> + Send + Sync;
+type CheckFn = dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
+type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
+type VerbFn = dyn Fn(&mut Game, &[Value]) -> Result<(), String> + Send + Sync;
+/// Reads one entry of a game's data table into the game's type.
+pub(crate) type ReadEntry = fn(
+    toml::Spanned<toml::de::DeValue<'_>>,
+    FileId,
+    &str,
+) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>);
+
+/// A game's declaration of its world, typed by its state `S` (use `()` for a game that keeps
+/// none). Build it with the methods below, in any order, and hand it to the loader as [`Rules`].
+///
+/// ```
+/// use lantern::host::{Param, Vocabulary};
+/// use lantern::content::Value;
+///
+/// #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+/// struct Farm { money: i64 }
+///
+/// let rules = Vocabulary::new("farm", Farm::default())
+///     .event("day_started", &[("day", "int")], "A new day begins.")
+///     .action("pay", &[Param::int("amount")], "Pays money.", |fx, args| {
+///         let amount = args.int("amount");
+///         if fx.state().money < amount {
+///             return Err(format!("{amount} is more money than the farm has"));
+///         }
+///         fx.state_mut().money -= amount;
+///         Ok(())
+///     })
+///     .check("money_at_least", &[Param::int("amount")], "Whether the farm has the money.",
+///         |q, args| Ok(q.state().money >= args.int("amount")))
+///     .function("money", "The farm's money.", |q, _| Ok(Value::Int(q.state().money)))
+///     .rules();
+/// assert!(rules.problems().is_empty());
+/// ```
+pub struct Vocabulary<S> {
+    defs: Defs,
+    _state: PhantomData<fn() -> S>,
+}
+
+/// A game's vocabulary with its state type erased: what the loader, the test harness and reload
+/// take. Cheap to clone. The default is the empty vocabulary (the reference roguelike's).
+#[derive(Clone, Default)]
+pub struct Rules(Arc<Defs>);
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rules({:?})", self.0.namespace)
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Defs {
+    pub namespace: String,
+    pub state: Option<StateType>,
+    pub events: Vec<EventDecl>,
+    pub tables: Vec<TableDecl>,
+    pub actions: BTreeMap<Id, Declared<ActionFn>>,
+    pub checks: BTreeMap<Id, Declared<CheckFn>>,
+    pub functions: Vec<FunctionDecl>,
+    pub verbs: BTreeMap<String, VerbDecl>,
+    /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
+    /// errors when a mod set is loaded with these rules.
+    pub problems: Vec<String>,
+}
+
+pub(crate) struct EventDecl {
+    pub name: String,
+    pub payload: Vec<(String, FieldType)>,
+    pub doc: &'static str,
+}
+
+pub(crate) struct TableDecl {
+    /// The array's name in data files: `crops`.
+    pub key: &'static str,
+    /// The kind of ID its entries have: `crop`.
+    pub kind: &'static str,
+    pub read: ReadEntry,
+}
+
+pub(crate) struct Declared<F: ?Sized> {
+    pub params: Vec<Param>,
+    pub doc: &'static str,
+    pub run: Arc<F>,
+}
+
+pub(crate) struct FunctionDecl {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub call: Arc<FunctionFn>,
+}
+
+pub(crate) struct VerbDecl {
+    pub doc: &'static str,
+    pub run: Arc<VerbFn>,
+}
+
+impl<S: GameState> Vocabulary<S> {
+    /// A game's vocabulary: `namespace` names its actions and checks (`farm:pay`) and its table of
+    /// Lua functions (`lantern.farm`); `initial` is the state a new game starts with.
+    pub fn new(namespace: &str, initial: S) -> Vocabulary<S> {
+        let mut defs = Defs {
+            namespace: namespace.to_string(),
+            state: Some(StateType::of(initial)),
+            ..Defs::default()
+        };
+        if !crate::id::is_ident(namespace) {
+            defs.problems.push(format!(
+                "the game's namespace `{namespace}` must use lowercase letters, digits and `_`"
+            ));
+        }
+        Vocabulary {
+            defs,
+            _state: PhantomData,
+        }
+    }
+
+    fn name_ok(&mut self, what: &str, name: &str) -> bool {
+        let ok = crate::id::is_ident(name);
+        if !ok {
+            self.defs.problems.push(format!(
+                "the game's {what} `{name}` must be named with lowercase letters, digits and `_`"
+            ));
+        }
+        ok
+    }
+
+    /// An event the game raises (with [`Game::raise`]), named bare like the engine's
+    /// (`day_started`), with its payload fields and their types: `int`, `float`, `string`,
+    /// `bool`, a built-in kind of ID (`item`, ...) or one of the game's table kinds (`crop`).
+    /// Its source is the player; every world trigger, quest and handler sees it.
+    pub fn event(
+        mut self,
+        name: &str,
+        payload: &[(&str, &'static str)],
+        doc: &'static str,
+    ) -> Self {
+        if self.name_ok("event", name) {
+            if self.defs.events.iter().any(|e| e.name == name) {
+                self.defs
+                    .problems
+                    .push(format!("the game declares the event `{name}` twice"));
+            }
+            let mut fields = Vec::new();
+            for (field, ty) in payload {
+                let ty = FieldType::from_name(ty).unwrap_or(FieldType::Host(ty));
+                fields.push((field.to_string(), ty));
+            }
+            self.defs.events.push(EventDecl {
+                name: name.to_string(),
+                payload: fields,
+                doc,
+            });
+        }
+        self
+    }
+
+    /// A data table mods write as `[[key]]` in their data files. Each entry has an `id` (bare for
+    /// the writing mod's own, as every ID) and its other keys are read into `T` with serde, every
+    /// mistake located at its key; unknown keys are mistakes when `T` says
+    /// `#[serde(deny_unknown_fields)]`. Entries are IDs of `kind`: parameters and payload fields of
+    /// that kind are checked against them, and [`Content::table`](crate::content::Content::table)
+    /// reads them.
+    pub fn table<T>(mut self, key: &'static str, kind: &'static str) -> Self
+    where
+        T: serde::de::DeserializeOwned + Send + Sync + 'static,
+    {
+        if self.name_ok("table", key) && self.name_ok("kind of ID", kind) {
+            if crate::content::parse::TABLES.contains(&key)
+                || self.defs.tables.iter().any(|t| t.key == key)
+            {
+                self.defs
+                    .problems
+                    .push(format!("the table `{key}` is declared twice"));
+            }
+            self.defs.tables.push(TableDecl {
+                key,
+                kind,
+                read: read_entry::<T>,
+            });
+        }
+        self
+    }
+
+    /// An action mods write as `{ action = "<namespace>:<name>", ... }` in any action list (or
+    /// `lantern.apply` from Lua), with typed parameters. It changes the game's state through
+    /// `fx`; an `Err` makes its whole action list fail and roll back, the game's state included.
+    pub fn action<F>(mut self, name: &str, params: &[Param], doc: &'static str, f: F) -> Self
+    where
+        F: Fn(&mut Effects<'_, S>, Args<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        let Some(id) = self.declared_id("action", name) else {
+            return self;
+        };
+        let run = move |game: &mut Game, args: &BTreeMap<String, Value>, ctx: &Ctx| {
+            let mut fx = Effects::<S>::new(game, ctx)?;
+            f(&mut fx, Args(args))
+        };
+        let decl = Declared {
+            params: params.to_vec(),
+            doc,
+            run: Arc::new(run) as Arc<ActionFn>,
+        };
+        if self.defs.actions.insert(id.clone(), decl).is_some() {
+            self.defs
+                .problems
+                .push(format!("the game declares the action `{id}` twice"));
+        }
+        self
+    }
+
+    /// A check mods write as `{ check = "<namespace>:<name>", ... }` in any condition (a trigger,
+    /// a quest, an encounter's requirement, a modifier), with typed parameters; `not = true`
+    /// works as for every check. It sees the game read-only.
+    pub fn check<F>(mut self, name: &str, params: &[Param], doc: &'static str, f: F) -> Self
+    where
+        F: Fn(&Query<'_, S>, Args<'_>) -> Result<bool, String> + Send + Sync + 'static,
+    {
+        let Some(id) = self.declared_id("check", name) else {
+            return self;
+        };
+        let run = move |game: &Game, args: &BTreeMap<String, Value>, _: &Ctx| {
+            let q = Query::<S>::new(game)?;
+            f(&q, Args(args))
+        };
+        let decl = Declared {
+            params: params.to_vec(),
+            doc,
+            run: Arc::new(run) as Arc<CheckFn>,
+        };
+        if self.defs.checks.insert(id.clone(), decl).is_some() {
+            self.defs
+                .problems
+                .push(format!("the game declares the check `{id}` twice"));
+        }
+        self
+    }
+
+    /// A function scripts call as `lantern.<namespace>.<name>(...)`, with the game read-only:
+    /// a query, never a change (a script changes the game with `lantern.apply`, through the
+    /// door). Its arguments arrive as payload values (numbers, text, booleans); an `Err` is a Lua
+    /// error at the script's line. `lantern docs --lua-defs` lists it with `doc`.
+    pub fn function<F>(mut self, name: &'static str, doc: &'static str, f: F) -> Self
+    where
+        F: Fn(&Query<'_, S>, &[Value]) -> Result<Value, String> + Send + Sync + 'static,
+    {
+        if self.name_ok("function", name) {
+            if self.defs.functions.iter().any(|d| d.name == name) {
+                self.defs
+                    .problems
+                    .push(format!("the game declares the function `{name}` twice"));
+            }
+            let call = move |game: &Game, args: &[Value]| {
+                let q = Query::<S>::new(game)?;
+                f(&q, args)
+            };
+            self.defs.functions.push(FunctionDecl {
+                name,
+                doc,
+                call: Arc::new(call),
+            });
+        }
+        self
+    }
+
+    /// A verb of the game: what a player (or a test, as `g:verb("name", ...)`) does in one turn.
+    /// It runs with the whole game; it changes state through [`Game::perform`] and raises events
+    /// with [`Game::raise`], and [`Game::verb`] runs it as one turn.
+    pub fn verb<F>(mut self, name: &str, doc: &'static str, f: F) -> Self
+    where
+        F: Fn(&mut Game, &[Value]) -> Result<(), String> + Send + Sync + 'static,
+    {
+        if self.name_ok("verb", name) {
+            let decl = VerbDecl {
+                doc,
+                run: Arc::new(f),
+            };
+            if self.defs.verbs.insert(name.to_string(), decl).is_some() {
+                self.defs
+                    .problems
+                    .push(format!("the game declares the verb `{name}` twice"));
+            }
+        }
+        self
+    }
+
+    fn declared_id(&mut self, what: &str, name: &str) -> Option<Id> {
+        self.name_ok(what, name)
+            .then(|| Id::new(&self.defs.namespace, name))
+    }
+
+    /// The vocabulary, its state type erased, for the loader.
+    pub fn rules(self) -> Rules {
+        Rules(Arc::new(self.defs))
+    }
+}
+
+impl<S: GameState> From<Vocabulary<S>> for Rules {
+    fn from(v: Vocabulary<S>) -> Rules {
+        v.rules()
+    }
+}
+
+fn read_entry<T>(
+    value: toml::Spanned<toml::de::DeValue<'_>>,
+    file: FileId,
+    what: &str,
+) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>)
+where
+    T: serde::de::DeserializeOwned + Send + Sync + 'static,
+{
+    let copy = value.clone();
+    match crate::toml_file::from_value::<T>(value, file, what) {
+        Ok(t) => (Vec::new(), Some(Arc::new(t))),
+        Err(_) => {
+            let (diags, partial) = crate::toml_file::all_errors::<T>(copy, file, what);
+            (
+                diags,
+                partial.map(|t| Arc::new(t) as Arc<dyn Any + Send + Sync>),
+            )
+        }
+    }
+}
+
+impl Rules {
+    /// The game's namespace (`farm`); empty for the roguelike's rules.
+    pub fn namespace(&self) -> &str {
+        &self.0.namespace
+    }
+
+    /// Mistakes in the vocabulary itself, in words; each is an error when mods load with it.
+    pub fn problems(&self) -> &[String] {
+        &self.0.problems
+    }
+
+    /// The game's verbs and what each does, in name order.
+    pub fn verbs(&self) -> impl Iterator<Item = (&str, &'static str)> {
+        self.0.verbs.iter().map(|(n, v)| (n.as_str(), v.doc))
+    }
+
+    /// The game's actions with their parameters and documentation, in ID order.
+    pub fn actions(&self) -> impl Iterator<Item = (&Id, &[Param], &'static str)> {
+        self.0
+            .actions
+            .iter()
+            .map(|(id, d)| (id, d.params.as_slice(), d.doc))
+    }
+
+    /// The game's checks with their parameters and documentation, in ID order.
+    pub fn checks(&self) -> impl Iterator<Item = (&Id, &[Param], &'static str)> {
+        self.0
+            .checks
+            .iter()
+            .map(|(id, d)| (id, d.params.as_slice(), d.doc))
+    }
+
+    pub(crate) fn defs(&self) -> &Defs {
+        &self.0
+    }
+
+    pub(crate) fn action(&self, id: &Id) -> Option<&Declared<ActionFn>> {
+        self.0.actions.get(id)
+    }
+
+    pub(crate) fn check(&self, id: &Id) -> Option<&Declared<CheckFn>> {
+        self.0.checks.get(id)
+    }
+
+    /// A fresh state for a new game (none when the game keeps none).
+    pub(crate) fn fresh_state(&self) -> HostState {
+        self.0
+            .state
+            .as_ref()
+            .map(|s| (s.fresh)())
+            .unwrap_or_default()
+    }
+
+    /// Turns a state read from a save into the game's type.
+    pub(crate) fn read_state(&self, json: serde_json::Value) -> Result<HostState, String> {
+        match &self.0.state {
+            Some(s) => (s.read)(json)
+                .map_err(|e| format!("the game's state in the save is not a `{}`: {e}", s.name)),
+            None => Err("the save holds a game's state, and this game keeps none".into()),
+        }
+    }
+
+    /// The vocabulary's own mistakes as diagnostics.
+    pub(crate) fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.0
+            .problems
+            .iter()
+            .map(|p| Diagnostic::error(format!("in the game's vocabulary: {p}")))
+    }
+}

@@ -1,0 +1,266 @@
+//! Harvest, the example farming game, embeds lantern through the public API: its mods' own tests
+//! run with its verbs, its vocabulary is validated at load with located messages, and its state
+//! is rolled back, saved, hashed and kept across a reload like lantern's own.
+
+mod common;
+#[path = "../examples/harvest/farm.rs"]
+#[allow(dead_code)]
+mod farm;
+
+use farm::Farm;
+use lantern::content::Value;
+use lantern::game::Game;
+use lantern::harness::{self, Harness, Status};
+use lantern::load::{load_game, World};
+use lantern::lua::Limits;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn mods() -> PathBuf {
+    common::root().join("examples/harvest/mods")
+}
+
+fn world_over(roots: &[PathBuf]) -> World {
+    load_game(roots, &farm::rules(), Limits::default())
+}
+
+fn started(seed: u64) -> (Game, World) {
+    let mut world = world_over(&[mods()]);
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let game = world.start(seed);
+    (game, world)
+}
+
+fn money(g: &Game) -> i64 {
+    g.host_state::<Farm>().expect("the farm").money
+}
+
+#[test]
+fn the_valley_loads_clean_and_its_own_tests_pass_with_the_games_verbs() {
+    let world = world_over(&[mods()]);
+    assert!(
+        world.diagnostics.is_empty(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let h = Arc::new(Harness::over(&[mods()], Limits::default()).with_rules(farm::rules()));
+    let files = harness::discover_all(&[mods()]);
+    let results = harness::run(&h, &files, None);
+    assert_eq!(results.len(), 4, "{results:#?}");
+    for r in &results {
+        assert_eq!(
+            r.status,
+            Status::Passed,
+            "{}: {:?}",
+            r.full_name(),
+            r.status
+        );
+    }
+}
+
+#[test]
+fn every_mistake_against_the_games_vocabulary_is_located() {
+    let roots = [
+        mods(),
+        common::root().join("tests/fixtures/host/broken_farm"),
+    ];
+    let world = world_over(&roots);
+    let text = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    common::expect_file(
+        &common::root().join("tests/fixtures/host/broken_farm/expected.txt"),
+        &text,
+    );
+}
+
+#[test]
+fn a_failed_action_list_rolls_the_farm_back_too() {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    std::fs::write(
+        dir.path().join("valley/data/greedy.toml"),
+        "[[triggers]]\nid = \"greedy\"\non = \"day_started\"\nactions = [ { action = \"farm:earn\", amount = 10 }, { action = \"farm:pay\", amount = 1000 } ]\n",
+    )
+    .unwrap();
+    let mut world = world_over(&[dir.path().to_path_buf()]);
+    assert!(!world.has_errors());
+    let mut g = world.start(1);
+    let before = money(&g);
+    g.verb("sleep", &[]).unwrap();
+    assert_eq!(money(&g), before, "the 10 coins earned were rolled back");
+    let problems: Vec<String> = g
+        .take_problems()
+        .iter()
+        .map(|d| lantern::diag::render(d, &world.sources))
+        .collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("the farm has 40 coins, not 1000 (from valley:greedy); nothing in this action list was applied"),
+        "{}",
+        problems[0]
+    );
+    assert!(
+        problems[0].contains("valley/data/greedy.toml:4"),
+        "{}",
+        problems[0]
+    );
+}
+
+#[test]
+fn a_verb_that_fails_changes_nothing() {
+    let (mut g, _) = started(1);
+    for _ in 0..3 {
+        g.verb("plant", &[Value::str("pumpkin")]).unwrap();
+    }
+    let hash = g.state_hash();
+    let err = g.verb("plant", &[Value::str("pumpkin")]).unwrap_err();
+    assert_eq!(
+        err,
+        "the farm has 6 coins, not 8 (from plant); nothing in this action list was applied"
+    );
+    assert_eq!(g.state_hash(), hash);
+}
+
+#[test]
+fn the_games_own_calls_are_checked_with_did_you_mean() {
+    let (mut g, _) = started(1);
+    assert_eq!(
+        g.verb("slep", &[]).unwrap_err(),
+        "the game has no verb `slep`; did you mean `sleep`?"
+    );
+    let err = g.perform("plnt", &[], "test").unwrap_err().message;
+    assert_eq!(
+        err,
+        "the game has no action `plnt`; did you mean `farm:plant`?"
+    );
+    let err = g
+        .perform("plant", &[("crop", Value::str("pumkin"))], "test")
+        .unwrap_err()
+        .message;
+    assert_eq!(err, "there is no crop `pumkin`; did you mean `pumpkin`?");
+    let err = g
+        .perform("earn", &[("amout", Value::Int(1))], "test")
+        .unwrap_err()
+        .message;
+    assert_eq!(
+        err,
+        "action `farm:earn` has no parameter `amout`; did you mean `amount`?"
+    );
+    let err = g.perform("earn", &[], "test").unwrap_err().message;
+    assert_eq!(err, "action `farm:earn` needs `amount`");
+    let err = g
+        .raise("crop_harvested", &[("crops", Value::Int(1))])
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "event `crop_harvested` has no payload field `crops`; did you mean `crop`?"
+    );
+}
+
+#[test]
+fn the_farm_is_saved_and_loaded_with_the_game() {
+    let (mut g, world) = started(3);
+    g.verb("plant", &[Value::str("wheat")]).unwrap();
+    g.verb("sleep", &[]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("farm.json");
+    g.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"barn\""), "{text}");
+    let (loaded, notes) = Game::load(world.content.clone(), &path).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(loaded.host_state::<Farm>(), g.host_state::<Farm>());
+    assert_eq!(loaded.state_hash(), g.state_hash());
+    // A save whose farm is not a farm is refused, and says why.
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["state"]["host"]["money"] = serde_json::json!("lots");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let err = Game::load(world.content.clone(), &path).err().unwrap();
+    assert!(
+        err.contains("the game's state in the save is not a"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_reload_keeps_the_games_vocabulary_and_its_farm() {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    let roots = [dir.path().to_path_buf()];
+    let (mut live, notes) =
+        lantern::reload::Live::start_game(&roots, &farm::rules(), 1, Limits::default()).unwrap();
+    assert!(notes.is_empty());
+    live.game_mut()
+        .verb("plant", &[Value::str("wheat")])
+        .unwrap();
+    live.game_mut().verb("sleep", &[]).unwrap();
+    let crops = dir.path().join("valley/data/crops.toml");
+    let text = std::fs::read_to_string(&crops).unwrap();
+    std::fs::write(&crops, text.replace("sell_price = 4", "sell_price = 9")).unwrap();
+    let report = live.reload();
+    assert!(report.ok, "{:?}", report.diagnostics);
+    assert_eq!(live.generation(), 1);
+    let before = money(live.game());
+    live.game_mut()
+        .verb("sell", &[Value::str("wheat"), Value::Int(1)])
+        .unwrap();
+    assert_eq!(
+        money(live.game()),
+        before + 9,
+        "the new price, the same farm"
+    );
+}
+
+#[test]
+fn the_same_session_gives_the_same_hash_in_three_processes() {
+    if std::env::var_os("HARVEST_CHILD").is_some() {
+        return;
+    }
+    let mut hashes = Vec::new();
+    for _ in 0..3 {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "child_plays_a_session",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("HARVEST_CHILD", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let hash = text
+            .split("hash: ")
+            .nth(1)
+            .and_then(|rest| rest.get(..16))
+            .unwrap_or_else(|| panic!("no hash in {text}"))
+            .to_string();
+        hashes.push(hash);
+    }
+    assert_eq!(hashes[0].len(), 16);
+    assert!(hashes.iter().all(|h| *h == hashes[0]), "{hashes:?}");
+}
+
+/// The child of the test above: plays a session and prints its hash (does nothing on its own).
+#[test]
+fn child_plays_a_session() {
+    if std::env::var_os("HARVEST_CHILD").is_none() {
+        return;
+    }
+    let (mut g, _) = started(11);
+    for (verb, args) in [
+        ("plant", vec![Value::str("wheat")]),
+        ("plant", vec![Value::str("pumpkin")]),
+        ("sleep", vec![]),
+        ("sleep", vec![]),
+        ("sleep", vec![]),
+        ("choose", vec![Value::Int(3)]),
+        ("sell", vec![Value::str("pumpkin")]),
+    ] {
+        g.verb(verb, &args).unwrap();
+    }
+    println!("hash: {}", g.state_hash());
+}
