@@ -339,6 +339,17 @@ pub fn describe_changes(old: &Content, new: &Content) -> String {
             .map(|(k, v)| (k.to_string(), without_spans(&format!("{v:?}"))))
             .collect()
     }
+    // The game's own tables, each kind by the text of its entries.
+    let old_tables: BTreeMap<&str, BTreeMap<String, String>> = old.tables.texts().collect();
+    for (table, texts) in new.tables.texts() {
+        let before = old_tables.get(table).cloned().unwrap_or_default();
+        kind(table, before, texts);
+    }
+    for (table, texts) in &old_tables {
+        if new.tables.texts().all(|(t, _)| t != *table) {
+            kind(table, texts.clone(), BTreeMap::new());
+        }
+    }
     kind("tag", shapes(&old.tags), shapes(&new.tags));
     kind("item", shapes(&old.items), shapes(&new.items));
     kind("creature", shapes(&old.creatures), shapes(&new.creatures));

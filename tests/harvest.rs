@@ -202,6 +202,7 @@ fn a_reload_keeps_the_games_vocabulary_and_its_farm() {
     std::fs::write(&crops, text.replace("sell_price = 4", "sell_price = 9")).unwrap();
     let report = live.reload();
     assert!(report.ok, "{:?}", report.diagnostics);
+    assert!(report.summary.ends_with(": ~1 crop"), "{}", report.summary);
     assert_eq!(live.generation(), 1);
     let before = money(live.game());
     live.game_mut()
@@ -212,6 +213,32 @@ fn a_reload_keeps_the_games_vocabulary_and_its_farm() {
         before + 9,
         "the new price, the same farm"
     );
+
+    // A crop taken out while it grows: the reload says what happened to its plot.
+    let melon = dir.path().join("valley/data/melon.toml");
+    std::fs::write(
+        &melon,
+        "[[crops]]\nid = \"melon\"\nname = \"Melon\"\nseed_price = 1\nsell_price = 1\ndays = 9\n",
+    )
+    .unwrap();
+    assert!(live.reload().ok);
+    live.game_mut()
+        .verb("plant", &[Value::str("melon")])
+        .unwrap();
+    std::fs::remove_file(&melon).unwrap();
+    let report = live.reload();
+    assert!(report.ok, "{:?}", report.diagnostics);
+    let notes: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        notes,
+        ["crop `valley:melon` no longer exists; its plot was cleared"],
+        "{notes:?}"
+    );
+    assert!(live.game().host_state::<Farm>().unwrap().plots.is_empty());
 }
 
 #[test]
@@ -263,4 +290,38 @@ fn child_plays_a_session() {
         g.verb(verb, &args).unwrap();
     }
     println!("hash: {}", g.state_hash());
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn the_games_tools_check_test_and_scaffold_its_mods() {
+    use std::process::ExitCode;
+    let run = |args: &[&str], roots: &[PathBuf]| {
+        lantern::cli::tools_from(
+            "harvest",
+            &farm::rules(),
+            roots,
+            args.iter().map(|a| a.to_string()),
+        )
+    };
+    assert_eq!(run(&["check"], &[mods()]), ExitCode::SUCCESS);
+    let broken = common::root().join("tests/fixtures/host/broken_farm");
+    assert_eq!(run(&["check"], &[mods(), broken]), ExitCode::from(1));
+    assert_eq!(run(&["chek"], &[mods()]), ExitCode::from(2));
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    let roots = [dir.path().to_path_buf()];
+    assert_eq!(run(&["new", "orchard"], &roots), ExitCode::SUCCESS);
+    let data = std::fs::read_to_string(dir.path().join("orchard/data/orchard.toml")).unwrap();
+    assert!(data.contains("farm:plant"), "{data}");
+    assert_eq!(run(&["check"], &roots), ExitCode::SUCCESS);
+    assert_eq!(run(&["test", "orchard"], &roots), ExitCode::SUCCESS);
+    let defs = dir.path().join("harvest.d.lua");
+    let defs_arg = defs.to_string_lossy().to_string();
+    assert_eq!(
+        run(&["docs", "--lua-defs", &defs_arg], &roots),
+        ExitCode::SUCCESS
+    );
+    let text = std::fs::read_to_string(&defs).unwrap();
+    assert!(text.contains("---The farm's coins.\n---@param ... any\n---@return any\nfunction lantern.farm.money(...) end"), "{text}");
 }

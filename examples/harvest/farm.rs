@@ -185,7 +185,7 @@ pub fn rules() -> Rules {
                             harvested.push((crop, amount))
                         }
                         (Some(_), Some(_)) => growing.push(plot),
-                        // A crop whose definition is gone withers (reconcile says so).
+                        // A crop whose definition is gone was cleared by `reconcile`.
                         _ => {}
                     }
                 }
@@ -236,6 +236,23 @@ pub fn rules() -> Rules {
                 Ok(Value::Int(q.state().barn.get(&crop).copied().unwrap_or(0)))
             },
         )
+        .reconcile(|farm, content| {
+            // A plot of a crop that no longer exists is cleared; crops of it in the barn are kept
+            // (they sell again if the crop comes back).
+            let mut notes = Vec::new();
+            farm.plots.retain(|plot| {
+                let known = lantern::id::Id::qualified(&plot.crop)
+                    .is_some_and(|c| content.entry::<Crop>("crop", &c).is_some());
+                if !known {
+                    notes.push(format!(
+                        "crop `{}` no longer exists; its plot was cleared",
+                        plot.crop
+                    ));
+                }
+                known
+            });
+            notes
+        })
         .verb(
             "plant",
             "plant CROP: buy a seed and plant it.",

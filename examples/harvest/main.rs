@@ -31,6 +31,11 @@ const SESSION: &[&str] = &[
 fn main() -> ExitCode {
     let mods = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/harvest/mods");
     let rules = farm::rules();
+    // `check`, `test`, `docs` and `new` for Harvest's own world (the `cli` feature: clap).
+    #[cfg(feature = "cli")]
+    if std::env::args().nth(1).is_some() {
+        return lantern::cli::tools("harvest", &rules, &[mods]);
+    }
     let limits = lantern::lua::Limits::default();
     let mut world = lantern::load::load_game(&[mods], &rules, limits);
     for d in &world.diagnostics {

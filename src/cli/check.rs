@@ -1,7 +1,8 @@
 //! `lantern check`: load every mod (data and scripts), print every diagnostic and a summary, exit 1 on errors.
 
 use crate::diag::{render_all, render_json, summary_line};
-use crate::load::check_world;
+use crate::host::Rules;
+use crate::load::check_game;
 use crate::lua::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,8 +13,8 @@ pub enum Format {
     Json,
 }
 
-pub fn run(roots: &[PathBuf], format: Format) -> ExitCode {
-    let loaded = check_world(roots, Limits::default());
+pub fn run(roots: &[PathBuf], rules: &Rules, format: Format) -> ExitCode {
+    let loaded = check_game(roots, rules, Limits::default());
     let mods = loaded.content.mods.len();
     match format {
         Format::Human => {

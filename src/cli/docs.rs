@@ -3,13 +3,13 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(lua_defs: Option<&Path>, schema: Option<&Path>) -> ExitCode {
+pub fn run(rules: &crate::host::Rules, lua_defs: Option<&Path>, schema: Option<&Path>) -> ExitCode {
     if lua_defs.is_none() && schema.is_none() {
         eprintln!("error: say what to write: `lantern docs --lua-defs lantern.d.lua` or `lantern docs --schema schema`");
         return ExitCode::from(2);
     }
     if let Some(path) = lua_defs {
-        let text = match crate::lua::defs::generate() {
+        let text = match crate::lua::defs::generate_for(rules) {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("error: cannot start Lua to read the API: {e}");

@@ -9,7 +9,11 @@ mod new;
 mod play;
 mod sim;
 mod test;
+mod tools;
 mod views;
+
+use crate::host::Rules;
+pub use tools::{tools, tools_from};
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -186,15 +190,24 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     match cli.command {
-        Command::Check { mods, format } => check::run(&mods, format),
-        Command::Docs { lua_defs, schema } => docs::run(lua_defs.as_deref(), schema.as_deref()),
+        Command::Check { mods, format } => check::run(&mods, &Rules::default(), format),
+        Command::Docs { lua_defs, schema } => {
+            docs::run(&Rules::default(), lua_defs.as_deref(), schema.as_deref())
+        }
         Command::Test {
             mods,
             filter,
             format,
             watch,
             limits,
-        } => test::run(&mods, filter.as_deref(), format, watch, limits.limits()),
+        } => test::run(
+            &mods,
+            &Rules::default(),
+            filter.as_deref(),
+            format,
+            watch,
+            limits.limits(),
+        ),
         Command::New { name, mods } => new::run(&mods, &name),
         Command::Sim {
             what:

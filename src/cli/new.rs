@@ -6,6 +6,13 @@ use std::process::ExitCode;
 
 /// Writes the mod into the last of the mods directories (the player's, after the game's).
 pub fn run(roots: &[PathBuf], name: &str) -> ExitCode {
+    run_for(roots, name, &crate::host::Rules::default())
+}
+
+/// [`run`] for a game with its own vocabulary: the mod depends on nothing, its data file lists
+/// the game's tables, events, actions and checks, and its script and test use the game's first
+/// event. For the roguelike's (empty) rules, the mod of the guide's first chapter.
+pub fn run_for(roots: &[PathBuf], name: &str, rules: &crate::host::Rules) -> ExitCode {
     let Some(mods_dir) = roots.last() else {
         return ExitCode::from(2);
     };
@@ -18,13 +25,18 @@ pub fn run(roots: &[PathBuf], name: &str) -> ExitCode {
         eprintln!("error: `{}` already exists", dir.display());
         return ExitCode::from(1);
     }
-    let files = [
-        ("mod.toml", manifest(name)),
-        (&format!("data/{name}.toml") as &str, data(name)),
-        ("scripts/main.lua", script(name)),
-        (&format!("tests/{name}_test.lua") as &str, test(name)),
-    ]
-    .map(|(p, t)| (p.to_string(), t));
+    let host = !rules.namespace().is_empty();
+    let files = if host {
+        host_files(name, rules)
+    } else {
+        [
+            ("mod.toml", manifest(name)),
+            (&format!("data/{name}.toml") as &str, data(name)),
+            ("scripts/main.lua", script(name)),
+            (&format!("tests/{name}_test.lua") as &str, test(name)),
+        ]
+        .map(|(p, t)| (p.to_string(), t))
+    };
     for (path, text) in &files {
         let full = dir.join(path);
         let written = full
@@ -40,6 +52,10 @@ pub fn run(roots: &[PathBuf], name: &str) -> ExitCode {
     println!("created mod `{name}` in {}", dir.display());
     for (path, _) in &files {
         println!("  {name}/{path}");
+    }
+    if host {
+        println!("next: `check` and `test {name}` with the game's tools");
+        return ExitCode::SUCCESS;
     }
     // Its manifest depends on core and its test plays with core: say how to reach it.
     let mut sources = crate::diag::SourceMap::new();
@@ -133,4 +149,50 @@ describe("{name}", function()
 end)
 "#
     )
+}
+
+/// A new mod for a game with its own vocabulary.
+fn host_files(name: &str, rules: &crate::host::Rules) -> [(String, String); 4] {
+    let defs = rules.defs();
+    let mut data = format!(
+        "# Everything here is `{name}:...`; other mods' definitions are named with their namespace.\n#\n# What the game `{}` lets a mod write:\n",
+        rules.namespace()
+    );
+    let tables: Vec<String> = defs
+        .tables
+        .iter()
+        .map(|t| format!("[[{}]] (IDs of kind `{}`)", t.key, t.kind))
+        .collect();
+    let events: Vec<&str> = defs.events.iter().map(|e| e.name.as_str()).collect();
+    let actions: Vec<String> = rules.actions().map(|(id, _, _)| id.to_string()).collect();
+    let checks: Vec<String> = rules.checks().map(|(id, _, _)| id.to_string()).collect();
+    for (what, list) in [
+        ("tables", tables),
+        ("events", events.iter().map(|e| e.to_string()).collect()),
+        ("actions", actions),
+        ("checks", checks),
+    ] {
+        if !list.is_empty() {
+            data.push_str(&format!("#   {what}: {}\n", list.join(", ")));
+        }
+    }
+    data.push_str(
+        "# and lantern's own: [[triggers]], [[quests]], [[encounters]], [[event_types]], ...\n",
+    );
+    let event = events.first().copied().unwrap_or("turn_started");
+    let script = format!(
+        "-- Runs once when the mod loads: subscribe to events, register actions and checks.\nlantern.on(\"{event}\", function(ev)\n  lantern.storage.seen = (lantern.storage.seen or 0) + 1\nend)\n"
+    );
+    let test = format!(
+        "-- Run with the game's `test {name}`.\ndescribe(\"{name}\", function()\n  it(\"counts every {event}\", function()\n    local g = lantern.test.game{{ seed = 1 }}\n    g:emit(\"{event}\", {{}})\n    expect(g:storage(\"{name}\").seen).to_be(1)\n  end)\nend)\n"
+    );
+    [
+        (
+            "mod.toml".to_string(),
+            format!("id = \"{name}\"\nname = \"{name}\"\nversion = \"0.1.0\"\n"),
+        ),
+        (format!("data/{name}.toml"), data),
+        ("scripts/main.lua".to_string(), script),
+        (format!("tests/{name}_test.lua"), test),
+    ]
 }

@@ -9,12 +9,13 @@ use std::sync::{mpsc, Arc};
 
 pub fn run(
     roots: &[PathBuf],
+    rules: &crate::host::Rules,
     filter: Option<&str>,
     format: report::Format,
     watch: bool,
     limits: Limits,
 ) -> ExitCode {
-    let code = run_once(roots, filter, format, limits);
+    let code = run_once(roots, rules, filter, format, limits);
     if !watch {
         return code;
     }
@@ -34,13 +35,14 @@ pub fn run(
         // Every change reruns every test: the whole bundled suite takes well under a second, and a
         // changed data file can break any mod's tests.
         println!();
-        run_once(roots, filter, format, limits);
+        run_once(roots, rules, filter, format, limits);
     }
     code
 }
 
 fn run_once(
     roots: &[PathBuf],
+    rules: &crate::host::Rules,
     filter: Option<&str>,
     format: report::Format,
     limits: Limits,
@@ -56,7 +58,7 @@ fn run_once(
             filter = None;
         }
     }
-    let h = Arc::new(Harness::over(roots, limits));
+    let h = Arc::new(Harness::over(roots, limits).with_rules(rules.clone()));
     let results = harness::run(&h, &files, filter);
     // The mods' own problems once, first: every test that made a game of them failed because of them.
     for problems in h.load_problems() {

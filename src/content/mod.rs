@@ -97,7 +97,14 @@ pub struct Content {
 
 /// The entries of a game's own tables, each in the game's type.
 #[derive(Clone, Default)]
-pub struct HostTables(BTreeMap<&'static str, BTreeMap<Id, Arc<dyn std::any::Any + Send + Sync>>>);
+pub struct HostTables(BTreeMap<&'static str, BTreeMap<Id, HostValue>>);
+
+/// One entry of a game's table: the game's value, and the entry's text (what a reload compares).
+#[derive(Clone)]
+struct HostValue {
+    value: Arc<dyn std::any::Any + Send + Sync>,
+    text: Arc<str>,
+}
 
 impl std::fmt::Debug for HostTables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -117,8 +124,25 @@ impl HostTables {
         kind: &'static str,
         id: Id,
         value: Arc<dyn std::any::Any + Send + Sync>,
+        text: Arc<str>,
     ) {
-        self.0.entry(kind).or_default().insert(id, value);
+        self.0
+            .entry(kind)
+            .or_default()
+            .insert(id, HostValue { value, text });
+    }
+
+    /// Every kind with its entries' IDs and texts, for comparing two versions of the content.
+    pub(crate) fn texts(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, BTreeMap<String, String>)> + '_ {
+        self.0.iter().map(|(kind, t)| {
+            let texts = t
+                .iter()
+                .map(|(id, v)| (id.to_string(), v.text.to_string()))
+                .collect();
+            (*kind, texts)
+        })
     }
 
     /// Whether `id` is an entry of kind `kind`.
@@ -140,12 +164,12 @@ impl Content {
             .get(kind)
             .into_iter()
             .flat_map(|t| t.iter())
-            .filter_map(|(id, v)| v.downcast_ref::<T>().map(|t| (id, t)))
+            .filter_map(|(id, v)| v.value.downcast_ref::<T>().map(|t| (id, t)))
     }
 
     /// One entry of the game's table of `kind`, if it exists and is a `T`.
     pub fn entry<T: 'static>(&self, kind: &str, id: &Id) -> Option<&T> {
-        self.tables.0.get(kind)?.get(id)?.downcast_ref()
+        self.tables.0.get(kind)?.get(id)?.value.downcast_ref()
     }
 }
 

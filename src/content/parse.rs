@@ -48,6 +48,8 @@ pub struct RawDefs {
 pub struct HostEntry {
     pub id: Spanned<String>,
     pub value: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+    /// The entry's text as written: what a reload compares to say it changed.
+    pub text: std::sync::Arc<str>,
 }
 
 impl std::fmt::Debug for HostEntry {
@@ -185,7 +187,7 @@ pub fn read_file(
         };
         if let Some(t) = host_table {
             for entry in entries {
-                read_host_entry(entry, file, ns, t, rules, defs, diags);
+                read_host_entry(text, entry, file, ns, t, rules, defs, diags);
             }
             continue;
         }
@@ -246,7 +248,9 @@ pub fn read_file(
 }
 
 /// Reads one entry of a game's table: its `id`, then the rest into the game's type.
+#[allow(clippy::too_many_arguments)]
 fn read_host_entry(
+    text: &str,
     entry: Spanned<toml::de::DeValue<'_>>,
     file: FileId,
     ns: &str,
@@ -289,7 +293,16 @@ fn read_host_entry(
             return;
         }
     };
-    let rest = Spanned::new(whole, toml::de::DeValue::Table(fields));
+    // What the entry says, key by key (the entry's own span is its header's for `[[crops]]`).
+    let written: String = fields
+        .iter()
+        .map(|(k, v)| {
+            let key = text.get(k.span()).unwrap_or_default();
+            let value = text.get(v.span()).unwrap_or_default();
+            format!("{key}={value}\n")
+        })
+        .collect();
+    let rest = Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
     let (found, value) = (decl.read)(rest, file, decl.kind);
     diags.extend(found);
     match value {
@@ -299,7 +312,11 @@ fn read_host_entry(
                 ns: ns.to_string(),
                 file,
                 span,
-                raw: HostEntry { id, value },
+                raw: HostEntry {
+                    id,
+                    value,
+                    text: written.into(),
+                },
             },
         )),
         None => defs

@@ -538,6 +538,13 @@ impl Game {
             self.state.player.inventory.push(s);
         }
         self.state.orphans = still;
+        let rules = content.host.clone();
+        notes.extend(
+            rules
+                .reconcile(&mut self.state.host, &content)
+                .into_iter()
+                .map(Diagnostic::warning),
+        );
         notes
     }
 }

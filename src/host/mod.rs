@@ -38,6 +38,7 @@ type ActionFn =
 type CheckFn = dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
 type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
 type VerbFn = dyn Fn(&mut Game, &[Value]) -> Result<(), String> + Send + Sync;
+type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
 /// Reads one entry of a game's data table into the game's type.
 pub(crate) type ReadEntry = fn(
     toml::Spanned<toml::de::DeValue<'_>>,
@@ -97,6 +98,7 @@ pub(crate) struct Defs {
     pub checks: BTreeMap<Id, Declared<CheckFn>>,
     pub functions: Vec<FunctionDecl>,
     pub verbs: BTreeMap<String, VerbDecl>,
+    pub reconcile: Option<Arc<ReconcileFn>>,
     /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
     /// errors when a mod set is loaded with these rules.
     pub problems: Vec<String>,
@@ -322,6 +324,25 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// How the game's state is brought in line with content that changed under it: after a
+    /// reload and after a save is loaded, `f` gets the state and the new content and returns a
+    /// line for everything it dropped or changed (a plot of a crop that no longer exists); each
+    /// becomes a warning, as lantern's own reconciling (quests, items) does.
+    pub fn reconcile<F>(mut self, f: F) -> Self
+    where
+        F: Fn(&mut S, &crate::content::Content) -> Vec<String> + Send + Sync + 'static,
+    {
+        self.defs.reconcile = Some(Arc::new(
+            move |state: &mut HostState, content: &crate::content::Content| {
+                state
+                    .get_mut::<S>()
+                    .map(|s| f(s, content))
+                    .unwrap_or_default()
+            },
+        ));
+        self
+    }
+
     fn declared_id(&mut self, what: &str, name: &str) -> Option<Id> {
         self.name_ok(what, name)
             .then(|| Id::new(&self.defs.namespace, name))
@@ -420,6 +441,19 @@ impl Rules {
                 .map_err(|e| format!("the game's state in the save is not a `{}`: {e}", s.name)),
             None => Err("the save holds a game's state, and this game keeps none".into()),
         }
+    }
+
+    /// Brings the game's state in line with `content`; what changed, in words.
+    pub(crate) fn reconcile(
+        &self,
+        state: &mut HostState,
+        content: &crate::content::Content,
+    ) -> Vec<String> {
+        self.0
+            .reconcile
+            .as_ref()
+            .map(|f| f(state, content))
+            .unwrap_or_default()
     }
 
     /// The vocabulary's own mistakes as diagnostics.

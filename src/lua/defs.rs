@@ -85,8 +85,10 @@ pub fn lua_defs(docs: &[ApiDoc]) -> String {
             let names: Vec<&str> = d.params.iter().map(|(n, _)| *n).collect();
             let _ = writeln!(out, "function {}({}) end", d.path, names.join(", "));
         } else {
-            let _ = writeln!(out, "---@type {}", d.returns.unwrap_or("any"));
-            let _ = writeln!(out, "{} = nil", d.path);
+            let ty = d.returns.unwrap_or("any");
+            let _ = writeln!(out, "---@type {ty}");
+            let value = if ty == "table" { "{}" } else { "nil" };
+            let _ = writeln!(out, "{} = {value}", d.path);
         }
     }
     out
@@ -94,11 +96,18 @@ pub fn lua_defs(docs: &[ApiDoc]) -> String {
 
 /// Registers the API for a throwaway mod and writes the definitions from what was registered.
 pub fn generate() -> mlua::Result<String> {
+    generate_for(&crate::host::Rules::default())
+}
+
+/// [`generate`] for a game with its own vocabulary: its Lua functions (`lantern.farm.money`) are
+/// listed with the documentation the game gave them.
+pub fn generate_for(rules: &crate::host::Rules) -> mlua::Result<String> {
     let lua = super::sandbox::new_state()?;
     let cx = super::api::ModCx {
         mod_id: "example".into(),
         shared: Default::default(),
     };
+    cx.shared.borrow_mut().rules = rules.clone();
     let mut docs = Vec::new();
     super::api::build(&lua, &cx, &mut docs)?;
     Ok(lua_defs(&docs))

@@ -262,7 +262,9 @@ pub fn resolve_all(
         let kind = ext.host.defs().tables[t].kind;
         for (id, i) in winners {
             let src = &raw.host[i].1;
-            content.tables.insert(kind, id, src.raw.value.clone());
+            content
+                .tables
+                .insert(kind, id, src.raw.value.clone(), src.raw.text.clone());
         }
     }
     let mut triggers: Vec<Trigger> = Vec::new();

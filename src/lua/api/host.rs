@@ -24,6 +24,13 @@ pub fn register(
         )));
     }
     let table = lua.create_table()?;
+    docs.push(ApiDoc {
+        path: format!("lantern.{ns}"),
+        params: &[],
+        returns: Some("table"),
+        doc: "The functions the game lends to scripts: queries of the game, read-only",
+        function: false,
+    });
     for f in &defs.functions {
         let call = f.call.clone();
         let path = format!("lantern.{ns}.{}", f.name);
