@@ -37,3 +37,9 @@ pub mod mods;
 pub mod reload;
 pub mod rng;
 pub mod toml_file;
+
+/// `docs/embedding.md`, the game developer's chapter: every Rust block in it is compiled and run as
+/// a doctest, so the chapter cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/embedding.md")]
+pub struct EmbeddingGuide;
