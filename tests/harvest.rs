@@ -325,3 +325,84 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
     let text = std::fs::read_to_string(&defs).unwrap();
     assert!(text.contains("---The farm's coins.\n---@param ... any\n---@return any\nfunction lantern.farm.money(...) end"), "{text}");
 }
+
+#[derive(Clone, Default, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Counter {
+    ticks: i64,
+}
+
+fn counter_rules(listen_to: &str) -> lantern::host::Rules {
+    lantern::host::Vocabulary::new("clock", Counter::default())
+        .event("tick", &[("loud", "bool")], "A tick.")
+        .on(listen_to, |fx, ev| {
+            fx.state_mut().ticks += 1;
+            if ev.get("loud") == Some(&Value::Bool(true)) {
+                return Err("too loud".into());
+            }
+            Ok(())
+        })
+        .verb("tick", "", |g, args| {
+            let loud = args.first().cloned().unwrap_or(Value::Bool(false));
+            g.raise("tick", &[("loud", loud)])
+        })
+        .rules()
+}
+
+fn empty_mods() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("m")).unwrap();
+    std::fs::write(
+        dir.path().join("m/mod.toml"),
+        "id = \"m\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_rust_handler_that_fails_is_a_problem_and_changes_nothing() {
+    let dir = empty_mods();
+    let mut world = load_game(
+        &[dir.path().to_path_buf()],
+        &counter_rules("tick"),
+        Limits::default(),
+    );
+    assert!(!world.has_errors());
+    let mut g = world.start(1);
+    g.verb("tick", &[]).unwrap();
+    assert_eq!(g.host_state::<Counter>().unwrap().ticks, 1);
+    g.verb("tick", &[Value::Bool(true)]).unwrap();
+    assert_eq!(
+        g.host_state::<Counter>().unwrap().ticks,
+        1,
+        "the failed handler's tick was undone"
+    );
+    let problems: Vec<String> = g
+        .take_problems()
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        problems,
+        ["the game's handler of `tick` failed: too loud (events: tick)"]
+    );
+}
+
+#[test]
+fn a_handler_of_no_event_is_an_error_in_the_vocabulary() {
+    let dir = empty_mods();
+    let world = load_game(
+        &[dir.path().to_path_buf()],
+        &counter_rules("tik"),
+        Limits::default(),
+    );
+    let errors: Vec<String> = world
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        errors,
+        ["in the game's vocabulary: a handler listens to `tik`, which is no event; did you mean `tick`?"]
+    );
+}

@@ -25,6 +25,9 @@ pub struct Farm {
     pub plots: Vec<Plot>,
     /// Harvested crops by ID.
     pub barn: BTreeMap<String, i64>,
+    /// How the valley sees the farm: one point for every quest done.
+    #[serde(default)]
+    pub reputation: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -236,6 +239,12 @@ pub fn rules() -> Rules {
                 Ok(Value::Int(q.state().barn.get(&crop).copied().unwrap_or(0)))
             },
         )
+        // A handler in Rust: the game's own reaction to an event, beside the mods' triggers.
+        .on("quest_completed", |fx, _| {
+            fx.state_mut().reputation += 1;
+            fx.say("The valley thinks better of your farm.");
+            Ok(())
+        })
         .reconcile(|farm, content| {
             // A plot of a crop that no longer exists is cleared; crops of it in the barn are kept
             // (they sell again if the crop comes back).

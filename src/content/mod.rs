@@ -93,6 +93,9 @@ pub struct Content {
     pub host: crate::host::Rules,
     /// The entries of the game's own tables, by kind of ID (`crop`).
     pub tables: HostTables,
+    /// The game's Rust handlers by the event they listen to (indexed by [`EventKey`]; empty when
+    /// the game declares none): positions in its rules' list of handlers.
+    pub host_handlers: Vec<Vec<usize>>,
 }
 
 /// The entries of a game's own tables, each in the game's type.

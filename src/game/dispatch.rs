@@ -106,6 +106,9 @@ impl Game {
         if at_player || content.events.get(kind).world == WorldSees::Every {
             self.run_world(content, event);
         }
+        if let Some(handlers) = content.host_handlers.get(kind.0 as usize) {
+            self.run_host_handlers(content, handlers, event);
+        }
         self.with_host(|host, game| host.on_event(game, event));
     }
 

@@ -171,6 +171,26 @@ impl Game {
         }
     }
 
+    /// The game's Rust handlers of one event, in the order it declared them; a failure is a
+    /// problem naming the event.
+    pub(super) fn run_host_handlers(
+        &mut self,
+        content: &crate::content::Content,
+        handlers: &[usize],
+        event: &crate::game::Event,
+    ) {
+        let all = &content.host.defs().handlers;
+        for &i in handlers {
+            let (name, run) = &all[i];
+            if let Err(e) = run(self, event) {
+                let chain = self.current_chain();
+                self.report(Diagnostic::error(format!(
+                    "the game's handler of `{name}` failed: {e} (events: {chain})"
+                )));
+            }
+        }
+    }
+
     /// A game's action, if `id` is one: run through its declaration.
     pub(super) fn host_action(
         &mut self,

@@ -38,6 +38,7 @@ type ActionFn =
 type CheckFn = dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
 type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
 type VerbFn = dyn Fn(&mut Game, &[Value]) -> Result<(), String> + Send + Sync;
+type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
 type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
 /// Reads one entry of a game's data table into the game's type.
 pub(crate) type ReadEntry = fn(
@@ -77,6 +78,38 @@ pub struct Vocabulary<S> {
     _state: PhantomData<fn() -> S>,
 }
 
+/// An event as a game's handler sees it: its name and the payload fields it carries.
+pub struct EventFields<'a> {
+    pub name: &'a str,
+    fields: Vec<(&'a str, &'a Value)>,
+}
+
+impl<'a> EventFields<'a> {
+    /// A payload field's value, if the event carries it.
+    pub fn get(&self, field: &str) -> Option<&'a Value> {
+        self.fields
+            .iter()
+            .find(|(n, _)| *n == field)
+            .map(|(_, v)| *v)
+    }
+
+    /// A whole-number field, 0 when absent.
+    pub fn int(&self, field: &str) -> i64 {
+        match self.get(field) {
+            Some(Value::Int(i)) => *i,
+            _ => 0,
+        }
+    }
+
+    /// A text or ID field, empty when absent.
+    pub fn text(&self, field: &str) -> &'a str {
+        match self.get(field) {
+            Some(Value::Str(s)) => s,
+            _ => "",
+        }
+    }
+}
+
 /// A game's vocabulary with its state type erased: what the loader, the test harness and reload
 /// take. Cheap to clone. The default is the empty vocabulary (the reference roguelike's).
 #[derive(Clone, Default)]
@@ -99,6 +132,8 @@ pub(crate) struct Defs {
     pub functions: Vec<FunctionDecl>,
     pub verbs: BTreeMap<String, VerbDecl>,
     pub reconcile: Option<Arc<ReconcileFn>>,
+    /// Handlers in Rust, by the name of the event they listen to, in declaration order.
+    pub handlers: Vec<(String, Arc<HandlerFn>)>,
     /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
     /// errors when a mod set is loaded with these rules.
     pub problems: Vec<String>,
@@ -321,6 +356,41 @@ impl<S: GameState> Vocabulary<S> {
                     .push(format!("the game declares the verb `{name}` twice"));
             }
         }
+        self
+    }
+
+    /// A handler in Rust for an event (the engine's, the game's or a mod's custom one): it runs
+    /// for every such event after the mods' triggers and quests and before their Lua handlers,
+    /// with the event's payload by field name. What it changes goes through `fx` as an action's
+    /// does; when it returns an error, its changes to the game's state are undone and the error
+    /// is reported as a problem naming the event, and the other handlers still run.
+    pub fn on<F>(mut self, event: &str, f: F) -> Self
+    where
+        F: Fn(&mut Effects<'_, S>, &EventFields<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        let name = event.to_string();
+        let run = move |game: &mut Game, ev: &crate::game::Event| {
+            let content = game.content().clone();
+            let def = content.events.get(ev.kind);
+            let fields = EventFields {
+                name: &def.name,
+                fields: def
+                    .payload
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (n, _))| ev.field(i).map(|v| (n.as_str(), v)))
+                    .collect(),
+            };
+            let cause = format!("{}:on:{}", content.host.namespace(), def.name);
+            let ctx = Ctx::command(&cause);
+            let before = game.host_slot().clone();
+            let result = Effects::<S>::new(game, &ctx).and_then(|mut fx| f(&mut fx, &fields));
+            if result.is_err() {
+                *game.host_slot_mut() = before;
+            }
+            result
+        };
+        self.defs.handlers.push((name, Arc::new(run)));
         self
     }
 

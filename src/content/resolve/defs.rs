@@ -35,6 +35,30 @@ fn declare_refs(
     declare(kind, &list, |r| &r.id, visibility, overrides, diags)
 }
 
+/// The game's Rust handlers by event key; a handler of an event that does not exist is an error
+/// in the game's vocabulary.
+fn host_handlers(
+    ext: &Extensions,
+    events: &EventTable,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Vec<usize>> {
+    let handlers = &ext.host.defs().handlers;
+    if handlers.is_empty() {
+        return Vec::new();
+    }
+    let mut by_event = vec![Vec::new(); events.len()];
+    for (i, (name, _)) in handlers.iter().enumerate() {
+        match events.lookup(name) {
+            Some(key) => by_event[key.0 as usize].push(i),
+            None => diags.push(Diagnostic::error(format!(
+                "in the game's vocabulary: a handler listens to `{name}`, which is no event{}",
+                crate::diag::did_you_mean_suffix(name, events.names())
+            ))),
+        }
+    }
+    by_event
+}
+
 /// The game's events as event definitions, after checking each against the engine's names and
 /// its payload types against the kinds there are.
 fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
@@ -257,6 +281,7 @@ pub fn resolve_all(
         files: raw.files,
         host: ext.host.clone(),
         tables: Default::default(),
+        host_handlers: host_handlers(ext, &events, diags),
     };
     for (t, winners) in host_winners {
         let kind = ext.host.defs().tables[t].kind;

@@ -20,6 +20,7 @@ describe("the valley", function()
     g:verb("sleep")
     expect(g:quest("valley:first_harvests").done).to_be(true)
     expect(g:state().barn["valley:wheat"]).to_be(3)
+    expect(g:state().reputation).to_be(1) -- the game's own handler of quest_completed
   end)
 
   it("rolls a failed purchase back, the farm's money included", function()
