@@ -68,6 +68,8 @@ pub fn new_farm() -> Farm {
 /// Harvest's vocabulary.
 pub fn rules() -> Rules {
     Vocabulary::new("farm", new_farm())
+        // A farm has no creatures or inventories: mods use the farm's actions and checks instead.
+        .without_creatures()
         .table::<Crop>("crops", "crop")
         .event(
             "day_started",

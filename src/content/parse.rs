@@ -75,6 +75,9 @@ pub const TABLES: &[&str] = &[
     "progress_types",
 ];
 
+/// The tables of the roguelike's creature-and-inventory vocabulary, which a game may leave out.
+pub const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures", "rooms", "floors"];
+
 /// Reads every data file of every mod, in load order.
 pub fn read_mods(
     mods: &[ModFolder],
@@ -159,20 +162,28 @@ pub fn read_file(
         let key_span = Span::new(file, key.span());
         let name: &str = key.get_ref();
         let host_table = rules.defs().tables.iter().position(|t| t.key == name);
-        if !TABLES.contains(&name) && host_table.is_none() {
+        let builtin = |t: &&&str| !(rules.without_creatures() && CREATURE_TABLES.contains(*t));
+        if !TABLES.iter().filter(builtin).any(|t| *t == name) && host_table.is_none() {
             let tables: Vec<&str> = TABLES
                 .iter()
+                .filter(builtin)
                 .copied()
                 .chain(rules.defs().tables.iter().map(|t| t.key))
                 .collect();
-            diags.push(
-                Diagnostic::error(format!("unknown table `{name}` in a data file"))
-                    .at(key_span)
-                    .with_help_opt(did_you_mean(name, tables.iter().copied()).or(Some(format!(
-                        "a data file holds these arrays: {}",
-                        tables.join(", ")
-                    )))),
-            );
+            let message = if CREATURE_TABLES.contains(&name) {
+                format!(
+                    "`{name}` is lantern's creature-and-inventory vocabulary, which the game `{}` does not use",
+                    rules.namespace()
+                )
+            } else {
+                format!("unknown table `{name}` in a data file")
+            };
+            diags.push(Diagnostic::error(message).at(key_span).with_help_opt(
+                did_you_mean(name, tables.iter().copied()).or(Some(format!(
+                    "a data file holds these arrays: {}",
+                    tables.join(", ")
+                ))),
+            ));
             continue;
         }
         let value_span = value.span();

@@ -132,6 +132,8 @@ pub(crate) struct Defs {
     pub functions: Vec<FunctionDecl>,
     pub verbs: BTreeMap<String, VerbDecl>,
     pub reconcile: Option<Arc<ReconcileFn>>,
+    /// Whether the game leaves out lantern's creature-and-inventory vocabulary (the roguelike's).
+    pub without_creatures: bool,
     /// Handlers in Rust, by the name of the event they listen to, in declaration order.
     pub handlers: Vec<(String, Arc<HandlerFn>)>,
     /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
@@ -394,6 +396,17 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// Leaves out lantern's creature-and-inventory vocabulary, the reference roguelike's: the
+    /// checks `has_tag`, `attribute`, `has_item`, `health_below` and `is_player`, the actions
+    /// `damage`, `heal` and the item actions, and the tables `tags`, `rarities`, `items`,
+    /// `creatures`, `rooms` and `floors`. A mod that writes one is told that this game does not
+    /// use it (with the game's own names to choose from) instead of acting on a player the game
+    /// never shows. Quests, triggers, encounters, custom events, hazards and Lua stay.
+    pub fn without_creatures(mut self) -> Self {
+        self.defs.without_creatures = true;
+        self
+    }
+
     /// How the game's state is brought in line with content that changed under it: after a
     /// reload and after a save is loaded, `f` gets the state and the new content and returns a
     /// line for everything it dropped or changed (a plot of a crop that no longer exists); each
@@ -460,6 +473,12 @@ impl Rules {
     /// Mistakes in the vocabulary itself, in words; each is an error when mods load with it.
     pub fn problems(&self) -> &[String] {
         &self.0.problems
+    }
+
+    /// Whether the game leaves out the creature-and-inventory vocabulary
+    /// ([`Vocabulary::without_creatures`]).
+    pub fn without_creatures(&self) -> bool {
+        self.0.without_creatures
     }
 
     /// The game's verbs and what each does, in name order.

@@ -35,6 +35,53 @@ pub const ACTIONS: &[&str] = &[
     "set_die",
 ];
 
+/// The built-in checks and actions that are the roguelike's creature-and-inventory vocabulary,
+/// which a game may leave out ([`crate::host::Vocabulary::without_creatures`]).
+pub const CREATURE_CHECKS: &[&str] = &[
+    "has_tag",
+    "attribute",
+    "has_item",
+    "health_below",
+    "is_player",
+];
+pub const CREATURE_ACTIONS: &[&str] = &[
+    "damage",
+    "heal",
+    "give_item",
+    "take_item",
+    "give_random_items",
+    "take_random_items",
+    "damage_random_items",
+];
+
+/// Reports a creature check or action in a game that left them out; `true` when it did.
+fn left_out(cx: &mut Cx, name: &Spanned<String>, kind: &str) -> bool {
+    let rules = cx.syms.rules.clone();
+    let builtin = if kind == "check" {
+        CREATURE_CHECKS
+    } else {
+        CREATURE_ACTIONS
+    };
+    if !rules.without_creatures() || !builtin.contains(&name.get_ref().as_str()) {
+        return false;
+    }
+    let own: Vec<String> = if kind == "check" {
+        rules.checks().map(|(id, _, _)| id.to_string()).collect()
+    } else {
+        rules.actions().map(|(id, _, _)| id.to_string()).collect()
+    };
+    cx.diags.push(
+        Diagnostic::error(format!(
+            "{kind} `{}` is lantern's creature-and-inventory vocabulary, which the game `{}` does not use",
+            name.get_ref(),
+            rules.namespace()
+        ))
+        .at(cx.span(name.span()))
+        .with_help(format!("the game's {kind}s: {}", own.join(", "))),
+    );
+    true
+}
+
 fn who(cx: &mut Cx, e: &mut Entry, key: &'static str) -> Who {
     let Some(text) = e.opt_str(cx, key) else {
         return Who::Bearer;
@@ -56,6 +103,9 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
     let span = cx.span(raw.span());
     let mut head = Entry::new(raw.get_ref(), span, "a condition".into());
     let name = head.str(cx, "check")?;
+    if left_out(cx, &name, "check") {
+        return None;
+    }
     let mut e = Entry::new(raw.get_ref(), span, format!("check `{}`", name.get_ref()));
     e.allow(&["check"]);
     let negate = e.opt_bool(cx, "not").unwrap_or(false);
@@ -366,6 +416,9 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
     let span = cx.span(raw.span());
     let mut head = Entry::new(raw.get_ref(), span, "an action".into());
     let name = head.str(cx, "action")?;
+    if left_out(cx, &name, "action") {
+        return None;
+    }
     let mut e = Entry::new(raw.get_ref(), span, format!("action `{}`", name.get_ref()));
     e.allow(&["action"]);
     let action = match name.get_ref().as_str() {
