@@ -4,6 +4,7 @@
 //!
 //! - [`diag`]: diagnostics with spans, rendering with carets, "did you mean".
 //! - [`id`]: namespaced IDs (`core:rat`).
+//! - [`Error`]: what a game gets when lantern cannot do what it asked (mods' problems are diagnostics).
 //! - [`mods`]: mod folders, manifests, the load order.
 //! - [`content`]: data files to raw serde types to resolved, immutable registries.
 //! - [`rng`]: named, seeded random streams.
@@ -26,6 +27,7 @@
 pub mod cli;
 pub mod content;
 pub mod diag;
+mod error;
 pub mod game;
 pub mod harness;
 pub mod hazard;
@@ -37,6 +39,8 @@ pub mod mods;
 pub mod reload;
 pub mod rng;
 pub mod toml_file;
+
+pub use error::Error;
 
 /// `docs/embedding.md`, the game developer's chapter: every Rust block in it is compiled and run as
 /// a doctest, so the chapter cannot drift from the API.

@@ -118,7 +118,7 @@ fn a_verb_that_fails_changes_nothing() {
     let hash = g.state_hash();
     let err = g.verb("plant", &[Value::str("pumpkin")]).unwrap_err();
     assert_eq!(
-        err,
+        err.to_string(),
         "the farm has 6 coins, not 8 (from plant); nothing in this action list was applied"
     );
     assert_eq!(g.state_hash(), hash);
@@ -128,10 +128,10 @@ fn a_verb_that_fails_changes_nothing() {
 fn the_games_own_calls_are_checked_with_did_you_mean() {
     let (mut g, _) = started(1);
     assert_eq!(
-        g.verb("slep", &[]).unwrap_err(),
+        g.verb("slep", &[]).unwrap_err().to_string(),
         "the game has no verb `slep`; did you mean `sleep`?"
     );
-    let err = g.perform("plnt", &[], "test").unwrap_err().message;
+    let err = g.perform("plnt", &[], "test").unwrap_err().to_string();
     assert_eq!(
         err,
         "the game has no action `plnt`; did you mean `farm:plant`?"
@@ -139,21 +139,22 @@ fn the_games_own_calls_are_checked_with_did_you_mean() {
     let err = g
         .perform("plant", &[("crop", Value::str("pumkin"))], "test")
         .unwrap_err()
-        .message;
+        .to_string();
     assert_eq!(err, "there is no crop `pumkin`; did you mean `pumpkin`?");
     let err = g
         .perform("earn", &[("amout", Value::Int(1))], "test")
         .unwrap_err()
-        .message;
+        .to_string();
     assert_eq!(
         err,
         "action `farm:earn` has no parameter `amout`; did you mean `amount`?"
     );
-    let err = g.perform("earn", &[], "test").unwrap_err().message;
+    let err = g.perform("earn", &[], "test").unwrap_err().to_string();
     assert_eq!(err, "action `farm:earn` needs `amount`");
     let err = g
         .raise("crop_harvested", &[("crops", Value::Int(1))])
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         err,
         "event `crop_harvested` has no payload field `crops`; did you mean `crop`?"
@@ -178,7 +179,10 @@ fn the_farm_is_saved_and_loaded_with_the_game() {
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["state"]["host"]["money"] = serde_json::json!("lots");
     std::fs::write(&path, json.to_string()).unwrap();
-    let err = Game::load(world.content.clone(), &path).err().unwrap();
+    let err = Game::load(world.content.clone(), &path)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         err.contains("the game's state in the save is not a"),
         "{err}"
@@ -343,7 +347,7 @@ fn counter_rules(listen_to: &str) -> lantern::host::Rules {
         })
         .verb("tick", "", |g, args| {
             let loud = args.first().cloned().unwrap_or(Value::Bool(false));
-            g.raise("tick", &[("loud", loud)])
+            Ok(g.raise("tick", &[("loud", loud)])?)
         })
         .rules()
 }

@@ -204,7 +204,7 @@ fn random_edits_of_a_save_are_refused_or_loaded_and_the_game_goes_on() {
                     true
                 }
                 Err(message) => {
-                    assert!(!message.is_empty());
+                    assert!(!message.message().is_empty());
                     false
                 }
             }

@@ -361,7 +361,7 @@ fn a_corrupt_or_truncated_save_is_refused() {
     g.save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, &text[..text.len() / 2]).unwrap();
-    let err = Game::load(core(), &path).err().unwrap();
+    let err = Game::load(core(), &path).err().unwrap().to_string();
     assert!(err.contains("is not a lantern save file"), "{err}");
 }
 

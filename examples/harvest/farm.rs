@@ -322,7 +322,7 @@ fn pay(fx: &mut Effects<'_, Farm>, amount: i64) -> Result<(), String> {
 }
 
 fn perform(game: &mut Game, action: &str, args: &[(&str, Value)]) -> Result<(), String> {
-    game.perform(action, args, action).map_err(|d| d.message)
+    Ok(game.perform(action, args, action)?)
 }
 
 fn text_arg(args: &[Value], i: usize, usage: &str) -> Result<String, String> {

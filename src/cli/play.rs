@@ -588,7 +588,8 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         }
         "save" => game
             .save(Path::new(arg(1)?))
-            .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
+            .map(|_| format!("saved to {}", arg(1).unwrap_or_default()))
+            .map_err(String::from),
         "seed" => Ok(game.seed().to_string()),
         "hash" => Ok(game.state_hash()),
         other => Err(format!(

@@ -93,3 +93,17 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 }
+
+/// The message with its help, on one line: for a log or an error chain. [`render`](super::render)
+/// shows it with its file, line and caret.
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.severity.as_str(), self.message)?;
+        if let Some(help) = &self.help {
+            write!(f, " (help: {help})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostic {}

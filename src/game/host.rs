@@ -41,7 +41,11 @@ impl Game {
     /// [`Vocabulary::verb`](crate::host::Vocabulary::verb)) as one turn. A verb that returns an
     /// error is undone: the game's state, lantern's and the random streams are as they were
     /// before it (its error says why). A verb run inside another joins it.
-    pub fn verb(&mut self, name: &str, args: &[Value]) -> Result<(), String> {
+    pub fn verb(&mut self, name: &str, args: &[Value]) -> Result<(), crate::Error> {
+        self.verb_inner(name, args).map_err(crate::Error::Refused)
+    }
+
+    fn verb_inner(&mut self, name: &str, args: &[Value]) -> Result<(), String> {
         let rules = self.content.host.clone();
         let Some(verb) = rules.defs().verbs.get(name) else {
             let help = crate::diag::did_you_mean_suffix(name, rules.verbs().map(|(n, _)| n));
@@ -86,6 +90,16 @@ impl Game {
         action: &str,
         args: &[(&str, Value)],
         cause: &str,
+    ) -> Result<(), crate::Error> {
+        self.perform_inner(action, args, cause)
+            .map_err(crate::Error::from)
+    }
+
+    fn perform_inner(
+        &mut self,
+        action: &str,
+        args: &[(&str, Value)],
+        cause: &str,
     ) -> Result<(), Diagnostic> {
         let rules = self.content.host.clone();
         let id = if action.contains(':') {
@@ -116,9 +130,11 @@ impl Game {
                 )));
             }
             let value = match (param.ty, value) {
-                (crate::content::vocab::FieldType::Host(kind), Value::Str(text)) => {
-                    Value::id(&self.find_entry(kind, text).map_err(Diagnostic::error)?)
-                }
+                (crate::content::vocab::FieldType::Host(kind), Value::Str(text)) => Value::id(
+                    &self
+                        .find_entry_inner(kind, text)
+                        .map_err(Diagnostic::error)?,
+                ),
                 _ => value.clone(),
             };
             map.insert(name.to_string(), value);
@@ -146,7 +162,12 @@ impl Game {
 
     /// The entry of the game's table of `kind` that `text` names: its whole ID, or a bare name
     /// that only one mod defines.
-    pub fn find_entry(&self, kind: &str, text: &str) -> Result<Id, String> {
+    pub fn find_entry(&self, kind: &str, text: &str) -> Result<Id, crate::Error> {
+        self.find_entry_inner(kind, text)
+            .map_err(crate::Error::Refused)
+    }
+
+    fn find_entry_inner(&self, kind: &str, text: &str) -> Result<Id, String> {
         let tables = &self.content.tables;
         if let Some(id) = Id::qualified(text).filter(|id| tables.contains(kind, id)) {
             return Ok(id);

@@ -25,7 +25,11 @@ struct SaveFile {
 
 impl Game {
     /// Writes the game to `path` through a temporary file and a rename, so a crash never leaves half a save.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), crate::Error> {
+        self.save_text(path).map_err(crate::Error::Save)
+    }
+
+    fn save_text(&self, path: &Path) -> Result<(), String> {
         let file = SaveFile {
             format: FORMAT.into(),
             version: VERSION,
@@ -43,7 +47,14 @@ impl Game {
 
     /// Reads a save; a corrupt or truncated file is refused with a clear message.
     /// Returns the game and warnings for what was dropped or differs.
-    pub fn load(content: Arc<Content>, path: &Path) -> Result<(Game, Vec<Diagnostic>), String> {
+    pub fn load(
+        content: Arc<Content>,
+        path: &Path,
+    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        Game::load_text(content, path).map_err(crate::Error::Save)
+    }
+
+    fn load_text(content: Arc<Content>, path: &Path) -> Result<(Game, Vec<Diagnostic>), String> {
         let text = read_save(path)?;
         let file: SaveFile = serde_json::from_str(&text)
             .map_err(|e| format!("`{}` is not a lantern save file: {e}", path.display()))?;

@@ -447,7 +447,7 @@ impl UserData for TestGame {
                 }
                 let done = this.game.verb(&name, &values);
                 this.flush();
-                done.map_err(|e| located(lua, e))
+                done.map_err(|e| located(lua, e.into()))
             },
         );
         methods.add_method("state", |lua, this, ()| {

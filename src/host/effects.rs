@@ -134,8 +134,9 @@ impl Game {
     /// Queues an event by name (the engine's, the game's or a mod's custom one) with a payload
     /// given by field name, checked against the event's declaration; its source is the player.
     /// It is handled by the next [`drain`](Game::drain) (a verb's turn ends with one).
-    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) -> Result<(), String> {
+    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) -> Result<(), crate::Error> {
         self.raise_because(event, payload, None)
+            .map_err(crate::Error::Refused)
     }
 
     pub(crate) fn raise_because(

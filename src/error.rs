@@ -1,0 +1,52 @@
+//! The error a game gets from lantern's API when something it asked for cannot be done: a verb
+//! or event refused, a save that cannot be written or read. Problems in mods are never this type:
+//! they are [`Diagnostic`](crate::diag::Diagnostic)s, located at their file and line and
+//! collected, never returned one at a time.
+
+use std::fmt;
+
+/// What lantern could not do for the game, with the whole message in words a player or modder
+/// reads. Nothing was changed: a refused verb or event leaves the game as it was, and a save that
+/// failed leaves the file it would have replaced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The game's rules refused a verb, an action or an event (a misspelt name, an argument of
+    /// the wrong type, an action that failed).
+    Refused(String),
+    /// A save could not be written, or a file could not be read as a save of this game.
+    Save(String),
+}
+
+impl Error {
+    /// The message alone.
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Refused(m) | Error::Save(m) => m,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A game's own closures (actions, verbs) return `Result<_, String>`; lantern's errors turn into
+/// their message with `?` there.
+impl From<Error> for String {
+    fn from(e: Error) -> String {
+        match e {
+            Error::Refused(m) | Error::Save(m) => m,
+        }
+    }
+}
+
+impl From<crate::diag::Diagnostic> for Error {
+    fn from(d: crate::diag::Diagnostic) -> Error {
+        Error::Refused(d.message)
+    }
+}
