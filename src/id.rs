@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::sync::Arc;
 
+/// A namespaced ID, `namespace:name`: cheap to clone, ordered by its text.
 #[derive(Clone, Eq)]
 pub struct Id(Arc<str>);
 
@@ -66,14 +67,17 @@ impl Id {
         Id(Arc::from(format!("{ns}:{name}")))
     }
 
+    /// The part before `:`.
     pub fn namespace(&self) -> &str {
         self.0.split_once(':').map(|(ns, _)| ns).unwrap_or("")
     }
 
+    /// The part after `:`.
     pub fn name(&self) -> &str {
         self.0.split_once(':').map(|(_, n)| n).unwrap_or(&self.0)
     }
 
+    /// The whole ID.
     pub fn as_str(&self) -> &str {
         &self.0
     }

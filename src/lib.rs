@@ -1,27 +1,40 @@
 //! lantern: a Lua-scriptable modding runtime.
 //!
-//! A mod is a folder of TOML data plus optional Lua. The modules, in reading order:
+//! A mod is a folder of TOML data plus optional Lua. A game hosts mods by declaring its world
+//! ([`host::Vocabulary`]), loading the mods against it ([`load::load_game`]) and playing a
+//! [`game::Game`]; `docs/embedding.md` is the chapter for game developers.
 //!
-//! - [`diag`]: diagnostics with spans, rendering with carets, "did you mean".
-//! - [`id`]: namespaced IDs (`core:rat`).
-//! - [`Error`]: what a game gets when lantern cannot do what it asked (mods' problems are diagnostics).
-//! - [`mods`]: mod folders, manifests, the load order.
-//! - [`content`]: data files to raw serde types to resolved, immutable registries.
-//! - [`rng`]: named, seeded random streams.
+//! # The API
+//!
+//! What a game uses, every item documented (`missing_docs` is denied):
+//!
 //! - [`host`]: a game's own world declared in Rust: its state, events, tables, actions, checks,
-//!   Lua functions and verbs.
-//! - [`game`]: state behind one door, the event queue, triggers, quests, the reference game's verbs, saves.
-//! - [`hazard`]: the card-and-dice hazard game and its simulator.
-//! - [`lua`]: the sandboxed Lua layer, plugged into the game as its `Host`.
-//! - [`load`]: loading a whole mod set, data and scripts, in the order the stages need.
-//! - [`reload`]: the file watcher and transactional hot reload.
+//!   Lua functions, verbs and handlers.
+//! - [`load`]: loading a mod set, data and scripts, for a game's vocabulary.
+//! - [`game`]: the game: state behind one door, the event queue, triggers, quests, encounters,
+//!   saves (and, until it moves out, the reference roguelike's verbs).
+//! - [`reload`]: hot reload that keeps the game, and the file watcher (feature `watch`).
 //! - [`harness`]: the scripted, deterministic test runner behind `lantern test`.
-//! - `cli`: the `lantern` command line; the only module that prints (feature `cli`).
+//! - [`diag`]: diagnostics with spans, rendering with carets, "did you mean".
+//! - [`content`]: the immutable content a mod set defines (the game's tables in
+//!   [`content::Content::table`]), and payload [`content::Value`]s.
+//! - [`id`]: namespaced IDs (`valley:wheat`); [`Error`]: what a game gets when lantern cannot do
+//!   what it asked (mods' problems are diagnostics instead).
+//! - [`lua`]: the sandboxed Lua layer and its [`lua::Limits`].
+//! - [`hazard`]: the card-and-dice hazard game (seed 002) and its simulator.
+//! - `cli`: lantern's tools, for the `lantern` binary and for a game's own (feature `cli`).
+//!
+//! Modules and items marked hidden in these docs (`mods`, `rng`, `toml_file`, the content
+//! parser and resolver, the Lua layer's internals, the hazard engine's) are public only so that
+//! lantern's own tests, benchmarks and tools can reach them: they are not part of the API and may
+//! change without notice.
 //!
 //! Features: `cli` (the command line, with clap and rustyline) and `watch` (the file watcher, with
 //! notify), both on by default; a game embedding the library may turn them off.
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
+
+#![deny(missing_docs)]
 
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -35,9 +48,12 @@ pub mod host;
 pub mod id;
 pub mod load;
 pub mod lua;
+#[doc(hidden)]
 pub mod mods;
 pub mod reload;
+#[doc(hidden)]
 pub mod rng;
+#[doc(hidden)]
 pub mod toml_file;
 
 pub use error::Error;

@@ -44,15 +44,20 @@ pub fn fresh_scripts(
 
 /// Everything loaded from a mods directory.
 pub struct World {
+    /// The content built from the mods' data.
     pub content: Arc<Content>,
     /// The mods loaded, in load order.
     pub folders: Vec<crate::mods::ModFolder>,
+    /// The mods' scripts, if Lua started.
     pub lua: Option<LuaRuntime>,
+    /// Every file read: diagnostics' spans point here.
     pub sources: SourceMap,
+    /// Every problem, causes first.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl World {
+    /// Whether any problem is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }

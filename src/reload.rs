@@ -101,6 +101,7 @@ pub fn watch_all(dirs: &[PathBuf], on_change: impl Fn() + Send + 'static) -> not
 /// What one reload did.
 #[derive(Debug)]
 pub struct ReloadReport {
+    /// Whether the new version was swapped in.
     pub ok: bool,
     /// The diagnostics of the new version (all of them when it failed), and what the swap dropped.
     pub diagnostics: Vec<Diagnostic>,
@@ -109,6 +110,7 @@ pub struct ReloadReport {
     pub sources: Option<SourceMap>,
     /// `reloaded core, rats (12 files) in 23 ms: +1 quest, ~2 triggers, -1 item`
     pub summary: String,
+    /// The reload generation after it.
     pub generation: u64,
 }
 
@@ -170,10 +172,12 @@ impl Live {
         Ok((live, world.diagnostics))
     }
 
+    /// The running game.
     pub fn game(&self) -> &Game {
         &self.game
     }
 
+    /// The running game, to play.
     pub fn game_mut(&mut self) -> &mut Game {
         &mut self.game
     }
@@ -196,6 +200,7 @@ impl Live {
         self.game = game;
     }
 
+    /// The files the running version was read from.
     pub fn sources(&self) -> &SourceMap {
         &self.sources
     }

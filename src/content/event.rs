@@ -19,9 +19,13 @@ pub struct EventDef {
     pub name: String,
     /// Which of these events the world's triggers (top level, rooms, quests) see.
     pub world: WorldSees,
+    /// The mod's ID of a custom event (`rats:ritual_done`); `None` for the engine's and the game's.
     pub custom: Option<Id>,
+    /// The payload fields, in order, with their types.
     pub payload: Vec<(String, FieldType)>,
+    /// What the event means, for `lantern docs` and the guide.
     pub description: String,
+    /// Where a custom event is declared.
     pub span: Option<Span>,
 }
 
@@ -41,6 +45,7 @@ pub enum WorldSees {
 }
 
 impl EventDef {
+    /// A payload field's position and type, by name.
     pub fn field(&self, name: &str) -> Option<(usize, FieldType)> {
         self.field_bytes(name.as_bytes())
     }
@@ -93,6 +98,7 @@ impl std::hash::Hasher for Fnv {
 }
 
 impl EventTable {
+    /// The engine's events, then `custom` in ID order.
     pub fn new(custom: Vec<EventDef>) -> EventTable {
         EventTable::with_host(Vec::new(), custom)
     }
@@ -122,6 +128,7 @@ impl EventTable {
         EventTable { defs, by_name }
     }
 
+    /// The key of an event by its whole name.
     pub fn lookup(&self, name: &str) -> Option<EventKey> {
         self.lookup_bytes(name.as_bytes())
     }
@@ -159,22 +166,27 @@ impl EventTable {
         self.lookup_bytes(qualified)
     }
 
+    /// An event's definition by its key.
     pub fn get(&self, key: EventKey) -> &EventDef {
         &self.defs[key.0 as usize]
     }
 
+    /// How many event kinds there are.
     pub fn len(&self) -> usize {
         self.defs.len()
     }
 
+    /// Whether there are none (never, since the engine's are always there).
     pub fn is_empty(&self) -> bool {
         self.defs.is_empty()
     }
 
+    /// Every event's name, in key order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.defs.iter().map(|d| d.name.as_str())
     }
 
+    /// Every event with its key, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (EventKey, &EventDef)> {
         self.defs
             .iter()
@@ -187,9 +199,13 @@ impl EventTable {
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum Value {
+    /// `true` or `false`.
     Bool(bool),
+    /// A whole number.
     Int(i64),
+    /// A number with a fraction.
     Float(f64),
+    /// Text, or an ID as text.
     Str(Arc<str>),
 }
 
@@ -224,14 +240,17 @@ impl Value {
 }
 
 impl Value {
+    /// An ID as a payload value (its whole text).
     pub fn id(id: &Id) -> Value {
         Value::Str(Arc::from(id.as_str()))
     }
 
+    /// Text as a payload value.
     pub fn str(s: &str) -> Value {
         Value::Str(Arc::from(s))
     }
 
+    /// The type's name, for messages: `bool`, `int`, `float`, `string`.
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Bool(_) => "bool",

@@ -6,15 +6,24 @@
 //! Content knows nothing of game state or Lua; game state refers to it by ID only (invariant 2),
 //! and a reload replaces it whole.
 
+#[doc(hidden)]
 pub mod action;
+#[doc(hidden)]
 pub mod condition;
+#[doc(hidden)]
 pub mod defs;
 pub mod event;
+#[doc(hidden)]
 pub mod generate;
+#[doc(hidden)]
 pub mod hazard;
+#[doc(hidden)]
 pub mod parse;
+#[doc(hidden)]
 pub mod raw;
+#[doc(hidden)]
 pub mod resolve;
+#[doc(hidden)]
 pub mod schema;
 pub mod vocab;
 
@@ -32,9 +41,13 @@ use std::sync::Arc;
 /// A loaded mod, as content remembers it.
 #[derive(Debug, Clone)]
 pub struct ModInfo {
+    /// Its `id` (and namespace).
     pub id: String,
+    /// Its display name.
     pub name: String,
+    /// Its version.
     pub version: semver::Version,
+    /// Its folder.
     pub dir: PathBuf,
     /// Required and optional dependencies that are present.
     pub deps: Vec<String>,
@@ -43,7 +56,9 @@ pub struct ModInfo {
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
 #[derive(Debug, Clone, Default)]
 pub struct Extensions {
+    /// Actions registered by the mods' scripts, by ID.
     pub actions: BTreeSet<Id>,
+    /// Checks registered by the mods' scripts, by ID.
     pub checks: BTreeSet<Id>,
     /// Mods whose scripts failed to load, so what they register is unknown.
     pub failed: BTreeSet<String>,
@@ -56,18 +71,29 @@ pub struct Extensions {
 pub struct Content {
     /// Loaded mods in load order.
     pub mods: Vec<ModInfo>,
+    /// Tags (the roguelike's), by ID.
     pub tags: BTreeMap<Id, Tag>,
     /// Rarity levels, lowest rank first.
     pub rarities: Vec<Rarity>,
+    /// Item definitions (the roguelike's), by ID.
     pub items: BTreeMap<Id, Item>,
+    /// Creature definitions (the roguelike's), by ID.
     pub creatures: BTreeMap<Id, Creature>,
+    /// Quests, by ID.
     pub quests: BTreeMap<Id, Quest>,
+    /// Encounters (seed 000), by ID.
     pub encounters: BTreeMap<Id, Encounter>,
+    /// Rooms (the roguelike's), by ID.
     pub rooms: BTreeMap<Id, Room>,
+    /// Floors (the roguelike's), by ID.
     pub floors: BTreeMap<Id, Floor>,
+    /// Hazard progress types (seed 002), by ID.
     pub progress_types: BTreeMap<Id, hazard::ProgressType>,
+    /// Hazards (seed 002), by ID.
     pub hazards: BTreeMap<Id, hazard::Hazard>,
+    /// Hazard action cards (seed 002), by ID.
     pub cards: BTreeMap<Id, hazard::Card>,
+    /// Every event kind: the engine's, the game's, the mods' custom ones.
     pub events: EventTable,
     /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
     pub triggers: Vec<Trigger>,
@@ -85,6 +111,7 @@ pub struct Content {
     pub trigger_ids: BTreeMap<Id, TriggerRef>,
     /// The run's floors in the order they are played.
     pub run: Vec<Id>,
+    /// Definitions a mod replaced in another's namespace, for `lantern check`.
     pub overrides: Vec<Override>,
     /// How many data files were read.
     pub files: usize,
@@ -177,6 +204,7 @@ impl Content {
 }
 
 impl Content {
+    /// A trigger by its reference.
     pub fn trigger(&self, r: TriggerRef) -> &Trigger {
         &self.triggers[r.0 as usize]
     }
@@ -262,12 +290,16 @@ pub fn find_id<V>(
 
 /// The result of loading a mods directory.
 pub struct Loaded {
+    /// The content built.
     pub content: Arc<Content>,
+    /// The files read: diagnostics' spans point here.
     pub sources: SourceMap,
+    /// Every problem found.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Loaded {
+    /// Whether any problem is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -309,6 +341,7 @@ pub fn build(
     content
 }
 
+/// What content remembers of a loaded mod folder.
 pub fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
     ModInfo {
         id: m.manifest.id.clone(),

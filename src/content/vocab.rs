@@ -7,26 +7,38 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldType {
+    /// A whole number.
     Int,
+    /// A number.
     Float,
+    /// Text.
     String,
+    /// `true` or `false`.
     Bool,
     /// The ID of an item definition.
     Item,
     /// The ID of a creature definition.
     Creature,
+    /// The ID of a quest.
     Quest,
+    /// The ID of a room.
     Room,
+    /// The ID of a floor.
     Floor,
+    /// The ID of an encounter.
     Encounter,
+    /// A damage type (`fire`).
     DamageType,
+    /// The ID of a hazard.
     Hazard,
+    /// The ID of a card.
     Card,
     /// The ID of an entry of one of the hosting game's data tables, by its kind (`crop`).
     Host(&'static str),
 }
 
 impl FieldType {
+    /// The types a custom event's payload may declare, by name.
     pub const DECLARABLE: &'static [(&'static str, FieldType)] = &[
         ("int", FieldType::Int),
         ("float", FieldType::Float),
@@ -43,6 +55,7 @@ impl FieldType {
         ("card", FieldType::Card),
     ];
 
+    /// The type's name as a data file writes it (a game's table kind for `Host`).
     pub fn name(self) -> &'static str {
         if let FieldType::Host(kind) = self {
             return kind;
@@ -62,6 +75,7 @@ impl FieldType {
         )
     }
 
+    /// A declarable type by its name.
     pub fn from_name(name: &str) -> Option<FieldType> {
         FieldType::DECLARABLE
             .iter()
@@ -72,11 +86,15 @@ impl FieldType {
 
 /// An engine event: its name, payload fields, and who its `source` and `target` are.
 pub struct EngineEvent {
+    /// Its name, bare.
     pub name: &'static str,
     /// Which of them the world's triggers see (the guide's table of events says why).
     pub world: super::event::WorldSees,
+    /// Its payload fields and their types.
     pub payload: &'static [(&'static str, FieldType)],
+    /// Who its source is, in words.
     pub source: &'static str,
+    /// Who its target is, in words.
     pub target: &'static str,
 }
 
@@ -239,11 +257,13 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("resist_holy", "percent of holy damage ignored"),
 ];
 
+/// The damage types, bare names.
 pub const DAMAGE_TYPES: &[&str] = &["physical", "fire", "cold", "poison", "holy"];
 
 /// Equipment slots; an item with a slot counts for modifiers and triggers only while equipped.
 pub const SLOTS: &[&str] = &["weapon", "armor", "trinket"];
 
+/// Every attribute's name.
 pub fn attribute_names() -> impl Iterator<Item = &'static str> {
     ATTRIBUTES.iter().map(|(n, _)| *n)
 }
@@ -257,6 +277,7 @@ pub fn known_attribute(name: &str) -> Result<(), String> {
     Err(format!("there is no attribute `{name}`{help}"))
 }
 
+/// Whether `name` is an attribute.
 pub fn is_attribute(name: &str) -> bool {
     ATTRIBUTES.iter().any(|(n, _)| *n == name)
 }

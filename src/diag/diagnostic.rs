@@ -2,13 +2,17 @@
 
 use super::Span;
 
+/// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// The mod (or this part of it) cannot load; the game does not start or reload with it.
     Error,
+    /// Worth knowing; nothing is refused.
     Warning,
 }
 
 impl Severity {
+    /// `error` or `warning`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -20,18 +24,24 @@ impl Severity {
 /// A secondary place that explains the primary one ("first defined here").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Label {
+    /// Where.
     pub span: Span,
+    /// What it says there.
     pub message: String,
 }
 
 /// One problem found in a modder's files or raised while running them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// What is wrong, in one sentence.
     pub message: String,
     /// Where the problem is; `None` for problems that concern no single file (an empty mods directory).
     pub span: Option<Span>,
+    /// Other places that explain it.
     pub labels: Vec<Label>,
+    /// What to do about it, or what was probably meant.
     pub help: Option<String>,
     /// It follows from another problem reported first (a reference to a definition that could not
     /// be read): listed after every cause.
@@ -39,6 +49,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// An error with its message; place it with [`at`](Self::at).
     pub fn error(message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -50,6 +61,7 @@ impl Diagnostic {
         }
     }
 
+    /// A warning with its message.
     pub fn warning(message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -63,11 +75,13 @@ impl Diagnostic {
         self
     }
 
+    /// Places it at `span`.
     pub fn at(mut self, span: Span) -> Diagnostic {
         self.span = Some(span);
         self
     }
 
+    /// Adds a secondary place with its own message.
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
@@ -76,6 +90,7 @@ impl Diagnostic {
         self
     }
 
+    /// Adds the help line.
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
@@ -89,6 +104,7 @@ impl Diagnostic {
         self
     }
 
+    /// Whether it is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

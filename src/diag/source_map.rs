@@ -10,12 +10,16 @@ pub struct FileId(pub u32);
 /// A byte range inside one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
+    /// The file.
     pub file: FileId,
+    /// The first byte.
     pub start: u32,
+    /// The byte after the last.
     pub end: u32,
 }
 
 impl Span {
+    /// A span of bytes in a file.
     pub fn new(file: FileId, range: Range<usize>) -> Span {
         Span {
             file,
@@ -43,6 +47,7 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// A file with its display path (relative to the mods directory) and its text.
     pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0u32];
@@ -54,10 +59,12 @@ impl SourceFile {
         }
     }
 
+    /// The display path.
     pub fn path(&self) -> &str {
         &self.path
     }
 
+    /// The text.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -101,10 +108,12 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// An empty map.
     pub fn new() -> SourceMap {
         SourceMap::default()
     }
 
+    /// Adds a file; its ID is its position.
     pub fn add(&mut self, path: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         self.files.push(SourceFile::new(path, text));
         FileId(self.files.len() as u32 - 1)
@@ -118,6 +127,7 @@ impl SourceMap {
         self.files.get(id.0 as usize).unwrap_or(&UNKNOWN)
     }
 
+    /// Every file with its ID.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files
             .iter()

@@ -5,7 +5,9 @@ use crate::content::{Action, ActionEntry, ActionList, EventKey, Value};
 use crate::diag::Diagnostic;
 use crate::id::Id;
 
-/// Engine event keys, by their fixed position in `vocab::ENGINE_EVENTS`.
+/// Engine event keys, by their fixed position in `vocab::ENGINE_EVENTS` (the roguelike's events;
+/// lantern's own code and tests name them; a game names events by their names).
+#[doc(hidden)]
 pub mod ev {
     use crate::content::EventKey;
     pub const TURN_STARTED: EventKey = EventKey(0);
@@ -543,6 +545,7 @@ impl Game {
 }
 
 impl Event {
+    /// An event of `kind` with its source, target and payload by field position.
     pub fn new(
         kind: EventKey,
         source: CreatureRef,

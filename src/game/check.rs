@@ -11,6 +11,7 @@ const MODIFIER_DEPTH: u8 = 8;
 /// value was (to drop it before writing the new one) is a decode on every evaluation.
 #[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
+#[doc(hidden)]
 pub enum Saw {
     /// The creature the condition asks about does not exist here.
     Nobody,
@@ -96,6 +97,7 @@ impl Game {
         value
     }
 
+    /// How many items matching `filter` a creature holds.
     pub fn count_matching(&self, who: CreatureRef, filter: &ItemFilter) -> u32 {
         let Some(c) = self.creature(who) else {
             return 0;
@@ -107,6 +109,7 @@ impl Game {
             .sum()
     }
 
+    /// Whether a quest is not started, active or done.
     pub fn quest_state(&self, quest: &crate::id::Id) -> QuestState {
         match self.state.quests.get(quest) {
             None => QuestState::NotStarted,

@@ -16,14 +16,20 @@ use crate::id::Id;
 /// What the player sees of an open encounter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EncounterView {
+    /// The encounter's ID.
     pub id: Id,
+    /// Its title.
     pub title: String,
+    /// Its description.
     pub description: String,
+    /// Its options, in order.
     pub options: Vec<OptionView>,
 }
 
+/// One option of an open encounter as the player sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionView {
+    /// What the option says.
     pub text: String,
     /// Why the option cannot be chosen; `None` when it can.
     pub blocked: Option<String>,

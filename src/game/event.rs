@@ -4,8 +4,10 @@ use super::state::CreatureRef;
 use crate::content::{EventKey, Value};
 use std::rc::Rc;
 
+/// An event being handled or in the log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
+    /// Its kind.
     pub kind: EventKey,
     /// The creature the event fires at (see the event table in the guide).
     pub source: CreatureRef,
@@ -18,6 +20,7 @@ pub struct Event {
 }
 
 impl Event {
+    /// A payload field's value by its position, if the event carries it.
     pub fn field(&self, index: usize) -> Option<&Value> {
         self.payload.get(index).and_then(Option::as_ref)
     }
@@ -26,6 +29,7 @@ impl Event {
 /// An event as it was handled: for `log`, `g:events()` and the loop diagnostic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Handled {
+    /// The event.
     pub event: Event,
     /// The trigger or quest whose actions queued this event, if any.
     pub cause: Option<Rc<str>>,

@@ -90,6 +90,7 @@ impl Game {
         Ok(self.end_turn())
     }
 
+    /// The hazard being played, if any.
     pub fn hazard(&self) -> Option<&HazardRun> {
         self.state.hazard.as_ref()
     }
@@ -267,6 +268,7 @@ impl Game {
     }
 }
 
+#[doc(hidden)]
 pub fn describe_face(face: crate::hazard::Face) -> String {
     match face {
         crate::hazard::Face::Color(c) => c.name().to_string(),

@@ -15,17 +15,23 @@ mod hazard;
 mod host;
 pub mod save;
 mod state;
+#[doc(hidden)]
 pub mod streams;
 mod trace;
 mod verbs;
+#[doc(hidden)]
 pub mod words;
 
+#[doc(hidden)]
 pub use apply::ev;
+#[doc(hidden)]
 pub use check::Saw;
 pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
+#[doc(hidden)]
 pub use hazard::describe_face;
 pub use state::{Creature, CreatureRef, ItemStack, Position, QuestProgress, State};
+#[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
 
@@ -44,7 +50,9 @@ pub const EVENT_CAP: usize = 100;
 /// Borrowed, so evaluating a trigger allocates nothing.
 #[derive(Debug, Clone, Copy)]
 pub struct Ctx<'a> {
+    /// The bearer of the trigger, or the actor of a command.
     pub bearer: CreatureRef,
+    /// The other side of the event, if any.
     pub target: Option<CreatureRef>,
     /// The source of the event being handled (`who = "source"`), if the context is an event's.
     pub source: Option<CreatureRef>,
@@ -76,6 +84,7 @@ pub trait Host {
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).
     fn attach(&mut self, game: &mut Game);
+    /// Runs an action the scripts registered.
     fn action(
         &mut self,
         game: &mut Game,
@@ -83,6 +92,7 @@ pub trait Host {
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
     ) -> Result<(), String>;
+    /// Answers a check the scripts registered; the game is read-only.
     fn check(
         &mut self,
         game: &Game,
@@ -92,6 +102,7 @@ pub trait Host {
     ) -> Result<bool, String>;
 }
 
+/// A game over a content snapshot: its state behind one door, the event queue, the scripts.
 pub struct Game {
     content: Arc<Content>,
     state: State,
@@ -255,18 +266,22 @@ impl Game {
             .unwrap_or_default();
     }
 
+    /// The content the game runs over.
     pub fn content(&self) -> &Arc<Content> {
         &self.content
     }
 
+    /// lantern's state (the game's own is [`Game::host_state`]).
     pub fn state(&self) -> &State {
         &self.state
     }
 
+    /// The run's seed.
     pub fn seed(&self) -> u64 {
         self.state.seed
     }
 
+    /// The named random streams (tests stub them).
     pub fn rng_mut(&mut self) -> &mut Streams {
         &mut self.rng
     }
@@ -285,10 +300,12 @@ impl Game {
         Some(result)
     }
 
+    /// Plugs the scripts in (or takes them out); returns the previous ones.
     pub fn set_host(&mut self, host: Option<Box<dyn Host>>) -> Option<Box<dyn Host>> {
         std::mem::replace(self.host.get_mut(), host)
     }
 
+    /// A creature of the roguelike by its reference.
     pub fn creature(&self, who: CreatureRef) -> Option<&Creature> {
         match who {
             CreatureRef::Player => Some(&self.state.player),
@@ -313,6 +330,7 @@ impl Game {
             .map(|(i, c)| (CreatureRef::Enemy(i), c))
     }
 
+    /// Whether a fight is on (the roguelike's).
     pub fn in_combat(&self) -> bool {
         self.enemies().next().is_some()
     }
@@ -350,6 +368,7 @@ impl Game {
         names.join(" <- ")
     }
 
+    /// Adds a line for the player.
     pub fn say(&mut self, line: impl Into<String>) {
         self.messages.push(line.into());
     }
@@ -452,6 +471,7 @@ impl Game {
         &self.state.storage
     }
 
+    /// Per-mod storage, for the Lua layer.
     pub fn storage_mut(&mut self) -> &mut BTreeMap<String, serde_json::Value> {
         &mut self.state.storage
     }

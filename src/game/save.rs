@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+/// What a save file says it is.
 pub const FORMAT: &str = "lantern-save";
 /// 2: storage tables that are neither sequences nor text-keyed are saved as `$pairs`.
 pub const VERSION: u32 = 2;

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 /// Who a creature is in the current game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum CreatureRef {
+    /// The player.
     Player,
+    /// An enemy of the current room, by position.
     Enemy(usize),
 }
 
@@ -26,22 +28,32 @@ impl std::fmt::Display for CreatureRef {
 /// Items of one definition: a stack, or (for items with per-instance properties) one instance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemStack {
+    /// The item's definition.
     pub item: Id,
+    /// How many.
     pub count: u32,
+    /// Per-instance properties (a tower's endurance).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, i64>,
+    /// Whether it is worn in its slot.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub equipped: bool,
 }
 
+/// A creature of the roguelike: the player or an enemy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Creature {
     /// The creature definition it was made from.
     pub def: Id,
+    /// Its name.
     pub name: String,
+    /// Its health now.
     pub health: i64,
+    /// Its tags.
     pub tags: Vec<Id>,
+    /// Its base attributes (items add to them).
     pub attributes: BTreeMap<String, i64>,
+    /// What it carries.
     pub inventory: Vec<ItemStack>,
 }
 
@@ -74,10 +86,12 @@ impl Creature {
         Some(c)
     }
 
+    /// Whether its health is above zero.
     pub fn alive(&self) -> bool {
         self.health > 0
     }
 
+    /// How many of an item it carries.
     pub fn count(&self, item: &Id) -> u32 {
         self.inventory
             .iter()
@@ -194,7 +208,9 @@ pub struct Position {
 /// A started quest: `{quest, count, done}`. A done quest stays in the list.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct QuestProgress {
+    /// Events counted so far.
     pub count: u32,
+    /// Whether it is done.
     pub done: bool,
 }
 
@@ -212,10 +228,15 @@ impl PartialEq for QuestSlots {
 /// The whole mutable state of a game: what a save file holds and the state hash covers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
+    /// The run's seed.
     pub seed: u64,
+    /// The player.
     pub player: Creature,
+    /// The enemies of the current room.
     pub enemies: Vec<Creature>,
+    /// Where the run is.
     pub position: Position,
+    /// Quest progress by quest.
     pub quests: BTreeMap<Id, QuestProgress>,
     /// `quests` again, by quest ordinal: what dispatch reads for every event. Derived, never saved;
     /// a clone of the state (a transaction's snapshot) carries it along. Change quest progress
@@ -229,6 +250,7 @@ pub struct State {
     pub orphans: Vec<ItemStack>,
     /// Random stream positions.
     pub rng: BTreeMap<String, u128>,
+    /// Turns taken.
     pub turn: u64,
     /// A fight is on in the current room.
     #[serde(default)]
@@ -242,6 +264,7 @@ pub struct State {
     /// The player's personal deck of action cards for hazards.
     #[serde(default)]
     pub deck: Vec<Id>,
+    /// Whether the run has ended (the player died).
     pub over: bool,
     /// The state of the game hosting the mods (its own type, declared in its
     /// [`Vocabulary`](crate::host::Vocabulary)); empty, and not saved, for a game that keeps none.

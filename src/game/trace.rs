@@ -10,6 +10,7 @@ use std::fmt::Write;
 /// What happened at one evaluation. Plain data, so clearing a trace for the next evaluation is two
 /// stores; what a step needs beyond numbers lives beside the steps in [`Trace`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[doc(hidden)]
 pub enum TraceStep {
     /// The `when` filter at this position differed; what the event had is the trace's `got`.
     WhenDiffered { index: usize },
@@ -32,6 +33,7 @@ pub enum TraceStep {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[doc(hidden)]
 pub struct Trace {
     /// The event evaluated, and the turn it was handled in.
     pub event: EventKey,

@@ -10,6 +10,7 @@ use crate::id::Id;
 /// What a verb did, beyond its messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
+    /// The verb was done.
     Done,
     /// The player died or the run is complete.
     RunOver,
@@ -18,6 +19,7 @@ pub enum Outcome {
 type VerbResult = Result<Outcome, String>;
 
 impl Game {
+    /// The room the run is in, if any.
     pub fn current_room(&self) -> Option<Id> {
         let floor = self.content.run.get(self.state.position.floor)?;
         let room = self.state.position.room?;

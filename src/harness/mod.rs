@@ -7,7 +7,9 @@
 //! once per mod set and a new Lua state for the mods' scripts. Files run in parallel; results come
 //! back in file order, so two runs give the same report. [`report`] renders pretty, TAP and JUnit.
 
+#[doc(hidden)]
 pub mod api;
+#[doc(hidden)]
 pub mod game;
 pub mod report;
 
@@ -22,6 +24,7 @@ use std::time::{Duration, Instant};
 /// A test file and the mods it belongs to.
 #[derive(Debug, Clone)]
 pub struct TestFile {
+    /// The file's path.
     pub path: PathBuf,
     /// The real path of the folder it may not leave (its mod's, or `scripts/`).
     pub root: PathBuf,
@@ -29,29 +32,39 @@ pub struct TestFile {
     pub display: String,
 }
 
+/// How a test ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
+    /// Every expectation held.
     Passed,
+    /// An expectation failed or the test raised an error.
     Failed {
+        /// What failed.
         message: String,
+        /// `file:line` of the failure, when known.
         location: Option<String>,
     },
+    /// Skipped (`pending` or a filter).
     Skipped,
 }
 
 /// One test's outcome.
 #[derive(Debug, Clone)]
 pub struct TestResult {
+    /// The test file's display path.
     pub file: String,
     /// `describe > it`
     pub name: String,
+    /// How it ended.
     pub status: Status,
+    /// How long it took.
     pub duration: Duration,
     /// Lines the test printed or its games logged.
     pub output: Vec<String>,
 }
 
 impl TestResult {
+    /// `file > describe > it`.
     pub fn full_name(&self) -> String {
         format!("{} > {}", self.file, self.name)
     }
@@ -59,7 +72,9 @@ impl TestResult {
 
 /// Content and mod folders for one set of mods, parsed once and shared by every game of that set.
 pub struct Prepared {
+    /// The content.
     pub content: Arc<Content>,
+    /// The mods loaded, in load order.
     pub folders: Vec<ModFolder>,
     /// The files the content was read from: its spans point here.
     pub sources: crate::diag::SourceMap,
@@ -72,6 +87,7 @@ type PreparedSets = BTreeMap<Vec<String>, Result<Arc<Prepared>, String>>;
 pub struct Harness {
     /// The mods directories, in the order their mods are found.
     pub roots: Vec<PathBuf>,
+    /// The scripts' limits for every test game.
     pub limits: Limits,
     /// The hosting game's vocabulary the mods are loaded with (the roguelike's by default).
     pub rules: crate::host::Rules,
@@ -81,6 +97,7 @@ pub struct Harness {
 }
 
 impl Harness {
+    /// A harness over one mods directory.
     pub fn new(mods_dir: &Path, limits: Limits) -> Harness {
         Harness::over(&[mods_dir.to_path_buf()], limits)
     }

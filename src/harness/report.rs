@@ -3,14 +3,19 @@
 use super::{summary, Status, TestResult};
 use std::fmt::Write;
 
+/// How a run is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
+    /// For people: one line per test, failures in full.
     Pretty,
+    /// TAP, for tools.
     Tap,
+    /// JUnit XML, for CI.
     Junit,
 }
 
+/// The report of a run in a format.
 pub fn render(results: &[TestResult], format: Format) -> String {
     match format {
         Format::Pretty => pretty(results),

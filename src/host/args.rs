@@ -80,6 +80,7 @@ impl<'a> Args<'a> {
         self.0.get(name)
     }
 
+    /// A whole-number argument, if written.
     pub fn opt_int(&self, name: &str) -> Option<i64> {
         match self.0.get(name) {
             Some(Value::Int(i)) => Some(*i),
@@ -87,10 +88,12 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A whole-number argument (0 when left out).
     pub fn int(&self, name: &str) -> i64 {
         self.opt_int(name).unwrap_or(0)
     }
 
+    /// A number argument, if written.
     pub fn opt_number(&self, name: &str) -> Option<f64> {
         match self.0.get(name) {
             Some(Value::Int(i)) => Some(*i as f64),
@@ -99,10 +102,12 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A number argument (0 when left out).
     pub fn number(&self, name: &str) -> f64 {
         self.opt_number(name).unwrap_or(0.0)
     }
 
+    /// A text argument, if written.
     pub fn opt_text(&self, name: &str) -> Option<&'a str> {
         match self.0.get(name) {
             Some(Value::Str(s)) => Some(s),
@@ -110,10 +115,12 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A text argument (empty when left out).
     pub fn text(&self, name: &str) -> &'a str {
         self.opt_text(name).unwrap_or("")
     }
 
+    /// A flag argument (false when left out).
     pub fn flag(&self, name: &str) -> bool {
         matches!(self.0.get(name), Some(Value::Bool(true)))
     }

@@ -80,6 +80,7 @@ pub struct Vocabulary<S> {
 
 /// An event as a game's handler sees it: its name and the payload fields it carries.
 pub struct EventFields<'a> {
+    /// The event's name.
     pub name: &'a str,
     fields: Vec<(&'a str, &'a Value)>,
 }

@@ -14,19 +14,27 @@
 //! the chain of events (`report`); a handler, action or check that fails five times in a row is
 //! switched off until the next reload. The engine knows nothing of this module (invariant 3).
 
+#[doc(hidden)]
 pub mod api;
+#[doc(hidden)]
 pub mod bridge;
 pub mod budget;
 mod capi;
+#[doc(hidden)]
 pub mod defs;
+#[doc(hidden)]
 pub mod event_view;
 mod host;
 mod loading;
+#[doc(hidden)]
 pub mod memory;
+#[doc(hidden)]
 pub mod policy;
 mod report;
+#[doc(hidden)]
 pub mod sandbox;
 mod script_check;
+#[doc(hidden)]
 pub mod storage;
 
 pub use budget::Limits;
@@ -48,6 +56,7 @@ use std::sync::Arc;
 pub const QUARANTINE_AFTER: u32 = 5;
 
 /// A function registered by a script, with its failure record.
+#[doc(hidden)]
 pub struct Registered {
     pub mod_id: String,
     pub func: Function,
@@ -67,6 +76,7 @@ impl Registered {
 }
 
 /// A `lantern.on` subscription.
+#[doc(hidden)]
 pub struct Handler {
     pub event: String,
     pub key: Option<EventKey>,
@@ -101,6 +111,7 @@ pub struct Listener {
 
 /// What the API functions and the runtime share.
 #[derive(Default)]
+#[doc(hidden)]
 pub struct Shared {
     pub handlers: Vec<Handler>,
     /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
@@ -172,6 +183,7 @@ pub struct LuaRuntime {
 }
 
 impl LuaRuntime {
+    /// A Lua state for mods' scripts, with the scripts' limits.
     pub fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
         let lua = sandbox::new_state()?;
         // Memory is limited per mod ([`memory`]); mlua is still told of a limit, one no state
