@@ -50,7 +50,7 @@ fn the_valley_loads_clean_and_its_own_tests_pass_with_the_games_verbs() {
     let h = Arc::new(Harness::over(&[mods()], Limits::default()).with_rules(farm::rules()));
     let files = harness::discover_all(&[mods()]);
     let results = harness::run(&h, &files, None);
-    assert_eq!(results.len(), 4, "{results:#?}");
+    assert_eq!(results.len(), 5, "{results:#?}");
     for r in &results {
         assert_eq!(
             r.status,

@@ -93,6 +93,17 @@ pub fn rules() -> Rules {
             |fx, args| pay(fx, args.int("amount")),
         )
         .action(
+            "lose",
+            &[Param::int("amount")],
+            "The farm loses up to `amount` coins (a storm, a fine): never more than it has.",
+            |fx, args| {
+                let lost = args.int("amount").clamp(0, fx.state().money);
+                fx.state_mut().money -= lost;
+                fx.say(format!("The farm loses {lost} coins."));
+                Ok(())
+            },
+        )
+        .action(
             "earn",
             &[Param::int("amount")],
             "The farm earns money.",
@@ -268,6 +279,7 @@ pub fn rules() -> Rules {
             "plant",
             "plant CROP: buy a seed and plant it.",
             |game, args| {
+                storm_over(game)?;
                 let crop = text_arg(args, 0, "plant CROP")?;
                 perform(game, "plant", &[("crop", Value::str(&crop))])
             },
@@ -276,10 +288,19 @@ pub fn rules() -> Rules {
             "sleep",
             "Ends the day: ripe crops are harvested, and on every third morning the market opens.",
             |game, _| {
+                storm_over(game)?;
                 perform(game, "end_day", &[])?;
                 // Triggers and handlers of the night run before the market opens.
                 game.drain();
                 let day = game.host_state::<Farm>().map_or(0, |f| f.day);
+                if day % 4 == 0 {
+                    // Every fourth morning a storm comes: the hazard game, over the farm's actions.
+                    let storm = lantern::id::Id::new("valley", "hailstorm");
+                    if game.content().hazards.contains_key(&storm) {
+                        game.start_hazard(&storm)?;
+                        return Ok(());
+                    }
+                }
                 if day % 3 == 0 {
                     if let Some(id) = game.draw_encounter(&format!("market:{day}")) {
                         game.start_encounter(&id)?;
@@ -301,6 +322,37 @@ pub fn rules() -> Rules {
             },
         )
         .verb(
+            "route",
+            "route safe|risk: choose how to face the storm.",
+            |game, args| {
+                let route = match args.first() {
+                    Some(Value::Str(s)) if &**s == "safe" => lantern::hazard::Route::Safe,
+                    Some(Value::Str(s)) if &**s == "risk" => lantern::hazard::Route::Risk,
+                    _ => return Err("route safe|risk".into()),
+                };
+                game.choose_route(route, None).map(|_| ())
+            },
+        )
+        .verb(
+            "play",
+            "play N [top|bottom]: play card N of the hand.",
+            |game, args| {
+                let side = match args.get(1) {
+                    Some(Value::Str(s)) if &**s == "bottom" => lantern::hazard::Side::Bottom,
+                    _ => lantern::hazard::Side::Top,
+                };
+                match args.first() {
+                    Some(Value::Int(n)) if *n > 0 => {
+                        game.play_card(*n as usize - 1, side).map(|_| ())
+                    }
+                    _ => Err("play N [top|bottom]".into()),
+                }
+            },
+        )
+        .verb("end_round", "Ends the storm's round.", |game, _| {
+            game.end_hazard_round().map(|_| ())
+        })
+        .verb(
             "choose",
             "choose N: answer the open encounter.",
             |game, args| match args.first() {
@@ -319,6 +371,14 @@ fn pay(fx: &mut Effects<'_, Farm>, amount: i64) -> Result<(), String> {
     fx.state_mut().money = has - amount;
     fx.say(format!("The farm pays {amount} coins."));
     Ok(())
+}
+
+/// The farm's work waits while a storm is being weathered.
+fn storm_over(game: &Game) -> Result<(), String> {
+    match game.hazard() {
+        Some(_) => Err("the storm is not over: `route`, `play` cards and `end_round`".into()),
+        None => Ok(()),
+    }
 }
 
 fn perform(game: &mut Game, action: &str, args: &[(&str, Value)]) -> Result<(), String> {

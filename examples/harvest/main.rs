@@ -25,6 +25,16 @@ const SESSION: &[&str] = &[
     "plant pumpkin",
     "sleep",
     "sleep",
+    "route safe",
+    "play 1",
+    "play 1",
+    "end_round",
+    "play 1",
+    "end_round",
+    "play 1",
+    "play 1",
+    "end_round",
+    "sleep",
     "sell pumpkin",
 ];
 

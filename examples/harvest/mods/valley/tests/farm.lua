@@ -48,3 +48,22 @@ describe("the valley", function()
     expect(g:state().money).to_be(26 + 8 + 8)
   end)
 end)
+
+describe("the hailstorm", function()
+  it("comes on the fourth morning and costs the farm's coins when it is not weathered", function()
+    local g = lantern.test.game({ seed = 1 })
+    g:verb("sleep")
+    g:verb("sleep")
+    g:verb("choose", 3) -- the merchant on the third morning: wave him on
+    g:verb("sleep")
+    expect(g:hazard().id).to_be("valley:hailstorm")
+    expect(function() g:verb("sleep") end).to_fail_with("the storm is not over")
+    g:verb("route", "safe")
+    for _ = 1, 3 do
+      g:verb("end_round")
+    end
+    expect(g:hazard()).to_be(nil)
+    -- every failed round costs 3 coins, and a failed final round 5 more
+    expect(g:state().money).to_be(30 - 3 * 3 - 5)
+  end)
+end)
