@@ -169,8 +169,10 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
             .map(|b| {
                 let cost = if b.cost == 0 {
                     "free".to_string()
+                } else if b.cost == 1 {
+                    "1 die".to_string()
                 } else {
-                    format!("{} {}", b.cost, c.color.name())
+                    format!("{} dice", b.cost)
                 };
                 let enchant = if c.enchant {
                     format!("; ENCHANT, then every round: {}", words(&c.ongoing))

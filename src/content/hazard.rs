@@ -126,7 +126,7 @@ pub enum CardEffect {
 
 #[derive(Debug, Clone)]
 pub struct Bottom {
-    /// Dice of the card's color to spend.
+    /// Dice to spend: any showing a color, the card's own first.
     pub cost: u32,
     pub effects: Vec<CardEffect>,
 }

@@ -167,7 +167,7 @@ pub fn data_schema() -> Value {
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
-                        "cost": { "type": "integer", "minimum": 0, "description": "dice of the card's color to spend" },
+                        "cost": { "type": "integer", "minimum": 0, "description": "dice to spend: any showing a color, the card's own color first" },
                         "effects": { "type": "array", "items": { "$ref": "#/definitions/card_effect" } },
                     }
                 }),

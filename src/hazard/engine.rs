@@ -253,15 +253,24 @@ impl HazardRun {
             .count()
     }
 
+    /// Dice that can pay: available and showing a color.
+    pub fn mana(&self) -> usize {
+        self.dice
+            .iter()
+            .filter(|d| d.state == DieState::Available && d.face != Face::X)
+            .count()
+    }
+
     /// Whether a card's bottom action can be paid now.
     pub fn can_pay(&self, card: &Card) -> bool {
         card.bottom
             .as_ref()
-            .is_some_and(|b| self.available(Face::Color(card.color)) >= b.cost as usize)
+            .is_some_and(|b| self.mana() >= b.cost as usize)
     }
 
-    /// Plays the card at `index` of the hand: the top action is free, the bottom one spends dice of
-    /// the card's color (an X die pays nothing until a card turns it into a color).
+    /// Plays the card at `index` of the hand: the top action is free, the bottom one spends one
+    /// available die per point of its cost (FR-05), the card's own color first and then any other
+    /// (an X die pays nothing until a card turns it into a color).
     pub fn play(
         &mut self,
         content: &Content,
@@ -289,29 +298,31 @@ impl HazardRun {
                     .as_ref()
                     .ok_or_else(|| format!("{} has no bottom action", card.name))?;
                 let face = Face::Color(card.color);
-                let have = self.available(face);
+                let have = self.mana();
                 if have < bottom.cost as usize {
+                    let dice = if bottom.cost == 1 { "die" } else { "dice" };
                     return Err(format!(
-                        "{}'s bottom action needs {} {} dice; {have} available",
-                        card.name,
-                        bottom.cost,
-                        card.color.name()
+                        "{}'s bottom action needs {} {dice} showing a color; {have} available",
+                        card.name, bottom.cost
                     ));
                 }
                 // Preserved dice pay without being spent.
                 let kept = self.preserved.min(bottom.cost);
                 self.preserved -= kept;
                 let mut to_pay = bottom.cost - kept;
-                for d in self
-                    .dice
-                    .iter_mut()
-                    .filter(|d| d.state == DieState::Available && d.face == face)
-                {
-                    if to_pay == 0 {
-                        break;
+                // The card's own color first, then any other.
+                for own in [true, false] {
+                    for d in self.dice.iter_mut().filter(|d| {
+                        d.state == DieState::Available
+                            && d.face != Face::X
+                            && (d.face == face) == own
+                    }) {
+                        if to_pay == 0 {
+                            break;
+                        }
+                        d.state = DieState::Spent;
+                        to_pay -= 1;
                     }
-                    d.state = DieState::Spent;
-                    to_pay -= 1;
                 }
                 &bottom.effects
             }

@@ -17,12 +17,12 @@ describe("hazards", function()
     expect(g:hazard().dice[1].face).to_be("red")
   end)
 
-  it("refuses a bottom action without a die of its color", function()
+  it("refuses a bottom action when no die shows a color", function()
     local g = game()
     g:start_hazard("core:rockslide")
-    g:stub_rng(0.7)
+    g:stub_rng(0.7) -- every die shows X
     g:route("safe")
-    expect(function() g:play(1, "bottom") end).to_fail_with("dice; 0 available")
+    expect(function() g:play(1, "bottom") end).to_fail_with("showing a color; 0 available")
   end)
 
   it("keeps the route binding", function()
