@@ -6,6 +6,8 @@ mod common;
 #[path = "../examples/harvest/farm.rs"]
 #[allow(dead_code)]
 mod farm;
+#[path = "../examples/harvest/session.rs"]
+mod session;
 
 use farm::Farm;
 use lantern::content::Value;
@@ -408,5 +410,14 @@ fn a_handler_of_no_event_is_an_error_in_the_vocabulary() {
     assert_eq!(
         errors,
         ["in the game's vocabulary: a handler listens to `tik`, which is no event; did you mean `tick`?"]
+    );
+}
+
+#[test]
+fn the_examples_scripted_week_plays_as_recorded() {
+    let text = session::play(&mods()).unwrap();
+    common::expect_file(
+        &common::root().join("tests/fixtures/host/harvest_session.txt"),
+        &text,
     );
 }
