@@ -13,6 +13,7 @@ use farm::Farm;
 use lantern::content::Value;
 use lantern::game::Game;
 use lantern::harness::{self, Harness, Status};
+use lantern::host::Param;
 use lantern::load::{load_game, World};
 use lantern::lua::Limits;
 use std::path::PathBuf;
@@ -132,6 +133,20 @@ fn the_games_own_calls_are_checked_with_did_you_mean() {
     assert_eq!(
         g.verb("slep", &[]).unwrap_err().to_string(),
         "the game has no verb `slep`; did you mean `sleep`?"
+    );
+    assert_eq!(
+        g.verb("plant", &[Value::Int(3)]).unwrap_err().to_string(),
+        "`crop` of verb `plant` must be the ID of a crop, not 3"
+    );
+    assert_eq!(
+        g.verb("plant", &[Value::str("wheat"), Value::Int(2)])
+            .unwrap_err()
+            .to_string(),
+        "the verb `plant` takes 1 (crop), not 2"
+    );
+    assert_eq!(
+        g.verb("plant", &[]).unwrap_err().to_string(),
+        "verb `plant` needs `crop`"
     );
     let err = g.perform("plnt", &[], "test").unwrap_err().to_string();
     assert_eq!(
@@ -347,9 +362,8 @@ fn counter_rules(listen_to: &str) -> lantern::host::Rules {
             }
             Ok(())
         })
-        .verb("tick", "", |g, args| {
-            let loud = args.first().cloned().unwrap_or(Value::Bool(false));
-            Ok(g.raise("tick", &[("loud", loud)])?)
+        .verb("tick", &[Param::flag("loud").optional()], "", |g, args| {
+            Ok(g.raise("tick", &[("loud", Value::Bool(args.flag("loud")))])?)
         })
         .rules()
 }

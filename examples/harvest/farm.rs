@@ -277,15 +277,17 @@ pub fn rules() -> Rules {
         })
         .verb(
             "plant",
+            &[Param::id("crop", "crop")],
             "plant CROP: buy a seed and plant it.",
             |game, args| {
                 storm_over(game)?;
-                let crop = text_arg(args, 0, "plant CROP")?;
-                perform(game, "plant", &[("crop", Value::str(&crop))])
+                let crop = args.id("crop").ok_or("no crop")?;
+                perform(game, "plant", &[("crop", Value::id(&crop))])
             },
         )
         .verb(
             "sleep",
+            &[],
             "Ends the day: ripe crops are harvested, and on every third morning the market opens.",
             |game, _| {
                 storm_over(game)?;
@@ -311,53 +313,56 @@ pub fn rules() -> Rules {
         )
         .verb(
             "sell",
-            "sell CROP [AMOUNT]: sell from the barn.",
+            &[Param::id("crop", "crop"), Param::int("amount").optional()],
+            "sell CROP [AMOUNT]: sell from the barn (all of it without AMOUNT).",
             |game, args| {
-                let crop = text_arg(args, 0, "sell CROP [AMOUNT]")?;
-                let mut with = vec![("crop", Value::str(&crop))];
-                if let Some(Value::Int(n)) = args.get(1) {
-                    with.push(("amount", Value::Int(*n)));
+                let crop = args.id("crop").ok_or("no crop")?;
+                let mut with = vec![("crop", Value::id(&crop))];
+                if let Some(n) = args.opt_int("amount") {
+                    with.push(("amount", Value::Int(n)));
                 }
                 perform(game, "sell", &with)
             },
         )
         .verb(
             "route",
+            &[Param::text("route")],
             "route safe|risk: choose how to face the storm.",
             |game, args| {
-                let route = match args.first() {
-                    Some(Value::Str(s)) if &**s == "safe" => lantern::hazard::Route::Safe,
-                    Some(Value::Str(s)) if &**s == "risk" => lantern::hazard::Route::Risk,
-                    _ => return Err("route safe|risk".into()),
+                let route = match args.text("route") {
+                    "safe" => lantern::hazard::Route::Safe,
+                    "risk" => lantern::hazard::Route::Risk,
+                    other => return Err(format!("route safe|risk, not `{other}`")),
                 };
                 game.choose_route(route, None).map(|_| ())
             },
         )
         .verb(
             "play",
+            &[Param::int("card"), Param::text("side").optional()],
             "play N [top|bottom]: play card N of the hand.",
             |game, args| {
-                let side = match args.get(1) {
-                    Some(Value::Str(s)) if &**s == "bottom" => lantern::hazard::Side::Bottom,
-                    _ => lantern::hazard::Side::Top,
+                let side = match args.opt_text("side").unwrap_or("top") {
+                    "top" => lantern::hazard::Side::Top,
+                    "bottom" => lantern::hazard::Side::Bottom,
+                    other => return Err(format!("a card's side is top or bottom, not `{other}`")),
                 };
-                match args.first() {
-                    Some(Value::Int(n)) if *n > 0 => {
-                        game.play_card(*n as usize - 1, side).map(|_| ())
-                    }
-                    _ => Err("play N [top|bottom]".into()),
+                match args.int("card") {
+                    n if n > 0 => game.play_card(n as usize - 1, side).map(|_| ()),
+                    _ => Err("cards are numbered from 1".into()),
                 }
             },
         )
-        .verb("end_round", "Ends the storm's round.", |game, _| {
+        .verb("end_round", &[], "Ends the storm's round.", |game, _| {
             game.end_hazard_round().map(|_| ())
         })
         .verb(
             "choose",
+            &[Param::int("option")],
             "choose N: answer the open encounter.",
-            |game, args| match args.first() {
-                Some(Value::Int(n)) if *n > 0 => game.choose(*n as usize).map(|_| ()),
-                _ => Err("choose N takes an option's number".into()),
+            |game, args| match args.int("option") {
+                n if n > 0 => game.choose(n as usize).map(|_| ()),
+                _ => Err("options are numbered from 1".into()),
             },
         )
         .rules()
@@ -383,11 +388,4 @@ fn storm_over(game: &Game) -> Result<(), String> {
 
 fn perform(game: &mut Game, action: &str, args: &[(&str, Value)]) -> Result<(), String> {
     Ok(game.perform(action, args, action)?)
-}
-
-fn text_arg(args: &[Value], i: usize, usage: &str) -> Result<String, String> {
-    match args.get(i) {
-        Some(Value::Str(s)) => Ok(s.to_string()),
-        _ => Err(format!("usage: {usage}")),
-    }
 }

@@ -52,6 +52,23 @@ impl Game {
             return Err(format!("the game has no verb `{name}`{help}"));
         };
         let run = verb.run.clone();
+        if args.len() > verb.params.len() {
+            let names: Vec<&str> = verb.params.iter().map(|p| p.name()).collect();
+            return Err(format!(
+                "the verb `{name}` takes {} ({}), not {}",
+                verb.params.len(),
+                names.join(", "),
+                args.len()
+            ));
+        }
+        let named: Vec<(&str, Value)> = verb
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, v)| (p.name(), v.clone()))
+            .collect();
+        let args = self.checked_args(&format!("verb `{name}`"), &verb.params, &named)?;
+        let args = crate::host::Args(&args);
         if self.in_turn {
             return run(self, args);
         }
@@ -114,41 +131,9 @@ impl Game {
                 "the game has no action `{action}`{help}"
             )));
         };
-        let mut map = BTreeMap::new();
-        for (name, value) in args {
-            let Some(param) = decl.params.iter().find(|p| p.name() == *name) else {
-                let help =
-                    crate::diag::did_you_mean_suffix(name, decl.params.iter().map(|p| p.name()));
-                return Err(Diagnostic::error(format!(
-                    "action `{id}` has no parameter `{name}`{help}"
-                )));
-            };
-            if !value.fits(param.ty) {
-                return Err(Diagnostic::error(format!(
-                    "`{name}` of action `{id}` cannot be {} {value}",
-                    value.type_name()
-                )));
-            }
-            let value = match (param.ty, value) {
-                (crate::content::vocab::FieldType::Host(kind), Value::Str(text)) => Value::id(
-                    &self
-                        .find_entry_inner(kind, text)
-                        .map_err(Diagnostic::error)?,
-                ),
-                _ => value.clone(),
-            };
-            map.insert(name.to_string(), value);
-        }
-        if let Some(missing) = decl
-            .params
-            .iter()
-            .find(|p| p.required && !map.contains_key(p.name()))
-        {
-            return Err(Diagnostic::error(format!(
-                "action `{id}` needs `{}`",
-                missing.name()
-            )));
-        }
+        let map = self
+            .checked_args(&format!("action `{id}`"), &decl.params, args)
+            .map_err(Diagnostic::error)?;
         let span = Span::new(crate::diag::FileId(0), 0..0);
         let list = ActionList {
             actions: vec![ActionEntry {
@@ -158,6 +143,51 @@ impl Game {
             span,
         };
         self.apply_list(&list, &Ctx::command(cause))
+    }
+
+    /// Arguments by name checked against parameters, as a mod's are at load: no unknown name,
+    /// every required one there, each of its type, and IDs of the game's kinds resolved (a bare
+    /// name that one mod defines is enough). `what` names the verb or action for messages.
+    fn checked_args(
+        &self,
+        what: &str,
+        params: &[crate::host::Param],
+        args: &[(&str, Value)],
+    ) -> Result<BTreeMap<String, Value>, String> {
+        let mut map = BTreeMap::new();
+        for (name, value) in args {
+            let Some(param) = params.iter().find(|p| p.name() == *name) else {
+                let help = crate::diag::did_you_mean_suffix(name, params.iter().map(|p| p.name()));
+                return Err(format!("{what} has no parameter `{name}`{help}"));
+            };
+            if !value.fits(param.ty) {
+                use crate::content::vocab::FieldType;
+                let expected = match param.ty {
+                    FieldType::Int => "a whole number".to_string(),
+                    FieldType::Float => "a number".to_string(),
+                    FieldType::String => "text".to_string(),
+                    FieldType::Bool => "true or false".to_string(),
+                    other => format!("the ID of a {}", other.name()),
+                };
+                return Err(format!(
+                    "`{name}` of {what} must be {expected}, not {value}"
+                ));
+            }
+            let value = match (param.ty, value) {
+                (crate::content::vocab::FieldType::Host(kind), Value::Str(text)) => {
+                    Value::id(&self.find_entry_inner(kind, text)?)
+                }
+                _ => value.clone(),
+            };
+            map.insert(name.to_string(), value);
+        }
+        if let Some(missing) = params
+            .iter()
+            .find(|p| p.required && !map.contains_key(p.name()))
+        {
+            return Err(format!("{what} needs `{}`", missing.name()));
+        }
+        Ok(map)
     }
 
     /// The entry of the game's table of `kind` that `text` names: its whole ID, or a bare name

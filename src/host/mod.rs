@@ -37,7 +37,7 @@ type ActionFn =
     dyn Fn(&mut Game, &BTreeMap<String, Value>, &Ctx) -> Result<(), String> + Send + Sync;
 type CheckFn = dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
 type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
-type VerbFn = dyn Fn(&mut Game, &[Value]) -> Result<(), String> + Send + Sync;
+type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
 type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
 type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
 /// Reads one entry of a game's data table into the game's type.
@@ -169,6 +169,7 @@ pub(crate) struct FunctionDecl {
 }
 
 pub(crate) struct VerbDecl {
+    pub params: Vec<Param>,
     pub doc: &'static str,
     pub run: Arc<VerbFn>,
 }
@@ -342,14 +343,17 @@ impl<S: GameState> Vocabulary<S> {
     }
 
     /// A verb of the game: what a player (or a test, as `g:verb("name", ...)`) does in one turn.
-    /// It runs with the whole game; it changes state through [`Game::perform`] and raises events
-    /// with [`Game::raise`], and [`Game::verb`] runs it as one turn.
-    pub fn verb<F>(mut self, name: &str, doc: &'static str, f: F) -> Self
+    /// Its arguments are given in the order of `params` and checked against them as an action's
+    /// are (types, required ones, IDs of the game's kinds resolved, so `plant wheat` finds
+    /// `valley:wheat`). It runs with the whole game; it changes state through [`Game::perform`]
+    /// and raises events with [`Game::raise`], and [`Game::verb`] runs it as one turn.
+    pub fn verb<F>(mut self, name: &str, params: &[Param], doc: &'static str, f: F) -> Self
     where
-        F: Fn(&mut Game, &[Value]) -> Result<(), String> + Send + Sync + 'static,
+        F: Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync + 'static,
     {
         if self.name_ok("verb", name) {
             let decl = VerbDecl {
+                params: params.to_vec(),
                 doc,
                 run: Arc::new(f),
             };
