@@ -29,51 +29,18 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Validate every mod in the mods directory; exit 1 on errors.
-    Check {
-        /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long, default_value = "mods")]
-        mods: Vec<PathBuf>,
-        /// `human` (with carets) or `json` (for editors and CI).
-        #[arg(long, value_enum, default_value = "human")]
-        format: check::Format,
-    },
+    Check(CheckArgs),
     /// Run the mods' Lua tests (`mods/*/tests/**/*.lua`) and the scenarios in `scripts/`.
-    Test {
-        /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long, default_value = "mods")]
-        mods: Vec<PathBuf>,
-        /// Run only the tests whose `file > describe > it` name contains this.
-        filter: Option<String>,
-        #[arg(long, value_enum, default_value = "pretty")]
-        format: crate::harness::report::Format,
-        /// Rerun the tests whenever a mod or test file changes.
-        #[arg(long)]
-        watch: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
+    Test(TestArgs),
     /// Create a new mod with a manifest, data, a script and a passing test.
-    New {
-        /// The mod's id: lowercase letters, digits and `_`.
-        name: String,
-        /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long, default_value = "mods")]
-        mods: Vec<PathBuf>,
-    },
+    New(NewArgs),
     /// Simulate a hazard many times and print how it plays against its design targets.
     Sim {
         #[command(subcommand)]
         what: SimWhat,
     },
     /// Write editor support files.
-    Docs {
-        /// Write a LuaLS definition file for the `lantern` API here.
-        #[arg(long, value_name = "FILE")]
-        lua_defs: Option<PathBuf>,
-        /// Write JSON Schemas for data files and manifests into this folder (for Taplo / Even Better TOML).
-        #[arg(long, value_name = "DIR")]
-        schema: Option<PathBuf>,
-    },
+    Docs(DocsArgs),
     /// Play the reference game over the mods, one command per line.
     Play {
         /// A folder that holds mods; give it again for more (the game's first, then the player's).
@@ -125,6 +92,112 @@ enum SimWhat {
     },
 }
 
+/// `check`'s arguments, for lantern and for a game's own tools.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// A folder that holds mods; give it again for more (the game's first, then the player's).
+    /// Default: `mods` (a game's tools: the game's own).
+    #[arg(long)]
+    mods: Vec<PathBuf>,
+    /// `human` (with carets) or `json` (for editors and CI).
+    #[arg(long, value_enum, default_value = "human")]
+    format: check::Format,
+}
+
+/// `test`'s arguments.
+#[derive(clap::Args)]
+struct TestArgs {
+    /// A folder that holds mods; give it again for more (the game's first, then the player's).
+    /// Default: `mods` (a game's tools: the game's own).
+    #[arg(long)]
+    mods: Vec<PathBuf>,
+    /// Run only the tests whose `file > describe > it` name contains this.
+    filter: Option<String>,
+    #[arg(long, value_enum, default_value = "pretty")]
+    format: crate::harness::report::Format,
+    /// Rerun the tests whenever a mod or test file changes.
+    #[arg(long)]
+    watch: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// `new`'s arguments.
+#[derive(clap::Args)]
+struct NewArgs {
+    /// The mod's id: lowercase letters, digits and `_`.
+    name: String,
+    /// A folder that holds mods; the mod is written into the last one. Default: `mods` (a game's
+    /// tools: the game's own).
+    #[arg(long)]
+    mods: Vec<PathBuf>,
+}
+
+/// `docs`'s arguments.
+#[derive(clap::Args)]
+struct DocsArgs {
+    /// Write a LuaLS definition file for the `lantern` API here.
+    #[arg(long, value_name = "FILE")]
+    lua_defs: Option<PathBuf>,
+    /// Write JSON Schemas for data files and manifests into this folder (for Taplo / Even Better TOML).
+    #[arg(long, value_name = "DIR")]
+    schema: Option<PathBuf>,
+}
+
+/// The mods folders given, or `default` when none was.
+fn or_default(mods: Vec<PathBuf>, default: &[PathBuf]) -> Vec<PathBuf> {
+    if mods.is_empty() {
+        default.to_vec()
+    } else {
+        mods
+    }
+}
+
+/// A usage error when a mods folder is not there: a mistake in the command, not in any mod (a
+/// CI job pointed at the wrong folder must fail, not report "0 passed").
+fn missing_folder(mods: &[PathBuf]) -> Option<ExitCode> {
+    let m = mods.iter().find(|m| !m.is_dir())?;
+    eprintln!(
+        "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
+        m.display()
+    );
+    Some(ExitCode::from(2))
+}
+
+/// `check`, `test`, `new` and `docs` for a vocabulary, over `default` mods folders unless the
+/// command names others: lantern's and a game's tools share them.
+fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf]) -> ExitCode {
+    match tool {
+        Tool::Check(a) => {
+            let mods = or_default(a.mods, default);
+            missing_folder(&mods).unwrap_or_else(|| check::run(&mods, rules, a.format))
+        }
+        Tool::Test(a) => {
+            let mods = or_default(a.mods, default);
+            missing_folder(&mods).unwrap_or_else(|| {
+                test::run(
+                    &mods,
+                    rules,
+                    a.filter.as_deref(),
+                    a.format,
+                    a.watch,
+                    a.limits.limits(),
+                )
+            })
+        }
+        Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules),
+        Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
+    }
+}
+
+/// The tools every game gets.
+enum Tool {
+    Check(CheckArgs),
+    Test(TestArgs),
+    New(NewArgs),
+    Docs(DocsArgs),
+}
+
 /// The scripts' limits for one run; the defaults are in the guide's Lua chapter.
 #[derive(clap::Args)]
 struct LimitArgs {
@@ -174,41 +247,22 @@ pub fn main() -> ExitCode {
     // A mods folder that is not there is a mistake in the command, not in any mod: a CI job
     // pointed at the wrong folder must fail, not report "0 passed".
     let mods = match &cli.command {
-        Command::Check { mods, .. } | Command::Test { mods, .. } | Command::Play { mods, .. } => {
-            Some(mods)
-        }
+        Command::Play { mods, .. } => Some(mods),
         Command::Sim {
             what: SimWhat::Hazard { mods, .. },
         } => Some(mods),
-        Command::Docs { .. } | Command::New { .. } => None,
+        _ => None,
     };
-    if let Some(mods) = mods.and_then(|m| m.iter().find(|m| !m.is_dir())) {
-        eprintln!(
-            "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
-            mods.display()
-        );
-        return ExitCode::from(2);
+    if let Some(code) = mods.and_then(|m| missing_folder(m)) {
+        return code;
     }
+    let default = [PathBuf::from("mods")];
+    let rules = Rules::default();
     match cli.command {
-        Command::Check { mods, format } => check::run(&mods, &Rules::default(), format),
-        Command::Docs { lua_defs, schema } => {
-            docs::run(&Rules::default(), lua_defs.as_deref(), schema.as_deref())
-        }
-        Command::Test {
-            mods,
-            filter,
-            format,
-            watch,
-            limits,
-        } => test::run(
-            &mods,
-            &Rules::default(),
-            filter.as_deref(),
-            format,
-            watch,
-            limits.limits(),
-        ),
-        Command::New { name, mods } => new::run(&mods, &name),
+        Command::Check(a) => run_tool(Tool::Check(a), &rules, &default),
+        Command::Test(a) => run_tool(Tool::Test(a), &rules, &default),
+        Command::New(a) => run_tool(Tool::New(a), &rules, &default),
+        Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default),
         Command::Sim {
             what:
                 SimWhat::Hazard {

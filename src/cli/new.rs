@@ -4,14 +4,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Writes the mod into the last of the mods directories (the player's, after the game's).
-pub fn run(roots: &[PathBuf], name: &str) -> ExitCode {
-    run_for(roots, name, &crate::host::Rules::default())
-}
-
-/// [`run`] for a game with its own vocabulary: the mod depends on nothing, its data file lists
-/// the game's tables, events, actions and checks, and its script and test use the game's first
-/// event. For the roguelike's (empty) rules, the mod of the guide's first chapter.
+/// Writes the mod into the last of the mods directories (the player's, after the game's). For a
+/// game with its own vocabulary the mod depends on nothing, its data file lists the game's
+/// tables, events, actions and checks, and its script and test use the game's first event; for
+/// the roguelike's (empty) rules, it is the mod of the guide's first chapter.
 pub fn run_for(roots: &[PathBuf], name: &str, rules: &crate::host::Rules) -> ExitCode {
     let Some(mods_dir) = roots.last() else {
         return ExitCode::from(2);

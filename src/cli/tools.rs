@@ -2,7 +2,7 @@
 //! game's world, from a few lines of the game's own `main` (`examples/harvest` has them). The
 //! `lantern` binary is the same tools, and `play` and `sim`, for the reference roguelike.
 
-use super::{check, docs, test, LimitArgs};
+use super::{run_tool, CheckArgs, DocsArgs, NewArgs, TestArgs, Tool};
 use crate::host::Rules;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -11,51 +11,19 @@ use std::process::ExitCode;
 #[derive(Parser)]
 struct ToolsCli {
     #[command(subcommand)]
-    command: Tool,
+    command: GameTool,
 }
 
 #[derive(Subcommand)]
-enum Tool {
+enum GameTool {
     /// Validate every mod against the game's vocabulary; exit 1 on errors.
-    Check {
-        /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long)]
-        mods: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value = "human")]
-        format: check::Format,
-    },
+    Check(CheckArgs),
     /// Run the mods' Lua tests with the game's verbs.
-    Test {
-        /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long)]
-        mods: Vec<PathBuf>,
-        /// Run only the tests whose `file > describe > it` name contains this.
-        filter: Option<String>,
-        #[arg(long, value_enum, default_value = "pretty")]
-        format: crate::harness::report::Format,
-        /// Rerun the tests whenever a mod or test file changes.
-        #[arg(long)]
-        watch: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
+    Test(TestArgs),
     /// Create a new mod for the game with a manifest, a data file, a script and a passing test.
-    New {
-        /// The mod's id: lowercase letters, digits and `_`.
-        name: String,
-        /// A folder that holds mods; the mod is written into the last one.
-        #[arg(long)]
-        mods: Vec<PathBuf>,
-    },
+    New(NewArgs),
     /// Write editor support files (the Lua definitions include the game's functions).
-    Docs {
-        /// Write a LuaLS definition file for the `lantern` API here.
-        #[arg(long, value_name = "FILE")]
-        lua_defs: Option<PathBuf>,
-        /// Write JSON Schemas for lantern's data files and manifests into this folder.
-        #[arg(long, value_name = "DIR")]
-        schema: Option<PathBuf>,
-    },
+    Docs(DocsArgs),
 }
 
 /// Runs `check`, `test`, `docs` or `new` from the process's arguments for a game called `name`
@@ -83,47 +51,11 @@ pub fn tools_from(
             };
         }
     };
-    let or_default = |mods: Vec<PathBuf>| {
-        if mods.is_empty() {
-            default_mods.to_vec()
-        } else {
-            mods
-        }
+    let tool = match cli.command {
+        GameTool::Check(a) => Tool::Check(a),
+        GameTool::Test(a) => Tool::Test(a),
+        GameTool::New(a) => Tool::New(a),
+        GameTool::Docs(a) => Tool::Docs(a),
     };
-    let missing = |mods: &[PathBuf]| {
-        mods.iter().find(|m| !m.is_dir()).map(|m| {
-            eprintln!(
-                "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
-                m.display()
-            );
-            ExitCode::from(2)
-        })
-    };
-    match cli.command {
-        Tool::Check { mods, format } => {
-            let mods = or_default(mods);
-            missing(&mods).unwrap_or_else(|| check::run(&mods, rules, format))
-        }
-        Tool::Test {
-            mods,
-            filter,
-            format,
-            watch,
-            limits,
-        } => {
-            let mods = or_default(mods);
-            missing(&mods).unwrap_or_else(|| {
-                test::run(
-                    &mods,
-                    rules,
-                    filter.as_deref(),
-                    format,
-                    watch,
-                    limits.limits(),
-                )
-            })
-        }
-        Tool::New { name, mods } => super::new::run_for(&or_default(mods), &name, rules),
-        Tool::Docs { lua_defs, schema } => docs::run(rules, lua_defs.as_deref(), schema.as_deref()),
-    }
+    run_tool(tool, rules, default_mods)
 }

@@ -31,6 +31,14 @@ pub mod ev {
     pub const HAZARD_ENDED: EventKey = EventKey(18);
 }
 
+/// See [`Game::undo_point`].
+pub(super) struct UndoPoint {
+    state: super::State,
+    rng: crate::rng::Streams,
+    queued: usize,
+    said: usize,
+}
+
 /// Whether items came or went; loot is picked up rather than received.
 #[derive(Clone, Copy)]
 enum Gain {
@@ -66,21 +74,11 @@ impl Game {
         // Built-in actions check before they change anything, so a single one needs no snapshot.
         let atomic =
             list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. });
-        let snapshot = (!atomic).then(|| {
-            (
-                self.state.clone(),
-                self.rng.clone(),
-                self.queue.len(),
-                self.messages.len(),
-            )
-        });
+        let undo = (!atomic).then(|| self.undo_point());
         for entry in &list.actions {
             if let Err(message) = self.apply_entry(entry, ctx) {
-                if let Some((state, rng, queued, said)) = snapshot {
-                    self.state = state;
-                    self.rng = rng;
-                    self.queue.truncate(queued);
-                    self.messages.truncate(said);
+                if let Some(undo) = undo {
+                    self.undo(undo);
                 }
                 return Err(Diagnostic::error(format!(
                     "{message} (from {}); nothing in this action list was applied",
@@ -90,6 +88,26 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// What a transaction (an action list, an encounter's option, a game's verb) keeps to undo
+    /// itself: the state (the game's own inside it), the random streams, and how many events and
+    /// lines were queued before it.
+    pub(super) fn undo_point(&self) -> UndoPoint {
+        UndoPoint {
+            state: self.state.clone(),
+            rng: self.rng.clone(),
+            queued: self.queue.len(),
+            said: self.messages.len(),
+        }
+    }
+
+    /// Puts the game back as it was at `point`: what the transaction queued and said goes too.
+    pub(super) fn undo(&mut self, point: UndoPoint) {
+        self.state = point.state;
+        self.rng = point.rng;
+        self.queue.truncate(point.queued);
+        self.messages.truncate(point.said);
     }
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).

@@ -304,12 +304,7 @@ impl Game {
             ));
         }
         // The working copy: everything below, the turn count included, is committed whole or not at all.
-        let snapshot = (
-            self.state.clone(),
-            self.rng.clone(),
-            self.queue.len(),
-            self.messages.len(),
-        );
+        let undo = self.undo_point();
         self.begin_turn();
         // The option is one working copy: stack caps apply when it is committed, after its
         // rewards (seed 000, F4).
@@ -358,11 +353,7 @@ impl Game {
                 Ok(self.end_turn())
             }
             Err(d) => {
-                let (state, rng, queued, said) = snapshot;
-                self.state = state;
-                self.rng = rng;
-                self.queue.truncate(queued);
-                self.messages.truncate(said);
+                self.undo(undo);
                 let message = d.message.clone();
                 self.problems.push(d);
                 Err(format!("option {n} cannot be carried out: {message}"))

@@ -73,12 +73,7 @@ impl Game {
             return run(self, args);
         }
         // A verb that fails is undone whole, as an action list is: the state as it was before.
-        let before = (
-            self.state.clone(),
-            self.rng.clone(),
-            self.queue.len(),
-            self.messages.len(),
-        );
+        let undo = self.undo_point();
         self.begin_turn();
         self.in_turn = true;
         let result = run(self, args);
@@ -86,11 +81,7 @@ impl Game {
         match result {
             Ok(()) => self.drain(),
             Err(_) => {
-                let (state, rng, queued, said) = before;
-                self.state = state;
-                self.rng = rng;
-                self.queue.truncate(queued);
-                self.messages.truncate(said);
+                self.undo(undo);
                 self.locate_room();
                 self.index_quests();
             }

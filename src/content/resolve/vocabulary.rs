@@ -44,15 +44,8 @@ pub const CREATURE_CHECKS: &[&str] = &[
     "health_below",
     "is_player",
 ];
-pub const CREATURE_ACTIONS: &[&str] = &[
-    "damage",
-    "heal",
-    "give_item",
-    "take_item",
-    "give_random_items",
-    "take_random_items",
-    "damage_random_items",
-];
+/// The first seven of [`ACTIONS`].
+pub const CREATURE_ACTIONS: &[&str] = ACTIONS.split_at(7).0;
 
 /// Reports a creature check or action in a game that left them out; `true` when it did.
 fn left_out(cx: &mut Cx, name: &Spanned<String>, kind: &str) -> bool {
@@ -788,4 +781,27 @@ pub fn trigger(
         actions,
         span,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_creature_vocabulary_is_the_head_of_the_built_in_lists() {
+        assert_eq!(
+            CREATURE_CHECKS,
+            [
+                "has_tag",
+                "attribute",
+                "has_item",
+                "health_below",
+                "is_player"
+            ]
+        );
+        // The split falls after the last item action, before `start_quest`.
+        assert_eq!(CREATURE_ACTIONS.first(), Some(&"damage"));
+        assert_eq!(CREATURE_ACTIONS.last(), Some(&"damage_random_items"));
+        assert_eq!(ACTIONS[CREATURE_ACTIONS.len()], "start_quest");
+    }
 }
