@@ -31,6 +31,21 @@ pub mod ev {
     pub const HAZARD_ENDED: EventKey = EventKey(18);
 }
 
+/// How a failed action list is undone ([`Game::undo_for`]).
+enum Undo {
+    Nothing,
+    Whole(UndoPoint),
+    Host(HostUndo),
+}
+
+/// What the game's own actions can change.
+struct HostUndo {
+    host: crate::host::HostState,
+    rng: crate::rng::Streams,
+    queued: usize,
+    said: usize,
+}
+
 /// See [`Game::undo_point`].
 pub(super) struct UndoPoint {
     state: super::State,
@@ -71,14 +86,13 @@ impl Game {
     }
 
     fn apply_list_whole(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
-        // Built-in actions check before they change anything, so a single one needs no snapshot.
-        let atomic =
-            list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. });
-        let undo = (!atomic).then(|| self.undo_point());
+        let undo = self.undo_for(list);
         for entry in &list.actions {
             if let Err(message) = self.apply_entry(entry, ctx) {
-                if let Some(undo) = undo {
-                    self.undo(undo);
+                match undo {
+                    Undo::Nothing => {}
+                    Undo::Whole(point) => self.undo(point),
+                    Undo::Host(point) => self.undo_host(point),
                 }
                 return Err(Diagnostic::error(format!(
                     "{message} (from {}); nothing in this action list was applied",
@@ -88,6 +102,35 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// What undoes `list` if one of its actions fails. A single built-in action checks before it
+    /// changes anything, so it needs nothing. A list of the game's own actions only can change
+    /// only what `Effects` reaches (the game's state, the streams, the queue and the lines), so a
+    /// copy of those is enough: no clone of lantern's whole state per trigger. Anything else
+    /// (several built-in actions, a script's action, which may do anything) copies it all.
+    fn undo_for(&self, list: &ActionList) -> Undo {
+        let host = &self.content.host;
+        let is_host = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if host.action(id).is_some());
+        if list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. }) {
+            Undo::Nothing
+        } else if !list.actions.is_empty() && list.actions.iter().all(is_host) {
+            Undo::Host(HostUndo {
+                host: self.state.host.clone(),
+                rng: self.rng.clone(),
+                queued: self.queue.len(),
+                said: self.messages.len(),
+            })
+        } else {
+            Undo::Whole(self.undo_point())
+        }
+    }
+
+    fn undo_host(&mut self, point: HostUndo) {
+        self.state.host = point.host;
+        self.rng = point.rng;
+        self.queue.truncate(point.queued);
+        self.messages.truncate(point.said);
     }
 
     /// What a transaction (an action list, an encounter's option, a game's verb) keeps to undo

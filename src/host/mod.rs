@@ -448,6 +448,14 @@ impl<S: GameState> From<Vocabulary<S>> for Rules {
     }
 }
 
+/// A declaration by ID: by pointer first (the content holds the rules' own IDs), then by text.
+fn find<'a, F: ?Sized>(map: &'a BTreeMap<Id, Declared<F>>, id: &Id) -> Option<&'a Declared<F>> {
+    map.iter()
+        .find(|(k, _)| k.same(id))
+        .map(|(_, d)| d)
+        .or_else(|| map.get(id))
+}
+
 fn read_entry<T>(
     value: toml::Spanned<toml::de::DeValue<'_>>,
     file: FileId,
@@ -511,12 +519,28 @@ impl Rules {
         &self.0
     }
 
+    /// The game's action `id`. The resolver puts the rules' own ID into the content
+    /// ([`declared`](Self::declared)), so dispatch finds it by pointer, without comparing text.
     pub(crate) fn action(&self, id: &Id) -> Option<&Declared<ActionFn>> {
-        self.0.actions.get(id)
+        find(&self.0.actions, id)
     }
 
+    /// The game's check `id`, found as [`action`](Self::action) finds actions.
     pub(crate) fn check(&self, id: &Id) -> Option<&Declared<CheckFn>> {
-        self.0.checks.get(id)
+        find(&self.0.checks, id)
+    }
+
+    /// The rules' own ID for `id`, with the parameters of the action (or check) it names.
+    pub(crate) fn declared(&self, id: &Id, action: bool) -> Option<(Id, &[Param])> {
+        let found = if action {
+            self.0
+                .actions
+                .get_key_value(id)
+                .map(|(k, d)| (k, &d.params))
+        } else {
+            self.0.checks.get_key_value(id).map(|(k, d)| (k, &d.params))
+        };
+        found.map(|(k, p)| (k.clone(), p.as_slice()))
     }
 
     /// A fresh state for a new game (none when the game keeps none).

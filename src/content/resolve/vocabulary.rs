@@ -240,13 +240,8 @@ fn host_declared(
     kind: &str,
 ) -> Option<(Id, Vec<crate::host::Param>)> {
     let id = Id::qualified(name.get_ref())?;
-    let rules = &cx.syms.rules;
-    let params = if kind == "action" {
-        rules.action(&id).map(|d| d.params.clone())
-    } else {
-        rules.check(&id).map(|d| d.params.clone())
-    }?;
-    Some((id, params))
+    let (id, params) = cx.syms.rules.declared(&id, kind == "action")?;
+    Some((id, params.to_vec()))
 }
 
 /// The game's action's or check's arguments, each checked against its parameter: a missing one,
