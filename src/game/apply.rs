@@ -34,7 +34,7 @@ pub mod ev {
 /// How a failed action list is undone ([`Game::undo_for`]).
 enum Undo {
     Nothing,
-    Whole(UndoPoint),
+    Whole(Box<UndoPoint>),
     Host(HostUndo),
 }
 
@@ -91,7 +91,7 @@ impl Game {
             if let Err(message) = self.apply_entry(entry, ctx) {
                 match undo {
                     Undo::Nothing => {}
-                    Undo::Whole(point) => self.undo(point),
+                    Undo::Whole(point) => self.undo(*point),
                     Undo::Host(point) => self.undo_host(point),
                 }
                 return Err(Diagnostic::error(format!(
@@ -122,7 +122,7 @@ impl Game {
                 said: self.messages.len(),
             })
         } else {
-            Undo::Whole(self.undo_point())
+            Undo::Whole(Box::new(self.undo_point()))
         }
     }
 
