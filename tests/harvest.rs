@@ -343,6 +343,22 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
         run(&["docs", "--lua-defs", &defs_arg], &roots),
         ExitCode::SUCCESS
     );
+    let schema_dir = dir.path().join("schema");
+    let schema_arg = schema_dir.to_string_lossy().to_string();
+    assert_eq!(
+        run(&["docs", "--schema", &schema_arg], &roots),
+        ExitCode::SUCCESS
+    );
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(schema_dir.join("lantern-data.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let tables = schema["properties"].as_object().unwrap();
+    assert!(tables.contains_key("crops"), "the game's table is there");
+    assert!(
+        !tables.contains_key("items"),
+        "the creature tables the game left out are not"
+    );
     let text = std::fs::read_to_string(&defs).unwrap();
     assert!(text.contains("---The farm's coins.\n---@param ... any\n---@return any\nfunction lantern.farm.money(...) end"), "{text}");
 }

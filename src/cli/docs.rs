@@ -26,7 +26,7 @@ pub fn run(rules: &crate::host::Rules, lua_defs: Option<&Path>, schema: Option<&
         let files = [
             (
                 "lantern-data.schema.json",
-                crate::content::schema::data_schema(),
+                crate::content::schema::data_schema_for(rules),
             ),
             (
                 "lantern-mod.schema.json",

@@ -108,14 +108,32 @@ fn open_enum(list: Vec<String>) -> Value {
 
 /// The schema of a data file.
 pub fn data_schema() -> Value {
+    data_schema_for(&crate::host::Rules::default())
+}
+
+/// [`data_schema`] for a game with its own vocabulary: its tables are arrays of entries with an
+/// `id` (their other keys are the game's type's, which the schema does not know, so it allows
+/// any), its actions and checks are among the names offered, and the creature tables are gone
+/// when the game leaves them out.
+pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
     let (checks, actions) = vocabulary_names();
+    let checks: Vec<String> = checks
+        .iter()
+        .map(|s| s.to_string())
+        .chain(rules.checks().map(|(id, _, _)| id.to_string()))
+        .collect();
+    let actions: Vec<String> = actions
+        .iter()
+        .map(|s| s.to_string())
+        .chain(rules.actions().map(|(id, _, _)| id.to_string()))
+        .collect();
     let events: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.name.to_string()).collect();
     let who = json!({ "enum": crate::content::Who::NAMES });
     let condition = json!({
         "type": "object",
         "required": ["check"],
         "properties": {
-            "check": open_enum(checks.iter().map(|s| s.to_string()).collect()),
+            "check": open_enum(checks),
             "who": who,
             "not": { "type": "boolean" },
             "reason": { "type": "string", "description": "shown when it blocks an encounter option" },
@@ -126,7 +144,7 @@ pub fn data_schema() -> Value {
         "type": "object",
         "required": ["action"],
         "properties": {
-            "action": open_enum(actions.iter().map(|s| s.to_string()).collect()),
+            "action": open_enum(actions.clone()),
             "target": who,
             "damage_type": { "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) },
         }
@@ -139,8 +157,8 @@ pub fn data_schema() -> Value {
             "effect": open_enum(
                 super::resolve::card_effect_names()
                     .iter()
-                    .chain(actions.iter())
                     .map(|s| s.to_string())
+                    .chain(actions.iter().cloned())
                     .collect()
             ),
             "color": { "enum": names(Color::NAMES.iter().map(|s| s.to_string())) },
@@ -199,6 +217,21 @@ pub fn data_schema() -> Value {
         properties.insert(
             table.to_string(),
             json!({ "type": "array", "items": { "type": "object", "required": required, "additionalProperties": false, "properties": props } }),
+        );
+    }
+    if rules.without_creatures() {
+        for table in crate::content::parse::CREATURE_TABLES {
+            properties.remove(*table);
+        }
+    }
+    for table in &rules.defs().tables {
+        properties.insert(
+            table.key.to_string(),
+            json!({
+                "type": "array",
+                "description": format!("the game's `{}` entries; each is a {}", table.key, table.kind),
+                "items": { "type": "object", "required": ["id"], "properties": { "id": { "type": "string" } } }
+            }),
         );
     }
     let trigger_props = properties["triggers"]["items"]["properties"].clone();
