@@ -142,7 +142,7 @@ fn the_games_own_calls_are_checked_with_did_you_mean() {
         g.verb("plant", &[Value::str("wheat"), Value::Int(2)])
             .unwrap_err()
             .to_string(),
-        "the verb `plant` takes 1 (crop), not 2"
+        "verb `plant` takes 1 (crop), not 2"
     );
     assert_eq!(
         g.verb("plant", &[]).unwrap_err().to_string(),
@@ -360,7 +360,16 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
         "the creature tables the game left out are not"
     );
     let text = std::fs::read_to_string(&defs).unwrap();
-    assert!(text.contains("---The farm's coins.\n---@param ... any\n---@return any\nfunction lantern.farm.money(...) end"), "{text}");
+    assert!(
+        text.contains("---The farm's coins.\n---@return any\nfunction lantern.farm.money() end"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "---@param crop string\n---@return any\nfunction lantern.farm.barn(crop) end"
+        ),
+        "{text}"
+    );
 }
 
 #[derive(Clone, Default, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -449,5 +458,43 @@ fn the_examples_scripted_week_plays_as_recorded() {
     common::expect_file(
         &common::root().join("tests/fixtures/host/harvest_session.txt"),
         &text,
+    );
+}
+
+#[test]
+fn a_scripts_call_of_a_game_function_is_checked_and_fails_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    std::fs::write(
+        dir.path().join("valley/scripts/main.lua"),
+        "lantern.on(\"day_started\", function(ev)\n  lantern.storage.wheat = lantern.farm.barn(\"wheat\")\n  lantern.farm.barn(\"whaet\")\nend)\n",
+    )
+    .unwrap();
+    let mut world = world_over(&[dir.path().to_path_buf()]);
+    assert!(!world.has_errors());
+    let mut g = world.start(1);
+    g.verb("plant", &[Value::str("wheat")]).unwrap();
+    g.verb("sleep", &[]).unwrap();
+    assert_eq!(
+        g.storage()["valley"]["wheat"],
+        1,
+        "a bare crop name is found"
+    );
+    let problems: Vec<String> = g
+        .take_problems()
+        .iter()
+        .map(|d| lantern::diag::render(d, &world.sources))
+        .collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]
+            .contains("lantern.farm.barn: there is no crop `whaet`; did you mean `valley:wheat`?"),
+        "{}",
+        problems[0]
+    );
+    assert!(
+        problems[0].contains("valley/scripts/main.lua:3"),
+        "{}",
+        problems[0]
     );
 }

@@ -235,20 +235,18 @@ pub fn rules() -> Rules {
                 Ok(q.state().barn.get(&crop).copied().unwrap_or(0) >= args.int("at_least"))
             },
         )
-        .function("money", "The farm's coins.", |q, _| {
+        .function("money", &[], "The farm's coins.", |q, _| {
             Ok(Value::Int(q.state().money))
         })
-        .function("day", "The day, from 1.", |q, _| {
+        .function("day", &[], "The day, from 1.", |q, _| {
             Ok(Value::Int(q.state().day))
         })
         .function(
             "barn",
-            "How many of a crop (its ID) the barn holds.",
+            &[Param::id("crop", "crop")],
+            "How many of a crop the barn holds (`wheat` or `valley:wheat`).",
             |q, args| {
-                let crop = match args.first() {
-                    Some(Value::Str(s)) => s.to_string(),
-                    _ => return Err("barn(crop) takes a crop's ID".into()),
-                };
+                let crop = args.id("crop").map(|c| c.to_string()).unwrap_or_default();
                 Ok(Value::Int(q.state().barn.get(&crop).copied().unwrap_or(0)))
             },
         )

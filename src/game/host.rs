@@ -52,22 +52,7 @@ impl Game {
             return Err(format!("the game has no verb `{name}`{help}"));
         };
         let run = verb.run.clone();
-        if args.len() > verb.params.len() {
-            let names: Vec<&str> = verb.params.iter().map(|p| p.name()).collect();
-            return Err(format!(
-                "the verb `{name}` takes {} ({}), not {}",
-                verb.params.len(),
-                names.join(", "),
-                args.len()
-            ));
-        }
-        let named: Vec<(&str, Value)> = verb
-            .params
-            .iter()
-            .zip(args)
-            .map(|(p, v)| (p.name(), v.clone()))
-            .collect();
-        let args = self.checked_args(&format!("verb `{name}`"), &verb.params, &named)?;
+        let args = self.positional_args(&format!("verb `{name}`"), &verb.params, args)?;
         let args = crate::host::Args(&args);
         if self.in_turn {
             return run(self, args);
@@ -134,6 +119,32 @@ impl Game {
             span,
         };
         self.apply_list(&list, &Ctx::command(cause))
+    }
+
+    /// Arguments given in the order of `params` (a verb's, a Lua function's), checked as
+    /// [`checked_args`](Self::checked_args) checks them; more than there are parameters is a
+    /// mistake too. `what` names the verb or function.
+    pub(crate) fn positional_args(
+        &self,
+        what: &str,
+        params: &[crate::host::Param],
+        args: &[Value],
+    ) -> Result<BTreeMap<String, Value>, String> {
+        if args.len() > params.len() {
+            let names: Vec<&str> = params.iter().map(|p| p.name()).collect();
+            return Err(format!(
+                "{what} takes {} ({}), not {}",
+                params.len(),
+                names.join(", "),
+                args.len()
+            ));
+        }
+        let named: Vec<(&str, Value)> = params
+            .iter()
+            .zip(args)
+            .map(|(p, v)| (p.name(), v.clone()))
+            .collect();
+        self.checked_args(what, params, &named)
     }
 
     /// Arguments by name checked against parameters, as a mod's are at load: no unknown name,

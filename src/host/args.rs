@@ -66,6 +66,20 @@ impl Param {
     pub fn name(&self) -> &'static str {
         self.name
     }
+
+    /// Its type as LuaLS writes it (an ID is a string), `?` when it may be left out.
+    pub(crate) fn lua_type(&self) -> &'static str {
+        match (self.ty, self.required) {
+            (FieldType::Int, true) => "integer",
+            (FieldType::Int, false) => "integer?",
+            (FieldType::Float, true) => "number",
+            (FieldType::Float, false) => "number?",
+            (FieldType::Bool, true) => "boolean",
+            (FieldType::Bool, false) => "boolean?",
+            (_, true) => "string",
+            (_, false) => "string?",
+        }
+    }
 }
 
 /// The arguments an action or check of the game was written with, already checked against its

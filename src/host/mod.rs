@@ -69,7 +69,7 @@ pub(crate) type ReadEntry = fn(
 ///     })
 ///     .check("money_at_least", &[Param::int("amount")], "Whether the farm has the money.",
 ///         |q, args| Ok(q.state().money >= args.int("amount")))
-///     .function("money", "The farm's money.", |q, _| Ok(Value::Int(q.state().money)))
+///     .function("money", &[], "The farm's money.", |q, _| Ok(Value::Int(q.state().money)))
 ///     .rules();
 /// assert!(rules.problems().is_empty());
 /// ```
@@ -164,6 +164,7 @@ pub(crate) struct Declared<F: ?Sized> {
 
 pub(crate) struct FunctionDecl {
     pub name: &'static str,
+    pub params: Vec<Param>,
     pub doc: &'static str,
     pub call: Arc<FunctionFn>,
 }
@@ -317,11 +318,19 @@ impl<S: GameState> Vocabulary<S> {
 
     /// A function scripts call as `lantern.<namespace>.<name>(...)`, with the game read-only:
     /// a query, never a change (a script changes the game with `lantern.apply`, through the
-    /// door). Its arguments arrive as payload values (numbers, text, booleans); an `Err` is a Lua
-    /// error at the script's line. `lantern docs --lua-defs` lists it with `doc`.
-    pub fn function<F>(mut self, name: &'static str, doc: &'static str, f: F) -> Self
+    /// door). Its arguments are given in the order of `params` and checked against them as a
+    /// verb's are (a bare ID of the game's kinds is resolved); a mistake, and an `Err` it
+    /// returns, is a Lua error at the script's line. `lantern docs --lua-defs` lists it with its
+    /// parameters and `doc`.
+    pub fn function<F>(
+        mut self,
+        name: &'static str,
+        params: &[Param],
+        doc: &'static str,
+        f: F,
+    ) -> Self
     where
-        F: Fn(&Query<'_, S>, &[Value]) -> Result<Value, String> + Send + Sync + 'static,
+        F: Fn(&Query<'_, S>, Args<'_>) -> Result<Value, String> + Send + Sync + 'static,
     {
         if self.name_ok("function", name) {
             if self.defs.functions.iter().any(|d| d.name == name) {
@@ -329,12 +338,16 @@ impl<S: GameState> Vocabulary<S> {
                     .problems
                     .push(format!("the game declares the function `{name}` twice"));
             }
+            let what = format!("`{name}`");
+            let declared = params.to_vec();
             let call = move |game: &Game, args: &[Value]| {
+                let args = game.positional_args(&what, &declared, args)?;
                 let q = Query::<S>::new(game)?;
-                f(&q, args)
+                f(&q, Args(&args))
             };
             self.defs.functions.push(FunctionDecl {
                 name,
+                params: params.to_vec(),
                 doc,
                 call: Arc::new(call),
             });

@@ -72,10 +72,10 @@ pub fn lua_defs(docs: &[ApiDoc]) -> String {
             }
         }
         if d.function {
-            for (name, ty) in d.params {
+            for &(name, ty) in &d.params {
                 let (name, ty) = match ty.strip_suffix('?') {
-                    Some(t) if *name != "..." => (format!("{name}?"), t),
-                    _ => (name.to_string(), *ty),
+                    Some(t) if name != "..." => (format!("{name}?"), t),
+                    _ => (name.to_string(), ty),
                 };
                 let _ = writeln!(out, "---@param {name} {ty}");
             }

@@ -26,7 +26,7 @@ pub fn register(
     let table = lua.create_table()?;
     docs.push(ApiDoc {
         path: format!("lantern.{ns}"),
-        params: &[],
+        params: Vec::new(),
         returns: Some("table"),
         doc: "The functions the game lends to scripts: queries of the game, read-only",
         function: false,
@@ -56,7 +56,7 @@ pub fn register(
         table.raw_set(f.name, func)?;
         docs.push(ApiDoc {
             path,
-            params: &[("...", "any")],
+            params: f.params.iter().map(|p| (p.name(), p.lua_type())).collect(),
             returns: Some("any"),
             doc: f.doc,
             function: true,

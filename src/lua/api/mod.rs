@@ -35,7 +35,7 @@ pub struct ApiDoc {
     /// `lantern.on`
     pub path: String,
     /// (name, LuaLS type) of each parameter; a type ending in `?` is optional.
-    pub params: &'static [(&'static str, &'static str)],
+    pub params: Vec<(&'static str, &'static str)>,
     pub returns: Option<&'static str>,
     pub doc: &'static str,
     /// A function, or a field when `false`.
@@ -87,7 +87,7 @@ impl<'a> Api<'a> {
         self.table.raw_set(name, self.lua.create_function(f)?)?;
         self.docs.push(ApiDoc {
             path: format!("{}.{name}", self.prefix),
-            params,
+            params: params.to_vec(),
             returns,
             doc,
             function: true,
@@ -105,7 +105,7 @@ impl<'a> Api<'a> {
         self.table.raw_set(name, value)?;
         self.docs.push(ApiDoc {
             path: format!("{}.{name}", self.prefix),
-            params: &[],
+            params: Vec::new(),
             returns: Some(ty),
             doc,
             function: false,

@@ -16,5 +16,5 @@ end)
 
 -- A check of the mod's own, usable beside the game's.
 lantern.register_check("barn_full", function(ctx, args)
-  return lantern.farm.barn("valley:wheat") + lantern.farm.barn("valley:pumpkin") >= (args.at_least or 10)
+  return lantern.farm.barn("wheat") + lantern.farm.barn("pumpkin") >= (args.at_least or 10)
 end)
