@@ -29,8 +29,9 @@
 //! lantern's own tests, benchmarks and tools can reach them: they are not part of the API and may
 //! change without notice.
 //!
-//! Features: `cli` (the command line, with clap and rustyline) and `watch` (the file watcher, with
-//! notify), both on by default; a game embedding the library may turn them off.
+//! Features, all on by default; a game embedding the library may turn them off: `cli` (lantern's
+//! tools, with clap and rustyline), `watch` (the file watcher, with notify) and `roguelike` (the
+//! reference roguelike's player verbs, their test-harness methods and `lantern play`).
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
 

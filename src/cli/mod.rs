@@ -6,10 +6,12 @@
 mod check;
 mod docs;
 mod new;
+#[cfg(feature = "roguelike")]
 mod play;
 mod sim;
 mod test;
 mod tools;
+#[cfg(feature = "roguelike")]
 mod views;
 
 use crate::host::Rules;
@@ -41,6 +43,7 @@ enum Command {
     },
     /// Write editor support files.
     Docs(DocsArgs),
+    #[cfg(feature = "roguelike")]
     /// Play the reference game over the mods, one command per line.
     Play {
         /// A folder that holds mods; give it again for more (the game's first, then the player's).
@@ -247,6 +250,7 @@ pub fn main() -> ExitCode {
     // A mods folder that is not there is a mistake in the command, not in any mod: a CI job
     // pointed at the wrong folder must fail, not report "0 passed".
     let mods = match &cli.command {
+        #[cfg(feature = "roguelike")]
         Command::Play { mods, .. } => Some(mods),
         Command::Sim {
             what: SimWhat::Hazard { mods, .. },
@@ -287,6 +291,7 @@ pub fn main() -> ExitCode {
             threads,
             lua_policy: lua_policy.as_deref(),
         }),
+        #[cfg(feature = "roguelike")]
         Command::Play {
             mods,
             seed,

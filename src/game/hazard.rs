@@ -4,7 +4,9 @@
 
 use super::apply::ev;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
-use crate::content::{ActionList, Room, Value};
+#[cfg(feature = "roguelike")]
+use crate::content::Room;
+use crate::content::{ActionList, Value};
 use crate::hazard::engine::{HazardRun, Rolls, Route, Side};
 use crate::id::Id;
 
@@ -32,6 +34,7 @@ impl Game {
         }
     }
 
+    #[cfg(feature = "roguelike")]
     /// Reveals the room's hazard (or one drawn from all hazards) and draws the opening hand.
     pub(super) fn enter_hazard(&mut self, room: &Room) {
         let content = self.content.clone();

@@ -4,7 +4,9 @@
 
 use super::apply::ev;
 use super::{Creature, CreatureRef, Ctx, Event, Game};
-use crate::content::{Action, ActionEntry, AiAct, RoomKind, Value};
+#[cfg(feature = "roguelike")]
+use crate::content::{Action, AiAct, RoomKind};
+use crate::content::{ActionEntry, Value};
 use crate::id::Id;
 
 /// What a verb did, beyond its messages.
@@ -59,6 +61,7 @@ impl Game {
         }
     }
 
+    #[cfg(feature = "roguelike")]
     /// Enters the next room (and the next floor when this one is done).
     pub fn enter_next_room(&mut self) -> VerbResult {
         self.ready()?;
@@ -185,6 +188,7 @@ impl Game {
         }
     }
 
+    #[cfg(feature = "roguelike")]
     /// Attacks an enemy (the first living one by default); then the enemies act.
     pub fn attack(&mut self, enemy: Option<usize>) -> VerbResult {
         self.ready()?;
@@ -210,6 +214,7 @@ impl Game {
         Ok(self.end_turn())
     }
 
+    #[cfg(feature = "roguelike")]
     /// One blow: `attack_hit` at the attacker, then the damage.
     fn strike(&mut self, attacker: CreatureRef, victim: CreatureRef) {
         let Some(c) = self.creature(attacker) else {
@@ -252,6 +257,7 @@ impl Game {
         self.deal_damage(victim, Some(attacker), amount, &damage_type);
     }
 
+    #[cfg(feature = "roguelike")]
     /// Every living enemy takes its turn: the first AI rule whose condition holds, else an attack.
     fn enemies_act(&mut self) {
         let content = self.content.clone();
@@ -296,6 +302,7 @@ impl Game {
         }
     }
 
+    #[cfg(feature = "roguelike")]
     /// Leaves the fight: `combat_ended` with `fled`, the enemies stay behind.
     pub fn flee(&mut self) -> VerbResult {
         self.ready()?;
@@ -318,6 +325,7 @@ impl Game {
         Ok(self.end_turn())
     }
 
+    #[cfg(feature = "roguelike")]
     /// Uses an item the player carries: its `use` actions, then one is used up if it is consumable.
     pub fn use_item(&mut self, item: &Id) -> VerbResult {
         self.ready()?;
@@ -362,6 +370,7 @@ impl Game {
         Ok(self.end_turn())
     }
 
+    #[cfg(feature = "roguelike")]
     /// Talks to the room's NPC: `npc_talked`, then the NPC's `talk` actions.
     pub fn talk(&mut self) -> VerbResult {
         self.ready()?;

@@ -147,33 +147,8 @@ impl UserData for TestGame {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method_mut("next", |lua, this, ()| {
-            let r = this.game.enter_next_room();
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("attack", |lua, this, n: Option<usize>| {
-            let r = this.game.attack(n.map(|n| n.saturating_sub(1)));
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("flee", |lua, this, ()| {
-            let r = this.game.flee();
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("use", |lua, this, item: String| {
-            let r = this
-                .game
-                .use_item(&known(lua, &this.game.content().items, &item, "item")?);
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("talk", |lua, this, ()| {
-            let r = this.game.talk();
-            this.flush();
-            check(lua, r)
-        });
+        #[cfg(feature = "roguelike")]
+        roguelike_verbs(methods);
         methods.add_method_mut("choose", |lua, this, n: usize| {
             let r = this.game.choose(n);
             this.flush();
@@ -578,4 +553,37 @@ fn read_only(lua: &Lua, mod_id: &str) -> mlua::Result<mlua::Function> {
             "g:storage(\"{mod_id}\") is a copy of what the mod stored, and a test cannot change it; change it through the game (an action, an event) and read it again"
         ))?;
     Ok(freeze)
+}
+
+/// The reference roguelike's verbs on a test game: `g:next()`, `g:attack(n)`, `g:flee()`,
+/// `g:use(item)`, `g:talk()`.
+#[cfg(feature = "roguelike")]
+fn roguelike_verbs<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_method_mut("next", |lua, this, ()| {
+        let r = this.game.enter_next_room();
+        this.flush();
+        check(lua, r)
+    });
+    methods.add_method_mut("attack", |lua, this, n: Option<usize>| {
+        let r = this.game.attack(n.map(|n| n.saturating_sub(1)));
+        this.flush();
+        check(lua, r)
+    });
+    methods.add_method_mut("flee", |lua, this, ()| {
+        let r = this.game.flee();
+        this.flush();
+        check(lua, r)
+    });
+    methods.add_method_mut("use", |lua, this, item: String| {
+        let r = this
+            .game
+            .use_item(&known(lua, &this.game.content().items, &item, "item")?);
+        this.flush();
+        check(lua, r)
+    });
+    methods.add_method_mut("talk", |lua, this, ()| {
+        let r = this.game.talk();
+        this.flush();
+        check(lua, r)
+    });
 }
