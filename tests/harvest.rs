@@ -38,6 +38,30 @@ fn started(seed: u64) -> (Game, World) {
     (game, world)
 }
 
+/// The valley copied into a temporary mods folder, with `file` (relative to the mod) written over
+/// it, and a game started over it; the folder lives as long as the first value.
+fn valley_with(file: &str, text: &str) -> (tempfile::TempDir, Game, World) {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    std::fs::write(dir.path().join("valley").join(file), text).unwrap();
+    let mut world = world_over(&[dir.path().to_path_buf()]);
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let game = world.start(1);
+    (dir, game, world)
+}
+
+/// The problems the game raised since last asked, rendered as a modder sees them.
+fn problems(g: &mut Game, world: &World) -> Vec<String> {
+    g.take_problems()
+        .iter()
+        .map(|d| lantern::diag::render(d, &world.sources))
+        .collect()
+}
+
 fn money(g: &Game) -> i64 {
     g.host_state::<Farm>().expect("the farm").money
 }
@@ -81,24 +105,14 @@ fn every_mistake_against_the_games_vocabulary_is_located() {
 
 #[test]
 fn a_failed_action_list_rolls_the_farm_back_too() {
-    let dir = tempfile::tempdir().unwrap();
-    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
-    std::fs::write(
-        dir.path().join("valley/data/greedy.toml"),
+    let (_dir, mut g, world) = valley_with(
+        "data/greedy.toml",
         "[[triggers]]\nid = \"greedy\"\non = \"day_started\"\nactions = [ { action = \"farm:earn\", amount = 10 }, { action = \"farm:pay\", amount = 1000 } ]\n",
-    )
-    .unwrap();
-    let mut world = world_over(&[dir.path().to_path_buf()]);
-    assert!(!world.has_errors());
-    let mut g = world.start(1);
+    );
     let before = money(&g);
     g.verb("sleep", &[]).unwrap();
     assert_eq!(money(&g), before, "the 10 coins earned were rolled back");
-    let problems: Vec<String> = g
-        .take_problems()
-        .iter()
-        .map(|d| lantern::diag::render(d, &world.sources))
-        .collect();
+    let problems = problems(&mut g, &world);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(
         problems[0].contains("the farm has 40 coins, not 1000 (from valley:greedy); nothing in this action list was applied"),
@@ -463,16 +477,10 @@ fn the_examples_scripted_week_plays_as_recorded() {
 
 #[test]
 fn a_scripts_call_of_a_game_function_is_checked_and_fails_at_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
-    std::fs::write(
-        dir.path().join("valley/scripts/main.lua"),
+    let (_dir, mut g, world) = valley_with(
+        "scripts/main.lua",
         "lantern.on(\"day_started\", function(ev)\n  lantern.storage.wheat = lantern.farm.barn(\"wheat\")\n  lantern.farm.barn(\"whaet\")\nend)\n",
-    )
-    .unwrap();
-    let mut world = world_over(&[dir.path().to_path_buf()]);
-    assert!(!world.has_errors());
-    let mut g = world.start(1);
+    );
     g.verb("plant", &[Value::str("wheat")]).unwrap();
     g.verb("sleep", &[]).unwrap();
     assert_eq!(
@@ -480,11 +488,7 @@ fn a_scripts_call_of_a_game_function_is_checked_and_fails_at_its_line() {
         1,
         "a bare crop name is found"
     );
-    let problems: Vec<String> = g
-        .take_problems()
-        .iter()
-        .map(|d| lantern::diag::render(d, &world.sources))
-        .collect();
+    let problems = problems(&mut g, &world);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(
         problems[0]

@@ -234,18 +234,26 @@ fn shown(roots: &[PathBuf]) -> String {
         .join(", ")
 }
 
+/// The command line parsed, or the exit code after clap printed why not (help and `--version`
+/// are a success, a usage error is 2).
+fn parsed<T: Parser, A: Into<std::ffi::OsString> + Clone>(
+    args: impl IntoIterator<Item = A>,
+) -> Result<T, ExitCode> {
+    T::try_parse_from(args).map_err(|e| {
+        let _ = e.print();
+        if e.use_stderr() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        }
+    })
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parsed::<Cli, _>(std::env::args_os()) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(code) => return code,
     };
     // A mods folder that is not there is a mistake in the command, not in any mod: a CI job
     // pointed at the wrong folder must fail, not report "0 passed".

@@ -2,7 +2,7 @@
 //! game's world, from a few lines of the game's own `main` (`examples/harvest` has them). The
 //! `lantern` binary is the same tools, and `play` and `sim`, for the reference roguelike.
 
-use super::{run_tool, CheckArgs, DocsArgs, NewArgs, TestArgs, Tool};
+use super::{parsed, run_tool, CheckArgs, DocsArgs, NewArgs, TestArgs, Tool};
 use crate::host::Rules;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ enum GameTool {
 /// whose vocabulary is `rules`, over `default_mods` unless `--mods` is given, and returns the exit
 /// code (0 success, 1 content errors or failed tests, 2 usage errors).
 pub fn tools(name: &str, rules: &Rules, default_mods: &[PathBuf]) -> ExitCode {
-    tools_from(name, rules, default_mods, std::env::args().skip(1))
+    tools_from(name, rules, default_mods, std::env::args_os().skip(1))
 }
 
 /// [`tools`] with the arguments given (without the program's name).
@@ -38,18 +38,13 @@ pub fn tools_from(
     name: &str,
     rules: &Rules,
     default_mods: &[PathBuf],
-    args: impl IntoIterator<Item = String>,
+    args: impl IntoIterator<Item = impl Into<std::ffi::OsString> + Clone>,
 ) -> ExitCode {
-    let cli = match ToolsCli::try_parse_from(std::iter::once(name.to_string()).chain(args)) {
+    let args =
+        std::iter::once(std::ffi::OsString::from(name)).chain(args.into_iter().map(Into::into));
+    let cli = match parsed::<ToolsCli, _>(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(code) => return code,
     };
     let tool = match cli.command {
         GameTool::Check(a) => Tool::Check(a),
