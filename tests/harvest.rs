@@ -162,6 +162,10 @@ fn the_games_own_calls_are_checked_with_did_you_mean() {
         g.verb("plant", &[]).unwrap_err().to_string(),
         "verb `plant` needs `crop`"
     );
+    assert_eq!(
+        g.perform("Plant!", &[], "test").unwrap_err().to_string(),
+        "the game has no action `Plant!`; did you mean `farm:plant`?"
+    );
     let err = g.perform("plnt", &[], "test").unwrap_err().to_string();
     assert_eq!(
         err,
@@ -500,5 +504,46 @@ fn a_scripts_call_of_a_game_function_is_checked_and_fails_at_its_line() {
         problems[0].contains("valley/scripts/main.lua:3"),
         "{}",
         problems[0]
+    );
+}
+
+#[test]
+fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
+    let bad = lantern::host::Vocabulary::new("Farm", Counter::default())
+        .action("pay", &[], "", |_, _| Ok(()))
+        .rules();
+    assert_eq!(
+        bad.problems(),
+        ["the game's namespace `Farm` must use lowercase letters, digits and `_`"],
+        "nothing is declared under a bad namespace"
+    );
+    let rules = lantern::host::Vocabulary::new("farm", Counter::default())
+        .event("turn_started", &[], "")
+        .event("ripe", &[("crop", "crop")], "")
+        .event("ripe", &[], "")
+        .table::<Counter>("items", "item")
+        .action("pay", &[], "", |_, _| Ok(()))
+        .action("pay", &[], "", |_, _| Ok(()))
+        .verb("Go", &[], "", |_, _| Ok(()))
+        .rules();
+    let dir = empty_mods();
+    let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    let errors: Vec<String> = world
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "in the game's vocabulary: the game declares the event `ripe` twice",
+            "in the game's vocabulary: the table `items` is one of lantern's own",
+            "in the game's vocabulary: the game declares the action `farm:pay` twice",
+            "in the game's vocabulary: the game's verb `Go` must be named with lowercase letters, digits and `_`",
+            "in the game's vocabulary: the event `turn_started` is one of lantern's own",
+            "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
+        ],
+        "{errors:#?}"
     );
 }

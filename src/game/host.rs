@@ -95,11 +95,8 @@ impl Game {
         cause: &str,
     ) -> Result<(), Diagnostic> {
         let rules = self.content.host.clone();
-        let id = if action.contains(':') {
-            Id::qualified(action)
-        } else {
-            Some(Id::new(rules.namespace(), action))
-        };
+        // A bare name is the game's own; a name that is no ID finds nothing (and "did you mean").
+        let id = Id::parse(action, rules.namespace());
         let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
             let names: Vec<String> = rules.actions().map(|(id, _, _)| id.to_string()).collect();
             let help = crate::diag::did_you_mean_suffix(action, names.iter().map(String::as_str));

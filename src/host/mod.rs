@@ -246,9 +246,11 @@ impl<S: GameState> Vocabulary<S> {
         T: serde::de::DeserializeOwned + Send + Sync + 'static,
     {
         if self.name_ok("table", key) && self.name_ok("kind of ID", kind) {
-            if crate::content::parse::TABLES.contains(&key)
-                || self.defs.tables.iter().any(|t| t.key == key)
-            {
+            if crate::content::parse::TABLES.contains(&key) {
+                self.defs
+                    .problems
+                    .push(format!("the table `{key}` is one of lantern's own"));
+            } else if self.defs.tables.iter().any(|t| t.key == key) {
                 self.defs
                     .problems
                     .push(format!("the table `{key}` is declared twice"));
@@ -444,8 +446,11 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// `<namespace>:<name>`, when both are identifiers (a bad namespace is reported once, by
+    /// `new`; nothing is declared under it).
     fn declared_id(&mut self, what: &str, name: &str) -> Option<Id> {
-        self.name_ok(what, name)
+        let named = self.name_ok(what, name);
+        (named && crate::id::is_ident(&self.defs.namespace))
             .then(|| Id::new(&self.defs.namespace, name))
     }
 
