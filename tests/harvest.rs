@@ -525,6 +525,7 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .action("pay", &[], "", |_, _| Ok(()))
         .action("pay", &[], "", |_, _| Ok(()))
         .verb("Go", &[], "", |_, _| Ok(()))
+        .check("ripe", &[Param::id("crop", "crp")], "", |_, _| Ok(true))
         .rules();
     let dir = empty_mods();
     let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
@@ -541,6 +542,7 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: the table `items` is one of lantern's own",
             "in the game's vocabulary: the game declares the action `farm:pay` twice",
             "in the game's vocabulary: the game's verb `Go` must be named with lowercase letters, digits and `_`",
+            "in the game's vocabulary: `crop` of check `farm:ripe` is the ID of a `crp`, which is none of the game's tables",
             "in the game's vocabulary: the event `turn_started` is one of lantern's own",
             "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
         ],

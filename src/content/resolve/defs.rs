@@ -59,6 +59,38 @@ fn host_handlers(
     by_event
 }
 
+/// A parameter of the game's actions, checks, verbs and functions whose kind of ID is neither a
+/// built-in kind nor one of the game's tables is an error in the vocabulary.
+fn host_param_kinds(ext: &Extensions, diags: &mut Vec<Diagnostic>) {
+    let defs = ext.host.defs();
+    let kinds: Vec<&str> = defs.tables.iter().map(|t| t.kind).collect();
+    let mut check = |what: String, params: &[crate::host::Param]| {
+        for p in params {
+            if let FieldType::Host(kind) = p.ty {
+                if !kinds.contains(&kind) {
+                    diags.push(Diagnostic::error(format!(
+                        "in the game's vocabulary: `{}` of {what} is the ID of a `{kind}`, which is none of the game's tables{}",
+                        p.name(),
+                        crate::diag::did_you_mean_suffix(kind, kinds.iter().copied())
+                    )));
+                }
+            }
+        }
+    };
+    for (id, d) in &defs.actions {
+        check(format!("action `{id}`"), &d.params);
+    }
+    for (id, d) in &defs.checks {
+        check(format!("check `{id}`"), &d.params);
+    }
+    for (name, d) in &defs.verbs {
+        check(format!("verb `{name}`"), &d.params);
+    }
+    for f in &defs.functions {
+        check(format!("function `{}`", f.name), &f.params);
+    }
+}
+
 /// The game's events as event definitions, after checking each against the engine's names and
 /// its payload types against the kinds there are.
 fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
@@ -254,6 +286,7 @@ pub fn resolve_all(
             span: Some(Span::new(src.file, src.raw.id.span())),
         });
     }
+    host_param_kinds(ext, diags);
     let events = EventTable::with_host(host_events(ext, diags), custom_events);
 
     let mut content = Content {
