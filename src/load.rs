@@ -5,6 +5,7 @@
 //! bound to the resolved events. Like every loading stage it never stops at the first problem.
 
 use crate::content::{self, Content};
+use crate::diag::Code;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::host::Rules;
 use crate::lua::{Limits, LuaRuntime};
@@ -26,7 +27,10 @@ pub fn fresh_scripts(
         Ok(lua) => lua,
         Err(e) => {
             return Err((
-                vec![Diagnostic::error(format!("cannot start Lua: {e}"))],
+                vec![Diagnostic::error(
+                    Code::Lua,
+                    format!("cannot start Lua: {e}"),
+                )],
                 sources,
             ))
         }
@@ -135,10 +139,10 @@ pub fn load_world_of(
                 let help = crate::diag::did_you_mean_suffix(wanted, folders.iter().map(|m| m.id()));
                 let dirs: Vec<String> =
                     roots.iter().map(|r| format!("`{}`", r.display())).collect();
-                diagnostics.push(Diagnostic::error(format!(
-                    "there is no mod `{wanted}` in {}{help}",
-                    dirs.join(" or ")
-                )));
+                diagnostics.push(Diagnostic::error(
+                    Code::Dependency,
+                    format!("there is no mod `{wanted}` in {}{help}", dirs.join(" or ")),
+                ));
             }
         }
         folders.retain(|m| only.iter().any(|o| o == m.id()));
@@ -146,11 +150,10 @@ pub fn load_world_of(
             for dep in &m.manifest.depends {
                 if !only.contains(&dep.id) {
                     diagnostics.push(
-                        Diagnostic::error(format!(
-                            "mod `{}` needs `{}`; list it too",
-                            m.id(),
-                            dep.id
-                        ))
+                        Diagnostic::error(
+                            Code::Dependency,
+                            format!("mod `{}` needs `{}`; list it too", m.id(), dep.id),
+                        )
                         .at(dep.span),
                     );
                 }
@@ -160,7 +163,7 @@ pub fn load_world_of(
     if !rules.namespace().is_empty() {
         if let Some(m) = folders.iter().find(|m| m.id() == rules.namespace()) {
             diagnostics.push(
-                Diagnostic::error(format!(
+                Diagnostic::error(Code::Vocabulary, format!(
                     "mod `{}` has the game's own namespace; its actions and checks would be taken for the game's",
                     m.id()
                 ))
@@ -173,7 +176,10 @@ pub fn load_world_of(
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => Some(lua),
         Err(e) => {
-            diagnostics.push(Diagnostic::error(format!("cannot start Lua: {e}")));
+            diagnostics.push(Diagnostic::error(
+                Code::Lua,
+                format!("cannot start Lua: {e}"),
+            ));
             None
         }
     };

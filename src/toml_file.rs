@@ -1,6 +1,7 @@
 //! Reading TOML text into serde types, turning every parse and type error into a [`Diagnostic`]
 //! at its span, with "did you mean" for unknown keys.
 
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
 use serde::de::DeserializeOwned;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
@@ -137,15 +138,19 @@ fn syntax_error(e: &toml::de::Error, file: FileId, text: &str) -> Diagnostic {
         } else {
             ("inline table", '}')
         };
-        return Diagnostic::error(format!("TOML syntax error: this {what} is never closed"))
-            .at(Span::new(file, open..open + 1))
-            .with_label(
-                Span::new(file, span),
-                format!("the parser noticed here: {message}"),
-            )
-            .with_help(format!("add `{close}` where the {what} ends"));
+        return Diagnostic::error(
+            Code::TomlSyntax,
+            format!("TOML syntax error: this {what} is never closed"),
+        )
+        .at(Span::new(file, open..open + 1))
+        .with_label(
+            Span::new(file, span),
+            format!("the parser noticed here: {message}"),
+        )
+        .with_help(format!("add `{close}` where the {what} ends"));
     }
-    Diagnostic::error(format!("TOML syntax error: {message}")).at(Span::new(file, span))
+    Diagnostic::error(Code::TomlSyntax, format!("TOML syntax error: {message}"))
+        .at(Span::new(file, span))
 }
 
 /// The offset of the innermost `[` or `{` of a value that is still open at the end of `text`,
@@ -223,7 +228,7 @@ pub fn error_to_diagnostic(
         let help = did_you_mean(&field, expected.iter().map(String::as_str)).or_else(|| {
             (!expected.is_empty()).then(|| format!("known keys: {}", expected.join(", ")))
         });
-        return Diagnostic::error(format!("unknown key `{field}` in {what}"))
+        return Diagnostic::error(Code::UnknownKey, format!("unknown key `{field}` in {what}"))
             .at(span)
             .with_help_opt(help);
     }
@@ -231,7 +236,11 @@ pub fn error_to_diagnostic(
         .strip_prefix("missing field `")
         .and_then(|r| r.strip_suffix('`'))
     {
-        return Diagnostic::error(format!("{what} is missing the required key `{field}`")).at(span);
+        return Diagnostic::error(
+            Code::MissingKey,
+            format!("{what} is missing the required key `{field}`"),
+        )
+        .at(span);
     }
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         let (found, expected) = rest
@@ -247,11 +256,14 @@ pub fn error_to_diagnostic(
             .and_then(|r| r.strip_suffix('"'))
             .filter(|v| v.trim().parse::<f64>().is_ok())
             .filter(|_| matches!(plain_type(expected), "an integer" | "a number"));
-        let d = Diagnostic::error(format!(
-            "{place}: expected {}, found {}",
-            plain_type(expected),
-            plain_found(found)
-        ))
+        let d = Diagnostic::error(
+            Code::WrongType,
+            format!(
+                "{place}: expected {}, found {}",
+                plain_type(expected),
+                plain_found(found)
+            ),
+        )
         .at(span);
         return match (unquoted, key) {
             (Some(v), Some(k)) => {
@@ -260,7 +272,7 @@ pub fn error_to_diagnostic(
             _ => d,
         };
     }
-    Diagnostic::error(format!("in {what}: {message}")).at(span)
+    Diagnostic::error(Code::WrongType, format!("in {what}: {message}")).at(span)
 }
 
 /// Serde's Rust type names in a modder's words.

@@ -549,3 +549,47 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         "{errors:#?}"
     );
 }
+
+#[test]
+fn every_diagnostic_code_is_in_the_embedding_chapter() {
+    let chapter = std::fs::read_to_string(common::root().join("docs/embedding.md")).unwrap();
+    for code in lantern::diag::Code::ALL {
+        let row = format!("| `{}` |", code.as_str());
+        assert!(
+            chapter.contains(&row),
+            "{} is not in docs/embedding.md",
+            code.as_str()
+        );
+    }
+}
+
+#[test]
+fn the_broken_farms_problems_carry_their_codes() {
+    let roots = [
+        mods(),
+        common::root().join("tests/fixtures/host/broken_farm"),
+    ];
+    let world = world_over(&roots);
+    let codes: Vec<&str> = world.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "wrong-type",
+            "unknown-key",
+            "unknown-table",
+            "unknown-reference",
+            "missing-key",
+            "wrong-type",
+            "unknown-key",
+            "unknown-reference",
+            "unknown-reference",
+            "unknown-reference",
+            "unknown-reference",
+            "unknown-reference",
+            "unknown-reference",
+            "unknown-table",
+        ]
+    );
+    let json = lantern::diag::render_json(&world.diagnostics, &world.sources);
+    assert_eq!(json[0]["code"], "wrong-type");
+}

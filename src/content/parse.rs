@@ -4,6 +4,7 @@
 //! the file still loads and every problem is reported.
 
 use super::raw::*;
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
 use crate::host::Rules;
 use crate::mods::{Found, ModFolder};
@@ -100,19 +101,25 @@ pub fn read_mods(
                 Found::Refused(path, refused) => {
                     diags.push(refused.diagnostic(&display_path(&path, mods_root)))
                 }
-                Found::TooMany => diags.push(Diagnostic::error(format!(
-                    "`{}/data` holds more than {} files; the rest are not read",
-                    m.id(),
-                    crate::mods::MOST_FILES
-                ))),
+                Found::TooMany => diags.push(Diagnostic::error(
+                    Code::FileRefused,
+                    format!(
+                        "`{}/data` holds more than {} files; the rest are not read",
+                        m.id(),
+                        crate::mods::MOST_FILES
+                    ),
+                )),
             }
         }
         files.sort();
         unread.sort();
         for path in unread {
             diags.push(
-                Diagnostic::warning(format!("`{}` is not read", display_path(&path, mods_root)))
-                    .with_help("only files ending in `.toml` under data/ are data files"),
+                Diagnostic::warning(
+                    Code::FileRefused,
+                    format!("`{}` is not read", display_path(&path, mods_root)),
+                )
+                .with_help("only files ending in `.toml` under data/ are data files"),
             );
         }
         for path in files {
@@ -178,20 +185,23 @@ pub fn read_file(
             } else {
                 format!("unknown table `{name}` in a data file")
             };
-            diags.push(Diagnostic::error(message).at(key_span).with_help_opt(
-                did_you_mean(name, tables.iter().copied()).or(Some(format!(
-                    "a data file holds these arrays: {}",
-                    tables.join(", ")
-                ))),
-            ));
+            diags.push(
+                Diagnostic::error(Code::UnknownTable, message)
+                    .at(key_span)
+                    .with_help_opt(did_you_mean(name, tables.iter().copied()).or(Some(format!(
+                        "a data file holds these arrays: {}",
+                        tables.join(", ")
+                    )))),
+            );
             continue;
         }
         let value_span = value.span();
         let toml::de::DeValue::Array(entries) = value.into_inner() else {
             diags.push(
-                Diagnostic::error(format!(
-                    "`{name}` must be an array of tables, written `[[{name}]]`"
-                ))
+                Diagnostic::error(
+                    Code::WrongType,
+                    format!("`{name}` must be an array of tables, written `[[{name}]]`"),
+                )
                 .at(Span::new(file, value_span)),
             );
             continue;
@@ -275,10 +285,13 @@ fn read_host_entry(
     let whole = entry.span();
     let toml::de::DeValue::Table(mut fields) = entry.into_inner() else {
         diags.push(
-            Diagnostic::error(format!(
-                "each entry of `{}` must be a table, written `[[{}]]`",
-                decl.key, decl.key
-            ))
+            Diagnostic::error(
+                Code::WrongType,
+                format!(
+                    "each entry of `{}` must be a table, written `[[{}]]`",
+                    decl.key, decl.key
+                ),
+            )
             .at(span),
         );
         return;
@@ -293,14 +306,20 @@ fn read_host_entry(
             Some(text) => Spanned::new(v.span(), text.to_string()),
             None => {
                 diags.push(
-                    Diagnostic::error(format!("`id` of a {} must be a string", decl.kind))
-                        .at(Span::new(file, v.span())),
+                    Diagnostic::error(
+                        Code::WrongType,
+                        format!("`id` of a {} must be a string", decl.kind),
+                    )
+                    .at(Span::new(file, v.span())),
                 );
                 return;
             }
         },
         None => {
-            diags.push(Diagnostic::error(format!("a {} needs an `id`", decl.kind)).at(span));
+            diags.push(
+                Diagnostic::error(Code::MissingKey, format!("a {} needs an `id`", decl.kind))
+                    .at(span),
+            );
             return;
         }
     };

@@ -30,11 +30,136 @@ pub struct Label {
     pub message: String,
 }
 
+/// What kind of problem a diagnostic is: a stable name a game can match on (to sort, filter,
+/// translate or link its own help), written in `lantern check --format json` as `code`. The
+/// names never change meaning; new kinds are added as lantern grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Code {
+    /// A data file or manifest is not valid TOML.
+    TomlSyntax,
+    /// A data file holds an array lantern (or the game) does not know.
+    UnknownTable,
+    /// A table has a key nothing reads.
+    UnknownKey,
+    /// A table lacks a key it needs.
+    MissingKey,
+    /// A value has the wrong type (text where a number goes).
+    WrongType,
+    /// A number is outside its allowed range.
+    OutOfRange,
+    /// Text that should be an ID is not one (`Rat!`).
+    InvalidId,
+    /// A reference to something that does not exist: an ID, an event, an action, a check, a
+    /// payload field, a word of the engine's vocabulary.
+    UnknownReference,
+    /// A problem that follows from one reported before it (a reference to a definition that could
+    /// not be read): listed after the causes.
+    Follows,
+    /// The same ID defined twice.
+    Duplicate,
+    /// A definition in another mod's namespace without depending on that mod.
+    ForeignNamespace,
+    /// An override of something that does not exist (a warning).
+    Override,
+    /// Content that reads but breaks a rule of the game (a hazard's thresholds, an encounter with
+    /// no options, a modifier that depends on itself).
+    ContentRule,
+    /// A manifest (`mod.toml`) that is wrong.
+    Manifest,
+    /// Dependencies: missing, the wrong version, a conflict, a cycle, a mod left out for them.
+    Dependency,
+    /// The layout of the mods folder: no mods, a folder without a manifest, a misnamed folder.
+    ModLayout,
+    /// A file lantern refused to read (outside its mod, not a file, too large, not UTF-8).
+    FileRefused,
+    /// A script that failed: a Lua error, a runaway, a memory limit, a function switched off.
+    Script,
+    /// What `lantern check` finds reading the scripts without running them.
+    ScriptCheck,
+    /// Starting Lua itself (a build that links stock Lua, a state that cannot be set up).
+    Lua,
+    /// An action list that failed and was rolled back, or a game's handler that failed.
+    ActionFailed,
+    /// A turn that passed the event cap and was stopped.
+    EventCap,
+    /// What a reload or a loaded save dropped or changed to fit the content.
+    Reconciled,
+    /// A room of the roguelike that completed empty (no encounter or hazard could be drawn).
+    EmptyRoom,
+    /// A mistake in the hosting game's own vocabulary.
+    Vocabulary,
+}
+
+impl Code {
+    /// Every code, in the order of the documentation.
+    pub const ALL: &'static [Code] = &[
+        Code::TomlSyntax,
+        Code::UnknownTable,
+        Code::UnknownKey,
+        Code::MissingKey,
+        Code::WrongType,
+        Code::OutOfRange,
+        Code::InvalidId,
+        Code::UnknownReference,
+        Code::Follows,
+        Code::Duplicate,
+        Code::ForeignNamespace,
+        Code::Override,
+        Code::ContentRule,
+        Code::Manifest,
+        Code::Dependency,
+        Code::ModLayout,
+        Code::FileRefused,
+        Code::Script,
+        Code::ScriptCheck,
+        Code::Lua,
+        Code::ActionFailed,
+        Code::EventCap,
+        Code::Reconciled,
+        Code::EmptyRoom,
+        Code::Vocabulary,
+    ];
+
+    /// The stable name: `unknown-key`, `toml-syntax`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::TomlSyntax => "toml-syntax",
+            Code::UnknownTable => "unknown-table",
+            Code::UnknownKey => "unknown-key",
+            Code::MissingKey => "missing-key",
+            Code::WrongType => "wrong-type",
+            Code::OutOfRange => "out-of-range",
+            Code::InvalidId => "invalid-id",
+            Code::UnknownReference => "unknown-reference",
+            Code::Follows => "follows",
+            Code::Duplicate => "duplicate",
+            Code::ForeignNamespace => "foreign-namespace",
+            Code::Override => "override",
+            Code::ContentRule => "content-rule",
+            Code::Manifest => "manifest",
+            Code::Dependency => "dependency",
+            Code::ModLayout => "mod-layout",
+            Code::FileRefused => "file-refused",
+            Code::Script => "script",
+            Code::ScriptCheck => "script-check",
+            Code::Lua => "lua",
+            Code::ActionFailed => "action-failed",
+            Code::EventCap => "event-cap",
+            Code::Reconciled => "reconciled",
+            Code::EmptyRoom => "empty-room",
+            Code::Vocabulary => "vocabulary",
+        }
+    }
+}
+
 /// One problem found in a modder's files or raised while running them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// What kind of problem it is.
+    pub code: Code,
     /// What is wrong, in one sentence.
     pub message: String,
     /// Where the problem is; `None` for problems that concern no single file (an empty mods directory).
@@ -49,10 +174,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// An error with its message; place it with [`at`](Self::at).
-    pub fn error(message: impl Into<String>) -> Diagnostic {
+    /// An error of a kind with its message; place it with [`at`](Self::at).
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            code,
             message: message.into(),
             span: None,
             labels: Vec::new(),
@@ -61,11 +187,11 @@ impl Diagnostic {
         }
     }
 
-    /// A warning with its message.
-    pub fn warning(message: impl Into<String>) -> Diagnostic {
+    /// A warning of a kind with its message.
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
-            ..Diagnostic::error(message)
+            ..Diagnostic::error(code, message)
         }
     }
 
@@ -114,7 +240,13 @@ impl Diagnostic {
 /// shows it with its file, line and caret.
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.severity.as_str(), self.message)?;
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity.as_str(),
+            self.code.as_str(),
+            self.message
+        )?;
         if let Some(help) = &self.help {
             write!(f, " (help: {help})")?;
         }
@@ -123,3 +255,18 @@ impl std::fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_own_kebab_case_name() {
+        let names: std::collections::BTreeSet<&str> =
+            Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names.len(), Code::ALL.len(), "two codes share a name");
+        for n in names {
+            assert!(n.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{n}");
+        }
+    }
+}

@@ -128,6 +128,7 @@ pub fn render_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> serde_jso
         .map(|d| {
             serde_json::json!({
                 "severity": d.severity.as_str(),
+                "code": d.code.as_str(),
                 "message": d.message,
                 "location": d.span.map(location),
                 "labels": d.labels.iter().map(|l| {
@@ -145,6 +146,7 @@ pub fn render_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> serde_jso
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Code;
 
     #[test]
     fn caret_sits_under_the_span() {
@@ -153,7 +155,7 @@ mod tests {
         let file = sources.add("rats/data/items.toml", text);
         let start = text.find("\"core:sharpp\"").unwrap();
         let span = Span::new(file, start..start + 13);
-        let d = Diagnostic::error("unknown tag `core:sharpp`")
+        let d = Diagnostic::error(Code::UnknownReference, "unknown tag `core:sharpp`")
             .at(span)
             .with_help("did you mean `core:sharp`?");
         let expected = "\
@@ -170,9 +172,9 @@ error: unknown tag `core:sharpp`
     #[test]
     fn summary_counts_with_plurals() {
         let ds = vec![
-            Diagnostic::error("a"),
-            Diagnostic::error("b"),
-            Diagnostic::warning("c"),
+            Diagnostic::error(Code::UnknownReference, "a"),
+            Diagnostic::error(Code::UnknownReference, "b"),
+            Diagnostic::warning(Code::UnknownReference, "c"),
         ];
         assert_eq!(summary_line(&ds, 3), "2 errors, 1 warning in 3 mods");
         assert_eq!(summary_line(&[], 1), "0 errors, 0 warnings in 1 mod");

@@ -2,6 +2,7 @@
 
 use super::{CreatureRef, Ctx, Event, Game};
 use crate::content::{Action, ActionEntry, ActionList, EventKey, Value};
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use crate::id::Id;
 
@@ -94,10 +95,13 @@ impl Game {
                     Undo::Whole(point) => self.undo(*point),
                     Undo::Host(point) => self.undo_host(point),
                 }
-                return Err(Diagnostic::error(format!(
-                    "{message} (from {}); nothing in this action list was applied",
-                    ctx.cause
-                ))
+                return Err(Diagnostic::error(
+                    Code::ActionFailed,
+                    format!(
+                        "{message} (from {}); nothing in this action list was applied",
+                        ctx.cause
+                    ),
+                )
                 .at(list.span));
             }
         }

@@ -15,6 +15,7 @@ use super::apply::ev;
 use super::trace::{Subject, Trace, TraceStep};
 use super::{CreatureRef, Ctx, Event, Game, Handled};
 use crate::content::{TriggerRef, WorldSees};
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 
 impl Game {
@@ -389,7 +390,7 @@ impl Game {
             chain.join(" -> ")
         };
         let cap = self.event_cap;
-        let mut d = Diagnostic::error(format!("more than {cap} events in one turn; the turn was stopped and {dropped} queued events were dropped. The chain that looped: {text}"))
+        let mut d = Diagnostic::error(Code::EventCap, format!("more than {cap} events in one turn; the turn was stopped and {dropped} queued events were dropped. The chain that looped: {text}"))
             .with_help("a trigger's actions raise an event that sets it (or another) off again; add a `when`, a condition or a `chance`");
         if let Some(span) = chain
             .last()

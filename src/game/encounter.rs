@@ -10,6 +10,7 @@ use super::apply::ev;
 use super::check::describe;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
 use crate::content::{Check, Condition, Room, Value};
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use crate::id::Id;
 
@@ -59,10 +60,13 @@ impl Game {
                 "no encounter is eligible here"
             };
             self.say(format!("The room is quiet: {why}."));
-            self.problems.push(Diagnostic::warning(format!(
-                "encounter room `{}`: {why}; the room completes empty",
-                room.id
-            )));
+            self.problems.push(Diagnostic::warning(
+                Code::EmptyRoom,
+                format!(
+                    "encounter room `{}`: {why}; the room completes empty",
+                    room.id
+                ),
+            ));
             return;
         };
         let e = &content.encounters[&id];

@@ -7,6 +7,7 @@ use super::{CreatureRef, Ctx, Event, Game, Outcome};
 #[cfg(feature = "roguelike")]
 use crate::content::Room;
 use crate::content::{ActionList, Value};
+use crate::diag::Code;
 use crate::hazard::engine::{HazardRun, Rolls, Route, Side};
 use crate::id::Id;
 
@@ -53,10 +54,13 @@ impl Game {
             }
             None => {
                 self.say("The room is quiet: no hazards are defined.");
-                self.problems.push(crate::diag::Diagnostic::warning(format!(
-                    "hazard room `{}`: no hazards are defined; the room completes empty",
-                    room.id
-                )));
+                self.problems.push(crate::diag::Diagnostic::warning(
+                    Code::EmptyRoom,
+                    format!(
+                        "hazard room `{}`: no hazards are defined; the room completes empty",
+                        room.id
+                    ),
+                ));
             }
         }
     }

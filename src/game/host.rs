@@ -3,6 +3,7 @@
 
 use super::{Ctx, Game};
 use crate::content::{ActionEntry, ActionList, Value};
+use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::host::{GameState, HostState};
 use crate::id::Id;
@@ -100,13 +101,14 @@ impl Game {
         let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
             let names: Vec<String> = rules.actions().map(|(id, _, _)| id.to_string()).collect();
             let help = crate::diag::did_you_mean_suffix(action, names.iter().map(String::as_str));
-            return Err(Diagnostic::error(format!(
-                "the game has no action `{action}`{help}"
-            )));
+            return Err(Diagnostic::error(
+                Code::ActionFailed,
+                format!("the game has no action `{action}`{help}"),
+            ));
         };
         let map = self
             .checked_args(&format!("action `{id}`"), &decl.params, args)
-            .map_err(Diagnostic::error)?;
+            .map_err(|m| Diagnostic::error(Code::ActionFailed, m))?;
         let span = Span::new(crate::diag::FileId(0), 0..0);
         let list = ActionList {
             actions: vec![ActionEntry {
@@ -234,9 +236,10 @@ impl Game {
             let (name, run) = &all[i];
             if let Err(e) = run(self, event) {
                 let chain = self.current_chain();
-                self.report(Diagnostic::error(format!(
-                    "the game's handler of `{name}` failed: {e} (events: {chain})"
-                )));
+                self.report(Diagnostic::error(
+                    Code::ActionFailed,
+                    format!("the game's handler of `{name}` failed: {e} (events: {chain})"),
+                ));
             }
         }
     }

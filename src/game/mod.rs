@@ -36,6 +36,7 @@ pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
 
 use crate::content::{Content, Value};
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use crate::id::Id;
 use crate::rng::Streams;
@@ -504,9 +505,10 @@ impl Game {
             .collect();
         for q in gone {
             self.state.quests.remove(&q);
-            notes.push(Diagnostic::warning(format!(
-                "quest `{q}` no longer exists; its progress was dropped"
-            )));
+            notes.push(Diagnostic::warning(
+                Code::Reconciled,
+                format!("quest `{q}` no longer exists; its progress was dropped"),
+            ));
         }
         if let Some(e) = self
             .state
@@ -515,19 +517,25 @@ impl Game {
             .filter(|e| !content.encounters.contains_key(e))
         {
             self.state.encounter = None;
-            notes.push(Diagnostic::warning(format!(
-                "encounter `{e}` no longer exists; it was closed"
-            )));
+            notes.push(Diagnostic::warning(
+                Code::Reconciled,
+                format!("encounter `{e}` no longer exists; it was closed"),
+            ));
         }
         if let Some(mut run) = self.state.hazard.take() {
             match run.reconcile(&content) {
                 Ok(changes) => {
-                    notes.extend(changes.into_iter().map(Diagnostic::warning));
+                    notes.extend(
+                        changes
+                            .into_iter()
+                            .map(|m| Diagnostic::warning(Code::Reconciled, m)),
+                    );
                     self.state.hazard = Some(run);
                 }
-                Err(why) => notes.push(Diagnostic::warning(format!(
-                    "{why}; the hazard was closed, and the run goes on"
-                ))),
+                Err(why) => notes.push(Diagnostic::warning(
+                    Code::Reconciled,
+                    format!("{why}; the hazard was closed, and the run goes on"),
+                )),
             }
         }
         let mut orphans = std::mem::take(&mut self.state.orphans);
@@ -540,10 +548,13 @@ impl Game {
                 .partition(|s| content.items.contains_key(&s.item));
             c.inventory = keep;
             for s in gone {
-                notes.push(Diagnostic::warning(format!(
-                    "item `{}` no longer exists; {} set aside until it returns",
-                    s.item, s.count
-                )));
+                notes.push(Diagnostic::warning(
+                    Code::Reconciled,
+                    format!(
+                        "item `{}` no longer exists; {} set aside until it returns",
+                        s.item, s.count
+                    ),
+                ));
                 orphans.push(s);
             }
         }
@@ -551,10 +562,13 @@ impl Game {
             .into_iter()
             .partition(|s| content.items.contains_key(&s.item));
         for s in back {
-            notes.push(Diagnostic::warning(format!(
-                "item `{}` exists again; {} returned to the inventory",
-                s.item, s.count
-            )));
+            notes.push(Diagnostic::warning(
+                Code::Reconciled,
+                format!(
+                    "item `{}` exists again; {} returned to the inventory",
+                    s.item, s.count
+                ),
+            ));
             self.state.player.inventory.push(s);
         }
         self.state.orphans = still;
@@ -563,7 +577,7 @@ impl Game {
             rules
                 .reconcile(&mut self.state.host, &content)
                 .into_iter()
-                .map(Diagnostic::warning),
+                .map(|m| Diagnostic::warning(Code::Reconciled, m)),
         );
         notes
     }

@@ -4,6 +4,7 @@
 
 use super::{Game, State};
 use crate::content::Content;
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -76,15 +77,17 @@ impl Game {
         let mut notes = Vec::new();
         for (id, version) in &file.mods {
             match content.mods.iter().find(|m| m.id == *id) {
-                None => notes.push(Diagnostic::warning(format!(
-                    "the save used mod `{id}` {version}, which is not loaded"
-                ))),
-                Some(m) if m.version.to_string() != *version => {
-                    notes.push(Diagnostic::warning(format!(
+                None => notes.push(Diagnostic::warning(
+                    Code::Reconciled,
+                    format!("the save used mod `{id}` {version}, which is not loaded"),
+                )),
+                Some(m) if m.version.to_string() != *version => notes.push(Diagnostic::warning(
+                    Code::Reconciled,
+                    format!(
                         "the save used mod `{id}` {version}; {} is loaded",
                         m.version
-                    )))
-                }
+                    ),
+                )),
                 _ => {}
             }
         }

@@ -25,6 +25,7 @@ pub(crate) use state::StateType;
 
 use crate::content::vocab::FieldType;
 use crate::content::Value;
+use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId};
 use crate::game::{Ctx, Game};
 use crate::id::Id;
@@ -597,6 +598,6 @@ impl Rules {
         self.0
             .problems
             .iter()
-            .map(|p| Diagnostic::error(format!("in the game's vocabulary: {p}")))
+            .map(|p| Diagnostic::error(Code::Vocabulary, format!("in the game's vocabulary: {p}")))
     }
 }

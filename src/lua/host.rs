@@ -11,6 +11,7 @@ use super::bridge::Creature;
 use super::memory::{Accounts, Owner};
 use super::{budget::Budget, LuaRuntime, ModScript, Registered, Shared, QUARANTINE_AFTER};
 use crate::content::Value;
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use crate::game::{Ctx, Event, Game, Host};
 use crate::id::Id;
@@ -125,7 +126,7 @@ impl LuaRuntime {
             let mod_id = r.mod_id.clone();
             drop(shared);
             if let Some(game) = game {
-                game.report(Diagnostic::warning(format!(
+                game.report(Diagnostic::warning(Code::Script, format!(
                     "[{mod_id}] the {what} failed {QUARANTINE_AFTER} times in a row and is switched off until the next reload"
                 )));
             }
@@ -245,7 +246,10 @@ impl Host for LuaRuntime {
         });
         if let Err(e) = lent.and_then(|lent| lent) {
             let name = &game.content().events.get(event.kind).name;
-            let d = Diagnostic::error(format!("cannot run the handlers of `{name}`: {e}"));
+            let d = Diagnostic::error(
+                Code::Script,
+                format!("cannot run the handlers of `{name}`: {e}"),
+            );
             game.report(d);
         }
         for (i, error) in outcomes {
@@ -277,12 +281,15 @@ impl Host for LuaRuntime {
 
     fn settle(&mut self, game: &mut Game) {
         for m in self.mods.iter().filter(|m| m.skipped > 0) {
-            game.report(Diagnostic::warning(format!(
-                "[{}] {} of its handlers did not run this turn: {}",
-                m.id,
-                m.skipped,
-                turn_spent(&self.budget)
-            )));
+            game.report(Diagnostic::warning(
+                Code::Script,
+                format!(
+                    "[{}] {} of its handlers did not run this turn: {}",
+                    m.id,
+                    m.skipped,
+                    turn_spent(&self.budget)
+                ),
+            ));
         }
         self.new_turn();
         self.write_storage(game);

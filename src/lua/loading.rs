@@ -8,6 +8,7 @@
 use super::memory::Owner;
 use super::{api, host, sandbox, script_check, Listener, LuaRuntime, ModScript};
 use crate::content::{Content, Extensions};
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, SourceMap, Span};
 use crate::mods::ModFolder;
 use mlua::{Function, Table};
@@ -61,9 +62,10 @@ impl LuaRuntime {
         let (env, lantern) = match built {
             Ok(pair) => pair,
             Err(e) => {
-                diags.push(Diagnostic::error(format!(
-                    "mod `{id}`: cannot set up its Lua environment: {e}"
-                )));
+                diags.push(Diagnostic::error(
+                    Code::Lua,
+                    format!("mod `{id}`: cannot set up its Lua environment: {e}"),
+                ));
                 return;
             }
         };
@@ -200,10 +202,13 @@ impl LuaRuntime {
                     });
                 }
                 None => {
-                    let mut d = Diagnostic::error(format!(
-                        "mod `{}` listens to `{}`, which is not an event",
-                        h.registered.mod_id, h.event
-                    ))
+                    let mut d = Diagnostic::error(
+                        Code::UnknownReference,
+                        format!(
+                            "mod `{}` listens to `{}`, which is not an event",
+                            h.registered.mod_id, h.event
+                        ),
+                    )
                     .with_help_opt(
                         did_you_mean(&h.event, content.events.names())
                             .or(Some("declare custom events with [[event_types]]".into())),
@@ -222,16 +227,17 @@ impl LuaRuntime {
         shared.by_event = by_event.into_iter().map(Into::into).collect();
 
         if let Err(e) = self.views.bind(&self.lua, &content.events) {
-            diags.push(Diagnostic::error(format!(
-                "cannot prepare the Lua event views: {e}"
-            )));
+            diags.push(Diagnostic::error(
+                Code::Lua,
+                format!("cannot prepare the Lua event views: {e}"),
+            ));
         }
         shared.content = Some(content);
         shared.symbols = Some(symbols);
         let messages = std::mem::take(&mut shared.messages);
         drop(shared);
         for m in messages {
-            self.pending.push(Diagnostic::warning(m));
+            self.pending.push(Diagnostic::warning(Code::Script, m));
         }
     }
 

@@ -41,6 +41,7 @@ pub use budget::Limits;
 pub use report::describe;
 
 use crate::content::{resolve::Symbols, Content, EventKey};
+use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId};
 use crate::game::Game;
 use crate::id::Id;
@@ -211,7 +212,7 @@ impl LuaRuntime {
             pending: if budget::patched_lua() {
                 Vec::new()
             } else {
-                vec![Diagnostic::warning(
+                vec![Diagnostic::warning(Code::Lua,
                     "this build of lantern runs stock Lua, not lantern's (vendor/lantern-lua-src): scripts run, but the instruction budget misses the work of C functions and `pairs` may order keys differently in every process",
                 )
                 .with_help("lantern's build script links its own Lua and mlua-sys links none (feature `external`); something in this build linked another Lua in its place")]
@@ -240,10 +241,13 @@ impl LuaRuntime {
                         Err(e) => report::describe(&e).0,
                         Ok(_) => "it is not a table".to_string(),
                     };
-                    game.report(Diagnostic::warning(format!(
-                        "[{}] its saved storage could not be restored ({why}); it starts empty",
-                        m.id
-                    )));
+                    game.report(Diagnostic::warning(
+                        Code::Script,
+                        format!(
+                            "[{}] its saved storage could not be restored ({why}); it starts empty",
+                            m.id
+                        ),
+                    ));
                     self.lua.create_table().ok()
                 }
             };
@@ -309,10 +313,10 @@ impl LuaRuntime {
                     game.storage_mut().insert(m.id.clone(), json);
                 }
                 Err(e) => {
-                    let mut d = Diagnostic::error(format!(
-                        "[{}] {e}; the storage keeps its last saved state",
-                        m.id
-                    ));
+                    let mut d = Diagnostic::error(
+                        Code::Script,
+                        format!("[{}] {e}; the storage keeps its last saved state", m.id),
+                    );
                     let shared = self.shared.borrow();
                     let last = match &m.last {
                         Some(Called::Handler(i)) => {
@@ -389,7 +393,7 @@ impl LuaRuntime {
                 memory::bytes(held)
             );
         }
-        let mut d = Diagnostic::error(format!("[{mod_id}] {what}: {message}"));
+        let mut d = Diagnostic::error(Code::Script, format!("[{mod_id}] {what}: {message}"));
         let defined_at = || {
             let info = called?.info();
             let source = info.source?.trim_start_matches('@').to_string();

@@ -9,6 +9,7 @@
 
 use crate::content::resolve::Symbols;
 use crate::content::{EventTable, Value};
+use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId, Span};
 use full_moon::ast::{
     Call, Expression, Field, FunctionArgs, FunctionBody, FunctionCall, Index, LocalAssignment,
@@ -76,7 +77,8 @@ impl Calls<'_, '_> {
 
     fn error(&mut self, token: &TokenReference, message: String) {
         let span = self.span(token);
-        self.diags.push(Diagnostic::error(message).at(span));
+        self.diags
+            .push(Diagnostic::error(Code::ScriptCheck, message).at(span));
     }
 
     /// `lantern.emit_event("name", { field = value })`: the event is declared, and each literal

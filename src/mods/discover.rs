@@ -3,6 +3,7 @@
 //! Factorio keeps its base data apart from the mods folder; a mod id is still declared once.
 
 use super::Manifest;
+use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId, SourceMap};
 use std::path::{Path, PathBuf};
 
@@ -40,8 +41,11 @@ pub fn discover(
     if found.is_empty() && !diags.iter().any(Diagnostic::is_error) {
         let dirs: Vec<String> = roots.iter().map(|r| format!("`{}`", r.display())).collect();
         diags.push(
-            Diagnostic::error(format!("no mods found in {}", dirs.join(" or ")))
-                .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
+            Diagnostic::error(
+                Code::ModLayout,
+                format!("no mods found in {}", dirs.join(" or ")),
+            )
+            .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
         );
     }
     found
@@ -57,10 +61,13 @@ fn discover_in(
         Ok(dirs) => dirs,
         Err(e) => {
             diags.push(
-                Diagnostic::error(format!(
-                    "cannot read the mods directory `{}`: {e}",
-                    mods_dir.display()
-                ))
+                Diagnostic::error(
+                    Code::ModLayout,
+                    format!(
+                        "cannot read the mods directory `{}`: {e}",
+                        mods_dir.display()
+                    ),
+                )
                 .with_help("pass the folder that holds your mods with `--mods DIR`"),
             );
             return;
@@ -110,8 +117,11 @@ fn read_folder(
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
             diags.push(
-                Diagnostic::warning(format!("folder `{folder}` has no mod.toml and is ignored"))
-                    .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
+                Diagnostic::warning(
+                    Code::ModLayout,
+                    format!("folder `{folder}` has no mod.toml and is ignored"),
+                )
+                .with_help("a mod is a folder with a mod.toml; `lantern new NAME` creates one"),
             );
             return None;
         }
@@ -130,10 +140,13 @@ fn read_folder(
         Ok(manifest) => {
             if let Some(first) = found.iter().find(|m| m.manifest.id == manifest.id) {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "two folders declare the mod id `{}`; this one is ignored",
-                        manifest.id
-                    ))
+                    Diagnostic::error(
+                        Code::ModLayout,
+                        format!(
+                            "two folders declare the mod id `{}`; this one is ignored",
+                            manifest.id
+                        ),
+                    )
                     .at(manifest.id_span)
                     .with_label(first.manifest.id_span, "first declared here"),
                 );
@@ -172,8 +185,11 @@ fn check_layout(dir: &Path, folder: &str, diags: &mut Vec<Diagnostic>) {
             .find(|known| strsim::damerau_levenshtein(&name.to_lowercase(), known) <= 2);
         if let Some(meant) = meant {
             diags.push(
-                Diagnostic::warning(format!("folder `{folder}/{name}` is not read by lantern"))
-                    .with_help(format!("did you mean `{meant}`?")),
+                Diagnostic::warning(
+                    Code::ModLayout,
+                    format!("folder `{folder}/{name}` is not read by lantern"),
+                )
+                .with_help(format!("did you mean `{meant}`?")),
             );
         }
     }
@@ -205,7 +221,7 @@ fn check_layout(dir: &Path, folder: &str, diags: &mut Vec<Diagnostic>) {
                 .find(|n| *n == "main.lua")
                 .unwrap_or(&root_lua[0]);
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::warning(Code::ModLayout, format!(
                     "`{folder}/{first}` is never run: lantern runs a mod's `scripts/main.lua`"
                 ))
                 .with_help(format!(
@@ -219,9 +235,12 @@ fn check_layout(dir: &Path, folder: &str, diags: &mut Vec<Diagnostic>) {
                 None => "lantern runs scripts/main.lua, which `require`s the rest".to_string(),
             };
             diags.push(
-                Diagnostic::warning(format!(
-                    "`{folder}/scripts` has Lua files but no main.lua, so none of them runs"
-                ))
+                Diagnostic::warning(
+                    Code::ModLayout,
+                    format!(
+                        "`{folder}/scripts` has Lua files but no main.lua, so none of them runs"
+                    ),
+                )
                 .with_help(help),
             );
         }
@@ -241,9 +260,12 @@ pub fn decode_utf8(bytes: &[u8]) -> (String, Option<(usize, Diagnostic)>) {
         Ok(text) => (text.to_string(), None),
         Err(e) => {
             let valid = e.valid_up_to();
-            let d = Diagnostic::error(format!(
-                "the file is not valid UTF-8 (the first invalid byte is at offset {valid})"
-            ))
+            let d = Diagnostic::error(
+                Code::FileRefused,
+                format!(
+                    "the file is not valid UTF-8 (the first invalid byte is at offset {valid})"
+                ),
+            )
             .with_help("save the file as UTF-8");
             (
                 String::from_utf8_lossy(bytes).into_owned(),

@@ -7,6 +7,7 @@
 //! Walking a folder visits each real folder once (so symlink loops end) and stops at
 //! [`MOST_FILES`] files. What is refused is never read, and becomes a diagnostic at the path.
 
+use crate::diag::Code;
 use crate::diag::Diagnostic;
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -39,22 +40,22 @@ impl Refused {
     /// The diagnostic for a refused file, shown as `display` (its path relative to the mods).
     pub fn diagnostic(&self, display: &str) -> Diagnostic {
         match self {
-            Refused::Outside(_) => Diagnostic::error(format!(
+            Refused::Outside(_) => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` leads outside its mod's folder and is not read"
             ))
             .with_help("a mod reads only files inside its own folder; copy the file in instead of linking to it"),
-            Refused::NotAFile(kind) => Diagnostic::error(format!(
+            Refused::NotAFile(kind) => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` is {kind}, not a file, and is not read"
             )),
-            Refused::TooLarge => Diagnostic::error(format!(
+            Refused::TooLarge => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` is larger than {} and is not read",
                 crate::lua::memory::bytes(MOST_BYTES as usize)
             ))
             .with_help("split it into smaller files"),
-            Refused::Loop => Diagnostic::error(format!(
+            Refused::Loop => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` is a symlink that leads back to itself and is not read"
             )),
-            Refused::Unreadable(e) => Diagnostic::error(format!("cannot read `{display}`: {e}")),
+            Refused::Unreadable(e) => Diagnostic::error(Code::FileRefused, format!("cannot read `{display}`: {e}")),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `mod.toml`: a mod's id, name, version and its relations to other mods.
 
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
 use crate::id::is_ident;
 use serde::Deserialize;
@@ -60,7 +61,7 @@ impl Manifest {
         let at = |s: &Spanned<String>| Span::new(file, s.span());
         if !is_ident(raw.id.get_ref()) {
             errors.push(
-                Diagnostic::error(format!("`{}` is not a valid mod id", raw.id.get_ref()))
+                Diagnostic::error(Code::Manifest, format!("`{}` is not a valid mod id", raw.id.get_ref()))
                     .at(at(&raw.id))
                     .with_help("a mod id uses only lowercase letters, digits and `_`, such as `rats` or `more_rats`"),
             );
@@ -69,10 +70,10 @@ impl Manifest {
             Ok(v) => Some(v),
             Err(e) => {
                 errors.push(
-                    Diagnostic::error(format!(
-                        "`{}` is not a semantic version: {e}",
-                        raw.version.get_ref()
-                    ))
+                    Diagnostic::error(
+                        Code::Manifest,
+                        format!("`{}` is not a semantic version: {e}", raw.version.get_ref()),
+                    )
                     .at(at(&raw.version))
                     .with_help("write three numbers, such as `1.2.0`"),
                 );
@@ -113,7 +114,7 @@ fn parse_dependency(text: &Spanned<String>, file: FileId) -> Result<Dependency, 
     };
     if !is_ident(id) {
         return Err(
-            Diagnostic::error(format!("`{trimmed}` does not name a mod"))
+            Diagnostic::error(Code::Manifest, format!("`{trimmed}` does not name a mod"))
                 .at(span)
                 .with_help(
                     "write a mod id, optionally followed by a version requirement: `core >=0.1`",
@@ -123,12 +124,15 @@ fn parse_dependency(text: &Spanned<String>, file: FileId) -> Result<Dependency, 
     let requirement = match req {
         None | Some("") => None,
         Some(req) => Some(semver::VersionReq::parse(req).map_err(|e| {
-            Diagnostic::error(format!("`{req}` is not a version requirement: {e}"))
-                .at(span)
-                .with_help_opt(
-                    did_you_mean(req, [">=0.1", "^1.0", "~1.2"])
-                        .or(Some("such as `>=0.1` or `^1.2`".into())),
-                )
+            Diagnostic::error(
+                Code::Manifest,
+                format!("`{req}` is not a version requirement: {e}"),
+            )
+            .at(span)
+            .with_help_opt(
+                did_you_mean(req, [">=0.1", "^1.0", "~1.2"])
+                    .or(Some("such as `>=0.1` or `^1.2`".into())),
+            )
         })?),
     };
     Ok(Dependency {

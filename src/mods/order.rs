@@ -4,6 +4,7 @@
 //! is left out, and so is every mod that needs it.
 
 use super::ModFolder;
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,11 +20,14 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
             match by_id.get(&dep.id) {
                 None => {
                     diags.push(
-                        Diagnostic::error(format!(
-                            "mod `{}` depends on `{}`, which is not in the mods directory",
-                            m.id(),
-                            dep.id
-                        ))
+                        Diagnostic::error(
+                            Code::Dependency,
+                            format!(
+                                "mod `{}` depends on `{}`, which is not in the mods directory",
+                                m.id(),
+                                dep.id
+                            ),
+                        )
                         .at(dep.span)
                         .with_help_opt(did_you_mean(&dep.id, ids.iter().map(String::as_str))),
                     );
@@ -33,13 +37,16 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
                     if let Some(req) = &dep.requirement {
                         if !req.matches(&found.manifest.version) {
                             diags.push(
-                                Diagnostic::error(format!(
-                                    "mod `{}` needs `{} {req}`, but `{}` is version {}",
-                                    m.id(),
-                                    dep.id,
-                                    dep.id,
-                                    found.manifest.version
-                                ))
+                                Diagnostic::error(
+                                    Code::Dependency,
+                                    format!(
+                                        "mod `{}` needs `{} {req}`, but `{}` is version {}",
+                                        m.id(),
+                                        dep.id,
+                                        dep.id,
+                                        found.manifest.version
+                                    ),
+                                )
                                 .at(dep.span)
                                 .with_label(
                                     found.manifest.id_span,
@@ -56,13 +63,16 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
             if let (Some(found), Some(req)) = (by_id.get(&dep.id), &dep.requirement) {
                 if !req.matches(&found.manifest.version) {
                     diags.push(
-                        Diagnostic::error(format!(
-                            "mod `{}` can use `{} {req}`, but `{}` is version {}",
-                            m.id(),
-                            dep.id,
-                            dep.id,
-                            found.manifest.version
-                        ))
+                        Diagnostic::error(
+                            Code::Dependency,
+                            format!(
+                                "mod `{}` can use `{} {req}`, but `{}` is version {}",
+                                m.id(),
+                                dep.id,
+                                dep.id,
+                                found.manifest.version
+                            ),
+                        )
                         .at(dep.span),
                     );
                     broken.insert(m.id().to_string());
@@ -72,11 +82,14 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
         for conflict in &m.manifest.conflicts {
             if let Some(other) = by_id.get(&conflict.id) {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "mod `{}` conflicts with `{}`, and both are present",
-                        m.id(),
-                        conflict.id
-                    ))
+                    Diagnostic::error(
+                        Code::Dependency,
+                        format!(
+                            "mod `{}` conflicts with `{}`, and both are present",
+                            m.id(),
+                            conflict.id
+                        ),
+                    )
                     .at(conflict.span)
                     .with_label(other.manifest.id_span, "the conflicting mod")
                     .with_help(format!(
@@ -138,7 +151,8 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
                 .find(|d| d.id == cycle[1])
                 .map(|d| d.span);
             let chain = cycle.join(" -> ");
-            let mut d = Diagnostic::error(format!("dependency cycle: {chain}")).with_help(
+            let mut d = Diagnostic::error(Code::Dependency, format!("dependency cycle: {chain}"))
+                .with_help(
                 "a mod cannot depend on itself through others; remove one of these dependencies",
             );
             if let Some(span) = span {
@@ -150,9 +164,10 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
     for id in &stuck {
         if !reported.contains(id) {
             diags.push(
-                Diagnostic::error(format!(
-                    "mod `{id}` is left out because it depends on a dependency cycle"
-                ))
+                Diagnostic::error(
+                    Code::Dependency,
+                    format!("mod `{id}` is left out because it depends on a dependency cycle"),
+                )
                 .at(by_id[id].manifest.id_span),
             );
         }
@@ -166,10 +181,13 @@ pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModF
         if let Some(bad) = m.manifest.depends.iter().find(|d| left_out.contains(&d.id)) {
             if !broken.contains(&id) {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::error(
+                        Code::Dependency,
+                        format!(
                         "mod `{id}` is left out because its dependency `{}` could not be loaded",
                         bad.id
-                    ))
+                    ),
+                    )
                     .at(bad.span),
                 );
             }

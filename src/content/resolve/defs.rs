@@ -10,6 +10,7 @@ use crate::content::parse::{RawDefs, Src};
 use crate::content::raw::*;
 use crate::content::vocab::{self, FieldType};
 use crate::content::{Content, Extensions, ModInfo};
+use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,10 +51,13 @@ fn host_handlers(
     for (i, (name, _)) in handlers.iter().enumerate() {
         match events.lookup(name) {
             Some(key) => by_event[key.0 as usize].push(i),
-            None => diags.push(Diagnostic::error(format!(
-                "in the game's vocabulary: a handler listens to `{name}`, which is no event{}",
-                crate::diag::did_you_mean_suffix(name, events.names())
-            ))),
+            None => diags.push(Diagnostic::error(
+                Code::Vocabulary,
+                format!(
+                    "in the game's vocabulary: a handler listens to `{name}`, which is no event{}",
+                    crate::diag::did_you_mean_suffix(name, events.names())
+                ),
+            )),
         }
     }
     by_event
@@ -68,7 +72,7 @@ fn host_param_kinds(ext: &Extensions, diags: &mut Vec<Diagnostic>) {
         for p in params {
             if let FieldType::Host(kind) = p.ty {
                 if !kinds.contains(&kind) {
-                    diags.push(Diagnostic::error(format!(
+                    diags.push(Diagnostic::error(Code::Vocabulary, format!(
                         "in the game's vocabulary: `{}` of {what} is the ID of a `{kind}`, which is none of the game's tables{}",
                         p.name(),
                         crate::diag::did_you_mean_suffix(kind, kinds.iter().copied())
@@ -102,10 +106,13 @@ fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
             .iter()
             .any(|engine| engine.name == e.name)
         {
-            diags.push(Diagnostic::error(format!(
-                "in the game's vocabulary: the event `{}` is one of lantern's own",
-                e.name
-            )));
+            diags.push(Diagnostic::error(
+                Code::Vocabulary,
+                format!(
+                    "in the game's vocabulary: the event `{}` is one of lantern's own",
+                    e.name
+                ),
+            ));
             continue;
         }
         for (field, ty) in &e.payload {
@@ -116,7 +123,7 @@ fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
                         .map(|(n, _)| *n)
                         .chain(kinds.iter().copied())
                         .collect();
-                    diags.push(Diagnostic::error(format!(
+                    diags.push(Diagnostic::error(Code::Vocabulary, format!(
                         "in the game's vocabulary: field `{field}` of event `{}` has the type `{kind}`, which is neither a type nor one of the game's tables{}",
                         e.name,
                         crate::diag::did_you_mean_suffix(kind, names.iter().copied())
@@ -219,15 +226,18 @@ pub fn resolve_all(
         let span = Span::new(src.file, src.raw.id.span());
         if !crate::id::is_ident(id) {
             diags.push(
-                Diagnostic::error(format!("`{id}` is not a valid rarity name"))
-                    .at(span)
-                    .with_help("rarity names have no namespace: `white`, `blue`"),
+                Diagnostic::error(
+                    Code::InvalidId,
+                    format!("`{id}` is not a valid rarity name"),
+                )
+                .at(span)
+                .with_help("rarity names have no namespace: `white`, `blue`"),
             );
             continue;
         }
         if let Some(prev) = rarities.iter().find(|r| r.id == *id) {
             diags.push(
-                Diagnostic::error(format!("rarity `{id}` is declared twice"))
+                Diagnostic::error(Code::Duplicate, format!("rarity `{id}` is declared twice"))
                     .at(span)
                     .with_label(prev.span, "first declared here"),
             );
@@ -256,10 +266,13 @@ pub fn resolve_all(
         };
         if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
             cx.diags.push(
-                Diagnostic::warning(format!(
-                    "custom event `{id}` shares its name with the engine event `{}`",
-                    id.name()
-                ))
+                Diagnostic::warning(
+                    Code::ContentRule,
+                    format!(
+                        "custom event `{id}` shares its name with the engine event `{}`",
+                        id.name()
+                    ),
+                )
                 .at(Span::new(src.file, src.raw.id.span()))
                 .with_help(format!(
                     "a bare `{}` in `on` means the engine event; write `{id}` for this one",
@@ -443,7 +456,7 @@ pub fn resolve_all(
         if let Some(prev) = content.trigger_ids.get(id) {
             let prev = &triggers[prev.0 as usize];
             diags.push(
-                Diagnostic::error(format!("trigger `{id}` is defined twice"))
+                Diagnostic::error(Code::Duplicate, format!("trigger `{id}` is defined twice"))
                     .at(t.span)
                     .with_label(prev.span, "first defined here"),
             );
@@ -532,7 +545,7 @@ fn modifier_cycles(content: &Content, diags: &mut Vec<Diagnostic>) {
                     .collect::<Vec<_>>()
                     .join(" -> ");
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::error(Code::ContentRule, format!(
                         "this modifier of `{}` depends on what it changes: {names}",
                         first.attribute
                     ))
@@ -584,7 +597,7 @@ fn empty_random_pools(content: &Content, diags: &mut Vec<Diagnostic>) {
                 "`give_random_items` could never give anything: no item tagged `{tag}` has a rarity{range}"
             )
         };
-        diags.push(Diagnostic::error(message).at(entry.span));
+        diags.push(Diagnostic::error(Code::ContentRule, message).at(entry.span));
     });
 }
 
@@ -760,8 +773,11 @@ fn creature(cx: &mut Cx, id: &Id, src: &Src<RawCreature>, all: &mut Vec<Trigger>
                     (None, Some(list)) => Some(AiAct::Actions(actions(cx, list))),
                     _ => {
                         cx.diags.push(
-                            Diagnostic::error("an AI rule needs exactly one of `do` or `actions`")
-                                .at(span),
+                            Diagnostic::error(
+                                Code::ContentRule,
+                                "an AI rule needs exactly one of `do` or `actions`",
+                            )
+                            .at(span),
                         );
                         None
                     }
@@ -830,10 +846,10 @@ fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encounter {
         Some(w) if w.get_ref().0 >= 0.0 && w.get_ref().0.is_finite() => w.get_ref().0,
         Some(w) => {
             cx.diags.push(
-                Diagnostic::error(format!(
-                    "`weight` must be zero or more, found {}",
-                    w.get_ref().0
-                ))
+                Diagnostic::error(
+                    Code::OutOfRange,
+                    format!("`weight` must be zero or more, found {}", w.get_ref().0),
+                )
                 .at(cx.span(w.span())),
             );
             1.0
@@ -841,9 +857,12 @@ fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encounter {
     };
     if r.options.is_empty() {
         cx.diags.push(
-            Diagnostic::error(format!("encounter `{id}` has no options"))
-                .at(span)
-                .with_help("add at least one `[[encounters.options]]` with a `text`"),
+            Diagnostic::error(
+                Code::ContentRule,
+                format!("encounter `{id}` has no options"),
+            )
+            .at(span)
+            .with_help("add at least one `[[encounters.options]]` with a `text`"),
         );
     }
     let options = r
@@ -857,10 +876,13 @@ fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encounter {
                 Some(p) if (0.0..=1.0).contains(&p.get_ref().0) => p.get_ref().0,
                 Some(p) => {
                     cx.diags.push(
-                        Diagnostic::error(format!(
-                            "`probability` must be between 0 and 1, found {}",
-                            p.get_ref().0
-                        ))
+                        Diagnostic::error(
+                            Code::OutOfRange,
+                            format!(
+                                "`probability` must be between 0 and 1, found {}",
+                                p.get_ref().0
+                            ),
+                        )
                         .at(cx.span(p.span()))
                         .with_help("0.7 means the rewards come 70 % of the time"),
                     );
@@ -921,15 +943,21 @@ fn room(cx: &mut Cx, id: &Id, src: &Src<RawRoom>, all: &mut Vec<Trigger>) -> Opt
     if let Some(kind) = kind {
         if kind == RoomKind::Combat && r.enemies.is_empty() {
             cx.diags.push(
-                Diagnostic::warning(format!("combat room `{id}` has no `enemies`"))
-                    .at(cx.span(r.kind.span()))
-                    .with_help("use `kind = \"empty\"` for a room without a fight"),
+                Diagnostic::warning(
+                    Code::ContentRule,
+                    format!("combat room `{id}` has no `enemies`"),
+                )
+                .at(cx.span(r.kind.span()))
+                .with_help("use `kind = \"empty\"` for a room without a fight"),
             );
         }
         if r.encounter.is_some() && kind != RoomKind::Encounter {
             cx.diags.push(
-                Diagnostic::error("only an encounter room may name an `encounter`")
-                    .at(cx.span(r.kind.span())),
+                Diagnostic::error(
+                    Code::ContentRule,
+                    "only an encounter room may name an `encounter`",
+                )
+                .at(cx.span(r.kind.span())),
             );
         }
     }

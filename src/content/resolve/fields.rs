@@ -2,6 +2,7 @@
 
 use super::Cx;
 use crate::content::event::Value;
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -44,7 +45,11 @@ impl<'a> Entry<'a> {
         let value = self.map.get(key);
         if value.is_none() && required {
             cx.diags.push(
-                Diagnostic::error(format!("{} needs the key `{key}`", self.what)).at(self.span),
+                Diagnostic::error(
+                    Code::MissingKey,
+                    format!("{} needs the key `{key}`", self.what),
+                )
+                .at(self.span),
             );
         }
         value
@@ -52,11 +57,14 @@ impl<'a> Entry<'a> {
 
     fn wrong_type(&self, cx: &mut Cx, key: &str, v: &Spanned<toml::Value>, expected: &str) {
         cx.diags.push(
-            Diagnostic::error(format!(
-                "`{key}` in {} must be {expected}, found {}",
-                self.what,
-                v.get_ref().type_str()
-            ))
+            Diagnostic::error(
+                Code::WrongType,
+                format!(
+                    "`{key}` in {} must be {expected}, found {}",
+                    self.what,
+                    v.get_ref().type_str()
+                ),
+            )
             .at(cx.span(v.span())),
         );
     }
@@ -169,10 +177,13 @@ impl<'a> Entry<'a> {
                     args.insert(key.clone(), value);
                 }
                 None => cx.diags.push(
-                    Diagnostic::error(format!(
-                        "`{key}` in {} must be a string, number or boolean",
-                        self.what
-                    ))
+                    Diagnostic::error(
+                        Code::WrongType,
+                        format!(
+                            "`{key}` in {} must be a string, number or boolean",
+                            self.what
+                        ),
+                    )
                     .at(cx.span(v.span())),
                 ),
             }
@@ -185,16 +196,19 @@ impl<'a> Entry<'a> {
         for (key, v) in self.map {
             if !self.known.contains(&key.as_str()) {
                 cx.diags.push(
-                    Diagnostic::error(format!("unknown key `{key}` in {}", self.what))
-                        .at(cx.span(v.span()))
-                        .with_help_opt(did_you_mean(key, self.known.iter().copied()).or_else(
-                            || {
-                                let mut keys = self.known.clone();
-                                keys.sort();
-                                keys.dedup();
-                                Some(format!("known keys: {}", keys.join(", ")))
-                            },
-                        )),
+                    Diagnostic::error(
+                        Code::UnknownKey,
+                        format!("unknown key `{key}` in {}", self.what),
+                    )
+                    .at(cx.span(v.span()))
+                    .with_help_opt(
+                        did_you_mean(key, self.known.iter().copied()).or_else(|| {
+                            let mut keys = self.known.clone();
+                            keys.sort();
+                            keys.dedup();
+                            Some(format!("known keys: {}", keys.join(", ")))
+                        }),
+                    ),
                 );
             }
         }
@@ -213,9 +227,10 @@ pub fn out_of_range(key: &str, what: &str, lo: i64, hi: i64, found: i64) -> Diag
     } else {
         format!(" in {what}")
     };
-    Diagnostic::error(format!(
-        "`{key}`{within} must be between {lo} and {hi}, found {found}"
-    ))
+    Diagnostic::error(
+        Code::OutOfRange,
+        format!("`{key}`{within} must be between {lo} and {hi}, found {found}"),
+    )
 }
 
 /// `value` when it is within `lo..=hi`; otherwise the nearest bound, and a diagnostic at `span`.

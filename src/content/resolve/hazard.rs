@@ -6,6 +6,7 @@ use super::{Cx, RefKind};
 use crate::content::hazard::*;
 use crate::content::parse::Src;
 use crate::content::raw::{RawCard, RawEntry, RawHazard, RawMeter};
+use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use toml::Spanned;
@@ -27,10 +28,13 @@ fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
     let thresholds = m.thresholds.get_ref().clone();
     if thresholds.len() != rounds as usize {
         cx.diags.push(
-            Diagnostic::error(format!(
-                "`thresholds` has {} entries but the hazard has {rounds} rounds",
-                thresholds.len()
-            ))
+            Diagnostic::error(
+                Code::ContentRule,
+                format!(
+                    "`thresholds` has {} entries but the hazard has {rounds} rounds",
+                    thresholds.len()
+                ),
+            )
             .at(cx.span(m.thresholds.span()))
             .with_help("give one threshold per round; the last is the final round's"),
         );
@@ -45,7 +49,7 @@ fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
     let (last, rest) = thresholds.split_last()?;
     if let Some(highest) = rest.iter().max().filter(|h| *h > last) {
         cx.diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::warning(Code::ContentRule, format!(
                 "the final round's threshold ({last}) is lower than an earlier round's ({highest}); the final round should be elevated"
             ))
             .at(cx.span(m.thresholds.span()))
@@ -65,8 +69,11 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
         n if (1..=20).contains(&n) => n as u32,
         n => {
             cx.diags.push(
-                Diagnostic::error(format!("`rounds` must be between 1 and 20, found {n}"))
-                    .at(cx.span(r.rounds.span())),
+                Diagnostic::error(
+                    Code::OutOfRange,
+                    format!("`rounds` must be between 1 and 20, found {n}"),
+                )
+                .at(cx.span(r.rounds.span())),
             );
             return None;
         }
@@ -88,15 +95,18 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
         .collect();
     if r.risk.get_ref().len() != 2 {
         cx.diags.push(
-            Diagnostic::error(format!(
-                "the risk route has {} meter(s); it needs exactly two (both required)",
-                r.risk.get_ref().len()
-            ))
+            Diagnostic::error(
+                Code::ContentRule,
+                format!(
+                    "the risk route has {} meter(s); it needs exactly two (both required)",
+                    r.risk.get_ref().len()
+                ),
+            )
             .at(cx.span(r.risk.span())),
         );
     } else if risk.len() == 2 && risk[0].progress == risk[1].progress {
         cx.diags.push(
-            Diagnostic::error(format!(
+            Diagnostic::error(Code::ContentRule, format!(
                 "both meters of the risk route ask for `{}`; they must be two different progress types",
                 risk[0].progress
             ))
@@ -112,7 +122,7 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
         for (route, meters, at) in routes {
             if !meters.is_empty() && !elevated(&meters) {
                 cx.diags.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::warning(Code::ContentRule, format!(
                         "the {route} route's final round is not elevated: no threshold of it is above every earlier round's"
                     ))
                     .at(at)
@@ -139,9 +149,10 @@ pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
     outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
     if outcomes.is_empty() {
         cx.diags.push(
-            Diagnostic::warning(format!(
-                "hazard `{id}` has no `outcomes`; its score changes nothing"
-            ))
+            Diagnostic::warning(
+                Code::ContentRule,
+                format!("hazard `{id}` has no `outcomes`; its score changes nothing"),
+            )
             .at(span)
             .with_help("add `[[hazards.outcomes]]` with `at_least = 1` and the actions for a win"),
         );
@@ -227,9 +238,12 @@ fn effect(cx: &mut Cx, raw: &RawEntry) -> Option<CardEffect> {
             let help = crate::diag::did_you_mean(other, known)
                 .unwrap_or_else(|| format!("card effects: {}", EFFECTS.join(", ")));
             cx.diags.push(
-                Diagnostic::error(format!("unknown card effect `{other}`"))
-                    .at(cx.span(name.span()))
-                    .with_help(help),
+                Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("unknown card effect `{other}`"),
+                )
+                .at(cx.span(name.span()))
+                .with_help(help),
             );
             // Its other keys belong to an effect nobody knows: one message is enough.
             return None;
@@ -267,8 +281,11 @@ pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
             }),
             c => {
                 cx.diags.push(
-                    Diagnostic::error(format!("a bottom action costs 0 to 4 dice, found {c}"))
-                        .at(b_span),
+                    Diagnostic::error(
+                        Code::OutOfRange,
+                        format!("a bottom action costs 0 to 4 dice, found {c}"),
+                    )
+                    .at(b_span),
                 );
                 None
             }
@@ -277,6 +294,7 @@ pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
     if r.enchant && r.bottom.is_none() {
         cx.diags.push(
             Diagnostic::error(
+                Code::ContentRule,
                 "an ENCHANT card needs a `bottom` action: playing it is what enchants",
             )
             .at(cx.span(r.id.span())),
@@ -284,8 +302,11 @@ pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
     }
     if !r.enchant && !r.ongoing.is_empty() {
         cx.diags.push(
-            Diagnostic::error("only an ENCHANT card (`enchant = true`) has `ongoing` effects")
-                .at(cx.span(r.id.span())),
+            Diagnostic::error(
+                Code::ContentRule,
+                "only an ENCHANT card (`enchant = true`) has `ongoing` effects",
+            )
+            .at(cx.span(r.id.span())),
         );
     }
     let starter = r.starter.clamp(0, 10) as u32;
@@ -298,7 +319,7 @@ pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
         .any(CardEffect::touches_x);
     if x_effects && class.is_some_and(|c| c != CardClass::XInteraction) {
         cx.diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::warning(Code::ContentRule, format!(
                 "card `{id}` acts on X dice, but only cards of the `x_interaction` class may; its X effects will do nothing"
             ))
             .at(cx.span(r.id.span()))

@@ -17,6 +17,7 @@ use super::event::{EventKey, EventTable};
 use super::parse::RawDefs;
 use super::vocab;
 use super::{Content, Extensions, ModInfo};
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
 use crate::id::Id;
 use std::collections::BTreeMap;
@@ -111,11 +112,10 @@ impl<'a> Cx<'a> {
         let span = self.span(text.span());
         let Some(id) = Id::parse(text.get_ref(), &self.ns) else {
             self.diags.push(
-                Diagnostic::error(format!(
-                    "`{}` is not a valid {} ID",
-                    text.get_ref(),
-                    kind.name()
-                ))
+                Diagnostic::error(
+                    Code::InvalidId,
+                    format!("`{}` is not a valid {} ID", text.get_ref(), kind.name()),
+                )
                 .at(span)
                 .with_help(
                     "an ID is `name` or `mod:name`, using lowercase letters, digits and `_`",
@@ -133,9 +133,12 @@ impl<'a> Cx<'a> {
         }
         let help = did_you_mean(id.as_str(), table.keys().map(Id::as_str));
         self.diags.push(
-            Diagnostic::error(format!("unknown {} `{id}`", kind.name()))
-                .at(span)
-                .with_help_opt(help),
+            Diagnostic::error(
+                Code::UnknownReference,
+                format!("unknown {} `{id}`", kind.name()),
+            )
+            .at(span)
+            .with_help_opt(help),
         );
         None
     }
@@ -143,8 +146,11 @@ impl<'a> Cx<'a> {
     /// A problem that follows from one already reported: said once per subject, after the causes.
     pub fn follow_on(&mut self, span: Span, message: String) {
         if !self.diags.iter().any(|d| d.message == message) {
-            self.diags
-                .push(Diagnostic::error(message).at(span).following());
+            self.diags.push(
+                Diagnostic::error(Code::Follows, message)
+                    .at(span)
+                    .following(),
+            );
         }
     }
 
@@ -163,7 +169,7 @@ impl<'a> Cx<'a> {
             Some("custom events are declared with `[[event_types]]`; `lantern docs` lists the engine events".to_string())
         });
         self.diags.push(
-            Diagnostic::error(format!("unknown event `{name}`"))
+            Diagnostic::error(Code::UnknownReference, format!("unknown event `{name}`"))
                 .at(self.span(text.span()))
                 .with_help_opt(help),
         );
@@ -179,9 +185,12 @@ impl<'a> Cx<'a> {
             self.syms.rarities.keys().map(String::as_str),
         );
         self.diags.push(
-            Diagnostic::error(format!("unknown rarity `{}`", text.get_ref()))
-                .at(self.span(text.span()))
-                .with_help_opt(help),
+            Diagnostic::error(
+                Code::UnknownReference,
+                format!("unknown rarity `{}`", text.get_ref()),
+            )
+            .at(self.span(text.span()))
+            .with_help_opt(help),
         );
         None
     }
@@ -208,9 +217,12 @@ impl<'a> Cx<'a> {
         let help = did_you_mean(text.get_ref(), known.iter().copied())
             .unwrap_or_else(|| format!("one of: {}", known.join(", ")));
         self.diags.push(
-            Diagnostic::error(format!("unknown {what} `{}`", text.get_ref()))
-                .at(self.span(text.span()))
-                .with_help(help),
+            Diagnostic::error(
+                Code::UnknownReference,
+                format!("unknown {what} `{}`", text.get_ref()),
+            )
+            .at(self.span(text.span()))
+            .with_help(help),
         );
         None
     }

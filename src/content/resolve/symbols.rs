@@ -2,6 +2,7 @@
 
 use super::super::defs::Override;
 use super::super::parse::Src;
+use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
@@ -65,11 +66,14 @@ pub fn declare<T>(
         let span = Span::new(src.file, raw_id.span());
         let Some(id) = Id::parse(raw_id.get_ref(), &src.ns) else {
             diags.push(
-                Diagnostic::error(format!("`{}` is not a valid {kind} ID", raw_id.get_ref()))
-                    .at(span)
-                    .with_help(
-                        "an ID is `name` or `mod:name`, using lowercase letters, digits and `_`",
-                    ),
+                Diagnostic::error(
+                    Code::InvalidId,
+                    format!("`{}` is not a valid {kind} ID", raw_id.get_ref()),
+                )
+                .at(span)
+                .with_help(
+                    "an ID is `name` or `mod:name`, using lowercase letters, digits and `_`",
+                ),
             );
             continue;
         };
@@ -90,7 +94,7 @@ pub fn declare<T>(
                 )
             };
             diags.push(
-                Diagnostic::error(format!("mod `{}` defines {kind} `{id}` in another mod's namespace without depending on it", src.ns))
+                Diagnostic::error(Code::ForeignNamespace, format!("mod `{}` defines {kind} `{id}` in another mod's namespace without depending on it", src.ns))
                     .at(span)
                     .with_help(help),
             );
@@ -101,7 +105,7 @@ pub fn declare<T>(
             let prev_span = Span::new(prev.file, id_of(&prev.raw).span());
             if prev.ns == src.ns {
                 diags.push(
-                    Diagnostic::error(format!("{kind} `{id}` is defined twice"))
+                    Diagnostic::error(Code::Duplicate, format!("{kind} `{id}` is defined twice"))
                         .at(span)
                         .with_label(prev_span, "first defined here")
                         .with_help("rename one of them; the first definition is kept"),
@@ -118,11 +122,14 @@ pub fn declare<T>(
         } else if id.namespace() != src.ns {
             // Overriding a definition that does not exist (yet) is almost always a typo.
             diags.push(
-                Diagnostic::warning(format!(
-                    "mod `{}` overrides {kind} `{id}`, which `{}` does not define",
-                    src.ns,
-                    id.namespace()
-                ))
+                Diagnostic::warning(
+                    Code::Override,
+                    format!(
+                        "mod `{}` overrides {kind} `{id}`, which `{}` does not define",
+                        src.ns,
+                        id.namespace()
+                    ),
+                )
                 .at(span),
             );
         }

@@ -8,6 +8,7 @@ use crate::content::defs::{Trigger, TriggerHome};
 use crate::content::event::{EventKey, Value};
 use crate::content::raw::{RawActions, RawEntry, RawTrigger};
 use crate::content::vocab::FieldType;
+use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::id::Id;
 use std::collections::BTreeMap;
@@ -64,7 +65,7 @@ fn left_out(cx: &mut Cx, name: &Spanned<String>, kind: &str) -> bool {
         rules.actions().map(|(id, _, _)| id.to_string()).collect()
     };
     cx.diags.push(
-        Diagnostic::error(format!(
+        Diagnostic::error(Code::UnknownReference, format!(
             "{kind} `{}` is lantern's creature-and-inventory vocabulary, which the game `{}` does not use",
             name.get_ref(),
             rules.namespace()
@@ -122,6 +123,7 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 _ => {
                     cx.diags.push(
                         Diagnostic::error(
+                            Code::ContentRule,
                             "check `attribute` needs exactly one of `at_least` or `below`",
                         )
                         .at(span),
@@ -149,12 +151,18 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
             let rarity = e.opt_str(cx, "rarity").and_then(|r| cx.rarity(&r));
             let count = e.count(cx, "count", 1);
             if e.raw("item").is_none() && e.raw("tag").is_none() {
-                cx.diags
-                    .push(Diagnostic::error("check `has_item` needs `item` or `tag`").at(span));
+                cx.diags.push(
+                    Diagnostic::error(Code::ContentRule, "check `has_item` needs `item` or `tag`")
+                        .at(span),
+                );
                 None
             } else if e.raw("item").is_some() && e.raw("tag").is_some() {
                 cx.diags.push(
-                    Diagnostic::error("check `has_item` takes `item` or `tag`, not both").at(span),
+                    Diagnostic::error(
+                        Code::ContentRule,
+                        "check `has_item` takes `item` or `tag`, not both",
+                    )
+                    .at(span),
                 );
                 None
             } else if item.is_none() && tag.is_none() {
@@ -173,10 +181,10 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
             if let Some(f) = &fraction {
                 if !(0.0..=1.0).contains(f.get_ref()) {
                     cx.diags.push(
-                        Diagnostic::error(format!(
-                            "`fraction` must be between 0 and 1, found {}",
-                            f.get_ref()
-                        ))
+                        Diagnostic::error(
+                            Code::OutOfRange,
+                            format!("`fraction` must be between 0 and 1, found {}", f.get_ref()),
+                        )
                         .at(cx.span(f.span()))
                         .with_help("0.3 means 30 % of the creature's maximum health"),
                     );
@@ -259,8 +267,11 @@ fn host_args(
         let Some(raw) = e.raw(p.name()) else {
             if p.required {
                 cx.diags.push(
-                    Diagnostic::error(format!("{} needs the key `{}`", e.what, p.name()))
-                        .at(e.span),
+                    Diagnostic::error(
+                        Code::MissingKey,
+                        format!("{} needs the key `{}`", e.what, p.name()),
+                    )
+                    .at(e.span),
                 );
                 ok = false;
             }
@@ -279,12 +290,15 @@ fn host_args(
                 )
             });
             cx.diags.push(
-                Diagnostic::error(format!(
-                    "`{}` in {} must be {expected}, found {}",
-                    p.name(),
-                    e.what,
-                    raw.get_ref().type_str()
-                ))
+                Diagnostic::error(
+                    Code::WrongType,
+                    format!(
+                        "`{}` in {} must be {expected}, found {}",
+                        p.name(),
+                        e.what,
+                        raw.get_ref().type_str()
+                    ),
+                )
                 .at(cx.span(raw.span()))
                 .with_help_opt(help),
             );
@@ -346,9 +360,12 @@ fn registered(
             let help = did_you_mean(text, host.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("the game's {kind}s: {}", host.join(", ")));
             cx.diags.push(
-                Diagnostic::error(format!("the game has no {kind} `{text}`"))
-                    .at(span)
-                    .with_help(help),
+                Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("the game has no {kind} `{text}`"),
+                )
+                .at(span)
+                .with_help(help),
             );
             return None;
         }
@@ -365,9 +382,12 @@ fn registered(
             format!("{article} {kind} of a mod is registered by its Lua with `lantern.register_{kind}(\"{}\", fn)`", id.name())
         });
         cx.diags.push(
-            Diagnostic::error(format!("unknown {kind} `{text}`: no script registers it"))
-                .at(span)
-                .with_help(help),
+            Diagnostic::error(
+                Code::UnknownReference,
+                format!("unknown {kind} `{text}`: no script registers it"),
+            )
+            .at(span)
+            .with_help(help),
         );
         return None;
     }
@@ -379,7 +399,7 @@ fn registered(
     let help = did_you_mean(text, candidates)
         .unwrap_or_else(|| format!("built-in {kind}s: {}", builtins.join(", ")));
     cx.diags.push(
-        Diagnostic::error(format!("unknown {kind} `{text}`"))
+        Diagnostic::error(Code::UnknownReference, format!("unknown {kind} `{text}`"))
             .at(span)
             .with_help(help),
     );
@@ -462,8 +482,11 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
             if let (Some(lo), Some(hi)) = (&min_rarity, &max_rarity) {
                 if cx.syms.rarities[lo] > cx.syms.rarities[hi] {
                     cx.diags.push(
-                        Diagnostic::error(format!("`min_rarity` {lo} is above `max_rarity` {hi}"))
-                            .at(span),
+                        Diagnostic::error(
+                            Code::ContentRule,
+                            format!("`min_rarity` {lo} is above `max_rarity` {hi}"),
+                        )
+                        .at(span),
                     );
                 }
             }
@@ -501,9 +524,10 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
             for (key, value) in [("count", count), ("amount", amount.unwrap_or(1))] {
                 if value <= 0 {
                     cx.diags.push(
-                        Diagnostic::warning(format!(
-                            "`damage_random_items` with `{key} = {value}` does nothing"
-                        ))
+                        Diagnostic::warning(
+                            Code::ContentRule,
+                            format!("`damage_random_items` with `{key} = {value}` does nothing"),
+                        )
                         .at(span),
                     );
                 }
@@ -553,7 +577,11 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
             });
             if e.raw("face").is_none() && e.raw("state").is_none() {
                 cx.diags.push(
-                    Diagnostic::error("action `set_die` needs `face`, `state` or both").at(span),
+                    Diagnostic::error(
+                        Code::ContentRule,
+                        "action `set_die` needs `face`, `state` or both",
+                    )
+                    .at(span),
                 );
                 None
             } else {
@@ -605,8 +633,11 @@ fn payload(
 ) -> Option<Vec<(usize, Value)>> {
     let toml::Value::Table(table) = raw.get_ref() else {
         cx.diags.push(
-            Diagnostic::error("`payload` must be a table, such as `{ power = 3 }`")
-                .at(cx.span(raw.span())),
+            Diagnostic::error(
+                Code::WrongType,
+                "`payload` must be a table, such as `{ power = 3 }`",
+            )
+            .at(cx.span(raw.span())),
         );
         return None;
     };
@@ -617,12 +648,15 @@ fn payload(
         let Some((index, ty)) = def.field(key) else {
             let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
             cx.diags.push(
-                Diagnostic::error(format!("event `{}` has no payload field `{key}`", def.name))
-                    .at(cx.span(raw.span()))
-                    .with_help_opt(
-                        did_you_mean(key, names.iter().copied())
-                            .or(Some(format!("its fields: {}", names.join(", ")))),
-                    ),
+                Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("event `{}` has no payload field `{key}`", def.name),
+                )
+                .at(cx.span(raw.span()))
+                .with_help_opt(
+                    did_you_mean(key, names.iter().copied())
+                        .or(Some(format!("its fields: {}", names.join(", ")))),
+                ),
             );
             ok = false;
             continue;
@@ -645,22 +679,24 @@ fn typed_value(
 ) -> Option<Value> {
     let Some(plain) = plain_value(value) else {
         cx.diags.push(
-            Diagnostic::error(format!(
-                "expected a {}, found {}",
-                ty.name(),
-                value.type_str()
-            ))
+            Diagnostic::error(
+                Code::WrongType,
+                format!("expected a {}, found {}", ty.name(), value.type_str()),
+            )
             .at(cx.span(at)),
         );
         return None;
     };
     if !plain.fits(ty) {
         cx.diags.push(
-            Diagnostic::error(format!(
-                "expected a {}, found {} {plain}",
-                ty.name(),
-                plain.type_name()
-            ))
+            Diagnostic::error(
+                Code::WrongType,
+                format!(
+                    "expected a {}, found {} {plain}",
+                    ty.name(),
+                    plain.type_name()
+                ),
+            )
             .at(cx.span(at)),
         );
         return None;
@@ -709,10 +745,13 @@ pub fn when(
                 })
             });
             cx.diags.push(
-                Diagnostic::error(format!(
-                    "`when` field `{key}` is not carried by event `{}`",
-                    def.name
-                ))
+                Diagnostic::error(
+                    Code::UnknownReference,
+                    format!(
+                        "`when` field `{key}` is not carried by event `{}`",
+                        def.name
+                    ),
+                )
                 .at(cx.span(value.span()))
                 .with_help_opt(help),
             );
@@ -736,8 +775,11 @@ pub fn trigger(
     let id = t.id.as_ref().and_then(|id| {
         Id::parse(id.get_ref(), &cx.ns).or_else(|| {
             cx.diags.push(
-                Diagnostic::error(format!("`{}` is not a valid trigger ID", id.get_ref()))
-                    .at(cx.span(id.span())),
+                Diagnostic::error(
+                    Code::InvalidId,
+                    format!("`{}` is not a valid trigger ID", id.get_ref()),
+                )
+                .at(cx.span(id.span())),
             );
             None
         })
@@ -752,9 +794,12 @@ pub fn trigger(
             Some(value)
         } else {
             cx.diags.push(
-                Diagnostic::error(format!("`chance` must be between 0 and 1, found {value}"))
-                    .at(cx.span(c.span()))
-                    .with_help("0.2 means a 20 % chance"),
+                Diagnostic::error(
+                    Code::OutOfRange,
+                    format!("`chance` must be between 0 and 1, found {value}"),
+                )
+                .at(cx.span(c.span()))
+                .with_help("0.2 means a 20 % chance"),
             );
             None
         }
