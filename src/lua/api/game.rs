@@ -10,13 +10,18 @@ pub struct GameView;
 
 impl UserData for GameView {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_function_get("player", |_, _| Ok(Creature(CreatureRef::Player)));
+        fields.add_field_function_get("player", |_, _| {
+            creatures("player")?;
+            Ok(Creature(CreatureRef::Player))
+        });
         fields.add_field_function_get("enemies", |lua, _| {
+            creatures("enemies")?;
             let refs: Vec<Creature> =
                 with_game(|g| g.enemies().map(|(r, _)| Creature(r)).collect())?;
             lua.create_sequence_from(refs)
         });
         fields.add_field_function_get("inventory", |lua, _| {
+            creatures("inventory")?;
             let stacks = with_game(|g| g.state().player.inventory.clone())?;
             let list = lua.create_table()?;
             for (i, s) in stacks.iter().enumerate() {
@@ -94,6 +99,21 @@ impl UserData for GameView {
             Ok(mlua::Value::Table(t))
         });
     }
+}
+
+/// Fails when the hosting game leaves out creatures and inventories
+/// (`Vocabulary::without_creatures`): its player is lantern's bookkeeping, not the game's.
+fn creatures(field: &str) -> mlua::Result<()> {
+    let (left_out, game) = with_game(|g| {
+        let rules = &g.content().host;
+        (rules.without_creatures(), rules.namespace().to_string())
+    })?;
+    if left_out {
+        return Err(mlua::Error::runtime(format!(
+            "lantern.game.{field}: the game `{game}` has no creatures or inventories; its own functions are `lantern.{game}.*`"
+        )));
+    }
+    Ok(())
 }
 
 pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
