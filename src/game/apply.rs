@@ -39,12 +39,19 @@ enum Undo {
     Host(HostUndo),
 }
 
-/// What the game's own actions can change.
+/// What the game's own actions can change, beside the copies they make of the game's state and
+/// the streams the first time they change them ([`Game::host_undo`]).
 struct HostUndo {
-    host: crate::host::HostState,
-    rng: crate::rng::Streams,
     queued: usize,
     said: usize,
+}
+
+/// The game's state and the streams as they were before a list of the game's actions changed
+/// them: copied on the first change, so a list that only reads (or raises events) copies nothing.
+#[derive(Default)]
+pub(super) struct LazyCopy {
+    host: Option<crate::host::HostState>,
+    rng: Option<crate::rng::Streams>,
 }
 
 /// See [`Game::undo_point`].
@@ -88,40 +95,57 @@ impl Game {
 
     fn apply_list_whole(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
         let undo = self.undo_for(list);
-        for entry in &list.actions {
-            if let Err(message) = self.apply_entry(entry, ctx) {
-                match undo {
-                    Undo::Nothing => {}
-                    Undo::Whole(point) => self.undo(*point),
-                    Undo::Host(point) => self.undo_host(point),
+        let failed = list
+            .actions
+            .iter()
+            .find_map(|entry| self.apply_entry(entry, ctx).err());
+        if let Undo::Host(_) = undo {
+            let copy = self.host_undo.pop().unwrap_or_default();
+            if failed.is_some() {
+                if let Some(host) = copy.host {
+                    self.state.host = host;
                 }
-                return Err(Diagnostic::error(
-                    Code::ActionFailed,
-                    format!(
-                        "{message} (from {}); nothing in this action list was applied",
-                        ctx.cause
-                    ),
-                )
-                .at(list.span));
+                if let Some(rng) = copy.rng {
+                    self.rng = rng;
+                }
             }
         }
-        Ok(())
+        let Some(message) = failed else {
+            return Ok(());
+        };
+        match undo {
+            Undo::Nothing => {}
+            Undo::Whole(point) => self.undo(*point),
+            Undo::Host(point) => {
+                self.queue.truncate(point.queued);
+                self.messages.truncate(point.said);
+            }
+        }
+        Err(Diagnostic::error(
+            Code::ActionFailed,
+            format!(
+                "{message} (from {}); nothing in this action list was applied",
+                ctx.cause
+            ),
+        )
+        .at(list.span))
     }
 
     /// What undoes `list` if one of its actions fails. A single built-in action checks before it
     /// changes anything, so it needs nothing. A list of the game's own actions only can change
-    /// only what `Effects` reaches (the game's state, the streams, the queue and the lines), so a
-    /// copy of those is enough: no clone of lantern's whole state per trigger. Anything else
-    /// (several built-in actions, a script's action, which may do anything) copies it all.
-    fn undo_for(&self, list: &ActionList) -> Undo {
+    /// only what `Effects` reaches (the game's state, the streams, the queue and the lines): it
+    /// keeps the queue and line counts, and a copy of the game's state and of the streams made the
+    /// first time an action changes them (`host_state_changing`, `streams_drawing`), so a list
+    /// that only reads copies nothing. Anything else (several built-in actions, a script's action,
+    /// which may do anything) copies lantern's whole state.
+    fn undo_for(&mut self, list: &ActionList) -> Undo {
         let host = &self.content.host;
         let is_host = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if host.action(id).is_some());
         if list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. }) {
             Undo::Nothing
         } else if !list.actions.is_empty() && list.actions.iter().all(is_host) {
+            self.host_undo.push(LazyCopy::default());
             Undo::Host(HostUndo {
-                host: self.state.host.clone(),
-                rng: self.rng.clone(),
                 queued: self.queue.len(),
                 said: self.messages.len(),
             })
@@ -130,11 +154,24 @@ impl Game {
         }
     }
 
-    fn undo_host(&mut self, point: HostUndo) {
-        self.state.host = point.host;
-        self.rng = point.rng;
-        self.queue.truncate(point.queued);
-        self.messages.truncate(point.said);
+    /// Before the game's own action changes the game's state: the list it runs in keeps a copy
+    /// first, once.
+    pub(crate) fn host_state_changing(&mut self) {
+        if let Some(copy) = self.host_undo.last_mut() {
+            if copy.host.is_none() {
+                copy.host = Some(self.state.host.clone());
+            }
+        }
+    }
+
+    /// Before the game's own action draws from a stream: the list keeps a copy first, once.
+    pub(crate) fn streams_drawing(&mut self) -> &mut crate::rng::Streams {
+        if let Some(copy) = self.host_undo.last_mut() {
+            if copy.rng.is_none() {
+                copy.rng = Some(self.rng.clone());
+            }
+        }
+        &mut self.rng
     }
 
     /// What a transaction (an action list, an encounter's option, a game's verb) keeps to undo

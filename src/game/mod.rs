@@ -131,6 +131,8 @@ pub struct Game {
     host_busy: bool,
     /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
     in_turn: bool,
+    /// For each open list of the game's own actions, the copies it keeps to undo them.
+    host_undo: Vec<apply::LazyCopy>,
     /// Action lists (and encounter options) being applied, one inside another.
     open_lists: u32,
     /// Whether something was given past a stack cap since the outermost list began.
@@ -211,6 +213,7 @@ impl Game {
             host: Default::default(),
             host_busy: false,
             in_turn: false,
+            host_undo: Vec::new(),
             open_lists: 0,
             uncapped: false,
             messages: Vec::new(),

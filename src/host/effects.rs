@@ -40,6 +40,7 @@ impl<'g, S: GameState> Effects<'g, S> {
 
     /// The game's state, to change.
     pub fn state_mut(&mut self) -> &mut S {
+        self.game.host_state_changing();
         self.game
             .host_slot_mut()
             .get_mut::<S>()
@@ -67,13 +68,13 @@ impl<'g, S: GameState> Effects<'g, S> {
     /// for (seeded from the run's seed and the stream's name).
     pub fn roll(&mut self) -> f64 {
         let stream = self.stream.to_string();
-        self.game.rng_mut().roll(&stream)
+        self.game.streams_drawing().roll(&stream)
     }
 
     /// A whole number in `lo..=hi` from the same stream as [`roll`](Self::roll).
     pub fn between(&mut self, lo: i64, hi: i64) -> i64 {
         let stream = self.stream.to_string();
-        self.game.rng_mut().between(&stream, lo, hi)
+        self.game.streams_drawing().between(&stream, lo, hi)
     }
 
     /// What the action runs for: a trigger's key, a quest's ID, an encounter, a command.
