@@ -596,3 +596,35 @@ fn the_broken_farms_problems_carry_their_codes() {
     let json = lantern::diag::render_json(&world.diagnostics, &world.sources);
     assert_eq!(json[0]["code"], "wrong-type");
 }
+
+#[test]
+fn a_failed_list_of_the_games_actions_gives_back_its_draws_and_its_changes() {
+    let rules = lantern::host::Vocabulary::new("clock", Counter::default())
+        .event("tick", &[], "")
+        .action("draw", &[], "", |fx, _| {
+            let n = fx.between(1, 1000);
+            fx.state_mut().ticks += n;
+            Ok(())
+        })
+        .action("fail", &[], "", |_, _| Err("no".into()))
+        .verb("tick", &[], "", |g, _| Ok(g.raise("tick", &[])?))
+        .rules();
+    let dir = empty_mods();
+    std::fs::create_dir_all(dir.path().join("m/data")).unwrap();
+    std::fs::write(
+        dir.path().join("m/data/t.toml"),
+        "[[triggers]]\nid = \"both\"\non = \"tick\"\nactions = [ { action = \"clock:draw\" }, { action = \"clock:fail\" } ]\n\n[[triggers]]\nid = \"one\"\non = \"tick\"\nactions = [ { action = \"clock:draw\" } ]\n",
+    )
+    .unwrap();
+    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    assert!(!world.has_errors(), "{:?}", world.diagnostics);
+    let mut g = world.start(1);
+    g.verb("tick", &[]).unwrap();
+    // `both` drew and failed: undone, its draw included; `one` drew and kept it.
+    let kept = g.host_state::<Counter>().unwrap().ticks;
+    assert!(kept > 0);
+    let streams = g.snapshot().rng;
+    assert!(!streams.contains_key("trigger:m:both"), "{streams:?}");
+    assert!(streams.contains_key("trigger:m:one"), "{streams:?}");
+    assert_eq!(g.take_problems().len(), 1);
+}
