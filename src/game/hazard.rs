@@ -7,6 +7,7 @@ use super::{CreatureRef, Ctx, Event, Game, Outcome};
 #[cfg(feature = "roguelike")]
 use crate::content::Room;
 use crate::content::{ActionList, Value};
+#[cfg(feature = "roguelike")]
 use crate::diag::Code;
 use crate::hazard::engine::{HazardRun, Rolls, Route, Side};
 use crate::id::Id;
