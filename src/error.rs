@@ -45,6 +45,19 @@ impl From<Error> for String {
     }
 }
 
+/// lantern's own refusals are written as text where they are found; `?` makes them an error.
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::Refused(message)
+    }
+}
+
+impl From<&str> for Error {
+    fn from(message: &str) -> Error {
+        Error::Refused(message.to_string())
+    }
+}
+
 impl From<crate::diag::Diagnostic> for Error {
     fn from(d: crate::diag::Diagnostic) -> Error {
         Error::Refused(d.message)

@@ -256,7 +256,7 @@ fn ec4_removing_more_components_than_held_commits_nothing() {
     g.command_action(entry("core:cog"), "take").unwrap();
     g.command_action(entry("core:cog"), "take").unwrap();
     let before = g.state_hash();
-    let err = g.choose(1).unwrap_err();
+    let err = g.choose(1).unwrap_err().to_string();
     assert!(
         err.starts_with("option 1 is blocked: needs at least 2 Component (Common)"),
         "{err}"
@@ -274,7 +274,7 @@ fn ec5_random_components_with_no_candidate_fail_cleanly() {
     let mut g = Game::new(Arc::new(c), 1);
     g.start_encounter(&id("core:price_and_reward")).unwrap();
     let before = g.state_hash();
-    let err = g.choose(1).unwrap_err();
+    let err = g.choose(1).unwrap_err().to_string();
     assert!(
         err.contains("no item tagged `core:component` lies in the rarity range"),
         "{err}"
@@ -355,7 +355,7 @@ fn ec9_gold_that_would_go_negative_commits_nothing_and_names_the_line() {
     set_gold(&mut g, 5);
     g.start_encounter(&id("quick:broken_reward")).unwrap();
     let before = g.state_hash();
-    let err = g.choose(1).unwrap_err();
+    let err = g.choose(1).unwrap_err().to_string();
     assert!(err.contains("needs 10 Gold, but player holds 5"), "{err}");
     assert_eq!(g.state_hash(), before);
 }
@@ -365,7 +365,7 @@ fn failed_reward_leaves_the_state_hash_unchanged() {
     let mut g = Game::new(quick(), 1);
     g.start_encounter(&id("quick:broken_reward")).unwrap();
     let before = g.state_hash();
-    let err = g.choose(1).unwrap_err();
+    let err = g.choose(1).unwrap_err().to_string();
     assert!(
         err.contains("needs 2 Rusty Key, but player holds 0"),
         "{err}"
@@ -394,17 +394,17 @@ fn ec10_take_random_items_removes_exactly_what_it_picked() {
 fn ec11_an_out_of_range_option_is_refused_and_the_encounter_stays_open() {
     let mut g = horse_race(200);
     assert_eq!(
-        g.choose(4).unwrap_err(),
+        g.choose(4).unwrap_err().to_string(),
         "there is no option 4; choose 1 to 3"
     );
     assert_eq!(
-        g.choose(0).unwrap_err(),
+        g.choose(0).unwrap_err().to_string(),
         "there is no option 0; choose 1 to 3"
     );
     assert!(g.encounter().is_some());
     let mut poor = horse_race(10);
     assert_eq!(
-        poor.choose(1).unwrap_err(),
+        poor.choose(1).unwrap_err().to_string(),
         "option 1 is blocked: 需要至少 100 金币"
     );
 }

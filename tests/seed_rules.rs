@@ -220,7 +220,11 @@ text = "Leave"
     let view = g.encounter().unwrap();
     assert_eq!(view.options[0].blocked.as_deref(), Some("only at night"));
     assert_eq!(view.options[1].blocked, None);
-    assert!(g.choose(1).unwrap_err().contains("only at night"));
+    assert!(g
+        .choose(1)
+        .unwrap_err()
+        .to_string()
+        .contains("only at night"));
 }
 
 const MARKET: &str = r#"

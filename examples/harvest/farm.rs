@@ -179,7 +179,8 @@ pub fn rules() -> Rules {
                         ("amount", Value::Int(amount)),
                         ("money", Value::Int(money)),
                     ],
-                )
+                )?;
+                Ok(())
             },
         )
         .action(
@@ -217,7 +218,8 @@ pub fn rules() -> Rules {
                         &[("crop", Value::id(&crop)), ("amount", Value::Int(amount))],
                     )?;
                 }
-                fx.raise("day_started", &[("day", Value::Int(day + 1))])
+                fx.raise("day_started", &[("day", Value::Int(day + 1))])?;
+                Ok(())
             },
         )
         .check(
@@ -332,7 +334,8 @@ pub fn rules() -> Rules {
                     "risk" => lantern::hazard::Route::Risk,
                     other => return Err(format!("route safe|risk, not `{other}`")),
                 };
-                game.choose_route(route, None).map(|_| ())
+                game.choose_route(route, None)?;
+                Ok(())
             },
         )
         .verb(
@@ -346,20 +349,27 @@ pub fn rules() -> Rules {
                     other => return Err(format!("a card's side is top or bottom, not `{other}`")),
                 };
                 match args.int("card") {
-                    n if n > 0 => game.play_card(n as usize - 1, side).map(|_| ()),
+                    n if n > 0 => {
+                        game.play_card(n as usize - 1, side)?;
+                        Ok(())
+                    }
                     _ => Err("cards are numbered from 1".into()),
                 }
             },
         )
         .verb("end_round", &[], "Ends the storm's round.", |game, _| {
-            game.end_hazard_round().map(|_| ())
+            game.end_hazard_round()?;
+            Ok(())
         })
         .verb(
             "choose",
             &[Param::int("option")],
             "choose N: answer the open encounter.",
             |game, args| match args.int("option") {
-                n if n > 0 => game.choose(n as usize).map(|_| ()),
+                n if n > 0 => {
+                    game.choose(n as usize)?;
+                    Ok(())
+                }
                 _ => Err("options are numbered from 1".into()),
             },
         )

@@ -174,7 +174,7 @@ pub fn run(options: Options) -> ExitCode {
                     .get(1)
                     .ok_or_else(|| "`devcard` needs a card".to_string())
                     .and_then(|c| find_id(&live.game().content().cards, c, "core", "card"))
-                    .and_then(|card| live.game_mut().dev_card(&card));
+                    .and_then(|card| live.game_mut().dev_card(&card).map_err(String::from));
                 match result {
                     Ok(()) => println!("{}", hazard_text(live.game()).unwrap_or_default()),
                     Err(e) => println!("error: {e}"),
@@ -432,7 +432,7 @@ fn ending(game: &Game) -> String {
     )
 }
 
-fn command(game: &mut Game, line: &str) -> Result<String, String> {
+fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
     let content = game.content().clone();
     let words: Vec<&str> = line.split_whitespace().collect();
     let arg = |i: usize| {
@@ -460,7 +460,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             let route = match arg(1)? {
                 "safe" | "top" => crate::hazard::Route::Safe,
                 "risk" | "bottom" => crate::hazard::Route::Risk,
-                other => return Err(format!("`{other}` is not a route: `safe` or `risk`")),
+                other => return Err(format!("`{other}` is not a route: `safe` or `risk`").into()),
             };
             let progress = words
                 .get(2)
@@ -481,7 +481,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             let side = match words.get(2).copied().unwrap_or("top") {
                 "top" | "t" => crate::hazard::Side::Top,
                 "bottom" | "b" => crate::hazard::Side::Bottom,
-                other => return Err(format!("`{other}` is not a side: `top` or `bottom`")),
+                other => return Err(format!("`{other}` is not a side: `top` or `bottom`").into()),
             };
             game.play_card(n.saturating_sub(1), side).map(|o| {
                 format!(
@@ -569,7 +569,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
             game.command_action(entry, "start").map(outcome)
         }
         "emit" => emit(game, &words[1..]).map(outcome),
-        "why" => game.explain(arg(1)?),
+        "why" => Ok(game.explain(arg(1)?)?),
         "log" => {
             let n = words
                 .get(1)
@@ -588,17 +588,14 @@ fn command(game: &mut Game, line: &str) -> Result<String, String> {
         }
         "save" => game
             .save(Path::new(arg(1)?))
-            .map(|_| format!("saved to {}", arg(1).unwrap_or_default()))
-            .map_err(String::from),
+            .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
         "seed" => Ok(game.seed().to_string()),
         "hash" => Ok(game.state_hash()),
-        other => Err(format!(
-            "unknown command `{other}`; `help` lists the commands"
-        )),
+        other => Err(format!("unknown command `{other}`; `help` lists the commands").into()),
     }
 }
 
-fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, String> {
+fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, crate::Error> {
     let content = game.content().clone();
     let name = words.first().ok_or("`emit` needs an event name")?;
     let kind = content.events.lookup(name).ok_or_else(|| {

@@ -195,7 +195,7 @@ impl Game {
     }
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).
-    pub fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
+    pub(crate) fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
         self.open_lists += 1;
         let result = self.apply_entry(entry, ctx);
         self.close_list();

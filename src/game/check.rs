@@ -173,7 +173,7 @@ impl Game {
     }
 
     /// Whether one condition holds (with `not` applied); an error (a Lua check that failed) is `Err`.
-    pub fn holds_at(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<bool, String> {
+    pub(crate) fn holds_at(&self, cond: &Condition, ctx: &Ctx, depth: u8) -> Result<bool, String> {
         let mut saw = Saw::No;
         match (self.test(cond, ctx, depth, &mut saw), saw) {
             (false, Saw::Error(message)) => Err(message),

@@ -117,9 +117,11 @@ impl Game {
     }
 
     /// Starts an encounter by ID, as if the player had entered a room holding it (tests, `lantern play`).
-    pub fn start_encounter(&mut self, id: &Id) -> Result<Outcome, String> {
+    pub fn start_encounter(&mut self, id: &Id) -> Result<Outcome, crate::Error> {
         if !self.content.encounters.contains_key(id) {
-            return Err(format!("there is no encounter `{id}`"));
+            return Err(crate::Error::Refused(format!(
+                "there is no encounter `{id}`"
+            )));
         }
         if self.in_combat() {
             return Err("not during a fight".into());
@@ -266,7 +268,7 @@ impl Game {
     /// Chooses option `n` (from 1) of the open encounter.
     /// Out of range or blocked: refused, the encounter stays open (EC11). A failing cost or reward:
     /// nothing is committed, the encounter stays open, and a problem names the file and line.
-    pub fn choose(&mut self, n: usize) -> Result<Outcome, String> {
+    pub fn choose(&mut self, n: usize) -> Result<Outcome, crate::Error> {
         let content = self.content.clone();
         let id = self
             .state
@@ -285,7 +287,9 @@ impl Game {
             .encounter()
             .ok_or("there is no encounter to choose in")?;
         if let Some(reason) = &view.options[n - 1].blocked {
-            return Err(format!("option {n} is blocked: {reason}"));
+            return Err(crate::Error::Refused(format!(
+                "option {n} is blocked: {reason}"
+            )));
         }
         let (cause, stream) = (
             format!("encounter {id} option {n}"),
@@ -300,12 +304,12 @@ impl Game {
         };
         if let Err(f) = self.conditions_hold(&option.requirements, &ctx) {
             let req = &option.requirements[f.index - 1];
-            return Err(format!(
+            return Err(crate::Error::Refused(format!(
                 "option {n} is blocked: {}",
                 req.reason
                     .clone()
                     .unwrap_or_else(|| self.generated_reason(req))
-            ));
+            )));
         }
         // The working copy: everything below, the turn count included, is committed whole or not at all.
         let undo = self.undo_point();
@@ -360,7 +364,9 @@ impl Game {
                 self.undo(undo);
                 let message = d.message.clone();
                 self.problems.push(d);
-                Err(format!("option {n} cannot be carried out: {message}"))
+                Err(crate::Error::Refused(format!(
+                    "option {n} cannot be carried out: {message}"
+                )))
             }
         }
     }

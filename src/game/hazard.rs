@@ -89,7 +89,7 @@ impl Game {
     }
 
     /// Opens a hazard as if its room had been entered (tests, the play session's `--dev`).
-    pub fn start_hazard(&mut self, id: &Id) -> Result<Outcome, String> {
+    pub fn start_hazard(&mut self, id: &Id) -> Result<Outcome, crate::Error> {
         if self.state.hazard.is_some() {
             return Err("a hazard is already open".into());
         }
@@ -111,7 +111,11 @@ impl Game {
     }
 
     /// The binding route choice; `progress` picks the safe route's type where the hazard allows.
-    pub fn choose_route(&mut self, route: Route, progress: Option<&Id>) -> Result<Outcome, String> {
+    pub fn choose_route(
+        &mut self,
+        route: Route,
+        progress: Option<&Id>,
+    ) -> Result<Outcome, crate::Error> {
         let content = self.content.clone();
         let mut run = self.hazard_mut()?;
         let hazard = content
@@ -132,7 +136,7 @@ impl Game {
     }
 
     /// Plays the card at `index` (from 0) of the hand, its top or its bottom action.
-    pub fn play_card(&mut self, index: usize, side: Side) -> Result<Outcome, String> {
+    pub fn play_card(&mut self, index: usize, side: Side) -> Result<Outcome, crate::Error> {
         let content = self.content.clone();
         let mut run = self.hazard_mut()?;
         let id = run.hazard.clone();
@@ -189,9 +193,9 @@ impl Game {
     }
 
     /// Adds any card straight to the hand without touching the deck (the seed's dev mode, FR-13).
-    pub fn dev_card(&mut self, card: &Id) -> Result<(), String> {
+    pub fn dev_card(&mut self, card: &Id) -> Result<(), crate::Error> {
         if !self.content.cards.contains_key(card) {
-            return Err(format!("there is no card `{card}`"));
+            return Err(crate::Error::Refused(format!("there is no card `{card}`")));
         }
         let run = self
             .state
@@ -204,7 +208,7 @@ impl Game {
 
     /// Ends the round: O or X (with the hazard's penalty), and after the final round the score and
     /// its outcome.
-    pub fn end_hazard_round(&mut self) -> Result<Outcome, String> {
+    pub fn end_hazard_round(&mut self) -> Result<Outcome, crate::Error> {
         let content = self.content.clone();
         let mut run = self.hazard_mut()?;
         let id = run.hazard.clone();

@@ -421,7 +421,7 @@ impl Game {
     /// `why KEY` as the console and the test harness answer it: the last evaluation in words, a
     /// note that there has been none yet, or an error naming the closest trigger or quest there is.
     /// A bare name is core's.
-    pub fn explain(&self, key: &str) -> Result<String, String> {
+    pub(crate) fn explain(&self, key: &str) -> Result<String, String> {
         let key = if key.contains(':') || key.contains('/') {
             key.to_string()
         } else {

@@ -18,7 +18,7 @@ pub enum Outcome {
     RunOver,
 }
 
-type VerbResult = Result<Outcome, String>;
+type VerbResult = Result<Outcome, crate::Error>;
 
 impl Game {
     /// The room the run is in, if any.
@@ -93,7 +93,10 @@ impl Game {
             return Err("the run is complete: there is no room left".into());
         };
         let Some(room_id) = floor_def.rooms.get(room).cloned() else {
-            return Err(format!("floor `{}` has no rooms", floor_def.id));
+            return Err(crate::Error::Refused(format!(
+                "floor `{}` has no rooms",
+                floor_def.id
+            )));
         };
         self.begin_turn();
         self.state.position = super::Position {
@@ -201,7 +204,9 @@ impl Game {
                 .ok_or("there is nothing to attack")?,
         };
         if !self.creature(target).is_some_and(Creature::alive) {
-            return Err(format!("there is no living {target}"));
+            return Err(crate::Error::Refused(format!(
+                "there is no living {target}"
+            )));
         }
         self.begin_turn();
         self.push(
@@ -331,13 +336,16 @@ impl Game {
         self.ready()?;
         let content = self.content.clone();
         let Some(def) = content.items.get(item) else {
-            return Err(format!("there is no item `{item}`"));
+            return Err(crate::Error::Refused(format!("there is no item `{item}`")));
         };
         if self.state.player.count(item) == 0 {
-            return Err(format!("you have no {}", def.name));
+            return Err(crate::Error::Refused(format!("you have no {}", def.name)));
         }
         let Some(actions) = &def.on_use else {
-            return Err(format!("{} cannot be used", def.name));
+            return Err(crate::Error::Refused(format!(
+                "{} cannot be used",
+                def.name
+            )));
         };
         self.begin_turn();
         let target = self.enemies().next().map(|(r, _)| r);
@@ -415,7 +423,7 @@ impl Game {
     }
 
     /// Adds an enemy of a definition to the current room; starts a fight.
-    pub fn spawn(&mut self, def: &Id) -> Result<CreatureRef, String> {
+    pub fn spawn(&mut self, def: &Id) -> Result<CreatureRef, crate::Error> {
         let c = Creature::spawn(&self.content, def)
             .ok_or_else(|| format!("there is no creature `{def}`"))?;
         self.state.enemies.push(c);
@@ -438,7 +446,8 @@ impl Game {
             return Err(match t {
                 CreatureRef::Enemy(i) => format!("there is no enemy {}", i + 1),
                 CreatureRef::Player => "there is no player".to_string(),
-            });
+            }
+            .into());
         }
         self.begin_turn();
         let source = match (kind, target) {

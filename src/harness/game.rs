@@ -73,8 +73,8 @@ pub fn constructor(
     })
 }
 
-fn check(lua: &Lua, r: Result<Outcome, String>) -> mlua::Result<()> {
-    r.map(|_| ()).map_err(|e| located(lua, e))
+fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
+    r.map(|_| ()).map_err(|e| located(lua, e.into()))
 }
 
 /// An error placed at the test line that made the call.
@@ -196,7 +196,10 @@ impl UserData for TestGame {
             let r = {
                 let mut g = this.borrow_mut::<TestGame>()?;
                 let creature = known(lua, &g.game.content().creatures, &creature, "creature")?;
-                let r = g.game.spawn(&creature).map_err(|e| located(lua, e))?;
+                let r = g
+                    .game
+                    .spawn(&creature)
+                    .map_err(|e| located(lua, e.into()))?;
                 g.flush();
                 r
             };

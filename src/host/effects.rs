@@ -54,9 +54,11 @@ impl<'g, S: GameState> Effects<'g, S> {
 
     /// Queues one of the game's events (or any other) with its payload, checked against the
     /// event's declaration. It is handled after the current one, first in, first out.
-    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) -> Result<(), String> {
+    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) -> Result<(), crate::Error> {
         let cause = self.cause.to_string();
-        self.game.raise_because(event, payload, Some(cause.into()))
+        self.game
+            .raise_because(event, payload, Some(cause.into()))
+            .map_err(crate::Error::Refused)
     }
 
     /// A line for the player.
