@@ -269,7 +269,7 @@ pub fn attribute_names() -> impl Iterator<Item = &'static str> {
 }
 
 /// An attribute name given at run time (a script, a test), refused with the closest name when it is not one.
-pub fn known_attribute(name: &str) -> Result<(), String> {
+pub(crate) fn known_attribute(name: &str) -> Result<(), String> {
     if attribute_names().any(|a| a == name) {
         return Ok(());
     }

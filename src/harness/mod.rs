@@ -129,7 +129,11 @@ impl Harness {
     }
 
     /// The prepared content for a set of mods (all of them when `mods` is empty), loaded on first use.
-    pub fn prepare(&self, mods: &[String]) -> Result<Arc<Prepared>, String> {
+    pub fn prepare(&self, mods: &[String]) -> Result<Arc<Prepared>, crate::Error> {
+        self.prepare_text(mods).map_err(crate::Error::Refused)
+    }
+
+    fn prepare_text(&self, mods: &[String]) -> Result<Arc<Prepared>, String> {
         let mut key = mods.to_vec();
         key.sort();
         if let Some(p) = self.prepared.lock().map_err(|_| "poisoned")?.get(&key) {
