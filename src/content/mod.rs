@@ -1,7 +1,7 @@
 //! Content: the immutable, typed snapshot of everything a mod set defines.
 //!
 //! Loading goes in stages, as cargo reads manifests: text, then a spanned TOML document, then raw
-//! serde types that mirror the file ([`raw`], [`parse`]), then resolved registries ([`resolve`]).
+//! serde types that mirror the file (`raw`, `parse`), then resolved registries (`resolve`).
 //! The result is `(Content, Vec<Diagnostic>)`: what could be built plus every problem (invariant 6).
 //! Content knows nothing of game state or Lua; game state refers to it by ID only (invariant 2),
 //! and a reload replaces it whole.
@@ -19,10 +19,8 @@ pub mod generate;
 pub mod hazard;
 #[doc(hidden)]
 pub mod parse;
-#[doc(hidden)]
-pub mod raw;
-#[doc(hidden)]
-pub mod resolve;
+pub(crate) mod raw;
+pub(crate) mod resolve;
 #[doc(hidden)]
 pub mod schema;
 pub mod vocab;

@@ -15,12 +15,11 @@ mod hazard;
 mod host;
 pub mod save;
 mod state;
-#[doc(hidden)]
-pub mod streams;
+pub(crate) mod streams;
 mod trace;
 mod verbs;
-#[doc(hidden)]
-pub mod words;
+#[cfg(all(feature = "cli", feature = "roguelike"))]
+pub(crate) mod words;
 
 #[doc(hidden)]
 pub use apply::ev;

@@ -2,15 +2,13 @@
 //!
 //! Test files are `mods/<id>/tests/**/*.lua` and `scripts/**/*.lua` beside the mods directory. Each
 //! file runs in a Lua state of its own (the *test* state, separate from any game's mod scripts) with
-//! a small busted-like API ([`api`]): `describe`, `it`, `before_each`, `expect`. A test makes games
-//! with `lantern.test.game{...}` ([`game`]); each is fresh and isolated, built from content parsed
+//! a small busted-like API (`api`): `describe`, `it`, `before_each`, `expect`. A test makes games
+//! with `lantern.test.game{...}` (`game`); each is fresh and isolated, built from content parsed
 //! once per mod set and a new Lua state for the mods' scripts. Files run in parallel; results come
 //! back in file order, so two runs give the same report. [`report`] renders pretty, TAP and JUnit.
 
-#[doc(hidden)]
-pub mod api;
-#[doc(hidden)]
-pub mod game;
+pub(crate) mod api;
+pub(crate) mod game;
 pub mod report;
 
 use crate::content::Content;

@@ -15,7 +15,7 @@
 //! [`Limits::turn_instructions`] (the runtime keeps that count), so a mod with a thousand looping
 //! handlers costs a turn at most its turn budget, not a thousand calls' worth.
 //!
-//! Memory is the other limit: per mod in the runtime's state ([`super::memory`]), for the whole
+//! Memory is the other limit: per mod in the runtime's state (`super::memory`), for the whole
 //! state in the harness's and the simulator's, which hold no mods.
 
 use mlua::{ffi, HookTriggers, Lua, VmState};

@@ -1,41 +1,35 @@
 //! The Lua layer: sandboxed scripts that subscribe to events, emit custom events and register
 //! actions and checks.
 //!
-//! One Lua 5.4 state holds one environment per mod ([`sandbox`]). Each mod's `scripts/main.lua` runs
+//! One Lua 5.4 state holds one environment per mod (`sandbox`). Each mod's `scripts/main.lua` runs
 //! at load, in mod order, and registers what it offers (`loading`); [`LuaRuntime::extensions`] then tells the
 //! content resolver which `<mod>:<name>` actions and checks exist, and [`LuaRuntime::bind`] resolves
 //! the events handlers listen to. During play the runtime is the game's [`Host`](crate::game::Host)
 //! (`host`): the engine calls it for every event and for every registered action and check, and
-//! it lends the game to Lua for the length of one call ([`bridge`]).
+//! it lends the game to Lua for the length of one call (`bridge`).
 //!
 //! Every call into a mod's code goes through one place (`host::call_mod`): it runs under an
 //! instruction budget for the call and for the mod's turn ([`budget`]) with the mod's memory
-//! account charged ([`memory`]), and an error is caught there, reported with mod, file, line and
+//! account charged (`memory`), and an error is caught there, reported with mod, file, line and
 //! the chain of events (`report`); a handler, action or check that fails five times in a row is
 //! switched off until the next reload. The engine knows nothing of this module (invariant 3).
 
-#[doc(hidden)]
-pub mod api;
-#[doc(hidden)]
-pub mod bridge;
+pub(crate) mod api;
+pub(crate) mod bridge;
 pub mod budget;
 mod capi;
 #[doc(hidden)]
 pub mod defs;
-#[doc(hidden)]
-pub mod event_view;
+pub(crate) mod event_view;
 mod host;
 mod loading;
-#[doc(hidden)]
-pub mod memory;
-#[doc(hidden)]
-pub mod policy;
+pub(crate) mod memory;
+#[cfg(feature = "cli")]
+pub(crate) mod policy;
 mod report;
-#[doc(hidden)]
-pub mod sandbox;
+pub(crate) mod sandbox;
 mod script_check;
-#[doc(hidden)]
-pub mod storage;
+pub(crate) mod storage;
 
 pub use budget::Limits;
 pub use report::describe;

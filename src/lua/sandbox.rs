@@ -112,6 +112,7 @@ impl ModFiles {
     }
 
     /// Scripts with no folder (a simulator policy): `require` finds nothing.
+    #[cfg(feature = "cli")]
     pub fn nowhere(id: &str) -> ModFiles {
         ModFiles {
             id: id.to_string(),

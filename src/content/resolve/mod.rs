@@ -11,7 +11,7 @@ mod hazard;
 mod symbols;
 mod vocabulary;
 
-pub use symbols::{Symbols, Visibility};
+pub use symbols::Symbols;
 
 use super::event::{EventKey, EventTable};
 use super::parse::RawDefs;
