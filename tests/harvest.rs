@@ -344,6 +344,22 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
         )
     };
     assert_eq!(run(&["check"], &[mods()]), ExitCode::SUCCESS);
+    assert_eq!(
+        run(
+            &[
+                "sim",
+                "hazard",
+                "hailstorm",
+                "--runs",
+                "200",
+                "--format",
+                "json"
+            ],
+            &[mods()]
+        ),
+        ExitCode::SUCCESS,
+        "the simulator loads the game's mods with its vocabulary and finds a bare hazard name"
+    );
     let broken = common::root().join("tests/fixtures/host/broken_farm");
     assert_eq!(run(&["check"], &[mods(), broken]), ExitCode::from(1));
     assert_eq!(run(&["chek"], &[mods()]), ExitCode::from(2));

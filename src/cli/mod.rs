@@ -70,10 +70,11 @@ enum Command {
 enum SimWhat {
     /// Play a hazard with a built-in policy.
     Hazard {
-        /// The hazard's ID (a bare name means `core:`).
+        /// The hazard's ID (a bare name is the one hazard of that name, whichever mod defines it).
         id: String,
         /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long, default_value = "mods")]
+        /// Default: `mods` (a game's tools: the game's own).
+        #[arg(long)]
         mods: Vec<PathBuf>,
         #[arg(long, default_value_t = 10_000)]
         runs: u64,
@@ -167,7 +168,7 @@ fn missing_folder(mods: &[PathBuf]) -> Option<ExitCode> {
     Some(ExitCode::from(2))
 }
 
-/// `check`, `test`, `new` and `docs` for a vocabulary, over `default` mods folders unless the
+/// `check`, `test`, `new`, `docs` and `sim` for a vocabulary, over `default` mods folders unless the
 /// command names others: lantern's and a game's tools share them.
 fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf]) -> ExitCode {
     match tool {
@@ -190,6 +191,33 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf]) -> ExitCode {
         }
         Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
+        Tool::Sim(SimWhat::Hazard {
+            id,
+            mods,
+            runs,
+            route,
+            policy,
+            seed,
+            format,
+            threads,
+            lua_policy,
+        }) => {
+            let mods = or_default(mods, default);
+            missing_folder(&mods).unwrap_or_else(|| {
+                sim::run(sim::Options {
+                    mods: &mods,
+                    rules,
+                    hazard: &id,
+                    runs,
+                    route,
+                    policy,
+                    seed,
+                    format,
+                    threads,
+                    lua_policy: lua_policy.as_deref(),
+                })
+            })
+        }
     }
 }
 
@@ -199,6 +227,7 @@ enum Tool {
     Test(TestArgs),
     New(NewArgs),
     Docs(DocsArgs),
+    Sim(SimWhat),
 }
 
 /// The scripts' limits for one run; the defaults are in the guide's Lua chapter.
@@ -255,19 +284,6 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    // A mods folder that is not there is a mistake in the command, not in any mod: a CI job
-    // pointed at the wrong folder must fail, not report "0 passed".
-    let mods = match &cli.command {
-        #[cfg(feature = "roguelike")]
-        Command::Play { mods, .. } => Some(mods),
-        Command::Sim {
-            what: SimWhat::Hazard { mods, .. },
-        } => Some(mods),
-        _ => None,
-    };
-    if let Some(code) = mods.and_then(|m| missing_folder(m)) {
-        return code;
-    }
     let default = [PathBuf::from("mods")];
     let rules = Rules::default();
     match cli.command {
@@ -275,30 +291,7 @@ pub fn main() -> ExitCode {
         Command::Test(a) => run_tool(Tool::Test(a), &rules, &default),
         Command::New(a) => run_tool(Tool::New(a), &rules, &default),
         Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default),
-        Command::Sim {
-            what:
-                SimWhat::Hazard {
-                    id,
-                    mods,
-                    runs,
-                    route,
-                    policy,
-                    seed,
-                    format,
-                    threads,
-                    lua_policy,
-                },
-        } => sim::run(sim::Options {
-            mods: &mods,
-            hazard: &id,
-            runs,
-            route,
-            policy,
-            seed,
-            format,
-            threads,
-            lua_policy: lua_policy.as_deref(),
-        }),
+        Command::Sim { what } => run_tool(Tool::Sim(what), &rules, &default),
         #[cfg(feature = "roguelike")]
         Command::Play {
             mods,
@@ -307,13 +300,15 @@ pub fn main() -> ExitCode {
             load,
             dev,
             limits,
-        } => play::run(play::Options {
-            dev,
-            mods,
-            seed,
-            load,
-            watch: !no_watch,
-            limits: limits.limits(),
+        } => missing_folder(&mods).unwrap_or_else(|| {
+            play::run(play::Options {
+                dev,
+                mods,
+                seed,
+                load,
+                watch: !no_watch,
+                limits: limits.limits(),
+            })
         }),
     }
 }

@@ -21,6 +21,8 @@ pub enum SimFormat {
 
 pub struct Options<'a> {
     pub mods: &'a [std::path::PathBuf],
+    /// The vocabulary the mods are loaded with (a game's, or the roguelike's).
+    pub rules: &'a crate::host::Rules,
     pub hazard: &'a str,
     pub runs: u64,
     pub route: Option<RouteArg>,
@@ -32,7 +34,7 @@ pub struct Options<'a> {
 }
 
 pub fn run(o: Options) -> ExitCode {
-    let world = crate::load::load_world_from(o.mods, Limits::default());
+    let world = crate::load::load_game(o.mods, o.rules, Limits::default());
     if world.has_errors() {
         eprintln!(
             "{}",
@@ -43,6 +45,16 @@ pub fn run(o: Options) -> ExitCode {
     let Some(id) = crate::id::Id::parse(o.hazard, "core") else {
         eprintln!("error: `{}` is not a hazard ID", o.hazard);
         return ExitCode::from(2);
+    };
+    // A bare name is core's, or else the one hazard of that name (a game's mods have no core).
+    let hazards = &world.content.hazards;
+    let id = match hazards
+        .keys()
+        .filter(|h| h.name() == o.hazard)
+        .collect::<Vec<_>>()[..]
+    {
+        [one] if !o.hazard.contains(':') && !hazards.contains_key(&id) => one.clone(),
+        _ => id,
     };
     let routes: Vec<Route> = match o.route {
         Some(RouteArg::Safe) => vec![Route::Safe],

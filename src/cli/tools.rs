@@ -1,8 +1,8 @@
-//! lantern's tools for a game with its own vocabulary: `check`, `test`, `docs` and `new` over the
+//! lantern's tools for a game with its own vocabulary: `check`, `test`, `docs`, `new` and `sim` over the
 //! game's world, from a few lines of the game's own `main` (`examples/harvest` has them). The
 //! `lantern` binary is the same tools, and `play` and `sim`, for the reference roguelike.
 
-use super::{parsed, run_tool, CheckArgs, DocsArgs, NewArgs, TestArgs, Tool};
+use super::{parsed, run_tool, CheckArgs, DocsArgs, NewArgs, SimWhat, TestArgs, Tool};
 use crate::host::Rules;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -24,6 +24,12 @@ enum GameTool {
     New(NewArgs),
     /// Write editor support files (the Lua definitions include the game's functions).
     Docs(DocsArgs),
+    /// Simulate a hazard of the game's mods many times and print how it plays against its
+    /// design targets.
+    Sim {
+        #[command(subcommand)]
+        what: SimWhat,
+    },
 }
 
 /// Runs `check`, `test`, `docs` or `new` from the process's arguments for a game called `name`
@@ -51,6 +57,7 @@ pub fn tools_from(
         GameTool::Test(a) => Tool::Test(a),
         GameTool::New(a) => Tool::New(a),
         GameTool::Docs(a) => Tool::Docs(a),
+        GameTool::Sim { what } => Tool::Sim(what),
     };
     run_tool(tool, rules, default_mods)
 }
