@@ -5,10 +5,12 @@
 #[path = "../examples/harvest/farm.rs"]
 #[allow(dead_code)]
 mod farm;
+#[path = "common/trials.rs"]
+mod trials;
 
-use lantern::harness::{self, Harness, Status};
+use lantern::harness::{self, Harness};
 use lantern::lua::Limits;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Arguments;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -18,20 +20,6 @@ fn main() {
     let files = harness::discover(&mods);
     let h = Arc::new(Harness::new(&mods, Limits::default()).with_rules(farm::rules()));
     let results = harness::run(&h, &files, None);
-    let trials = results
-        .into_iter()
-        .map(|r| {
-            let name = format!("harvest/{}", r.full_name());
-            let ignored = r.status == Status::Skipped;
-            Trial::test(name, move || match r.status {
-                Status::Passed | Status::Skipped => Ok(()),
-                Status::Failed { message, location } => Err(Failed::from(format!(
-                    "{}{message}",
-                    location.map(|l| format!("{l}: ")).unwrap_or_default()
-                ))),
-            })
-            .with_ignored_flag(ignored)
-        })
-        .collect();
+    let trials = trials::trials(results, "harvest/");
     libtest_mimic::run(&args, trials).exit();
 }

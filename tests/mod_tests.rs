@@ -2,9 +2,11 @@
 //! the project's own CI runs them. The files are run once through the harness; each result becomes
 //! a trial (libtest-mimic) that passes or fails with the harness's message.
 
-use lantern::harness::{self, Harness, Status};
+#[path = "common/trials.rs"]
+mod trials;
+use lantern::harness::{self, Harness};
 use lantern::lua::Limits;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Arguments;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -14,20 +16,6 @@ fn main() {
     let files = harness::discover(&mods);
     let h = Arc::new(Harness::new(&mods, Limits::default()));
     let results = harness::run(&h, &files, None);
-    let trials = results
-        .into_iter()
-        .map(|r| {
-            let name = r.full_name();
-            let ignored = r.status == Status::Skipped;
-            Trial::test(name, move || match r.status {
-                Status::Passed | Status::Skipped => Ok(()),
-                Status::Failed { message, location } => Err(Failed::from(format!(
-                    "{}{message}",
-                    location.map(|l| format!("{l}: ")).unwrap_or_default()
-                ))),
-            })
-            .with_ignored_flag(ignored)
-        })
-        .collect();
+    let trials = trials::trials(results, "");
     libtest_mimic::run(&args, trials).exit();
 }
