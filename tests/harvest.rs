@@ -375,6 +375,11 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
     .unwrap();
     let tables = schema["properties"].as_object().unwrap();
     assert!(tables.contains_key("crops"), "the game's table is there");
+    let companions = &tables["crops"]["items"]["properties"]["companions"];
+    assert_eq!(
+        companions["description"], "the ID of a crop, or an array of them",
+        "a key the game declared to refer to IDs is described: {companions}"
+    );
     assert!(
         !tables.contains_key("items"),
         "the creature tables the game left out are not"
@@ -531,6 +536,12 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .action("pay", &[], "", |_, _| Ok(()))
         .verb("Go", &[], "", |_, _| Ok(()))
         .check("ripe", &[Param::id("crop", "crp")], "", |_, _| Ok(true))
+        .table::<Counter>("crates", "crate")
+        .refers("crates", "holds", "crp")
+        .refers("barns", "holds", "crate")
+        .refers("crates", "size", "int")
+        .refers("crates", "inside", "crate")
+        .refers("crates", "inside", "crate")
         .rules();
     let dir = empty_mods();
     let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
@@ -547,9 +558,13 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: the table `items` is one of lantern's own",
             "in the game's vocabulary: the game declares the action `farm:pay` twice",
             "in the game's vocabulary: the game's verb `Go` must be named with lowercase letters, digits and `_`",
+            "in the game's vocabulary: `refers` names the table `barns`, which the game does not declare (declare it with `table` first)",
+            "in the game's vocabulary: `crates.size` refers to `int`, which is not a kind of ID",
+            "in the game's vocabulary: `crates.inside` is declared to refer twice",
+            "in the game's vocabulary: `crates.holds` refers to `crp`, which is neither a kind of ID lantern knows nor one of the game's tables",
+            "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
             "in the game's vocabulary: `crop` of check `farm:ripe` is the ID of a `crp`, which is none of the game's tables",
             "in the game's vocabulary: the event `turn_started` is one of lantern's own",
-            "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
         ],
         "{errors:#?}"
     );
@@ -593,6 +608,8 @@ fn the_broken_farms_problems_carry_their_codes() {
             "unknown-reference",
             "unknown-reference",
             "unknown-table",
+            "unknown-reference",
+            "invalid-id",
         ]
     );
     let json = lantern::diag::render_json(&world.diagnostics, &world.sources);
@@ -629,4 +646,31 @@ fn a_failed_list_of_the_games_actions_gives_back_its_draws_and_its_changes() {
     assert!(!streams.contains_key("trigger:m:both"), "{streams:?}");
     assert!(streams.contains_key("trigger:m:one"), "{streams:?}");
     assert_eq!(g.take_problems().len(), 1);
+}
+
+#[test]
+fn a_crops_companions_are_checked_ids_the_game_reads_whole() {
+    let (_, world) = started(1);
+    let pumpkin = world
+        .content
+        .entry::<farm::Crop>("crop", &lantern::id::Id::new("valley", "pumpkin"))
+        .unwrap();
+    assert_eq!(
+        pumpkin.companions,
+        ["valley:wheat"],
+        "the bare `wheat` the mod wrote reaches the game as the full ID"
+    );
+    // A pumpkin gives one more when wheat grows on another plot the night it is harvested.
+    let pumpkins = |wheat_beside: bool| {
+        let (mut g, _) = started(1);
+        let plant = |g: &mut Game, crop: &str| g.verb("plant", &[Value::str(crop)]).unwrap();
+        plant(&mut g, "pumpkin");
+        g.verb("sleep", &[]).unwrap();
+        if wheat_beside {
+            plant(&mut g, "wheat");
+        }
+        g.verb("sleep", &[]).unwrap();
+        g.host_state::<Farm>().unwrap().barn["valley:pumpkin"]
+    };
+    assert_eq!((pumpkins(false), pumpkins(true)), (1, 2));
 }

@@ -50,6 +50,11 @@ pub struct Crop {
     /// Crops one plot gives.
     #[serde(default = "one")]
     pub harvest: i64,
+    /// Crops that help it grow: while one of them grows on another plot, this one gives one more
+    /// at harvest. IDs of crops, checked by lantern (`refers` below), full by the time Harvest
+    /// reads them (`valley:wheat`).
+    #[serde(default)]
+    pub companions: Vec<String>,
 }
 
 fn one() -> i64 {
@@ -71,6 +76,7 @@ pub fn rules() -> Rules {
         // A farm has no creatures or inventories: mods use the farm's actions and checks instead.
         .without_creatures()
         .table::<Crop>("crops", "crop")
+        .refers("crops", "companions", "crop")
         .event(
             "day_started",
             &[("day", "int")],
@@ -191,17 +197,25 @@ pub fn rules() -> Rules {
                 let day = fx.state().day;
                 let mut harvested = Vec::new();
                 let mut growing = Vec::new();
-                for plot in fx.state().plots.clone() {
+                let plots = fx.state().plots.clone();
+                for (i, plot) in plots.iter().enumerate() {
                     let crop = lantern::id::Id::qualified(&plot.crop);
                     let ripe = crop
                         .as_ref()
                         .and_then(|c| fx.content().entry::<Crop>("crop", c))
-                        .map(|c| (c.days, c.harvest));
+                        .map(|c| {
+                            // One more for a companion growing on another plot.
+                            let helped = plots
+                                .iter()
+                                .enumerate()
+                                .any(|(j, other)| j != i && c.companions.contains(&other.crop));
+                            (c.days, c.harvest + i64::from(helped))
+                        });
                     match (crop, ripe) {
                         (Some(crop), Some((days, amount))) if day + 1 - plot.planted >= days => {
                             harvested.push((crop, amount))
                         }
-                        (Some(_), Some(_)) => growing.push(plot),
+                        (Some(_), Some(_)) => growing.push(plot.clone()),
                         // A crop whose definition is gone was cleared by `reconcile`.
                         _ => {}
                     }

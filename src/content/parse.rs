@@ -51,6 +51,9 @@ pub struct HostEntry {
     pub value: std::sync::Arc<dyn std::any::Any + Send + Sync>,
     /// The entry's text as written: what a reload compares to say it changed.
     pub text: std::sync::Arc<str>,
+    /// The IDs it names in the keys the game declared with `Vocabulary::refers`, as written, with
+    /// their kind: the resolver checks each.
+    pub refs: Vec<(crate::content::vocab::FieldType, Spanned<String>)>,
 }
 
 impl std::fmt::Debug for HostEntry {
@@ -332,6 +335,7 @@ fn read_host_entry(
             format!("{key}={value}\n")
         })
         .collect();
+    let refs = qualify_refs(&mut fields, &decl.refs, ns);
     let rest = Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
     let (found, value) = (decl.read)(rest, file, decl.kind);
     diags.extend(found);
@@ -346,6 +350,7 @@ fn read_host_entry(
                     id,
                     value,
                     text: written.into(),
+                    refs,
                 },
             },
         )),
@@ -353,6 +358,42 @@ fn read_host_entry(
             .broken
             .push((ns.to_string(), id.into_inner(), HAS_ERRORS)),
     }
+}
+
+/// The IDs an entry of a game's table names in its reference keys (one ID or an array of them),
+/// as written, for the resolver to check; each is replaced by its full form (`wheat` written in
+/// the mod `valley` is `valley:wheat`) before the entry is read into the game's type, so the game
+/// holds IDs it can look up. A value that is no ID is left as it is and reported by the resolver;
+/// one of another type is the game's type's to report.
+fn qualify_refs(
+    fields: &mut toml::de::DeTable<'_>,
+    refs: &[(&'static str, crate::content::vocab::FieldType)],
+    ns: &str,
+) -> Vec<(crate::content::vocab::FieldType, Spanned<String>)> {
+    use toml::de::DeValue;
+    let mut found = Vec::new();
+    let mut qualify = |ty, value: &mut Spanned<DeValue<'_>>| {
+        let span = value.span();
+        if let DeValue::String(text) = value.get_mut() {
+            found.push((ty, Spanned::new(span, text.to_string())));
+            if let Some(id) = crate::id::Id::parse(text, ns) {
+                *text = std::borrow::Cow::Owned(id.to_string());
+            }
+        }
+    };
+    for (field, ty) in refs {
+        let Some((_, value)) = fields.iter_mut().find(|(k, _)| k.get_ref() == field) else {
+            continue;
+        };
+        if let DeValue::Array(items) = value.get_mut() {
+            for item in items.iter_mut() {
+                qualify(*ty, item);
+            }
+        } else {
+            qualify(*ty, value);
+        }
+    }
+    found
 }
 
 /// Why a definition could not be read, as a reference to it says.

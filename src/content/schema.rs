@@ -106,14 +106,17 @@ fn open_enum(list: Vec<String>) -> Value {
     json!({ "anyOf": [ { "enum": names(list) }, { "type": "string", "pattern": "^[a-z0-9_]+:[a-z0-9_]+$" } ] })
 }
 
+/// What an ID written in a data file looks like: bare or `mod:name`.
+const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
+
 /// The schema of a data file.
 pub fn data_schema() -> Value {
     data_schema_for(&crate::host::Rules::default())
 }
 
 /// [`data_schema`] for a game with its own vocabulary: its tables are arrays of entries with an
-/// `id` (their other keys are the game's type's, which the schema does not know, so it allows
-/// any), its actions and checks are among the names offered, and the creature tables are gone
+/// `id` and the keys it declared to refer to IDs (their other keys are the game's type's, which
+/// the schema does not know, so it allows any), its actions and checks are among the names offered, and the creature tables are gone
 /// when the game leaves them out.
 pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
     let (checks, actions) = vocabulary_names();
@@ -225,12 +228,24 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
         }
     }
     for table in &rules.defs().tables {
+        let mut props = Map::new();
+        props.insert("id".to_string(), json!({ "type": "string" }));
+        for (field, ty) in &table.refs {
+            let id = json!({ "type": "string", "pattern": ID_PATTERN });
+            props.insert(
+                field.to_string(),
+                json!({
+                    "description": format!("the ID of a {}, or an array of them", ty.name()),
+                    "anyOf": [ id.clone(), { "type": "array", "items": id } ],
+                }),
+            );
+        }
         properties.insert(
             table.key.to_string(),
             json!({
                 "type": "array",
                 "description": format!("the game's `{}` entries; each is a {}", table.key, table.kind),
-                "items": { "type": "object", "required": ["id"], "properties": { "id": { "type": "string" } } }
+                "items": { "type": "object", "required": ["id"], "properties": props }
             }),
         );
     }

@@ -155,6 +155,8 @@ pub(crate) struct TableDecl {
     /// The kind of ID its entries have: `crop`.
     pub kind: &'static str,
     pub read: ReadEntry,
+    /// Keys of its entries that name IDs (declared with [`Vocabulary::refers`]), with their kind.
+    pub refs: Vec<(&'static str, FieldType)>,
 }
 
 pub(crate) struct Declared<F: ?Sized> {
@@ -260,7 +262,39 @@ impl<S: GameState> Vocabulary<S> {
                 key,
                 kind,
                 read: read_entry::<T>,
+                refs: Vec::new(),
             });
+        }
+        self
+    }
+
+    /// Says that the key `field` of the entries of the game's table `table` names IDs of `kind`:
+    /// a built-in kind (`item`, `creature`, `quest`, `encounter`, `hazard`, `card`, `room`,
+    /// `floor`) or one of the game's table kinds (`crop`). Its value is one ID or an array of
+    /// them. lantern checks every one when mods load (an unknown ID is an error at its place,
+    /// with "did you mean") and hands the game's type the full ID (`valley:wheat` for a bare
+    /// `wheat` written in the mod `valley`), which [`Content::entry`](crate::content::Content::entry)
+    /// finds. Declare the table first.
+    pub fn refers(mut self, table: &str, field: &'static str, kind: &'static str) -> Self {
+        let ty = FieldType::from_name(kind).unwrap_or(FieldType::Host(kind));
+        if ty.is_plain() || ty == FieldType::DamageType {
+            self.defs.problems.push(format!(
+                "`{table}.{field}` refers to `{kind}`, which is not a kind of ID"
+            ));
+            return self;
+        }
+        let Some(decl) = self.defs.tables.iter_mut().find(|t| t.key == table) else {
+            self.defs.problems.push(format!(
+                "`refers` names the table `{table}`, which the game does not declare (declare it with `table` first)"
+            ));
+            return self;
+        };
+        if decl.refs.iter().any(|(f, _)| *f == field) {
+            self.defs
+                .problems
+                .push(format!("`{table}.{field}` is declared to refer twice"));
+        } else {
+            decl.refs.push((field, ty));
         }
         self
     }
@@ -456,7 +490,66 @@ impl<S: GameState> Vocabulary<S> {
     }
 
     /// The vocabulary, its state type erased, for the loader.
-    pub fn rules(self) -> Rules {
+    pub fn rules(mut self) -> Rules {
+        // Tables may be declared in any order, so the kinds of ID used are checked at the end.
+        let d = &self.defs;
+        let kinds: Vec<&str> = d.tables.iter().map(|t| t.kind).collect();
+        let unknown = |ty: FieldType| match ty {
+            FieldType::Host(kind) if !kinds.contains(&kind) => Some(kind),
+            _ => None,
+        };
+        let id_kinds = || {
+            let built_in = FieldType::DECLARABLE
+                .iter()
+                .filter(|(_, t)| !t.is_plain() && *t != FieldType::DamageType);
+            built_in.map(|(n, _)| *n).chain(kinds.iter().copied())
+        };
+        let mut problems = Vec::new();
+        for t in &d.tables {
+            for (field, kind) in t.refs.iter().filter_map(|(f, ty)| Some((f, unknown(*ty)?))) {
+                problems.push(format!(
+                    "`{}.{field}` refers to `{kind}`, which is neither a kind of ID lantern knows nor one of the game's tables{}",
+                    t.key,
+                    crate::diag::did_you_mean_suffix(kind, id_kinds())
+                ));
+            }
+        }
+        for e in &d.events {
+            for (field, kind) in e
+                .payload
+                .iter()
+                .filter_map(|(f, ty)| Some((f, unknown(*ty)?)))
+            {
+                let names = FieldType::DECLARABLE.iter().map(|(n, _)| *n);
+                problems.push(format!(
+                    "field `{field}` of event `{}` has the type `{kind}`, which is neither a type nor one of the game's tables{}",
+                    e.name,
+                    crate::diag::did_you_mean_suffix(kind, names.chain(kinds.iter().copied()))
+                ));
+            }
+        }
+        let mut params = |what: String, ps: &[Param]| {
+            for (p, kind) in ps.iter().filter_map(|p| Some((p, unknown(p.ty)?))) {
+                problems.push(format!(
+                    "`{}` of {what} is the ID of a `{kind}`, which is none of the game's tables{}",
+                    p.name,
+                    crate::diag::did_you_mean_suffix(kind, kinds.iter().copied())
+                ));
+            }
+        };
+        for (id, a) in &d.actions {
+            params(format!("action `{id}`"), &a.params);
+        }
+        for (id, c) in &d.checks {
+            params(format!("check `{id}`"), &c.params);
+        }
+        for (name, v) in &d.verbs {
+            params(format!("verb `{name}`"), &v.params);
+        }
+        for f in &d.functions {
+            params(format!("function `{}`", f.name), &f.params);
+        }
+        self.defs.problems.extend(problems);
         Rules(Arc::new(self.defs))
     }
 }

@@ -63,43 +63,10 @@ fn host_handlers(
     by_event
 }
 
-/// A parameter of the game's actions, checks, verbs and functions whose kind of ID is neither a
-/// built-in kind nor one of the game's tables is an error in the vocabulary.
-fn host_param_kinds(ext: &Extensions, diags: &mut Vec<Diagnostic>) {
-    let defs = ext.host.defs();
-    let kinds: Vec<&str> = defs.tables.iter().map(|t| t.kind).collect();
-    let mut check = |what: String, params: &[crate::host::Param]| {
-        for p in params {
-            if let FieldType::Host(kind) = p.ty {
-                if !kinds.contains(&kind) {
-                    diags.push(Diagnostic::error(Code::Vocabulary, format!(
-                        "in the game's vocabulary: `{}` of {what} is the ID of a `{kind}`, which is none of the game's tables{}",
-                        p.name(),
-                        crate::diag::did_you_mean_suffix(kind, kinds.iter().copied())
-                    )));
-                }
-            }
-        }
-    };
-    for (id, d) in &defs.actions {
-        check(format!("action `{id}`"), &d.params);
-    }
-    for (id, d) in &defs.checks {
-        check(format!("check `{id}`"), &d.params);
-    }
-    for (name, d) in &defs.verbs {
-        check(format!("verb `{name}`"), &d.params);
-    }
-    for f in &defs.functions {
-        check(format!("function `{}`", f.name), &f.params);
-    }
-}
-
-/// The game's events as event definitions, after checking each against the engine's names and
-/// its payload types against the kinds there are.
+/// The game's events as event definitions, after checking each against the engine's names (the
+/// kinds of their payload fields are checked with the rest of the vocabulary, by `rules()`).
 fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
     let defs = ext.host.defs();
-    let kinds: Vec<&str> = defs.tables.iter().map(|t| t.kind).collect();
     let mut out = Vec::new();
     for e in &defs.events {
         if vocab::ENGINE_EVENTS
@@ -114,22 +81,6 @@ fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
                 ),
             ));
             continue;
-        }
-        for (field, ty) in &e.payload {
-            if let FieldType::Host(kind) = ty {
-                if !kinds.contains(kind) {
-                    let names: Vec<&str> = FieldType::DECLARABLE
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .chain(kinds.iter().copied())
-                        .collect();
-                    diags.push(Diagnostic::error(Code::Vocabulary, format!(
-                        "in the game's vocabulary: field `{field}` of event `{}` has the type `{kind}`, which is neither a type nor one of the game's tables{}",
-                        e.name,
-                        crate::diag::did_you_mean_suffix(kind, names.iter().copied())
-                    )));
-                }
-            }
         }
         out.push(EventDef {
             name: e.name.clone(),
@@ -299,7 +250,6 @@ pub fn resolve_all(
             span: Some(Span::new(src.file, src.raw.id.span())),
         });
     }
-    host_param_kinds(ext, diags);
     let events = EventTable::with_host(host_events(ext, diags), custom_events);
 
     let mut content = Content {
@@ -333,6 +283,12 @@ pub fn resolve_all(
         let kind = ext.host.defs().tables[t].kind;
         for (id, i) in winners {
             let src = &raw.host[i].1;
+            let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
+            for (ty, text) in &src.raw.refs {
+                if let Some(kind) = RefKind::of(*ty) {
+                    cx.reference(kind, text);
+                }
+            }
             content
                 .tables
                 .insert(kind, id, src.raw.value.clone(), src.raw.text.clone());

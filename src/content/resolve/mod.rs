@@ -16,6 +16,7 @@ pub use symbols::Symbols;
 use super::event::{EventKey, EventTable};
 use super::parse::RawDefs;
 use super::vocab;
+use super::vocab::FieldType;
 use super::{Content, Extensions, ModInfo};
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
@@ -44,6 +45,26 @@ pub enum RefKind {
 static NO_IDS: BTreeMap<Id, Span> = BTreeMap::new();
 
 impl RefKind {
+    /// The kind of ID a field type names, if it names one.
+    pub fn of(ty: FieldType) -> Option<RefKind> {
+        Some(match ty {
+            FieldType::Item => RefKind::Item,
+            FieldType::Creature => RefKind::Creature,
+            FieldType::Quest => RefKind::Quest,
+            FieldType::Room => RefKind::Room,
+            FieldType::Floor => RefKind::Floor,
+            FieldType::Encounter => RefKind::Encounter,
+            FieldType::Hazard => RefKind::Hazard,
+            FieldType::Card => RefKind::Card,
+            FieldType::Host(kind) => RefKind::Host(kind),
+            FieldType::Int
+            | FieldType::Float
+            | FieldType::String
+            | FieldType::Bool
+            | FieldType::DamageType => return None,
+        })
+    }
+
     fn name(self) -> &'static str {
         match self {
             RefKind::Host(kind) => kind,

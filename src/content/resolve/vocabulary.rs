@@ -703,16 +703,10 @@ fn typed_value(
     }
     let text = || Spanned::new(at.clone(), value.as_str().unwrap_or_default().to_string());
     let id = |cx: &mut Cx, kind| cx.reference(kind, &text()).map(|id| Value::id(&id));
+    if let Some(kind) = RefKind::of(ty) {
+        return id(cx, kind);
+    }
     match ty {
-        FieldType::Item => id(cx, RefKind::Item),
-        FieldType::Creature => id(cx, RefKind::Creature),
-        FieldType::Quest => id(cx, RefKind::Quest),
-        FieldType::Room => id(cx, RefKind::Room),
-        FieldType::Floor => id(cx, RefKind::Floor),
-        FieldType::Encounter => id(cx, RefKind::Encounter),
-        FieldType::Hazard => id(cx, RefKind::Hazard),
-        FieldType::Card => id(cx, RefKind::Card),
-        FieldType::Host(kind) => id(cx, RefKind::Host(kind)),
         FieldType::DamageType => cx.damage_type(&text()).map(|t| Value::str(&t)),
         FieldType::Float => Some(match plain {
             Value::Int(i) => Value::Float(i as f64),
