@@ -495,6 +495,37 @@ fn storage_is_saved_with_the_game_and_refuses_functions() {
 }
 
 #[test]
+fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
+    // A script that keeps `lantern.storage` in a local writes into its storage: the table stays
+    // the same when the game starts and when a save loads, and takes what was saved.
+    let lua = "local store = lantern.storage\n\
+               lantern.on('turn_started', function()\n\
+                 store.count = (store.count or 0) + 1\n\
+                 lantern.log(tostring(rawequal(store, lantern.storage)) .. ' ' .. store.count)\n\
+               end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    turn(&mut g);
+    assert_eq!(said(&mut g), ["[test] true 1", "[test] true 2"]);
+    assert_eq!(g.storage()["test"]["count"], 2);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("save.json");
+    g.save(&path).unwrap();
+    turn(&mut g);
+    let mut host = g.set_host(None).unwrap();
+    let (mut loaded, _) = Game::load(world.content.clone(), &path).unwrap();
+    host.attach(&mut loaded);
+    loaded.set_host(Some(host));
+    turn(&mut loaded);
+    assert_eq!(
+        said(&mut loaded),
+        ["[test] true 3"],
+        "the loaded game's count goes on from the save's, through the same table"
+    );
+}
+
+#[test]
 fn an_argument_of_the_wrong_type_says_what_was_wanted() {
     let mods = TestMods::new(&[(
         "scripts/main.lua",

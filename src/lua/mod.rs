@@ -246,7 +246,7 @@ impl LuaRuntime {
                 }
             };
             if let Some(table) = table {
-                let _ = m.lantern.raw_set("storage", table);
+                put_storage(&m.lantern, table);
             }
         }
     }
@@ -420,4 +420,21 @@ impl LuaRuntime {
         }
         d
     }
+}
+
+/// Makes `fresh` a mod's `lantern.storage`. The table the mod has stays and takes `fresh`'s
+/// contents, so that a script that keeps it in a local (`local store = lantern.storage`) writes
+/// into its storage still after a game starts or a save loads.
+fn put_storage(lantern: &Table, fresh: Table) {
+    if let Ok(mlua::Value::Table(live)) = lantern.raw_get::<mlua::Value>("storage") {
+        let copied = live.clear().and_then(|()| {
+            fresh
+                .pairs::<mlua::Value, mlua::Value>()
+                .try_for_each(|pair| pair.and_then(|(k, v)| live.raw_set(k, v)))
+        });
+        if copied.is_ok() {
+            return;
+        }
+    }
+    let _ = lantern.raw_set("storage", fresh);
 }
