@@ -54,6 +54,8 @@ pub mod mods;
 pub mod reload;
 #[doc(hidden)]
 pub mod rng;
+#[cfg(feature = "roguelike")]
+mod roguelike;
 #[doc(hidden)]
 pub mod toml_file;
 

@@ -37,8 +37,10 @@ pub struct OptionView {
 }
 
 impl Game {
-    /// Opens the room's encounter; with none eligible, the room completes with a warning (EC1, EC2).
-    pub(super) fn enter_encounter(&mut self, room: &Room) {
+    /// Opens the room's encounter (its fixed one, or one drawn by weight among the eligible, from
+    /// a stream named after the run's position); with none eligible, the room completes with a
+    /// warning (EC1, EC2).
+    pub fn enter_encounter(&mut self, room: &Room) {
         let content = self.content.clone();
         let chosen = match &room.encounter {
             Some(fixed) => Some(fixed.clone()),

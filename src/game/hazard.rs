@@ -4,10 +4,8 @@
 
 use super::apply::ev;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
-#[cfg(feature = "roguelike")]
 use crate::content::Room;
 use crate::content::{ActionList, Value};
-#[cfg(feature = "roguelike")]
 use crate::diag::Code;
 use crate::hazard::engine::{HazardRun, Rolls, Route, Side};
 use crate::id::Id;
@@ -36,9 +34,9 @@ impl Game {
         }
     }
 
-    #[cfg(feature = "roguelike")]
-    /// Reveals the room's hazard (or one drawn from all hazards) and draws the opening hand.
-    pub(super) fn enter_hazard(&mut self, room: &Room) {
+    /// Reveals the room's hazard (or one drawn from all hazards, from a stream named after the
+    /// run's position) and draws the opening hand.
+    pub fn enter_hazard(&mut self, room: &Room) {
         let content = self.content.clone();
         let id = match &room.hazard {
             Some(h) => Some(h.clone()),

@@ -14,6 +14,7 @@ mod event;
 mod hazard;
 mod host;
 pub mod save;
+mod scene;
 mod state;
 pub(crate) mod streams;
 mod trace;

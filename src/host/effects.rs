@@ -148,6 +148,18 @@ impl Game {
         payload: &[(&str, Value)],
         cause: Option<std::rc::Rc<str>>,
     ) -> Result<(), String> {
+        self.raise_at(CreatureRef::Player, None, event, payload, cause)
+    }
+
+    /// An event by name, its payload by field name, checked, from `source` at `target`.
+    pub(crate) fn raise_at(
+        &mut self,
+        source: CreatureRef,
+        target: Option<CreatureRef>,
+        event: &str,
+        payload: &[(&str, Value)],
+        cause: Option<std::rc::Rc<str>>,
+    ) -> Result<(), String> {
         let content = self.content().clone();
         let Some(kind) = content.events.lookup(event) else {
             let help = crate::diag::did_you_mean_suffix(event, content.events.names());
@@ -166,6 +178,6 @@ impl Game {
             fields.push((i, value.clone()));
         }
         fields.sort_by_key(|(i, _)| *i);
-        self.emit(kind, CreatureRef::Player, None, &fields, cause)
+        self.emit(kind, source, target, &fields, cause)
     }
 }

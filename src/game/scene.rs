@@ -1,0 +1,119 @@
+//! The scene a game is in: where the run is (a room of a floor, whose triggers listen while the
+//! game is there) and the creatures beside the player, a fight among them, and the end of a turn
+//! that settles it.
+//!
+//! These are the creature-and-inventory vocabulary's calls for a game's own code. The reference
+//! roguelike's verbs (`crate::roguelike`) are built on them and on the rest of `Game`'s public
+//! API, and on nothing the `game` module keeps to itself: what they need, any game can use.
+
+use super::apply::ev;
+use super::{Creature, CreatureRef, Event, Game, Outcome, Position};
+use crate::content::Value;
+use crate::id::Id;
+
+impl Game {
+    /// The room the run is in, if any.
+    pub fn current_room(&self) -> Option<Id> {
+        let floor = self.content.run.get(self.state.position.floor)?;
+        let room = self.state.position.room?;
+        self.content.floors.get(floor)?.rooms.get(room).cloned()
+    }
+
+    /// Moves the run to `position`: from now on the triggers of the room there listen, and
+    /// encounters and hazards opened there draw from streams named after its `sequence`.
+    pub fn set_position(&mut self, position: Position) {
+        self.state.position = position;
+        self.locate_room();
+    }
+
+    /// An error when the run is over (the player died); a verb checks it before anything else.
+    pub fn ready(&self) -> Result<(), crate::Error> {
+        if self.state.over {
+            return Err("the run is over; `load` a save or start again".into());
+        }
+        Ok(())
+    }
+
+    /// Puts a creature into the scene beside the player, as an enemy; returns who it is. A fight
+    /// starts with [`start_combat`](Self::start_combat).
+    pub fn add_enemy(&mut self, creature: Creature) -> CreatureRef {
+        self.state.enemies.push(creature);
+        CreatureRef::Enemy(self.state.enemies.len() - 1)
+    }
+
+    /// Takes every enemy out of the scene, living or dead, and ends the fight without a word or an
+    /// event (a verb that ends it says how, with `combat_ended`).
+    pub fn clear_enemies(&mut self) {
+        self.state.enemies.clear();
+        self.state.combat = false;
+    }
+
+    /// Starts a fight with the enemies in the scene, unless one is on: names them and raises
+    /// `combat_started`. The turn that ends with no enemy alive settles it ([`end_turn`]).
+    ///
+    /// [`end_turn`]: Self::end_turn
+    pub fn start_combat(&mut self) {
+        if !self.state.combat {
+            self.state.combat = true;
+            let names: Vec<String> = self
+                .enemies()
+                .map(|(r, c)| format!("{} ({r})", c.name))
+                .collect();
+            self.say(format!("A fight! {}", names.join(", ")));
+            self.push(
+                Event::new(ev::COMBAT_STARTED, CreatureRef::Player, None, Vec::new()),
+                None,
+            );
+        }
+    }
+
+    /// Takes up to `count` of an item from a creature without a word (an item used up); returns
+    /// how many it had to give. Items given and taken by content go through actions instead.
+    pub fn consume(&mut self, who: CreatureRef, item: &Id, count: u32) -> u32 {
+        let Some(c) = self.creature_mut(who) else {
+            return 0;
+        };
+        let taken = c.count(item).min(count);
+        c.take(item, taken);
+        taken
+    }
+
+    /// Queues an event by name, as [`raise`](Self::raise) does, with its source and target
+    /// creatures: `attack_hit` from the attacker at the creature hit.
+    pub fn raise_from(
+        &mut self,
+        source: CreatureRef,
+        target: Option<CreatureRef>,
+        event: &str,
+        payload: &[(&str, Value)],
+    ) -> Result<(), crate::Error> {
+        self.raise_at(source, target, event, payload, None)
+            .map_err(crate::Error::Refused)
+    }
+
+    /// Ends the turn: handles the queue, settles a fight whose enemies are all dead (`The fight
+    /// is won.`, `combat_ended` with `victory`), and reports the run's end when the player died.
+    pub fn end_turn(&mut self) -> Outcome {
+        self.drain();
+        if self.state.combat && !self.state.over && !self.in_combat() {
+            self.clear_enemies();
+            self.say("The fight is won.");
+            self.push(
+                Event::new(
+                    ev::COMBAT_ENDED,
+                    CreatureRef::Player,
+                    None,
+                    vec![Some(Value::str("victory"))],
+                ),
+                None,
+            );
+            self.drain();
+        }
+        if self.state.over {
+            self.say("You die.");
+            Outcome::RunOver
+        } else {
+            Outcome::Done
+        }
+    }
+}
