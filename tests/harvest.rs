@@ -674,3 +674,16 @@ fn a_crops_companions_are_checked_ids_the_game_reads_whole() {
     };
     assert_eq!((pumpkins(false), pumpkins(true)), (1, 2));
 }
+
+#[test]
+fn a_game_without_creatures_is_told_so_when_it_performs_a_creature_action() {
+    let (mut g, _world) = started(1);
+    let e = g
+        .perform("heal", &[("amount", Value::Int(1))], "test")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("creature-and-inventory vocabulary, which the game `farm` does not use"),
+        "{e}"
+    );
+}

@@ -455,3 +455,54 @@ fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_dropped(
         g.state().player.count(&id("core:gold"))
     );
 }
+
+#[test]
+fn a_games_code_performs_built_in_actions_by_name_checked_as_a_mods() {
+    let mut g = Game::new(core(), 7);
+    let gold = |g: &Game| g.state().player.count(&id("core:gold"));
+    let before = gold(&g);
+    g.perform(
+        "give_item",
+        &[("item", Value::str("core:gold")), ("count", Value::Int(5))],
+        "gift",
+    )
+    .unwrap();
+    assert_eq!(gold(&g), before + 5);
+    let misspelt = g
+        .perform("give_item", &[("item", Value::str("core:glod"))], "gift")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        misspelt.contains("unknown item `core:glod`")
+            && misspelt.contains("did you mean `core:gold`?"),
+        "{misspelt}"
+    );
+    let unknown = g.perform("giv_item", &[], "gift").unwrap_err().to_string();
+    assert!(
+        unknown.contains("the game has no action `giv_item`; did you mean `give_item`?"),
+        "{unknown}"
+    );
+    // Who acts and at whom: a rat bites the player.
+    let rat = g.spawn(&id("core:rat")).unwrap();
+    let health = g.state().player.health;
+    let bite = lantern::game::Ctx::command("bite")
+        .by(rat)
+        .at(CreatureRef::Player);
+    g.perform_in(
+        &bite,
+        "damage",
+        &[("amount", Value::Int(2)), ("target", Value::str("target"))],
+    )
+    .unwrap();
+    // Physical damage less the player's armour.
+    assert!(
+        g.state().player.health < health,
+        "the bite landed on the player"
+    );
+    let rat_health = g.creature(rat).unwrap().health;
+    assert_eq!(
+        rat_health,
+        g.content().creatures[&id("core:rat")].health,
+        "not on the rat"
+    );
+}

@@ -75,49 +75,107 @@ impl Game {
         result
     }
 
-    /// Applies one of the game's actions (`"pay"` or `"farm:pay"`) with its arguments by name,
-    /// checked against its parameters, through the door as a transaction: on failure nothing of it
-    /// is applied and the problem names the action. `cause` names what did it (a verb, a command)
-    /// and is the random stream its draws come from.
+    /// Applies one of the game's actions (`"pay"` or `"farm:pay"`), or a built-in one (`"heal"`,
+    /// `"give_item"`, ...), with its arguments by name, through the door as a transaction: on
+    /// failure nothing of it is applied and the problem names the action. `cause` names what did
+    /// it (a verb, a command) and is the random stream its draws come from; the player acts.
     pub fn perform(
         &mut self,
         action: &str,
         args: &[(&str, Value)],
         cause: &str,
     ) -> Result<(), crate::Error> {
-        self.perform_inner(action, args, cause)
-            .map_err(crate::Error::from)
+        self.perform_in(&Ctx::command(cause), action, args)
     }
 
-    fn perform_inner(
+    /// [`perform`](Self::perform) with who acts and at whom: a built-in action's `self` is
+    /// `ctx.bearer` and its `target = "target"` is `ctx.target`, so
+    /// `game.perform_in(&Ctx::command("bite").by(wolf).at(CreatureRef::Player), "damage",
+    /// &[("amount", Value::Int(2)), ("target", Value::str("target"))])` is a wolf's bite. The
+    /// arguments are checked as a mod's are at load (a built-in action's as its TOML table is,
+    /// an ID without a namespace being the game's own).
+    pub fn perform_in(
         &mut self,
+        ctx: &Ctx,
         action: &str,
         args: &[(&str, Value)],
-        cause: &str,
-    ) -> Result<(), Diagnostic> {
+    ) -> Result<(), crate::Error> {
+        let entry = self.action_entry(action, args)?;
+        let list = ActionList {
+            span: entry.span,
+            actions: vec![entry],
+        };
+        Ok(self.apply_list(&list, ctx)?)
+    }
+
+    /// The action `action` with `args`, checked: one of the game's, or a built-in one read as its
+    /// TOML table would be.
+    fn action_entry(
+        &self,
+        action: &str,
+        args: &[(&str, Value)],
+    ) -> Result<ActionEntry, Diagnostic> {
+        let span = Span::new(crate::diag::FileId(0), 0..0);
+        let failed = |m: String| Diagnostic::error(Code::ActionFailed, m);
         let rules = self.content.host.clone();
+        let (_, built_in) = crate::content::resolve::vocabulary_names();
+        if built_in.contains(&action) {
+            let mut map = BTreeMap::new();
+            let at = |v: toml::Value| toml::Spanned::new(0..0, v);
+            map.insert("action".to_string(), at(toml::Value::String(action.into())));
+            for (name, value) in args {
+                let v = match value {
+                    Value::Bool(b) => toml::Value::Boolean(*b),
+                    Value::Int(i) => toml::Value::Integer(*i),
+                    Value::Float(f) => toml::Value::Float(*f),
+                    Value::Str(s) => toml::Value::String(s.to_string()),
+                };
+                map.insert(name.to_string(), at(v));
+            }
+            let symbols = self.symbols();
+            return crate::content::resolve::runtime_action(
+                &symbols,
+                &self.content.events,
+                rules.namespace(),
+                &map,
+            )
+            .map(|mut entry| {
+                entry.span = span;
+                entry
+            })
+            .map_err(|m| failed(format!("action `{action}`: {m}")));
+        }
         // A bare name is the game's own; a name that is no ID finds nothing (and "did you mean").
         let id = Id::parse(action, rules.namespace());
         let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
-            let names: Vec<String> = rules.actions().map(|(id, _, _)| id.to_string()).collect();
+            let names: Vec<String> = rules
+                .actions()
+                .map(|(id, _, _)| id.to_string())
+                .chain(built_in.iter().map(|n| n.to_string()))
+                .collect();
             let help = crate::diag::did_you_mean_suffix(action, names.iter().map(String::as_str));
-            return Err(Diagnostic::error(
-                Code::ActionFailed,
-                format!("the game has no action `{action}`{help}"),
-            ));
+            return Err(failed(format!("the game has no action `{action}`{help}")));
         };
         let map = self
             .checked_args(&format!("action `{id}`"), &decl.params, args)
-            .map_err(|m| Diagnostic::error(Code::ActionFailed, m))?;
-        let span = Span::new(crate::diag::FileId(0), 0..0);
-        let list = ActionList {
-            actions: vec![ActionEntry {
-                action: crate::content::Action::Custom { id, args: map },
-                span,
-            }],
+            .map_err(failed)?;
+        Ok(ActionEntry {
+            action: crate::content::Action::Custom { id, args: map },
             span,
-        };
-        self.apply_list(&list, &Ctx::command(cause))
+        })
+    }
+
+    /// The symbols of the content, for actions written at run time; made once per content.
+    fn symbols(&self) -> std::rc::Rc<crate::content::resolve::Symbols> {
+        self.symbols
+            .get_or_init(|| {
+                let ext = crate::content::Extensions {
+                    host: self.content.host.clone(),
+                    ..Default::default()
+                };
+                std::rc::Rc::new(crate::content::resolve::symbols_of(&self.content, &ext))
+            })
+            .clone()
     }
 
     /// Arguments given in the order of `params` (a verb's, a Lua function's), checked as
@@ -174,9 +232,14 @@ impl Game {
                     "`{name}` of {what} must be {expected}, not {value}"
                 ));
             }
-            let value = match (param.ty, value) {
-                (crate::content::vocab::FieldType::Host(kind), Value::Str(text)) => {
-                    Value::id(&self.find_entry_inner(kind, text)?)
+            // An ID of any kind, the game's or a built-in one, found by its whole ID or a bare
+            // name that one mod defines.
+            let value = match value {
+                Value::Str(text)
+                    if !param.ty.is_plain()
+                        && param.ty != crate::content::vocab::FieldType::DamageType =>
+                {
+                    Value::id(&self.find_entry_inner(param.ty.name(), text)?)
                 }
                 _ => value.clone(),
             };
@@ -191,25 +254,26 @@ impl Game {
         Ok(map)
     }
 
-    /// The entry of the game's table of `kind` that `text` names: its whole ID, or a bare name
-    /// that only one mod defines.
+    /// The definition of `kind` (one of the game's table kinds, or a built-in one: `creature`,
+    /// `item`, `quest`, ...) that `text` names: its whole ID, or a bare name that only one mod
+    /// defines.
     pub fn find_entry(&self, kind: &str, text: &str) -> Result<Id, crate::Error> {
         self.find_entry_inner(kind, text)
             .map_err(crate::Error::Refused)
     }
 
     fn find_entry_inner(&self, kind: &str, text: &str) -> Result<Id, String> {
-        let tables = &self.content.tables;
-        if let Some(id) = Id::qualified(text).filter(|id| tables.contains(kind, id)) {
+        let ids = || self.ids_of(kind);
+        if let Some(id) = Id::qualified(text).filter(|id| ids().any(|known| known == id)) {
             return Ok(id);
         }
-        let named: Vec<&Id> = tables.ids(kind).filter(|id| id.name() == text).collect();
+        let named: Vec<&Id> = ids().filter(|id| id.name() == text).collect();
         match named.as_slice() {
             [one] => Ok((*one).clone()),
             [] => {
                 let help = crate::diag::did_you_mean_suffix(
                     text,
-                    tables.ids(kind).flat_map(|id| [id.as_str(), id.name()]),
+                    ids().flat_map(|id| [id.as_str(), id.name()]),
                 );
                 Err(format!("there is no {kind} `{text}`{help}"))
             }
@@ -220,6 +284,22 @@ impl Game {
                     names.join(" or ")
                 ))
             }
+        }
+    }
+
+    /// The IDs of a kind: a built-in one (`creature`, `item`, ...) or one of the game's tables.
+    fn ids_of<'a>(&'a self, kind: &str) -> Box<dyn Iterator<Item = &'a Id> + 'a> {
+        let c = &*self.content;
+        match kind {
+            "item" => Box::new(c.items.keys()),
+            "creature" => Box::new(c.creatures.keys()),
+            "quest" => Box::new(c.quests.keys()),
+            "room" => Box::new(c.rooms.keys()),
+            "floor" => Box::new(c.floors.keys()),
+            "encounter" => Box::new(c.encounters.keys()),
+            "hazard" => Box::new(c.hazards.keys()),
+            "card" => Box::new(c.cards.keys()),
+            _ => Box::new(c.tables.ids(kind)),
         }
     }
 

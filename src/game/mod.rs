@@ -74,6 +74,19 @@ impl Ctx<'_> {
             stream: name,
         }
     }
+
+    /// The same, with `bearer` acting (`self` in a built-in action).
+    pub fn by(self, bearer: CreatureRef) -> Self {
+        Ctx { bearer, ..self }
+    }
+
+    /// The same, at `target` (`target = "target"` in a built-in action).
+    pub fn at(self, target: CreatureRef) -> Self {
+        Ctx {
+            target: Some(target),
+            ..self
+        }
+    }
 }
 
 /// What scripts plug into the engine: event handlers, and the actions and checks they register.
@@ -148,6 +161,9 @@ pub struct Game {
     /// The current room's triggers, looked up when the position or the content changes rather than
     /// for every event.
     room_triggers: Vec<crate::content::TriggerRef>,
+    /// The content's symbols, for actions a game's code writes at run time (`perform`): made on
+    /// the first such call, dropped when the content changes.
+    symbols: std::cell::OnceCell<std::rc::Rc<crate::content::resolve::Symbols>>,
 }
 
 const LOG_KEEP: usize = 1000;
@@ -221,6 +237,7 @@ impl Game {
             current: None,
             dispatching: None,
             room_triggers: Vec::new(),
+            symbols: std::cell::OnceCell::new(),
         };
         game.locate_room();
         game.index_quests();
@@ -484,6 +501,7 @@ impl Game {
     /// aside with a warning that names it.
     pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
         self.content = content;
+        self.symbols = std::cell::OnceCell::new();
         self.locate_room();
         self.traces = Some(Box::new(trace::Traces::new(
             self.content.triggers.len(),

@@ -2,7 +2,7 @@
 //! an attack), and fleeing.
 
 use super::VerbResult;
-use crate::content::{Action, ActionEntry, ActionList, AiAct, Value, Who};
+use crate::content::{AiAct, Value};
 use crate::game::{CreatureRef, Ctx, Game};
 
 impl Game {
@@ -65,27 +65,14 @@ impl Game {
         }
         // Engine events with their declared payloads: raising them cannot fail.
         let _ = self.raise_from(attacker, Some(victim), "attack_hit", &hit);
-        let span = crate::diag::Span::new(crate::diag::FileId(0), 0..0);
-        let blow = ActionList {
-            actions: vec![ActionEntry {
-                action: Action::Damage {
-                    amount,
-                    damage_type,
-                    target: Who::Target,
-                },
-                span,
-            }],
-            span,
-        };
-        let ctx = Ctx {
-            bearer: attacker,
-            target: Some(victim),
-            source: None,
-            cause: "attack",
-            stream: "attack",
-        };
-        // A single built-in action that cannot fail (its target is there).
-        let _ = self.apply_list(&blow, &ctx);
+        let blow = [
+            ("amount", Value::Int(amount)),
+            ("damage_type", Value::str(&damage_type)),
+            ("target", Value::str("target")),
+        ];
+        let ctx = Ctx::command("attack").by(attacker).at(victim);
+        // The victim is there and the damage type is the content's own: the blow cannot fail.
+        let _ = self.perform_in(&ctx, "damage", &blow);
     }
 
     /// Every living enemy takes its turn: the first AI rule whose condition holds, else an attack.
