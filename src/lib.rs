@@ -49,15 +49,12 @@ pub mod host;
 pub mod id;
 pub mod load;
 pub mod lua;
-#[doc(hidden)]
-pub mod mods;
+pub(crate) mod mods;
 pub mod reload;
-#[doc(hidden)]
 pub mod rng;
 #[cfg(feature = "roguelike")]
 mod roguelike;
-#[doc(hidden)]
-pub mod toml_file;
+pub(crate) mod toml_file;
 
 pub use error::Error;
 

@@ -46,8 +46,15 @@ pub fn derive_seed(run_seed: u64, name: &str) -> [u8; 32] {
 /// A replacement for real rolls, for tests: every roll returns the value, or the values in turn (then the last again).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Stub {
+    /// Every roll is this value (in `0.0..1.0`).
     Fixed(f64),
-    Sequence { values: Vec<f64>, next: usize },
+    /// The rolls are these values in turn, then the last one again.
+    Sequence {
+        /// The values, in the order they are rolled.
+        values: Vec<f64>,
+        /// The index of the next one.
+        next: usize,
+    },
 }
 
 impl Stub {
@@ -73,6 +80,7 @@ pub struct Streams {
 }
 
 impl Streams {
+    /// The streams of a run of `seed`, none drawn yet.
     pub fn new(seed: u64) -> Streams {
         Streams {
             seed,
@@ -81,6 +89,7 @@ impl Streams {
         }
     }
 
+    /// The run's seed.
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -143,6 +152,7 @@ impl Streams {
         self.stubs.insert(stream.unwrap_or("").to_string(), stub);
     }
 
+    /// Takes every stub away: rolls are real again.
     pub fn clear_stubs(&mut self) {
         self.stubs.clear();
     }

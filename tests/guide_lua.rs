@@ -154,7 +154,7 @@ fn the_hazard_chapter_runs() {
             .unwrap()
             .dice
             .iter()
-            .any(|d| d.face == Face::Color(lantern::content::hazard::Color::Gold)));
+            .any(|d| d.face == Face::Color(lantern::content::Color::Gold)));
         let problems = lantern::diag::render_all(&g.take_problems(), &world.sources);
         assert!(problems.is_empty(), "{problems}");
         return;

@@ -155,10 +155,7 @@ fn an_x_die_cannot_pay_unless_a_card_turns_it_into_a_color() {
         "X dice pay nothing"
     );
     run.play(&c, 1, Side::Top, &mut rolls).unwrap();
-    assert_eq!(
-        run.dice[0].face,
-        Face::Color(lantern::content::hazard::Color::Red)
-    );
+    assert_eq!(run.dice[0].face, Face::Color(lantern::content::Color::Red));
     run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
     assert_eq!(run.meters, vec![3]);
 }
@@ -192,15 +189,9 @@ fn refresh_brings_spent_dice_back() {
         Route::Safe,
     );
     run.play(&c, 0, Side::Bottom, &mut rolls).unwrap();
-    assert_eq!(
-        run.available(Face::Color(lantern::content::hazard::Color::Red)),
-        1
-    );
+    assert_eq!(run.available(Face::Color(lantern::content::Color::Red)), 1);
     run.play(&c, 0, Side::Top, &mut rolls).unwrap();
-    assert_eq!(
-        run.available(Face::Color(lantern::content::hazard::Color::Red)),
-        2
-    );
+    assert_eq!(run.available(Face::Color(lantern::content::Color::Red)), 2);
 }
 
 #[test]
@@ -551,7 +542,7 @@ fn only_x_interaction_cards_act_on_x_dice() {
     run.play(&c, 0, Side::Top, &mut rolls).unwrap();
     assert_eq!(
         run.dice[0].face,
-        Face::Color(lantern::content::hazard::Color::Red),
+        Face::Color(lantern::content::Color::Red),
         "an X-interaction card does"
     );
 }
@@ -663,10 +654,10 @@ end)
     g.play_card(0, Side::Top).unwrap();
     let run = g.hazard().unwrap();
     assert!(
-        run.dice.iter().all(
-            |d| d.face == Face::Color(lantern::content::hazard::Color::Red)
-                && d.state == DieState::Available
-        ),
+        run.dice
+            .iter()
+            .all(|d| d.face == Face::Color(lantern::content::Color::Red)
+                && d.state == DieState::Available),
         "{:?}",
         run.dice
     );

@@ -144,7 +144,8 @@ fn a_data_file_larger_than_the_limit_is_refused() {
     let dir = evil_mod();
     let big = dir.path().join("mods/evil/data/big.toml");
     let file = std::fs::File::create(&big).unwrap();
-    file.set_len(lantern::mods::MOST_BYTES + 1).unwrap();
+    // One byte over the 16 MiB a mod's file may hold (docs/security.md).
+    file.set_len(16 * 1024 * 1024 + 1).unwrap();
     let out = check(dir.path());
     assert_eq!(
         out,

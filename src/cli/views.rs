@@ -78,7 +78,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
                 .join(" and ")
         ));
         // FR-01 and FR-07: what a failed round costs, and what is different about the final one.
-        let finals = |ms: &[&crate::content::hazard::Meter]| {
+        let finals = |ms: &[&crate::content::Meter]| {
             ms.iter()
                 .map(|m| {
                     let (last, rest) = m.thresholds.split_last().unwrap_or((&0, &[]));
@@ -160,9 +160,8 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
         let Some(c) = content.cards.get(id) else {
             continue;
         };
-        let words = |list: &[crate::content::hazard::CardEffect]| {
-            crate::game::words::effects(content, list)
-        };
+        let words =
+            |list: &[crate::content::CardEffect]| crate::game::words::effects(content, list);
         let bottom = c
             .bottom
             .as_ref()

@@ -24,8 +24,10 @@ pub enum Who {
 }
 
 impl Who {
+    /// The names data files write, in variant order.
     pub const NAMES: &'static [&'static str] = &["self", "target", "player", "source"];
 
+    /// A `who` by its name.
     pub fn parse(s: &str) -> Option<Who> {
         match s {
             "self" => Some(Who::Bearer),
@@ -36,6 +38,7 @@ impl Who {
         }
     }
 
+    /// The name data files write.
     pub fn as_str(self) -> &'static str {
         match self {
             Who::Bearer => "self",
@@ -49,21 +52,30 @@ impl Who {
 /// Which items a `has_item` check counts: one definition, or any with a tag and optionally a rarity.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemFilter {
+    /// One item definition, if the filter names one.
     pub item: Option<Id>,
+    /// Any item with this tag.
     pub tag: Option<Id>,
+    /// With the tag, only items of this rarity.
     pub rarity: Option<String>,
 }
 
+/// Where a quest is, for the `quest` check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QuestState {
+    /// Not started.
     NotStarted,
+    /// Started and counting.
     Active,
+    /// Completed.
     Done,
 }
 
 impl QuestState {
+    /// The names data files write, in variant order.
     pub const NAMES: &'static [&'static str] = &["not_started", "active", "done"];
 
+    /// A state by its name.
     pub fn parse(s: &str) -> Option<QuestState> {
         match s {
             "not_started" => Some(QuestState::NotStarted),
@@ -73,6 +85,7 @@ impl QuestState {
         }
     }
 
+    /// The name data files write.
     pub fn as_str(self) -> &'static str {
         QuestState::NAMES[self as usize]
     }
@@ -83,38 +96,58 @@ impl QuestState {
 #[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
 pub enum Check {
+    /// `has_tag`: whether the creature has a tag.
     HasTag {
+        /// Whom it asks about.
         who: Who,
+        /// The tag.
         tag: Id,
     },
     /// `at_least` when `below` is false.
     Attribute {
+        /// Whom it asks about.
         who: Who,
+        /// The attribute (items' modifiers included).
         attribute: String,
+        /// The value compared with.
         value: i64,
+        /// `below` rather than `at_least`.
         below: bool,
     },
+    /// `has_item`: whether the creature carries at least `count` items the filter matches.
     HasItem {
+        /// Whom it asks about.
         who: Who,
+        /// Which items count.
         filter: ItemFilter,
+        /// How many are needed.
         count: u32,
     },
+    /// `health_below`: whether health is below a fraction of `max_health`.
     HealthBelow {
+        /// Whom it asks about.
         who: Who,
+        /// The fraction, 0 to 1.
         fraction: f64,
     },
+    /// `quest`: whether a quest is in a state.
     Quest {
+        /// The quest.
         quest: Id,
+        /// The state it must be in.
         state: QuestState,
     },
     /// Whether the creature is the player: `{ check = "is_player", who = "source" }` says the
     /// player is the attacker of an `attack_hit`.
     IsPlayer {
+        /// Whom it asks about.
         who: Who,
     },
     /// A check registered by a mod's Lua, with its other fields as arguments.
     Custom {
+        /// The check's ID (`<mod>:<name>` or `<game>:<name>`).
         id: Id,
+        /// The table's other keys.
         args: BTreeMap<String, Value>,
     },
 }
@@ -122,9 +155,12 @@ pub enum Check {
 /// One entry of a condition list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Condition {
+    /// The check.
     pub check: Check,
+    /// `not = true`: the condition holds when the check does not.
     pub negate: bool,
     /// Shown when an encounter option is blocked by this condition.
     pub reason: Option<String>,
+    /// Where it was written.
     pub span: Span,
 }

@@ -7,81 +7,128 @@ use crate::diag::Span;
 use crate::id::Id;
 use std::collections::BTreeMap;
 
+/// A tag (`[[tags]]`): items and creatures carry tags, checks and random draws filter by them.
 #[derive(Debug, Clone)]
 pub struct Tag {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What it means.
     pub description: String,
+    /// Where it is defined.
     pub span: Span,
 }
 
 /// A rarity level; levels are ordered by `rank`, lowest first.
 #[derive(Debug, Clone)]
 pub struct Rarity {
+    /// Its name, without a namespace.
     pub id: String,
+    /// Shown to players.
     pub name: String,
+    /// Its order: lowest first.
     pub rank: i64,
+    /// Where it is defined.
     pub span: Span,
 }
 
 /// Adds to an attribute while its condition holds (`self` is the bearer, `target` the opponent if any).
 #[derive(Debug, Clone)]
 pub struct Modifier {
+    /// The attribute it adds to.
     pub attribute: String,
+    /// How much it adds (negative takes away).
     pub add: i64,
+    /// When it applies; always when empty.
     pub condition: Vec<Condition>,
+    /// Where it is written.
     pub span: Span,
 }
 
+/// An item (`[[items]]`).
 #[derive(Debug, Clone)]
 pub struct Item {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What it is.
     pub description: String,
+    /// Its tags.
     pub tags: Vec<Id>,
     /// Maximum count per stack.
     pub stack: u32,
+    /// Its rarity, if any.
     pub rarity: Option<String>,
     /// Initial per-instance properties (`endurance = 100`).
     pub properties: BTreeMap<String, i64>,
+    /// The slot it is worn in (`weapon`, ...), if any: a slotted item is equipped when its slot is free.
     pub slot: Option<String>,
+    /// Damage it deals as a weapon.
     pub damage: i64,
+    /// The type of that damage.
     pub damage_type: String,
+    /// What it adds to its bearer's attributes.
     pub modifiers: Vec<Modifier>,
+    /// Triggers that listen while it is carried.
     pub triggers: Vec<TriggerRef>,
+    /// What `use` does, if it can be used.
     pub on_use: Option<ActionList>,
+    /// Whether one is used up by `use`.
     pub consumable: bool,
+    /// Where it is defined.
     pub span: Span,
 }
 
 /// What a creature does on its turn: the first rule whose condition holds.
 #[derive(Debug, Clone)]
 pub enum AiAct {
+    /// Attacks the player.
     Attack,
+    /// Does nothing this turn.
     Wait,
+    /// Applies these actions.
     Actions(ActionList),
 }
 
+/// One rule of a creature's AI: what it does when the condition holds.
 #[derive(Debug, Clone)]
 pub struct AiRule {
+    /// When the rule applies; always when empty.
     pub condition: Vec<Condition>,
+    /// What it does.
     pub act: AiAct,
 }
 
+/// A creature (`[[creatures]]`): an enemy, an NPC, or the player's own definition.
 #[derive(Debug, Clone)]
 pub struct Creature {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What it is.
     pub description: String,
+    /// Its tags.
     pub tags: Vec<Id>,
+    /// Health it starts with.
     pub health: i64,
+    /// Its base attributes (`max_health` is its health unless given).
     pub attributes: BTreeMap<String, i64>,
+    /// Damage it deals without a weapon.
     pub damage: i64,
+    /// The type of that damage.
     pub damage_type: String,
+    /// Items it starts with, and how many.
     pub items: Vec<(Id, u32)>,
+    /// Triggers that listen while it is in the game.
     pub triggers: Vec<TriggerRef>,
+    /// Its AI rules, in order.
     pub ai: Vec<AiRule>,
+    /// What talking to it does, if it is an NPC.
     pub talk: Option<ActionList>,
+    /// Where it is defined.
     pub span: Span,
 }
 
@@ -92,57 +139,86 @@ pub struct TriggerRef(pub u32);
 /// Where a trigger stands, which decides its bearer and the events it sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TriggerHome {
+    /// Top level: in a data file's `[[triggers]]`; its bearer is the player.
     TopLevel,
+    /// On an item: its bearer carries the item.
     Item(Id),
+    /// On a creature: its bearer is the creature.
     Creature(Id),
+    /// In a room: it listens while the run is in the room; its bearer is the player.
     Room(Id),
 }
 
+/// A trigger: on an event, when its payload matches and its conditions hold (and its chance draws), it applies its actions.
 #[derive(Debug, Clone)]
 pub struct Trigger {
     /// The trigger's own `id`, or `file:line` for one without.
     pub key: String,
     /// The random stream of its `chance` and of its drawing actions: `trigger:<key>`.
     pub stream: String,
+    /// Its `id`, if it has one.
     pub id: Option<Id>,
+    /// Where it stands.
     pub home: TriggerHome,
+    /// The event it listens to.
     pub on: EventKey,
     /// Payload fields that must all be equal: (field index, value).
     pub when: Vec<(usize, Value)>,
+    /// Conditions that must all hold.
     pub condition: Vec<Condition>,
+    /// The chance it fires, 0 to 1, when its conditions hold.
     pub chance: Option<f64>,
+    /// What it does: a transaction.
     pub actions: ActionList,
+    /// Where it is defined.
     pub span: Span,
 }
 
+/// A quest (`[[quests]]`): counts an event, and completes with its reward at `count`.
 #[derive(Debug, Clone)]
 pub struct Quest {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What it asks.
     pub description: String,
+    /// The event it counts.
     pub on: EventKey,
+    /// Payload fields that must all be equal: (field index, value).
     pub when: Vec<(usize, Value)>,
+    /// Conditions an event must meet to count.
     pub condition: Vec<Condition>,
+    /// How many events complete it.
     pub count: u32,
+    /// Its reward: a transaction.
     pub actions: ActionList,
     /// The random stream of its drawing actions: `quest:<id>`.
     pub stream: String,
     /// Its position among all quests in ID order (for dense per-quest tables).
     pub ordinal: u32,
+    /// Where it is defined.
     pub span: Span,
 }
 
+/// What a room holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RoomKind {
+    /// A fight with its enemies.
     Combat,
+    /// An encounter (its own, or one drawn).
     Encounter,
+    /// A hazard (its own, or one drawn).
     Hazard,
+    /// Nothing but what its triggers do.
     Empty,
 }
 
 impl RoomKind {
+    /// The names data files write, in variant order.
     pub const NAMES: &'static [&'static str] = &["combat", "encounter", "hazard", "empty"];
 
+    /// A kind by its name.
     pub fn parse(s: &str) -> Option<RoomKind> {
         match s {
             "combat" => Some(RoomKind::Combat),
@@ -153,64 +229,101 @@ impl RoomKind {
         }
     }
 
+    /// The name data files write.
     pub fn as_str(self) -> &'static str {
         RoomKind::NAMES[self as usize]
     }
 }
 
+/// A room (`[[rooms]]`): one step of a floor.
 #[derive(Debug, Clone)]
 pub struct Room {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What the player sees.
     pub description: String,
+    /// What it holds.
     pub kind: RoomKind,
+    /// Enemies of a combat room.
     pub enemies: Vec<Id>,
+    /// A creature to talk to, if any.
     pub npc: Option<Id>,
+    /// Items picked up on entering, and how many.
     pub loot: Vec<(Id, u32)>,
     /// A fixed encounter; without it an encounter room draws one by weight.
     pub encounter: Option<Id>,
     /// A fixed hazard; without it a hazard room draws one.
     pub hazard: Option<Id>,
+    /// Triggers that listen while the run is in the room.
     pub triggers: Vec<TriggerRef>,
+    /// Where it is defined.
     pub span: Span,
 }
 
+/// A floor (`[[floors]]`): rooms in order; the run plays floors by depth.
 #[derive(Debug, Clone)]
 pub struct Floor {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// Where it comes in the run: lowest first.
     pub depth: i64,
+    /// Its rooms, in order.
     pub rooms: Vec<Id>,
+    /// Where it is defined.
     pub span: Span,
 }
 
+/// One option of an encounter.
 #[derive(Debug, Clone)]
 pub struct EncounterOption {
+    /// What the player reads.
     pub text: String,
+    /// Conditions it needs; blocked, with a reason, when one fails.
     pub requirements: Vec<Condition>,
+    /// What it costs, applied first.
     pub costs: ActionList,
+    /// The chance its rewards come, 0 to 1, drawn after the costs.
     pub probability: f64,
+    /// What it gives.
     pub rewards: ActionList,
+    /// Where it is written.
     pub span: Span,
 }
 
+/// An encounter (`[[encounters]]`): a narrative choice (seed 000).
 #[derive(Debug, Clone)]
 pub struct Encounter {
+    /// Its ID.
     pub id: Id,
+    /// Its title.
     pub title: String,
+    /// What the player reads.
     pub description: String,
+    /// Its relative chance of being drawn.
     pub weight: f64,
+    /// When it can be drawn.
     pub condition: Vec<Condition>,
+    /// Its options.
     pub options: Vec<EncounterOption>,
+    /// Where it is defined.
     pub span: Span,
 }
 
 /// A definition that replaced another mod's definition of the same ID.
 #[derive(Debug, Clone)]
 pub struct Override {
+    /// The ID defined twice.
     pub id: Id,
+    /// Its kind (`item`, `room`, ...).
     pub kind: &'static str,
+    /// The mod whose definition won.
     pub by_mod: String,
+    /// Where the winning definition is.
     pub span: Span,
+    /// Where the replaced one was.
     pub replaced: Span,
 }

@@ -11,16 +11,23 @@ use crate::id::Id;
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
+    /// Red.
     Red,
+    /// Blue.
     Blue,
+    /// Purple.
     Purple,
+    /// Gold.
     Gold,
 }
 
 impl Color {
+    /// Every color, in order.
     pub const ALL: [Color; 4] = [Color::Red, Color::Blue, Color::Purple, Color::Gold];
+    /// Their names, in order.
     pub const NAMES: &'static [&'static str] = &["red", "blue", "purple", "gold"];
 
+    /// A color by its name.
     pub fn parse(s: &str) -> Option<Color> {
         Color::NAMES
             .iter()
@@ -28,6 +35,7 @@ impl Color {
             .map(|i| Color::ALL[i])
     }
 
+    /// The color's name.
     pub fn name(self) -> &'static str {
         Color::NAMES[self as usize]
     }
@@ -36,15 +44,22 @@ impl Color {
 /// What a card is for; the simulator's flat-round and X-interaction metrics read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CardClass {
+    /// Progress cards.
     Progress,
+    /// Focus cards.
     Focus,
+    /// Cards that draw.
     Draw,
+    /// Cards that change dice.
     Dice,
+    /// Cards that use or turn X dice.
     XInteraction,
+    /// Enchantments.
     Enchant,
 }
 
 impl CardClass {
+    /// Their names, in variant order.
     pub const NAMES: &'static [&'static str] = &[
         "progress",
         "focus",
@@ -54,10 +69,12 @@ impl CardClass {
         "enchant",
     ];
 
+    /// The class's name.
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 
+    /// A class by its name.
     pub fn parse(s: &str) -> Option<CardClass> {
         let all = [
             CardClass::Progress,
@@ -89,95 +106,134 @@ impl CardEffect {
 pub enum CardEffect {
     /// Adds progress of a type (plus any pending focus).
     Progress {
+        /// The progress type.
         kind: Id,
+        /// How much.
         amount: i64,
     },
     /// Adds to the next progress produced this round.
     Focus {
+        /// How much.
         amount: i64,
     },
+    /// Draws cards.
     Draw {
+        /// How many.
         count: u32,
     },
     /// Rerolls dice, X dice first, then spent ones.
     Reroll {
+        /// How many dice.
         count: u32,
     },
     /// One X die becomes an available die of the color.
     TreatX {
+        /// The color it becomes.
         color: Color,
     },
     /// Spends an X die for progress.
     ExhaustX {
+        /// The progress type.
         kind: Id,
+        /// How much.
         amount: i64,
     },
     /// Spent dice become available again.
     Refresh {
+        /// How many dice.
         count: u32,
     },
     /// The next dice a bottom action would spend this round stay available.
     Preserve {
+        /// How many dice.
         count: u32,
     },
     /// Any game action, a Lua-registered one included, applied to the game when the card resolves.
     Action(ActionEntry),
 }
 
+/// A card's bottom action: its mana cost and effects.
 #[derive(Debug, Clone)]
 pub struct Bottom {
     /// Dice to spend: any showing a color, the card's own first.
     pub cost: u32,
+    /// What it does.
     pub effects: Vec<CardEffect>,
 }
 
+/// A card (`[[cards]]`) of the personal deck (seed 002).
 #[derive(Debug, Clone)]
 pub struct Card {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What it says.
     pub text: String,
+    /// Its color.
     pub color: Color,
+    /// Its rarity, if any.
     pub rarity: Option<String>,
+    /// Its class.
     pub class: CardClass,
     /// Copies in the starting deck.
     pub starter: u32,
+    /// Its top action's effects (paid with nothing).
     pub top: Vec<CardEffect>,
+    /// Its bottom action, if it has one.
     pub bottom: Option<Bottom>,
+    /// Whether it stays in the enchantment zone when played.
     pub enchant: bool,
     /// Applied at the start of every round while the card is in the enchantment zone.
     pub ongoing: Vec<CardEffect>,
+    /// Where it is defined.
     pub span: Span,
 }
 
+/// A kind of hazard progress (`[[progress_types]]`).
 #[derive(Debug, Clone)]
 pub struct ProgressType {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// Where it is defined.
     pub span: Span,
 }
 
 /// A route meter: a progress type and its threshold in each round (the last is the final round's).
 #[derive(Debug, Clone)]
 pub struct Meter {
+    /// The progress type it counts.
     pub progress: Id,
+    /// The threshold in each round.
     pub thresholds: Vec<i64>,
 }
 
+/// A hazard (`[[hazards]]`, seed 002).
 #[derive(Debug, Clone)]
 pub struct Hazard {
+    /// Its ID.
     pub id: Id,
+    /// Shown to players.
     pub name: String,
+    /// What the player reads.
     pub text: String,
+    /// How many rounds it lasts.
     pub rounds: u32,
+    /// The safe route's meter.
     pub safe: Meter,
     /// Both required in the same round.
     pub risk: Vec<Meter>,
     /// The safe route's progress type may be picked from these at reveal (the seed's H07).
     pub choose_progress: Vec<Id>,
+    /// Applied when a round fails.
     pub penalty: ActionList,
+    /// Applied when the final round fails.
     pub final_penalty: ActionList,
     /// Score thresholds, highest first: the first whose `at_least` the score reaches applies.
     pub outcomes: Vec<(i64, ActionList)>,
+    /// Where it is defined.
     pub span: Span,
 }
 

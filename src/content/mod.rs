@@ -6,29 +6,25 @@
 //! Content knows nothing of game state or Lua; game state refers to it by ID only (invariant 2),
 //! and a reload replaces it whole.
 
-#[doc(hidden)]
-pub mod action;
-#[doc(hidden)]
-pub mod condition;
-#[doc(hidden)]
-pub mod defs;
+mod action;
+mod condition;
+mod defs;
 pub mod event;
 #[doc(hidden)]
 pub mod generate;
-#[doc(hidden)]
-pub mod hazard;
-#[doc(hidden)]
-pub mod parse;
+mod hazard;
+pub(crate) mod parse;
 pub(crate) mod raw;
 pub(crate) mod resolve;
-#[doc(hidden)]
-pub mod schema;
+#[cfg(feature = "cli")]
+pub(crate) mod schema;
 pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};
 pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
 pub use defs::*;
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
+pub use hazard::{Bottom, Card, CardClass, CardEffect, Color, Hazard, Meter, ProgressType};
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::id::Id;

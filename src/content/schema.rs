@@ -109,12 +109,7 @@ fn open_enum(list: Vec<String>) -> Value {
 /// What an ID written in a data file looks like: bare or `mod:name`.
 const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
 
-/// The schema of a data file.
-pub fn data_schema() -> Value {
-    data_schema_for(&crate::host::Rules::default())
-}
-
-/// [`data_schema`] for a game with its own vocabulary: its tables are arrays of entries with an
+/// The schema of a data file for a game's vocabulary (the roguelike's is the empty one): its tables are arrays of entries with an
 /// `id` and the keys it declared to refer to IDs (their other keys are the game's type's, which
 /// the schema does not know, so it allows any), its actions and checks are among the names offered, and the creature tables are gone
 /// when the game leaves them out.

@@ -290,7 +290,7 @@ pub fn describe_face(face: crate::hazard::Face) -> String {
 /// and refreshed, an enchantment placed.
 fn what_changed(
     content: &crate::content::Content,
-    h: &crate::content::hazard::Hazard,
+    h: &crate::content::Hazard,
     before: &crate::hazard::engine::HazardRun,
     after: &crate::hazard::engine::HazardRun,
     card: &Id,

@@ -2,7 +2,7 @@
 //! "+3 Force", for what the game shows (a hazard's penalties, a card's actions, what a rule did).
 //! Plain functions from content to text; nothing here changes the game.
 
-use crate::content::hazard::CardEffect;
+use crate::content::CardEffect;
 use crate::content::{Action, ActionList, Content, Who};
 use crate::id::Id;
 

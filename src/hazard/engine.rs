@@ -4,8 +4,8 @@
 //! single fast generator. Every card is always in exactly one place: the draw pile, the hand, the
 //! discard pile or the enchantment zone (seed 002's NFR-03); a property test checks it.
 
-use crate::content::hazard::{Card, CardClass, CardEffect, Color, Hazard};
 use crate::content::{ActionEntry, Content};
+use crate::content::{Card, CardClass, CardEffect, Color, Hazard};
 use crate::id::Id;
 use serde::{Deserialize, Serialize};
 
@@ -23,16 +23,21 @@ pub const FACES: [Face; 6] = [
     Face::X,
 ];
 
+/// What a mana die shows: a color, or X (progress, or a color once a card turns it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Face {
+    /// A color, which pays a bottom action's mana cost.
     Color(Color),
+    /// X: pays progress on the route instead of mana.
     X,
 }
 
+/// Whether a die can pay this round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DieState {
+    /// It can pay.
     Available,
     /// Paid for a bottom action: stays spent until a card refreshes it (no auto-refresh).
     Spent,
@@ -41,8 +46,10 @@ pub enum DieState {
 }
 
 impl DieState {
+    /// The states by name, as Lua and the console write them.
     pub const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
 
+    /// A state by its name.
     pub fn parse(s: &str) -> Option<DieState> {
         match s {
             "available" => Some(DieState::Available),
@@ -52,25 +59,34 @@ impl DieState {
         }
     }
 
+    /// The state's name.
     pub fn name(self) -> &'static str {
         DieState::NAMES[self as usize]
     }
 }
 
+/// One of the four persistent mana dice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Die {
+    /// What it shows.
     pub face: Face,
+    /// Whether it can pay.
     pub state: DieState,
 }
 
+/// How the hazard is faced, chosen once at reveal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
+    /// The safe route: one progress meter; X dice used for progress come back the next round.
     Safe,
+    /// The risk route: a meter for each of the hazard's risk progress types; X dice used for
+    /// progress do not come back.
     Risk,
 }
 
 impl Route {
+    /// The route's name (`safe`, `risk`).
     pub fn name(self) -> &'static str {
         match self {
             Route::Safe => "safe",
@@ -81,16 +97,22 @@ impl Route {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// Where a hazard is.
 pub enum Phase {
     /// The hazard is revealed and the hand drawn; the route is not chosen yet.
     Reveal,
+    /// A route is chosen; cards are played and rounds ended.
     Playing,
+    /// The last round ended; the outcome was applied.
     Done,
 }
 
+/// Which half of a card is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// Its top action (progress).
     Top,
+    /// Its bottom action, paid with mana dice.
     Bottom,
 }
 
@@ -105,21 +127,29 @@ pub trait Rolls {
 /// A hazard in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HazardRun {
+    /// The hazard being played.
     pub hazard: Id,
+    /// Where it is.
     pub phase: Phase,
+    /// The route, once chosen.
     pub route: Option<Route>,
     /// The safe route's progress type (the hazard's, or the one chosen at reveal).
     pub safe_type: Id,
     /// Zero-based.
     pub round: u32,
+    /// The four mana dice.
     pub dice: Vec<Die>,
     /// The draw pile; its last card is on top.
     pub deck: Vec<Id>,
+    /// The cards in hand.
     pub hand: Vec<Id>,
+    /// The discard pile.
     pub discard: Vec<Id>,
+    /// The enchantment zone: cards whose effect lasts.
     pub enchanted: Vec<Id>,
     /// Progress this round, one entry per meter of the route.
     pub meters: Vec<i64>,
+    /// Focus, which some cards spend and give.
     pub focus: i64,
     /// O (true) or X (false) for every finished round.
     pub marks: Vec<bool>,
@@ -139,7 +169,9 @@ pub struct HazardRun {
 pub struct RoundEnd {
     /// One-based.
     pub round: u32,
+    /// Whether every meter reached its threshold.
     pub success: bool,
+    /// Whether it was the last round.
     pub last: bool,
 }
 
@@ -246,6 +278,7 @@ impl HazardRun {
         }
     }
 
+    /// How many available dice show `face`.
     pub fn available(&self, face: Face) -> usize {
         self.dice
             .iter()

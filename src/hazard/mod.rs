@@ -6,9 +6,7 @@
 //! game wraps it (`game/hazard.rs`): every change goes through `Game`'s methods, events are raised
 //! there, and the actions of cards, penalties and outcomes go through the one door.
 
-#[doc(hidden)]
 pub mod engine;
-#[doc(hidden)]
 pub mod sim;
 
 pub use engine::{Die, DieState, Face, HazardRun, Phase, Route, Side};

@@ -6,8 +6,8 @@
 //! table is the same for the same seed however the runs are split across threads.
 
 use super::engine::{starter_deck, Face, HazardRun, Phase, Rolls, Route, Side};
-use crate::content::hazard::{Card, CardClass, CardEffect, Hazard};
 use crate::content::Content;
+use crate::content::{Card, CardClass, CardEffect, Hazard};
 use crate::id::Id;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,6 +38,7 @@ pub enum Policy {
 /// One route's figures.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct RouteStats {
+    /// Runs played.
     pub runs: u64,
     /// Runs with a score above zero.
     pub cleared: u64,
@@ -74,30 +75,40 @@ impl RouteStats {
         }
     }
 
+    /// The share of runs cleared (a score above zero).
     pub fn clear_rate(&self) -> f64 {
         Self::rate(self.cleared, self.runs)
     }
+    /// The share of runs that entered the final round with at most one available die.
     pub fn crisis_rate(&self) -> f64 {
         Self::rate(self.final_crisis, self.runs)
     }
+    /// Rounds with only progress cards played, per run.
     pub fn flat_per_run(&self) -> f64 {
         Self::rate(self.flat_rounds, self.runs)
     }
+    /// Of the runs whose roll showed two or more X dice, the share with an X-interaction card in hand.
     pub fn x_answer_rate(&self) -> f64 {
         Self::rate(self.many_x_with_answer, self.many_x)
     }
 }
 
+/// What a simulation found, per route: what `lantern sim hazard` prints (and writes as JSON).
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport {
+    /// The hazard simulated.
     pub hazard: String,
+    /// The seed its runs were drawn from.
     pub seed: u64,
+    /// The policy that played: a built-in one's name, or a Lua policy's file.
     pub policy: String,
+    /// The figures of each route simulated, by its name.
     pub routes: BTreeMap<String, RouteStats>,
 }
 
 /// Picks the next play of a run, or `None` to end the round.
 pub trait Chooser {
+    /// The next play (a card of the hand by index, and its side), or `None` to end the round.
     fn choose(
         &mut self,
         content: &Content,
@@ -125,11 +136,15 @@ pub type ChooserFactory<'a> = &'a (dyn Fn() -> Result<Box<dyn Chooser>, String> 
 /// What to simulate.
 #[derive(Debug, Clone)]
 pub struct Spec {
+    /// The routes to play, each `runs` times.
     pub routes: Vec<Route>,
     /// Runs per route.
     pub runs: u64,
+    /// The seed the runs draw from (each run's stream is named after its index).
     pub seed: u64,
+    /// The built-in policy, for runs without a chooser of their own.
     pub policy: Policy,
+    /// Threads to play on (at least one).
     pub threads: usize,
 }
 

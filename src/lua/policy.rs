@@ -6,8 +6,8 @@
 
 use super::budget::Budget;
 use super::{describe, sandbox, Limits};
-use crate::content::hazard::Hazard;
 use crate::content::Content;
+use crate::content::Hazard;
 use crate::hazard::engine::HazardRun;
 use crate::hazard::sim::Chooser;
 use crate::hazard::{DieState, Side};
@@ -90,7 +90,7 @@ impl LuaPolicy {
             c.raw_set("color", card.color.name())?;
             c.raw_set(
                 "class",
-                crate::content::hazard::CardClass::NAMES[card.class as usize],
+                crate::content::CardClass::NAMES[card.class as usize],
             )?;
             c.raw_set("enchant", card.enchant)?;
             c.raw_set("bottom_cost", card.bottom.as_ref().map(|b| b.cost))?;

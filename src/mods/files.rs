@@ -23,9 +23,9 @@ pub const MOST_FILES: usize = 10_000;
 /// Why a file of a mod was not read.
 #[derive(Debug)]
 pub enum Refused {
-    /// It resolves outside the mod folder (a symlink that leads out); where to, for a caller
-    /// that may show it (lantern's own messages do not: the path is the player's).
-    Outside(PathBuf),
+    /// It resolves outside the mod folder (a symlink that leads out). Where to is not kept:
+    /// lantern's messages do not show it (the path is the player's).
+    Outside,
     /// It is not a regular file.
     NotAFile(&'static str),
     /// It is larger than [`MOST_BYTES`].
@@ -40,7 +40,7 @@ impl Refused {
     /// The diagnostic for a refused file, shown as `display` (its path relative to the mods).
     pub fn diagnostic(&self, display: &str) -> Diagnostic {
         match self {
-            Refused::Outside(_) => Diagnostic::error(Code::FileRefused, format!(
+            Refused::Outside => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` leads outside its mod's folder and is not read"
             ))
             .with_help("a mod reads only files inside its own folder; copy the file in instead of linking to it"),
@@ -107,7 +107,7 @@ fn resolve(real_root: &Path, path: &Path) -> Result<PathBuf, Refused> {
     if real.starts_with(real_root) {
         Ok(real)
     } else {
-        Err(Refused::Outside(real))
+        Err(Refused::Outside)
     }
 }
 
@@ -233,7 +233,7 @@ mod tests {
         symlink(dir.path().join("secret"), root.join("data/env.toml")).unwrap();
         assert!(matches!(
             read_mod_file(&root, "data/env.toml"),
-            Err(Refused::Outside(_))
+            Err(Refused::Outside)
         ));
         // A link that stays inside the mod is fine.
         symlink(root.join("data/a.toml"), root.join("data/b.toml")).unwrap();
@@ -275,7 +275,7 @@ mod tests {
         let refused: Vec<_> = found
             .iter()
             .filter_map(|f| match f {
-                Found::Refused(p, Refused::Outside(_)) => {
+                Found::Refused(p, Refused::Outside) => {
                     Some(p.file_name().unwrap().to_string_lossy().into_owned())
                 }
                 _ => None,

@@ -12,10 +12,8 @@ mod manifest;
 mod order;
 
 pub use discover::{decode_utf8, discover, ModFolder};
-pub use files::{
-    read_inside, read_mod_file, real_root, walk, Found, Refused, MOST_BYTES, MOST_FILES,
-};
-pub use manifest::{Dependency, Manifest};
+pub use files::{read_inside, read_mod_file, real_root, walk, Found, MOST_FILES};
+pub use manifest::Manifest;
 pub use order::load_order;
 
 use crate::diag::{Diagnostic, SourceMap};

@@ -4,11 +4,11 @@ use super::fields::{within, MOST};
 use super::symbols::{declare, Symbols, Visibility};
 use super::vocabulary::{actions, conditions, no_actions, trigger};
 use super::{Cx, RefKind};
-use crate::content::defs::*;
 use crate::content::event::{EventDef, EventTable, WorldSees};
 use crate::content::parse::{RawDefs, Src};
 use crate::content::raw::*;
 use crate::content::vocab::{self, FieldType};
+use crate::content::*;
 use crate::content::{Content, Extensions, ModInfo};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
@@ -378,7 +378,7 @@ pub fn resolve_all(
             .unwrap_or_else(|| id.name().to_string());
         content.progress_types.insert(
             id.clone(),
-            crate::content::hazard::ProgressType {
+            crate::content::ProgressType {
                 id: id.clone(),
                 name,
                 span: Span::new(src.file, src.raw.id.span()),

@@ -3,9 +3,9 @@
 use super::fields::{Entry, MOST};
 use super::vocabulary::{action, actions, no_actions};
 use super::{Cx, RefKind};
-use crate::content::hazard::*;
 use crate::content::parse::Src;
 use crate::content::raw::{RawCard, RawEntry, RawHazard, RawMeter};
+use crate::content::*;
 use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;

@@ -265,6 +265,7 @@ pub fn vocabulary_names() -> (&'static [&'static str], &'static [&'static str]) 
 }
 
 /// The built-in card effects, by name (any action is a card effect too).
+#[cfg(feature = "cli")]
 pub fn card_effect_names() -> &'static [&'static str] {
     hazard::EFFECTS
 }

@@ -2,12 +2,12 @@
 
 use super::fields::{plain_value, Entry};
 use super::{Cx, RefKind};
-use crate::content::action::{Action, ActionEntry, ActionList};
-use crate::content::condition::{Check, Condition, ItemFilter, QuestState, Who};
-use crate::content::defs::{Trigger, TriggerHome};
 use crate::content::event::{EventKey, Value};
 use crate::content::raw::{RawActions, RawEntry, RawTrigger};
 use crate::content::vocab::FieldType;
+use crate::content::{Action, ActionEntry, ActionList};
+use crate::content::{Check, Condition, ItemFilter, QuestState, Who};
+use crate::content::{Trigger, TriggerHome};
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::id::Id;
@@ -562,13 +562,13 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                 if f.get_ref() == "x" {
                     return Some(None);
                 }
-                let names: Vec<&str> = crate::content::hazard::Color::NAMES
+                let names: Vec<&str> = crate::content::Color::NAMES
                     .iter()
                     .copied()
                     .chain(["x"])
                     .collect();
                 cx.vocabulary("die face", &f, &names)
-                    .and_then(|c| crate::content::hazard::Color::parse(&c))
+                    .and_then(|c| crate::content::Color::parse(&c))
                     .map(Some)
             });
             let state = e.opt_str(cx, "state").and_then(|s| {
