@@ -610,6 +610,7 @@ fn the_broken_farms_problems_carry_their_codes() {
             "unknown-table",
             "unknown-reference",
             "invalid-id",
+            "unknown-reference",
         ]
     );
     let json = lantern::diag::render_json(&world.diagnostics, &world.sources);
@@ -685,5 +686,69 @@ fn a_game_without_creatures_is_told_so_when_it_performs_a_creature_action() {
     assert!(
         e.contains("creature-and-inventory vocabulary, which the game `farm` does not use"),
         "{e}"
+    );
+}
+
+#[test]
+fn a_crops_triggers_listen_while_it_grows_and_after_a_load_and_not_after_a_rollback() {
+    let visitors = |g: &mut Game| {
+        g.take_messages()
+            .iter()
+            .filter(|m| m.contains("[valley:pumpkin_visitors]"))
+            .count()
+    };
+    let (mut g, world) = started(1);
+    g.verb("sleep", &[]).unwrap();
+    assert_eq!(visitors(&mut g), 0, "nothing grows yet");
+    g.verb("plant", &[Value::str("pumpkin")]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("save.json");
+    g.save(&save).unwrap();
+    g.verb("sleep", &[]).unwrap();
+    assert_eq!(
+        visitors(&mut g),
+        1,
+        "the growing pumpkin's trigger fired in the morning"
+    );
+    g.verb("sleep", &[]).unwrap();
+    assert_eq!(
+        visitors(&mut g),
+        0,
+        "harvested in the night, it listens no more"
+    );
+
+    // A save keeps the plot, and the loaded game knows the pumpkin is in play.
+    let (mut loaded, _) = Game::load(world.content.clone(), &save).unwrap();
+    loaded.verb("sleep", &[]).unwrap();
+    assert_eq!(visitors(&mut loaded), 1);
+
+    // A list that plants and then fails leaves nothing growing, and nothing listening.
+    let (mut g, _world) = started(1);
+    let span = lantern::diag::Span::new(lantern::diag::FileId(0), 0..0);
+    let custom = |name: &str, args: &[(&str, Value)]| lantern::content::ActionEntry {
+        action: lantern::content::Action::Custom {
+            id: lantern::id::Id::new("farm", name),
+            args: args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        },
+        span,
+    };
+    let list = lantern::content::ActionList {
+        actions: vec![
+            custom("plant", &[("crop", Value::str("valley:pumpkin"))]),
+            custom("pay", &[("amount", Value::Int(1000))]),
+        ],
+        span,
+    };
+    let failed = g.turn(|g| g.apply_list(&list, &lantern::game::Ctx::command("test")));
+    assert!(failed.is_err());
+    assert!(g.host_state::<Farm>().unwrap().plots.is_empty());
+    g.verb("sleep", &[]).unwrap();
+    assert_eq!(
+        visitors(&mut g),
+        0,
+        "the rolled-back pumpkin does not listen"
     );
 }

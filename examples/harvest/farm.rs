@@ -77,6 +77,13 @@ pub fn rules() -> Rules {
         .without_creatures()
         .table::<Crop>("crops", "crop")
         .refers("crops", "companions", "crop")
+        // A crop's triggers listen while it grows on a plot.
+        .triggers("crops", |farm: &Farm| {
+            farm.plots
+                .iter()
+                .filter_map(|p| lantern::id::Id::qualified(&p.crop))
+                .collect()
+        })
         .event(
             "day_started",
             &[("day", "int")],

@@ -147,6 +147,9 @@ pub enum TriggerHome {
     Creature(Id),
     /// In a room: it listens while the run is in the room; its bearer is the player.
     Room(Id),
+    /// In an entry of one of the game's tables (its kind, its ID): it listens while the game has
+    /// the entry in play; its bearer is the player.
+    Entry(&'static str, Id),
 }
 
 /// A trigger: on an event, when its payload matches and its conditions hold (and its chance draws), it applies its actions.

@@ -114,6 +114,8 @@ pub struct Content {
     pub host: crate::host::Rules,
     /// The entries of the game's own tables, by kind of ID (`crop`).
     pub tables: HostTables,
+    /// The triggers of the game's table entries, by the entry's kind and ID.
+    pub entry_triggers: BTreeMap<(&'static str, Id), Vec<TriggerRef>>,
     /// The game's Rust handlers by the event they listen to (indexed by [`EventKey`]; empty when
     /// the game declares none): positions in its rules' list of handlers.
     pub host_handlers: Vec<Vec<usize>>,

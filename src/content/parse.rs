@@ -54,6 +54,8 @@ pub struct HostEntry {
     /// The IDs it names in the keys the game declared with `Vocabulary::refers`, as written, with
     /// their kind: the resolver checks each.
     pub refs: Vec<(crate::content::vocab::FieldType, Spanned<String>)>,
+    /// Its triggers, when the game's table carries them (`Vocabulary::triggers`).
+    pub triggers: Vec<Spanned<RawTrigger>>,
 }
 
 impl std::fmt::Debug for HostEntry {
@@ -336,6 +338,26 @@ fn read_host_entry(
         })
         .collect();
     let refs = qualify_refs(&mut fields, &decl.refs, ns);
+    let mut triggers = Vec::new();
+    if decl.in_play.is_some() {
+        let key = fields
+            .iter()
+            .find(|(k, _)| k.get_ref() == "triggers")
+            .map(|(k, _)| k.clone());
+        if let Some(value) = key.and_then(|k| fields.remove(&k)) {
+            let copy = value.clone();
+            match crate::toml_file::from_value::<Vec<Spanned<RawTrigger>>>(value, file, "trigger") {
+                Ok(t) => triggers = t,
+                Err(_) => {
+                    let (found, partial) = crate::toml_file::all_errors::<Vec<Spanned<RawTrigger>>>(
+                        copy, file, "trigger",
+                    );
+                    diags.extend(found);
+                    triggers = partial.unwrap_or_default();
+                }
+            }
+        }
+    }
     let rest = Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
     let (found, value) = (decl.read)(rest, file, decl.kind);
     diags.extend(found);
@@ -351,6 +373,7 @@ fn read_host_entry(
                     value,
                     text: written.into(),
                     refs,
+                    triggers,
                 },
             },
         )),

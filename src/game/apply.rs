@@ -104,6 +104,7 @@ impl Game {
             if failed.is_some() {
                 if let Some(host) = copy.host {
                     self.state.host = host;
+                    self.host_state_changed();
                 }
                 if let Some(rng) = copy.rng {
                     self.rng = rng;
@@ -189,6 +190,7 @@ impl Game {
     /// Puts the game back as it was at `point`: what the transaction queued and said goes too.
     pub(super) fn undo(&mut self, point: UndoPoint) {
         self.state = point.state;
+        self.locate_room();
         self.rng = point.rng;
         self.queue.truncate(point.queued);
         self.messages.truncate(point.said);

@@ -124,9 +124,12 @@ impl Game {
         };
         let world = (CreatureRef::Player, world_target);
         self.run_triggers(content, &content.top_level[kind.0 as usize], event, world);
-        if !self.room_triggers.is_empty() {
+        if self.scene_stale {
+            self.refresh_scene();
+        }
+        if !self.scene_triggers.is_empty() {
             let listening: Vec<TriggerRef> = self
-                .room_triggers
+                .scene_triggers
                 .iter()
                 .copied()
                 .filter(|r| content.trigger(*r).on == kind)

@@ -20,6 +20,7 @@ impl Game {
     }
 
     pub(crate) fn host_slot_mut(&mut self) -> &mut HostState {
+        self.host_state_changed();
         &mut self.state.host
     }
 

@@ -158,9 +158,11 @@ pub struct Game {
     current: Option<usize>,
     /// Its kind and parent: it enters the log only once handled.
     dispatching: Option<(crate::content::EventKey, Option<usize>)>,
-    /// The current room's triggers, looked up when the position or the content changes rather than
-    /// for every event.
-    room_triggers: Vec<crate::content::TriggerRef>,
+    /// The triggers of the scene: the current room's and those of the game's entries in play,
+    /// looked up again (when `scene_stale`) after the position, the content or the game's state
+    /// changed, rather than for every event.
+    scene_triggers: Vec<crate::content::TriggerRef>,
+    scene_stale: bool,
     /// The content's symbols, for actions a game's code writes at run time (`perform`): made on
     /// the first such call, dropped when the content changes.
     symbols: std::cell::OnceCell<std::rc::Rc<crate::content::resolve::Symbols>>,
@@ -236,7 +238,8 @@ impl Game {
             problems: Vec::new(),
             current: None,
             dispatching: None,
-            room_triggers: Vec::new(),
+            scene_triggers: Vec::new(),
+            scene_stale: true,
             symbols: std::cell::OnceCell::new(),
         };
         game.locate_room();
@@ -278,13 +281,37 @@ impl Game {
             })
     }
 
-    /// Refreshes what depends on the current room.
+    /// The room or the content changed: the scene's triggers are looked up again before the next
+    /// event.
     pub(super) fn locate_room(&mut self) {
-        self.room_triggers = self
+        self.scene_stale = true;
+    }
+
+    /// The game's state changed: when its entries carry triggers, which are in play is asked again
+    /// before the next event.
+    pub(super) fn host_state_changed(&mut self) {
+        if !self.content.entry_triggers.is_empty() {
+            self.scene_stale = true;
+        }
+    }
+
+    /// The triggers of the current room and of the game's entries in play.
+    pub(super) fn refresh_scene(&mut self) {
+        self.scene_stale = false;
+        let content = self.content.clone();
+        let mut triggers: Vec<crate::content::TriggerRef> = self
             .current_room()
-            .and_then(|r| self.content.rooms.get(&r))
+            .and_then(|r| content.rooms.get(&r))
             .map(|r| r.triggers.clone())
             .unwrap_or_default();
+        if !content.entry_triggers.is_empty() {
+            for (kind, id) in content.host.in_play(&self.state.host) {
+                if let Some(refs) = content.entry_triggers.get(&(kind, id)) {
+                    triggers.extend(refs.iter().copied());
+                }
+            }
+        }
+        self.scene_triggers = triggers;
     }
 
     /// The content the game runs over.

@@ -41,6 +41,7 @@ type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync
 type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
 type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
 type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
+type InPlayFn = dyn Fn(&HostState) -> Vec<Id> + Send + Sync;
 /// Reads one entry of a game's data table into the game's type.
 pub(crate) type ReadEntry = fn(
     toml::Spanned<toml::de::DeValue<'_>>,
@@ -157,6 +158,8 @@ pub(crate) struct TableDecl {
     pub read: ReadEntry,
     /// Keys of its entries that name IDs (declared with [`Vocabulary::refers`]), with their kind.
     pub refs: Vec<(&'static str, FieldType)>,
+    /// When its entries carry triggers ([`Vocabulary::triggers`]): which entries are in play.
+    pub in_play: Option<Arc<InPlayFn>>,
 }
 
 pub(crate) struct Declared<F: ?Sized> {
@@ -263,6 +266,7 @@ impl<S: GameState> Vocabulary<S> {
                 kind,
                 read: read_entry::<T>,
                 refs: Vec::new(),
+                in_play: None,
             });
         }
         self
@@ -296,6 +300,34 @@ impl<S: GameState> Vocabulary<S> {
         } else {
             decl.refs.push((field, ty));
         }
+        self
+    }
+
+    /// Lets the entries of the game's table `table` carry triggers, written as a room's are
+    /// (`[[crops.triggers]]` under a `[[crops]]` entry, with `on`, `when`, `condition`, `chance`
+    /// and `actions`), which listen while the entry is in play: `in_play` says which entries are,
+    /// from the game's state (the crops growing on the farm's plots). Their bearer is the player,
+    /// as a world trigger's. lantern asks again whenever the game's state changed, so an entry
+    /// put in play by an action listens from the next event on, and a rollback, a load or a
+    /// reload leaves exactly the entries the state says. Declare the table first.
+    pub fn triggers<F>(mut self, table: &str, in_play: F) -> Self
+    where
+        F: Fn(&S) -> Vec<Id> + Send + Sync + 'static,
+    {
+        let Some(decl) = self.defs.tables.iter_mut().find(|t| t.key == table) else {
+            self.defs.problems.push(format!(
+                "`triggers` names the table `{table}`, which the game does not declare (declare it with `table` first)"
+            ));
+            return self;
+        };
+        if decl.in_play.is_some() {
+            self.defs
+                .problems
+                .push(format!("the triggers of `{table}` are declared twice"));
+        }
+        decl.in_play = Some(Arc::new(move |state: &HostState| {
+            state.get::<S>().map(&in_play).unwrap_or_default()
+        }));
         self
     }
 
@@ -671,6 +703,17 @@ impl Rules {
                 .map_err(|e| format!("the game's state in the save is not a `{}`: {e}", s.name)),
             None => Err("the save holds a game's state, and this game keeps none".into()),
         }
+    }
+
+    /// The entries whose triggers listen now, by kind, as the game's state says.
+    pub(crate) fn in_play(&self, state: &HostState) -> Vec<(&'static str, Id)> {
+        let mut out = Vec::new();
+        for t in &self.0.tables {
+            if let Some(f) = &t.in_play {
+                out.extend(f(state).into_iter().map(|id| (t.kind, id)));
+            }
+        }
+        out
     }
 
     /// Brings the game's state in line with `content`; what changed, in words.

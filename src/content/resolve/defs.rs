@@ -277,11 +277,12 @@ pub fn resolve_all(
         files: raw.files,
         host: ext.host.clone(),
         tables: Default::default(),
+        entry_triggers: BTreeMap::new(),
         host_handlers: host_handlers(ext, &events, diags),
     };
-    for (t, winners) in host_winners {
-        let kind = ext.host.defs().tables[t].kind;
-        for (id, i) in winners {
+    for (t, winners) in &host_winners {
+        let kind = ext.host.defs().tables[*t].kind;
+        for (id, &i) in winners {
             let src = &raw.host[i].1;
             let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
             for (ty, text) in &src.raw.refs {
@@ -289,12 +290,29 @@ pub fn resolve_all(
                     cx.reference(kind, text);
                 }
             }
-            content
-                .tables
-                .insert(kind, id, src.raw.value.clone(), src.raw.text.clone());
+            content.tables.insert(
+                kind,
+                id.clone(),
+                src.raw.value.clone(),
+                src.raw.text.clone(),
+            );
         }
     }
     let mut triggers: Vec<Trigger> = Vec::new();
+    // The triggers the game's entries carry, each resolved as a room's.
+    for (t, winners) in &host_winners {
+        let kind = ext.host.defs().tables[*t].kind;
+        for (id, &i) in winners {
+            let src = &raw.host[i].1;
+            if src.raw.triggers.is_empty() {
+                continue;
+            }
+            let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
+            let home = TriggerHome::Entry(kind, id.clone());
+            let refs = home_triggers(&mut cx, &src.raw.triggers, home, &mut triggers);
+            content.entry_triggers.insert((kind, id.clone()), refs);
+        }
+    }
 
     for (id, &i) in &tags {
         let src = &raw.tags[i];
@@ -430,7 +448,7 @@ pub fn resolve_all(
             TriggerHome::Item(_) | TriggerHome::Creature(_) => {
                 content.borne_listen[t.on.0 as usize] = true
             }
-            TriggerHome::Room(_) => {}
+            TriggerHome::Room(_) | TriggerHome::Entry(..) => {}
         }
     }
     content.quests_by_event = vec![Vec::new(); events.len()];

@@ -8,7 +8,15 @@ describe("the valley", function()
     g:verb("sleep")
     local farm = g:state()
     expect(farm.barn["valley:pumpkin"]).to_be(1)
-    expect(farm.money).to_be(27)
+    expect(farm.money).to_be(22 + 1 + 5) -- a visitor's coin on the morning it grew, the bonus
+  end)
+
+  it("lets children pay to see a pumpkin while it grows", function()
+    local g = lantern.test.game({ seed = 1 })
+    g:verb("plant", "pumpkin")
+    g:verb("sleep")
+    expect(g:state().money).to_be(23)
+    expect(g:why("valley:pumpkin_visitors")).to_contain("fired")
   end)
 
   it("rewards three harvests once the quest has started", function()
