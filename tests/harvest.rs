@@ -355,6 +355,10 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
     assert_eq!(run(&["new", "orchard"], &roots), ExitCode::SUCCESS);
     let data = std::fs::read_to_string(dir.path().join("orchard/data/orchard.toml")).unwrap();
     assert!(data.contains("farm:plant"), "{data}");
+    assert!(
+        data.contains("[[crops]] (IDs of kind `crop`; `companions` names crops; [[crops.triggers]] listen while it is in play)"),
+        "{data}"
+    );
     assert_eq!(run(&["check"], &roots), ExitCode::SUCCESS);
     assert_eq!(run(&["test", "orchard"], &roots), ExitCode::SUCCESS);
     let defs = dir.path().join("harvest.d.lua");
@@ -379,6 +383,11 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
     assert_eq!(
         companions["description"], "the ID of a crop, or an array of them",
         "a key the game declared to refer to IDs is described: {companions}"
+    );
+    assert_eq!(
+        tables["crops"]["items"]["properties"]["triggers"]["items"]["$ref"],
+        "#/definitions/trigger",
+        "a crop's triggers are triggers to the editor"
     );
     assert!(
         !tables.contains_key("items"),

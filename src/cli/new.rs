@@ -157,7 +157,19 @@ fn host_files(name: &str, rules: &crate::host::Rules) -> [(String, String); 4] {
     let tables: Vec<String> = defs
         .tables
         .iter()
-        .map(|t| format!("[[{}]] (IDs of kind `{}`)", t.key, t.kind))
+        .map(|t| {
+            let mut about = format!("IDs of kind `{}`", t.kind);
+            for (key, ty) in &t.refs {
+                about.push_str(&format!("; `{key}` names {}s", ty.name()));
+            }
+            if t.in_play.is_some() {
+                about.push_str(&format!(
+                    "; [[{}.triggers]] listen while it is in play",
+                    t.key
+                ));
+            }
+            format!("[[{}]] ({about})", t.key)
+        })
         .collect();
     let events: Vec<&str> = defs.events.iter().map(|e| e.name.as_str()).collect();
     let actions: Vec<String> = rules.actions().map(|(id, _, _)| id.to_string()).collect();

@@ -235,6 +235,16 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
                 }),
             );
         }
+        if table.in_play.is_some() {
+            props.insert(
+                "triggers".to_string(),
+                json!({
+                    "type": "array",
+                    "description": "triggers that listen while the game has the entry in play",
+                    "items": { "$ref": "#/definitions/trigger" },
+                }),
+            );
+        }
         properties.insert(
             table.key.to_string(),
             json!({
