@@ -3,7 +3,10 @@
 //!    prebuilt table (target: at most 2x);
 //! 2. `lantern.emit_event` from Lua, against a bare Lua-to-Rust call (target: at most 3x);
 //! 3. the instruction budget's cost on a call-heavy and on a compute-heavy workload (target: at most
-//!    15 % on the call-heavy one).
+//!    15 % on the call-heavy one);
+//! 4. an action list with a script's action when the mod stored 1,000 values, against the same
+//!    list with nothing stored: the list's storage journal must cost what the list writes, not
+//!    what the storage holds (a checkpoint that copied the storage cost 35x).
 //!
 //! Run with `cargo bench --bench lua`.
 
@@ -209,4 +212,51 @@ fn main() {
         );
         println!("3. budget on a {name:<19}: {t_hooked:>8.0} ns   without: {t_plain:>6.0} ns   cost {:+.1} %", (t_hooked / t_plain - 1.0) * 100.0);
     }
+
+    // 4. A list with a script's action, many in one turn, over a small and a large storage.
+    let lists = 200usize;
+    let per_list = |values: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        write_mod(
+            dir.path(),
+            &format!(
+                "lantern.register_action('note', function()\n\
+                   local s = lantern.storage\n\
+                   if not s.big then s.big = {{}} for i = 1, {values} do s.big[i] = i end end\n\
+                   s.n = (s.n or 0) + 1\n\
+                 end)"
+            ),
+        );
+        std::fs::write(
+            dir.path().join("bench/data/triggers.toml"),
+            "[[triggers]]\non = \"bench:ping\"\nactions = [ { action = \"bench:note\" }, { action = \"heal\", amount = 1 } ]\n",
+        )
+        .unwrap();
+        let mut world = lantern::load::load_world(dir.path(), Limits::default());
+        assert!(
+            !world.has_errors(),
+            "{}",
+            lantern::diag::render_all(&world.diagnostics, &world.sources)
+        );
+        let mut game = world.start(1);
+        game.set_event_cap(10 * lists);
+        let ping = [("power", Value::Int(1)), ("altar", Value::str("x"))];
+        let mut one_turn = || {
+            per_op(lists as u64, || {
+                game.turn(|g| {
+                    for _ in 0..lists {
+                        g.raise("bench:ping", &ping).unwrap();
+                    }
+                })
+            })
+        };
+        one_turn();
+        let mut times: Vec<f64> = (0..5).map(|_| one_turn()).collect();
+        times.sort_by(f64::total_cmp);
+        let problems = game.take_problems();
+        assert!(problems.is_empty(), "{problems:?}");
+        times[2]
+    };
+    let (big, empty) = paired(|| per_list(1000), || per_list(0));
+    println!("4. list with a script's action, 1,000 values stored: {big:>8.0} ns   nothing stored: {empty:>6.0} ns   ratio {:.2} (target about 1)", big / empty);
 }

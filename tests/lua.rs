@@ -495,6 +495,59 @@ fn storage_is_saved_with_the_game_and_refuses_functions() {
 }
 
 #[test]
+fn a_failed_action_list_gives_back_what_scripts_stored_during_it() {
+    // `seen` is stored by a handler before the list, in the same turn (not settled yet); `failed`
+    // and the nested table's `deep` by the list that fails; `kept` by one that does not.
+    let data = "[[event_types]]\nid = \"ping\"\n\n\
+                [[triggers]]\non = \"test:ping\"\nactions = [ { action = \"test:note\", key = \"failed\" }, { action = \"test:boom\" } ]\n\n\
+                [[triggers]]\non = \"test:ping\"\nactions = [ { action = \"test:note\", key = \"kept\" } ]\n";
+    let lua = "local store = lantern.storage\n\
+               lantern.register_action('note', function(ctx, args)\n\
+                 lantern.storage[args.key] = true\n\
+                 local list = lantern.storage.list\n\
+                 list[#list + 1] = args.key\n\
+                 lantern.storage.fresh = { inner = args.key }\n\
+               end)\n\
+               lantern.register_action('boom', function() error('the second action fails') end)\n\
+               lantern.on('turn_started', function()\n\
+                 lantern.storage.seen = (lantern.storage.seen or 0) + 1\n\
+                 lantern.storage.list = lantern.storage.list or {}\n\
+                 lantern.emit_event('test:ping', {})\n\
+               end)\n\
+               lantern.on('test:ping', function()\n\
+                 lantern.log(tostring(rawequal(store, lantern.storage)) .. ' ' .. tostring(store.failed) .. ' ' .. tostring(store.kept) .. ' ' .. table.concat(store.list, ','))\n\
+               end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(
+        said(&mut g),
+        ["[test] true nil true kept"],
+        "the failed list's writes are gone (in the nested table too), the other list's are there"
+    );
+    let p = problems(&mut g, &world);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("nothing in this action list was applied")),
+        "{p:?}"
+    );
+    let stored = &g.storage()["test"];
+    assert_eq!(
+        stored["seen"], 1,
+        "what the turn stored before the list stays: {stored}"
+    );
+    assert_eq!(stored["kept"], true, "{stored}");
+    assert_eq!(stored["fresh"]["inner"], "kept", "{stored}");
+    assert!(stored.get("failed").is_none(), "{stored}");
+    turn(&mut g);
+    assert_eq!(g.storage()["test"]["seen"], 2);
+    assert_eq!(
+        g.storage()["test"]["list"],
+        serde_json::json!(["kept", "kept"])
+    );
+}
+
+#[test]
 fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
     // A script that keeps `lantern.storage` in a local writes into its storage: the table stays
     // the same when the game starts and when a save loads, and takes what was saved.

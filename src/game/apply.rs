@@ -60,6 +60,8 @@ pub(super) struct UndoPoint {
     rng: crate::rng::Streams,
     queued: usize,
     said: usize,
+    /// Whether the scripts opened a checkpoint for it (`Host::checkpoint`), which its end closes.
+    scripts: bool,
 }
 
 /// Whether items came or went; loot is picked up rather than received.
@@ -112,6 +114,9 @@ impl Game {
             }
         }
         let Some(message) = failed else {
+            if let Undo::Whole(point) = undo {
+                self.keep(*point);
+            }
             return Ok(());
         };
         match undo {
@@ -151,7 +156,9 @@ impl Game {
                 said: self.messages.len(),
             })
         } else {
-            Undo::Whole(Box::new(self.undo_point()))
+            let script = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if host.action(id).is_none());
+            let scripts = list.actions.iter().any(script);
+            Undo::Whole(Box::new(self.undo_point(scripts)))
         }
     }
 
@@ -177,18 +184,35 @@ impl Game {
 
     /// What a transaction (an action list, an encounter's option, a game's verb) keeps to undo
     /// itself: the state (the game's own inside it), the random streams, and how many events and
-    /// lines were queued before it.
-    pub(super) fn undo_point(&self) -> UndoPoint {
+    /// lines were queued before it. When it may run script code (`scripts`), the scripts open a
+    /// checkpoint, so that what they store during it is undone with the rest; one a script starts
+    /// (`lantern.apply`, while the scripts are busy) is inside theirs. Every point ends in
+    /// [`keep`](Self::keep) or [`undo`](Self::undo).
+    pub(super) fn undo_point(&mut self, scripts: bool) -> UndoPoint {
+        let scripts = scripts && self.with_host(|host, game| host.checkpoint(game)).is_some();
         UndoPoint {
             state: self.state.clone(),
             rng: self.rng.clone(),
             queued: self.queue.len(),
             said: self.messages.len(),
+            scripts,
         }
     }
 
-    /// Puts the game back as it was at `point`: what the transaction queued and said goes too.
+    /// The transaction of `point` succeeded: the scripts' checkpoint closes, its record kept for a
+    /// transaction around it.
+    pub(super) fn keep(&mut self, point: UndoPoint) {
+        if point.scripts {
+            self.with_host(|host, game| host.commit(game));
+        }
+    }
+
+    /// Puts the game back as it was at `point`: what the transaction queued and said goes too, and
+    /// what scripts stored since.
     pub(super) fn undo(&mut self, point: UndoPoint) {
+        if point.scripts {
+            self.with_host(|host, game| host.roll_back(game));
+        }
         self.state = point.state;
         self.locate_room();
         self.rng = point.rng;

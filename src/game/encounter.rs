@@ -314,7 +314,7 @@ impl Game {
             )));
         }
         // The working copy: everything below, the turn count included, is committed whole or not at all.
-        let undo = self.undo_point();
+        let undo = self.undo_point(true);
         self.begin_turn();
         // The option is one working copy: stack caps apply when it is committed, after its
         // rewards (seed 000, F4).
@@ -338,6 +338,7 @@ impl Game {
         self.close_list();
         match result {
             Ok(success) => {
+                self.keep(undo);
                 self.state.encounter = None;
                 // Only a roll can go one way or the other; a certain option just happens.
                 if option.probability > 0.0 && option.probability < 1.0 {

@@ -60,13 +60,16 @@ impl Game {
             return run(self, args);
         }
         // A verb that fails is undone whole, as an action list is: the state as it was before.
-        let undo = self.undo_point();
+        let undo = self.undo_point(true);
         self.begin_turn();
         self.in_turn = true;
         let result = run(self, args);
         self.in_turn = false;
         match result {
-            Ok(()) => self.drain(),
+            Ok(()) => {
+                self.keep(undo);
+                self.drain();
+            }
             Err(_) => {
                 self.undo(undo);
                 self.locate_room();

@@ -98,6 +98,16 @@ pub trait Host {
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).
     fn attach(&mut self, game: &mut Game);
+    /// Called when a transaction that may run script code starts (an action list with a script's
+    /// action, an encounter's option, a game's verb): from now on the host records what it must
+    /// be able to put back. Each is closed by [`commit`](Host::commit) or
+    /// [`roll_back`](Host::roll_back), innermost first.
+    fn checkpoint(&mut self, _game: &mut Game) {}
+    /// The innermost transaction since a [`checkpoint`](Host::checkpoint) succeeded.
+    fn commit(&mut self, _game: &mut Game) {}
+    /// The innermost transaction since a [`checkpoint`](Host::checkpoint) failed and the game went
+    /// back to the state it had then: script state is to go back too.
+    fn roll_back(&mut self, _game: &mut Game) {}
     /// Runs an action the scripts registered.
     fn action(
         &mut self,
@@ -514,13 +524,13 @@ impl Game {
         state
     }
 
-    /// Per-mod storage, for the Lua layer.
-    pub fn storage(&self) -> &BTreeMap<String, serde_json::Value> {
+    /// Per-mod storage, as the mods' scripts last settled it, by mod ID.
+    pub fn storage(&self) -> &BTreeMap<String, Arc<serde_json::Value>> {
         &self.state.storage
     }
 
     /// Per-mod storage, for the Lua layer.
-    pub fn storage_mut(&mut self) -> &mut BTreeMap<String, serde_json::Value> {
+    pub fn storage_mut(&mut self) -> &mut BTreeMap<String, Arc<serde_json::Value>> {
         &mut self.state.storage
     }
 

@@ -244,7 +244,9 @@ pub struct State {
     #[serde(skip)]
     pub(crate) quest_slots: QuestSlots,
     /// Per-mod plain data (`lantern.storage`), kept across reloads and saved with the game.
-    pub storage: BTreeMap<String, serde_json::Value>,
+    /// Shared, so that copying the state (every transaction that may run script code does) does
+    /// not copy what the mods stored.
+    pub storage: BTreeMap<String, std::sync::Arc<serde_json::Value>>,
     /// Items whose definition disappeared in a reload: kept aside, listed, restored if it returns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub orphans: Vec<ItemStack>,

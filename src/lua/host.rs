@@ -299,6 +299,18 @@ impl Host for LuaRuntime {
         self.attach_storage(game);
     }
 
+    fn checkpoint(&mut self, _game: &mut Game) {
+        self.open_journal();
+    }
+
+    fn commit(&mut self, game: &mut Game) {
+        self.close_journal(game, false);
+    }
+
+    fn roll_back(&mut self, game: &mut Game) {
+        self.close_journal(game, true);
+    }
+
     fn action(
         &mut self,
         game: &mut Game,

@@ -22,6 +22,7 @@ mod capi;
 pub mod defs;
 pub(crate) mod event_view;
 mod host;
+mod journal;
 mod loading;
 pub(crate) mod memory;
 #[cfg(feature = "cli")]
@@ -175,6 +176,9 @@ pub struct LuaRuntime {
     refs_used: usize,
     /// Every script read, by mod: checked without running once the content is known.
     scripts: Vec<(String, FileId, String)>,
+    /// The marks of the storage journals open, innermost last: one per transaction of the game
+    /// that may run script code (`Host::checkpoint`).
+    journals: Vec<i64>,
 }
 
 impl LuaRuntime {
@@ -195,6 +199,7 @@ impl LuaRuntime {
             refs_free: 0,
             refs_used: 0,
             scripts: Vec::new(),
+            journals: Vec::new(),
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
@@ -227,7 +232,7 @@ impl LuaRuntime {
         for m in &self.mods {
             let saved = game.storage().get(&m.id).cloned();
             let _charged = self.accounts.charge_to(m.owner);
-            let table = match saved.as_ref().map(|v| storage::from_json(&self.lua, v)) {
+            let table = match saved.as_deref().map(|v| storage::from_json(&self.lua, v)) {
                 None => self.lua.create_table().ok(),
                 Some(Ok(mlua::Value::Table(t))) => Some(t),
                 Some(other) => {
@@ -246,7 +251,7 @@ impl LuaRuntime {
                 }
             };
             if let Some(table) = table {
-                put_storage(&m.lantern, table);
+                put_storage(&self.lua, &m.lantern, table);
             }
         }
     }
@@ -304,7 +309,7 @@ impl LuaRuntime {
             let value: mlua::Value = m.lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
             match storage::to_json(&value) {
                 Ok(json) => {
-                    game.storage_mut().insert(m.id.clone(), json);
+                    game.storage_mut().insert(m.id.clone(), Arc::new(json));
                 }
                 Err(e) => {
                     let mut d = Diagnostic::error(
@@ -333,6 +338,36 @@ impl LuaRuntime {
                     game.report(d);
                 }
             }
+        }
+    }
+
+    /// Opens a storage journal for a transaction: every mod's storage table is flagged first (an
+    /// `on_reload` handler may have put a new one in place).
+    fn open_journal(&mut self) {
+        let _host = self.accounts.charge_to(Owner::HOST);
+        for m in &self.mods {
+            if let Ok(mlua::Value::Table(t)) = m.lantern.raw_get::<mlua::Value>("storage") {
+                journal::flag(&self.lua, &t);
+            }
+        }
+        if let Some(mark) = journal::begin(&self.lua) {
+            self.journals.push(mark);
+        }
+    }
+
+    /// Closes the innermost storage journal; with `undo`, what scripts stored during its
+    /// transaction is put back as it was.
+    fn close_journal(&mut self, game: &mut Game, undo: bool) {
+        let Some(mark) = self.journals.pop() else {
+            return;
+        };
+        let _host = self.accounts.charge_to(Owner::HOST);
+        let _paused = self.budget.pause();
+        if let Err(e) = journal::end(&self.lua, mark, undo) {
+            game.report(Diagnostic::error(
+                Code::Lua,
+                format!("the mods' storage could not be put back after a failed action: {e}"),
+            ));
         }
     }
 
@@ -424,8 +459,9 @@ impl LuaRuntime {
 
 /// Makes `fresh` a mod's `lantern.storage`. The table the mod has stays and takes `fresh`'s
 /// contents, so that a script that keeps it in a local (`local store = lantern.storage`) writes
-/// into its storage still after a game starts or a save loads.
-fn put_storage(lantern: &Table, fresh: Table) {
+/// into its storage still after a game starts or a save loads. It is flagged for the journal
+/// (`journal.rs`), with every table it holds.
+fn put_storage(lua: &mlua::Lua, lantern: &Table, fresh: Table) {
     if let Ok(mlua::Value::Table(live)) = lantern.raw_get::<mlua::Value>("storage") {
         let copied = live.clear().and_then(|()| {
             fresh
@@ -433,8 +469,10 @@ fn put_storage(lantern: &Table, fresh: Table) {
                 .try_for_each(|pair| pair.and_then(|(k, v)| live.raw_set(k, v)))
         });
         if copied.is_ok() {
+            journal::flag(lua, &live);
             return;
         }
     }
+    journal::flag(lua, &fresh);
     let _ = lantern.raw_set("storage", fresh);
 }

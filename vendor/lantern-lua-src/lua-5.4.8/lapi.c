@@ -906,6 +906,20 @@ static void aux_rawset (lua_State *L, int idx, TValue *key, int n) {
 }
 
 
+/*
+** lantern: flags the table at 'idx', and the tables it holds, as journaled
+** (see 'luaH_journal' in ltable.c).
+*/
+LUA_API void lua_journalflag (lua_State *L, int idx) {
+  const TValue *o;
+  lua_lock(L);
+  o = index2value(L, idx);
+  if (ttistable(o))
+    luaH_journalflag(hvalue(o), 1);
+  lua_unlock(L);
+}
+
+
 LUA_API void lua_rawset (lua_State *L, int idx) {
   aux_rawset(L, idx, s2v(L->top.p - 2), 2);
 }

@@ -404,6 +404,7 @@ static void restartcollection (global_State *g) {
   cleargraylists(g);
   markobject(g, g->mainthread);
   markvalue(g, &g->l_registry);
+  markobjectN(g, g->journal);  /* lantern */
   markmt(g);
   markbeingfnz(g);  /* mark any finalizing object left from previous cycle */
 }
@@ -1534,6 +1535,7 @@ static lu_mem atomic (lua_State *L) {
   markobject(g, L);  /* mark running thread */
   /* registry and global metatables may be changed by API */
   markvalue(g, &g->l_registry);
+  markobjectN(g, g->journal);  /* lantern */
   markmt(g);  /* mark global metatables */
   work += propagateall(g);  /* empties 'gray' list */
   /* remark occasional upvalues of (maybe) dead threads */

@@ -731,6 +731,13 @@ typedef union Node {
 */
 
 #define BITRAS		(1 << 7)
+
+/*
+** lantern: a table whose writes are journaled while a journal is open
+** (see 'luaH_journal'): a mod's storage and every table inside it.
+*/
+#define BITJOURNAL	(1 << 6)
+#define isjournaled(t)		((t)->flags & BITJOURNAL)
 #define isrealasize(t)		(!((t)->flags & BITRAS))
 #define setrealasize(t)		((t)->flags &= cast_byte(~BITRAS))
 #define setnorealasize(t)	((t)->flags |= BITRAS)

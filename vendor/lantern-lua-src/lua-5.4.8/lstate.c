@@ -456,6 +456,9 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->stop = 0;
   g->stopmsg[0] = '\0';
   g->nextid = 0;
+  g->journal = NULL;  /* lantern */
+  g->journaln = 0;
+  g->journaldepth = 0;
   L->id = 0;
   for (i = 0; i < LUA_MAXOWNERS; i++)
     g->ownerused[i] = g->ownerlimit[i] = 0;

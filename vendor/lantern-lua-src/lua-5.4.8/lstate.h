@@ -272,6 +272,9 @@ typedef struct global_State {
   unsigned int nextid;  /* lantern: the last object id given */
   size_t ownerused[LUA_MAXOWNERS];  /* lantern: bytes held by each owner */
   size_t ownerlimit[LUA_MAXOWNERS];  /* lantern: 0 is no limit */
+  struct Table *journal;  /* lantern: old values of journaled writes, in triples */
+  lua_Integer journaln;  /* lantern: how many values 'journal' holds */
+  int journaldepth;  /* lantern: journals open (0: writes are not recorded) */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
   l_mem GCdebt;  /* bytes allocated not yet compensated by the collector */
   lu_mem GCestimate;  /* an estimate of the non-garbage memory in use */

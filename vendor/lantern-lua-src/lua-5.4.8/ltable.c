@@ -587,8 +587,12 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
   Table newt;  /* to keep the new hash part */
   unsigned int oldasize = setlimittosize(t);
   TValue *newarray;
+  lu_byte journaled;  /* lantern */
   /* create new hash part with appropriate size into 'newt' */
   setnodevector(L, &newt, nhsize);
+  /* lantern: moving the entries is not writing them: nothing is journaled */
+  journaled = t->flags & BITJOURNAL;
+  t->flags &= cast_byte(~BITJOURNAL);
   if (newasize < oldasize) {  /* will array shrink? */
     t->alimit = newasize;  /* pretend array has new size... */
     exchangehashpart(t, &newt);  /* and new hash */
@@ -604,6 +608,7 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
   newarray = luaM_reallocvector(L, t->array, oldasize, newasize, TValue);
   if (l_unlikely(newarray == NULL && newasize > 0)) {  /* allocation failed? */
     freehash(L, &newt);  /* release new hash part */
+    t->flags |= journaled;  /* lantern */
     luaM_error(L);  /* raise error (with array unchanged) */
   }
   /* allocation ok; initialize new part of the array */
@@ -615,6 +620,7 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
   /* re-insert elements from old hash part into new parts */
   reinsert(L, &newt, t);  /* 'newt' now has the old hash */
   freehash(L, &newt);  /* free old hash part */
+  t->flags |= journaled;  /* lantern */
 }
 
 
@@ -857,6 +863,8 @@ const TValue *luaH_get (Table *t, const TValue *key) {
 */
 void luaH_finishset (lua_State *L, Table *t, const TValue *key,
                                    const TValue *slot, TValue *value) {
+  if (l_unlikely(isjournaled(t)))
+    luaH_journal(L, t, key, slot, value);  /* lantern */
   if (isabstkey(slot))
     luaH_newkey(L, t, key, value);
   else
@@ -876,6 +884,11 @@ void luaH_set (lua_State *L, Table *t, const TValue *key, TValue *value) {
 
 void luaH_setint (lua_State *L, Table *t, lua_Integer key, TValue *value) {
   const TValue *p = luaH_getint(t, key);
+  if (l_unlikely(isjournaled(t))) {  /* lantern */
+    TValue k;
+    setivalue(&k, key);
+    luaH_journal(L, t, &k, p, value);
+  }
   if (isabstkey(p)) {
     TValue k;
     setivalue(&k, key);
@@ -1025,3 +1038,139 @@ Node *luaH_mainposition (const Table *t, const TValue *key) {
 }
 
 #endif
+
+
+/*
+** {==================================================================
+** lantern: journaled tables. A mod's storage (and every table stored in
+** it) is flagged; while a journal is open, every write to a flagged table
+** first records the table, the key and the value it replaces, so that a
+** transaction that fails can put them back ('lua_journalend'), at a cost
+** that follows the writes rather than the storage's size. A table stored
+** into a flagged one is flagged with what it holds, so writes through a
+** local that keeps it are journaled too.
+** ===================================================================
+*/
+
+/* deeper than storage can be saved (32), so every savable table is flagged */
+#define JOURNALDEPTH	64
+
+void luaH_journalflag (Table *t, int depth) {
+  unsigned int i, size;
+  if (isjournaled(t) || depth > JOURNALDEPTH)
+    return;
+  t->flags |= BITJOURNAL;
+  size = luaH_realasize(t);
+  for (i = 0; i < size; i++) {
+    if (ttistable(&t->array[i]))
+      luaH_journalflag(hvalue(&t->array[i]), depth + 1);
+  }
+  size = allocsizenode(t);
+  for (i = 0; i < size; i++) {
+    Node *n = gnode(t, i);
+    if (!isempty(gval(n)) && ttistable(gval(n)))
+      luaH_journalflag(hvalue(gval(n)), depth + 1);
+  }
+}
+
+
+static void journalappend (lua_State *L, const TValue *v) {
+  global_State *g = G(L);
+  g->journaln++;
+  luaH_setint(L, g->journal, g->journaln, cast(TValue *, v));
+  luaC_barrierback(L, obj2gco(g->journal), v);
+}
+
+
+/*
+** Called before a write of 'v' to the flagged table 't' at 'slot' (the
+** key's slot, absent or not); 'key' is NULL when the slot is a present
+** one, whose key is then found from the slot.
+*/
+void luaH_journal (lua_State *L, Table *t, const TValue *key,
+                   const TValue *slot, const TValue *v) {
+  global_State *g = G(L);
+  TValue k, old;
+  if (ttistable(v))
+    luaH_journalflag(hvalue(v), 1);
+  if (g->journaldepth == 0)
+    return;
+  if (key != NULL) {
+    setobj(L, &k, key);
+  }
+  else if (slot >= t->array && slot < t->array + luaH_realasize(t)) {
+    setivalue(&k, cast(lua_Integer, slot - t->array) + 1);
+  }
+  else {
+    getnodekey(L, &k, nodefromval(slot));
+  }
+  if (isabstkey(slot) || isempty(slot)) {
+    setnilvalue(&old);
+  }
+  else {
+    setobj(L, &old, slot);
+  }
+  if (g->journal == NULL)
+    g->journal = luaH_new(L);
+  {
+    int depth = g->journaldepth;
+    g->journaldepth = 0;  /* the journal itself is not journaled */
+    journalappend(L, &k);  /* key first: a nil old value stores nothing */
+    journalappend(L, &old);
+    {
+      TValue tv;
+      sethvalue(L, &tv, t);
+      journalappend(L, &tv);
+    }
+    g->journaldepth = depth;
+  }
+}
+
+
+/* Opens a journal; returns its mark, for 'lua_journalend'. */
+LUA_API lua_Integer lua_journalbegin (lua_State *L) {
+  global_State *g = G(L);
+  g->journaldepth++;
+  return g->journaln;
+}
+
+
+/*
+** Closes the journal opened at 'mark': with 'undo', puts back every value
+** written since, newest first; otherwise keeps the record for a journal
+** still open around it, or drops it when none is.
+*/
+LUA_API void lua_journalend (lua_State *L, lua_Integer mark, int undo) {
+  global_State *g = G(L);
+  lua_lock(L);
+  if (g->journaldepth > 0)
+    g->journaldepth--;
+  if (undo && g->journal != NULL) {
+    int depth = g->journaldepth;
+    g->journaldepth = 0;  /* putting back is not recorded */
+    while (g->journaln - 3 >= mark) {
+      const TValue *tv = luaH_getint(g->journal, g->journaln);
+      TValue k, old;
+      setobj(L, &k, luaH_getint(g->journal, g->journaln - 2));
+      setobj(L, &old, luaH_getint(g->journal, g->journaln - 1));
+      if (isempty(&old)) {
+        setnilvalue(&old);
+      }
+      if (ttistable(tv) && !ttisnil(&k)) {
+        Table *t = hvalue(tv);
+        luaH_set(L, t, &k, &old);
+        invalidateTMcache(t);
+        luaC_barrierback(L, obj2gco(t), &old);
+      }
+      g->journaln -= 3;
+    }
+    g->journaldepth = depth;
+  }
+  if (g->journaldepth == 0) {
+    g->journal = NULL;  /* what it held is garbage now */
+    g->journaln = 0;
+  }
+  lua_unlock(L);
+}
+
+/* }================================================================== */

@@ -46,6 +46,9 @@ LUAI_FUNC void luaH_set (lua_State *L, Table *t, const TValue *key,
 LUAI_FUNC void luaH_finishset (lua_State *L, Table *t, const TValue *key,
                                        const TValue *slot, TValue *value);
 LUAI_FUNC Table *luaH_new (lua_State *L);
+LUAI_FUNC void luaH_journal (lua_State *L, Table *t, const TValue *key,
+                             const TValue *slot, const TValue *v);  /* lantern */
+LUAI_FUNC void luaH_journalflag (Table *t, int depth);  /* lantern */
 LUAI_FUNC void luaH_resize (lua_State *L, Table *t, unsigned int nasize,
                                                     unsigned int nhsize);
 LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, unsigned int nasize);

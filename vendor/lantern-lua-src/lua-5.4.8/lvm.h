@@ -106,7 +106,9 @@ typedef enum {
 ** 'slot' points to the place to put the value.
 */
 #define luaV_finishfastset(L,t,slot,v) \
-    { setobj2t(L, cast(TValue *,slot), v); \
+    { if (l_unlikely(isjournaled(hvalue(t)))) \
+        luaH_journal(L, hvalue(t), NULL, slot, v);  /* lantern */ \
+      setobj2t(L, cast(TValue *,slot), v); \
       luaC_barrierback(L, gcvalue(t), v); }
 
 

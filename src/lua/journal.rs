@@ -1,0 +1,114 @@
+//! Storage inside the game's transactions: lantern's Lua journals writes to a mod's storage.
+//!
+//! A mod's `lantern.storage` and every table stored in it carry a flag (`lua_journalflag`);
+//! while a journal is open (`lua_journalbegin`), every write to a flagged table first records the
+//! table, the key and the value it replaces. When the transaction the journal was opened for fails,
+//! `lua_journalend` puts the replaced values back, newest first; when it succeeds, the record is
+//! kept for a journal still open around it, or dropped. What it costs follows the writes made
+//! during the transaction, not the storage's size (a checkpoint that copied the storage cost a list
+//! 35 times as much with 1,000 values stored, docs/performance.md).
+
+use mlua::{ffi, Lua, Table};
+
+extern "C-unwind" {
+    fn lua_journalflag(state: *mut ffi::lua_State, idx: std::ffi::c_int);
+    fn lua_journalbegin(state: *mut ffi::lua_State) -> ffi::lua_Integer;
+    fn lua_journalend(state: *mut ffi::lua_State, mark: ffi::lua_Integer, undo: std::ffi::c_int);
+}
+
+/// Flags `table` and the tables it holds, so that their writes are journaled.
+pub(crate) fn flag(lua: &Lua, table: &Table) {
+    // SAFETY: `exec_raw` pushes the table at index 1 of a protected call; the C function only
+    // sets flags on it and the tables it holds, and the closure pops what it was given.
+    let _ = unsafe {
+        lua.exec_raw::<()>(table, |state| {
+            lua_journalflag(state, 1);
+            ffi::lua_pop(state, 1);
+        })
+    };
+}
+
+/// Opens a journal; its mark closes it.
+pub(crate) fn begin(lua: &Lua) -> Option<i64> {
+    // SAFETY: the C function only counts the journal open and returns its length.
+    unsafe {
+        lua.exec_raw::<i64>((), |state| {
+            let mark = lua_journalbegin(state);
+            ffi::lua_pushinteger(state, mark);
+        })
+    }
+    .ok()
+}
+
+/// Closes the journal opened at `mark`; with `undo`, first puts back every value written since.
+pub(crate) fn end(lua: &Lua, mark: i64, undo: bool) -> mlua::Result<()> {
+    // SAFETY: a protected call: putting values back may allocate, and a failed allocation comes
+    // back as `Err`; the closure owns nothing a `longjmp` could skip.
+    unsafe { lua.exec_raw::<()>((), |state| lua_journalend(state, mark, i32::from(undo))) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `code` over a flagged table `s`, with `begin()`/`undo()`/`keep()` as Lua functions.
+    fn run(code: &str) -> String {
+        let lua = Lua::new();
+        let s = lua.create_table().unwrap();
+        flag(&lua, &s);
+        lua.globals().set("s", &s).unwrap();
+        let marks = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let m = marks.clone();
+        let b = lua
+            .create_function(move |lua, ()| {
+                m.borrow_mut().push(begin(lua).unwrap());
+                Ok(())
+            })
+            .unwrap();
+        let m = marks.clone();
+        let u = lua
+            .create_function(move |lua, undo: bool| {
+                let mark = m.borrow_mut().pop().unwrap();
+                end(lua, mark, undo)
+            })
+            .unwrap();
+        lua.globals().set("begin", b).unwrap();
+        lua.globals().set("finish", u).unwrap();
+        lua.load(code).eval::<String>().unwrap()
+    }
+
+    fn check(code: &str, expected: &str) {
+        assert_eq!(run(code), expected, "{code}");
+    }
+
+    #[test]
+    fn a_rollback_puts_back_what_was_written_since_its_mark() {
+        check(
+            "s.list = {} s.n = 1 begin() s.failed = true s.list[1] = 'x' s.n = 2 s.fresh = { 1 } finish(true) \
+             return tostring(s.failed) .. ' ' .. #s.list .. ' ' .. s.n .. ' ' .. tostring(s.fresh)",
+            "nil 0 1 nil",
+        );
+    }
+
+    #[test]
+    fn a_commit_keeps_the_writes_and_an_outer_rollback_still_undoes_them() {
+        check(
+            "s.n = 1 begin() begin() s.n = 2 finish(false) local kept = s.n finish(true) \
+             return kept .. ' ' .. s.n",
+            "2 1",
+        );
+    }
+
+    #[test]
+    fn tables_stored_in_a_flagged_one_are_journaled_through_a_local() {
+        check(
+            "local t = {} s.t = t begin() t.x = 1 t[1] = 'a' finish(true) return tostring(t.x) .. ' ' .. #t",
+            "nil 0",
+        );
+    }
+
+    #[test]
+    fn writes_outside_a_journal_are_not_recorded() {
+        check("s.a = 1 begin() finish(true) return tostring(s.a)", "1");
+    }
+}
