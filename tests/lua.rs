@@ -548,6 +548,31 @@ fn a_failed_action_list_gives_back_what_scripts_stored_during_it() {
 }
 
 #[test]
+fn a_rollback_survives_deep_nesting_and_many_writes() {
+    // 100,000 writes and a table nested 100 deep, made in a list that then fails: all of it is put
+    // back, and the game goes on.
+    let data = "[[triggers]]\non = \"turn_started\"\nactions = [ { action = \"test:flood\" }, { action = \"test:boom\" } ]\n";
+    let lua = "lantern.register_action('flood', function()\n\
+                 local s = lantern.storage\n\
+                 for i = 1, 100000 do s[i] = i end\n\
+                 local t = {} s.deep = t\n\
+                 for i = 1, 100 do t.next = {} t = t.next end\n\
+                 t.bottom = true\n\
+               end)\n\
+               lantern.register_action('boom', function() error('no') end)\n\
+               lantern.on('turn_started', function()\n\
+                 lantern.log(tostring(#lantern.storage) .. ' ' .. tostring(lantern.storage.deep))\n\
+                 lantern.storage.turns = (lantern.storage.turns or 0) + 1\n\
+               end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    turn(&mut g);
+    assert_eq!(said(&mut g), ["[test] 0 nil", "[test] 0 nil"]);
+    assert_eq!(g.storage()["test"]["turns"], 2);
+}
+
+#[test]
 fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
     // A script that keeps `lantern.storage` in a local writes into its storage: the table stays
     // the same when the game starts and when a save loads, and takes what was saved.

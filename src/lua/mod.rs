@@ -307,6 +307,9 @@ impl LuaRuntime {
         for m in self.mods.iter_mut().filter(|m| m.ran) {
             m.ran = false;
             let value: mlua::Value = m.lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
+            if let mlua::Value::Table(t) = &value {
+                journal::flag(&self.lua, t);
+            }
             match storage::to_json(&value) {
                 Ok(json) => {
                     game.storage_mut().insert(m.id.clone(), Arc::new(json));
@@ -341,15 +344,10 @@ impl LuaRuntime {
         }
     }
 
-    /// Opens a storage journal for a transaction: every mod's storage table is flagged first (an
-    /// `on_reload` handler may have put a new one in place).
+    /// Opens a storage journal for a transaction. (Storage tables are flagged when they are put
+    /// in place and when a turn settles, which catches one a script put in place of its own.)
     fn open_journal(&mut self) {
         let _host = self.accounts.charge_to(Owner::HOST);
-        for m in &self.mods {
-            if let Ok(mlua::Value::Table(t)) = m.lantern.raw_get::<mlua::Value>("storage") {
-                journal::flag(&self.lua, &t);
-            }
-        }
         if let Some(mark) = journal::begin(&self.lua) {
             self.journals.push(mark);
         }
