@@ -297,13 +297,7 @@ impl Game {
             format!("encounter {id} option {n}"),
             format!("encounter:{}:{id}:{n}", self.state.position.sequence),
         );
-        let ctx = Ctx {
-            bearer: CreatureRef::Player,
-            target: None,
-            source: None,
-            cause: &cause,
-            stream: &stream,
-        };
+        let ctx = Ctx::player(&cause, &stream);
         if let Err(f) = self.conditions_hold(&option.requirements, &ctx) {
             let req = &option.requirements[f.index - 1];
             return Err(crate::Error::Refused(format!(

@@ -172,13 +172,7 @@ impl Game {
         if !pending.is_empty() {
             let cause = format!("card {card}");
             let stream = format!("card:{card}");
-            let ctx = Ctx {
-                bearer: CreatureRef::Player,
-                target: None,
-                source: None,
-                cause: &cause,
-                stream: &stream,
-            };
+            let ctx = Ctx::player(&cause, &stream);
             let list = ActionList {
                 span: pending[0].span,
                 actions: pending,
@@ -230,13 +224,7 @@ impl Game {
         );
         let cause = format!("hazard {id}");
         let stream = format!("hazard:{}:{id}:actions", self.state.position.sequence);
-        let ctx = Ctx {
-            bearer: CreatureRef::Player,
-            target: None,
-            source: None,
-            cause: &cause,
-            stream: &stream,
-        };
+        let ctx = Ctx::player(&cause, &stream);
         if !end.success {
             for list in [
                 Some(&hazard.penalty),

@@ -66,12 +66,17 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// The context of a player's command: the command's name is its cause and its stream.
     pub fn command(name: &str) -> Ctx<'_> {
+        Ctx::player(name, name)
+    }
+
+    /// The player acting for `cause`, drawing from `stream`, at nobody.
+    pub fn player<'a>(cause: &'a str, stream: &'a str) -> Ctx<'a> {
         Ctx {
             bearer: CreatureRef::Player,
             target: None,
             source: None,
-            cause: name,
-            stream: name,
+            cause,
+            stream,
         }
     }
 

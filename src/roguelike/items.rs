@@ -27,11 +27,8 @@ impl Game {
         let target = self.enemies().next().map(|(r, _)| r);
         let (cause, stream) = (format!("use {item}"), format!("use:{item}"));
         let ctx = Ctx {
-            bearer: CreatureRef::Player,
             target,
-            source: None,
-            cause: &cause,
-            stream: &stream,
+            ..Ctx::player(&cause, &stream)
         };
         self.apply_list(actions, &ctx).map_err(|d| d.message)?;
         if def.consumable {
@@ -57,13 +54,7 @@ impl Game {
         self.say(format!("You talk to {}.", def.name));
         if let Some(talk) = &def.talk {
             let (cause, stream) = (format!("talk {npc}"), format!("talk:{npc}"));
-            let ctx = Ctx {
-                bearer: CreatureRef::Player,
-                target: None,
-                source: None,
-                cause: &cause,
-                stream: &stream,
-            };
+            let ctx = Ctx::player(&cause, &stream);
             self.apply_list(talk, &ctx).map_err(|d| d.message)?;
         }
         self.raise("npc_talked", &[("npc", Value::id(&npc))])?;

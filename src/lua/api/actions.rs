@@ -44,7 +44,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             }
             let cause = format!("lua:{}", c.mod_id);
             let stream = format!("lua:{}:apply", c.mod_id);
-            let ctx = Ctx { bearer: CreatureRef::Player, target: None, source: None, cause: &cause, stream: &stream };
+            let ctx = Ctx::player(&cause, &stream);
             with_game_mut(|g| g.apply(&entry, &ctx))?.map_err(|e| mlua::Error::runtime(format!("lantern.apply: {e}")))
         },
     )?;
