@@ -103,11 +103,16 @@ impl Game {
             .find_map(|entry| self.apply_entry(entry, ctx).err());
         if let Undo::Host(_) = undo {
             let copy = self.host_undo.pop().unwrap_or_default();
-            if failed.is_some() {
-                if let Some(host) = copy.host {
-                    self.state.host = host;
+            if let Some(mut host) = copy.host {
+                if failed.is_some() {
+                    std::mem::swap(&mut self.state.host, &mut host);
                     self.host_state_changed();
                 }
+                // Whichever is left over is the next list's copy, made into it without an
+                // allocation when the game's state does not own any.
+                self.spare_host = host;
+            }
+            if failed.is_some() {
                 if let Some(rng) = copy.rng {
                     self.rng = rng;
                 }
@@ -167,7 +172,9 @@ impl Game {
     pub(crate) fn host_state_changing(&mut self) {
         if let Some(copy) = self.host_undo.last_mut() {
             if copy.host.is_none() {
-                copy.host = Some(self.state.host.clone());
+                let mut spare = std::mem::take(&mut self.spare_host);
+                spare.clone_from(&self.state.host);
+                copy.host = Some(spare);
             }
         }
     }

@@ -161,6 +161,9 @@ pub struct Game {
     in_turn: bool,
     /// For each open list of the game's own actions, the copies it keeps to undo them.
     host_undo: Vec<apply::LazyCopy>,
+    /// The last copy of the game's state a list made and no longer needs: the next copy is made
+    /// into it (`HostState::clone_from`), which spares an allocation and its free per list.
+    spare_host: crate::host::HostState,
     /// Action lists (and encounter options) being applied, one inside another.
     open_lists: u32,
     /// Whether something was given past a stack cap since the outermost list began.
@@ -247,6 +250,7 @@ impl Game {
             host_busy: false,
             in_turn: false,
             host_undo: Vec::new(),
+            spare_host: Default::default(),
             open_lists: 0,
             uncapped: false,
             messages: Vec::new(),

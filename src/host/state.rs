@@ -14,6 +14,9 @@ impl<T: Any + Clone + Send + Sync + Serialize + DeserializeOwned> GameState for 
 /// The state, its type erased.
 trait Boxed: Send + Sync {
     fn clone_box(&self) -> Box<dyn Boxed>;
+    /// Clones itself into `other` when it is of the same type (reusing what `other` owns);
+    /// `false` when it is not.
+    fn clone_onto(&self, other: &mut dyn Boxed) -> bool;
     fn to_json(&self) -> serde_json::Value;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
@@ -22,6 +25,16 @@ trait Boxed: Send + Sync {
 impl<S: GameState> Boxed for S {
     fn clone_box(&self) -> Box<dyn Boxed> {
         Box::new(self.clone())
+    }
+
+    fn clone_onto(&self, other: &mut dyn Boxed) -> bool {
+        match other.as_any_mut().downcast_mut::<S>() {
+            Some(o) => {
+                o.clone_from(self);
+                true
+            }
+            None => false,
+        }
     }
 
     fn to_json(&self) -> serde_json::Value {
@@ -106,6 +119,15 @@ impl Clone for HostState {
             Slot::Live(b) => Slot::Live(b.clone_box()),
             Slot::Saved(v) => Slot::Saved(v.clone()),
         })
+    }
+
+    fn clone_from(&mut self, source: &HostState) {
+        if let (Slot::Live(to), Slot::Live(from)) = (&mut self.0, &source.0) {
+            if from.clone_onto(to.as_mut()) {
+                return;
+            }
+        }
+        *self = source.clone();
     }
 }
 
