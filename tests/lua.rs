@@ -604,6 +604,46 @@ fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
 }
 
 #[test]
+fn storing_what_cannot_be_saved_is_reported_at_the_line_that_stored_it() {
+    // A function stored into a nested table on line 4, an event view on line 8 of another
+    // handler: each is reported where it was stored, not where the handler starts.
+    let lua = "lantern.on('turn_started', function()\n\
+                 lantern.storage.list = lantern.storage.list or {}\n\
+                 local list = lantern.storage.list\n\
+                 list.callback = print\n\
+               end)\n\
+               lantern.on('turn_started', function(ev)\n\
+                 local keep = 1\n\
+                 lantern.storage.last = ev\n\
+               end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 1, "one mod, one message: {p:?}");
+    assert!(p[0].contains(" --> test/scripts/main.lua:8:"), "{}", p[0]);
+    assert!(p[0].contains("stored here"), "{}", p[0]);
+    // The next turn, only the function is left: it is reported at its own line.
+    let fixed = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function()\n\
+           local t = {}\n\
+           t.f = print\n\
+           lantern.storage.t = t\n\
+         end)",
+    )]);
+    let (mut g, world) = fixed.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert!(
+        p[0].contains("lantern.storage.t.f holds a function")
+            && p[0].contains(" --> test/scripts/main.lua:4:"),
+        "a table filled before it is stored is placed where it is stored: {}",
+        p[0]
+    );
+}
+
+#[test]
 fn an_argument_of_the_wrong_type_says_what_was_wanted() {
     let mods = TestMods::new(&[(
         "scripts/main.lua",

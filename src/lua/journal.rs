@@ -14,6 +14,13 @@ extern "C-unwind" {
     fn lua_journalflag(state: *mut ffi::lua_State, idx: std::ffi::c_int);
     fn lua_journalbegin(state: *mut ffi::lua_State) -> ffi::lua_Integer;
     fn lua_journalend(state: *mut ffi::lua_State, mark: ffi::lua_Integer, undo: std::ffi::c_int);
+    fn lua_badstore(
+        state: *mut ffi::lua_State,
+        owner: std::ffi::c_int,
+        buf: *mut std::ffi::c_char,
+        n: usize,
+        value: *mut *const std::ffi::c_void,
+    ) -> std::ffi::c_int;
 }
 
 /// Flags `table` and the tables it holds, so that their writes are journaled.
@@ -26,6 +33,39 @@ pub(crate) fn flag(lua: &Lua, table: &Table) {
             ffi::lua_pop(state, 1);
         })
     };
+}
+
+/// Where code of `owner` last stored what storage cannot save (a function, userdata, a
+/// coroutine, an event view), since last asked: its chunk's name (`test/scripts/main.lua`), its
+/// line, and the value as `to_pointer` shows it. Asking forgets it; `None` as the owner only
+/// forgets.
+pub(crate) fn bad_store(
+    lua: &Lua,
+    owner: Option<std::ffi::c_int>,
+) -> Option<(String, usize, usize)> {
+    let mut buf = [0 as std::ffi::c_char; 128];
+    let mut line = 0;
+    let mut value: *const std::ffi::c_void = std::ptr::null();
+    // SAFETY: the C function writes at most `buf.len()` bytes, NUL included, and the value's
+    // pointer (which is only compared, never followed); it pushes and pops one value.
+    let _ = unsafe {
+        lua.exec_raw::<()>((), |state| {
+            line = lua_badstore(
+                state,
+                owner.unwrap_or(-1),
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut value,
+            );
+        })
+    };
+    if line <= 0 {
+        return None;
+    }
+    // SAFETY: the C function wrote a NUL-terminated string into `buf`.
+    let source = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) };
+    let source = source.to_string_lossy().trim_start_matches('@').to_string();
+    Some((source, usize::try_from(line).ok()?, value as usize))
 }
 
 /// Opens a journal; its mark closes it.

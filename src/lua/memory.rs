@@ -27,6 +27,11 @@ const LAST: c_int = 1023;
 pub struct Owner(c_int);
 
 impl Owner {
+    /// The owner's number in lantern's Lua.
+    pub(crate) fn number(self) -> c_int {
+        self.0
+    }
+
     /// lantern itself: no limit.
     pub const HOST: Owner = Owner(0);
 

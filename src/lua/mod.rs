@@ -310,11 +310,11 @@ impl LuaRuntime {
             if let mlua::Value::Table(t) = &value {
                 journal::flag(&self.lua, t);
             }
-            match storage::to_json(&value) {
+            match storage::to_json_or_culprit(&value) {
                 Ok(json) => {
                     game.storage_mut().insert(m.id.clone(), Arc::new(json));
                 }
-                Err(e) => {
+                Err((e, culprit)) => {
                     let mut d = Diagnostic::error(
                         Code::Script,
                         format!("[{}] {e}; the storage keeps its last saved state", m.id),
@@ -328,12 +328,21 @@ impl LuaRuntime {
                         None => None,
                     };
                     drop(shared);
+                    // Where it stored what a save cannot hold, when that is the trouble; else
+                    // the code of the mod that ran last.
+                    let stored = journal::bad_store(&self.lua, Some(m.owner.number()))
+                        .filter(|(_, _, value)| culprit == Some(*value))
+                        .and_then(|(source, line, _)| self.files.line_span(&source, line));
                     let at = last.and_then(|f| {
                         let info = f.info();
                         let source = info.source?.trim_start_matches('@').to_string();
                         self.files.line_span(&source, info.line_defined?)
                     });
-                    if let Some(span) = at {
+                    if let Some(span) = stored {
+                        d = d
+                            .at(span)
+                            .with_help("stored here; storage is saved when the turn ends");
+                    } else if let Some(span) = at {
                         d = d.at(span).with_help(
                             "storage is saved when the turn ends; this is the mod's code that ran last",
                         );
@@ -342,6 +351,8 @@ impl LuaRuntime {
                 }
             }
         }
+        // What was stored and replaced before the turn ended is no mistake.
+        let _ = journal::bad_store(&self.lua, None);
     }
 
     /// Opens a storage journal for a transaction. (Storage tables are flagged when they are put

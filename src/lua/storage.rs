@@ -21,19 +21,24 @@ pub const MOST_VALUES: usize = 1_000_000;
 /// The key under which a table that is neither a sequence nor text-keyed keeps its pairs.
 const PAIRS: &str = "$pairs";
 
-/// `lantern.storage` as JSON, or what in it cannot be saved.
-pub fn to_json(v: &LuaValue) -> Result<Json, String> {
+/// `lantern.storage` as JSON, or what in it cannot be saved: a message, and the value that
+/// cannot be (a function, userdata, a coroutine, as `to_pointer` shows it) when one is the
+/// trouble.
+pub fn to_json_or_culprit(v: &LuaValue) -> Result<Json, (String, Option<usize>)> {
     let mut walk = Walk {
         path: Vec::new(),
         values: 0,
+        culprit: None,
     };
-    walk.value(v)
+    walk.value(v).map_err(|message| (message, walk.culprit))
 }
 
 struct Walk {
     /// The tables from the root to here, with the key each was reached by.
     path: Vec<(usize, String)>,
     values: usize,
+    /// The value (or key) that could not be saved, when that is what failed.
+    culprit: Option<usize>,
 }
 
 impl Walk {
@@ -65,8 +70,14 @@ impl Walk {
                     .map_err(|_| format!("{} is text that is not UTF-8", self.place()))?,
             ),
             LuaValue::Table(t) => self.table(t)?,
-            LuaValue::LightUserData(_) => return Err(format!("{} holds an event (`ev`), which is readable only inside its handler; lantern.storage holds only plain data (strings, numbers, booleans, tables): keep the fields you need", self.place())),
-            other => return Err(format!("{} holds a {}; lantern.storage holds only plain data (strings, numbers, booleans, tables)", self.place(), other.type_name())),
+            LuaValue::LightUserData(_) => {
+                self.culprit = Some(v.to_pointer() as usize);
+                return Err(format!("{} holds an event (`ev`), which is readable only inside its handler; lantern.storage holds only plain data (strings, numbers, booleans, tables): keep the fields you need", self.place()));
+            }
+            other => {
+                self.culprit = Some(other.to_pointer() as usize);
+                return Err(format!("{} holds a {}; lantern.storage holds only plain data (strings, numbers, booleans, tables)", self.place(), other.type_name()));
+            }
         })
     }
 
@@ -88,6 +99,7 @@ impl Walk {
         for pair in t.pairs::<LuaValue, LuaValue>() {
             let (k, v) = pair.map_err(|e| format!("{}: {e}", self.place()))?;
             let key = Key::of(&k).ok_or_else(|| {
+                self.culprit = Some(k.to_pointer() as usize);
                 format!(
                     "{} has a {} key; storage keys are text, numbers or booleans",
                     self.place(),
@@ -207,7 +219,7 @@ fn is_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Saved storage back as a Lua value: the inverse of [`to_json`].
+/// Saved storage back as a Lua value: the inverse of [`to_json_or_culprit`].
 pub fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
     Ok(match v {
         Json::Null => LuaValue::Nil,
@@ -258,7 +270,7 @@ mod tests {
     fn round_trip(code: &str) -> (Json, String) {
         let lua = Lua::new();
         let value: LuaValue = lua.load(code).eval().unwrap();
-        let json = to_json(&value).unwrap();
+        let json = to_json_or_culprit(&value).unwrap();
         let text = serde_json::to_string(&json).unwrap();
         let back = from_json(&lua, &serde_json::from_str(&text).unwrap()).unwrap();
         lua.globals().set("a", value).unwrap();
@@ -304,7 +316,7 @@ mod tests {
     fn refused(code: &str) -> String {
         let lua = Lua::new();
         let value: LuaValue = lua.load(code).eval().unwrap();
-        to_json(&value).unwrap_err()
+        to_json_or_culprit(&value).unwrap_err().0
     }
 
     #[test]

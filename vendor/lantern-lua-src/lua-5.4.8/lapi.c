@@ -907,6 +907,36 @@ static void aux_rawset (lua_State *L, int idx, TValue *key, int n) {
 
 
 /*
+** lantern: where code charged to 'owner' last stored, into a journaled table,
+** what a save cannot hold: the line (0 when nothing since last asked), and
+** its chunk's name into 'buf'. Asking forgets it; an owner of -1 only forgets.
+*/
+LUA_API int lua_badstore (lua_State *L, int owner, char *buf, size_t n,
+                          const void **value) {
+  global_State *g = G(L);
+  int line = 0;
+  if (owner >= 0 && g->badline > 0 && g->badowner == owner && buf != NULL && n > 0) {
+    strncpy(buf, g->badsrc, n - 1);
+    buf[n - 1] = '\0';
+    line = g->badline;
+    if (value != NULL) {  /* the value, as 'lua_topointer' shows it */
+      lua_lock(L);
+      setobj2s(L, L->top.p, &g->badvalue);
+      api_incr_top(L);
+      lua_unlock(L);
+      *value = lua_topointer(L, -1);
+      lua_pop(L, 1);
+    }
+  }
+  if (owner < 0 || line > 0) {
+    g->badline = 0;
+    setnilvalue(&g->badvalue);
+  }
+  return line;
+}
+
+
+/*
 ** lantern: flags the table at 'idx', and the tables it holds, as journaled
 ** (see 'luaH_journal' in ltable.c).
 */
@@ -915,7 +945,7 @@ LUA_API void lua_journalflag (lua_State *L, int idx) {
   lua_lock(L);
   o = index2value(L, idx);
   if (ttistable(o))
-    luaH_journalflag(hvalue(o), 1);
+    luaH_journalflag(NULL, hvalue(o), 1);  /* tables put in place: nothing is being stored */
   lua_unlock(L);
 }
 

@@ -405,6 +405,7 @@ static void restartcollection (global_State *g) {
   markobject(g, g->mainthread);
   markvalue(g, &g->l_registry);
   markobjectN(g, g->journal);  /* lantern */
+  markvalue(g, &g->badvalue);  /* lantern */
   markmt(g);
   markbeingfnz(g);  /* mark any finalizing object left from previous cycle */
 }
@@ -1536,6 +1537,7 @@ static lu_mem atomic (lua_State *L) {
   /* registry and global metatables may be changed by API */
   markvalue(g, &g->l_registry);
   markobjectN(g, g->journal);  /* lantern */
+  markvalue(g, &g->badvalue);  /* lantern */
   markmt(g);  /* mark global metatables */
   work += propagateall(g);  /* empties 'gray' list */
   /* remark occasional upvalues of (maybe) dead threads */

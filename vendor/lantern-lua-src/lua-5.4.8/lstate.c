@@ -459,6 +459,10 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->journal = NULL;  /* lantern */
   g->journaln = 0;
   g->journaldepth = 0;
+  setnilvalue(&g->badvalue);
+  g->badowner = 0;
+  g->badline = 0;
+  g->badsrc[0] = '\0';
   L->id = 0;
   for (i = 0; i < LUA_MAXOWNERS; i++)
     g->ownerused[i] = g->ownerlimit[i] = 0;

@@ -275,6 +275,10 @@ typedef struct global_State {
   struct Table *journal;  /* lantern: old values of journaled writes, in triples */
   lua_Integer journaln;  /* lantern: how many values 'journal' holds */
   int journaldepth;  /* lantern: journals open (0: writes are not recorded) */
+  TValue badvalue;  /* lantern: the last value stored that a save cannot hold */
+  int badowner;  /* lantern: the owner whose code stored it */
+  int badline;  /* lantern: at this line (0: none since last asked) */
+  char badsrc[LUA_IDSIZE * 2];  /* lantern: of this chunk */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
   l_mem GCdebt;  /* bytes allocated not yet compensated by the collector */
   lu_mem GCestimate;  /* an estimate of the non-garbage memory in use */

@@ -25,6 +25,7 @@
 
 #include <math.h>
 #include <limits.h>
+#include <string.h>
 
 #include "lua.h"
 
@@ -1052,24 +1053,71 @@ Node *luaH_mainposition (const Table *t, const TValue *key) {
 ** ===================================================================
 */
 
+/* What a save cannot hold: a function, userdata, a thread. */
+#define unsavable(o) \
+  (ttisfunction(o) || ttislightuserdata(o) || ttisfulluserdata(o) || ttisthread(o))
+
+
+/*
+** Remembers where the running code stored what storage cannot save: the
+** innermost Lua function's chunk and current line, for the owner charged
+** now. The VM keeps 'savedpc' current before a store to a flagged table.
+*/
+static void badstore (lua_State *L, const TValue *v) {
+  global_State *g = G(L);
+  CallInfo *ci = L->ci;
+  Proto *p;
+  const char *src;
+  while (ci != NULL && ci != &L->base_ci && !isLua(ci))
+    ci = ci->previous;
+  if (ci == NULL || ci == &L->base_ci)
+    return;
+  p = ci_func(ci)->p;
+  src = (p->source != NULL) ? getstr(p->source) : "";
+  setobj(L, &g->badvalue, v);
+  g->badowner = g->owner;
+  g->badline = luaG_getfuncline(p, pcRel(ci->u.l.savedpc, p));
+  strncpy(g->badsrc, src, sizeof(g->badsrc) - 1);
+  g->badsrc[sizeof(g->badsrc) - 1] = '\0';
+}
+
+
 /* deeper than storage can be saved (32), so every savable table is flagged */
 #define JOURNALDEPTH	64
 
-void luaH_journalflag (Table *t, int depth) {
+/*
+** Flags 't' and the tables it holds; what they hold that a save cannot is
+** remembered where it is being stored now (a table filled, then stored).
+*/
+void luaH_journalflag (lua_State *L, Table *t, int depth) {
   unsigned int i, size;
   if (isjournaled(t) || depth > JOURNALDEPTH)
     return;
   t->flags |= BITJOURNAL;
   size = luaH_realasize(t);
   for (i = 0; i < size; i++) {
-    if (ttistable(&t->array[i]))
-      luaH_journalflag(hvalue(&t->array[i]), depth + 1);
+    const TValue *v = &t->array[i];
+    if (ttistable(v))
+      luaH_journalflag(L, hvalue(v), depth + 1);
+    else if (L != NULL && l_unlikely(unsavable(v)))
+      badstore(L, v);
   }
   size = allocsizenode(t);
   for (i = 0; i < size; i++) {
     Node *n = gnode(t, i);
-    if (!isempty(gval(n)) && ttistable(gval(n)))
-      luaH_journalflag(hvalue(gval(n)), depth + 1);
+    const TValue *v = gval(n);
+    if (isempty(v))
+      continue;
+    if (ttistable(v))
+      luaH_journalflag(L, hvalue(v), depth + 1);
+    else if (L != NULL && l_unlikely(unsavable(v)))
+      badstore(L, v);
+    if (L != NULL) {
+      TValue k;
+      getnodekey(L, &k, n);
+      if (l_unlikely(unsavable(&k)))
+        badstore(L, &k);
+    }
   }
 }
 
@@ -1092,7 +1140,11 @@ void luaH_journal (lua_State *L, Table *t, const TValue *key,
   global_State *g = G(L);
   TValue k, old;
   if (ttistable(v))
-    luaH_journalflag(hvalue(v), 1);
+    luaH_journalflag(L, hvalue(v), 1);
+  else if (l_unlikely(unsavable(v)))
+    badstore(L, v);
+  if (l_unlikely(key != NULL && unsavable(key)))
+    badstore(L, key);
   if (g->journaldepth == 0)
     return;
   if (key != NULL) {

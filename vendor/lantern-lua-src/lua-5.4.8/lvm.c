@@ -1107,6 +1107,15 @@ void luaV_finishOp (lua_State *L) {
 */
 #define savepc(L)	(ci->u.l.savedpc = pc)
 
+/*
+** lantern: a fast store; before one to a journaled table the saved 'pc' is
+** brought up to date, so that storing what cannot be saved is placed at its
+** line ('badstore' in ltable.c).
+*/
+#define vmfastset(t,slot,v) \
+  { if (l_unlikely(isjournaled(hvalue(t)))) savepc(L); \
+    luaV_finishfastset(L, t, slot, v); }
+
 
 /*
 ** Whenever code can raise errors, the global 'pc' and the global
@@ -1340,7 +1349,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rc = RKC(i);
         TString *key = tsvalue(rb);  /* key must be a short string */
         if (luaV_fastget(L, upval, key, slot, luaH_getshortstr)) {
-          luaV_finishfastset(L, upval, slot, rc);
+          vmfastset(upval, slot, rc);
         }
         else
           Protect(luaV_finishset(L, upval, rb, rc, slot));
@@ -1355,7 +1364,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         if (ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
             : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) {
-          luaV_finishfastset(L, s2v(ra), slot, rc);
+          vmfastset(s2v(ra), slot, rc);
         }
         else
           Protect(luaV_finishset(L, s2v(ra), rb, rc, slot));
@@ -1367,7 +1376,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         int c = GETARG_B(i);
         TValue *rc = RKC(i);
         if (luaV_fastgeti(L, s2v(ra), c, slot)) {
-          luaV_finishfastset(L, s2v(ra), slot, rc);
+          vmfastset(s2v(ra), slot, rc);
         }
         else {
           TValue key;
@@ -1383,7 +1392,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rc = RKC(i);
         TString *key = tsvalue(rb);  /* key must be a short string */
         if (luaV_fastget(L, s2v(ra), key, slot, luaH_getshortstr)) {
-          luaV_finishfastset(L, s2v(ra), slot, rc);
+          vmfastset(s2v(ra), slot, rc);
         }
         else
           Protect(luaV_finishset(L, s2v(ra), rb, rc, slot));
