@@ -573,6 +573,46 @@ fn a_rollback_survives_deep_nesting_and_many_writes() {
 }
 
 #[test]
+fn a_mod_that_fills_its_memory_inside_a_transaction_is_rolled_back_whole() {
+    // Each write into storage during the list is journaled, charged to the mod; it runs out of
+    // memory part way through a write, its action fails, and the list is put back whole.
+    let data = "[[triggers]]\non = \"turn_started\"\nactions = [ { action = \"test:hoard\" } ]\n";
+    let lua = "lantern.register_action('hoard', function()\n\
+                 local s = lantern.storage\n\
+                 s.kept = s.kept or 'before'\n\
+                 for i = 1, 100000000 do s[i] = string.rep('x', 64) .. i end\n\
+               end)\n\
+               lantern.on('turn_started', function()\n\
+                 lantern.log(tostring(lantern.storage.kept) .. ' ' .. #lantern.storage)\n\
+               end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let limits = Limits {
+        memory: 8 * 1024 * 1024,
+        instructions: 500_000_000,
+        turn_instructions: 1_000_000_000,
+    };
+    let (mut g, world) = mods.game_with(1, limits);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("nothing in this action list was applied")),
+        "{p:?}"
+    );
+    assert!(
+        p.iter().any(|p| p.contains("memory")),
+        "it ran out of memory: {p:?}"
+    );
+    assert_eq!(
+        said(&mut g),
+        ["[test] nil 0"],
+        "nothing of the hoard is left"
+    );
+    turn(&mut g);
+    assert_eq!(said(&mut g), ["[test] nil 0"], "and the game goes on");
+}
+
+#[test]
 fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
     // A script that keeps `lantern.storage` in a local writes into its storage: the table stays
     // the same when the game starts and when a save loads, and takes what was saved.

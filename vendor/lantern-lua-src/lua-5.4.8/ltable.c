@@ -1122,10 +1122,9 @@ void luaH_journalflag (lua_State *L, Table *t, int depth) {
 }
 
 
-static void journalappend (lua_State *L, const TValue *v) {
+static void journalput (lua_State *L, lua_Integer i, const TValue *v) {
   global_State *g = G(L);
-  g->journaln++;
-  luaH_setint(L, g->journal, g->journaln, cast(TValue *, v));
+  luaH_setint(L, g->journal, i, cast(TValue *, v));
   luaC_barrierback(L, obj2gco(g->journal), v);
 }
 
@@ -1165,16 +1164,15 @@ void luaH_journal (lua_State *L, Table *t, const TValue *key,
   if (g->journal == NULL)
     g->journal = luaH_new(L);
   {
-    int depth = g->journaldepth;
-    g->journaldepth = 0;  /* the journal itself is not journaled */
-    journalappend(L, &k);  /* key first: a nil old value stores nothing */
-    journalappend(L, &old);
-    {
-      TValue tv;
-      sethvalue(L, &tv, t);
-      journalappend(L, &tv);
-    }
-    g->journaldepth = depth;
+    /* The entry counts once all three are in: an allocation that fails part
+       way (the writer's memory limit) leaves the journal as it was. */
+    TValue tv;
+    lua_Integer n = g->journaln;
+    sethvalue(L, &tv, t);
+    journalput(L, n + 1, &k);
+    journalput(L, n + 2, &old);
+    journalput(L, n + 3, &tv);
+    g->journaln = n + 3;
   }
 }
 
