@@ -551,6 +551,8 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .refers("crates", "size", "int")
         .refers("crates", "inside", "crate")
         .refers("crates", "inside", "crate")
+        .validate("crates", |_: &String| Vec::new())
+        .validate("barns", |_: &Counter| Vec::new())
         .rules();
     let dir = empty_mods();
     let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
@@ -570,6 +572,8 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: `refers` names the table `barns`, which the game does not declare (declare it with `table` first)",
             "in the game's vocabulary: `crates.size` refers to `int`, which is not a kind of ID",
             "in the game's vocabulary: `crates.inside` is declared to refer twice",
+            "in the game's vocabulary: the rule `validate` gives `crates` reads `alloc::string::String`, but the table's entries are `harvest::Counter`",
+            "in the game's vocabulary: `validate` names the table `barns`, which the game does not declare (declare it with `table` first)",
             "in the game's vocabulary: `crates.holds` refers to `crp`, which is neither a kind of ID lantern knows nor one of the game's tables",
             "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
             "in the game's vocabulary: `crop` of check `farm:ripe` is the ID of a `crp`, which is none of the game's tables",
@@ -620,6 +624,8 @@ fn the_broken_farms_problems_carry_their_codes() {
             "unknown-reference",
             "invalid-id",
             "unknown-reference",
+            "content-rule",
+            "content-rule",
         ]
     );
     let json = lantern::diag::render_json(&world.diagnostics, &world.sources);

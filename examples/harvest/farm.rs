@@ -8,7 +8,7 @@
 
 use lantern::content::Value;
 use lantern::game::Game;
-use lantern::host::{Effects, Param, Rules, Vocabulary};
+use lantern::host::{Effects, Param, Problem, Rules, Vocabulary};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -77,6 +77,19 @@ pub fn rules() -> Rules {
         .without_creatures()
         .table::<Crop>("crops", "crop")
         .refers("crops", "companions", "crop")
+        // The farm's own rules about a crop, beyond its keys' types.
+        .validate("crops", |crop: &Crop| {
+            let mut problems = Vec::new();
+            if crop.days < 1 {
+                problems.push(Problem::error("a crop grows at least one day").at("days"));
+            }
+            if crop.sell_price < crop.seed_price {
+                problems.push(
+                    Problem::warning("it sells for less than its seed costs").at("sell_price"),
+                );
+            }
+            problems
+        })
         // A crop's triggers listen while it grows on a plot.
         .triggers("crops", |farm: &Farm| {
             farm.plots

@@ -56,6 +56,8 @@ pub struct HostEntry {
     pub refs: Vec<(crate::content::vocab::FieldType, Spanned<String>)>,
     /// Its triggers, when the game's table carries them (`Vocabulary::triggers`).
     pub triggers: Vec<Spanned<RawTrigger>>,
+    /// Where each of its keys is written, for the game's rules' problems (`Vocabulary::validate`).
+    pub keys: Vec<(String, std::ops::Range<usize>)>,
 }
 
 impl std::fmt::Debug for HostEntry {
@@ -337,6 +339,10 @@ fn read_host_entry(
             format!("{key}={value}\n")
         })
         .collect();
+    let keys = fields
+        .iter()
+        .map(|(k, _)| (k.get_ref().to_string(), k.span()))
+        .collect();
     let refs = qualify_refs(&mut fields, &decl.refs, ns);
     let mut triggers = Vec::new();
     if decl.in_play.is_some() {
@@ -374,6 +380,7 @@ fn read_host_entry(
                     text: written.into(),
                     refs,
                     triggers,
+                    keys,
                 },
             },
         )),

@@ -15,10 +15,12 @@
 
 mod args;
 mod effects;
+mod problem;
 mod state;
 
 pub use args::{Args, Param};
 pub use effects::{Effects, Query};
+pub use problem::Problem;
 pub use state::{GameState, HostState};
 
 pub(crate) use state::StateType;
@@ -42,6 +44,8 @@ type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
 type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
 type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
 type InPlayFn = dyn Fn(&HostState) -> Vec<Id> + Send + Sync;
+/// A game's rule over one entry of its table, the entry's type erased (`None`: not of its type).
+pub(crate) type ValidateFn = dyn Fn(&(dyn Any + Send + Sync)) -> Option<Vec<Problem>> + Send + Sync;
 /// Reads one entry of a game's data table into the game's type.
 pub(crate) type ReadEntry = fn(
     toml::Spanned<toml::de::DeValue<'_>>,
@@ -160,6 +164,10 @@ pub(crate) struct TableDecl {
     pub refs: Vec<(&'static str, FieldType)>,
     /// When its entries carry triggers ([`Vocabulary::triggers`]): which entries are in play.
     pub in_play: Option<Arc<InPlayFn>>,
+    /// The game's rules over each entry ([`Vocabulary::validate`]), in declaration order.
+    pub validate: Vec<Arc<ValidateFn>>,
+    /// The type its entries are read into, so a rule over another type is a mistake at once.
+    pub entry_type: (std::any::TypeId, &'static str),
 }
 
 pub(crate) struct Declared<F: ?Sized> {
@@ -267,6 +275,8 @@ impl<S: GameState> Vocabulary<S> {
                 read: read_entry::<T>,
                 refs: Vec::new(),
                 in_play: None,
+                validate: Vec::new(),
+                entry_type: (std::any::TypeId::of::<T>(), std::any::type_name::<T>()),
             });
         }
         self
@@ -300,6 +310,52 @@ impl<S: GameState> Vocabulary<S> {
         } else {
             decl.refs.push((field, ty));
         }
+        self
+    }
+
+    /// A rule of the game's over each entry of its table `table`, read into `T` (the table's
+    /// type), beyond what serde checks: a value out of the game's range, two keys that do not go
+    /// together. Each [`Problem`] it returns is reported when mods load, at the entry's key it
+    /// names (or at the entry), an error failing the load as lantern's own do. Declare the table
+    /// first.
+    ///
+    /// ```
+    /// # use lantern::host::{Problem, Vocabulary};
+    /// #[derive(serde::Deserialize)]
+    /// struct Crop { days: i64 }
+    /// let rules = Vocabulary::new("farm", ())
+    ///     .table::<Crop>("crops", "crop")
+    ///     .validate("crops", |crop: &Crop| {
+    ///         (crop.days < 1)
+    ///             .then(|| Problem::error("a crop grows at least a day").at("days"))
+    ///             .into_iter()
+    ///             .collect()
+    ///     })
+    ///     .rules();
+    /// assert!(rules.problems().is_empty());
+    /// ```
+    pub fn validate<T, F>(mut self, table: &str, rule: F) -> Self
+    where
+        T: 'static,
+        F: Fn(&T) -> Vec<Problem> + Send + Sync + 'static,
+    {
+        let Some(decl) = self.defs.tables.iter_mut().find(|t| t.key == table) else {
+            self.defs.problems.push(format!(
+                "`validate` names the table `{table}`, which the game does not declare (declare it with `table` first)"
+            ));
+            return self;
+        };
+        if decl.entry_type.0 != std::any::TypeId::of::<T>() {
+            let (table_type, rule_type) = (decl.entry_type.1, std::any::type_name::<T>());
+            self.defs.problems.push(format!(
+                "the rule `validate` gives `{table}` reads `{rule_type}`, but the table's entries are `{table_type}`"
+            ));
+            return self;
+        }
+        decl.validate
+            .push(Arc::new(move |entry: &(dyn Any + Send + Sync)| {
+                entry.downcast_ref::<T>().map(&rule)
+            }));
         self
     }
 

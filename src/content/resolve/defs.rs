@@ -290,6 +290,22 @@ pub fn resolve_all(
                     cx.reference(kind, text);
                 }
             }
+            for rule in &ext.host.defs().tables[*t].validate {
+                for problem in rule(&*src.raw.value).unwrap_or_default() {
+                    let at = problem
+                        .key
+                        .as_ref()
+                        .and_then(|k| src.raw.keys.iter().find(|(key, _)| key == k))
+                        .map_or(src.raw.id.span(), |(_, span)| span.clone());
+                    let message = format!("{kind} `{id}`: {}", problem.message);
+                    let d = if problem.warning {
+                        Diagnostic::warning(Code::ContentRule, message)
+                    } else {
+                        Diagnostic::error(Code::ContentRule, message)
+                    };
+                    cx.diags.push(d.at(cx.span(at)));
+                }
+            }
             content.tables.insert(
                 kind,
                 id.clone(),
