@@ -767,3 +767,57 @@ fn a_crops_triggers_listen_while_it_grows_and_after_a_load_and_not_after_a_rollb
         "the rolled-back pumpkin does not listen"
     );
 }
+
+#[test]
+fn an_id_inside_a_table_of_an_entry_is_checked_and_made_whole() {
+    #[derive(serde::Deserialize)]
+    struct Plain {}
+    #[derive(serde::Deserialize)]
+    struct Need {
+        crop: String,
+        amount: i64,
+    }
+    #[derive(serde::Deserialize)]
+    struct Recipe {
+        needs: Vec<Need>,
+    }
+    let rules = lantern::host::Vocabulary::new("kitchen", Counter::default())
+        .table::<Plain>("crops", "crop")
+        .table::<Recipe>("recipes", "recipe")
+        .refers("recipes", "needs.crop", "crop")
+        .rules();
+    assert!(rules.problems().is_empty(), "{:?}", rules.problems());
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("home");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"home\"\nversion = \"0.1.0\"\n").unwrap();
+    let write = |recipes: &str| {
+        std::fs::write(
+            m.join("data/kitchen.toml"),
+            format!("[[crops]]\nid = \"wheat\"\n\n[[crops]]\nid = \"pumpkin\"\n\n{recipes}"),
+        )
+        .unwrap();
+        load_game(&[dir.path().to_path_buf()], &rules, Limits::default())
+    };
+    let world = write(
+        "[[recipes]]\nid = \"bread\"\nneeds = [ { crop = \"wheat\", amount = 2 }, { crop = \"pumkin\", amount = 1 } ]\n",
+    );
+    let shown = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(
+        shown.contains("error: unknown crop `home:pumkin`")
+            && shown.contains("did you mean `home:pumpkin`?")
+            && shown.contains(" --> home/data/kitchen.toml:9:52"),
+        "{shown}"
+    );
+    let world =
+        write("[[recipes]]\nid = \"bread\"\nneeds = [ { crop = \"wheat\", amount = 2 } ]\n");
+    assert!(!world.has_errors());
+    let bread = world
+        .content
+        .entry::<Recipe>("recipe", &lantern::id::Id::new("home", "bread"))
+        .unwrap();
+    assert_eq!(
+        (bread.needs[0].crop.as_str(), bread.needs[0].amount),
+        ("home:wheat", 2)
+    );
+}

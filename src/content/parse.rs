@@ -390,8 +390,8 @@ fn read_host_entry(
     }
 }
 
-/// The IDs an entry of a game's table names in its reference keys (one ID or an array of them),
-/// as written, for the resolver to check; each is replaced by its full form (`wheat` written in
+/// The IDs an entry of a game's table names in its reference keys (one ID or an array of them, or
+/// a key of tables inside it: `loot.item`), as written, for the resolver to check; each is replaced by its full form (`wheat` written in
 /// the mod `valley` is `valley:wheat`) before the entry is read into the game's type, so the game
 /// holds IDs it can look up. A value that is no ID is left as it is and reported by the resolver;
 /// one of another type is the game's type's to report.
@@ -400,30 +400,51 @@ fn qualify_refs(
     refs: &[(&'static str, crate::content::vocab::FieldType)],
     ns: &str,
 ) -> Vec<(crate::content::vocab::FieldType, Spanned<String>)> {
-    use toml::de::DeValue;
     let mut found = Vec::new();
-    let mut qualify = |ty, value: &mut Spanned<DeValue<'_>>| {
-        let span = value.span();
-        if let DeValue::String(text) = value.get_mut() {
+    for (path, ty) in refs {
+        let mut keys = path.split('.');
+        let Some(first) = keys.next() else {
+            continue;
+        };
+        let rest: Vec<&str> = keys.collect();
+        if let Some((_, value)) = fields.iter_mut().find(|(k, _)| k.get_ref() == first) {
+            qualify_at(value, &rest, *ty, ns, &mut found);
+        }
+    }
+    found
+}
+
+/// The IDs at `path` under `value` (`loot.item`: the `item` of each table in `loot`), made full:
+/// an array is walked element by element at the same place in the path, a table by its key.
+fn qualify_at(
+    value: &mut Spanned<toml::de::DeValue<'_>>,
+    path: &[&str],
+    ty: crate::content::vocab::FieldType,
+    ns: &str,
+    found: &mut Vec<(crate::content::vocab::FieldType, Spanned<String>)>,
+) {
+    use toml::de::DeValue;
+    let span = value.span();
+    match (value.get_mut(), path) {
+        (DeValue::Array(items), _) => {
+            for item in items.iter_mut() {
+                qualify_at(item, path, ty, ns, found);
+            }
+        }
+        (DeValue::Table(table), [key, rest @ ..]) => {
+            if let Some((_, child)) = table.iter_mut().find(|(k, _)| k.get_ref() == key) {
+                qualify_at(child, rest, ty, ns, found);
+            }
+        }
+        (DeValue::String(text), []) => {
             found.push((ty, Spanned::new(span, text.to_string())));
             if let Some(id) = crate::id::Id::parse(text, ns) {
                 *text = std::borrow::Cow::Owned(id.to_string());
             }
         }
-    };
-    for (field, ty) in refs {
-        let Some((_, value)) = fields.iter_mut().find(|(k, _)| k.get_ref() == field) else {
-            continue;
-        };
-        if let DeValue::Array(items) = value.get_mut() {
-            for item in items.iter_mut() {
-                qualify(*ty, item);
-            }
-        } else {
-            qualify(*ty, value);
-        }
+        // Another type is the game's type's to report.
+        _ => {}
     }
-    found
 }
 
 /// Why a definition could not be read, as a reference to it says.

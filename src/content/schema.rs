@@ -225,7 +225,8 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
     for table in &rules.defs().tables {
         let mut props = Map::new();
         props.insert("id".to_string(), json!({ "type": "string" }));
-        for (field, ty) in &table.refs {
+        // A dotted reference (`needs.crop`) is inside a key the schema knows nothing else of.
+        for (field, ty) in table.refs.iter().filter(|(f, _)| !f.contains('.')) {
             let id = json!({ "type": "string", "pattern": ID_PATTERN });
             props.insert(
                 field.to_string(),

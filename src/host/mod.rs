@@ -285,7 +285,8 @@ impl<S: GameState> Vocabulary<S> {
     /// Says that the key `field` of the entries of the game's table `table` names IDs of `kind`:
     /// a built-in kind (`item`, `creature`, `quest`, `encounter`, `hazard`, `card`, `room`,
     /// `floor`) or one of the game's table kinds (`crop`). Its value is one ID or an array of
-    /// them. lantern checks every one when mods load (an unknown ID is an error at its place,
+    /// them; a dotted `field` reaches into tables (`"needs.crop"`: the `crop` of each table in
+    /// `needs = [{ crop = "wheat", amount = 2 }]`). lantern checks every one when mods load (an unknown ID is an error at its place,
     /// with "did you mean") and hands the game's type the full ID (`valley:wheat` for a bare
     /// `wheat` written in the mod `valley`), which [`Content::entry`](crate::content::Content::entry)
     /// finds. Declare the table first.
