@@ -6,7 +6,9 @@
 //!    15 % on the call-heavy one);
 //! 4. an action list with a script's action when the mod stored 1,000 values, against the same
 //!    list with nothing stored: the list's storage journal must cost what the list writes, not
-//!    what the storage holds (a checkpoint that copied the storage cost 35x).
+//!    what the storage holds (a checkpoint that copied the storage cost 35x);
+//! 5. a turn whose handler reads its storage of 1,000 values, against one with nothing stored: a
+//!    turn that writes no storage does not write it into the game again.
 //!
 //! Run with `cargo bench --bench lua`.
 
@@ -259,4 +261,37 @@ fn main() {
     };
     let (big, empty) = paired(|| per_list(1000), || per_list(0));
     println!("4. list with a script's action, 1,000 values stored: {big:>8.0} ns   nothing stored: {empty:>6.0} ns   ratio {:.2} (target about 1)", big / empty);
+
+    // 5. A turn of one event whose handler only reads a storage of 1,000 values.
+    let per_turn = |values: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        write_mod(
+            dir.path(),
+            &format!(
+                "lantern.on('ping', function(ev)\n\
+                   local s = lantern.storage\n\
+                   if not s.big then s.big = {{}} for i = 1, {values} do s.big[i] = i end end\n\
+                   local seen = s.big[1]\n\
+                 end)"
+            ),
+        );
+        let mut world = lantern::load::load_world(dir.path(), Limits::default());
+        assert!(!world.has_errors());
+        let mut game = world.start(1);
+        let ping = [("power", Value::Int(1)), ("altar", Value::str("x"))];
+        let turns = 2000u64;
+        game.turn(|g| g.raise("bench:ping", &ping).unwrap());
+        let mut once = || {
+            per_op(turns, || {
+                for _ in 0..turns {
+                    game.turn(|g| g.raise("bench:ping", &ping).unwrap());
+                }
+            })
+        };
+        let mut times: Vec<f64> = (0..5).map(|_| once()).collect();
+        times.sort_by(f64::total_cmp);
+        times[2]
+    };
+    let (big, empty) = paired(|| per_turn(1000), || per_turn(0));
+    println!("5. turn reading its storage, 1,000 values stored: {big:>8.0} ns   nothing stored: {empty:>6.0} ns   ratio {:.2} (target about 1)", big / empty);
 }

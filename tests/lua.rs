@@ -613,6 +613,33 @@ fn a_mod_that_fills_its_memory_inside_a_transaction_is_rolled_back_whole() {
 }
 
 #[test]
+fn a_turn_that_only_reads_storage_does_not_write_it_again() {
+    let lua = "lantern.on('turn_started', function()\n\
+                 local s = lantern.storage\n\
+                 s.turns = (s.turns or 0) + 1\n\
+                 if s.turns == 2 then s.note = 'kept' end\n\
+               end)\n\
+               lantern.on('test:look', function() local seen = lantern.storage.turns end)";
+    let data = "[[event_types]]\nid = \"look\"\n";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    let first = g.storage()["test"].clone();
+    g.turn(|g| g.raise("test:look", &[]).unwrap());
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &g.storage()["test"]),
+        "a turn whose code only read the storage leaves the game's copy as it was"
+    );
+    turn(&mut g);
+    assert_eq!(g.storage()["test"]["turns"], 2);
+    assert_eq!(
+        g.storage()["test"]["note"],
+        "kept",
+        "a turn that writes is written"
+    );
+}
+
+#[test]
 fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
     // A script that keeps `lantern.storage` in a local writes into its storage: the table stays
     // the same when the game starts and when a save loads, and takes what was saved.

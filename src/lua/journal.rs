@@ -14,6 +14,7 @@ extern "C-unwind" {
     fn lua_journalflag(state: *mut ffi::lua_State, idx: std::ffi::c_int);
     fn lua_journalbegin(state: *mut ffi::lua_State) -> ffi::lua_Integer;
     fn lua_journalend(state: *mut ffi::lua_State, mark: ffi::lua_Integer, undo: std::ffi::c_int);
+    fn lua_storagedirty(state: *mut ffi::lua_State, owner: std::ffi::c_int) -> std::ffi::c_int;
     fn lua_badstore(
         state: *mut ffi::lua_State,
         owner: std::ffi::c_int,
@@ -66,6 +67,15 @@ pub(crate) fn bad_store(
     let source = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) };
     let source = source.to_string_lossy().trim_start_matches('@').to_string();
     Some((source, usize::try_from(line).ok()?, value as usize))
+}
+
+/// Whether code of `owner` wrote into a flagged table (its storage) since last asked; asking
+/// forgets it.
+pub(crate) fn take_dirty(lua: &Lua, owner: std::ffi::c_int) -> bool {
+    let mut dirty = 1;
+    // SAFETY: the C function only reads and clears one byte of the state's global part.
+    let _ = unsafe { lua.exec_raw::<()>((), |state| dirty = lua_storagedirty(state, owner)) };
+    dirty != 0
 }
 
 /// Opens a journal; its mark closes it.

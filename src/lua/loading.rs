@@ -74,6 +74,7 @@ impl LuaRuntime {
             lantern,
             owner,
             ran: false,
+            written: None,
             turn_used: 0,
             skipped: 0,
             last: None,

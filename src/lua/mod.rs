@@ -135,6 +135,9 @@ struct ModScript {
     owner: Owner,
     /// Whether its code ran since its storage was last written into the game.
     ran: bool,
+    /// The storage table last written into the game: a turn whose code wrote into no storage
+    /// table (lantern's Lua says so) and left this one in place writes nothing again.
+    written: Option<usize>,
     /// Instructions its calls ran this turn.
     turn_used: u64,
     /// Handlers of it skipped this turn because its turn's budget was used up.
@@ -310,9 +313,16 @@ impl LuaRuntime {
             if let mlua::Value::Table(t) = &value {
                 journal::flag(&self.lua, t);
             }
+            // Code that only read its storage leaves it as the game has it.
+            let table = value.to_pointer() as usize;
+            let wrote = journal::take_dirty(&self.lua, m.owner.number());
+            if !wrote && m.written == Some(table) && game.storage().contains_key(&m.id) {
+                continue;
+            }
             match storage::to_json_or_culprit(&value) {
                 Ok(json) => {
                     game.storage_mut().insert(m.id.clone(), Arc::new(json));
+                    m.written = Some(table);
                 }
                 Err((e, culprit)) => {
                     let mut d = Diagnostic::error(

@@ -937,6 +937,21 @@ LUA_API int lua_badstore (lua_State *L, int owner, char *buf, size_t n,
 
 
 /*
+** lantern: whether code charged to 'owner' wrote a journaled table (its
+** storage) since last asked; asking forgets it.
+*/
+LUA_API int lua_storagedirty (lua_State *L, int owner) {
+  global_State *g = G(L);
+  int dirty;
+  if (owner < 0 || owner >= LUA_MAXOWNERS)
+    return 1;
+  dirty = g->storagedirty[owner];
+  g->storagedirty[owner] = 0;
+  return dirty;
+}
+
+
+/*
 ** lantern: flags the table at 'idx', and the tables it holds, as journaled
 ** (see 'luaH_journal' in ltable.c).
 */

@@ -459,6 +459,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->journal = NULL;  /* lantern */
   g->journaln = 0;
   g->journaldepth = 0;
+  memset(g->storagedirty, 0, sizeof(g->storagedirty));
   setnilvalue(&g->badvalue);
   g->badowner = 0;
   g->badline = 0;

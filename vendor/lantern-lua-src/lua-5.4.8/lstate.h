@@ -275,6 +275,7 @@ typedef struct global_State {
   struct Table *journal;  /* lantern: old values of journaled writes, in triples */
   lua_Integer journaln;  /* lantern: how many values 'journal' holds */
   int journaldepth;  /* lantern: journals open (0: writes are not recorded) */
+  lu_byte storagedirty[LUA_MAXOWNERS];  /* lantern: owners that wrote a journaled table */
   TValue badvalue;  /* lantern: the last value stored that a save cannot hold */
   int badowner;  /* lantern: the owner whose code stored it */
   int badline;  /* lantern: at this line (0: none since last asked) */

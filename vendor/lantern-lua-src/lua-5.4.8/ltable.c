@@ -1138,6 +1138,8 @@ void luaH_journal (lua_State *L, Table *t, const TValue *key,
                    const TValue *slot, const TValue *v) {
   global_State *g = G(L);
   TValue k, old;
+  if (g->owner >= 0 && g->owner < LUA_MAXOWNERS)
+    g->storagedirty[g->owner] = 1;  /* its storage is to be written again */
   if (ttistable(v))
     luaH_journalflag(L, hvalue(v), 1);
   else if (l_unlikely(unsavable(v)))
