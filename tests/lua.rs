@@ -526,10 +526,19 @@ fn a_failed_action_list_gives_back_what_scripts_stored_during_it() {
         "the failed list's writes are gone (in the nested table too), the other list's are there"
     );
     let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 2, "{p:?}");
     assert!(
-        p.iter()
-            .any(|p| p.contains("nothing in this action list was applied")),
-        "{p:?}"
+        p[0].contains(
+            "the action `test:boom` failed: test/scripts/main.lua:8: the second action fails"
+        ) && p[0].contains(" --> test/scripts/main.lua:8:"),
+        "the cause first, at its line: {}",
+        p[0]
+    );
+    assert!(
+        p[1].contains("error: stopped by the failure above (from test/data/t.toml:4); nothing in this action list was applied")
+            && p[1].contains(" --> test/data/t.toml:"),
+        "then which list it stopped, without saying it again: {}",
+        p[1]
     );
     let stored = &g.storage()["test"];
     assert_eq!(

@@ -97,10 +97,16 @@ impl Game {
 
     fn apply_list_whole(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
         let undo = self.undo_for(list);
-        let failed = list
-            .actions
-            .iter()
-            .find_map(|entry| self.apply_entry(entry, ctx).err());
+        // The failure, and whether the action reported it itself (a script's error at its line).
+        let mut failed = None;
+        for entry in &list.actions {
+            let before = self.problems.len();
+            if let Err(message) = self.apply_entry(entry, ctx) {
+                let told = self.problems[before..].iter().any(|d| d.message == message);
+                failed = Some((message, told));
+                break;
+            }
+        }
         if let Undo::Host(_) = undo {
             let copy = self.host_undo.pop().unwrap_or_default();
             if let Some(mut host) = copy.host {
@@ -118,7 +124,7 @@ impl Game {
                 }
             }
         }
-        let Some(message) = failed else {
+        let Some((message, told)) = failed else {
             if let Undo::Whole(point) = undo {
                 self.keep(*point);
             }
@@ -131,6 +137,19 @@ impl Game {
                 self.queue.truncate(point.queued);
                 self.messages.truncate(point.said);
             }
+        }
+        if told {
+            // One mistake, one message: the action said what went wrong, at its own line; this
+            // only says which list it stopped.
+            return Err(Diagnostic::error(
+                Code::ActionFailed,
+                format!(
+                    "stopped by the failure above (from {}); nothing in this action list was applied",
+                    ctx.cause
+                ),
+            )
+            .at(list.span)
+            .following());
         }
         Err(Diagnostic::error(
             Code::ActionFailed,
