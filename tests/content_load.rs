@@ -179,40 +179,42 @@ fn loader_help(table: &str, key: &str) -> String {
 
 /// The tables and keys the editor schema lists are exactly the ones the loader accepts: the
 /// loader's own help for an unknown table and an unknown key is the reference.
+/// The names a loader's help lists after `prefix`, sorted.
+fn listed_after(help: &str, prefix: &str) -> Vec<String> {
+    let mut names: Vec<String> = help
+        .strip_prefix(prefix)
+        .unwrap_or_else(|| panic!("{help}"))
+        .split(", ")
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names
+}
+
+/// The keys of a JSON object, sorted.
+fn keys_of(v: &serde_json::Value) -> Vec<String> {
+    let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
 #[test]
 fn the_editor_schema_lists_exactly_the_keys_the_loader_accepts() {
     let schema = data_schema();
-    let tables = schema["properties"].as_object().unwrap();
-    let help = loader_help("zzzqqq", "a");
-    let mut accepted: Vec<&str> = help
-        .strip_prefix("a data file holds these arrays: ")
-        .unwrap_or_else(|| panic!("{help}"))
-        .split(", ")
-        .collect();
-    accepted.sort();
-    let mut listed: Vec<&str> = tables.keys().map(String::as_str).collect();
-    listed.sort();
+    let accepted = listed_after(
+        &loader_help("zzzqqq", "a"),
+        "a data file holds these arrays: ",
+    );
     assert_eq!(
-        listed, accepted,
+        keys_of(&schema["properties"]),
+        accepted,
         "the schema's tables differ from the loader's"
     );
-    for (table, def) in tables {
-        let help = loader_help(table, "zzzqqq");
-        let mut accepted: Vec<&str> = help
-            .strip_prefix("known keys: ")
-            .unwrap_or_else(|| panic!("{table}: {help}"))
-            .split(", ")
-            .collect();
-        accepted.sort();
-        let mut listed: Vec<&str> = def["items"]["properties"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        listed.sort();
+    for (table, def) in schema["properties"].as_object().unwrap() {
+        let accepted = listed_after(&loader_help(table, "zzzqqq"), "known keys: ");
         assert_eq!(
-            listed, accepted,
+            keys_of(&def["items"]["properties"]),
+            accepted,
             "the schema's keys for [[{table}]] differ from the loader's"
         );
     }
