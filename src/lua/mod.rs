@@ -181,7 +181,7 @@ pub struct LuaRuntime {
     scripts: Vec<(String, FileId, String)>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`Host::checkpoint`).
-    journals: Vec<i64>,
+    journals: Vec<Option<i64>>,
 }
 
 impl LuaRuntime {
@@ -369,15 +369,14 @@ impl LuaRuntime {
     /// in place and when a turn settles, which catches one a script put in place of its own.)
     fn open_journal(&mut self) {
         let _host = self.accounts.charge_to(Owner::HOST);
-        if let Some(mark) = journal::begin(&self.lua) {
-            self.journals.push(mark);
-        }
+        // Pushed even when it could not open, so that its close pops it and not an outer one.
+        self.journals.push(journal::begin(&self.lua));
     }
 
     /// Closes the innermost storage journal; with `undo`, what scripts stored during its
     /// transaction is put back as it was.
     fn close_journal(&mut self, game: &mut Game, undo: bool) {
-        let Some(mark) = self.journals.pop() else {
+        let Some(Some(mark)) = self.journals.pop() else {
             return;
         };
         let _host = self.accounts.charge_to(Owner::HOST);

@@ -132,7 +132,8 @@ impl Game {
         Ok(self.end_turn())
     }
 
-    /// Uses an item's turn for the enemies, when a fight is on: the queue first, then they act.
+    /// After a player's verb other than an attack (using an item): when a fight is on, the queue
+    /// is handled and then the enemies take their turn.
     pub(super) fn enemies_answer(&mut self) {
         if self.in_combat() {
             self.drain();
