@@ -158,6 +158,35 @@ mod tests {
     }
 
     #[test]
+    fn the_table_library_and_raw_writes_are_put_back_too() {
+        check(
+            "s.l = { 3, 1, 2 } s.k = {} \
+             begin() \
+             table.insert(s.l, 9) table.insert(s.l, 1, 0) table.remove(s.l, 2) table.sort(s.l) \
+             rawset(s.k, 'a', 1) rawset(s, 'r', true) s.l[#s.l + 1] = 'tail' \
+             finish(true) \
+             return table.concat(s.l, ',') .. ' ' .. tostring(s.k.a) .. ' ' .. tostring(s.r)",
+            "3,1,2 nil nil",
+        );
+    }
+
+    #[test]
+    fn a_table_grown_and_shrunk_inside_a_journal_comes_back_whole() {
+        // Many keys force the table to be resized (its entries move, which is not journaled) in
+        // both directions before the rollback.
+        check(
+            "for i = 1, 10 do s[i] = i end s.name = 'x' \
+             begin() \
+             for i = 11, 5000 do s[i] = i end for i = 1, 5000 do s[i] = nil end s.name = 'y' \
+             for k = 1, 300 do s['k' .. k] = k end \
+             finish(true) \
+             local n = 0 for _ in pairs(s) do n = n + 1 end \
+             return n .. ' ' .. s[10] .. ' ' .. s.name .. ' ' .. tostring(s.k1)",
+            "11 10 x nil",
+        );
+    }
+
+    #[test]
     fn writes_outside_a_journal_are_not_recorded() {
         check("s.a = 1 begin() finish(true) return tostring(s.a)", "1");
     }
