@@ -55,12 +55,6 @@ impl Id {
         }
     }
 
-    /// Whether both are the same allocation (a clone of one another): true means equal, false
-    /// means nothing.
-    pub(crate) fn same(&self, other: &Id) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-
     /// Parses a fully qualified `ns:name`.
     pub fn qualified(text: &str) -> Option<Id> {
         let (ns, name) = text.split_once(':')?;

@@ -649,12 +649,11 @@ impl<S: GameState> From<Vocabulary<S>> for Rules {
     }
 }
 
-/// A declaration by ID: by pointer first (the content holds the rules' own IDs), then by text.
+/// A declaration by ID.
 fn find<'a, F: ?Sized>(map: &'a BTreeMap<Id, Declared<F>>, id: &Id) -> Option<&'a Declared<F>> {
-    map.iter()
-        .find(|(k, _)| k.same(id))
-        .map(|(_, d)| d)
-        .or_else(|| map.get(id))
+    // `Id`'s order compares pointers first, so the content's IDs (clones of the rules' own) are
+    // found without comparing text.
+    map.get(id)
 }
 
 fn read_entry<T>(
