@@ -290,6 +290,20 @@ impl<S: GameState> Vocabulary<S> {
     /// with "did you mean") and hands the game's type the full ID (`valley:wheat` for a bare
     /// `wheat` written in the mod `valley`), which [`Content::entry`](crate::content::Content::entry)
     /// finds. Declare the table first.
+    ///
+    /// ```
+    /// # use lantern::host::Vocabulary;
+    /// #[derive(serde::Deserialize)]
+    /// struct Recipe { makes: String, needs: Vec<Need> }
+    /// #[derive(serde::Deserialize)]
+    /// struct Need { item: String, count: u32 }
+    /// let rules = Vocabulary::new("kitchen", ())
+    ///     .table::<Recipe>("recipes", "recipe")
+    ///     .refers("recipes", "makes", "item")       // makes = "bread"
+    ///     .refers("recipes", "needs.item", "item")  // needs = [{ item = "flour", count = 2 }]
+    ///     .rules();
+    /// assert!(rules.problems().is_empty());
+    /// ```
     pub fn refers(mut self, table: &str, field: &'static str, kind: &'static str) -> Self {
         let ty = FieldType::from_name(kind).unwrap_or(FieldType::Host(kind));
         if ty.is_plain() || ty == FieldType::DamageType {
@@ -367,6 +381,23 @@ impl<S: GameState> Vocabulary<S> {
     /// as a world trigger's. lantern asks again whenever the game's state changed, so an entry
     /// put in play by an action listens from the next event on, and a rollback, a load or a
     /// reload leaves exactly the entries the state says. Declare the table first.
+    ///
+    /// ```
+    /// # use lantern::host::Vocabulary;
+    /// # use lantern::id::Id;
+    /// #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+    /// struct Farm { growing: Vec<String> }
+    /// #[derive(serde::Deserialize)]
+    /// struct Crop { name: String }
+    /// let rules = Vocabulary::new("farm", Farm::default())
+    ///     .table::<Crop>("crops", "crop")
+    ///     // `[[crops.triggers]]` listen while the crop grows.
+    ///     .triggers("crops", |farm: &Farm| {
+    ///         farm.growing.iter().filter_map(|c| Id::qualified(c)).collect()
+    ///     })
+    ///     .rules();
+    /// assert!(rules.problems().is_empty());
+    /// ```
     pub fn triggers<F>(mut self, table: &str, in_play: F) -> Self
     where
         F: Fn(&S) -> Vec<Id> + Send + Sync + 'static,
