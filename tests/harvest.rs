@@ -821,3 +821,36 @@ fn an_id_inside_a_table_of_an_entry_is_checked_and_made_whole() {
         ("home:wheat", 2)
     );
 }
+
+#[test]
+fn a_reload_puts_the_new_triggers_of_a_growing_crop_into_play() {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    let roots = [dir.path().to_path_buf()];
+    let (mut live, _) =
+        lantern::reload::Live::start_game(&roots, &farm::rules(), 1, Limits::default()).unwrap();
+    live.game_mut()
+        .verb("plant", &[Value::str("pumpkin")])
+        .unwrap();
+    live.game_mut().take_messages();
+    // While it grows, the pumpkin's trigger changes on disk.
+    let crops = dir.path().join("valley/data/crops.toml");
+    let text = std::fs::read_to_string(&crops).unwrap();
+    std::fs::write(
+        &crops,
+        text.replace("id = \"pumpkin_visitors\"", "id = \"pumpkin_fans\""),
+    )
+    .unwrap();
+    let report = live.reload();
+    assert!(report.ok, "{:?}", report.diagnostics);
+    live.game_mut().verb("sleep", &[]).unwrap();
+    let said = live.game_mut().take_messages();
+    assert!(
+        said.iter().any(|m| m.contains("[valley:pumpkin_fans]")),
+        "the reloaded trigger of the crop in play fired: {said:?}"
+    );
+    assert!(
+        !said.iter().any(|m| m.contains("pumpkin_visitors")),
+        "{said:?}"
+    );
+}
