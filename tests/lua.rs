@@ -649,6 +649,35 @@ fn a_turn_that_only_reads_storage_does_not_write_it_again() {
 }
 
 #[test]
+fn an_encounter_option_that_fails_gives_back_what_its_scripts_stored() {
+    let data = "[[encounters]]\nid = \"shrine\"\ntitle = \"A shrine\"\nweight = 0\n\n\
+                [[encounters.options]]\ntext = \"Pray\"\n\
+                costs = [ { action = \"test:note\", key = \"prayed\" } ]\n\
+                rewards = [ { action = \"take_item\", item = \"core:gold\", count = 99999 } ]\n\n\
+                [[encounters.options]]\ntext = \"Leave\"\n\
+                costs = [ { action = \"test:note\", key = \"left\" } ]\n";
+    let lua =
+        "lantern.register_action('note', function(ctx, args) lantern.storage[args.key] = true end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    let shrine = lantern::id::Id::new("test", "shrine");
+    g.start_encounter(&shrine).unwrap();
+    let refused = g.choose(1).unwrap_err().to_string();
+    assert!(
+        refused.contains("option 1 cannot be carried out"),
+        "{refused}"
+    );
+    assert!(g.encounter().is_some(), "the encounter is still open");
+    g.choose(2).unwrap();
+    let stored = &g.storage()["test"];
+    assert!(
+        stored.get("prayed").is_none(),
+        "the failed option's cost is given back: {stored}"
+    );
+    assert_eq!(stored["left"], true, "{stored}");
+}
+
+#[test]
 fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
     // A script that keeps `lantern.storage` in a local writes into its storage: the table stays
     // the same when the game starts and when a save loads, and takes what was saved.
