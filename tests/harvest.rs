@@ -854,3 +854,44 @@ fn a_reload_puts_the_new_triggers_of_a_growing_crop_into_play() {
         "{said:?}"
     );
 }
+
+#[test]
+fn a_verb_that_fails_gives_back_what_the_scripts_stored_during_it() {
+    // The verb raises its event and lets the mods' handlers run, then fails: the handler's write
+    // goes with the rest of the verb.
+    let rules = lantern::host::Vocabulary::new("shop", Counter::default())
+        .event("rang", &[], "The bell rang.")
+        .verb("ring", &[Param::flag("fail")], "ring FAIL", |game, args| {
+            game.raise("rang", &[])?;
+            game.drain();
+            if args.get("fail") == Some(&Value::Bool(true)) {
+                return Err("the bell cracked".into());
+            }
+            Ok(())
+        })
+        .rules();
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("bell");
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"bell\"\nversion = \"0.1.0\"\n").unwrap();
+    std::fs::write(
+        m.join("scripts/main.lua"),
+        "lantern.on('rang', function() lantern.storage.rings = (lantern.storage.rings or 0) + 1 end)",
+    )
+    .unwrap();
+    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let mut g = world.start(1);
+    g.verb("ring", &[Value::Bool(false)]).unwrap();
+    assert!(g.verb("ring", &[Value::Bool(true)]).is_err());
+    g.verb("ring", &[Value::Bool(false)]).unwrap();
+    assert_eq!(
+        g.storage()["bell"]["rings"],
+        2,
+        "the failed verb's ring was given back"
+    );
+}
