@@ -356,7 +356,7 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
     let data = std::fs::read_to_string(dir.path().join("orchard/data/orchard.toml")).unwrap();
     assert!(data.contains("farm:plant"), "{data}");
     assert!(
-        data.contains("[[crops]] (IDs of kind `crop`; `companions` names crops; [[crops.triggers]] listen while it is in play)"),
+        data.contains("[[crops]] (IDs of kind `crop`; keys name, seed_price, sell_price, days, harvest, companions; `companions` names crops; [[crops.triggers]] listen while it is in play)"),
         "{data}"
     );
     assert_eq!(run(&["check"], &roots), ExitCode::SUCCESS);
@@ -389,6 +389,26 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
         "#/definitions/trigger",
         "a crop's triggers are triggers to the editor"
     );
+    let keys: Vec<&String> = tables["crops"]["items"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "companions",
+            "days",
+            "harvest",
+            "id",
+            "name",
+            "seed_price",
+            "sell_price",
+            "triggers"
+        ],
+        "every key Harvest's `Crop` reads, from its `Deserialize`"
+    );
+    assert_eq!(tables["crops"]["items"]["additionalProperties"], false);
     assert!(
         !tables.contains_key("items"),
         "the creature tables the game left out are not"

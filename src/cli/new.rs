@@ -159,6 +159,9 @@ fn host_files(name: &str, rules: &crate::host::Rules) -> [(String, String); 4] {
         .iter()
         .map(|t| {
             let mut about = format!("IDs of kind `{}`", t.kind);
+            if let Some(keys) = t.keys {
+                about.push_str(&format!("; keys {}", keys.join(", ")));
+            }
             for (key, ty) in &t.refs {
                 about.push_str(&format!("; `{key}` names {}s", ty.name()));
             }

@@ -109,10 +109,11 @@ fn open_enum(list: Vec<String>) -> Value {
 /// What an ID written in a data file looks like: bare or `mod:name`.
 const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
 
-/// The schema of a data file for a game's vocabulary (the roguelike's is the empty one): its tables are arrays of entries with an
-/// `id` and the keys it declared to refer to IDs (their other keys are the game's type's, which
-/// the schema does not know, so it allows any), its actions and checks are among the names offered, and the creature tables are gone
-/// when the game leaves them out.
+/// The schema of a data file for a game's vocabulary (the roguelike's is the empty one): its
+/// tables are arrays of entries with an `id`, the keys the game's type reads (when serde tells
+/// them: a struct) and which of them name IDs (the values' other types are the game's to check);
+/// its actions and checks are among the names offered; the creature tables are gone when the game
+/// leaves them out.
 pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
     let (checks, actions) = vocabulary_names();
     let checks: Vec<String> = checks
@@ -236,6 +237,10 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
                 }),
             );
         }
+        // The keys the game's type reads, when serde says: their values are the type's to check.
+        for key in table.keys.unwrap_or_default() {
+            props.entry(key.to_string()).or_insert_with(|| json!({}));
+        }
         if table.in_play.is_some() {
             props.insert(
                 "triggers".to_string(),
@@ -251,7 +256,12 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
             json!({
                 "type": "array",
                 "description": format!("the game's `{}` entries; each is a {}", table.key, table.kind),
-                "items": { "type": "object", "required": ["id"], "properties": props }
+                "items": {
+                    "type": "object",
+                    "required": ["id"],
+                    "additionalProperties": table.keys.is_none(),
+                    "properties": props,
+                }
             }),
         );
     }

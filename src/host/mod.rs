@@ -15,6 +15,8 @@
 
 mod args;
 mod effects;
+#[cfg(feature = "cli")]
+mod keys;
 mod problem;
 mod state;
 
@@ -168,6 +170,9 @@ pub(crate) struct TableDecl {
     pub validate: Vec<Arc<ValidateFn>>,
     /// The type its entries are read into, so a rule over another type is a mistake at once.
     pub entry_type: (std::any::TypeId, &'static str),
+    /// The keys that type reads (beside `id`), when serde says (a struct): for editors.
+    #[cfg(feature = "cli")]
+    pub keys: Option<&'static [&'static str]>,
 }
 
 pub(crate) struct Declared<F: ?Sized> {
@@ -277,6 +282,8 @@ impl<S: GameState> Vocabulary<S> {
                 in_play: None,
                 validate: Vec::new(),
                 entry_type: (std::any::TypeId::of::<T>(), std::any::type_name::<T>()),
+                #[cfg(feature = "cli")]
+                keys: keys::of::<T>(),
             });
         }
         self
