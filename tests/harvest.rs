@@ -646,6 +646,7 @@ fn the_broken_farms_problems_carry_their_codes() {
             "unknown-reference",
             "content-rule",
             "content-rule",
+            "unknown-reference",
         ]
     );
     let json = lantern::diag::render_json(&world.diagnostics, &world.sources);
@@ -914,4 +915,27 @@ fn a_verb_that_fails_gives_back_what_the_scripts_stored_during_it() {
         2,
         "the failed verb's ring was given back"
     );
+}
+
+#[test]
+fn a_script_cannot_perform_the_games_internal_action_but_the_game_can() {
+    let (_dir, mut g, _world) = valley_with(
+        "scripts/main.lua",
+        "lantern.on('day_started', function()\n  local ok, e = pcall(lantern.apply, { action = 'farm:end_day' })\n  lantern.log(tostring(e))\nend)",
+    );
+    g.verb("sleep", &[]).unwrap();
+    let said = g.take_messages();
+    assert!(
+        said.iter()
+            .any(|m| m
+                .contains("`farm:end_day` is the game's own action, which only the game performs")),
+        "{said:?}"
+    );
+    assert_eq!(
+        g.host_state::<Farm>().unwrap().day,
+        2,
+        "only the game's own night passed"
+    );
+    g.perform("end_day", &[], "test").unwrap();
+    assert_eq!(g.host_state::<Farm>().unwrap().day, 3);
 }

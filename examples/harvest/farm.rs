@@ -209,7 +209,8 @@ pub fn rules() -> Rules {
                 Ok(())
             },
         )
-        .action(
+        // Only the game ends a day (its `sleep` verb): mods are told so if they write it.
+        .internal_action(
             "end_day",
             &[],
             "The night: ripe plots are harvested into the barn, and a new day starts.",

@@ -153,8 +153,8 @@ impl Game {
         let id = Id::parse(action, rules.namespace());
         let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
             let names: Vec<String> = rules
-                .actions()
-                .map(|(id, _, _)| id.to_string())
+                .all_actions()
+                .map(Id::to_string)
                 .chain(built_in.iter().map(|n| n.to_string()))
                 .collect();
             let help = crate::diag::did_you_mean_suffix(action, names.iter().map(String::as_str));

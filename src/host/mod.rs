@@ -179,6 +179,8 @@ pub(crate) struct Declared<F: ?Sized> {
     pub params: Vec<Param>,
     pub doc: &'static str,
     pub run: Arc<F>,
+    /// An action only the game's own code performs ([`Vocabulary::internal_action`]).
+    pub internal: bool,
 }
 
 pub(crate) struct FunctionDecl {
@@ -429,7 +431,34 @@ impl<S: GameState> Vocabulary<S> {
     /// An action mods write as `{ action = "<namespace>:<name>", ... }` in any action list (or
     /// `lantern.apply` from Lua), with typed parameters. It changes the game's state through
     /// `fx`; an `Err` makes its whole action list fail and roll back, the game's state included.
-    pub fn action<F>(mut self, name: &str, params: &[Param], doc: &'static str, f: F) -> Self
+    pub fn action<F>(self, name: &str, params: &[Param], doc: &'static str, f: F) -> Self
+    where
+        F: Fn(&mut Effects<'_, S>, Args<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.declare_action(name, params, doc, f, false)
+    }
+
+    /// An action of the game's that only its own code performs ([`Game::perform`] in a verb, a
+    /// handler's `Effects`...), as [`action`](Self::action) declares one otherwise: it changes the
+    /// game's state inside the door and is undone with a failed transaction, but mods cannot write
+    /// it (a data file or `lantern.apply` that names it is told it is the game's own), and the
+    /// tools do not offer it to them. For the game's own moves that mods must not make for it:
+    /// ending the day, entering a room.
+    pub fn internal_action<F>(self, name: &str, params: &[Param], doc: &'static str, f: F) -> Self
+    where
+        F: Fn(&mut Effects<'_, S>, Args<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.declare_action(name, params, doc, f, true)
+    }
+
+    fn declare_action<F>(
+        mut self,
+        name: &str,
+        params: &[Param],
+        doc: &'static str,
+        f: F,
+        internal: bool,
+    ) -> Self
     where
         F: Fn(&mut Effects<'_, S>, Args<'_>) -> Result<(), String> + Send + Sync + 'static,
     {
@@ -443,6 +472,7 @@ impl<S: GameState> Vocabulary<S> {
         let decl = Declared {
             params: params.to_vec(),
             doc,
+            internal,
             run: Arc::new(run) as Arc<ActionFn>,
         };
         if self.defs.actions.insert(id.clone(), decl).is_some() {
@@ -470,6 +500,7 @@ impl<S: GameState> Vocabulary<S> {
         let decl = Declared {
             params: params.to_vec(),
             doc,
+            internal: false,
             run: Arc::new(run) as Arc<CheckFn>,
         };
         if self.defs.checks.insert(id.clone(), decl).is_some() {
@@ -737,12 +768,19 @@ impl Rules {
         self.0.verbs.iter().map(|(n, v)| (n.as_str(), v.doc))
     }
 
-    /// The game's actions with their parameters and documentation, in ID order.
+    /// The game's actions mods may write, with their parameters and documentation, in ID order
+    /// (its internal ones are left out).
     pub fn actions(&self) -> impl Iterator<Item = (&Id, &[Param], &'static str)> {
         self.0
             .actions
             .iter()
+            .filter(|(_, d)| !d.internal)
             .map(|(id, d)| (id, d.params.as_slice(), d.doc))
+    }
+
+    /// Every action of the game's, its internal ones included, by ID.
+    pub(crate) fn all_actions(&self) -> impl Iterator<Item = &Id> {
+        self.0.actions.keys()
     }
 
     /// The game's checks with their parameters and documentation, in ID order.
@@ -769,16 +807,19 @@ impl Rules {
     }
 
     /// The rules' own ID for `id`, with the parameters of the action (or check) it names.
-    pub(crate) fn declared(&self, id: &Id, action: bool) -> Option<(Id, &[Param])> {
+    pub(crate) fn declared(&self, id: &Id, action: bool) -> Option<(Id, &[Param], bool)> {
         let found = if action {
             self.0
                 .actions
                 .get_key_value(id)
-                .map(|(k, d)| (k, &d.params))
+                .map(|(k, d)| (k, &d.params, d.internal))
         } else {
-            self.0.checks.get_key_value(id).map(|(k, d)| (k, &d.params))
+            self.0
+                .checks
+                .get_key_value(id)
+                .map(|(k, d)| (k, &d.params, false))
         };
-        found.map(|(k, p)| (k.clone(), p.as_slice()))
+        found.map(|(k, p, internal)| (k.clone(), p.as_slice(), internal))
     }
 
     /// A fresh state for a new game (none when the game keeps none).

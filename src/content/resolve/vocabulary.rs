@@ -211,7 +211,7 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 .map(|(quest, state)| Check::Quest { quest, state })
         }
         _ => {
-            if let Some((id, params)) = host_declared(cx, &name, "check") {
+            if let Some((id, params, _)) = host_declared(cx, &name, "check") {
                 let args = host_args(cx, &mut e, &params);
                 e.finish(cx);
                 return args.map(|args| Condition {
@@ -241,15 +241,16 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
     })
 }
 
-/// The game's own action or check of this name (`farm:pay`) with its parameters, if it is one.
+/// The game's own action or check of this name (`farm:pay`) with its parameters, if it is one,
+/// and whether it is one only the game's code performs.
 fn host_declared(
     cx: &Cx,
     name: &Spanned<String>,
     kind: &str,
-) -> Option<(Id, Vec<crate::host::Param>)> {
+) -> Option<(Id, Vec<crate::host::Param>, bool)> {
     let id = Id::qualified(name.get_ref())?;
-    let (id, params) = cx.syms.rules.declared(&id, kind == "action")?;
-    Some((id, params.to_vec()))
+    let (id, params, internal) = cx.syms.rules.declared(&id, kind == "action")?;
+    Some((id, params.to_vec(), internal))
 }
 
 /// The game's action's or check's arguments, each checked against its parameter: a missing one,
@@ -605,7 +606,26 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                 })
         }
         _ => {
-            if let Some((id, params)) = host_declared(cx, &name, "action") {
+            if let Some((id, params, internal)) = host_declared(cx, &name, "action") {
+                if internal {
+                    let rules = &cx.syms.rules;
+                    let offered: Vec<String> =
+                        rules.actions().map(|(id, _, _)| id.to_string()).collect();
+                    cx.diags.push(
+                        Diagnostic::error(
+                            Code::UnknownReference,
+                            format!(
+                                "`{id}` is the game's own action, which only the game performs"
+                            ),
+                        )
+                        .at(cx.span(name.span()))
+                        .with_help(format!(
+                            "the game's actions for mods: {}",
+                            offered.join(", ")
+                        )),
+                    );
+                    return None;
+                }
                 let args = host_args(cx, &mut e, &params);
                 e.finish(cx);
                 return args.map(|args| ActionEntry {
