@@ -409,6 +409,11 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
         "every key Harvest's `Crop` reads, from its `Deserialize`"
     );
     assert_eq!(tables["crops"]["items"]["additionalProperties"], false);
+    assert_eq!(
+        tables["crops"]["items"]["properties"]["days"]["description"],
+        "days from planting to harvest",
+        "what the game said a key means"
+    );
     assert!(
         !tables.contains_key("items"),
         "the creature tables the game left out are not"
@@ -573,6 +578,7 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .refers("crates", "inside", "crate")
         .validate("crates", |_: &String| Vec::new())
         .validate("barns", |_: &Counter| Vec::new())
+        .describe("crates", &[("nn", "a count")])
         .rules();
     let dir = empty_mods();
     let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
@@ -594,6 +600,7 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: `crates.inside` is declared to refer twice",
             "in the game's vocabulary: the rule `validate` gives `crates` reads `alloc::string::String`, but the table's entries are `harvest::Counter`",
             "in the game's vocabulary: `validate` names the table `barns`, which the game does not declare (declare it with `table` first)",
+            "in the game's vocabulary: `describe` gives `crates.nn` a meaning, but `crates` has no key `nn`",
             "in the game's vocabulary: `crates.holds` refers to `crp`, which is neither a kind of ID lantern knows nor one of the game's tables",
             "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
             "in the game's vocabulary: `crop` of check `farm:ripe` is the ID of a `crp`, which is none of the game's tables",

@@ -77,6 +77,16 @@ pub fn rules() -> Rules {
         .without_creatures()
         .table::<Crop>("crops", "crop")
         .refers("crops", "companions", "crop")
+        .describe(
+            "crops",
+            &[
+                ("name", "shown to players"),
+                ("seed_price", "what a seed costs"),
+                ("sell_price", "what one harvested crop sells for"),
+                ("days", "days from planting to harvest"),
+                ("harvest", "crops one plot gives (1 unless said)"),
+            ],
+        )
         // The farm's own rules about a crop, beyond its keys' types.
         .validate("crops", |crop: &Crop| {
             let mut problems = Vec::new();

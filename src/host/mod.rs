@@ -173,6 +173,8 @@ pub(crate) struct TableDecl {
     /// The keys that type reads (beside `id`), when serde says (a struct): for editors.
     #[cfg(feature = "cli")]
     pub keys: Option<&'static [&'static str]>,
+    /// What some of its keys mean, for editors ([`Vocabulary::describe`]).
+    pub help: Vec<(&'static str, &'static str)>,
 }
 
 pub(crate) struct Declared<F: ?Sized> {
@@ -286,6 +288,7 @@ impl<S: GameState> Vocabulary<S> {
                 entry_type: (std::any::TypeId::of::<T>(), std::any::type_name::<T>()),
                 #[cfg(feature = "cli")]
                 keys: keys::of::<T>(),
+                help: Vec::new(),
             });
         }
         self
@@ -380,6 +383,31 @@ impl<S: GameState> Vocabulary<S> {
             .push(Arc::new(move |entry: &(dyn Any + Send + Sync)| {
                 entry.downcast_ref::<T>().map(&rule)
             }));
+        self
+    }
+
+    /// Says what keys of the game's table `table` mean (`("days", "days from planting to
+    /// harvest")`), for the editor files `docs --schema` writes; a key the table's type does not
+    /// read is a mistake. Declare the table first.
+    pub fn describe(mut self, table: &str, keys: &[(&'static str, &'static str)]) -> Self {
+        let Some(decl) = self.defs.tables.iter_mut().find(|t| t.key == table) else {
+            self.defs.problems.push(format!(
+                "`describe` names the table `{table}`, which the game does not declare (declare it with `table` first)"
+            ));
+            return self;
+        };
+        #[cfg(feature = "cli")]
+        if let Some(known) = decl.keys {
+            for (key, _) in keys {
+                if !known.contains(key) && *key != "id" && *key != "triggers" {
+                    let help = crate::diag::did_you_mean_suffix(key, known.iter().copied());
+                    self.defs.problems.push(format!(
+                        "`describe` gives `{table}.{key}` a meaning, but `{table}` has no key `{key}`{help}"
+                    ));
+                }
+            }
+        }
+        decl.help.extend_from_slice(keys);
         self
     }
 
