@@ -15,7 +15,6 @@
 
 mod args;
 mod effects;
-#[cfg(feature = "cli")]
 mod keys;
 mod problem;
 mod state;
@@ -170,8 +169,8 @@ pub(crate) struct TableDecl {
     pub validate: Vec<Arc<ValidateFn>>,
     /// The type its entries are read into, so a rule over another type is a mistake at once.
     pub entry_type: (std::any::TypeId, &'static str),
-    /// The keys that type reads (beside `id`), when serde says (a struct): for editors.
-    #[cfg(feature = "cli")]
+    /// The keys that type reads (beside `id`), when serde says (a struct): for editors, and to
+    /// check what `describe` names.
     pub keys: Option<&'static [&'static str]>,
     /// What some of its keys mean, for editors ([`Vocabulary::describe`]).
     pub help: Vec<(&'static str, &'static str)>,
@@ -286,7 +285,6 @@ impl<S: GameState> Vocabulary<S> {
                 in_play: None,
                 validate: Vec::new(),
                 entry_type: (std::any::TypeId::of::<T>(), std::any::type_name::<T>()),
-                #[cfg(feature = "cli")]
                 keys: keys::of::<T>(),
                 help: Vec::new(),
             });
@@ -396,7 +394,6 @@ impl<S: GameState> Vocabulary<S> {
             ));
             return self;
         };
-        #[cfg(feature = "cli")]
         if let Some(known) = decl.keys {
             for (key, _) in keys {
                 if !known.contains(key) && *key != "id" && *key != "triggers" {
