@@ -212,12 +212,7 @@ fn the_farm_is_saved_and_loaded_with_the_game() {
 
 #[test]
 fn a_reload_keeps_the_games_vocabulary_and_its_farm() {
-    let dir = tempfile::tempdir().unwrap();
-    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
-    let roots = [dir.path().to_path_buf()];
-    let (mut live, notes) =
-        lantern::reload::Live::start_game(&roots, &farm::rules(), 1, Limits::default()).unwrap();
-    assert!(notes.is_empty());
+    let (dir, mut live) = live_valley();
     live.game_mut()
         .verb("plant", &[Value::str("wheat")])
         .unwrap();
@@ -453,14 +448,36 @@ fn counter_rules(listen_to: &str) -> lantern::host::Rules {
 }
 
 fn empty_mods() -> tempfile::TempDir {
+    one_mod("m", &[])
+}
+
+/// A temporary mods folder with one mod `id` of these files (paths relative to the mod).
+fn one_mod(id: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("m")).unwrap();
+    let m = dir.path().join(id);
+    std::fs::create_dir_all(&m).unwrap();
     std::fs::write(
-        dir.path().join("m/mod.toml"),
-        "id = \"m\"\nversion = \"0.1.0\"\n",
+        m.join("mod.toml"),
+        format!("id = \"{id}\"\nversion = \"0.1.0\"\n"),
     )
     .unwrap();
+    for (path, text) in files {
+        let p = m.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
     dir
+}
+
+/// The valley copied into a temporary mods folder, played by a game that reloads.
+fn live_valley() -> (tempfile::TempDir, lantern::reload::Live) {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
+    let roots = [dir.path().to_path_buf()];
+    let (live, notes) =
+        lantern::reload::Live::start_game(&roots, &farm::rules(), 1, Limits::default()).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    (dir, live)
 }
 
 #[test]
@@ -815,10 +832,9 @@ fn an_id_inside_a_table_of_an_entry_is_checked_and_made_whole() {
         .refers("recipes", "needs.crop", "crop")
         .rules();
     assert!(rules.problems().is_empty(), "{:?}", rules.problems());
-    let dir = tempfile::tempdir().unwrap();
+    let dir = one_mod("home", &[]);
     let m = dir.path().join("home");
     std::fs::create_dir_all(m.join("data")).unwrap();
-    std::fs::write(m.join("mod.toml"), "id = \"home\"\nversion = \"0.1.0\"\n").unwrap();
     let write = |recipes: &str| {
         std::fs::write(
             m.join("data/kitchen.toml"),
@@ -852,11 +868,7 @@ fn an_id_inside_a_table_of_an_entry_is_checked_and_made_whole() {
 
 #[test]
 fn a_reload_puts_the_new_triggers_of_a_growing_crop_into_play() {
-    let dir = tempfile::tempdir().unwrap();
-    common::fs::copy_dir(&mods().join("valley"), &dir.path().join("valley"));
-    let roots = [dir.path().to_path_buf()];
-    let (mut live, _) =
-        lantern::reload::Live::start_game(&roots, &farm::rules(), 1, Limits::default()).unwrap();
+    let (dir, mut live) = live_valley();
     live.game_mut()
         .verb("plant", &[Value::str("pumpkin")])
         .unwrap();
@@ -898,15 +910,13 @@ fn a_verb_that_fails_gives_back_what_the_scripts_stored_during_it() {
             Ok(())
         })
         .rules();
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("bell");
-    std::fs::create_dir_all(m.join("scripts")).unwrap();
-    std::fs::write(m.join("mod.toml"), "id = \"bell\"\nversion = \"0.1.0\"\n").unwrap();
-    std::fs::write(
-        m.join("scripts/main.lua"),
-        "lantern.on('rang', function() lantern.storage.rings = (lantern.storage.rings or 0) + 1 end)",
-    )
-    .unwrap();
+    let dir = one_mod(
+        "bell",
+        &[(
+            "scripts/main.lua",
+            "lantern.on('rang', function() lantern.storage.rings = (lantern.storage.rings or 0) + 1 end)",
+        )],
+    );
     let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
     assert!(
         !world.has_errors(),
