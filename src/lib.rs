@@ -12,7 +12,8 @@
 //!   Lua functions, verbs and handlers.
 //! - [`load`]: loading a mod set, data and scripts, for a game's vocabulary.
 //! - [`game`]: the game: state behind one door, the event queue, triggers, quests, encounters,
-//!   saves (and, until it moves out, the reference roguelike's verbs).
+//!   hazards, the scene's creatures and fights, saves (and, with the `roguelike` feature, the
+//!   reference roguelike's verbs, which are written on the same public calls).
 //! - [`reload`]: hot reload that keeps the game, and the file watcher (feature `watch`).
 //! - [`harness`]: the scripted, deterministic test runner behind `lantern test`.
 //! - [`diag`]: diagnostics with spans, rendering with carets, "did you mean".
@@ -24,14 +25,14 @@
 //! - [`hazard`]: the card-and-dice hazard game (seed 002) and its simulator.
 //! - `cli`: lantern's tools, for the `lantern` binary and for a game's own (feature `cli`).
 //!
-//! Modules and items marked hidden in these docs (`mods`, `rng`, `toml_file`, the content
-//! parser and resolver, the Lua layer's internals, the hazard engine's) are public only so that
-//! lantern's own tests, benchmarks and tools can reach them: they are not part of the API and may
-//! change without notice.
+//! Items marked hidden in these docs (a few of the Lua layer's and the game's, for lantern's own
+//! tests and benchmarks) are not part of the API and may change without notice.
 //!
 //! Features, all on by default; a game embedding the library may turn them off: `cli` (lantern's
 //! tools, with clap and rustyline), `watch` (the file watcher, with notify) and `roguelike` (the
-//! reference roguelike's player verbs, their test-harness methods and `lantern play`).
+//! reference roguelike: its world, declared as any game's is, with its rooms, floors and run,
+//! which [`host::Rules::default`] is with the feature on; its player verbs, their test-harness
+//! methods and `lantern play`).
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
 

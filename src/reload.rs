@@ -364,8 +364,6 @@ pub fn describe_changes(old: &Content, new: &Content) -> String {
         shapes(&old.encounters),
         shapes(&new.encounters),
     );
-    kind("room", shapes(&old.rooms), shapes(&new.rooms));
-    kind("floor", shapes(&old.floors), shapes(&new.floors));
     kind("hazard", shapes(&old.hazards), shapes(&new.hazards));
     kind("card", shapes(&old.cards), shapes(&new.cards));
     kind(

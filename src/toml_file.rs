@@ -232,6 +232,20 @@ pub fn error_to_diagnostic(
             .at(span)
             .with_help_opt(help);
     }
+    if let Some((value, expected)) = parse_unknown_variant(message) {
+        let help = did_you_mean(&value, expected.iter().map(String::as_str))
+            .unwrap_or_else(|| format!("one of: {}", expected.join(", ")));
+        let place = match key.filter(|k| !k.is_empty()) {
+            Some(k) => format!("`{k}` in {what}"),
+            None => what.to_string(),
+        };
+        return Diagnostic::error(
+            Code::UnknownReference,
+            format!("unknown value `{value}` for {place}"),
+        )
+        .at(span)
+        .with_help(help);
+    }
     if let Some(field) = message
         .strip_prefix("missing field `")
         .and_then(|r| r.strip_suffix('`'))
@@ -308,7 +322,17 @@ fn first_line(message: &str) -> &str {
 
 /// `unknown field `x`, expected one of `a`, `b`` → (`x`, [`a`, `b`]).
 fn parse_unknown_field(message: &str) -> Option<(String, Vec<String>)> {
-    let rest = message.strip_prefix("unknown field `")?;
+    split_names(message.strip_prefix("unknown field `")?)
+}
+
+/// `unknown variant `x`, expected one of `a`, `b`` (an enum's value: a room's `kind`) → (`x`,
+/// [`a`, `b`]).
+fn parse_unknown_variant(message: &str) -> Option<(String, Vec<String>)> {
+    split_names(message.strip_prefix("unknown variant `")?)
+}
+
+/// `x`, expected one of `a`, `b` (the opening quote already taken) → (`x`, [`a`, `b`]).
+fn split_names(rest: &str) -> Option<(String, Vec<String>)> {
     let (field, rest) = rest.split_once('`')?;
     let expected = rest
         .split('`')

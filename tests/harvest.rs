@@ -510,6 +510,44 @@ fn a_rust_handler_that_fails_is_a_problem_and_changes_nothing() {
 }
 
 #[test]
+fn a_games_field_of_lantern_game_reads_its_state_and_fails_at_the_scripts_line() {
+    let rules = lantern::host::Vocabulary::new("clock", Counter { ticks: 3 })
+        .game_field("ticks", "integer", "Ticks so far.", |q| {
+            Ok(serde_json::json!({ "so_far": q.state().ticks, "laps": [1, 2] }))
+        })
+        .game_field("broken", "integer", "Never there.", |_| {
+            Err("the clock has no hands".into())
+        })
+        .verb("wait", &[], "", |g, _| Ok(g.raise("turn_started", &[])?))
+        .rules();
+    let dir = one_mod(
+        "m",
+        &[(
+            "scripts/main.lua",
+            "lantern.on(\"turn_started\", function()\n  local t = lantern.game.ticks\n  lantern.storage.seen = { t.so_far, t.laps[2], lantern.game.nothing == nil }\n  local b = lantern.game.broken\nend)\n",
+        )],
+    );
+    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    assert!(!world.has_errors(), "{:?}", world.diagnostics);
+    let mut g = world.start(1);
+    g.verb("wait", &[]).unwrap();
+    let problems = problems(&mut g, &world);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("lantern.game.broken: the clock has no hands")
+            && problems[0].contains("m/scripts/main.lua:4"),
+        "{}",
+        problems[0]
+    );
+    assert_eq!(g.storage()["m"]["seen"], serde_json::json!([3, 2, true]));
+    let defs = lantern::lua::defs::generate_for(&rules).unwrap();
+    assert!(
+        defs.contains("---@field ticks integer Ticks so far."),
+        "{defs}"
+    );
+}
+
+#[test]
 fn a_handler_of_no_event_is_an_error_in_the_vocabulary() {
     let dir = empty_mods();
     let world = load_game(
@@ -596,6 +634,9 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .validate("crates", |_: &String| Vec::new())
         .validate("barns", |_: &Counter| Vec::new())
         .describe("crates", &[("nn", "a count")])
+        .game_field("player", "integer", "", |_| Ok(0.into()))
+        .game_field("ticks", "integer", "", |_| Ok(0.into()))
+        .game_field("ticks", "integer", "", |_| Ok(0.into()))
         .rules();
     let dir = empty_mods();
     let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
@@ -618,6 +659,8 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: the rule `validate` gives `crates` reads `alloc::string::String`, but the table's entries are `harvest::Counter`",
             "in the game's vocabulary: `validate` names the table `barns`, which the game does not declare (declare it with `table` first)",
             "in the game's vocabulary: `describe` gives `crates.nn` a meaning, but `crates` has no key `nn`",
+            "in the game's vocabulary: `lantern.game.player` is one of lantern's own fields",
+            "in the game's vocabulary: the game declares the field `ticks` twice",
             "in the game's vocabulary: `crates.holds` refers to `crp`, which is neither a kind of ID lantern knows nor one of the game's tables",
             "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
             "in the game's vocabulary: `crop` of check `farm:ripe` is the ID of a `crp`, which is none of the game's tables",

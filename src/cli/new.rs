@@ -21,7 +21,7 @@ pub fn run_for(roots: &[PathBuf], name: &str, rules: &crate::host::Rules) -> Exi
         eprintln!("error: `{}` already exists", dir.display());
         return ExitCode::from(1);
     }
-    let host = !rules.namespace().is_empty();
+    let host = !plays_core(rules);
     let files = if host {
         host_files(name, rules)
     } else {
@@ -206,4 +206,16 @@ fn host_files(name: &str, rules: &crate::host::Rules) -> [(String, String); 4] {
         ("scripts/main.lua".to_string(), script),
         (format!("tests/{name}_test.lua"), test),
     ]
+}
+
+/// Whether the game is the bundled roguelike, whose new mods play with `core`; any other game's
+/// get a mod written in its own vocabulary.
+fn plays_core(rules: &crate::host::Rules) -> bool {
+    #[cfg(feature = "roguelike")]
+    return rules.namespace() == crate::roguelike::world::NAMESPACE;
+    #[cfg(not(feature = "roguelike"))]
+    {
+        let _ = rules;
+        false
+    }
 }

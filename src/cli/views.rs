@@ -3,6 +3,7 @@
 
 use crate::game::{CreatureRef, Game};
 use crate::id::Id;
+use crate::roguelike::world::{self, Room};
 
 pub(super) fn describe_event(game: &Game, e: &crate::game::Event) -> String {
     let def = game.content().events.get(e.kind);
@@ -253,12 +254,14 @@ fn gold(game: &Game) -> u32 {
 pub(super) fn whereabouts(game: &Game) -> String {
     let room = game
         .current_room()
-        .and_then(|r| game.content().rooms.get(&r).map(|r| r.name.clone()))
+        .and_then(|r| {
+            Some(world::room_name(
+                &r,
+                game.content().entry::<Room>("room", &r)?,
+            ))
+        })
         .unwrap_or_else(|| "the start".into());
-    format!(
-        "in {room} (room {} of the run)",
-        game.state().position.sequence
-    )
+    format!("in {room} (room {} of the run)", game.scene())
 }
 
 pub(super) fn status(game: &Game) -> String {
@@ -349,31 +352,21 @@ pub(super) fn quests(game: &Game) -> String {
 
 pub(super) fn map(game: &Game) -> String {
     let content = game.content();
-    let pos = &game.state().position;
+    let run = game.run();
     let mut out = Vec::new();
-    for (fi, f) in content
-        .run
-        .iter()
-        .filter_map(|f| content.floors.get(f))
-        .enumerate()
-    {
-        out.push(format!("{} (depth {})", f.name, f.depth));
+    for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
+        out.push(format!("{} (depth {})", world::floor_name(id, f), f.depth));
         for (ri, r) in f.rooms.iter().enumerate() {
-            let here = if fi == pos.floor && pos.room == Some(ri) {
+            let here = if fi == run.floor && run.room == Some(ri) {
                 " <- you are here"
             } else {
                 ""
             };
-            let kind = content.rooms.get(r).map(|r| r.kind.as_str()).unwrap_or("?");
-            out.push(format!(
-                "  {}. {} [{kind}]{here}",
-                ri + 1,
-                content
-                    .rooms
-                    .get(r)
-                    .map(|r| r.name.as_str())
-                    .unwrap_or(r.as_str())
-            ));
+            let room =
+                Id::qualified(r).and_then(|id| Some((content.entry::<Room>("room", &id)?, id)));
+            let kind = room.as_ref().map_or("?", |(r, _)| r.kind.as_str());
+            let name = room.map_or_else(|| r.clone(), |(room, id)| world::room_name(&id, room));
+            out.push(format!("  {}. {name} [{kind}]{here}", ri + 1));
         }
     }
     out.join("\n")

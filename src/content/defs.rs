@@ -145,8 +145,6 @@ pub enum TriggerHome {
     Item(Id),
     /// On a creature: its bearer is the creature.
     Creature(Id),
-    /// In a room: it listens while the run is in the room; its bearer is the player.
-    Room(Id),
     /// In an entry of one of the game's tables (its kind, its ID): it listens while the game has
     /// the entry in play; its bearer is the player.
     Entry(&'static str, Id),
@@ -200,82 +198,6 @@ pub struct Quest {
     pub stream: String,
     /// Its position among all quests in ID order (for dense per-quest tables).
     pub ordinal: u32,
-    /// Where it is defined.
-    pub span: Span,
-}
-
-/// What a room holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RoomKind {
-    /// A fight with its enemies.
-    Combat,
-    /// An encounter (its own, or one drawn).
-    Encounter,
-    /// A hazard (its own, or one drawn).
-    Hazard,
-    /// Nothing but what its triggers do.
-    Empty,
-}
-
-impl RoomKind {
-    /// The names data files write, in variant order.
-    pub const NAMES: &'static [&'static str] = &["combat", "encounter", "hazard", "empty"];
-
-    /// A kind by its name.
-    pub fn parse(s: &str) -> Option<RoomKind> {
-        match s {
-            "combat" => Some(RoomKind::Combat),
-            "encounter" => Some(RoomKind::Encounter),
-            "hazard" => Some(RoomKind::Hazard),
-            "empty" => Some(RoomKind::Empty),
-            _ => None,
-        }
-    }
-
-    /// The name data files write.
-    pub fn as_str(self) -> &'static str {
-        RoomKind::NAMES[self as usize]
-    }
-}
-
-/// A room (`[[rooms]]`): one step of a floor.
-#[derive(Debug, Clone)]
-pub struct Room {
-    /// Its ID.
-    pub id: Id,
-    /// Shown to players.
-    pub name: String,
-    /// What the player sees.
-    pub description: String,
-    /// What it holds.
-    pub kind: RoomKind,
-    /// Enemies of a combat room.
-    pub enemies: Vec<Id>,
-    /// A creature to talk to, if any.
-    pub npc: Option<Id>,
-    /// Items picked up on entering, and how many.
-    pub loot: Vec<(Id, u32)>,
-    /// A fixed encounter; without it an encounter room draws one by weight.
-    pub encounter: Option<Id>,
-    /// A fixed hazard; without it a hazard room draws one.
-    pub hazard: Option<Id>,
-    /// Triggers that listen while the run is in the room.
-    pub triggers: Vec<TriggerRef>,
-    /// Where it is defined.
-    pub span: Span,
-}
-
-/// A floor (`[[floors]]`): rooms in order; the run plays floors by depth.
-#[derive(Debug, Clone)]
-pub struct Floor {
-    /// Its ID.
-    pub id: Id,
-    /// Shown to players.
-    pub name: String,
-    /// Where it comes in the run: lowest first.
-    pub depth: i64,
-    /// Its rooms, in order.
-    pub rooms: Vec<Id>,
     /// Where it is defined.
     pub span: Span,
 }

@@ -273,9 +273,7 @@ impl Value {
                 )
                 | (
                     Value::Str(_),
-                    FieldType::Room
-                        | FieldType::Floor
-                        | FieldType::Encounter
+                    FieldType::Encounter
                         | FieldType::DamageType
                         | FieldType::Hazard
                         | FieldType::Card

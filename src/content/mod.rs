@@ -26,7 +26,7 @@ pub use defs::*;
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 pub use hazard::{Bottom, Card, CardClass, CardEffect, Color, Hazard, Meter, ProgressType};
 
-use crate::diag::{Diagnostic, SourceMap};
+use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -77,10 +77,6 @@ pub struct Content {
     pub quests: BTreeMap<Id, Quest>,
     /// Encounters (seed 000), by ID.
     pub encounters: BTreeMap<Id, Encounter>,
-    /// Rooms (the roguelike's), by ID.
-    pub rooms: BTreeMap<Id, Room>,
-    /// Floors (the roguelike's), by ID.
-    pub floors: BTreeMap<Id, Floor>,
     /// Hazard progress types (seed 002), by ID.
     pub progress_types: BTreeMap<Id, hazard::ProgressType>,
     /// Hazards (seed 002), by ID.
@@ -103,8 +99,6 @@ pub struct Content {
     pub quest_defs: Vec<Quest>,
     /// Triggers that carry an `id`.
     pub trigger_ids: BTreeMap<Id, TriggerRef>,
-    /// The run's floors in the order they are played.
-    pub run: Vec<Id>,
     /// Definitions a mod replaced in another's namespace, for `lantern check`.
     pub overrides: Vec<Override>,
     /// How many data files were read.
@@ -125,11 +119,13 @@ pub struct Content {
 #[derive(Clone, Default)]
 pub struct HostTables(BTreeMap<&'static str, BTreeMap<Id, HostValue>>);
 
-/// One entry of a game's table: the game's value, and the entry's text (what a reload compares).
+/// One entry of a game's table: the game's value, the entry's text (what a reload compares) and
+/// where its `id` is written.
 #[derive(Clone)]
 struct HostValue {
     value: Arc<dyn std::any::Any + Send + Sync>,
     text: Arc<str>,
+    span: Span,
 }
 
 impl std::fmt::Debug for HostTables {
@@ -151,11 +147,12 @@ impl HostTables {
         id: Id,
         value: Arc<dyn std::any::Any + Send + Sync>,
         text: Arc<str>,
+        span: Span,
     ) {
         self.0
             .entry(kind)
             .or_default()
-            .insert(id, HostValue { value, text });
+            .insert(id, HostValue { value, text, span });
     }
 
     /// Every kind with its entries' IDs and texts, for comparing two versions of the content.
@@ -196,6 +193,12 @@ impl Content {
     /// One entry of the game's table of `kind`, if it exists and is a `T`.
     pub fn entry<T: 'static>(&self, kind: &str, id: &Id) -> Option<&T> {
         self.tables.0.get(kind)?.get(id)?.value.downcast_ref()
+    }
+
+    /// Where an entry of the game's table of `kind` is defined (its `id`): the place an action
+    /// list the game makes from the entry names when it fails.
+    pub fn entry_span(&self, kind: &str, id: &Id) -> Option<Span> {
+        Some(self.tables.0.get(kind)?.get(id)?.span)
     }
 }
 

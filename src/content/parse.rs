@@ -31,19 +31,23 @@ pub struct RawDefs {
     pub quests: Vec<Src<RawQuest>>,
     pub encounters: Vec<Src<RawEncounter>>,
     pub event_types: Vec<Src<RawEventType>>,
-    pub rooms: Vec<Src<RawRoom>>,
-    pub floors: Vec<Src<RawFloor>>,
     pub progress_types: Vec<Src<RawProgressType>>,
     pub hazards: Vec<Src<RawHazard>>,
     pub cards: Vec<Src<RawCard>>,
     /// Entries of the hosting game's own tables: the table's position in its rules, and the entry.
     pub host: Vec<(usize, Src<HostEntry>)>,
+    /// The IDs named by entries of the game's tables that could not be read: checked all the
+    /// same, as a built-in entry's references are when another of its keys is wrong.
+    pub loose_refs: Vec<Src<Refs>>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
     /// `(mod, id, why)` of the definitions that could not be read (a wrong type, a file that does
     /// not parse): references to them are not reported again as unknown.
     pub broken: Vec<(String, String, &'static str)>,
 }
+
+/// IDs an entry of a game's table names, as written, each with the kind it must be.
+pub type Refs = Vec<(crate::content::vocab::FieldType, Spanned<String>)>;
 
 /// An entry of a game's own table (`[[crops]]`): its `id`, and the rest read into the game's type.
 pub struct HostEntry {
@@ -53,10 +57,11 @@ pub struct HostEntry {
     pub text: std::sync::Arc<str>,
     /// The IDs it names in the keys the game declared with `Vocabulary::refers`, as written, with
     /// their kind: the resolver checks each.
-    pub refs: Vec<(crate::content::vocab::FieldType, Spanned<String>)>,
+    pub refs: Refs,
     /// Its triggers, when the game's table carries them (`Vocabulary::triggers`).
     pub triggers: Vec<Spanned<RawTrigger>>,
-    /// Where each of its keys is written, for the game's rules' problems (`Vocabulary::validate`).
+    /// Where the value of each of its keys is written, for the game's rules' problems
+    /// (`Vocabulary::validate`).
     pub keys: Vec<(String, std::ops::Range<usize>)>,
 }
 
@@ -76,15 +81,13 @@ pub const TABLES: &[&str] = &[
     "quests",
     "encounters",
     "event_types",
-    "rooms",
-    "floors",
     "hazards",
     "cards",
     "progress_types",
 ];
 
 /// The tables of the roguelike's creature-and-inventory vocabulary, which a game may leave out.
-pub const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures", "rooms", "floors"];
+pub const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"];
 
 /// Reads every data file of every mod, in load order.
 pub fn read_mods(
@@ -264,8 +267,6 @@ pub fn read_file(
                 "quests" => take!(quests, "quest"),
                 "encounters" => take!(encounters, "encounter"),
                 "event_types" => take!(event_types, "event type"),
-                "rooms" => take!(rooms, "room"),
-                "floors" => take!(floors, "floor"),
                 "progress_types" => take!(progress_types, "progress type"),
                 "hazards" => take!(hazards, "hazard"),
                 "cards" => take!(cards, "card"),
@@ -308,9 +309,10 @@ fn read_host_entry(
         .find(|(k, _)| k.get_ref() == "id")
         .map(|(k, _)| k.clone())
         .and_then(|k| fields.remove(&k).map(|v| (k, v)));
+    // Without a usable `id` the rest is still read, so every mistake in the entry is reported.
     let id = match id {
         Some((_, v)) => match v.get_ref().as_str() {
-            Some(text) => Spanned::new(v.span(), text.to_string()),
+            Some(text) => Some(Spanned::new(v.span(), text.to_string())),
             None => {
                 diags.push(
                     Diagnostic::error(
@@ -319,7 +321,7 @@ fn read_host_entry(
                     )
                     .at(Span::new(file, v.span())),
                 );
-                return;
+                None
             }
         },
         None => {
@@ -327,21 +329,24 @@ fn read_host_entry(
                 Diagnostic::error(Code::MissingKey, format!("a {} needs an `id`", decl.kind))
                     .at(span),
             );
-            return;
+            None
         }
     };
     // What the entry says, key by key (the entry's own span is its header's for `[[crops]]`).
-    let written: String = fields
-        .iter()
-        .map(|(k, v)| {
-            let key = text.get(k.span()).unwrap_or_default();
-            let value = text.get(v.span()).unwrap_or_default();
-            format!("{key}={value}\n")
-        })
-        .collect();
+    let mut written = String::new();
+    for (k, v) in &fields {
+        for part in [
+            text.get(k.span()),
+            Some("="),
+            text.get(v.span()),
+            Some("\n"),
+        ] {
+            written.push_str(part.unwrap_or_default());
+        }
+    }
     let keys = fields
         .iter()
-        .map(|(k, _)| (k.get_ref().to_string(), k.span()))
+        .map(|(k, v)| (k.get_ref().to_string(), v.span()))
         .collect();
     let refs = qualify_refs(&mut fields, &decl.refs, ns);
     let mut triggers = Vec::new();
@@ -365,29 +370,78 @@ fn read_host_entry(
         }
     }
     let rest = Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
-    let (found, value) = (decl.read)(rest, file, decl.kind);
-    diags.extend(found);
-    match value {
-        Some(value) => defs.host.push((
-            table,
-            Src {
-                ns: ns.to_string(),
-                file,
-                span,
-                raw: HostEntry {
-                    id,
-                    value,
-                    text: written.into(),
-                    refs,
-                    triggers,
-                    keys,
-                },
-            },
-        )),
-        None => defs
-            .broken
-            .push((ns.to_string(), id.into_inner(), HAS_ERRORS)),
+    // When the entry does not read, it is read again to report every mistake: from the text, as
+    // the game's type sees it (no `id` or `triggers`, its IDs made full). Only then.
+    let mut again = || {
+        let entry = entry_again(text, decl.key, whole.clone())?;
+        let toml::de::DeValue::Table(mut fields) = entry.into_inner() else {
+            return None;
+        };
+        let taken: Vec<_> = fields
+            .keys()
+            .filter(|k| {
+                let k: &str = k.get_ref();
+                k == "id" || (decl.in_play.is_some() && k == "triggers")
+            })
+            .cloned()
+            .collect();
+        for k in &taken {
+            fields.remove(k);
+        }
+        qualify_refs(&mut fields, &decl.refs, ns);
+        Some(Spanned::new(
+            whole.clone(),
+            toml::de::DeValue::Table(fields),
+        ))
+    };
+    let (mut found, value) = (decl.read)(rest, file, decl.kind, &mut again);
+    // serde knows the keys of the game's type; a modder writes `id` and `triggers` too.
+    let known: Vec<&str> = std::iter::once("id")
+        .chain(decl.keys.unwrap_or_default().iter().copied())
+        .chain(decl.in_play.is_some().then_some("triggers"))
+        .collect();
+    for d in found.iter_mut().filter(|d| d.code == Code::UnknownKey) {
+        if let Some(key) = d.message.split('`').nth(1) {
+            d.help = did_you_mean(key, known.iter().copied())
+                .or_else(|| Some(format!("known keys: {}", known.join(", "))));
+        }
     }
+    diags.extend(found);
+    let (id, value) = match (id, value) {
+        (Some(id), Some(value)) => (id, value),
+        (id, _) => {
+            if !refs.is_empty() {
+                defs.loose_refs.push(Src {
+                    ns: ns.to_string(),
+                    file,
+                    span,
+                    raw: refs,
+                });
+            }
+            // An entry with an `id` that cannot be read: a reference to it follows from that.
+            if let Some(id) = id {
+                defs.broken
+                    .push((ns.to_string(), id.into_inner(), HAS_ERRORS));
+            }
+            return;
+        }
+    };
+    defs.host.push((
+        table,
+        Src {
+            ns: ns.to_string(),
+            file,
+            span,
+            raw: HostEntry {
+                id,
+                value,
+                text: written.into(),
+                refs,
+                triggers,
+                keys,
+            },
+        },
+    ));
 }
 
 /// The IDs an entry of a game's table names in its reference keys (one ID or an array of them, or
@@ -438,8 +492,9 @@ fn qualify_at(
         }
         (DeValue::String(text), []) => {
             found.push((ty, Spanned::new(span, text.to_string())));
-            if let Some(id) = crate::id::Id::parse(text, ns) {
-                *text = std::borrow::Cow::Owned(id.to_string());
+            // `wheat` is `valley:wheat`; a full ID, and what is no ID, stay as written.
+            if !text.contains(':') && crate::id::is_ident(text) && crate::id::is_ident(ns) {
+                *text = std::borrow::Cow::Owned(format!("{ns}:{text}"));
             }
         }
         // Another type is the game's type's to report.

@@ -180,34 +180,6 @@ pub struct RawEventType {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawRoom {
-    pub id: Spanned<String>,
-    pub name: Option<String>,
-    #[serde(default)]
-    pub description: String,
-    pub kind: Spanned<String>,
-    #[serde(default)]
-    pub enemies: Vec<Spanned<String>>,
-    pub npc: Option<Spanned<String>>,
-    #[serde(default)]
-    pub loot: Vec<Spanned<RawStack>>,
-    pub encounter: Option<Spanned<String>>,
-    pub hazard: Option<Spanned<String>>,
-    #[serde(default)]
-    pub triggers: Vec<Spanned<RawTrigger>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawFloor {
-    pub id: Spanned<String>,
-    pub name: Option<String>,
-    pub depth: Spanned<i64>,
-    pub rooms: Vec<Spanned<String>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RawOption {
     pub text: String,
     #[serde(default)]

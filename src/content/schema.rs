@@ -8,7 +8,6 @@
 use super::hazard::{CardClass, Color};
 use super::resolve::vocabulary_names;
 use super::vocab::{attribute_names, DAMAGE_TYPES, ENGINE_EVENTS, SLOTS};
-use super::RoomKind;
 use serde_json::{json, Map, Value};
 
 /// The keys of every table a data file may hold, with a line of help each.
@@ -57,12 +56,7 @@ pub const TABLE_KEYS: &[(&str, &[(&str, &str)])] = &[
         &[("id", ""), ("name", ""), ("description", ""), ("on", "the event counted"), ("when", ""), ("condition", ""), ("count", "how many to complete"), ("actions", "the reward")],
     ),
     ("encounters", &[("id", ""), ("title", ""), ("description", ""), ("weight", "relative chance of being drawn"), ("condition", "eligibility"), ("options", "[[encounters.options]]")]),
-    ("event_types", &[("id", ""), ("description", ""), ("payload", "field = type: int, float, string, bool, item, creature, quest, room, floor, encounter, damage_type, hazard, card")]),
-    (
-        "rooms",
-        &[("id", ""), ("name", ""), ("description", ""), ("kind", "combat, encounter, hazard or empty"), ("enemies", "creature IDs"), ("npc", "a creature to talk to"), ("loot", "{ item, count }"), ("encounter", "a fixed encounter"), ("hazard", "a fixed hazard"), ("triggers", "")],
-    ),
-    ("floors", &[("id", ""), ("name", ""), ("depth", "floors are played by depth"), ("rooms", "room IDs in order")]),
+    ("event_types", &[("id", ""), ("description", ""), ("payload", "field = type: int, float, string, bool, item, creature, quest, encounter, damage_type, hazard, card, or a kind of the game's tables")]),
     ("progress_types", &[("id", ""), ("name", "")]),
     (
         "hazards",
@@ -196,7 +190,6 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
                     json!({ "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) })
                 }
                 "slot" => json!({ "enum": names(SLOTS.iter().map(|s| s.to_string())) }),
-                "kind" => json!({ "enum": names(RoomKind::NAMES.iter().map(|s| s.to_string())) }),
                 "color" => json!({ "enum": names(Color::NAMES.iter().map(|s| s.to_string())) }),
                 "class" => json!({ "enum": names(CardClass::NAMES.iter().map(|s| s.to_string())) }),
                 "chance" => json!({ "type": "number", "minimum": 0, "maximum": 1 }),

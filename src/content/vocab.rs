@@ -21,10 +21,6 @@ pub enum FieldType {
     Creature,
     /// The ID of a quest.
     Quest,
-    /// The ID of a room.
-    Room,
-    /// The ID of a floor.
-    Floor,
     /// The ID of an encounter.
     Encounter,
     /// A damage type (`fire`).
@@ -47,8 +43,6 @@ impl FieldType {
         ("item", FieldType::Item),
         ("creature", FieldType::Creature),
         ("quest", FieldType::Quest),
-        ("room", FieldType::Room),
-        ("floor", FieldType::Floor),
         ("encounter", FieldType::Encounter),
         ("damage_type", FieldType::DamageType),
         ("hazard", FieldType::Hazard),
@@ -142,20 +136,6 @@ pub const ENGINE_EVENTS: &[EngineEvent] = &[
         world: super::event::WorldSees::PlayersOwn,
         payload: &[("item", F::Item)],
         source: "the creature that used it",
-        target: "none",
-    },
-    EngineEvent {
-        name: "floor_entered",
-        world: super::event::WorldSees::Every,
-        payload: &[("floor", F::Floor), ("depth", F::Int)],
-        source: "the player",
-        target: "none",
-    },
-    EngineEvent {
-        name: "room_entered",
-        world: super::event::WorldSees::Every,
-        payload: &[("prefab", F::Room)],
-        source: "the player",
         target: "none",
     },
     EngineEvent {

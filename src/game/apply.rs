@@ -17,19 +17,17 @@ pub mod ev {
     pub const CREATURE_DIED: EventKey = EventKey(3);
     pub const ITEM_PICKED_UP: EventKey = EventKey(4);
     pub const ITEM_USED: EventKey = EventKey(5);
-    pub const FLOOR_ENTERED: EventKey = EventKey(6);
-    pub const ROOM_ENTERED: EventKey = EventKey(7);
-    pub const NPC_TALKED: EventKey = EventKey(8);
-    pub const QUEST_STARTED: EventKey = EventKey(9);
-    pub const QUEST_COMPLETED: EventKey = EventKey(10);
-    pub const COMBAT_STARTED: EventKey = EventKey(11);
-    pub const COMBAT_ENDED: EventKey = EventKey(12);
-    pub const ENCOUNTER_STARTED: EventKey = EventKey(13);
-    pub const ENCOUNTER_RESOLVED: EventKey = EventKey(14);
-    pub const HAZARD_STARTED: EventKey = EventKey(15);
-    pub const CARD_PLAYED: EventKey = EventKey(16);
-    pub const HAZARD_ROUND_ENDED: EventKey = EventKey(17);
-    pub const HAZARD_ENDED: EventKey = EventKey(18);
+    pub const NPC_TALKED: EventKey = EventKey(6);
+    pub const QUEST_STARTED: EventKey = EventKey(7);
+    pub const QUEST_COMPLETED: EventKey = EventKey(8);
+    pub const COMBAT_STARTED: EventKey = EventKey(9);
+    pub const COMBAT_ENDED: EventKey = EventKey(10);
+    pub const ENCOUNTER_STARTED: EventKey = EventKey(11);
+    pub const ENCOUNTER_RESOLVED: EventKey = EventKey(12);
+    pub const HAZARD_STARTED: EventKey = EventKey(13);
+    pub const CARD_PLAYED: EventKey = EventKey(14);
+    pub const HAZARD_ROUND_ENDED: EventKey = EventKey(15);
+    pub const HAZARD_ENDED: EventKey = EventKey(16);
 }
 
 /// How a failed action list is undone ([`Game::undo_for`]).
@@ -240,7 +238,7 @@ impl Game {
             self.with_host(|host, game| host.roll_back(game));
         }
         self.state = point.state;
-        self.locate_room();
+        self.scene_changed();
         self.rng = point.rng;
         self.queue.truncate(point.queued);
         self.messages.truncate(point.said);

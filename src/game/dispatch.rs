@@ -3,7 +3,8 @@
 //! Order, for one event (documented in the guide):
 //! 1. triggers borne by the event's source: the creature's own, then those of its items in inventory order;
 //! 2. top-level triggers, in load order;
-//! 3. the current room's triggers;
+//! 3. the scene's triggers: those of the game's table entries in play (the roguelike's current
+//!    room), in the order the game lists them;
 //! 4. active quests that count this event, in ID order;
 //! 5. script handlers (the [`Host`](super::Host)).
 //!

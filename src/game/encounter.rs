@@ -1,17 +1,15 @@
 //! Encounters: the deterministic narrative decision service of seed 000.
 //!
-//! Entering an encounter room draws one eligible encounter by weight from the stream
-//! `encounter:select:<sequence>:<floor>/<room>` (or takes the room's fixed one). Its options are
+//! A game opens an encounter (the roguelike's encounter room takes its fixed one or draws one
+//! eligible by weight from the stream `encounter:select:<scene>:<floor>/<room>`). Its options are
 //! shown available or blocked with a reason, never with their probability. Choosing one applies the
-//! costs, rolls on `encounter:roll:<sequence>:<encounter>:<option>`, applies the rewards on success,
+//! costs, rolls on `encounter:roll:<scene>:<encounter>:<option>`, applies the rewards on success,
 //! and commits all of it at once: if anything fails, nothing is committed and the encounter stays open.
 
 use super::apply::ev;
 use super::check::describe;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
-use crate::content::{Check, Condition, Room, Value};
-use crate::diag::Code;
-use crate::diag::Diagnostic;
+use crate::content::{Check, Condition, Value};
 use crate::id::Id;
 
 /// What the player sees of an open encounter.
@@ -37,54 +35,31 @@ pub struct OptionView {
 }
 
 impl Game {
-    /// Opens the room's encounter (its fixed one, or one drawn by weight among the eligible, from
-    /// a stream named after the run's position); with none eligible, the room completes with a
-    /// warning (EC1, EC2).
-    pub fn enter_encounter(&mut self, room: &Room) {
-        let content = self.content.clone();
-        let chosen = match &room.encounter {
-            Some(fixed) => Some(fixed.clone()),
-            None => {
-                let pos = &self.state.position;
-                let stream = format!(
-                    "encounter:select:{}:{}/{}",
-                    pos.sequence,
-                    pos.floor,
-                    pos.room.unwrap_or(0)
-                );
-                self.draw_encounter(&stream)
-            }
+    /// Opens the encounter `id` within the turn under way (a game's verb that enters a place
+    /// holding one): says its description and raises `encounter_started`; its options wait for
+    /// [`choose`](Game::choose), whose rolls draw from streams named after the
+    /// [scene](Game::begin_scene). [`draw_encounter`](Game::draw_encounter) picks one by weight.
+    pub fn open_encounter(&mut self, id: &Id) -> Result<(), crate::Error> {
+        let Some(e) = self.content.encounters.get(id) else {
+            return Err(crate::Error::Refused(format!(
+                "there is no encounter `{id}`"
+            )));
         };
-        let Some(id) = chosen else {
-            let why = if content.encounters.is_empty() {
-                "no encounters are defined"
-            } else {
-                "no encounter is eligible here"
-            };
-            self.say(format!("The room is quiet: {why}."));
-            self.problems.push(Diagnostic::warning(
-                Code::EmptyRoom,
-                format!(
-                    "encounter room `{}`: {why}; the room completes empty",
-                    room.id
-                ),
-            ));
-            return;
-        };
-        let e = &content.encounters[&id];
+        let description = e.description.clone();
         self.state.encounter = Some(id.clone());
-        if !e.description.is_empty() {
-            self.say(e.description.clone());
+        if !description.is_empty() {
+            self.say(description);
         }
         self.push(
             Event::new(
                 ev::ENCOUNTER_STARTED,
                 CreatureRef::Player,
                 None,
-                vec![Some(Value::id(&id))],
+                vec![Some(Value::id(id))],
             ),
             None,
         );
+        Ok(())
     }
 
     /// Draws one of the encounters eligible now (their conditions hold for the player), by
@@ -129,20 +104,7 @@ impl Game {
             return Err("not during a fight".into());
         }
         self.begin_turn();
-        let room = Room {
-            id: id.clone(),
-            name: String::new(),
-            description: String::new(),
-            kind: crate::content::RoomKind::Encounter,
-            enemies: Vec::new(),
-            npc: None,
-            loot: Vec::new(),
-            encounter: Some(id.clone()),
-            hazard: None,
-            triggers: Vec::new(),
-            span: self.content.encounters[id].span,
-        };
-        self.enter_encounter(&room);
+        self.open_encounter(id)?;
         self.drain();
         Ok(Outcome::Done)
     }
@@ -295,7 +257,7 @@ impl Game {
         }
         let (cause, stream) = (
             format!("encounter {id} option {n}"),
-            format!("encounter:{}:{id}:{n}", self.state.position.sequence),
+            format!("encounter:{}:{id}:{n}", self.state.scene),
         );
         let ctx = Ctx::player(&cause, &stream);
         if let Err(f) = self.conditions_hold(&option.requirements, &ctx) {
@@ -319,8 +281,7 @@ impl Game {
             } else if option.probability >= 1.0 {
                 true
             } else {
-                let roll_stream =
-                    format!("encounter:roll:{}:{id}:{n}", self.state.position.sequence);
+                let roll_stream = format!("encounter:roll:{}:{id}:{n}", self.state.scene);
                 // F1: a roll equal to the probability succeeds.
                 self.rng.roll(&roll_stream) <= option.probability
             };

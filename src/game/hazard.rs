@@ -4,9 +4,7 @@
 
 use super::apply::ev;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
-use crate::content::Room;
 use crate::content::{ActionList, Value};
-use crate::diag::Code;
 use crate::hazard::engine::{HazardRun, Rolls, Route, Side};
 use crate::id::Id;
 
@@ -27,44 +25,17 @@ impl Rolls for Streams<'_> {
 
 impl Game {
     fn hazard_streams(&mut self, id: &Id) -> Streams<'_> {
-        let prefix = format!("hazard:{}:{id}", self.state.position.sequence);
+        let prefix = format!("hazard:{}:{id}", self.state.scene);
         Streams {
             rng: &mut self.rng,
             prefix,
         }
     }
 
-    /// Reveals the room's hazard (or one drawn from all hazards, from a stream named after the
-    /// run's position) and draws the opening hand.
-    pub fn enter_hazard(&mut self, room: &Room) {
-        let content = self.content.clone();
-        let id = match &room.hazard {
-            Some(h) => Some(h.clone()),
-            None if content.hazards.is_empty() => None,
-            None => {
-                let ids: Vec<&Id> = content.hazards.keys().collect();
-                let stream = format!("hazard:select:{}", self.state.position.sequence);
-                Some(ids[self.rng.below(&stream, ids.len())].clone())
-            }
-        };
-        match id {
-            Some(id) => {
-                let _ = self.open_hazard(&id);
-            }
-            None => {
-                self.say("The room is quiet: no hazards are defined.");
-                self.problems.push(crate::diag::Diagnostic::warning(
-                    Code::EmptyRoom,
-                    format!(
-                        "hazard room `{}`: no hazards are defined; the room completes empty",
-                        room.id
-                    ),
-                ));
-            }
-        }
-    }
-
-    fn open_hazard(&mut self, id: &Id) -> Result<(), String> {
+    /// Opens the hazard `id` within the turn under way (a game's verb that enters a place holding
+    /// one): reveals it, draws the opening hand and raises `hazard_started`. Its shuffles and
+    /// dice draw from streams named after the [scene](Game::begin_scene).
+    pub fn open_hazard(&mut self, id: &Id) -> Result<(), crate::Error> {
         let content = self.content.clone();
         let hazard = content
             .hazards
@@ -223,7 +194,7 @@ impl Game {
             None,
         );
         let cause = format!("hazard {id}");
-        let stream = format!("hazard:{}:{id}:actions", self.state.position.sequence);
+        let stream = format!("hazard:{}:{id}:actions", self.state.scene);
         let ctx = Ctx::player(&cause, &stream);
         if !end.success {
             for list in [

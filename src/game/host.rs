@@ -72,7 +72,7 @@ impl Game {
             }
             Err(_) => {
                 self.undo(undo);
-                self.locate_room();
+                self.scene_changed();
                 self.index_quests();
             }
         }
@@ -298,8 +298,6 @@ impl Game {
             "item" => Box::new(c.items.keys()),
             "creature" => Box::new(c.creatures.keys()),
             "quest" => Box::new(c.quests.keys()),
-            "room" => Box::new(c.rooms.keys()),
-            "floor" => Box::new(c.floors.keys()),
             "encounter" => Box::new(c.encounters.keys()),
             "hazard" => Box::new(c.hazards.keys()),
             "card" => Box::new(c.cards.keys()),

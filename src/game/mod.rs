@@ -30,7 +30,7 @@ pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
 #[doc(hidden)]
 pub use hazard::describe_face;
-pub use state::{Creature, CreatureRef, ItemStack, Position, QuestProgress, State};
+pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
@@ -176,9 +176,9 @@ pub struct Game {
     current: Option<usize>,
     /// Its kind and parent: it enters the log only once handled.
     dispatching: Option<(crate::content::EventKey, Option<usize>)>,
-    /// The triggers of the scene: the current room's and those of the game's entries in play,
-    /// looked up again (when `scene_stale`) after the position, the content or the game's state
-    /// changed, rather than for every event.
+    /// The triggers of the scene: those of the game's entries in play (the roguelike's room),
+    /// looked up again (when `scene_stale`) after the content or the game's state changed, rather
+    /// than for every event.
     scene_triggers: Vec<crate::content::TriggerRef>,
     scene_stale: bool,
     /// The content's symbols, for actions a game's code writes at run time (`perform`): made on
@@ -209,7 +209,7 @@ impl Game {
             seed,
             player,
             enemies: Vec::new(),
-            position: Position::default(),
+            scene: 0,
             quests: BTreeMap::new(),
             quest_slots: Default::default(),
             storage: BTreeMap::new(),
@@ -261,7 +261,7 @@ impl Game {
             scene_stale: true,
             symbols: std::cell::OnceCell::new(),
         };
-        game.locate_room();
+        game.scene_changed();
         game.index_quests();
         game
     }
@@ -300,9 +300,9 @@ impl Game {
             })
     }
 
-    /// The room or the content changed: the scene's triggers are looked up again before the next
+    /// The state or the content changed: the scene's triggers are looked up again before the next
     /// event.
-    pub(super) fn locate_room(&mut self) {
+    pub(super) fn scene_changed(&mut self) {
         self.scene_stale = true;
     }
 
@@ -314,15 +314,11 @@ impl Game {
         }
     }
 
-    /// The triggers of the current room and of the game's entries in play.
+    /// The triggers of the game's entries in play.
     pub(super) fn refresh_scene(&mut self) {
         self.scene_stale = false;
         let content = self.content.clone();
-        let mut triggers: Vec<crate::content::TriggerRef> = self
-            .current_room()
-            .and_then(|r| content.rooms.get(&r))
-            .map(|r| r.triggers.clone())
-            .unwrap_or_default();
+        let mut triggers = Vec::new();
         if !content.entry_triggers.is_empty() {
             for (kind, id) in content.host.in_play(&self.state.host) {
                 if let Some(refs) = content.entry_triggers.get(&(kind, id)) {
@@ -548,7 +544,7 @@ impl Game {
     pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
         self.content = content;
         self.symbols = std::cell::OnceCell::new();
-        self.locate_room();
+        self.scene_changed();
         self.traces = Some(Box::new(trace::Traces::new(
             self.content.triggers.len(),
             self.content.quest_defs.len(),

@@ -14,7 +14,9 @@ use std::sync::Arc;
 /// What a save file says it is.
 pub const FORMAT: &str = "lantern-save";
 /// 2: storage tables that are neither sequences nor text-keyed are saved as `$pairs`.
-pub const VERSION: u32 = 2;
+/// 3: the run's position is the game's state (the roguelike's `Run`), and the scene's number,
+/// which the encounter and hazard streams are named after, is lantern's `scene`.
+pub const VERSION: u32 = 3;
 
 #[derive(Serialize, Deserialize)]
 struct SaveFile {
@@ -58,8 +60,11 @@ impl Game {
 
     fn load_text(content: Arc<Content>, path: &Path) -> Result<(Game, Vec<Diagnostic>), String> {
         let text = read_save(path)?;
-        let file: SaveFile = serde_json::from_str(&text)
-            .map_err(|e| format!("`{}` is not a lantern save file: {e}", path.display()))?;
+        let not_a_save =
+            |e: serde_json::Error| format!("`{}` is not a lantern save file: {e}", path.display());
+        let mut json: serde_json::Value = serde_json::from_str(&text).map_err(not_a_save)?;
+        upgrade(&mut json, &content);
+        let file: SaveFile = serde_json::from_value(json).map_err(not_a_save)?;
         if file.format != FORMAT {
             return Err(format!(
                 "`{}` is not a lantern save file (format `{}`)",
@@ -103,6 +108,26 @@ impl Game {
         let mut game = Game::from_state(content, state);
         notes.extend(game.reconcile());
         Ok((game, notes))
+    }
+}
+
+/// Brings a save of an older version to this one, in its JSON. Version 2 kept the run's position
+/// (`{floor, room, sequence}`) in lantern's state: its `sequence` is the scene's number now, and
+/// the rest is handed to a game that keeps a state and saved none (the roguelike, whose `Run`
+/// reads it).
+fn upgrade(json: &mut serde_json::Value, content: &Content) {
+    let version = json.get("version").and_then(serde_json::Value::as_u64);
+    let Some(state) = json.get_mut("state").and_then(|s| s.as_object_mut()) else {
+        return;
+    };
+    if version.is_some_and(|v| v <= 2) {
+        if let Some(position) = state.remove("position") {
+            let scene = position.get("sequence").cloned().unwrap_or(0.into());
+            state.insert("scene".into(), scene);
+            if !state.contains_key("host") && !content.host.fresh_state().is_empty() {
+                state.insert("host".into(), position);
+            }
+        }
     }
 }
 

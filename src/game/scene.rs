@@ -1,29 +1,27 @@
-//! The scene a game is in: where the run is (a room of a floor, whose triggers listen while the
-//! game is there) and the creatures beside the player, a fight among them, and the end of a turn
-//! that settles it.
+//! The scene a game is in: its number (which the encounters and hazards opened in it name their
+//! streams after), the creatures beside the player, a fight among them, and the end of a turn that
+//! settles it.
 //!
 //! These are the creature-and-inventory vocabulary's calls for a game's own code. The reference
 //! roguelike's verbs (`crate::roguelike`) are built on them and on the rest of `Game`'s public
 //! API, and on nothing the `game` module keeps to itself: what they need, any game can use.
 
 use super::apply::ev;
-use super::{Creature, CreatureRef, Event, Game, Outcome, Position};
+use super::{Creature, CreatureRef, Event, Game, Outcome};
 use crate::content::Value;
 use crate::id::Id;
 
 impl Game {
-    /// The room the run is in, if any.
-    pub fn current_room(&self) -> Option<Id> {
-        let floor = self.content.run.get(self.state.position.floor)?;
-        let room = self.state.position.room?;
-        self.content.floors.get(floor)?.rooms.get(room).cloned()
+    /// Begins a new scene (the roguelike's next room): the encounters and hazards opened from now
+    /// on draw from streams of their own, named after its number, so what one scene draws does not
+    /// move another's.
+    pub fn begin_scene(&mut self) {
+        self.state.scene += 1;
     }
 
-    /// Moves the run to `position`: from now on the triggers of the room there listen, and
-    /// encounters and hazards opened there draw from streams named after its `sequence`.
-    pub fn set_position(&mut self, position: Position) {
-        self.state.position = position;
-        self.locate_room();
+    /// The number of scenes begun (0 before the first).
+    pub fn scene(&self) -> u64 {
+        self.state.scene
     }
 
     /// An error when the run is over (the player died); a verb checks it before anything else.

@@ -1,4 +1,4 @@
-//! Game state: creatures, inventories, the position in the run, quest progress, per-mod storage.
+//! Game state: creatures, inventories, the scene, quest progress, per-mod storage.
 //!
 //! Everything here refers to content by ID (invariant 2), is plain data, and serializes into a save file.
 
@@ -194,17 +194,6 @@ impl Creature {
     }
 }
 
-/// Where the run stands.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Position {
-    /// Index into the content's run (floors by depth).
-    pub floor: usize,
-    /// Index of the current room in the floor; `None` before the first room.
-    pub room: Option<usize>,
-    /// How many rooms have been entered in this run: the sequence index of seed 000.
-    pub sequence: u64,
-}
-
 /// A started quest: `{quest, count, done}`. A done quest stays in the list.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct QuestProgress {
@@ -234,8 +223,11 @@ pub struct State {
     pub player: Creature,
     /// The enemies of the current room.
     pub enemies: Vec<Creature>,
-    /// Where the run is.
-    pub position: Position,
+    /// Scenes begun ([`Game::begin_scene`](crate::game::Game::begin_scene)): the encounters and
+    /// hazards opened in one draw from streams named after its number (the roguelike begins one
+    /// with every room).
+    #[serde(default)]
+    pub scene: u64,
     /// Quest progress by quest.
     pub quests: BTreeMap<Id, QuestProgress>,
     /// `quests` again, by quest ordinal: what dispatch reads for every event. Derived, never saved;

@@ -223,7 +223,7 @@ impl UserData for TestGame {
                     })?;
                     let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name())))?;
                     let value = match (ty, value) {
-                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Room | crate::content::vocab::FieldType::Floor, PValue::Str(s)) => PValue::id(&id(&s)?),
+                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Host(_), PValue::Str(s)) => PValue::id(&id(&s)?),
                         (_, v) => v,
                     };
                     values.push((index, value));

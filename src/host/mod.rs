@@ -45,13 +45,16 @@ type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
 type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
 type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
 type InPlayFn = dyn Fn(&HostState) -> Vec<Id> + Send + Sync;
+type FieldFn = dyn Fn(&Game) -> Result<serde_json::Value, String> + Send + Sync;
 /// A game's rule over one entry of its table, the entry's type erased (`None`: not of its type).
 pub(crate) type ValidateFn = dyn Fn(&(dyn Any + Send + Sync)) -> Option<Vec<Problem>> + Send + Sync;
-/// Reads one entry of a game's data table into the game's type.
-pub(crate) type ReadEntry = fn(
-    toml::Spanned<toml::de::DeValue<'_>>,
+/// Reads one entry of a game's data table into the game's type; when it does not read, the entry
+/// is asked for again (read anew from its text) to report every mistake in it.
+pub(crate) type ReadEntry = for<'a> fn(
+    toml::Spanned<toml::de::DeValue<'a>>,
     FileId,
     &str,
+    &mut dyn FnMut() -> Option<toml::Spanned<toml::de::DeValue<'a>>>,
 ) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>);
 
 /// A game's declaration of its world, typed by its state `S` (use `()` for a game that keeps
@@ -119,9 +122,25 @@ impl<'a> EventFields<'a> {
 }
 
 /// A game's vocabulary with its state type erased: what the loader, the test harness and reload
-/// take. Cheap to clone. The default is the empty vocabulary (the reference roguelike's).
-#[derive(Clone, Default)]
+/// take. Cheap to clone. The default is the reference roguelike's vocabulary (its rooms, floors
+/// and run) when the `roguelike` feature is on, and the empty one without it.
+#[derive(Clone)]
 pub struct Rules(Arc<Defs>);
+
+impl Default for Rules {
+    fn default() -> Rules {
+        #[cfg(feature = "roguelike")]
+        {
+            // Made once: every loader of the bundled mods asks for it.
+            static ROGUELIKE: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
+            ROGUELIKE
+                .get_or_init(crate::roguelike::world::rules)
+                .clone()
+        }
+        #[cfg(not(feature = "roguelike"))]
+        Rules::empty()
+    }
+}
 
 impl std::fmt::Debug for Rules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -138,6 +157,8 @@ pub(crate) struct Defs {
     pub actions: BTreeMap<Id, Declared<ActionFn>>,
     pub checks: BTreeMap<Id, Declared<CheckFn>>,
     pub functions: Vec<FunctionDecl>,
+    /// Fields the game adds to `lantern.game` ([`Vocabulary::game_field`]).
+    pub fields: Vec<FieldDecl>,
     pub verbs: BTreeMap<String, VerbDecl>,
     pub reconcile: Option<Arc<ReconcileFn>>,
     /// Whether the game leaves out lantern's creature-and-inventory vocabulary (the roguelike's).
@@ -189,6 +210,14 @@ pub(crate) struct FunctionDecl {
     pub params: Vec<Param>,
     pub doc: &'static str,
     pub call: Arc<FunctionFn>,
+}
+
+pub(crate) struct FieldDecl {
+    pub name: &'static str,
+    /// Its type as the Lua definitions write it.
+    pub lua_type: &'static str,
+    pub doc: &'static str,
+    pub get: Arc<FieldFn>,
 }
 
 pub(crate) struct VerbDecl {
@@ -575,6 +604,55 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// A field of `lantern.game` that scripts read (`lantern.game.position`), worked out from the
+    /// game read-only on every access, as lantern's own fields are. Its JSON becomes a Lua value
+    /// (an object a table, an array a sequence, `null` nil); an `Err` is a Lua error at the
+    /// script's line. `lua_type` is its type in the definitions `docs --lua-defs` writes
+    /// (`{floor: integer, room: integer?}`). A name `lantern.game` already has is a mistake.
+    ///
+    /// ```
+    /// # use lantern::host::Vocabulary;
+    /// #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+    /// struct Farm { day: i64 }
+    /// let rules = Vocabulary::new("farm", Farm::default())
+    ///     .game_field("day", "integer", "The day on the farm.", |q| Ok(q.state().day.into()))
+    ///     .rules();
+    /// assert!(rules.problems().is_empty());
+    /// ```
+    pub fn game_field<F>(
+        mut self,
+        name: &'static str,
+        lua_type: &'static str,
+        doc: &'static str,
+        f: F,
+    ) -> Self
+    where
+        F: Fn(&Query<'_, S>) -> Result<serde_json::Value, String> + Send + Sync + 'static,
+    {
+        if self.name_ok("field", name) {
+            if crate::lua::api::GAME_FIELDS.contains(&name) {
+                self.defs.problems.push(format!(
+                    "`lantern.game.{name}` is one of lantern's own fields"
+                ));
+            } else if self.defs.fields.iter().any(|d| d.name == name) {
+                self.defs
+                    .problems
+                    .push(format!("the game declares the field `{name}` twice"));
+            }
+            let get = move |game: &Game| {
+                let q = Query::<S>::new(game)?;
+                f(&q)
+            };
+            self.defs.fields.push(FieldDecl {
+                name,
+                lua_type,
+                doc,
+                get: Arc::new(get),
+            });
+        }
+        self
+    }
+
     /// A verb of the game: what a player (or a test, as `g:verb("name", ...)`) does in one turn.
     /// Its arguments are given in the order of `params` and checked against them as an action's
     /// are (types, required ones, IDs of the game's kinds resolved, so `plant wheat` finds
@@ -750,29 +828,37 @@ fn find<'a, F: ?Sized>(map: &'a BTreeMap<Id, Declared<F>>, id: &Id) -> Option<&'
     map.get(id)
 }
 
-fn read_entry<T>(
-    value: toml::Spanned<toml::de::DeValue<'_>>,
+fn read_entry<'a, T>(
+    value: toml::Spanned<toml::de::DeValue<'a>>,
     file: FileId,
     what: &str,
+    again: &mut dyn FnMut() -> Option<toml::Spanned<toml::de::DeValue<'a>>>,
 ) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>)
 where
     T: serde::de::DeserializeOwned + Send + Sync + 'static,
 {
-    let copy = value.clone();
     match crate::toml_file::from_value::<T>(value, file, what) {
         Ok(t) => (Vec::new(), Some(Arc::new(t))),
-        Err(_) => {
-            let (diags, partial) = crate::toml_file::all_errors::<T>(copy, file, what);
-            (
-                diags,
-                partial.map(|t| Arc::new(t) as Arc<dyn Any + Send + Sync>),
-            )
-        }
+        Err(first) => match again() {
+            Some(copy) => {
+                let (diags, partial) = crate::toml_file::all_errors::<T>(copy, file, what);
+                (
+                    diags,
+                    partial.map(|t| Arc::new(t) as Arc<dyn Any + Send + Sync>),
+                )
+            }
+            None => (vec![first], None),
+        },
     }
 }
 
 impl Rules {
-    /// The game's namespace (`farm`); empty for the roguelike's rules.
+    /// The empty vocabulary: lantern's own, with no game's world beside it.
+    pub fn empty() -> Rules {
+        Rules(Arc::new(Defs::default()))
+    }
+
+    /// The game's namespace (`farm`, `roguelike`); empty for the empty vocabulary.
     pub fn namespace(&self) -> &str {
         &self.0.namespace
     }

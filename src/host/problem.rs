@@ -9,6 +9,7 @@ pub struct Problem {
     pub(crate) key: Option<String>,
     pub(crate) message: String,
     pub(crate) warning: bool,
+    pub(crate) help: Option<String>,
 }
 
 impl Problem {
@@ -18,6 +19,7 @@ impl Problem {
             key: None,
             message: message.into(),
             warning: false,
+            help: None,
         }
     }
 
@@ -29,7 +31,16 @@ impl Problem {
         }
     }
 
-    /// The same, pointed at the entry's key `key` (at the entry when it has none such).
+    /// The same, with a line of help for the modder: what to write instead.
+    pub fn help(self, help: impl Into<String>) -> Problem {
+        Problem {
+            help: Some(help.into()),
+            ..self
+        }
+    }
+
+    /// The same, pointed at the value of the entry's key `key` (at the entry's `id` when it has
+    /// none such).
     pub fn at(self, key: impl Into<String>) -> Problem {
         Problem {
             key: Some(key.into()),

@@ -1,6 +1,7 @@
 //! Using an item the player carries, and talking to the room's NPC: each runs content's action
 //! list (the item's `use`, the NPC's `talk`) through the door.
 
+use super::world::Room;
 use super::VerbResult;
 use crate::content::Value;
 use crate::game::{CreatureRef, Ctx, Game};
@@ -46,8 +47,8 @@ impl Game {
         let content = self.content().clone();
         let npc = self
             .current_room()
-            .and_then(|r| content.rooms.get(&r))
-            .and_then(|r| r.npc.clone())
+            .and_then(|r| content.entry::<Room>("room", &r))
+            .and_then(|r| r.npc.as_deref().and_then(Id::qualified))
             .ok_or("there is nobody to talk to")?;
         let def = content.creatures.get(&npc).ok_or("the NPC is gone")?;
         self.begin_turn();

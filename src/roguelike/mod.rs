@@ -7,9 +7,12 @@
 //! calls in `game/scene.rs`), so what the roguelike needs, another game can use too. This module
 //! cannot reach lantern's state: `Game`'s fields are private to the `game` module.
 //!
-//! Still inside the runtime, until the roguelike declares them itself: the run's position, its
-//! rooms and floors (content kinds lantern resolves), the creature-and-inventory vocabulary, and
-//! the `combat` flag in `State`.
+//! Its world is its own vocabulary (`world.rs`: the rooms and floors are its tables, where the run
+//! is its state, entering a room its internal action), declared with [`Vocabulary`] as Harvest's
+//! is. What it takes from lantern is the creature-and-inventory vocabulary (the player, enemies,
+//! items, the scene's fights), which any game may take or leave.
+//!
+//! [`Vocabulary`]: crate::host::Vocabulary
 //!
 //! [`Game::apply_list`]: crate::game::Game::apply_list
 //! [`Game::raise_from`]: crate::game::Game::raise_from
@@ -17,6 +20,7 @@
 mod combat;
 mod items;
 mod rooms;
+pub mod world;
 
 use crate::game::Outcome;
 

@@ -1,11 +1,24 @@
 //! Entering the next room (and the next floor when this one is done): its loot, its enemies, its
 //! NPC, its encounter or its hazard.
 
+use super::world::{self, Room, RoomKind, Run};
 use super::VerbResult;
-use crate::content::{Action, ActionEntry, ActionList, RoomKind, Value, Who};
-use crate::game::{Creature, Ctx, Game, Position};
+use crate::content::{Action, ActionEntry, ActionList, Value, Who};
+use crate::diag::{Code, Diagnostic, Span};
+use crate::game::{Creature, Ctx, Game};
+use crate::id::Id;
 
 impl Game {
+    /// Where the run is (the roguelike's state).
+    pub fn run(&self) -> Run {
+        self.host_state::<Run>().cloned().unwrap_or_default()
+    }
+
+    /// The room the run is in, if any.
+    pub fn current_room(&self) -> Option<Id> {
+        self.host_state::<Run>().and_then(|r| r.room_id.clone())
+    }
+
     /// Enters the next room (and the next floor when this one is done).
     pub fn enter_next_room(&mut self) -> VerbResult {
         self.ready()?;
@@ -21,91 +34,148 @@ impl Game {
             );
         }
         let content = self.content().clone();
-        let pos = self.state().position.clone();
-        let (mut floor, mut room) = (pos.floor, pos.room.map_or(0, |r| r + 1));
-        let entering_floor = pos.room.is_none()
-            || content
-                .run
-                .get(floor)
-                .and_then(|f| content.floors.get(f))
-                .is_none_or(|f| room >= f.rooms.len());
-        if pos.room.is_some() && entering_floor {
+        let floors = world::floors(&content);
+        let run = self.run();
+        let (mut floor, mut room) = (run.floor, run.room.map_or(0, |r| r + 1));
+        let entering_floor =
+            run.room.is_none() || floors.get(floor).is_none_or(|(_, f)| room >= f.rooms.len());
+        if run.room.is_some() && entering_floor {
             floor += 1;
             room = 0;
         }
-        let Some(floor_def) = content.run.get(floor).and_then(|f| content.floors.get(f)) else {
+        let Some(&(floor_id, floor_def)) = floors.get(floor) else {
             return Err("the run is complete: there is no room left".into());
         };
-        let Some(room_id) = floor_def.rooms.get(room).cloned() else {
+        let Some(room_id) = floor_def.rooms.get(room).and_then(|r| Id::qualified(r)) else {
             return Err(crate::Error::Refused(format!(
-                "floor `{}` has no rooms",
-                floor_def.id
+                "floor `{floor_id}` has no rooms"
             )));
         };
         self.begin_turn();
-        self.set_position(Position {
-            floor,
-            room: Some(room),
-            sequence: pos.sequence + 1,
-        });
+        self.begin_scene();
+        let place = [
+            ("floor", Value::Int(floor as i64)),
+            ("room", Value::Int(room as i64)),
+        ];
+        self.perform("roguelike:enter", &place, "enter")?;
         if entering_floor {
-            self.say(format!("You descend to {}.", floor_def.name));
+            self.say(format!(
+                "You descend to {}.",
+                world::floor_name(floor_id, floor_def)
+            ));
             self.raise(
                 "floor_entered",
                 &[
-                    ("floor", Value::id(&floor_def.id)),
+                    ("floor", Value::id(floor_id)),
                     ("depth", Value::Int(floor_def.depth)),
                 ],
             )?;
         }
-        let room_def = content.rooms.get(&room_id).cloned();
+        let room_def = content.entry::<Room>("room", &room_id);
         self.say(format!(
             "You enter {}.",
-            room_def
-                .as_ref()
-                .map(|r| r.name.as_str())
-                .unwrap_or(room_id.as_str())
+            room_def.map_or_else(|| room_id.to_string(), |r| world::room_name(&room_id, r))
         ));
         self.raise("room_entered", &[("prefab", Value::id(&room_id))])?;
         if let Some(room_def) = room_def {
-            for (item, count) in &room_def.loot {
-                let list = ActionList {
-                    actions: vec![ActionEntry {
-                        action: Action::GiveItem {
-                            item: item.clone(),
-                            count: *count,
-                            target: Who::Player,
-                        },
-                        span: room_def.span,
-                    }],
-                    span: room_def.span,
-                };
-                // Says "You pick up ..." itself; a full pack is no reason to stop entering the room.
-                let _ = self.apply_list(&list, &Ctx::command("loot"));
-            }
-            if room_def.kind == RoomKind::Combat && !room_def.enemies.is_empty() {
-                for e in &room_def.enemies {
-                    if let Some(c) = Creature::spawn(&content, e) {
-                        self.add_enemy(c);
-                    }
-                }
-                self.start_combat();
-            }
-            if let Some(npc) = &room_def.npc {
-                let name = content
-                    .creatures
-                    .get(npc)
-                    .map(|c| c.name.clone())
-                    .unwrap_or_default();
-                self.say(format!("{name} is here; `talk` to them."));
-            }
-            if room_def.kind == RoomKind::Encounter {
-                self.enter_encounter(&room_def);
-            }
-            if room_def.kind == RoomKind::Hazard {
-                self.enter_hazard(&room_def);
-            }
+            self.fill_room(&room_id, room_def, (floor, room));
         }
         Ok(self.end_turn())
+    }
+
+    /// What a room holds, as the run enters it.
+    fn fill_room(&mut self, id: &Id, room: &Room, (floor, at): (usize, usize)) {
+        let content = self.content().clone();
+        let span = content
+            .entry_span("room", id)
+            .unwrap_or_else(|| Span::new(crate::diag::FileId(0), 0..0));
+        for loot in &room.loot {
+            let Some(item) = Id::qualified(&loot.item) else {
+                continue;
+            };
+            let list = ActionList {
+                actions: vec![ActionEntry {
+                    action: Action::GiveItem {
+                        item,
+                        count: loot.count as u32,
+                        target: Who::Player,
+                    },
+                    span,
+                }],
+                span,
+            };
+            // Says "You pick up ..." itself; a full pack is no reason to stop entering the room.
+            let _ = self.apply_list(&list, &Ctx::command("loot"));
+        }
+        if room.kind == RoomKind::Combat && !room.enemies.is_empty() {
+            for e in room.enemies.iter().filter_map(|e| Id::qualified(e)) {
+                if let Some(c) = Creature::spawn(&content, &e) {
+                    self.add_enemy(c);
+                }
+            }
+            self.start_combat();
+        }
+        if let Some(npc) = room.npc.as_deref().and_then(Id::qualified) {
+            let name = content
+                .creatures
+                .get(&npc)
+                .map(|c| c.name.clone())
+                .unwrap_or_default();
+            self.say(format!("{name} is here; `talk` to them."));
+        }
+        match room.kind {
+            RoomKind::Encounter => {
+                let chosen = match room.encounter.as_deref() {
+                    Some(fixed) => Id::qualified(fixed),
+                    None => {
+                        let scene = self.scene();
+                        self.draw_encounter(&format!("encounter:select:{scene}:{floor}/{at}"))
+                    }
+                };
+                match chosen {
+                    Some(e) => {
+                        let _ = self.open_encounter(&e);
+                    }
+                    None => {
+                        let why = if content.encounters.is_empty() {
+                            "no encounters are defined"
+                        } else {
+                            "no encounter is eligible here"
+                        };
+                        self.quiet_room(format!("encounter room `{id}`: {why}"), why);
+                    }
+                }
+            }
+            RoomKind::Hazard => {
+                let chosen = match room.hazard.as_deref() {
+                    Some(fixed) => Id::qualified(fixed),
+                    None if content.hazards.is_empty() => None,
+                    None => {
+                        let ids: Vec<&Id> = content.hazards.keys().collect();
+                        let stream = format!("hazard:select:{}", self.scene());
+                        Some(ids[self.rng_mut().below(&stream, ids.len())].clone())
+                    }
+                };
+                match chosen {
+                    Some(h) => {
+                        let _ = self.open_hazard(&h);
+                    }
+                    None => {
+                        let why = "no hazards are defined";
+                        self.quiet_room(format!("hazard room `{id}`: {why}"), why);
+                    }
+                }
+            }
+            RoomKind::Combat | RoomKind::Empty => {}
+        }
+    }
+
+    /// A room whose encounter or hazard there is none of: it completes empty, with a warning.
+    fn quiet_room(&mut self, problem: String, why: &str) {
+        self.say(format!("The room is quiet: {why}."));
+        self.report(Diagnostic::warning(
+            Code::EmptyRoom,
+            format!("{problem}; the room completes empty"),
+        ));
     }
 }

@@ -138,8 +138,6 @@ pub fn resolve_all(
     let creatures = declare_kind!("creature", creatures, creatures);
     let quests = declare_kind!("quest", quests, quests);
     let encounters = declare_kind!("encounter", encounters, encounters);
-    let rooms = declare_kind!("room", rooms, rooms);
-    let floors = declare_kind!("floor", floors, floors);
     let progress_types = declare_kind!("progress type", progress_types, progress_types);
     let hazards = declare_kind!("hazard", hazards, hazards);
     let cards = declare_kind!("card", cards, cards);
@@ -233,10 +231,23 @@ pub fn resolve_all(
         }
         let mut payload = Vec::new();
         for (field, ty) in src.raw.payload.get_ref() {
-            match FieldType::from_name(ty.get_ref()) {
+            // A type is a built-in one or a kind of the game's tables (the roguelike's `room`).
+            let host_kind = ext
+                .host
+                .defs()
+                .tables
+                .iter()
+                .find(|t| t.kind == ty.get_ref());
+            match FieldType::from_name(ty.get_ref()).or(host_kind.map(|t| FieldType::Host(t.kind)))
+            {
                 Some(t) => payload.push((field.clone(), t)),
                 None => {
-                    let names: Vec<&str> = FieldType::DECLARABLE.iter().map(|(n, _)| *n).collect();
+                    let kinds = ext.host.defs().tables.iter().map(|t| t.kind);
+                    let names: Vec<&str> = FieldType::DECLARABLE
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .chain(kinds)
+                        .collect();
                     cx.vocabulary("payload type", ty, &names);
                 }
             }
@@ -260,8 +271,6 @@ pub fn resolve_all(
         creatures: BTreeMap::new(),
         quests: BTreeMap::new(),
         encounters: BTreeMap::new(),
-        rooms: BTreeMap::new(),
-        floors: BTreeMap::new(),
         progress_types: BTreeMap::new(),
         hazards: BTreeMap::new(),
         cards: BTreeMap::new(),
@@ -271,7 +280,6 @@ pub fn resolve_all(
         borne_listen: Vec::new(),
         quest_defs: Vec::new(),
         trigger_ids: BTreeMap::new(),
-        run: Vec::new(),
         overrides,
         events: events.clone(),
         files: raw.files,
@@ -303,7 +311,8 @@ pub fn resolve_all(
                     } else {
                         Diagnostic::error(Code::ContentRule, message)
                     };
-                    cx.diags.push(d.at(cx.span(at)));
+                    cx.diags
+                        .push(d.at(cx.span(at)).with_help_opt(problem.help.clone()));
                 }
             }
             content.tables.insert(
@@ -311,7 +320,16 @@ pub fn resolve_all(
                 id.clone(),
                 src.raw.value.clone(),
                 src.raw.text.clone(),
+                Span::new(src.file, src.raw.id.span()),
             );
+        }
+    }
+    for src in &raw.loose_refs {
+        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
+        for (ty, text) in &src.raw {
+            if let Some(kind) = RefKind::of(*ty) {
+                cx.reference(kind, text);
+            }
         }
     }
     let mut triggers: Vec<Trigger> = Vec::new();
@@ -371,37 +389,6 @@ pub fn resolve_all(
         content
             .encounters
             .insert(id.clone(), encounter(&mut cx, id, src));
-    }
-    for (id, &i) in &rooms {
-        let src = &raw.rooms[i];
-        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
-        if let Some(room) = room(&mut cx, id, src, &mut triggers) {
-            content.rooms.insert(id.clone(), room);
-        }
-    }
-    for (id, &i) in &floors {
-        let src = &raw.floors[i];
-        let mut cx = Cx::new(&syms, &events, diags, &src.ns, src.file);
-        let rooms: Vec<Id> = src
-            .raw
-            .rooms
-            .iter()
-            .filter_map(|r| cx.reference(RefKind::Room, r))
-            .collect();
-        content.floors.insert(
-            id.clone(),
-            Floor {
-                id: id.clone(),
-                name: src
-                    .raw
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| id.name().to_string()),
-                depth: *src.raw.depth.get_ref(),
-                rooms,
-                span: Span::new(src.file, src.raw.id.span()),
-            },
-        );
     }
     for (id, &i) in &progress_types {
         let src = &raw.progress_types[i];
@@ -464,7 +451,7 @@ pub fn resolve_all(
             TriggerHome::Item(_) | TriggerHome::Creature(_) => {
                 content.borne_listen[t.on.0 as usize] = true
             }
-            TriggerHome::Room(_) | TriggerHome::Entry(..) => {}
+            TriggerHome::Entry(..) => {}
         }
     }
     content.quests_by_event = vec![Vec::new(); events.len()];
@@ -477,11 +464,6 @@ pub fn resolve_all(
 
     modifier_cycles(&content, diags);
     empty_random_pools(&content, diags);
-
-    // The run: floors by depth, ties by ID.
-    let mut floors: Vec<&Floor> = content.floors.values().collect();
-    floors.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.id.cmp(&b.id)));
-    content.run = floors.iter().map(|f| f.id.clone()).collect();
     content
 }
 
@@ -906,63 +888,4 @@ fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encounter {
         options,
         span,
     }
-}
-
-fn room(cx: &mut Cx, id: &Id, src: &Src<RawRoom>, all: &mut Vec<Trigger>) -> Option<Room> {
-    let r = &src.raw;
-    let kind = cx
-        .vocabulary("room kind", &r.kind, RoomKind::NAMES)
-        .and_then(|k| RoomKind::parse(&k));
-    let enemies: Vec<Id> = r
-        .enemies
-        .iter()
-        .filter_map(|e| cx.reference(RefKind::Creature, e))
-        .collect();
-    let npc = r
-        .npc
-        .as_ref()
-        .and_then(|n| cx.reference(RefKind::Creature, n));
-    let encounter = r
-        .encounter
-        .as_ref()
-        .and_then(|e| cx.reference(RefKind::Encounter, e));
-    let hazard = r
-        .hazard
-        .as_ref()
-        .and_then(|h| cx.reference(RefKind::Hazard, h));
-    if let Some(kind) = kind {
-        if kind == RoomKind::Combat && r.enemies.is_empty() {
-            cx.diags.push(
-                Diagnostic::warning(
-                    Code::ContentRule,
-                    format!("combat room `{id}` has no `enemies`"),
-                )
-                .at(cx.span(r.kind.span()))
-                .with_help("use `kind = \"empty\"` for a room without a fight"),
-            );
-        }
-        if r.encounter.is_some() && kind != RoomKind::Encounter {
-            cx.diags.push(
-                Diagnostic::error(
-                    Code::ContentRule,
-                    "only an encounter room may name an `encounter`",
-                )
-                .at(cx.span(r.kind.span())),
-            );
-        }
-    }
-    let triggers = home_triggers(cx, &r.triggers, TriggerHome::Room(id.clone()), all);
-    kind.map(|kind| Room {
-        id: id.clone(),
-        name: name_or(&r.name, id),
-        description: r.description.clone(),
-        kind,
-        enemies,
-        npc,
-        loot: stacks(cx, &r.loot),
-        encounter,
-        hazard,
-        triggers,
-        span: Span::new(src.file, r.id.span()),
-    })
 }

@@ -17,8 +17,6 @@ pub struct Symbols {
     pub creatures: BTreeMap<Id, Span>,
     pub quests: BTreeMap<Id, Span>,
     pub encounters: BTreeMap<Id, Span>,
-    pub rooms: BTreeMap<Id, Span>,
-    pub floors: BTreeMap<Id, Span>,
     pub triggers: BTreeMap<Id, Span>,
     pub progress_types: BTreeMap<Id, Span>,
     pub hazards: BTreeMap<Id, Span>,

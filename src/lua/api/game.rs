@@ -1,12 +1,26 @@
-//! `lantern.game`: a read-only view of the running game, looked up again on every access.
+//! `lantern.game`: a read-only view of the running game, looked up again on every access: lantern's
+//! own fields, then the fields the hosting game adds (`Vocabulary::game_field`).
 
 use super::{Api, ModCx};
 use crate::game::CreatureRef;
 use crate::lua::bridge::{with_game, Creature};
-use mlua::{UserData, UserDataFields};
+use mlua::{UserData, UserDataFields, UserDataMethods};
 
 /// The view; it holds nothing, so it never outlives a reload.
 pub struct GameView;
+
+/// lantern's own fields of `lantern.game`, which a game's fields may not shadow.
+pub const GAME_FIELDS: &[&str] = &[
+    "player",
+    "enemies",
+    "inventory",
+    "quests",
+    "turn",
+    "seed",
+    "in_combat",
+    "deck",
+    "hazard",
+];
 
 impl UserData for GameView {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
@@ -47,15 +61,6 @@ impl UserData for GameView {
                 q.raw_set("done", p.done)?;
                 t.raw_set(id.as_str(), q)?;
             }
-            Ok(t)
-        });
-        fields.add_field_function_get("position", |lua, _| {
-            let (pos, room) = with_game(|g| (g.state().position.clone(), g.current_room()))?;
-            let t = lua.create_table()?;
-            t.raw_set("floor", pos.floor + 1)?;
-            t.raw_set("room", pos.room.map(|r| r + 1))?;
-            t.raw_set("sequence", pos.sequence)?;
-            t.raw_set("room_id", room.map(|r| r.to_string()))?;
             Ok(t)
         });
         fields.add_field_function_get("turn", |_, _| with_game(|g| g.state().turn));
@@ -99,6 +104,31 @@ impl UserData for GameView {
             Ok(mlua::Value::Table(t))
         });
     }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        // Asked only for a name none of the fields above has: the game's own fields.
+        methods.add_meta_function(
+            mlua::MetaMethod::Index,
+            |lua, (_, key): (mlua::Value, mlua::Value)| {
+                let Some(name) = key
+                    .as_string()
+                    .and_then(|s| s.to_str().ok().map(|s| s.to_string()))
+                else {
+                    return Ok(mlua::Value::Nil);
+                };
+                let got = with_game(|g| {
+                    let rules = &g.content().host;
+                    let field = rules.defs().fields.iter().find(|f| f.name == name)?;
+                    Some((field.get)(g))
+                })?;
+                match got {
+                    None => Ok(mlua::Value::Nil),
+                    Some(Ok(json)) => crate::lua::storage::from_json(lua, &json),
+                    Some(Err(e)) => Err(mlua::Error::runtime(format!("lantern.game.{name}: {e}"))),
+                }
+            },
+        );
+    }
 }
 
 /// Fails when the hosting game leaves out creatures and inventories
@@ -121,7 +151,7 @@ pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
     api.field(
         "game",
         "lantern.Game",
-        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `position` (`{floor, room, sequence, room_id}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`). Every access reads the current state.",
+        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`), and the fields the hosting game adds (the roguelike's `position`: `{floor, room, sequence, room_id}`). Every access reads the current state.",
         view,
     )
 }

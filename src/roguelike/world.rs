@@ -1,0 +1,257 @@
+//! The roguelike's world, declared as any game declares its own ([`Vocabulary`]): its rooms and
+//! floors are its tables (`[[rooms]]`, `[[floors]]`), where the run is its state ([`Run`]),
+//! entering a room is its internal action, and `floor_entered` and `room_entered` are its events.
+//! lantern resolves none of it itself: the references in rooms and floors are checked through
+//! `refers`, a room kind's rules through `validate`, and a room's triggers listen while the run is
+//! in it through `triggers`, as a farm's crops do.
+//!
+//! [`rules`] is the vocabulary the `lantern` binary plays, and what every loader of the bundled
+//! mods gets by default ([`Rules::default`] with the `roguelike` feature).
+
+use crate::content::Content;
+use crate::host::{Param, Problem, Rules, Vocabulary};
+use crate::id::Id;
+use serde::{Deserialize, Serialize};
+
+/// The roguelike's namespace: its internal action is `roguelike:enter`.
+pub const NAMESPACE: &str = "roguelike";
+
+/// Where the run is: the roguelike's own state, saved and hashed with the game.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// The floor, by its place in the run (floors are played by depth, ties by ID).
+    #[serde(default)]
+    pub floor: usize,
+    /// The room on that floor, by its place; none before the first room.
+    #[serde(default)]
+    pub room: Option<usize>,
+    /// The room there, as the content says: whose triggers listen. Set on entering and again
+    /// whenever the content changes under the run (a reload, a save loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_id: Option<Id>,
+}
+
+/// What a room holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoomKind {
+    /// A fight with its `enemies`.
+    Combat,
+    /// An encounter: its fixed one, or one drawn by weight.
+    Encounter,
+    /// A hazard: its fixed one, or one drawn.
+    Hazard,
+    /// Nothing but its loot and NPC.
+    Empty,
+}
+
+impl RoomKind {
+    /// The name data files write.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoomKind::Combat => "combat",
+            RoomKind::Encounter => "encounter",
+            RoomKind::Hazard => "hazard",
+            RoomKind::Empty => "empty",
+        }
+    }
+}
+
+/// A room (`[[rooms]]`): one step of a floor. Its IDs are full (`core:rat`) when it is read.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Room {
+    /// Shown to players; the ID's name when absent.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// What the player reads of it (the console does not show it yet).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub description: String,
+    /// What it holds.
+    pub kind: RoomKind,
+    /// Enemies of a combat room.
+    #[serde(default)]
+    pub enemies: Vec<String>,
+    /// A creature to talk to.
+    #[serde(default)]
+    pub npc: Option<String>,
+    /// Items picked up on entering.
+    #[serde(default)]
+    pub loot: Vec<Loot>,
+    /// A fixed encounter; without it an encounter room draws one by weight.
+    #[serde(default)]
+    pub encounter: Option<String>,
+    /// A fixed hazard; without it a hazard room draws one.
+    #[serde(default)]
+    pub hazard: Option<String>,
+}
+
+/// Items of a room's loot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Loot {
+    /// The item.
+    pub item: String,
+    /// How many (1 unless said).
+    #[serde(default = "one")]
+    pub count: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// A floor (`[[floors]]`): rooms in order; the run plays floors by depth.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Floor {
+    /// Shown to players; the ID's name when absent.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Where it comes in the run: lowest first.
+    pub depth: i64,
+    /// Its rooms, in order.
+    pub rooms: Vec<String>,
+}
+
+/// The most items of one kind a room's loot gives.
+const MOST_LOOT: i64 = 1_000_000_000;
+
+/// The roguelike's vocabulary.
+pub fn rules() -> Rules {
+    Vocabulary::new(NAMESPACE, Run::default())
+        .table::<Room>("rooms", "room")
+        .refers("rooms", "enemies", "creature")
+        .refers("rooms", "npc", "creature")
+        .refers("rooms", "loot.item", "item")
+        .refers("rooms", "encounter", "encounter")
+        .refers("rooms", "hazard", "hazard")
+        .validate("rooms", room_rules)
+        .triggers("rooms", |run: &Run| run.room_id.iter().cloned().collect())
+        .describe(
+            "rooms",
+            &[
+                ("name", "shown to players"),
+                ("kind", "combat, encounter, hazard or empty"),
+                ("enemies", "creature IDs"),
+                ("npc", "a creature to talk to"),
+                ("loot", "{ item, count }"),
+                ("encounter", "a fixed encounter"),
+                ("hazard", "a fixed hazard"),
+                ("triggers", "listen while the run is in the room"),
+            ],
+        )
+        .table::<Floor>("floors", "floor")
+        .refers("floors", "rooms", "room")
+        .describe(
+            "floors",
+            &[
+                ("name", "shown to players"),
+                ("depth", "floors are played by depth"),
+                ("rooms", "room IDs in order"),
+            ],
+        )
+        .event(
+            "floor_entered",
+            &[("floor", "floor"), ("depth", "int")],
+            "The run reached a floor (before its first room).",
+        )
+        .event(
+            "room_entered",
+            &[("prefab", "room")],
+            "The run entered a room (before its loot, fight, encounter or hazard).",
+        )
+        .internal_action(
+            "enter",
+            &[Param::int("floor"), Param::int("room")],
+            "Moves the run to a room of a floor, by their places in the run.",
+            |fx, args| {
+                let (floor, room) = (args.int("floor"), args.int("room"));
+                let (Ok(floor), Ok(room)) = (usize::try_from(floor), usize::try_from(room)) else {
+                    return Err(format!("there is no room {room} of floor {floor}"));
+                };
+                let room_id = room_at(fx.content(), floor, Some(room));
+                *fx.state_mut() = Run {
+                    floor,
+                    room: Some(room),
+                    room_id,
+                };
+                Ok(())
+            },
+        )
+        .game_field(
+            "position",
+            "{floor: integer, room: integer?, sequence: integer, room_id: string?}",
+            "Where the run is: floor and room counted from 1, the number of rooms entered, the room's ID.",
+            |q| {
+                let run = q.state();
+                Ok(serde_json::json!({
+                    "floor": run.floor + 1,
+                    "room": run.room.map(|r| r + 1),
+                    "sequence": q.game().scene(),
+                    "room_id": run.room_id.as_ref().map(|r| r.to_string()),
+                }))
+            },
+        )
+        .reconcile(|run: &mut Run, content: &Content| {
+            // The room at the run's place may be another one now; its triggers listen instead.
+            run.room_id = room_at(content, run.floor, run.room);
+            Vec::new()
+        })
+        .rules()
+}
+
+/// A room kind's rules, beyond its keys' types.
+fn room_rules(room: &Room) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if room.kind == RoomKind::Combat && room.enemies.is_empty() {
+        problems.push(
+            Problem::warning("a combat room with no `enemies`")
+                .at("kind")
+                .help("use `kind = \"empty\"` for a room without a fight"),
+        );
+    }
+    if room.encounter.is_some() && room.kind != RoomKind::Encounter {
+        problems.push(Problem::error("only an encounter room may name an `encounter`").at("kind"));
+    }
+    if let Some(l) = room
+        .loot
+        .iter()
+        .find(|l| !(1..=MOST_LOOT).contains(&l.count))
+    {
+        problems.push(
+            Problem::error(format!(
+                "`count` of the loot `{}` must be between 1 and {MOST_LOOT}, not {}",
+                l.item, l.count
+            ))
+            .at("loot"),
+        );
+    }
+    problems
+}
+
+/// The run's floors in the order it plays them: by depth, ties by ID.
+pub fn floors(content: &Content) -> Vec<(&Id, &Floor)> {
+    let mut floors: Vec<(&Id, &Floor)> = content.table::<Floor>("floor").collect();
+    floors.sort_by(|a, b| a.1.depth.cmp(&b.1.depth).then_with(|| a.0.cmp(b.0)));
+    floors
+}
+
+/// The room at a place of the run, when there is one.
+pub fn room_at(content: &Content, floor: usize, room: Option<usize>) -> Option<Id> {
+    let floors = floors(content);
+    let (_, f) = floors.get(floor)?;
+    f.rooms.get(room?).and_then(|r| Id::qualified(r))
+}
+
+/// A room's name as players see it.
+pub fn room_name(id: &Id, room: &Room) -> String {
+    room.name.clone().unwrap_or_else(|| id.name().to_string())
+}
+
+/// A floor's name as players see it.
+pub fn floor_name(id: &Id, floor: &Floor) -> String {
+    floor.name.clone().unwrap_or_else(|| id.name().to_string())
+}
