@@ -352,7 +352,7 @@ pub(super) fn quests(game: &Game) -> String {
 
 pub(super) fn map(game: &Game) -> String {
     let content = game.content();
-    let run = game.run();
+    let run = game.position();
     let mut out = Vec::new();
     for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
         out.push(format!("{} (depth {})", world::floor_name(id, f), f.depth));

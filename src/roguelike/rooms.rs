@@ -10,7 +10,7 @@ use crate::id::Id;
 
 impl Game {
     /// Where the run is (the roguelike's state).
-    pub fn run(&self) -> Run {
+    pub fn position(&self) -> Run {
         self.host_state::<Run>().cloned().unwrap_or_default()
     }
 
@@ -35,7 +35,7 @@ impl Game {
         }
         let content = self.content().clone();
         let floors = world::floors(&content);
-        let run = self.run();
+        let run = self.position();
         let (mut floor, mut room) = (run.floor, run.room.map_or(0, |r| r + 1));
         let entering_floor =
             run.room.is_none() || floors.get(floor).is_none_or(|(_, f)| room >= f.rooms.len());
