@@ -220,6 +220,17 @@ fn the_editor_schema_lists_exactly_the_keys_the_loader_accepts() {
     }
 }
 
+/// A key of a game's table whose type is an enum of names (the roguelike's room `kind`) is offered
+/// with those names, learnt from the type's `Deserialize`.
+#[test]
+fn the_editor_schema_offers_a_rooms_kinds() {
+    let kind = &data_schema()["properties"]["rooms"]["items"]["properties"]["kind"];
+    assert_eq!(
+        kind["enum"],
+        serde_json::json!(["combat", "encounter", "hazard", "empty"])
+    );
+}
+
 #[test]
 fn docs_writes_both_schemas() {
     let dir = tempfile::tempdir().unwrap();

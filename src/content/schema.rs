@@ -234,6 +234,10 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
         for key in table.keys.unwrap_or_default() {
             props.entry(key.to_string()).or_insert_with(|| json!({}));
         }
+        for (key, names) in &table.values {
+            let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
+            p["enum"] = json!(names);
+        }
         for (key, help) in &table.help {
             let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
             p["description"] = Value::String(help.to_string());

@@ -1,23 +1,44 @@
 //! The keys a game's table type reads, learnt from its `Deserialize` without an entry: serde hands
 //! a struct's field names to the deserializer it reads from, and a probe that records them and
-//! stops is enough. The editor schema and the scaffold list them.
+//! stops is enough. The editor schema and the scaffold list them. Likewise the values a key takes
+//! when its type is an enum of names (a room's `kind`): the probe offers the struct that one key,
+//! and the enum hands it its variants.
 
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 /// The keys `T` reads, when it is a struct (or a newtype of one); `None` for other shapes (a map,
 /// a flattened or untagged type), whose keys only the type itself knows.
 pub(crate) fn of<T: de::DeserializeOwned>() -> Option<&'static [&'static str]> {
-    match T::deserialize(Probe) {
+    match T::deserialize(Probe::Keys) {
         Err(Found::Keys(keys)) => Some(keys),
         _ => None,
     }
 }
 
-struct Probe;
+/// For each key `T` reads whose value is an enum of names (or an optional one), the names.
+pub(crate) fn values_of<T: de::DeserializeOwned>(
+    keys: &[&'static str],
+) -> Vec<(&'static str, &'static [&'static str])> {
+    let mut out = Vec::new();
+    for &key in keys {
+        if let Err(Found::Variants(names)) = T::deserialize(Probe::Value(key)) {
+            out.push((key, names));
+        }
+    }
+    out
+}
+
+/// Asks a type for its keys, or for what one key's value is.
+#[derive(Clone, Copy)]
+enum Probe {
+    Keys,
+    Value(&'static str),
+}
 
 #[derive(Debug)]
 enum Found {
     Keys(&'static [&'static str]),
+    Variants(&'static [&'static str]),
     Other,
 }
 
@@ -46,9 +67,12 @@ impl<'de> Deserializer<'de> for Probe {
         self,
         _: &'static str,
         fields: &'static [&'static str],
-        _: V,
+        visitor: V,
     ) -> Result<V::Value, Found> {
-        Err(Found::Keys(fields))
+        match self {
+            Probe::Keys => Err(Found::Keys(fields)),
+            Probe::Value(key) => visitor.visit_map(OneKey(Some(key))),
+        }
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -62,6 +86,58 @@ impl<'de> Deserializer<'de> for Probe {
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         option unit unit_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// A struct's map of one key, whose value says what it is asked as.
+struct OneKey(Option<&'static str>);
+
+impl<'de> MapAccess<'de> for OneKey {
+    type Error = Found;
+
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Found> {
+        match self.0.take() {
+            Some(key) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(key))
+                .map(Some),
+            None => Err(Found::Other),
+        }
+    }
+
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Found> {
+        seed.deserialize(ValueProbe)
+    }
+}
+
+/// A key's value: an enum hands over its variants, an `Option` is looked through.
+struct ValueProbe;
+
+impl<'de> Deserializer<'de> for ValueProbe {
+    type Error = Found;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
+        Err(Found::Other)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Found> {
+        Err(Found::Variants(variants))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Found> {
+        visitor.visit_some(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 
@@ -82,6 +158,35 @@ mod tests {
     #[test]
     fn a_structs_keys_are_its_fields_as_written_in_data() {
         assert_eq!(of::<Crop>(), Some(&["name", "days", "sellPrice"][..]));
+    }
+
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code)]
+    enum Season {
+        Spring,
+        Autumn,
+    }
+
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Seed {
+        name: String,
+        sown: Season,
+        #[serde(default)]
+        harvested: Option<Season>,
+        #[serde(rename = "type")]
+        kind: Option<String>,
+    }
+
+    #[test]
+    fn a_key_whose_value_is_an_enum_of_names_has_those_names() {
+        let keys = of::<Seed>().unwrap();
+        let spring_autumn: &[&str] = &["spring", "autumn"];
+        assert_eq!(
+            values_of::<Seed>(keys),
+            [("sown", spring_autumn), ("harvested", spring_autumn)]
+        );
     }
 
     #[test]

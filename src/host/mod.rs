@@ -193,6 +193,9 @@ pub(crate) struct TableDecl {
     /// The keys that type reads (beside `id`), when serde says (a struct): for editors, and to
     /// check what `describe` names.
     pub keys: Option<&'static [&'static str]>,
+    /// The keys whose values are one of a few names (an enum of the type's: a room's `kind`),
+    /// with the names, for editors.
+    pub values: Vec<(&'static str, &'static [&'static str])>,
     /// What some of its keys mean, for editors ([`Vocabulary::describe`]).
     pub help: Vec<(&'static str, &'static str)>,
 }
@@ -315,6 +318,9 @@ impl<S: GameState> Vocabulary<S> {
                 validate: Vec::new(),
                 entry_type: (std::any::TypeId::of::<T>(), std::any::type_name::<T>()),
                 keys: keys::of::<T>(),
+                values: keys::of::<T>()
+                    .map(keys::values_of::<T>)
+                    .unwrap_or_default(),
                 help: Vec::new(),
             });
         }
