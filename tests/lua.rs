@@ -557,6 +557,39 @@ fn a_failed_action_list_gives_back_what_scripts_stored_during_it() {
 }
 
 #[test]
+fn a_failed_list_gives_back_a_storage_a_script_replaced_whole() {
+    let data = "[[event_types]]\nid = \"ping\"\n\n\
+                [[triggers]]\non = \"test:ping\"\nactions = [ { action = \"test:wipe\" }, { action = \"test:boom\" } ]\n";
+    let lua = "local store = lantern.storage\n\
+               lantern.register_action('wipe', function() lantern.storage = { wiped = true } end)\n\
+               lantern.register_action('boom', function() error('the second action fails') end)\n\
+               lantern.on('turn_started', function()\n\
+                 lantern.storage.gold = (lantern.storage.gold or 0) + 5\n\
+                 lantern.emit_event('test:ping', {})\n\
+               end)\n\
+               lantern.on('test:ping', function()\n\
+                 lantern.log(tostring(rawequal(store, lantern.storage)) .. ' ' .. tostring(lantern.storage.gold) .. ' ' .. tostring(lantern.storage.wiped))\n\
+               end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(
+        said(&mut g),
+        ["[test] true 5 nil"],
+        "the storage the failed list replaced is back, with what the turn stored before it"
+    );
+    assert_eq!(*g.storage()["test"], serde_json::json!({ "gold": 5 }));
+    // Outside a failed transaction, a new table is the storage from then on.
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.storage = { fresh = 1 } end)",
+    )]);
+    let (mut g, _world) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(*g.storage()["test"], serde_json::json!({ "fresh": 1 }));
+}
+
+#[test]
 fn a_rollback_survives_deep_nesting_and_many_writes() {
     // 100,000 writes and a table nested 100 deep, made in a list that then fails: all of it is put
     // back, and the game goes on.

@@ -1,6 +1,7 @@
 //! Storage inside the game's transactions: lantern's Lua journals writes to a mod's storage.
 //!
-//! A mod's `lantern.storage` and every table stored in it carry a flag (`lua_journalflag`);
+//! A mod's `lantern.storage` and every table stored in it carry a flag (`lua_journalflag`), and so
+//! does the mod's `lantern` table, so that a new table put in place of the storage is undone too;
 //! while a journal is open (`lua_journalbegin`), every write to a flagged table first records the
 //! table, the key and the value it replaces. When the transaction the journal was opened for fails,
 //! `lua_journalend` puts the replaced values back, newest first; when it succeeds, the record is

@@ -54,6 +54,9 @@ impl LuaRuntime {
                         api::random(&stream, a, b)
                     })?,
             )?;
+            // The `lantern` table is journaled as the storage is: a script that puts a new table
+            // in place of `lantern.storage` inside a transaction that fails gets its old one back.
+            super::journal::flag(&self.lua, &lantern);
             Ok((env, lantern))
         })();
         if self.docs.is_empty() {
