@@ -194,7 +194,9 @@ pub(crate) struct TableDecl {
     /// check what `describe` names.
     pub keys: Option<&'static [&'static str]>,
     /// The keys whose values are one of a few names (an enum of the type's: a room's `kind`),
-    /// with the names, for editors.
+    /// with the names, for editors (the schema `docs --schema` writes, a tool of the `cli`
+    /// feature's).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub values: Vec<(&'static str, &'static [&'static str])>,
     /// What some of its keys mean, for editors ([`Vocabulary::describe`]).
     pub help: Vec<(&'static str, &'static str)>,
