@@ -38,6 +38,7 @@ fixtures!(
     bad_encounter,
     bad_hazard,
     bad_manifest_id,
+    bad_rooms,
     bad_semver,
     bad_vocabulary,
     conflicting_mods,
