@@ -17,7 +17,7 @@ pub struct EventKey(pub u32);
 pub struct EventDef {
     /// `creature_died` for engine events, `rats:ritual_done` for custom ones.
     pub name: String,
-    /// Which of these events the world's triggers (top level, rooms, quests) see.
+    /// Which of these events the world's triggers (top level, the scene's, quests) see.
     pub world: WorldSees,
     /// The mod's ID of a custom event (`rats:ritual_done`); `None` for the engine's and the game's.
     pub custom: Option<Id>,

@@ -722,8 +722,8 @@ impl<S: GameState> Vocabulary<S> {
 
     /// Leaves out lantern's creature-and-inventory vocabulary, the reference roguelike's: the
     /// checks `has_tag`, `attribute`, `has_item`, `health_below` and `is_player`, the actions
-    /// `damage`, `heal` and the item actions, and the tables `tags`, `rarities`, `items`,
-    /// `creatures`, `rooms` and `floors`. A mod that writes one is told that this game does not
+    /// `damage`, `heal` and the item actions, the tables `tags`, `rarities`, `items` and
+    /// `creatures`, and `lantern.game`'s `player`, `enemies` and `inventory`. A mod that writes one is told that this game does not
     /// use it (with the game's own names to choose from) instead of acting on a player the game
     /// never shows. Quests, triggers, encounters, custom events, hazards and Lua stay.
     pub fn without_creatures(mut self) -> Self {
