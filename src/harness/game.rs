@@ -471,6 +471,22 @@ impl UserData for TestGame {
                 None => Ok(Value::Nil),
             }
         });
+        // A field the game adds to `lantern.game` (the roguelike's `position`), as a script reads it.
+        methods.add_method("field", |lua, this, name: String| {
+            let rules = this.game.content().host.clone();
+            let fields = &rules.defs().fields;
+            let Some(field) = fields.iter().find(|f| f.name == name) else {
+                let help = crate::diag::did_you_mean_suffix(&name, fields.iter().map(|f| f.name));
+                return Err(located(
+                    lua,
+                    format!("the game adds no field `{name}` to `lantern.game`{help}"),
+                ));
+            };
+            match (field.get)(&this.game) {
+                Ok(json) => crate::lua::storage::from_json(lua, &json),
+                Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
+            }
+        });
     }
 }
 
