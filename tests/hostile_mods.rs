@@ -252,13 +252,11 @@ fn storage_that_holds_itself_is_an_error_and_the_game_goes_on() {
         ),
     );
     assert!(
-        out.contains("error: [evil] lantern.storage.me holds a table that holds it (a cycle), which cannot be saved; the storage keeps its last saved state\n --> evil/scripts/main.lua:1:1\n"),
-        "{out}"
+        out.contains("error: [evil] lantern.storage.me holds a table that holds it (a cycle), which cannot be saved; the storage keeps its last saved state\n --> evil/scripts/main.lua:3:"),
+        "at the line that closed the cycle: {out}"
     );
     assert!(
-        out.contains(
-            "= help: storage is saved when the turn ends; this is the mod's code that ran last"
-        ),
+        out.contains("= help: stored here; storage is saved when the turn ends"),
         "{out}"
     );
     assert!(out.contains("> seed\n1\n"), "{out}");

@@ -742,6 +742,45 @@ fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
 }
 
 #[test]
+fn a_cycle_in_storage_is_reported_at_the_line_that_closed_it() {
+    // A tree whose child points back at its parent, closed on line 5 of the handler; then, in
+    // another game, a fresh table that holds the storage, stored on line 3.
+    let lua = "lantern.on('turn_started', function()\n\
+                 lantern.storage.tree = { child = {} }\n\
+                 local child = lantern.storage.tree.child\n\
+                 child.name = 'leaf'\n\
+                 child.parent = lantern.storage.tree\n\
+                 lantern.storage.count = 1\n\
+               end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("lantern.storage.tree.child.parent holds a table that holds it (a cycle)")
+            && p[0].contains(" --> test/scripts/main.lua:5:")
+            && p[0].contains("stored here"),
+        "{}",
+        p[0]
+    );
+    let lua = "lantern.on('turn_started', function()\n\
+                 local back = lantern.storage\n\
+                 lantern.storage.wrap = { back = back }\n\
+               end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("(a cycle)") && p[0].contains(" --> test/scripts/main.lua:3:"),
+        "{}",
+        p[0]
+    );
+}
+
+#[test]
 fn storing_what_cannot_be_saved_is_reported_at_the_line_that_stored_it() {
     // A function stored into a nested table on line 4, an event view on line 8 of another
     // handler: each is reported where it was stored, not where the handler starts.

@@ -19,6 +19,7 @@ extern "C-unwind" {
     fn lua_badstore(
         state: *mut ffi::lua_State,
         owner: std::ffi::c_int,
+        kind: std::ffi::c_int,
         buf: *mut std::ffi::c_char,
         n: usize,
         value: *mut *const std::ffi::c_void,
@@ -37,13 +38,22 @@ pub(crate) fn flag(lua: &Lua, table: &Table) {
     };
 }
 
-/// Where code of `owner` last stored what storage cannot save (a function, userdata, a
-/// coroutine, an event view), since last asked: its chunk's name (`test/scripts/main.lua`), its
-/// line, and the value as `to_pointer` shows it. Asking forgets it; `None` as the owner only
-/// forgets.
+/// The stores lantern's Lua remembers, one of each kind, for a save that refuses the value.
+#[derive(Clone, Copy)]
+pub(crate) enum Store {
+    /// What storage cannot save: a function, userdata, a coroutine, an event view.
+    Unsavable = 0,
+    /// A table already in the storage stored into it again: the only way to make a cycle.
+    Again = 1,
+}
+
+/// Where code of `owner` last made a store of `kind`, since last asked: its chunk's name
+/// (`test/scripts/main.lua`), its line, and the value as `to_pointer` shows it. Asking forgets
+/// it; `None` as the owner only forgets.
 pub(crate) fn bad_store(
     lua: &Lua,
     owner: Option<std::ffi::c_int>,
+    kind: Store,
 ) -> Option<(String, usize, usize)> {
     let mut buf = [0 as std::ffi::c_char; 128];
     let mut line = 0;
@@ -55,6 +65,7 @@ pub(crate) fn bad_store(
             line = lua_badstore(
                 state,
                 owner.unwrap_or(-1),
+                kind as std::ffi::c_int,
                 buf.as_mut_ptr(),
                 buf.len(),
                 &mut value,

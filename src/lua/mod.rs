@@ -338,11 +338,17 @@ impl LuaRuntime {
                         None => None,
                     };
                     drop(shared);
-                    // Where it stored what a save cannot hold, when that is the trouble; else
-                    // the code of the mod that ran last.
-                    let stored = journal::bad_store(&self.lua, Some(m.owner.number()))
+                    // Where it stored what a save cannot hold, or the table that closes a
+                    // cycle, when that is the trouble; else the code of the mod that ran last.
+                    let owner = Some(m.owner.number());
+                    // Both are asked (asking forgets), then the one of the refused value kept.
+                    let stores = [journal::Store::Unsavable, journal::Store::Again]
+                        .map(|kind| journal::bad_store(&self.lua, owner, kind));
+                    let stored = stores
+                        .into_iter()
+                        .flatten()
                         .filter(|(_, _, value)| culprit == Some(*value))
-                        .and_then(|(source, line, _)| self.files.line_span(&source, line));
+                        .find_map(|(source, line, _)| self.files.line_span(&source, line));
                     let at = last.and_then(|f| {
                         let info = f.info();
                         let source = info.source?.trim_start_matches('@').to_string();
@@ -362,7 +368,9 @@ impl LuaRuntime {
             }
         }
         // What was stored and replaced before the turn ended is no mistake.
-        let _ = journal::bad_store(&self.lua, None);
+        for kind in [journal::Store::Unsavable, journal::Store::Again] {
+            let _ = journal::bad_store(&self.lua, None, kind);
+        }
     }
 
     /// Opens a storage journal for a transaction. (Storage tables are flagged when they are put

@@ -84,6 +84,8 @@ impl Walk {
     fn table(&mut self, t: &mlua::Table) -> Result<Json, String> {
         let id = t.to_pointer() as usize;
         if self.path.iter().any(|(seen, _)| *seen == id) {
+            // The table stored again: lantern's Lua remembers where.
+            self.culprit = Some(id);
             return Err(format!(
                 "{} holds a table that holds it (a cycle), which cannot be saved",
                 self.place()

@@ -907,21 +907,27 @@ static void aux_rawset (lua_State *L, int idx, TValue *key, int n) {
 
 
 /*
-** lantern: where code charged to 'owner' last stored, into a journaled table,
-** what a save cannot hold: the line (0 when nothing since last asked), and
-** its chunk's name into 'buf'. Asking forgets it; an owner of -1 only forgets.
+** lantern: where code charged to 'owner' last made, into a journaled table, a
+** store of 'kind' (LUA_BADVALUE: what a save cannot hold; LUA_BADALIAS: a table
+** of the storage stored again): the line (0 when nothing since last asked),
+** and its chunk's name into 'buf'. Asking forgets it; an owner of -1 only
+** forgets.
 */
-LUA_API int lua_badstore (lua_State *L, int owner, char *buf, size_t n,
-                          const void **value) {
+LUA_API int lua_badstore (lua_State *L, int owner, int kind, char *buf,
+                          size_t n, const void **value) {
   global_State *g = G(L);
+  BadStore *b;
   int line = 0;
-  if (owner >= 0 && g->badline > 0 && g->badowner == owner && buf != NULL && n > 0) {
-    strncpy(buf, g->badsrc, n - 1);
+  if (kind < 0 || kind >= LUA_BADKINDS)
+    return 0;
+  b = &g->bad[kind];
+  if (owner >= 0 && b->line > 0 && b->owner == owner && buf != NULL && n > 0) {
+    strncpy(buf, b->src, n - 1);
     buf[n - 1] = '\0';
-    line = g->badline;
+    line = b->line;
     if (value != NULL) {  /* the value, as 'lua_topointer' shows it */
       lua_lock(L);
-      setobj2s(L, L->top.p, &g->badvalue);
+      setobj2s(L, L->top.p, &b->value);
       api_incr_top(L);
       lua_unlock(L);
       *value = lua_topointer(L, -1);
@@ -929,8 +935,8 @@ LUA_API int lua_badstore (lua_State *L, int owner, char *buf, size_t n,
     }
   }
   if (owner < 0 || line > 0) {
-    g->badline = 0;
-    setnilvalue(&g->badvalue);
+    b->line = 0;
+    setnilvalue(&b->value);
   }
   return line;
 }

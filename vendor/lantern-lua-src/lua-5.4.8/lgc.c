@@ -405,7 +405,8 @@ static void restartcollection (global_State *g) {
   markobject(g, g->mainthread);
   markvalue(g, &g->l_registry);
   markobjectN(g, g->journal);  /* lantern */
-  markvalue(g, &g->badvalue);  /* lantern */
+  markvalue(g, &g->bad[LUA_BADVALUE].value);  /* lantern */
+  markvalue(g, &g->bad[LUA_BADALIAS].value);
   markmt(g);
   markbeingfnz(g);  /* mark any finalizing object left from previous cycle */
 }
@@ -1537,7 +1538,8 @@ static lu_mem atomic (lua_State *L) {
   /* registry and global metatables may be changed by API */
   markvalue(g, &g->l_registry);
   markobjectN(g, g->journal);  /* lantern */
-  markvalue(g, &g->badvalue);  /* lantern */
+  markvalue(g, &g->bad[LUA_BADVALUE].value);  /* lantern */
+  markvalue(g, &g->bad[LUA_BADALIAS].value);
   markmt(g);  /* mark global metatables */
   work += propagateall(g);  /* empties 'gray' list */
   /* remark occasional upvalues of (maybe) dead threads */

@@ -460,10 +460,12 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->journaln = 0;
   g->journaldepth = 0;
   memset(g->storagedirty, 0, sizeof(g->storagedirty));
-  setnilvalue(&g->badvalue);
-  g->badowner = 0;
-  g->badline = 0;
-  g->badsrc[0] = '\0';
+  for (i = 0; i < LUA_BADKINDS; i++) {
+    setnilvalue(&g->bad[i].value);
+    g->bad[i].owner = 0;
+    g->bad[i].line = 0;
+    g->bad[i].src[0] = '\0';
+  }
   L->id = 0;
   for (i = 0; i < LUA_MAXOWNERS; i++)
     g->ownerused[i] = g->ownerlimit[i] = 0;

@@ -261,6 +261,19 @@ struct CallInfo {
 #define OWNERHEADER	sizeof(union {LUAI_MAXALIGN;})
 
 
+/*
+** lantern: the last store into a journaled table of a value a save may refuse:
+** what a save cannot hold (LUA_BADVALUE), or a table of the storage stored
+** into it again (LUA_BADALIAS: the only way to make a cycle).
+*/
+typedef struct BadStore {
+  TValue value;  /* the value stored */
+  int owner;  /* the owner whose code stored it */
+  int line;  /* at this line (0: none since last asked) */
+  char src[LUA_IDSIZE * 2];  /* of this chunk */
+} BadStore;
+
+
 typedef struct global_State {
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
@@ -276,10 +289,7 @@ typedef struct global_State {
   lua_Integer journaln;  /* lantern: how many values 'journal' holds */
   int journaldepth;  /* lantern: journals open (0: writes are not recorded) */
   lu_byte storagedirty[LUA_MAXOWNERS];  /* lantern: owners that wrote a journaled table */
-  TValue badvalue;  /* lantern: the last value stored that a save cannot hold */
-  int badowner;  /* lantern: the owner whose code stored it */
-  int badline;  /* lantern: at this line (0: none since last asked) */
-  char badsrc[LUA_IDSIZE * 2];  /* lantern: of this chunk */
+  BadStore bad[LUA_BADKINDS];  /* lantern: the last store of each kind a save may refuse */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
   l_mem GCdebt;  /* bytes allocated not yet compensated by the collector */
   lu_mem GCestimate;  /* an estimate of the non-garbage memory in use */

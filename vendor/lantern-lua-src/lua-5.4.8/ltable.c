@@ -726,7 +726,14 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
     if (f == NULL) {  /* cannot find a free place? */
       rehash(L, t, key);  /* grow table */
       /* whatever called 'newkey' takes care of TM cache */
-      luaH_set(L, t, key, value);  /* insert key into grown table */
+      {  /* lantern: insert key into grown table; the write was journaled
+            before the table grew, so not again ('luaH_set' would) */
+        const TValue *slot = luaH_get(t, key);
+        if (isabstkey(slot))
+          luaH_newkey(L, t, key, value);
+        else
+          setobj2t(L, cast(TValue *, slot), value);
+      }
       return;
     }
     lua_assert(!isdummy(t));
@@ -1059,12 +1066,13 @@ Node *luaH_mainposition (const Table *t, const TValue *key) {
 
 
 /*
-** Remembers where the running code stored what storage cannot save: the
-** innermost Lua function's chunk and current line, for the owner charged
+** Remembers where the running code made a store of 'kind' that a save may
+** refuse (what storage cannot save, or a table of the storage stored again):
+** the innermost Lua function's chunk and current line, for the owner charged
 ** now. The VM keeps 'savedpc' current before a store to a flagged table.
 */
-static void badstore (lua_State *L, const TValue *v) {
-  global_State *g = G(L);
+static void remember (lua_State *L, const TValue *v, int kind) {
+  BadStore *b = &G(L)->bad[kind];
   CallInfo *ci = L->ci;
   Proto *p;
   const char *src;
@@ -1074,11 +1082,28 @@ static void badstore (lua_State *L, const TValue *v) {
     return;
   p = ci_func(ci)->p;
   src = (p->source != NULL) ? getstr(p->source) : "";
-  setobj(L, &g->badvalue, v);
-  g->badowner = g->owner;
-  g->badline = luaG_getfuncline(p, pcRel(ci->u.l.savedpc, p));
-  strncpy(g->badsrc, src, sizeof(g->badsrc) - 1);
-  g->badsrc[sizeof(g->badsrc) - 1] = '\0';
+  setobj(L, &b->value, v);
+  b->owner = G(L)->owner;
+  b->line = luaG_getfuncline(p, pcRel(ci->u.l.savedpc, p));
+  strncpy(b->src, src, sizeof(b->src) - 1);
+  b->src[sizeof(b->src) - 1] = '\0';
+}
+
+#define badstore(L,v)	remember(L, v, LUA_BADVALUE)
+
+
+/*
+** A table stored into a flagged one: flagged with what it holds, unless it
+** is in the storage already (flagged), which is how a cycle is made: then the
+** store is remembered.
+*/
+static void storetable (lua_State *L, const TValue *v, int depth) {
+  if (isjournaled(hvalue(v))) {
+    if (L != NULL)
+      remember(L, v, LUA_BADALIAS);
+  }
+  else
+    luaH_journalflag(L, hvalue(v), depth);
 }
 
 
@@ -1098,7 +1123,7 @@ void luaH_journalflag (lua_State *L, Table *t, int depth) {
   for (i = 0; i < size; i++) {
     const TValue *v = &t->array[i];
     if (ttistable(v))
-      luaH_journalflag(L, hvalue(v), depth + 1);
+      storetable(L, v, depth + 1);
     else if (L != NULL && l_unlikely(unsavable(v)))
       badstore(L, v);
   }
@@ -1109,7 +1134,7 @@ void luaH_journalflag (lua_State *L, Table *t, int depth) {
     if (isempty(v))
       continue;
     if (ttistable(v))
-      luaH_journalflag(L, hvalue(v), depth + 1);
+      storetable(L, v, depth + 1);
     else if (L != NULL && l_unlikely(unsavable(v)))
       badstore(L, v);
     if (L != NULL) {
@@ -1141,7 +1166,7 @@ void luaH_journal (lua_State *L, Table *t, const TValue *key,
   if (g->owner >= 0 && g->owner < LUA_MAXOWNERS)
     g->storagedirty[g->owner] = 1;  /* its storage is to be written again */
   if (ttistable(v))
-    luaH_journalflag(L, hvalue(v), 1);
+    storetable(L, v, 1);
   else if (l_unlikely(unsavable(v)))
     badstore(L, v);
   if (l_unlikely(key != NULL && unsavable(key)))

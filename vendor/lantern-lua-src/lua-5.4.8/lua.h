@@ -493,8 +493,12 @@ LUA_API void (lua_stop) (lua_State *L, const char *msg);
 LUA_API void (lua_journalflag) (lua_State *L, int idx);  /* lantern */
 LUA_API lua_Integer (lua_journalbegin) (lua_State *L);  /* lantern */
 LUA_API void (lua_journalend) (lua_State *L, lua_Integer mark, int undo);
-LUA_API int (lua_badstore) (lua_State *L, int owner, char *buf, size_t n,
-                            const void **value);  /* lantern */
+/* lantern: the kinds of store 'lua_badstore' remembers */
+#define LUA_BADVALUE	0  /* of what a save cannot hold */
+#define LUA_BADALIAS	1  /* of a table of the storage, again: how a cycle is made */
+#define LUA_BADKINDS	2
+LUA_API int (lua_badstore) (lua_State *L, int owner, int kind, char *buf,
+                            size_t n, const void **value);  /* lantern */
 LUA_API int (lua_storagedirty) (lua_State *L, int owner);  /* lantern */
 
 /* lantern: the work of copying or comparing 'n' bytes, in count units */
