@@ -84,7 +84,9 @@ impl World {
     }
 }
 
-/// Loads the mods in `mods_dir`: data, scripts, and the binding between them.
+/// Loads the mods in `mods_dir`: data, scripts, and the binding between them, with the default
+/// vocabulary ([`Rules::default`]: the reference roguelike's with the `roguelike` feature, the
+/// empty one without). A game with its own world loads with [`load_game`].
 pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
     load_world_of(&[mods_dir.to_path_buf()], None, limits, &Rules::default())
 }

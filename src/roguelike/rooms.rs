@@ -10,7 +10,7 @@ use crate::id::Id;
 
 impl Game {
     /// Where the run is (the roguelike's state).
-    pub fn position(&self) -> Run {
+    pub(crate) fn position(&self) -> Run {
         self.host_state::<Run>().cloned().unwrap_or_default()
     }
 
