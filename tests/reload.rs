@@ -137,6 +137,37 @@ fn an_added_trigger_fires_on_the_next_event() {
     assert_eq!(s.live.game().state().player.count(&id("core:key")), 1);
 }
 
+/// A floor of two rooms before core's; `TRIGGER` is replaced by the bell's trigger, or nothing.
+const TOWER: &str = "[[rooms]]\nid = \"bell\"\nkind = \"empty\"\nTRIGGER\n\n[[rooms]]\nid = \"hall\"\nkind = \"empty\"\n\n[[floors]]\nid = \"tower\"\ndepth = -10\nrooms = ROOMS\n";
+const RING: &str = "[[rooms.triggers]]\non = \"turn_started\"\nactions = [ { action = \"give_item\", item = \"core:key\" } ]";
+
+fn tower(trigger: &str, rooms: &str) -> String {
+    TOWER.replace("TRIGGER", trigger).replace("ROOMS", rooms)
+}
+
+#[test]
+fn a_rooms_trigger_added_by_an_edit_listens_while_the_run_is_in_it() {
+    let mut s = Session::new(&[("data/t.toml", &tower("", r#"["bell", "hall"]"#))]);
+    s.live.game_mut().enter_next_room().unwrap();
+    assert_eq!(s.live.game().current_room(), Some(id("test:bell")));
+    s.write("test/data/t.toml", &tower(RING, r#"["bell", "hall"]"#));
+    s.reload_ok();
+    s.turn();
+    let keys = |s: &Session| s.live.game().state().player.count(&id("core:key"));
+    assert_eq!(
+        keys(&s),
+        1,
+        "the bell's new trigger listens: the run is in the bell"
+    );
+    // The floor's rooms swapped: the run, at the same place, is in the hall now, whose triggers
+    // are none.
+    s.write("test/data/t.toml", &tower(RING, r#"["hall", "bell"]"#));
+    s.reload_ok();
+    assert_eq!(s.live.game().current_room(), Some(id("test:hall")));
+    s.turn();
+    assert_eq!(keys(&s), 1);
+}
+
 #[test]
 fn a_broken_toml_file_keeps_the_old_version_and_names_the_line_then_the_fix_loads() {
     let good = "[[items]]\nid = \"cheese\"\n";
