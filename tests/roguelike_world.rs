@@ -21,6 +21,7 @@ fn bell_mods(rooms: &str) -> TestMods {
 [[rooms]]
 id = "bell"
 name = "Bell Tower"
+description = "A rope hangs from the dark."
 kind = "empty"
 
 [[rooms.triggers]]
@@ -62,7 +63,17 @@ fn a_rooms_triggers_listen_while_the_run_is_in_it() {
     let start = gold(&g);
     g.enter_next_room().unwrap();
     assert_eq!(g.current_room(), Some(Id::new("test", "bell")));
-    assert_eq!(gold(&g), start + 5, "{:?}", g.take_messages());
+    let said = g.take_messages();
+    assert_eq!(
+        said[..3],
+        [
+            "You descend to tower.",
+            "You enter Bell Tower.",
+            "A rope hangs from the dark."
+        ],
+        "a room's description is read on entering it"
+    );
+    assert_eq!(gold(&g), start + 5, "{said:?}");
     g.enter_next_room().unwrap();
     assert_eq!(g.current_room(), Some(Id::new("test", "hall")));
     assert_eq!(gold(&g), start + 5, "the bell's trigger is not the hall's");

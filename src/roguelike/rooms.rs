@@ -76,6 +76,9 @@ impl Game {
             "You enter {}.",
             room_def.map_or_else(|| room_id.to_string(), |r| world::room_name(&room_id, r))
         ));
+        if let Some(r) = room_def.filter(|r| !r.description.is_empty()) {
+            self.say(r.description.clone());
+        }
         self.raise("room_entered", &[("prefab", Value::id(&room_id))])?;
         if let Some(room_def) = room_def {
             self.fill_room(&room_id, room_def, (floor, room));

@@ -65,9 +65,8 @@ pub struct Room {
     /// Shown to players; the ID's name when absent.
     #[serde(default)]
     pub name: Option<String>,
-    /// What the player reads of it (the console does not show it yet).
+    /// What the player reads on entering it.
     #[serde(default)]
-    #[allow(dead_code)]
     pub description: String,
     /// What it holds.
     pub kind: RoomKind,
@@ -134,6 +133,7 @@ pub fn rules() -> Rules {
             "rooms",
             &[
                 ("name", "shown to players"),
+                ("description", "what the player reads on entering"),
                 ("kind", "combat, encounter, hazard or empty"),
                 ("enemies", "creature IDs"),
                 ("npc", "a creature to talk to"),
