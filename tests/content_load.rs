@@ -220,15 +220,26 @@ fn the_editor_schema_lists_exactly_the_keys_the_loader_accepts() {
     }
 }
 
-/// A key of a game's table whose type is an enum of names (the roguelike's room `kind`) is offered
-/// with those names, learnt from the type's `Deserialize`.
+/// A key of a game's table is offered as its type reads it, learnt from the type's `Deserialize`:
+/// an enum of names (the roguelike's room `kind`) with those names, an integer as an integer.
 #[test]
-fn the_editor_schema_offers_a_rooms_kinds() {
+fn the_editor_schema_knows_what_a_games_table_keys_read() {
     let kind = &data_schema()["properties"]["rooms"]["items"]["properties"]["kind"];
     assert_eq!(
         kind["enum"],
         serde_json::json!(["combat", "encounter", "hazard", "empty"])
     );
+    // And what the type reads elsewhere, with what the game says a key means.
+    let schema = data_schema();
+    let floor = &schema["properties"]["floors"]["items"]["properties"];
+    assert_eq!(floor["depth"]["type"], "integer");
+    assert_eq!(floor["name"]["type"], "string");
+    let triggers = &schema["properties"]["rooms"]["items"]["properties"]["triggers"];
+    assert_eq!(
+        triggers["description"],
+        "listen while the run is in the room"
+    );
+    assert_eq!(triggers["items"]["$ref"], "#/definitions/trigger");
 }
 
 #[test]

@@ -234,13 +234,16 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
         for key in table.keys.unwrap_or_default() {
             props.entry(key.to_string()).or_insert_with(|| json!({}));
         }
-        for (key, names) in &table.values {
+        // What the type reads at a key, unless the key names IDs (described above).
+        for (key, shape) in &table.shapes {
             let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
-            p["enum"] = json!(names);
-        }
-        for (key, help) in &table.help {
-            let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
-            p["description"] = Value::String(help.to_string());
+            if p.get("anyOf").is_some() {
+                continue;
+            }
+            match shape {
+                crate::host::keys::Shape::Names(names) => p["enum"] = json!(names),
+                crate::host::keys::Shape::Type(ty) => p["type"] = json!(ty),
+            }
         }
         if table.in_play.is_some() {
             props.insert(
@@ -251,6 +254,10 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
                     "items": { "$ref": "#/definitions/trigger" },
                 }),
             );
+        }
+        for (key, help) in &table.help {
+            let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
+            p["description"] = Value::String(help.to_string());
         }
         properties.insert(
             table.key.to_string(),

@@ -1,8 +1,8 @@
 //! The keys a game's table type reads, learnt from its `Deserialize` without an entry: serde hands
 //! a struct's field names to the deserializer it reads from, and a probe that records them and
-//! stops is enough. The editor schema and the scaffold list them. Likewise the values a key takes
-//! when its type is an enum of names (a room's `kind`): the probe offers the struct that one key,
-//! and the enum hands it its variants.
+//! stops is enough. The editor schema and the scaffold list them. Likewise what a key's value is:
+//! the probe offers the struct that one key, and its type asks for what it reads (an integer, text,
+//! an array...), or, an enum of names (a room's `kind`), hands over its variants.
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
@@ -15,14 +15,26 @@ pub(crate) fn of<T: de::DeserializeOwned>() -> Option<&'static [&'static str]> {
     }
 }
 
-/// For each key `T` reads whose value is an enum of names (or an optional one), the names.
-pub(crate) fn values_of<T: de::DeserializeOwned>(
+/// What a key's value is, as its type reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Shape {
+    /// One of these names (an enum of unit variants).
+    Names(&'static [&'static str]),
+    /// A JSON Schema type: `integer`, `number`, `string`, `boolean`, `array`, `object`.
+    Type(&'static str),
+}
+
+/// For each key `T` reads whose value's type says what it reads (looking through `Option`), its
+/// shape. A key whose type reads anything (`deserialize_any`) is left out.
+pub(crate) fn shapes_of<T: de::DeserializeOwned>(
     keys: &[&'static str],
-) -> Vec<(&'static str, &'static [&'static str])> {
+) -> Vec<(&'static str, Shape)> {
     let mut out = Vec::new();
     for &key in keys {
-        if let Err(Found::Variants(names)) = T::deserialize(Probe::Value(key)) {
-            out.push((key, names));
+        match T::deserialize(Probe::Value(key)) {
+            Err(Found::Variants(names)) => out.push((key, Shape::Names(names))),
+            Err(Found::Type(ty)) => out.push((key, Shape::Type(ty))),
+            _ => {}
         }
     }
     out
@@ -39,6 +51,7 @@ enum Probe {
 enum Found {
     Keys(&'static [&'static str]),
     Variants(&'static [&'static str]),
+    Type(&'static str),
     Other,
 }
 
@@ -112,14 +125,41 @@ impl<'de> MapAccess<'de> for OneKey {
     }
 }
 
-/// A key's value: an enum hands over its variants, an `Option` is looked through.
+/// A key's value: an enum hands over its variants, an `Option` is looked through, and what else
+/// the type asks for is its JSON Schema type.
 struct ValueProbe;
+
+macro_rules! asks_for {
+    ($ty:literal: $($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
+            Err(Found::Type($ty))
+        })*
+    };
+}
 
 impl<'de> Deserializer<'de> for ValueProbe {
     type Error = Found;
 
     fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
         Err(Found::Other)
+    }
+
+    asks_for!("integer": deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128);
+    asks_for!("number": deserialize_f32 deserialize_f64);
+    asks_for!("boolean": deserialize_bool);
+    asks_for!("string": deserialize_str deserialize_string deserialize_char);
+    asks_for!("array": deserialize_seq);
+    asks_for!("object": deserialize_map);
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Found> {
+        Err(Found::Type("object"))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -136,8 +176,7 @@ impl<'de> Deserializer<'de> for ValueProbe {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+        bytes byte_buf unit unit_struct newtype_struct tuple tuple_struct identifier ignored_any
     }
 }
 
@@ -180,12 +219,25 @@ mod tests {
     }
 
     #[test]
-    fn a_key_whose_value_is_an_enum_of_names_has_those_names() {
+    fn a_keys_value_is_what_its_type_reads() {
         let keys = of::<Seed>().unwrap();
         let spring_autumn: &[&str] = &["spring", "autumn"];
         assert_eq!(
-            values_of::<Seed>(keys),
-            [("sown", spring_autumn), ("harvested", spring_autumn)]
+            shapes_of::<Seed>(keys),
+            [
+                ("name", Shape::Type("string")),
+                ("sown", Shape::Names(spring_autumn)),
+                ("harvested", Shape::Names(spring_autumn)),
+                ("type", Shape::Type("string")),
+            ]
+        );
+        assert_eq!(
+            shapes_of::<Crop>(of::<Crop>().unwrap()),
+            [
+                ("name", Shape::Type("string")),
+                ("days", Shape::Type("integer")),
+                ("sellPrice", Shape::Type("integer")),
+            ]
         );
     }
 

@@ -15,7 +15,7 @@
 
 mod args;
 mod effects;
-mod keys;
+pub(crate) mod keys;
 mod problem;
 mod state;
 
@@ -193,11 +193,11 @@ pub(crate) struct TableDecl {
     /// The keys that type reads (beside `id`), when serde says (a struct): for editors, and to
     /// check what `describe` names.
     pub keys: Option<&'static [&'static str]>,
-    /// The keys whose values are one of a few names (an enum of the type's: a room's `kind`),
-    /// with the names, for editors (the schema `docs --schema` writes, a tool of the `cli`
+    /// What the type reads at each key, where it says (an integer; one of an enum's names: a
+    /// room's `kind`), for editors (the schema `docs --schema` writes, a tool of the `cli`
     /// feature's).
     #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-    pub values: Vec<(&'static str, &'static [&'static str])>,
+    pub shapes: Vec<(&'static str, keys::Shape)>,
     /// What some of its keys mean, for editors ([`Vocabulary::describe`]).
     pub help: Vec<(&'static str, &'static str)>,
 }
@@ -320,8 +320,8 @@ impl<S: GameState> Vocabulary<S> {
                 validate: Vec::new(),
                 entry_type: (std::any::TypeId::of::<T>(), std::any::type_name::<T>()),
                 keys: keys::of::<T>(),
-                values: keys::of::<T>()
-                    .map(keys::values_of::<T>)
+                shapes: keys::of::<T>()
+                    .map(keys::shapes_of::<T>)
                     .unwrap_or_default(),
                 help: Vec::new(),
             });
