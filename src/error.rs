@@ -16,13 +16,23 @@ pub enum Error {
     Refused(String),
     /// A save could not be written, or a file could not be read as a save of this game.
     Save(String),
+    /// A mod's code failed (a script's action raised an error) and already said so: its
+    /// problem, at the script's file and line, is among the game's problems
+    /// ([`Game::take_problems`](crate::game::Game::take_problems)). This is its message again, for
+    /// whoever asked; show the located problem rather than this one.
+    Reported(String),
 }
 
 impl Error {
+    /// Whether the failure was already reported as a located problem ([`Error::Reported`]).
+    pub fn is_reported(&self) -> bool {
+        matches!(self, Error::Reported(_))
+    }
+
     /// The message alone.
     pub fn message(&self) -> &str {
         match self {
-            Error::Refused(m) | Error::Save(m) => m,
+            Error::Refused(m) | Error::Save(m) | Error::Reported(m) => m,
         }
     }
 }
@@ -40,7 +50,7 @@ impl std::error::Error for Error {}
 impl From<Error> for String {
     fn from(e: Error) -> String {
         match e {
-            Error::Refused(m) | Error::Save(m) => m,
+            Error::Refused(m) | Error::Save(m) | Error::Reported(m) => m,
         }
     }
 }
@@ -58,8 +68,14 @@ impl From<&str> for Error {
     }
 }
 
+/// A problem found while doing what the game asked (an action list that failed): a problem that
+/// follows from one reported before it (a script's error at its line) is [`Error::Reported`].
 impl From<crate::diag::Diagnostic> for Error {
     fn from(d: crate::diag::Diagnostic) -> Error {
-        Error::Refused(d.message)
+        if d.follows {
+            Error::Reported(d.message)
+        } else {
+            Error::Refused(d.message)
+        }
     }
 }

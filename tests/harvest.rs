@@ -999,3 +999,40 @@ fn a_script_cannot_perform_the_games_internal_action_but_the_game_can() {
     g.perform("end_day", &[], "test").unwrap();
     assert_eq!(g.host_state::<Farm>().unwrap().day, 3);
 }
+
+#[test]
+fn the_game_performing_a_scripts_action_that_fails_is_told_it_was_reported_at_its_line() {
+    let rules = lantern::host::Vocabulary::new("shop", Counter::default()).rules();
+    let dir = one_mod(
+        "bell",
+        &[(
+            "scripts/main.lua",
+            "lantern.register_action('crack', function(ctx, args)\n  error('the bell cracked')\nend)\n",
+        )],
+    );
+    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let mut g = world.start(1);
+    let e = g.perform("bell:crack", &[], "test").unwrap_err();
+    assert!(e.is_reported(), "{e:?}");
+    assert!(e.to_string().contains("the bell cracked"), "{e}");
+    let told = problems(&mut g, &world);
+    assert_eq!(told.len(), 1, "one mistake, one message: {told:#?}");
+    assert!(
+        told[0].contains("bell/scripts/main.lua:2"),
+        "at the script's line: {}",
+        told[0]
+    );
+    // A script's action the game names by its ID; one no script registers is refused.
+    let e = g.perform("bell:ring", &[], "test").unwrap_err();
+    assert!(!e.is_reported(), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("no script registers the action `bell:ring`"),
+        "{e}"
+    );
+}

@@ -135,7 +135,7 @@ fn a_bottom_action_without_a_die_showing_a_color_is_refused() {
     );
     let err = run.play(&c, 0, Side::Bottom, &mut rolls).unwrap_err();
     assert_eq!(
-        err,
+        err.to_string(),
         "push's bottom action needs 1 die showing a color; 0 available"
     );
     assert_eq!(run.hand.len(), 5, "a refused play changes nothing");

@@ -172,9 +172,9 @@ pub fn run(options: Options) -> ExitCode {
             "devcard" if options.dev => {
                 let result = words_of_line
                     .get(1)
-                    .ok_or_else(|| "`devcard` needs a card".to_string())
+                    .ok_or_else(|| crate::Error::from("`devcard` needs a card"))
                     .and_then(|c| find_id(&live.game().content().cards, c, "core", "card"))
-                    .and_then(|card| live.game_mut().dev_card(&card).map_err(String::from));
+                    .and_then(|card| live.game_mut().dev_card(&card));
                 match result {
                     Ok(()) => println!("{}", hazard_text(live.game()).unwrap_or_default()),
                     Err(e) => println!("error: {e}"),

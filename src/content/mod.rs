@@ -278,13 +278,13 @@ pub fn find_id<V>(
     text: &str,
     default_ns: &str,
     kind: &str,
-) -> Result<Id, String> {
+) -> Result<Id, crate::Error> {
     let id = Id::parse(text, default_ns).ok_or_else(|| format!("`{text}` is not an ID"))?;
     if registry.contains_key(&id) {
         return Ok(id);
     }
     let help = crate::diag::did_you_mean_suffix(id.as_str(), registry.keys().map(Id::as_str));
-    Err(format!("there is no {kind} `{id}`{help}"))
+    Err(format!("there is no {kind} `{id}`{help}").into())
 }
 
 /// The result of loading a mods directory.

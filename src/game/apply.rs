@@ -30,6 +30,10 @@ pub mod ev {
     pub const HAZARD_ENDED: EventKey = EventKey(16);
 }
 
+/// A failed action list: its problem, and the error its failing action gave (boxed: the error
+/// path only).
+pub(super) type ListFailure = Box<(Diagnostic, crate::Error)>;
+
 /// How a failed action list is undone ([`Game::undo_for`]).
 enum Undo {
     Nothing,
@@ -73,6 +77,17 @@ impl Game {
     /// Applies an action list as a transaction: every action, or (on the first failure) none of them.
     /// The failure names the mod file and line of the list.
     pub fn apply_list(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
+        self.apply_list_telling(list, ctx).map_err(|f| f.0)
+    }
+
+    /// [`apply_list`](Self::apply_list), its failure also as the error its action gave: the
+    /// game's own calls ([`Game::perform`]) answer with that, a script's error already reported
+    /// at its line being [`Error::Reported`](crate::Error::Reported) with the script's message.
+    pub(super) fn apply_list_telling(
+        &mut self,
+        list: &ActionList,
+        ctx: &Ctx,
+    ) -> Result<(), ListFailure> {
         self.open_lists += 1;
         let result = self.apply_list_whole(list, ctx);
         self.close_list();
@@ -93,15 +108,13 @@ impl Game {
         }
     }
 
-    fn apply_list_whole(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), Diagnostic> {
+    fn apply_list_whole(&mut self, list: &ActionList, ctx: &Ctx) -> Result<(), ListFailure> {
         let undo = self.undo_for(list);
         // The failure, and whether the action reported it itself (a script's error at its line).
         let mut failed = None;
         for entry in &list.actions {
-            let before = self.problems.len();
-            if let Err(message) = self.apply_entry(entry, ctx) {
-                let told = self.problems[before..].iter().any(|d| d.message == message);
-                failed = Some((message, told));
+            if let Err(e) = self.apply_entry(entry, ctx) {
+                failed = Some(e);
                 break;
             }
         }
@@ -122,7 +135,7 @@ impl Game {
                 }
             }
         }
-        let Some((message, told)) = failed else {
+        let Some(error) = failed else {
             if let Undo::Whole(point) = undo {
                 self.keep(*point);
             }
@@ -136,10 +149,10 @@ impl Game {
                 self.messages.truncate(point.said);
             }
         }
-        if told {
+        if error.is_reported() {
             // One mistake, one message: the action said what went wrong, at its own line; this
             // only says which list it stopped.
-            return Err(Diagnostic::error(
+            let d = Diagnostic::error(
                 Code::ActionFailed,
                 format!(
                     "stopped by the failure above (from {}); nothing in this action list was applied",
@@ -147,16 +160,19 @@ impl Game {
                 ),
             )
             .at(list.span)
-            .following());
+            .following();
+            return Err(Box::new((d, error)));
         }
-        Err(Diagnostic::error(
+        let d = Diagnostic::error(
             Code::ActionFailed,
             format!(
-                "{message} (from {}); nothing in this action list was applied",
+                "{error} (from {}); nothing in this action list was applied",
                 ctx.cause
             ),
         )
-        .at(list.span))
+        .at(list.span);
+        let error = crate::Error::from(d.clone());
+        Err(Box::new((d, error)))
     }
 
     /// What undoes `list` if one of its actions fails. A single built-in action checks before it
@@ -245,7 +261,7 @@ impl Game {
     }
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).
-    pub(crate) fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
+    pub(crate) fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), crate::Error> {
         self.open_lists += 1;
         let result = self.apply_entry(entry, ctx);
         self.close_list();
@@ -303,7 +319,7 @@ impl Game {
         }
     }
 
-    fn apply_entry(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), String> {
+    fn apply_entry(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), crate::Error> {
         let content = self.content.clone();
         match &entry.action {
             Action::Damage {
@@ -365,7 +381,7 @@ impl Game {
                         .get(item)
                         .map(|i| i.name.as_str())
                         .unwrap_or(item.as_str());
-                    return Err(format!("needs {count} {name}, but {who} holds {held}"));
+                    return Err(format!("needs {count} {name}, but {who} holds {held}").into());
                 }
                 if let Some(c) = self.creature_mut(who) {
                     c.take(item, *count);
@@ -394,7 +410,7 @@ impl Game {
                     .map(|i| &i.id)
                     .collect();
                 if candidates.is_empty() {
-                    return Err(format!("no item tagged `{tag}` lies in the rarity range"));
+                    return Err(format!("no item tagged `{tag}` lies in the rarity range").into());
                 }
                 let mut got = Vec::new();
                 for _ in 0..*count {
@@ -431,7 +447,8 @@ impl Game {
                         .unwrap_or_default();
                     return Err(format!(
                         "needs {count} items tagged `{tag}`{rarity}, but {who} holds {held}"
-                    ));
+                    )
+                    .into());
                 }
                 // One entry per unit, in inventory order, then a seeded pick without replacement.
                 let content_ref = content.clone();
@@ -505,7 +522,8 @@ impl Game {
                         "the deck holds at most {} cards; it has {}",
                         super::state::MOST_CARDS,
                         self.state.deck.len()
-                    ));
+                    )
+                    .into());
                 }
                 self.state
                     .deck
@@ -576,7 +594,7 @@ impl Game {
             }
             Action::Custom { id, args } => {
                 if let Some(result) = self.host_action(id, args, ctx) {
-                    return result;
+                    return result.map_err(crate::Error::Refused);
                 }
                 let busy = self.host_busy;
                 match self.with_host(|host, game| host.action(game, id, args, ctx)) {
@@ -584,9 +602,10 @@ impl Game {
                     None if busy => {
                         return Err(format!(
                             "the action `{id}` cannot run inside another script's call"
-                        ))
+                        )
+                        .into())
                     }
-                    None => return Err(format!("no script registers the action `{id}`")),
+                    None => return Err(format!("no script registers the action `{id}`").into()),
                 }
             }
         }
@@ -601,11 +620,11 @@ impl Game {
         target: Option<CreatureRef>,
         payload: &[(usize, Value)],
         cause: Option<std::rc::Rc<str>>,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::Error> {
         let def = self.content.events.get(kind);
         for (i, v) in payload {
             let Some((name, ty)) = def.payload.get(*i) else {
-                return Err(format!("event `{}` has no field {i}", def.name));
+                return Err(format!("event `{}` has no field {i}", def.name).into());
             };
             if !v.fits(*ty) {
                 return Err(format!(
@@ -613,7 +632,8 @@ impl Game {
                     def.name,
                     ty.name(),
                     v.type_name()
-                ));
+                )
+                .into());
             }
         }
         // Into a payload allocation an earlier event gave back, or a new one.

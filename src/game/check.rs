@@ -169,7 +169,7 @@ impl Game {
                 format!("no script registers the check `{id}`")
             });
         };
-        host.check(self, id, args, ctx)
+        host.check(self, id, args, ctx).map_err(String::from)
     }
 
     /// Whether one condition holds (with `not` applied); an error (a Lua check that failed) is `Err`.

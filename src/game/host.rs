@@ -109,7 +109,7 @@ impl Game {
             span: entry.span,
             actions: vec![entry],
         };
-        Ok(self.apply_list(&list, ctx)?)
+        self.apply_list_telling(&list, ctx).map_err(|f| f.1)
     }
 
     /// The action `action` with `args`, checked: one of the game's, or a built-in one read as its
@@ -151,6 +151,24 @@ impl Game {
         }
         // A bare name is the game's own; a name that is no ID finds nothing (and "did you mean").
         let id = Id::parse(action, rules.namespace());
+        // Another namespace's action that is not the game's is a mod's script's: its arguments
+        // go to the script as they are, and a name no script registers is refused when it runs.
+        if let Some(id) = id
+            .as_ref()
+            .filter(|id| id.namespace() != rules.namespace() && rules.action(id).is_none())
+        {
+            let args = args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect();
+            return Ok(ActionEntry {
+                action: crate::content::Action::Custom {
+                    id: id.clone(),
+                    args,
+                },
+                span,
+            });
+        }
         let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
             let names: Vec<String> = rules
                 .all_actions()

@@ -113,14 +113,16 @@ pub trait Host {
     /// The innermost transaction since a [`checkpoint`](Host::checkpoint) failed and the game went
     /// back to the state it had then: script state is to go back too.
     fn roll_back(&mut self, _game: &mut Game) {}
-    /// Runs an action the scripts registered.
+    /// Runs an action the scripts registered. A failure the host reported itself (with
+    /// [`Game::report`], at the script's line) is [`Error::Reported`](crate::Error::Reported), so
+    /// the action list it stopped says only which list that was.
     fn action(
         &mut self,
         game: &mut Game,
         id: &Id,
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
-    ) -> Result<(), String>;
+    ) -> Result<(), crate::Error>;
     /// Answers a check the scripts registered; the game is read-only.
     fn check(
         &mut self,
@@ -128,7 +130,7 @@ pub trait Host {
         id: &Id,
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
-    ) -> Result<bool, String>;
+    ) -> Result<bool, crate::Error>;
 }
 
 /// A game over a content snapshot: its state behind one door, the event queue, the scripts.

@@ -97,7 +97,7 @@ fn known<V>(
     text: &str,
     kind: &str,
 ) -> mlua::Result<Id> {
-    crate::content::find_id(registry, text, "core", kind).map_err(|e| located(lua, e))
+    crate::content::find_id(registry, text, "core", kind).map_err(|e| located(lua, e.into()))
 }
 
 impl TestGame {

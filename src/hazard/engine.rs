@@ -225,7 +225,7 @@ impl HazardRun {
         route: Route,
         progress: Option<&Id>,
         rolls: &mut impl Rolls,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::Error> {
         if self.phase != Phase::Reveal {
             return Err("the route is already chosen; it is binding".into());
         }
@@ -239,7 +239,8 @@ impl HazardRun {
                         "the safe route's progress type is one of: {}",
                         choices.join(", ")
                     )
-                });
+                }
+                .into());
             }
             self.safe_type = p.clone();
         }
@@ -310,7 +311,7 @@ impl HazardRun {
         index: usize,
         side: Side,
         rolls: &mut impl Rolls,
-    ) -> Result<Id, String> {
+    ) -> Result<Id, crate::Error> {
         if self.phase != Phase::Playing {
             return Err("choose a route first".into());
         }
@@ -337,7 +338,8 @@ impl HazardRun {
                     return Err(format!(
                         "{}'s bottom action needs {} {dice} showing a color; {have} available",
                         card.name, bottom.cost
-                    ));
+                    )
+                    .into());
                 }
                 // Preserved dice pay without being spent.
                 let kept = self.preserved.min(bottom.cost);
@@ -459,7 +461,7 @@ impl HazardRun {
         &mut self,
         content: &Content,
         rolls: &mut impl Rolls,
-    ) -> Result<RoundEnd, String> {
+    ) -> Result<RoundEnd, crate::Error> {
         if self.phase != Phase::Playing {
             return Err("there is no round to end".into());
         }
@@ -517,7 +519,7 @@ impl HazardRun {
     /// that no longer exist leave it (each named in the notes returned), dice and meters are
     /// checked against the route. `Err` says why the run cannot go on (its hazard is gone, has
     /// fewer rounds than the run reached, or has other meters now); the caller closes it.
-    pub fn reconcile(&mut self, content: &Content) -> Result<Vec<String>, String> {
+    pub(crate) fn reconcile(&mut self, content: &Content) -> Result<Vec<String>, String> {
         let hazard = content
             .hazards
             .get(&self.hazard)

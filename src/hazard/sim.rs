@@ -154,13 +154,25 @@ pub fn simulate(
     hazard: &Id,
     spec: &Spec,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<SimReport, String> {
+) -> Result<SimReport, crate::Error> {
     simulate_with(content, hazard, spec, progress, None, None)
 }
 
 /// As [`simulate`], with the choices made by `custom` (named `custom_name` in the report) instead of
 /// the built-in policy.
 pub fn simulate_with(
+    content: &Content,
+    hazard: &Id,
+    spec: &Spec,
+    progress: &(dyn Fn(u64) + Sync),
+    custom: Option<ChooserFactory>,
+    custom_name: Option<&str>,
+) -> Result<SimReport, crate::Error> {
+    play_all(content, hazard, spec, progress, custom, custom_name).map_err(crate::Error::Refused)
+}
+
+/// [`simulate_with`]'s work, its errors in words.
+fn play_all(
     content: &Content,
     hazard: &Id,
     spec: &Spec,

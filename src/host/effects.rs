@@ -179,5 +179,6 @@ impl Game {
         }
         fields.sort_by_key(|(i, _)| *i);
         self.emit(kind, source, target, &fields, cause)
+            .map_err(String::from)
     }
 }

@@ -147,14 +147,15 @@ impl LuaRuntime {
         ))
     }
 
-    /// Runs a Lua-registered action (from a TOML action list).
+    /// Runs a Lua-registered action (from a TOML action list). Its failure is reported here, at
+    /// the script's line, and returned as already reported.
     fn call_action(
         &mut self,
         game: &mut Game,
         id: &Id,
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::Error> {
         let (func, index) = self.registered("action", |s| &s.actions, id)?;
         let (ctx_t, args_t) = self.call_tables(ctx, args)?;
         let (lua, lender) = (&self.lua, &self.lender);
@@ -183,7 +184,7 @@ impl LuaRuntime {
             );
             let message = d.message.clone();
             game.report(d);
-            message
+            crate::Error::Reported(message)
         })
     }
 }
@@ -317,7 +318,7 @@ impl Host for LuaRuntime {
         id: &Id,
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::Error> {
         self.call_action(game, id, args, ctx)
     }
 
@@ -327,7 +328,7 @@ impl Host for LuaRuntime {
         id: &Id,
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, crate::Error> {
         let (func, index) = self.registered("check", |s| &s.checks, id)?;
         let (ctx_t, args_t) = self.call_tables(ctx, args)?;
         let (lua, lender) = (&self.lua, &self.lender);
@@ -347,7 +348,7 @@ impl Host for LuaRuntime {
         result.map_err(|e| {
             let mod_id = &self.mods[index].id;
             let (message, _) = super::describe(&e);
-            format!("[{mod_id}] the check `{id}` failed: {message}")
+            crate::Error::Refused(format!("[{mod_id}] the check `{id}` failed: {message}"))
         })
     }
 }
