@@ -83,14 +83,17 @@ fn remove_at(value: &mut Spanned<DeValue<'_>>, span: &std::ops::Range<usize>) ->
     let inside = |s: std::ops::Range<usize>| s.start <= span.start && span.end <= s.end;
     match value.get_mut() {
         DeValue::Table(t) => {
-            let key = t
+            let (key, at_key) = t
                 .iter()
                 .find(|(k, v)| inside(v.span()) || inside(k.span()))
-                .map(|(k, _)| k.clone())?;
+                .map(|(k, _)| (k.clone(), inside(k.span())))?;
             let name = key.get_ref().to_string();
+            // A mistake at the key itself (an unknown key) takes the key out, even when its
+            // value's span holds the key too (`[[quests.stages]]`: each table of the array
+            // starts at its header, which names the key).
             let deeper = t.get_mut(&key).and_then(|v| {
                 let exact = v.span() == *span;
-                (!exact).then(|| remove_at(v, span)).flatten()
+                (!exact && !at_key).then(|| remove_at(v, span)).flatten()
             });
             if deeper.is_none() {
                 t.remove(&key);

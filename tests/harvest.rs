@@ -356,6 +356,16 @@ fn the_games_tools_check_test_and_scaffold_its_mods() {
     );
     assert_eq!(run(&["check"], &roots), ExitCode::SUCCESS);
     assert_eq!(run(&["test", "orchard"], &roots), ExitCode::SUCCESS);
+    // Its trigger's example action, taken out of its comment, is one the game checks and takes.
+    assert!(
+        data.contains(
+            "on = \"day_started\"\nactions = [\n  # { action = \"farm:earn\", amount = 1 },\n]"
+        ),
+        "{data}"
+    );
+    let data_file = dir.path().join("orchard/data/orchard.toml");
+    std::fs::write(&data_file, data.replace("  # { action", "  { action")).unwrap();
+    assert_eq!(run(&["check"], &roots), ExitCode::SUCCESS);
     let defs = dir.path().join("harvest.d.lua");
     let defs_arg = defs.to_string_lossy().to_string();
     assert_eq!(
@@ -626,6 +636,7 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .verb("Go", &[], "", |_, _| Ok(()))
         .check("ripe", &[Param::id("crop", "crp")], "", |_, _| Ok(true))
         .table::<Counter>("crates", "crate")
+        .table::<Counter>("crate", "box")
         .refers("crates", "holds", "crp")
         .refers("barns", "holds", "crate")
         .refers("crates", "size", "int")
@@ -661,6 +672,7 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: `describe` gives `crates.nn` a meaning, but `crates` has no key `nn`",
             "in the game's vocabulary: `lantern.game.player` is one of lantern's own fields",
             "in the game's vocabulary: the game declares the field `ticks` twice",
+            "in the game's vocabulary: the table `crate` is named as the kind of ID of the table `crates`; give one of them another name",
             "in the game's vocabulary: `crates.holds` refers to `crp`, which is neither a kind of ID lantern knows nor one of the game's tables",
             "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
             "in the game's vocabulary: `crop` of check `farm:ripe` is the ID of a `crp`, which is none of the game's tables",
@@ -1034,5 +1046,28 @@ fn the_game_performing_a_scripts_action_that_fails_is_told_it_was_reported_at_it
         e.to_string()
             .contains("no script registers the action `bell:ring`"),
         "{e}"
+    );
+}
+
+#[test]
+fn a_games_table_is_found_by_its_key_or_its_kind_of_id() {
+    let (g, _world) = started(1);
+    let content = g.content();
+    let pumpkin = lantern::id::Id::parse("valley:pumpkin", "valley").unwrap();
+    let by_kind = content
+        .entry::<farm::Crop>("crop", &pumpkin)
+        .map(|c| &c.name);
+    let by_key = content
+        .entry::<farm::Crop>("crops", &pumpkin)
+        .map(|c| &c.name);
+    assert!(by_kind.is_some());
+    assert_eq!(by_kind, by_key);
+    assert_eq!(
+        content.table::<farm::Crop>("crops").count(),
+        content.table::<farm::Crop>("crop").count()
+    );
+    assert_eq!(
+        content.entry_span("crops", &pumpkin),
+        content.entry_span("crop", &pumpkin)
     );
 }

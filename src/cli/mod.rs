@@ -170,7 +170,7 @@ fn missing_folder(mods: &[PathBuf]) -> Option<ExitCode> {
 
 /// `check`, `test`, `new`, `docs` and `sim` for a vocabulary, over `default` mods folders unless the
 /// command names others: lantern's and a game's tools share them.
-fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf]) -> ExitCode {
+fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> ExitCode {
     match tool {
         Tool::Check(a) => {
             let mods = or_default(a.mods, default);
@@ -189,7 +189,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf]) -> ExitCode {
                 )
             })
         }
-        Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules),
+        Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules, program),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
         Tool::Sim(SimWhat::Hazard {
             id,
@@ -287,11 +287,11 @@ pub fn main() -> ExitCode {
     let default = [PathBuf::from("mods")];
     let rules = Rules::default();
     match cli.command {
-        Command::Check(a) => run_tool(Tool::Check(a), &rules, &default),
-        Command::Test(a) => run_tool(Tool::Test(a), &rules, &default),
-        Command::New(a) => run_tool(Tool::New(a), &rules, &default),
-        Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default),
-        Command::Sim { what } => run_tool(Tool::Sim(what), &rules, &default),
+        Command::Check(a) => run_tool(Tool::Check(a), &rules, &default, "lantern"),
+        Command::Test(a) => run_tool(Tool::Test(a), &rules, &default, "lantern"),
+        Command::New(a) => run_tool(Tool::New(a), &rules, &default, "lantern"),
+        Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default, "lantern"),
+        Command::Sim { what } => run_tool(Tool::Sim(what), &rules, &default, "lantern"),
         #[cfg(feature = "roguelike")]
         Command::Play {
             mods,

@@ -8,7 +8,12 @@ use std::process::ExitCode;
 /// game with its own vocabulary the mod depends on nothing, its data file lists the game's
 /// tables, events, actions and checks, and its script and test use the game's first event; for
 /// the roguelike's (empty) rules, it is the mod of the guide's first chapter.
-pub fn run_for(roots: &[PathBuf], name: &str, rules: &crate::host::Rules) -> ExitCode {
+pub fn run_for(
+    roots: &[PathBuf],
+    name: &str,
+    rules: &crate::host::Rules,
+    program: &str,
+) -> ExitCode {
     let Some(mods_dir) = roots.last() else {
         return ExitCode::from(2);
     };
@@ -23,7 +28,7 @@ pub fn run_for(roots: &[PathBuf], name: &str, rules: &crate::host::Rules) -> Exi
     }
     let host = !plays_core(rules);
     let files = if host {
-        host_files(name, rules)
+        host_files(name, rules, program)
     } else {
         [
             ("mod.toml", manifest(name)),
@@ -50,7 +55,7 @@ pub fn run_for(roots: &[PathBuf], name: &str, rules: &crate::host::Rules) -> Exi
         println!("  {name}/{path}");
     }
     if host {
-        println!("next: `check` and `test {name}` with the game's tools");
+        println!("next: `{program} check` and `{program} test {name}`");
         return ExitCode::SUCCESS;
     }
     // Its manifest depends on core and its test plays with core: say how to reach it.
@@ -148,7 +153,7 @@ end)
 }
 
 /// A new mod for a game with its own vocabulary.
-fn host_files(name: &str, rules: &crate::host::Rules) -> [(String, String); 4] {
+fn host_files(name: &str, rules: &crate::host::Rules, program: &str) -> [(String, String); 4] {
     let defs = rules.defs();
     let mut data = format!(
         "# Everything here is `{name}:...`; other mods' definitions are named with their namespace.\n#\n# What the game `{}` lets a mod write:\n",
@@ -191,11 +196,24 @@ fn host_files(name: &str, rules: &crate::host::Rules) -> [(String, String); 4] {
         "# and lantern's own: [[triggers]], [[quests]], [[encounters]], [[event_types]], ...\n",
     );
     let event = events.first().copied().unwrap_or("turn_started");
+    // A trigger on the game's first event, its action left for the modder to choose (written out
+    // with the first action's parameters, commented so the new mod loads clean).
+    let example = rules.actions().next().map(|(id, params, _)| {
+        let args: String = params
+            .iter()
+            .map(|p| format!(", {} = {}", p.name(), p.example()))
+            .collect();
+        format!("  # {{ action = \"{id}\"{args} }},\n")
+    });
+    data.push_str(&format!(
+        "\n# When `{event}` happens, do something: each action is one of the game's.\n[[triggers]]\nid = \"on_{event}\"\non = \"{event}\"\nactions = [\n{}]\n",
+        example.unwrap_or_default()
+    ));
     let script = format!(
         "-- Runs once when the mod loads: subscribe to events, register actions and checks.\nlantern.on(\"{event}\", function(ev)\n  lantern.storage.seen = (lantern.storage.seen or 0) + 1\nend)\n"
     );
     let test = format!(
-        "-- Run with the game's `test {name}`.\ndescribe(\"{name}\", function()\n  it(\"counts every {event}\", function()\n    local g = lantern.test.game{{ seed = 1 }}\n    g:emit(\"{event}\", {{}})\n    expect(g:storage(\"{name}\").seen).to_be(1)\n  end)\nend)\n"
+        "-- Run with `{program} test {name}`.\ndescribe(\"{name}\", function()\n  it(\"counts every {event}\", function()\n    local g = lantern.test.game{{ seed = 1 }}\n    g:emit(\"{event}\", {{}})\n    expect(g:storage(\"{name}\").seen).to_be(1)\n  end)\nend)\n"
     );
     [
         (

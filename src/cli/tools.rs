@@ -59,5 +59,5 @@ pub fn tools_from(
         GameTool::Docs(a) => Tool::Docs(a),
         GameTool::Sim { what } => Tool::Sim(what),
     };
-    run_tool(tool, rules, default_mods)
+    run_tool(tool, rules, default_mods, name)
 }

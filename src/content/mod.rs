@@ -180,25 +180,31 @@ impl HostTables {
 }
 
 impl Content {
-    /// Every entry of the game's table of `kind` (`"crop"`) that is a `T`, in ID order.
-    pub fn table<T: 'static>(&self, kind: &str) -> impl Iterator<Item = (&Id, &T)> {
-        self.tables
-            .0
-            .get(kind)
+    /// The entries of the game's table named by its kind of ID (`"crop"`) or its key (`"crops"`).
+    fn host_table(&self, table: &str) -> Option<&BTreeMap<Id, HostValue>> {
+        let kind = self.host.kind_of_table(table).unwrap_or(table);
+        self.tables.0.get(kind)
+    }
+
+    /// Every entry of the game's table that is a `T`, in ID order; the table named by its kind
+    /// of ID (`"crop"`) or by the key mods write (`"crops"`).
+    pub fn table<T: 'static>(&self, table: &str) -> impl Iterator<Item = (&Id, &T)> {
+        self.host_table(table)
             .into_iter()
             .flat_map(|t| t.iter())
             .filter_map(|(id, v)| v.value.downcast_ref::<T>().map(|t| (id, t)))
     }
 
-    /// One entry of the game's table of `kind`, if it exists and is a `T`.
-    pub fn entry<T: 'static>(&self, kind: &str, id: &Id) -> Option<&T> {
-        self.tables.0.get(kind)?.get(id)?.value.downcast_ref()
+    /// One entry of the game's table (named by its kind of ID or its key), if it exists and is a
+    /// `T`.
+    pub fn entry<T: 'static>(&self, table: &str, id: &Id) -> Option<&T> {
+        self.host_table(table)?.get(id)?.value.downcast_ref()
     }
 
-    /// Where an entry of the game's table of `kind` is defined (its `id`): the place an action
-    /// list the game makes from the entry names when it fails.
-    pub fn entry_span(&self, kind: &str, id: &Id) -> Option<Span> {
-        Some(self.tables.0.get(kind)?.get(id)?.span)
+    /// Where an entry of the game's table (named by its kind of ID or its key) is defined (its
+    /// `id`): the place an action list the game makes from the entry names when it fails.
+    pub fn entry_span(&self, table: &str, id: &Id) -> Option<Span> {
+        Some(self.host_table(table)?.get(id)?.span)
     }
 }
 

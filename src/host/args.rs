@@ -67,6 +67,17 @@ impl Param {
         self.name
     }
 
+    /// A value of its type as a TOML example shows it (`1`, `true`, `"some_crop"`).
+    pub(crate) fn example(&self) -> String {
+        match self.ty {
+            FieldType::Int => "1".into(),
+            FieldType::Float => "1.0".into(),
+            FieldType::Bool => "true".into(),
+            FieldType::String => "\"...\"".into(),
+            ty => format!("\"some_{}\"", ty.name()),
+        }
+    }
+
     /// Its type as LuaLS writes it (an ID is a string), `?` when it may be left out.
     pub(crate) fn lua_type(&self) -> &'static str {
         match (self.ty, self.required) {

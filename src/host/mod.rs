@@ -774,6 +774,16 @@ impl<S: GameState> Vocabulary<S> {
             built_in.map(|(n, _)| *n).chain(kinds.iter().copied())
         };
         let mut problems = Vec::new();
+        // `Content::table` finds a table by its key or its kind: one table's key may not be
+        // another's kind.
+        for t in &d.tables {
+            if let Some(other) = d.tables.iter().find(|o| o.kind == t.key && o.key != t.key) {
+                problems.push(format!(
+                    "the table `{}` is named as the kind of ID of the table `{}`; give one of them another name",
+                    t.key, other.key
+                ));
+            }
+        }
         for t in &d.tables {
             for (field, kind) in t.refs.iter().filter_map(|(f, ty)| Some((f, unknown(*ty)?))) {
                 problems.push(format!(
@@ -957,6 +967,11 @@ impl Rules {
                 .map_err(|e| format!("the game's state in the save is not a `{}`: {e}", s.name)),
             None => Err("the save holds a game's state, and this game keeps none".into()),
         }
+    }
+
+    /// The kind of ID of the game's table written as `[[key]]`.
+    pub(crate) fn kind_of_table(&self, key: &str) -> Option<&'static str> {
+        self.0.tables.iter().find(|t| t.key == key).map(|t| t.kind)
     }
 
     /// The entries whose triggers listen now, by kind, as the game's state says.

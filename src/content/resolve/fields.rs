@@ -15,6 +15,9 @@ pub struct Entry<'a> {
     /// "check `has_tag`", for messages.
     pub what: String,
     known: Vec<&'static str>,
+    /// Required keys that are not there, reported by [`Entry::finish`] (unless a misspelt key
+    /// stands in their place, which is reported instead: one mistake, one message).
+    missing: Vec<&'static str>,
 }
 
 impl<'a> Entry<'a> {
@@ -28,6 +31,7 @@ impl<'a> Entry<'a> {
             span,
             what,
             known: Vec::new(),
+            missing: Vec::new(),
         }
     }
 
@@ -35,24 +39,18 @@ impl<'a> Entry<'a> {
         self.map.get(key)
     }
 
-    fn get(
-        &mut self,
-        cx: &mut Cx,
-        key: &'static str,
-        required: bool,
-    ) -> Option<&'a Spanned<toml::Value>> {
+    fn get(&mut self, key: &'static str, required: bool) -> Option<&'a Spanned<toml::Value>> {
         self.known.push(key);
         let value = self.map.get(key);
         if value.is_none() && required {
-            cx.diags.push(
-                Diagnostic::error(
-                    Code::MissingKey,
-                    format!("{} needs the key `{key}`", self.what),
-                )
-                .at(self.span),
-            );
+            self.missing(key);
         }
         value
+    }
+
+    /// A required key that is not there: [`Entry::finish`] reports it.
+    pub fn missing(&mut self, key: &'static str) {
+        self.missing.push(key);
     }
 
     fn wrong_type(&self, cx: &mut Cx, key: &str, v: &Spanned<toml::Value>, expected: &str) {
@@ -83,7 +81,7 @@ impl<'a> Entry<'a> {
         key: &'static str,
         required: bool,
     ) -> Option<Spanned<String>> {
-        let v = self.get(cx, key, required)?;
+        let v = self.get(key, required)?;
         match v.get_ref() {
             toml::Value::String(s) => Some(Spanned::new(v.span(), s.clone())),
             _ => {
@@ -94,12 +92,12 @@ impl<'a> Entry<'a> {
     }
 
     pub fn int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
-        let v = self.get(cx, key, true)?;
+        let v = self.get(key, true)?;
         self.as_int(cx, key, v)
     }
 
     pub fn opt_int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
-        let v = self.get(cx, key, false)?;
+        let v = self.get(key, false)?;
         self.as_int(cx, key, v)
     }
 
@@ -120,7 +118,7 @@ impl<'a> Entry<'a> {
 
     /// A count: a positive integer, `default` when absent.
     pub fn count(&mut self, cx: &mut Cx, key: &'static str, default: u32) -> u32 {
-        let Some(v) = self.get(cx, key, false) else {
+        let Some(v) = self.get(key, false) else {
             return default;
         };
         match v.get_ref() {
@@ -138,7 +136,7 @@ impl<'a> Entry<'a> {
     }
 
     pub fn float(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<f64>> {
-        let v = self.get(cx, key, true)?;
+        let v = self.get(key, true)?;
         match v.get_ref() {
             toml::Value::Float(f) => Some(Spanned::new(v.span(), *f)),
             toml::Value::Integer(i) => Some(Spanned::new(v.span(), *i as f64)),
@@ -150,7 +148,7 @@ impl<'a> Entry<'a> {
     }
 
     pub fn opt_bool(&mut self, cx: &mut Cx, key: &'static str) -> Option<bool> {
-        let v = self.get(cx, key, false)?;
+        let v = self.get(key, false)?;
         match v.get_ref() {
             toml::Value::Boolean(b) => Some(*b),
             _ => {
@@ -191,8 +189,30 @@ impl<'a> Entry<'a> {
         args
     }
 
-    /// Reports every key that no getter asked for.
+    /// Reports every key that no getter asked for, and every required key that is not there,
+    /// except one whose place a misspelt key takes (`amout = 1` for `amount`: the unknown key's
+    /// "did you mean `amount`?" says it all).
     pub fn finish(self, cx: &mut Cx) {
+        let unknown = || {
+            self.map
+                .keys()
+                .filter(|k| !self.known.contains(&k.as_str()))
+        };
+        for key in &self.missing {
+            let misspelt = unknown().any(|k| {
+                let best = did_you_mean(k, self.known.iter().copied());
+                best.is_some() && best == did_you_mean(k, [*key])
+            });
+            if !misspelt {
+                cx.diags.push(
+                    Diagnostic::error(
+                        Code::MissingKey,
+                        format!("{} needs the key `{key}`", self.what),
+                    )
+                    .at(self.span),
+                );
+            }
+        }
         for (key, v) in self.map {
             if !self.known.contains(&key.as_str()) {
                 cx.diags.push(

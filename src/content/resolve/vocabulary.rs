@@ -267,13 +267,7 @@ fn host_args(
         e.allow(&[p.name()]);
         let Some(raw) = e.raw(p.name()) else {
             if p.required {
-                cx.diags.push(
-                    Diagnostic::error(
-                        Code::MissingKey,
-                        format!("{} needs the key `{}`", e.what, p.name()),
-                    )
-                    .at(e.span),
-                );
+                e.missing(p.name());
                 ok = false;
             }
             continue;
