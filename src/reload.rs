@@ -221,6 +221,9 @@ impl Live {
     }
 
     /// Loads the whole mod set beside the live game; swaps content and scripts when it loads cleanly.
+    /// Problems the game raised before and had not taken yet stay the game's
+    /// ([`Game::take_problems`](crate::game::Game::take_problems)), placed in the new
+    /// [`sources`](Self::sources) when their file did not change and in words when it did.
     pub fn reload(&mut self) -> ReloadReport {
         let start = Instant::now();
         let mut world = load_game(&self.roots, &self.rules, self.limits);
@@ -251,6 +254,9 @@ impl Live {
                 format!("{changes}; {said}")
             };
         }
+        // Problems the game had not taken yet are the old version's, about the old files: they
+        // stay the game's, not this report's, carried over to the new files below.
+        let earlier = self.game.take_problems();
         let mut notes = std::mem::take(&mut world.diagnostics);
         notes.extend(self.game.swap_content(world.content.clone()));
         if let Some(mut lua) = world.take_lua() {
@@ -279,7 +285,11 @@ impl Live {
             content.files,
             elapsed.as_millis()
         );
-        self.sources = std::mem::take(&mut world.sources);
+        let old_sources = std::mem::replace(&mut self.sources, std::mem::take(&mut world.sources));
+        for problem in earlier {
+            let carried = carry_over(problem, &old_sources, &self.sources);
+            self.game.report(carried);
+        }
         ReloadReport {
             ok: true,
             diagnostics: notes,
@@ -455,6 +465,32 @@ fn without_spans(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A problem of the version before a reload, placed in the new version's files: where its file
+/// changed (or went), it keeps its place in words, since the line it named may not be there now.
+fn carry_over(mut d: Diagnostic, from: &SourceMap, to: &SourceMap) -> Diagnostic {
+    if let Some(span) = d.span {
+        match from.carry(span, to) {
+            Some(carried) => d.span = Some(carried),
+            None => {
+                d.message = format!(
+                    "{} (at {}, in the version before the reload)",
+                    d.message,
+                    from.location(span)
+                );
+                d.span = None;
+            }
+        }
+    }
+    d.labels = std::mem::take(&mut d.labels)
+        .into_iter()
+        .filter_map(|mut l| {
+            l.span = from.carry(l.span, to)?;
+            Some(l)
+        })
+        .collect();
+    d
 }
 
 #[cfg(test)]

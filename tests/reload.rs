@@ -237,6 +237,54 @@ fn a_lua_syntax_error_and_an_error_at_load_keep_the_old_scripts() {
 }
 
 #[test]
+fn problems_the_game_had_not_taken_stay_the_games_and_point_at_their_files_after_a_reload() {
+    let mut s = Session::new(&[
+        (
+            "scripts/main.lua",
+            "lantern.on('turn_started', function()\n  error('boom')\nend)\n",
+        ),
+        ("data/extra.toml", "[[event_types]]\nid = \"tick\"\n"),
+    ]);
+    s.turn();
+    // An edit elsewhere: the script's file is the same, so its problem still points at its line.
+    s.write("test/data/extra.toml", "[[event_types]]\nid = \"tock\"\n");
+    let report = s.reload_ok();
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .all(|d| !d.message.contains("boom")),
+        "the old turn's problem is not the reload's: {:?}",
+        report.diagnostics
+    );
+    let problems = s.live.game_mut().take_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let text = render_all(&problems, s.live.sources());
+    assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
+    assert!(
+        text.contains("error('boom')"),
+        "rendered from the new files: {text}"
+    );
+    // The script itself edited: its old line may be gone, so the place is kept in words.
+    s.turn();
+    s.write(
+        "test/scripts/main.lua",
+        "-- fixed\nlantern.on('turn_started', function() end)\n",
+    );
+    s.reload_ok();
+    let problems = s.live.game_mut().take_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].span, None);
+    assert!(
+        problems[0]
+            .message
+            .ends_with("(at test/scripts/main.lua:2:1, in the version before the reload)"),
+        "{}",
+        problems[0].message
+    );
+}
+
+#[test]
 fn a_handler_edited_ten_times_is_registered_once_and_storage_survives() {
     let script = |n: usize| {
         format!("lantern.on('turn_started', function() lantern.storage.n = (lantern.storage.n or 0) + 1 lantern.log('v{n} ' .. lantern.storage.n) end)")

@@ -166,6 +166,14 @@ impl SourceMap {
             .map(|i| FileId(i as u32))
     }
 
+    /// The same place in `to`, another load of the same files: the file of that path when its
+    /// text did not change (so the span still points at what it pointed at), else `None`.
+    pub fn carry(&self, span: Span, to: &SourceMap) -> Option<Span> {
+        let from = self.files.get(span.file.0 as usize)?;
+        let file = to.find(&from.path)?;
+        (to.get(file).text() == from.text()).then_some(Span { file, ..span })
+    }
+
     /// `path:line` of the start of a span, the form used for run-time messages.
     pub fn file_line(&self, span: Span) -> String {
         let file = self.get(span.file);

@@ -211,12 +211,11 @@ impl Game {
     ) -> Result<BTreeMap<String, Value>, String> {
         if args.len() > params.len() {
             let names: Vec<&str> = params.iter().map(|p| p.name()).collect();
-            return Err(format!(
-                "{what} takes {} ({}), not {}",
-                params.len(),
-                names.join(", "),
-                args.len()
-            ));
+            let takes = match names.len() {
+                0 => "no arguments".to_string(),
+                n => format!("{n} ({})", names.join(", ")),
+            };
+            return Err(format!("{what} takes {takes}, not {}", args.len()));
         }
         let named: Vec<(&str, Value)> = params
             .iter()

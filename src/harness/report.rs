@@ -54,8 +54,12 @@ fn pretty(results: &[TestResult]) -> String {
             }
             if !r.output.is_empty() {
                 let _ = writeln!(out, "  output:");
-                for line in r.output.iter().rev().take(20).rev() {
-                    let _ = writeln!(out, "    {line}");
+                // The last 20 things printed; one that spans lines (a rendered problem) keeps
+                // its lines indented under the rest.
+                for printed in r.output.iter().rev().take(20).rev() {
+                    for line in printed.lines() {
+                        let _ = writeln!(out, "    {line}");
+                    }
                 }
             }
         }
