@@ -100,6 +100,7 @@ pub fn watch_all(dirs: &[PathBuf], on_change: impl Fn() + Send + 'static) -> not
 
 /// What one reload did.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct ReloadReport {
     /// Whether the new version was swapped in.
     pub ok: bool,

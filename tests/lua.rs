@@ -104,11 +104,9 @@ fn run_under_budget(code: &str) -> (Vec<String>, Vec<String>) {
     let mods = TestMods::new(&[("scripts/main.lua", &lua)]);
     let (mut g, world) = mods.game_with(
         1,
-        Limits {
-            instructions: 2_000_000,
-            memory: 32 * 1024 * 1024,
-            ..Limits::default()
-        },
+        Limits::default()
+            .with_instructions(2_000_000)
+            .with_memory(32 * 1024 * 1024),
     );
     turn(&mut g);
     let p = problems(&mut g, &world);
@@ -232,11 +230,10 @@ fn a_memory_bomb_that_keeps_what_it_filled_leaves_the_game_running() {
     let mods = TestMods::new(&[("scripts/main.lua", lua)]);
     let (mut g, world) = mods.game_with(
         1,
-        Limits {
-            instructions: 50_000_000,
-            turn_instructions: 500_000_000,
-            memory: 16 * 1024 * 1024,
-        },
+        Limits::default()
+            .with_instructions(50_000_000)
+            .with_turn_instructions(500_000_000)
+            .with_memory(16 * 1024 * 1024),
     );
     for _ in 0..3 {
         turn(&mut g);
@@ -628,11 +625,10 @@ fn a_mod_that_fills_its_memory_inside_a_transaction_is_rolled_back_whole() {
                  lantern.log(tostring(lantern.storage.kept) .. ' ' .. #lantern.storage)\n\
                end)";
     let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
-    let limits = Limits {
-        memory: 8 * 1024 * 1024,
-        instructions: 500_000_000,
-        turn_instructions: 1_000_000_000,
-    };
+    let limits = Limits::default()
+        .with_memory(8 * 1024 * 1024)
+        .with_instructions(500_000_000)
+        .with_turn_instructions(1_000_000_000);
     let (mut g, world) = mods.game_with(1, limits);
     turn(&mut g);
     let p = problems(&mut g, &world);

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 /// A built-in action, or a script's or the game's (`Custom`), resolved: what an action table in a data file, `lantern.apply` or `Game::perform` becomes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Action {
     /// `damage`: hurts a creature (armour and resistances first), raising `damage_taken` and, at zero health, `creature_died`.
     Damage {

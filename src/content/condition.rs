@@ -95,6 +95,7 @@ impl QuestState {
 /// the layout Rust picks, the tag is folded into a field's spare values and every read decodes it.
 #[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
+#[non_exhaustive]
 pub enum Check {
     /// `has_tag`: whether the creature has a tag.
     HasTag {

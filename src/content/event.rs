@@ -198,6 +198,7 @@ impl EventTable {
 /// A payload value: what events carry, what `when` compares, what `emit_event` sends.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Value {
     /// `true` or `false`.
     Bool(bool),

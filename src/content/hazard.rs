@@ -103,6 +103,7 @@ impl CardEffect {
 
 /// One effect of a card action.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CardEffect {
     /// Adds progress of a type (plus any pending focus).
     Progress {

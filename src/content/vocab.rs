@@ -6,6 +6,7 @@
 /// The type of a payload field, of an event's `when` filter value, or of a custom event's declaration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FieldType {
     /// A whole number.
     Int,

@@ -4,6 +4,7 @@ use super::Span;
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// The mod (or this part of it) cannot load; the game does not start or reload with it.
     Error,
@@ -23,6 +24,7 @@ impl Severity {
 
 /// A secondary place that explains the primary one ("first defined here").
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Label {
     /// Where.
     pub span: Span,
@@ -155,6 +157,7 @@ impl Code {
 
 /// One problem found in a modder's files or raised while running them.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

@@ -14,6 +14,7 @@ use crate::id::Id;
 
 /// What the player sees of an open encounter.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct EncounterView {
     /// The encounter's ID.
     pub id: Id,
@@ -27,6 +28,7 @@ pub struct EncounterView {
 
 /// One option of an open encounter as the player sees it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct OptionView {
     /// What the option says.
     pub text: String,

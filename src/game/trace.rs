@@ -11,6 +11,7 @@ use std::fmt::Write;
 /// stores; what a step needs beyond numbers lives beside the steps in [`Trace`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[doc(hidden)]
+#[non_exhaustive]
 pub enum TraceStep {
     /// The `when` filter at this position differed; what the event had is the trace's `got`.
     WhenDiffered { index: usize },

@@ -9,6 +9,7 @@ use crate::id::Id;
 
 /// What a verb did, beyond its messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The verb was done.
     Done,

@@ -32,6 +32,7 @@ pub struct TestFile {
 
 /// How a test ended.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Status {
     /// Every expectation held.
     Passed,
@@ -48,6 +49,7 @@ pub enum Status {
 
 /// One test's outcome.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct TestResult {
     /// The test file's display path.
     pub file: String,

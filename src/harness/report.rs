@@ -6,6 +6,7 @@ use std::fmt::Write;
 /// How a run is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[non_exhaustive]
 pub enum Format {
     /// For people: one line per test, failures in full.
     Pretty,

@@ -166,6 +166,7 @@ pub struct HazardRun {
 
 /// The result of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RoundEnd {
     /// One-based.
     pub round: u32,

@@ -28,6 +28,7 @@ impl Rolls for Fast {
 /// The policies a simulation can play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[non_exhaustive]
 pub enum Policy {
     /// Each step, play the card action worth most toward the unmet meters; stop when nothing helps.
     Greedy,

@@ -67,7 +67,9 @@ impl Param {
         self.name
     }
 
-    /// A value of its type as a TOML example shows it (`1`, `true`, `"some_crop"`).
+    /// A value of its type as a TOML example shows it (`1`, `true`, `"some_crop"`), for the
+    /// scaffold of `new`.
+    #[cfg(feature = "cli")]
     pub(crate) fn example(&self) -> String {
         match self.ty {
             FieldType::Int => "1".into(),

@@ -27,6 +27,7 @@ pub const STEP: u32 = 10_000;
 
 /// The defaults: generous for real handlers, small enough that a runaway loop ends in well under a second.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Limits {
     /// Instructions one call into a script may run.
     pub instructions: u64,
@@ -43,6 +44,32 @@ impl Default for Limits {
             instructions: 10_000_000,
             turn_instructions: 50_000_000,
             memory: 64 * 1024 * 1024,
+        }
+    }
+}
+
+impl Limits {
+    /// With `n` instructions for one call into a script.
+    pub fn with_instructions(self, n: u64) -> Limits {
+        Limits {
+            instructions: n,
+            ..self
+        }
+    }
+
+    /// With `n` instructions for all of one mod's calls in one turn.
+    pub fn with_turn_instructions(self, n: u64) -> Limits {
+        Limits {
+            turn_instructions: n,
+            ..self
+        }
+    }
+
+    /// With `bytes` of memory for one mod's scripts.
+    pub fn with_memory(self, bytes: usize) -> Limits {
+        Limits {
+            memory: bytes,
+            ..self
         }
     }
 }

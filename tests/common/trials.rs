@@ -17,6 +17,8 @@ pub fn trials(results: Vec<TestResult>, prefix: &str) -> Vec<Trial> {
                     "{}{message}",
                     location.map(|l| format!("{l}: ")).unwrap_or_default()
                 ))),
+                // A status a later lantern adds is not a pass until this says so.
+                other => Err(Failed::from(format!("{other:?}"))),
             })
             .with_ignored_flag(ignored)
         })

@@ -7,10 +7,7 @@ use lantern::lua::Limits;
 
 fn main() {
     let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mods");
-    let limits = Limits {
-        instructions: 100_000,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_instructions(100_000);
     let mut world = lantern::load::load_world(&mods, limits);
     for d in &world.diagnostics {
         eprintln!("{}", lantern::diag::render(d, &world.sources));
