@@ -35,6 +35,7 @@ macro_rules! fixtures {
 }
 
 fixtures!(
+    a_mod_given_for_its_folder,
     bad_encounter,
     bad_hazard,
     bad_manifest_id,

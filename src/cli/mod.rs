@@ -160,11 +160,25 @@ fn or_default(mods: Vec<PathBuf>, default: &[PathBuf]) -> Vec<PathBuf> {
 /// A usage error when a mods folder is not there: a mistake in the command, not in any mod (a
 /// CI job pointed at the wrong folder must fail, not report "0 passed").
 fn missing_folder(mods: &[PathBuf]) -> Option<ExitCode> {
-    let m = mods.iter().find(|m| !m.is_dir())?;
-    eprintln!(
-        "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
-        m.display()
+    if let Some(m) = mods.iter().find(|m| !m.is_dir()) {
+        eprintln!(
+            "error: the mods folder `{}` does not exist\n  = help: pass the folder that holds your mods with `--mods DIR`",
+            m.display()
+        );
+        return Some(ExitCode::from(2));
+    }
+    // A mod's own folder given for the folder that holds it: said as the loader says it.
+    let m = mods.iter().find(|m| m.join("mod.toml").is_file())?;
+    let mut diags = Vec::new();
+    crate::mods::discover(
+        std::slice::from_ref(m),
+        &mut crate::diag::SourceMap::new(),
+        &mut diags,
     );
+    let sources = crate::diag::SourceMap::new();
+    for d in diags.iter().filter(|d| d.is_error()) {
+        eprint!("{}", crate::diag::render(d, &sources));
+    }
     Some(ExitCode::from(2))
 }
 

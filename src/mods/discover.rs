@@ -57,6 +57,27 @@ fn discover_in(
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) {
+    if mods_dir.join("mod.toml").is_file() {
+        // The mod itself, not the folder that holds it: the most common first mistake.
+        let parent = mods_dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        diags.push(
+            Diagnostic::error(
+                Code::ModLayout,
+                format!(
+                    "`{}` is a mod (it has a mod.toml), not a folder that holds mods",
+                    mods_dir.display()
+                ),
+            )
+            .with_help(format!(
+                "pass the folder that holds it: `--mods {}`",
+                parent.display()
+            )),
+        );
+        return;
+    }
     let dirs = match list_dirs(mods_dir) {
         Ok(dirs) => dirs,
         Err(e) => {
