@@ -83,6 +83,16 @@ impl Id {
     }
 }
 
+/// What is wrong with `text` as an ID of `kind` ("item"), in the words of a load error: an empty
+/// one is said to be empty rather than shown as two backticks.
+pub(crate) fn invalid_id(text: &str, kind: &str) -> String {
+    if text.is_empty() {
+        format!("the {kind} ID is empty")
+    } else {
+        format!("`{text}` is not a valid {kind} ID")
+    }
+}
+
 /// `[a-z0-9_]+`: the alphabet of mod ids and of both halves of an ID.
 pub fn is_ident(text: &str) -> bool {
     !text.is_empty()

@@ -263,6 +263,27 @@ pub fn error_to_diagnostic(
         let (found, expected) = rest
             .split_once(", expected ")
             .unwrap_or((rest, "another type"));
+        // An integer past what TOML's 64 bits hold reaches serde as an i128.
+        if let Some(n) = found
+            .strip_prefix("integer `")
+            .and_then(|r| r.strip_suffix("` as i128"))
+        {
+            let (least, most) = integer_range(expected);
+            let bound = if n.starts_with('-') {
+                format!("at least {least}")
+            } else {
+                format!("at most {most}")
+            };
+            let place = match key.filter(|k| !k.is_empty()) {
+                Some(k) => format!("`{k}` in {what}"),
+                None => what.to_string(),
+            };
+            return Diagnostic::error(
+                Code::OutOfRange,
+                format!("{place} must be {bound}, found {n}"),
+            )
+            .at(span);
+        }
         let place = match key.filter(|k| !k.is_empty()) {
             Some(k) => format!("wrong type for `{k}` in {what}"),
             None => format!("wrong type in {what}"),
@@ -290,6 +311,20 @@ pub fn error_to_diagnostic(
         };
     }
     Diagnostic::error(Code::WrongType, format!("in {what}: {message}")).at(span)
+}
+
+/// The smallest and largest value of the integer type serde names (`u32`), as text.
+fn integer_range(expected: &str) -> (String, String) {
+    match expected {
+        "u8" => ("0".into(), u8::MAX.to_string()),
+        "u16" => ("0".into(), u16::MAX.to_string()),
+        "u32" => ("0".into(), u32::MAX.to_string()),
+        "u64" | "usize" => ("0".into(), u64::MAX.to_string()),
+        "i8" => (i8::MIN.to_string(), i8::MAX.to_string()),
+        "i16" => (i16::MIN.to_string(), i16::MAX.to_string()),
+        "i32" => (i32::MIN.to_string(), i32::MAX.to_string()),
+        _ => (i64::MIN.to_string(), i64::MAX.to_string()),
+    }
 }
 
 /// Serde's Rust type names in a modder's words.

@@ -49,6 +49,7 @@ fixtures!(
     duplicate_id,
     duplicate_mod_id,
     empty_mods_dir,
+    empty_ids_and_huge_numbers,
     folder_without_manifest,
     hazard_route_rules,
     lua_bad_require,

@@ -127,7 +127,7 @@ impl<'a> Cx<'a> {
             self.diags.push(
                 Diagnostic::error(
                     Code::InvalidId,
-                    format!("`{}` is not a valid {} ID", text.get_ref(), kind.name()),
+                    crate::id::invalid_id(text.get_ref(), kind.name()),
                 )
                 .at(span)
                 .with_help(
@@ -182,9 +182,16 @@ impl<'a> Cx<'a> {
             Some("custom events are declared with `[[event_types]]`; `lantern docs` lists the engine events".to_string())
         });
         self.diags.push(
-            Diagnostic::error(Code::UnknownReference, format!("unknown event `{name}`"))
-                .at(self.span(text.span()))
-                .with_help_opt(help),
+            Diagnostic::error(
+                Code::UnknownReference,
+                if name.is_empty() {
+                    "the event name is empty".to_string()
+                } else {
+                    format!("unknown event `{name}`")
+                },
+            )
+            .at(self.span(text.span()))
+            .with_help_opt(help),
         );
         None
     }

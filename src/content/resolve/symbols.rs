@@ -66,7 +66,7 @@ pub fn declare<T>(
             diags.push(
                 Diagnostic::error(
                     Code::InvalidId,
-                    format!("`{}` is not a valid {kind} ID", raw_id.get_ref()),
+                    crate::id::invalid_id(raw_id.get_ref(), kind),
                 )
                 .at(span)
                 .with_help(
