@@ -479,6 +479,23 @@ fn one_mod(id: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// A game of `rules` over one mod of `files`, loaded clean and started with seed 1.
+fn started_with(
+    rules: &lantern::host::Rules,
+    id: &str,
+    files: &[(&str, &str)],
+) -> (tempfile::TempDir, Game, World) {
+    let dir = one_mod(id, files);
+    let mut world = load_game(&[dir.path().to_path_buf()], rules, Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let g = world.start(1);
+    (dir, g, world)
+}
+
 /// The valley copied into a temporary mods folder, played by a game that reloads.
 fn live_valley() -> (tempfile::TempDir, lantern::reload::Live) {
     let dir = tempfile::tempdir().unwrap();
@@ -965,20 +982,14 @@ fn a_verb_that_fails_gives_back_what_the_scripts_stored_during_it() {
             Ok(())
         })
         .rules();
-    let dir = one_mod(
+    let (_dir, mut g, _world) = started_with(
+        &rules,
         "bell",
         &[(
             "scripts/main.lua",
             "lantern.on('rang', function() lantern.storage.rings = (lantern.storage.rings or 0) + 1 end)",
         )],
     );
-    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
-    assert!(
-        !world.has_errors(),
-        "{}",
-        lantern::diag::render_all(&world.diagnostics, &world.sources)
-    );
-    let mut g = world.start(1);
     g.verb("ring", &[Value::Bool(false)]).unwrap();
     assert!(g.verb("ring", &[Value::Bool(true)]).is_err());
     g.verb("ring", &[Value::Bool(false)]).unwrap();
@@ -1015,20 +1026,14 @@ fn a_script_cannot_perform_the_games_internal_action_but_the_game_can() {
 #[test]
 fn the_game_performing_a_scripts_action_that_fails_is_told_it_was_reported_at_its_line() {
     let rules = lantern::host::Vocabulary::new("shop", Counter::default()).rules();
-    let dir = one_mod(
+    let (_dir, mut g, world) = started_with(
+        &rules,
         "bell",
         &[(
             "scripts/main.lua",
             "lantern.register_action('crack', function(ctx, args)\n  error('the bell cracked')\nend)\n",
         )],
     );
-    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
-    assert!(
-        !world.has_errors(),
-        "{}",
-        lantern::diag::render_all(&world.diagnostics, &world.sources)
-    );
-    let mut g = world.start(1);
     let e = g.perform("bell:crack", &[], "test").unwrap_err();
     assert!(e.is_reported(), "{e:?}");
     assert!(e.to_string().contains("the bell cracked"), "{e}");

@@ -169,18 +169,6 @@ pub fn simulate_with(
     custom: Option<ChooserFactory>,
     custom_name: Option<&str>,
 ) -> Result<SimReport, crate::Error> {
-    play_all(content, hazard, spec, progress, custom, custom_name).map_err(crate::Error::Refused)
-}
-
-/// [`simulate_with`]'s work, its errors in words.
-fn play_all(
-    content: &Content,
-    hazard: &Id,
-    spec: &Spec,
-    progress: &(dyn Fn(u64) + Sync),
-    custom: Option<ChooserFactory>,
-    custom_name: Option<&str>,
-) -> Result<SimReport, String> {
     let Spec {
         routes,
         runs,
