@@ -113,7 +113,18 @@ pub enum Action {
         /// Its target, if the action names one.
         target: Option<Who>,
     },
-    /// An action registered by a mod's Lua, with its other fields as arguments.
+    /// One of the hosting game's actions (`farm:pay`), its arguments checked against its
+    /// parameters.
+    Game {
+        /// The action's ID (`<game>:<name>`).
+        id: Id,
+        /// Its arguments.
+        args: BTreeMap<String, Value>,
+        /// The game's code that runs it.
+        run: crate::host::GameAction,
+    },
+    /// An action registered by a mod's Lua, with its other fields as arguments. (One with the
+    /// ID of a game's action runs that action, looked up when it runs.)
     Custom {
         /// The action's ID (`<mod>:<name>` or `<game>:<name>`).
         id: Id,

@@ -144,7 +144,17 @@ pub enum Check {
         /// Whom it asks about.
         who: Who,
     },
-    /// A check registered by a mod's Lua, with its other fields as arguments.
+    /// One of the hosting game's checks (`farm:money_at_least`), its arguments checked.
+    Game {
+        /// The check's ID (`<game>:<name>`).
+        id: Id,
+        /// Its arguments.
+        args: BTreeMap<String, Value>,
+        /// The game's code that answers it.
+        run: crate::host::GameCheck,
+    },
+    /// A check registered by a mod's Lua, with its other fields as arguments. (One with the ID of
+    /// a game's check asks that check, looked up when it is asked.)
     Custom {
         /// The check's ID (`<mod>:<name>` or `<game>:<name>`).
         id: Id,

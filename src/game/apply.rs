@@ -184,8 +184,15 @@ impl Game {
     /// which may do anything) copies lantern's whole state.
     fn undo_for(&mut self, list: &ActionList) -> Undo {
         let host = &self.content.host;
-        let is_host = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if host.action(id).is_some());
-        if list.actions.len() == 1 && !matches!(list.actions[0].action, Action::Custom { .. }) {
+        // A game's action, resolved (`Game`) or written by hand with its ID (`Custom`).
+        let is_host = |a: &ActionEntry| match &a.action {
+            Action::Game { .. } => true,
+            Action::Custom { id, .. } => host.action(id).is_some(),
+            _ => false,
+        };
+        let custom =
+            |a: &ActionEntry| matches!(a.action, Action::Custom { .. } | Action::Game { .. });
+        if list.actions.len() == 1 && !custom(&list.actions[0]) {
             Undo::Nothing
         } else if !list.actions.is_empty() && list.actions.iter().all(is_host) {
             self.host_undo.push(LazyCopy::default());
@@ -591,6 +598,10 @@ impl Game {
                     None => None,
                 };
                 self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
+            }
+            Action::Game { args, run, .. } => {
+                let run = run.0.clone();
+                return run(self, args, ctx).map_err(crate::Error::Refused);
             }
             Action::Custom { id, args } => {
                 if let Some(result) = self.host_action(id, args, ctx) {

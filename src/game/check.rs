@@ -252,20 +252,11 @@ impl Game {
                 }
                 return holds;
             }
+            Check::Game { args, run, .. } => {
+                return answered((run.0)(self, args, ctx), cond.negate, saw);
+            }
             Check::Custom { id, args } => {
-                return match self.custom_check(id, args, ctx) {
-                    Ok(answer) => {
-                        let holds = answer != cond.negate;
-                        if !holds {
-                            *saw = Saw::No;
-                        }
-                        holds
-                    }
-                    Err(message) => {
-                        *saw = Saw::Error(message);
-                        false
-                    }
-                };
+                return answered(self.custom_check(id, args, ctx), cond.negate, saw);
             }
             // Answered by `test` itself.
             Check::HasItem { .. } | Check::HasTag { .. } => {
@@ -307,6 +298,7 @@ impl Game {
             Check::Quest { .. }
             | Check::IsPlayer { .. }
             | Check::Custom { .. }
+            | Check::Game { .. }
             | Check::HasItem { .. }
             | Check::HasTag { .. } => false,
         }
@@ -403,7 +395,7 @@ pub fn describe(cond: &Condition) -> String {
         ),
         Check::Quest { quest, state } => format!("quest {quest} is {}", state.as_str()),
         Check::IsPlayer { who } => format!("{} is the player", who.as_str()),
-        Check::Custom { id, .. } => format!("{id}"),
+        Check::Custom { id, .. } | Check::Game { id, .. } => format!("{id}"),
     };
     format!("{not}{text}")
 }
@@ -414,4 +406,22 @@ fn nobody(cond: &Condition, saw: &mut Saw) -> bool {
         *saw = Saw::Nobody;
     }
     cond.negate
+}
+
+/// Whether a game's or a script's check holds, `not` applied; a check that failed holds not, and
+/// its error is what it saw.
+fn answered(answer: Result<bool, String>, negate: bool, saw: &mut Saw) -> bool {
+    match answer {
+        Ok(answer) => {
+            let holds = answer != negate;
+            if !holds {
+                *saw = Saw::No;
+            }
+            holds
+        }
+        Err(message) => {
+            *saw = Saw::Error(message);
+            false
+        }
+    }
 }

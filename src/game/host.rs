@@ -182,7 +182,11 @@ impl Game {
             .checked_args(&format!("action `{id}`"), &decl.params, args)
             .map_err(failed)?;
         Ok(ActionEntry {
-            action: crate::content::Action::Custom { id, args: map },
+            action: crate::content::Action::Game {
+                run: crate::host::GameAction(decl.run.clone()),
+                id,
+                args: map,
+            },
             span,
         })
     }

@@ -85,7 +85,7 @@ pub fn action(content: &Content, action: &Action) -> String {
             }
             format!("die {die} becomes {}", parts.join(" and "))
         }
-        Action::Custom { id, .. } => id.to_string(),
+        Action::Custom { id, .. } | Action::Game { id, .. } => id.to_string(),
     }
 }
 

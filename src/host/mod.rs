@@ -46,6 +46,39 @@ type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + 
 type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
 type InPlayFn = dyn Fn(&HostState) -> Vec<Id> + Send + Sync;
 type FieldFn = dyn Fn(&Game) -> Result<serde_json::Value, String> + Send + Sync;
+/// One of the game's actions as the content holds it, found when the content was resolved, so
+/// applying it looks nothing up. Two are equal when they are the same declaration.
+#[derive(Clone)]
+pub struct GameAction(pub(crate) Arc<ActionFn>);
+
+/// One of the game's checks as the content holds it (see [`GameAction`]).
+#[derive(Clone)]
+pub struct GameCheck(pub(crate) Arc<CheckFn>);
+
+impl std::fmt::Debug for GameAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GameAction")
+    }
+}
+
+impl std::fmt::Debug for GameCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GameCheck")
+    }
+}
+
+impl PartialEq for GameAction {
+    fn eq(&self, other: &GameAction) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl PartialEq for GameCheck {
+    fn eq(&self, other: &GameCheck) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// A game's rule over one entry of its table, the entry's type erased (`None`: not of its type).
 pub(crate) type ValidateFn = dyn Fn(&(dyn Any + Send + Sync)) -> Option<Vec<Problem>> + Send + Sync;
 /// Reads one entry of a game's data table into the game's type; when it does not read, the entry
@@ -936,6 +969,16 @@ impl Rules {
     }
 
     /// The rules' own ID for `id`, with the parameters of the action (or check) it names.
+    /// The game's action `id` as content holds it.
+    pub(crate) fn game_action(&self, id: &Id) -> Option<GameAction> {
+        self.action(id).map(|d| GameAction(d.run.clone()))
+    }
+
+    /// The game's check `id` as content holds it.
+    pub(crate) fn game_check(&self, id: &Id) -> Option<GameCheck> {
+        self.check(id).map(|d| GameCheck(d.run.clone()))
+    }
+
     pub(crate) fn declared(&self, id: &Id, action: bool) -> Option<(Id, &[Param], bool)> {
         let found = if action {
             self.0

@@ -214,8 +214,9 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
             if let Some((id, params, _)) = host_declared(cx, &name, "check") {
                 let args = host_args(cx, &mut e, &params);
                 e.finish(cx);
+                let run = cx.syms.rules.game_check(&id)?;
                 return args.map(|args| Condition {
-                    check: Check::Custom { id, args },
+                    check: Check::Game { id, args, run },
                     negate,
                     reason,
                     span,
@@ -622,8 +623,9 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                 }
                 let args = host_args(cx, &mut e, &params);
                 e.finish(cx);
+                let run = cx.syms.rules.game_action(&id)?;
                 return args.map(|args| ActionEntry {
-                    action: Action::Custom { id, args },
+                    action: Action::Game { id, args, run },
                     span,
                 });
             }
