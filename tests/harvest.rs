@@ -1045,11 +1045,11 @@ fn the_game_performing_a_scripts_action_that_fails_is_told_it_was_reported_at_it
         told[0]
     );
     // A script's action the game names by its ID; one no script registers is refused.
-    let e = g.perform("bell:ring", &[], "test").unwrap_err();
+    let e = g.perform("bell:crak", &[], "test").unwrap_err();
     assert!(!e.is_reported(), "{e:?}");
     assert!(
         e.to_string()
-            .contains("no script registers the action `bell:ring`"),
+            .contains("no script registers the action `bell:crak`; did you mean `bell:crack`?"),
         "{e}"
     );
 }

@@ -91,9 +91,11 @@ impl LuaRuntime {
         id: &Id,
     ) -> Result<(Function, usize), String> {
         let shared = self.shared.borrow();
-        let r = table(&shared)
-            .get(id)
-            .ok_or_else(|| format!("no script registers the {kind} `{id}`"))?;
+        let r = table(&shared).get(id).ok_or_else(|| {
+            let names = table(&shared).keys().map(Id::as_str);
+            let help = crate::diag::did_you_mean_suffix(id.as_str(), names);
+            format!("no script registers the {kind} `{id}`{help}")
+        })?;
         if r.quarantined {
             return Err(format!("the {kind} `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
         }
