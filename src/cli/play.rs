@@ -7,8 +7,8 @@
 
 use super::shown;
 use super::views::{
-    deck, describe_event, encounter_text, hazard_round_text, hazard_text, inventory, map, quests,
-    status,
+    deck, describe_event, encounter_text, hazard_round_text, hazard_text, inventory, look, map,
+    quests, status,
 };
 use crate::content::{find_id, Value};
 use crate::diag::render_all;
@@ -44,6 +44,7 @@ commands:
   flee                 leave a fight
   use ITEM             use an item (`use potion`)
   talk                 talk to the room's NPC
+  look                 the room you are in, who is here, what is open
   encounter            show the open encounter and its options
   choose N             choose option N of the encounter
   hazard               show the open hazard: routes, round, hand, dice, meters
@@ -351,6 +352,7 @@ const COMMANDS: &[&str] = &[
     "flee",
     "use",
     "talk",
+    "look",
     "encounter",
     "choose",
     "hazard",
@@ -514,7 +516,8 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
             game.use_item(&item).map(outcome)
         }
         "talk" => game.talk().map(outcome),
-        "encounter" | "look" => {
+        "look" | "l" => Ok(look(game)),
+        "encounter" => {
             Ok(encounter_text(game).unwrap_or_else(|| "there is no encounter here".into()))
         }
         "choose" | "c" => {

@@ -264,6 +264,37 @@ pub(super) fn whereabouts(game: &Game) -> String {
     format!("in {room} (room {} of the run)", game.scene())
 }
 
+/// `look`: the room the run is in, who is in it, and the encounter or hazard open there.
+pub(super) fn look(game: &Game) -> String {
+    if game.current_room().is_none() {
+        return "You stand at the start of the run; `next` enters the first room.".into();
+    }
+    let mut out = format!("You are {}.", whereabouts(game));
+    let content = game.content();
+    let room = game
+        .current_room()
+        .and_then(|r| content.entry::<Room>("room", &r));
+    if let Some(room) = room {
+        if !room.description.is_empty() {
+            out.push_str(&format!("\n{}", room.description));
+        }
+        let npc = room.npc.as_deref().and_then(Id::qualified);
+        if let Some(c) = npc.and_then(|n| content.creatures.get(&n)) {
+            out.push_str(&format!("\n{} is here; `talk` to them.", c.name));
+        }
+    }
+    for (r, c) in game.enemies().filter(|(_, c)| c.alive()) {
+        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
+    }
+    if let Some(e) = encounter_text(game) {
+        out.push_str(&format!("\n{e}"));
+    }
+    if game.hazard().is_some() {
+        out.push_str("\na hazard is under way: `hazard` shows it");
+    }
+    out
+}
+
 pub(super) fn status(game: &Game) -> String {
     let s = game.state();
     let max = game.attribute(CreatureRef::Player, "max_health", None);
