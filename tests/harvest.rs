@@ -205,7 +205,20 @@ fn the_farm_is_saved_and_loaded_with_the_game() {
         .unwrap()
         .to_string();
     assert!(
-        err.contains("the game's state in the save is not a"),
+        err.contains("the game's state in the save is not a `harvest::farm::Farm`: at `money`: invalid type: string \"lots\", expected i64"),
+        "{err}"
+    );
+    // Deeper in: the place is the path to it.
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["state"]["host"]["plots"] =
+        serde_json::json!([{ "crop": "valley:wheat", "planted": true }]);
+    std::fs::write(&path, json.to_string()).unwrap();
+    let err = Game::load(world.content.clone(), &path)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains(": at `plots[0].planted`: invalid type: boolean `true`"),
         "{err}"
     );
 }

@@ -174,9 +174,14 @@ impl StateType {
             name: std::any::type_name::<S>(),
             fresh: Box::new(move || HostState::live(initial.clone())),
             read: |json| {
-                serde_json::from_value::<S>(json)
+                // The place inside the state where it does not read, since a save's JSON has
+                // no lines to point at once it is a value.
+                serde_path_to_error::deserialize::<_, S>(json)
                     .map(HostState::live)
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| match e.path().to_string() {
+                        path if path == "." => e.inner().to_string(),
+                        path => format!("at `{path}`: {}", e.inner()),
+                    })
             },
         }
     }
