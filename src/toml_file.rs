@@ -46,13 +46,13 @@ pub fn all_errors<T: DeserializeOwned>(
             .is_some_and(|f| removed.iter().any(|r| r == f));
         let key = key_at(&value, &span);
         if !missing_removed {
-            diags.push(error_to_diagnostic(
-                &e,
-                file,
-                whole.clone(),
-                what,
-                key.as_deref(),
-            ));
+            let d = error_to_diagnostic(&e, file, whole.clone(), what, key.as_deref());
+            diags.push(match (one_for_many::<T>(&value, &span, message), &key) {
+                (Some(text), Some(k)) if !k.is_empty() => {
+                    d.with_help(format!("write it as an array: `{k} = [\"{text}\"]`"))
+                }
+                _ => d,
+            });
         }
         match remove_at(&mut value, &span) {
             Some(name) => removed.push(name),
@@ -60,6 +60,56 @@ pub fn all_errors<T: DeserializeOwned>(
         }
     }
     (diags, None)
+}
+
+/// `depends = "core"`: one text where `T` reads an array. The text, when `T` reads the key once
+/// it is written as an array of that one text (so the help is not given where an array of
+/// tables goes: `actions = "heal"`).
+fn one_for_many<T: DeserializeOwned>(
+    value: &Spanned<DeValue<'_>>,
+    span: &std::ops::Range<usize>,
+    message: &str,
+) -> Option<String> {
+    let rest = message.strip_prefix("invalid type: string \"")?;
+    let (text, expected) = rest.split_once("\", expected ")?;
+    if plain_type(expected) != "an array" {
+        return None;
+    }
+    let mut probe = value.clone();
+    if !wrap_in_array(&mut probe, span) {
+        return None;
+    }
+    let reads = match T::deserialize(ValueDeserializer::from(probe)) {
+        Ok(_) => true,
+        Err(e) => e
+            .span()
+            .is_none_or(|s| s.end <= span.start || span.end <= s.start),
+    };
+    reads.then(|| text.to_string())
+}
+
+/// Puts the value at exactly `span` into an array of its own; whether there was one.
+fn wrap_in_array(value: &mut Spanned<DeValue<'_>>, span: &std::ops::Range<usize>) -> bool {
+    if value.span() == *span {
+        let whole = value.span();
+        let one = std::mem::replace(value, Spanned::new(whole.clone(), DeValue::Boolean(false)));
+        let mut array = toml::de::DeArray::new();
+        array.push(one);
+        *value = Spanned::new(whole, DeValue::Array(array));
+        return true;
+    }
+    let inside = |s: std::ops::Range<usize>| s.start <= span.start && span.end <= s.end;
+    match value.get_mut() {
+        DeValue::Table(t) => t
+            .iter_mut()
+            .find(|(_, v)| inside(v.span()))
+            .is_some_and(|(_, v)| wrap_in_array(v, span)),
+        DeValue::Array(a) => a
+            .iter_mut()
+            .find(|v| inside(v.span()))
+            .is_some_and(|v| wrap_in_array(v, span)),
+        _ => false,
+    }
 }
 
 /// The name of the innermost key whose value holds `span`.

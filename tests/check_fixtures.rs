@@ -61,6 +61,7 @@ fixtures!(
     lua_runtime_error,
     lua_syntax_error,
     lua_unknown_event,
+    manifest_names_a_mod_twice,
     missing_dependency,
     mod_layout_typos,
     missing_required_field,

@@ -88,6 +88,14 @@ impl Manifest {
         let depends = relations(&raw.depends);
         let optional = relations(&raw.optional);
         let conflicts = relations(&raw.conflicts);
+        errors.extend(named_twice(
+            raw.id.get_ref(),
+            &[
+                ("depends", &depends),
+                ("optional", &optional),
+                ("conflicts", &conflicts),
+            ],
+        ));
         match version {
             Some(version) if errors.is_empty() => Ok(Manifest {
                 id: raw.id.get_ref().clone(),
@@ -103,6 +111,44 @@ impl Manifest {
             _ => Err(errors),
         }
     }
+}
+
+/// A mod named twice among a manifest's relations (twice in one list, or in two: a mod that
+/// both depends on and conflicts with another), or the mod itself named: each an error at the
+/// later place.
+fn named_twice(own: &str, lists: &[(&str, &Vec<Dependency>)]) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for (list, deps) in lists {
+        for d in deps.iter() {
+            if d.id == own {
+                errors.push(
+                    Diagnostic::error(Code::Manifest, format!("`{own}` names itself in `{list}`"))
+                        .at(d.span),
+                );
+            } else if let Some((_, first)) = seen.iter().find(|(id, _)| *id == d.id) {
+                let help = if first == list {
+                    format!(
+                        "name it once; requirements go together: `{} >=0.1, <0.5`",
+                        d.id
+                    )
+                } else {
+                    "a mod is in one of `depends`, `optional` and `conflicts`".to_string()
+                };
+                errors.push(
+                    Diagnostic::error(
+                        Code::Manifest,
+                        format!("`{}` is already in `{first}`", d.id),
+                    )
+                    .at(d.span)
+                    .with_help(help),
+                );
+            } else {
+                seen.push((&d.id, list));
+            }
+        }
+    }
+    errors
 }
 
 fn parse_dependency(text: &Spanned<String>, file: FileId) -> Result<Dependency, Diagnostic> {
