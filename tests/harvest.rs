@@ -196,30 +196,28 @@ fn the_farm_is_saved_and_loaded_with_the_game() {
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(loaded.host_state::<Farm>(), g.host_state::<Farm>());
     assert_eq!(loaded.state_hash(), g.state_hash());
-    // A save whose farm is not a farm is refused, and says why.
-    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["state"]["host"]["money"] = serde_json::json!("lots");
-    std::fs::write(&path, json.to_string()).unwrap();
-    let err = Game::load(world.content.clone(), &path)
-        .err()
-        .unwrap()
-        .to_string();
+    // A save whose farm is not a farm is refused, and says why and where.
+    let refused = |key: &str, bad: serde_json::Value| {
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["state"]["host"][key] = bad;
+        std::fs::write(&path, json.to_string()).unwrap();
+        Game::load(world.content.clone(), &path)
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    let err = refused("money", serde_json::json!("lots"));
     assert!(
         err.contains("the game's state in the save is not a `harvest::farm::Farm`: at `money`: invalid type: string \"lots\", expected i64"),
         "{err}"
     );
-    // Deeper in: the place is the path to it.
-    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["state"]["host"]["plots"] =
-        serde_json::json!([{ "crop": "valley:wheat", "planted": true }]);
-    std::fs::write(&path, json.to_string()).unwrap();
-    let err = Game::load(world.content.clone(), &path)
-        .err()
-        .unwrap()
-        .to_string();
+    let err = refused(
+        "plots",
+        serde_json::json!([{ "crop": "valley:wheat", "planted": true }]),
+    );
     assert!(
         err.contains(": at `plots[0].planted`: invalid type: boolean `true`"),
-        "{err}"
+        "the path to it, deeper in: {err}"
     );
 }
 
