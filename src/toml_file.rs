@@ -285,13 +285,14 @@ pub fn error_to_diagnostic(
             .at(span)
             .with_help_opt(help);
     }
+    // `count` in quest, or the quest itself when the key is not known.
+    let place = match key.filter(|k| !k.is_empty()) {
+        Some(k) => format!("`{k}` in {what}"),
+        None => what.to_string(),
+    };
     if let Some((value, expected)) = parse_unknown_variant(message) {
         let help = did_you_mean(&value, expected.iter().map(String::as_str))
             .unwrap_or_else(|| format!("one of: {}", expected.join(", ")));
-        let place = match key.filter(|k| !k.is_empty()) {
-            Some(k) => format!("`{k}` in {what}"),
-            None => what.to_string(),
-        };
         return Diagnostic::error(
             Code::UnknownReference,
             format!("unknown value `{value}` for {place}"),
@@ -323,10 +324,6 @@ pub fn error_to_diagnostic(
                 format!("at least {least}")
             } else {
                 format!("at most {most}")
-            };
-            let place = match key.filter(|k| !k.is_empty()) {
-                Some(k) => format!("`{k}` in {what}"),
-                None => what.to_string(),
             };
             return Diagnostic::error(
                 Code::OutOfRange,

@@ -600,8 +600,7 @@ impl Game {
                 self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
             }
             Action::Game { args, run, .. } => {
-                let run = run.0.clone();
-                return run(self, args, ctx).map_err(crate::Error::Refused);
+                return (run.0)(self, args, ctx).map_err(crate::Error::Refused);
             }
             Action::Custom { id, args } => {
                 if let Some(result) = self.host_action(id, args, ctx) {
