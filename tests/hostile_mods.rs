@@ -42,6 +42,12 @@ macro_rules! fixtures {
 }
 
 fixtures!(
+    gotos_and_labels_by_the_thousand,
+    load_of_a_large_chunk_in_a_loop,
+    sort_with_an_adversarial_comparator,
+    string_format_of_huge_floats,
+    string_unpack_z_that_fails,
+    tonumber_of_a_huge_string,
     absurd_numbers,
     byte_order_mark_in_lua,
     callbacks_from_c,

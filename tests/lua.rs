@@ -903,6 +903,33 @@ fn pairs_and_math_random_give_the_same_hash_in_three_processes() {
     assert!(!outputs[0].contains("error"), "{}", outputs[0]);
 }
 
+/// A comparator that makes `table.sort`'s partitions go badly (McIlroy's adversary, consistent, so
+/// the sort is valid) and counts its calls: stock Lua then draws its next pivot from the clock, so
+/// the count (stored, so hashed) differed in every process. lantern's Lua never reads the clock.
+#[test]
+fn an_adversarial_sort_gives_the_same_hash_in_three_processes() {
+    let lua = "lantern.on('turn_started', function()\n\
+                 local n, gas, solid, candidate = 400, 401, 0, 0\n\
+                 local t, value, calls = {}, {}, 0\n\
+                 for i = 1, n do t[i] = i; value[i] = gas end\n\
+                 table.sort(t, function(x, y)\n\
+                   calls = calls + 1\n\
+                   if value[x] == gas and value[y] == gas then\n\
+                     if x == candidate then value[x] = solid else value[y] = solid end\n\
+                     solid = solid + 1\n\
+                   end\n\
+                   if value[x] == gas then candidate = x elseif value[y] == gas then candidate = y end\n\
+                   return value[x] < value[y]\n\
+                 end)\n\
+                 lantern.storage.calls = calls\n\
+                 lantern.log('comparisons', calls)\n\
+               end)";
+    let outputs = three_processes(lua);
+    assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:#?}");
+    // Partitions went badly (a sort of 400 items that goes well makes about 3,500 comparisons).
+    assert!(outputs[0].contains("comparisons\t40597"), "{}", outputs[0]);
+}
+
 /// Plays two turns and prints the hash in three processes over a mod of this one script.
 fn three_processes(lua: &str) -> Vec<String> {
     let mods = TestMods::new(&[("scripts/main.lua", lua)]);

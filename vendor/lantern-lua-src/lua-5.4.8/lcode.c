@@ -555,6 +555,7 @@ static int addk (FuncState *fs, TValue *key, TValue *v) {
       return k;  /* reuse index */
   }
   /* constant not found; create a new entry */
+  luaG_chargework(L, 8);  /* lantern: a new constant is work */
   oldsize = f->sizek;
   k = fs->nk;
   /* numerical value does not need GC barrier;

@@ -562,6 +562,22 @@ static int llex (LexState *ls, SemInfo *seminfo) {
 }
 
 
+/*
+** lantern: reading a chunk is work the script that loads it pays for,
+** as it goes: a token costs 8, and the bytes it spans (a long string or
+** comment) a unit per 4 more. So 'load' of a large chunk in a loop is
+** stopped by the budget at its real cost, and so is a chunk too big to
+** read within one.
+*/
+static int chargedlex (LexState *ls, SemInfo *seminfo) {
+  size_t before = ls->z->n;
+  int token = llex(ls, seminfo);
+  size_t read = (ls->z->n <= before) ? before - ls->z->n : 0;
+  luaG_chargework(ls->L, 8 + (read >> 2));
+  return token;
+}
+
+
 void luaX_next (LexState *ls) {
   ls->lastline = ls->linenumber;
   if (ls->lookahead.token != TK_EOS) {  /* is there a look-ahead token? */
@@ -569,13 +585,13 @@ void luaX_next (LexState *ls) {
     ls->lookahead.token = TK_EOS;  /* and discharge it */
   }
   else
-    ls->t.token = llex(ls, &ls->t.seminfo);  /* read next token */
+    ls->t.token = chargedlex(ls, &ls->t.seminfo);  /* read next token */
 }
 
 
 int luaX_lookahead (LexState *ls) {
   lua_assert(ls->lookahead.token == TK_EOS);
-  ls->lookahead.token = llex(ls, &ls->lookahead.seminfo);
+  ls->lookahead.token = chargedlex(ls, &ls->lookahead.seminfo);
   return ls->lookahead.token;
 }
 

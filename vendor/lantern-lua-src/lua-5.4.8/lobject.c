@@ -308,6 +308,17 @@ static const char *l_str2int (const char *s, lua_Integer *result) {
 size_t luaO_str2num (const char *s, TValue *o) {
   lua_Integer i; lua_Number n;
   const char *e;
+  /* lantern: text longer than any numeral is not a number, so converting
+     it costs a bounded scan, wherever it happens ('tonumber', arithmetic
+     on strings, every C function that reads a number), with or without a
+     state to charge */
+  {
+    size_t k = 0;
+    while (k <= L_MAXLENNUM && s[k] != '\0')
+      k++;
+    if (k > L_MAXLENNUM)
+      return 0;
+  }
   if ((e = l_str2int(s, &i)) != NULL) {  /* try as an integer */
     setivalue(o, i);
   }

@@ -342,6 +342,7 @@ static void removevars (FuncState *fs, int tolevel) {
 static int searchupvalue (FuncState *fs, TString *name) {
   int i;
   Upvaldesc *up = fs->f->upvalues;
+  luaG_chargework(fs->ls->L, cast_sizet(fs->nups) >> 3);  /* lantern */
   for (i = 0; i < fs->nups; i++) {
     if (eqstr(up[i].name, name)) return i;
   }
@@ -389,6 +390,7 @@ static int newupvalue (FuncState *fs, TString *name, expdesc *v) {
 */
 static int searchvar (FuncState *fs, TString *n, expdesc *var) {
   int i;
+  luaG_chargework(fs->ls->L, cast_sizet(fs->nactvar) >> 3);  /* lantern */
   for (i = cast_int(fs->nactvar) - 1; i >= 0; i--) {
     Vardesc *vd = getlocalvardesc(fs, i);
     if (eqstr(n, vd->vd.name)) {  /* found? */
@@ -529,6 +531,7 @@ static void solvegoto (LexState *ls, int g, Labeldesc *label) {
   Labellist *gl = &ls->dyd->gt;  /* list of gotos */
   Labeldesc *gt = &gl->arr[g];  /* goto to be resolved */
   lua_assert(eqstr(gt->name, label->name));
+  luaG_chargework(ls->L, cast_sizet(gl->n - g) >> 2);  /* lantern */
   if (l_unlikely(gt->nactvar < label->nactvar))  /* enter some scope? */
     jumpscopeerror(ls, gt);
   luaK_patchlist(ls->fs, gt->pc, label->pc);
@@ -544,6 +547,8 @@ static void solvegoto (LexState *ls, int g, Labeldesc *label) {
 static Labeldesc *findlabel (LexState *ls, TString *name) {
   int i;
   Dyndata *dyd = ls->dyd;
+  /* lantern: the search grows with the labels seen */
+  luaG_chargework(ls->L, cast_sizet(dyd->label.n - ls->fs->firstlabel) >> 2);
   /* check labels in current function for a match */
   for (i = ls->fs->firstlabel; i < dyd->label.n; i++) {
     Labeldesc *lb = &dyd->label.arr[i];
@@ -586,6 +591,8 @@ static int solvegotos (LexState *ls, Labeldesc *lb) {
   Labellist *gl = &ls->dyd->gt;
   int i = ls->fs->bl->firstgoto;
   int needsclose = 0;
+  /* lantern: the search grows with the gotos pending */
+  luaG_chargework(ls->L, cast_sizet(gl->n - i) >> 2);
   while (i < gl->n) {
     if (eqstr(gl->arr[i].name, lb->name)) {
       needsclose |= gl->arr[i].close;
@@ -628,6 +635,8 @@ static int createlabel (LexState *ls, TString *name, int line,
 static void movegotosout (FuncState *fs, BlockCnt *bl) {
   int i;
   Labellist *gl = &fs->ls->dyd->gt;
+  /* lantern: so does this walk */
+  luaG_chargework(fs->ls->L, cast_sizet(gl->n - bl->firstgoto) >> 2);
   /* correct pending gotos to current block */
   for (i = bl->firstgoto; i < gl->n; i++) {  /* for each pending goto */
     Labeldesc *gt = &gl->arr[i];

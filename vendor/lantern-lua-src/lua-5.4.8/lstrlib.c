@@ -284,6 +284,8 @@ static int tonum (lua_State *L, int arg) {
   else {  /* check whether it is a numerical string */
     size_t len;
     const char *s = lua_tolstring(L, arg, &len);
+    if (s != NULL)
+      lua_chargebytes(L, len);  /* lantern: the scan */
     return (s != NULL && lua_stringtonumber(L, s) == len + 1);
   }
 }
@@ -1367,6 +1369,7 @@ static int str_format (lua_State *L) {
           addlenmod(form, LUA_NUMBER_FRMLEN);
           nb = lua_number2strx(L, buff, maxitem, form,
                                   luaL_checknumber(L, arg));
+          lua_chargework(L, 6 * (size_t)nb);  /* lantern: as '%f' */
           break;
         case 'f':
           maxitem = MAX_ITEMF;  /* extra space for '%f' */
@@ -1377,6 +1380,9 @@ static int str_format (lua_State *L) {
           checkformat(L, form, L_FMTFLAGSF, 1);
           addlenmod(form, LUA_NUMBER_FRMLEN);
           nb = l_sprintf(buff, maxitem, form, (LUAI_UACNUMBER)n);
+          /* lantern: printing a float costs by its digits (a 309-digit
+             '%.99f' takes microseconds) */
+          lua_chargework(L, 6 * (size_t)nb);
           break;
         }
         case 'p': {
@@ -1865,9 +1871,9 @@ static int str_unpack (lua_State *L) {
       }
       case Kzstr: {
         size_t len = strlen(data + pos);
+        lua_chargebytes(L, len);  /* lantern: the scan, before it may fail */
         luaL_argcheck(L, pos + len < ld, 2,
                          "unfinished string for format 'z'");
-        lua_chargebytes(L, len);  /* lantern */
         lua_pushlstring(L, data + pos, len);
         pos += len + 1;  /* skip string plus final '\0' */
         break;
