@@ -124,14 +124,43 @@ impl Streams {
         ((r * n as f64) as usize).min(n - 1)
     }
 
-    /// An integer in `[lo, hi]`, any range of `i64` included (the whole of it has 2^64 values,
+    /// An integer in `[lo, hi]`, uniform over any range of `i64` (the whole of it has 2^64 values,
     /// which no `usize` holds). `lo` must not be above `hi`.
+    ///
+    /// A range of up to 2^53 values maps one roll onto it, so stubs reach it and every draw made
+    /// before wider ranges were drawn as integers stays the same. A roll is a double with 53 bits,
+    /// so a wider range could only be reached in steps of `span / 2^53` (the whole range gave even
+    /// numbers only): it is drawn as an integer instead, from 64-bit words, rejecting the few that
+    /// would make some values likelier than others.
     pub fn between(&mut self, name: &str, lo: i64, hi: i64) -> i64 {
         debug_assert!(lo <= hi);
-        let span = (i128::from(hi) - i128::from(lo) + 1) as f64;
-        let r = self.roll(name);
-        let offset = ((r * span) as i128).clamp(0, i128::from(hi) - i128::from(lo));
-        (i128::from(lo) + offset) as i64
+        let last = (i128::from(hi) - i128::from(lo)) as u64;
+        if last < (1u64 << 53) || self.stubbed(name) {
+            let span = (last as f64) + 1.0;
+            let r = self.roll(name);
+            let offset = ((r * span) as u64).min(last);
+            return lo.wrapping_add(offset as i64);
+        }
+        let stream = self.stream(name);
+        let offset = match last.checked_add(1) {
+            None => stream.next_u64(),
+            Some(span) => {
+                // Lemire's method: the high word of a 128-bit product, rejecting the low words
+                // below `2^64 mod span`.
+                let floor = span.wrapping_neg() % span;
+                loop {
+                    let product = u128::from(stream.next_u64()) * u128::from(span);
+                    if (product as u64) >= floor {
+                        break (product >> 64) as u64;
+                    }
+                }
+            }
+        };
+        lo.wrapping_add(offset as i64)
+    }
+
+    fn stubbed(&self, name: &str) -> bool {
+        self.stubs.contains_key(name) || self.stubs.contains_key("")
     }
 
     /// Whether a stream of that name has been drawn from (or restored) in this run.
@@ -221,6 +250,46 @@ mod tests {
             0.9,
             "a stream's own stub wins over the stub for all"
         );
+    }
+
+    #[test]
+    fn wide_ranges_reach_odd_numbers_and_both_halves() {
+        // Through a 53-bit roll, the whole of i64 gave even numbers only.
+        let mut s = Streams::new(5);
+        let whole: Vec<i64> = (0..64)
+            .map(|_| s.between("w", i64::MIN, i64::MAX))
+            .collect();
+        assert!(whole.iter().any(|v| v % 2 != 0), "{whole:?}");
+        assert!(whole.iter().any(|v| *v < 0) && whole.iter().any(|v| *v > 0));
+        // A range just past 2^53: every value lands inside, and low bits vary.
+        let (lo, hi) = (-3, (1i64 << 53) + 5);
+        let near: Vec<i64> = (0..64).map(|_| s.between("n", lo, hi)).collect();
+        assert!(near.iter().all(|v| (lo..=hi).contains(v)));
+        assert!(near.iter().any(|v| v % 2 != 0) && near.iter().any(|v| v % 2 == 0));
+        // An uneven span (2^63 + 2^62 values): the top third is drawn about a third of the time.
+        let (lo, hi) = (0, i64::MAX);
+        let top = (0..3000)
+            .filter(|_| s.between("u", lo - (1i64 << 62), hi) >= (1i64 << 62))
+            .count();
+        assert!((800..1200).contains(&top), "{top} of 3000 in the top third");
+    }
+
+    #[test]
+    fn narrow_ranges_draw_what_they_always_drew() {
+        // Ranges below 2^53 map one roll, so saved games and recorded outcomes keep their draws.
+        let mut s = Streams::new(12345);
+        let mut t = Streams::new(12345);
+        for _ in 0..100 {
+            let r = t.roll("encounter:select:3:7");
+            assert_eq!(
+                s.between("encounter:select:3:7", 1, 6),
+                1 + (r * 6.0) as i64
+            );
+        }
+        s.set_stub(None, Stub::Fixed(0.999));
+        // A stub reaches any range, the widest included: 0.999 of the way up.
+        let v = s.between("x", i64::MIN, i64::MAX);
+        assert!((9_200_000_000_000_000_000..=i64::MAX).contains(&v), "{v}");
     }
 
     #[test]

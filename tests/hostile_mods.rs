@@ -42,6 +42,8 @@ macro_rules! fixtures {
 }
 
 fixtures!(
+    failing_host_calls_in_a_pcall_loop,
+    require_of_a_huge_name_in_a_loop,
     gotos_and_labels_by_the_thousand,
     load_of_a_large_chunk_in_a_loop,
     sort_with_an_adversarial_comparator,
@@ -322,6 +324,130 @@ fn a_test_comparing_tables_that_hold_themselves_neither_crashes_nor_hangs() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("1 passed, 1 failed"), "{text}");
+    assert!(
+        text.contains("instruction budget of 10000000 exceeded"),
+        "{text}"
+    );
+}
+
+/// A "did you mean" over a megabyte-long name took seconds and was charged as one call: in a
+/// `pcall` loop it never ended. Names that long are not compared, failing calls cost what their
+/// error does, and the loop ends at the budget with the game going on.
+#[test]
+fn a_megabyte_name_in_a_pcall_loop_ends_at_the_budget_and_the_game_goes_on() {
+    let dir = mods_with(&[(
+        "evil",
+        "local name = string.rep('g', 1024 * 1024)\n\
+         lantern.on('turn_started', function()\n\
+           while true do\n\
+             pcall(function() return lantern.game.player:count(name) end)\n\
+             pcall(lantern.emit_event, name)\n\
+           end\n\
+         end)\n",
+    )]);
+    let out = play(dir.path(), "emit turn_started\nseed\n");
+    assert!(
+        out.contains("error: [evil] a handler of `turn_started` failed: evil/scripts/main.lua:")
+            && out.contains("instruction budget of 10000000 exceeded"),
+        "{out}"
+    );
+    assert!(
+        out.len() < 4096,
+        "no message holds the name: {} bytes",
+        out.len()
+    );
+    assert!(out.contains("> seed\n1\n"), "{out}");
+}
+
+/// `print` in a loop kept every line until it was shown: a `check` grew to gigabytes. A mod may
+/// write 64 KiB a turn; one line says the rest is left out, and the next turn may write again.
+#[test]
+fn printing_in_a_loop_is_cut_at_its_cap_once_a_turn() {
+    let dir = mods_with(&[(
+        "evil",
+        "local line = string.rep('x', 1000)\n\
+         lantern.on('turn_started', function()\n\
+           for i = 1, 1e9 do print(i, line) end\n\
+         end)\n",
+    )]);
+    let out = play(dir.path(), "emit turn_started\nemit turn_started\nseed\n");
+    let cut =
+        "[evil] (this mod wrote more than 64 KiB this turn; the rest of its output is left out)";
+    assert_eq!(
+        out.matches(cut).count(),
+        2,
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    assert!(
+        out.len() < 2 * 70 * 1024 + 4096,
+        "{} bytes printed",
+        out.len()
+    );
+    assert!(out.contains("> seed\n1\n"));
+}
+
+/// A test that `pcall`s an endless loop or a memory bomb was reported as passed: a test whose
+/// budget or memory ran out has failed, with the limit's message, whatever it caught.
+#[test]
+fn a_test_that_catches_its_limits_fails() {
+    let dir = mods_with(&[("evil", "")]);
+    let tests = dir.path().join("mods/evil/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(
+        tests.join("caught.lua"),
+        "describe('limits', function()\n\
+           it('loops', function()\n\
+             pcall(function() while true do end end)\n\
+           end)\n\
+           it('hoards', function()\n\
+             pcall(function() local s, t = string.rep('x', 1024 * 1024), {} for i = 1, 1e9 do t[i] = s .. i end end)\n\
+           end)\n\
+           it('passes', function() end)\n\
+         end)\n",
+    )
+    .unwrap();
+    let out = lantern(&["test", "--mods", "mods"], dir.path());
+    let text = transcript(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("1 passed, 2 failed"), "{text}");
+    assert!(
+        text.contains("instruction budget of 10000000 exceeded"),
+        "{text}"
+    );
+    assert!(
+        text.contains("out of memory: the scripts passed the memory limit"),
+        "{text}"
+    );
+}
+
+/// `sim --lua-policy` with a policy that catches its endless loop ran on for ever; it stops with
+/// the budget's message.
+#[test]
+fn a_policy_that_catches_its_budget_stops_the_simulation() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("looping.lua");
+    std::fs::write(
+        &file,
+        "return function(run)\n  pcall(function() while true do end end)\n  return nil\nend\n",
+    )
+    .unwrap();
+    let out = lantern(
+        &[
+            "sim",
+            "hazard",
+            "h:gate",
+            "--mods",
+            "mods",
+            "--runs",
+            "50",
+            "--lua-policy",
+            &file.to_string_lossy(),
+        ],
+        &root().join("tests/fixtures/hazard"),
+    );
+    let text = transcript(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
         text.contains("instruction budget of 10000000 exceeded"),
         "{text}"

@@ -285,12 +285,14 @@ pub fn find_id<V>(
     default_ns: &str,
     kind: &str,
 ) -> Result<Id, crate::Error> {
-    let id = Id::parse(text, default_ns).ok_or_else(|| format!("`{text}` is not an ID"))?;
+    let shown = crate::diag::shown;
+    let id =
+        Id::parse(text, default_ns).ok_or_else(|| format!("`{}` is not an ID", shown(text)))?;
     if registry.contains_key(&id) {
         return Ok(id);
     }
     let help = crate::diag::did_you_mean_suffix(id.as_str(), registry.keys().map(Id::as_str));
-    Err(format!("there is no {kind} `{id}`{help}").into())
+    Err(format!("there is no {kind} `{}`{help}", shown(id.as_str())).into())
 }
 
 /// The result of loading a mods directory.

@@ -12,4 +12,4 @@ mod suggest;
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
 pub use render::{render, render_all, render_json, summary_line};
 pub use source_map::{FileId, SourceFile, SourceMap, Span};
-pub use suggest::{did_you_mean, did_you_mean_suffix, suggest};
+pub use suggest::{did_you_mean, did_you_mean_suffix, shown, suggest};

@@ -1,16 +1,27 @@
 //! "Did you mean": the closest known name to a misspelt one.
 
+/// The longest name "did you mean" compares, in bytes. Comparing costs the product of two names'
+/// lengths, and a name given by a mod may be a megabyte long: nobody misspells a name that long.
+pub const LONGEST_COMPARED: usize = 100;
+
 /// The candidate closest to `wrong`, if one is close enough to be a plausible typo.
 ///
 /// Namespaced IDs are compared whole and by their name part, so `core:glod` finds `core:gold`
-/// and a bare `undead` finds `core:undead`.
+/// and a bare `undead` finds `core:undead`. Names longer than [`LONGEST_COMPARED`] are not
+/// compared, so the cost is bounded by the number of candidates whatever the input.
 pub fn suggest<'a, I>(wrong: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'a str>,
 {
+    if wrong.len() > LONGEST_COMPARED {
+        return None;
+    }
     let (wrong_ns, wrong_name) = wrong.rsplit_once(':').unwrap_or(("", wrong));
     let mut best: Option<(f64, &str)> = None;
     for candidate in candidates {
+        if candidate.len() > LONGEST_COMPARED {
+            continue;
+        }
         let (ns, name) = candidate.rsplit_once(':').unwrap_or(("", candidate));
         // Within one namespace only the names count: a shared `core:` would otherwise make any
         // two IDs look alike to Jaro-Winkler, which rewards a common prefix.
@@ -26,6 +37,18 @@ where
         }
     }
     best.map(|(_, c)| c.to_string())
+}
+
+/// A name as a message shows it: whole, or its first 60 characters and how long it is, so a
+/// megabyte-long name given by a mod makes a message of a line, not of a megabyte.
+pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    const KEPT: usize = 60;
+    match name.char_indices().nth(KEPT) {
+        Some((end, _)) if name.len() > LONGEST_COMPARED => {
+            format!("{}… ({} bytes)", &name[..end], name.len()).into()
+        }
+        _ => name.into(),
+    }
 }
 
 /// `did you mean `x`?`, ready for a help line.
@@ -64,6 +87,16 @@ mod tests {
         check("undead", &["core:undead", "core:rat"], Some("core:undead"));
         check("itmes", &["items", "tags", "triggers"], Some("items"));
         check("vaule", &["value", "who", "check"], Some("value"));
+    }
+
+    #[test]
+    fn long_names_are_neither_compared_nor_shown_whole() {
+        let long = "core:".to_string() + &"g".repeat(1 << 20);
+        check(&long, &["core:gold"], None);
+        check("core:glod", &[&long, "core:gold"], Some("core:gold"));
+        assert_eq!(shown("core:gold"), "core:gold");
+        let s = shown(&long);
+        assert!(s.len() < 100 && s.ends_with("… (1048581 bytes)"), "{s}");
     }
 
     #[test]

@@ -141,11 +141,13 @@ fn run_file_inner(
         )));
     }
     budget.reset(&lua);
-    lua.load(text)
+    let ran = lua
+        .load(text)
         .set_mode(mlua::ChunkMode::Text)
         .set_name(format!("@{}", file.display))
         .set_environment(env)
-        .exec()?;
+        .exec();
+    budget.settle(ran)?;
 
     let cases = std::mem::take(&mut collector.borrow_mut().cases);
     let mut results = Vec::new();
@@ -164,13 +166,14 @@ fn run_file_inner(
             continue;
         };
         output.borrow_mut().clear();
+        // A test that caught its budget's or its memory's error has still failed.
         let (result, duration) = super::timed(|| -> mlua::Result<()> {
             for hook in &case.hooks {
                 budget.reset(&lua);
-                hook.call::<()>(())?;
+                budget.settle(hook.call::<()>(()))?;
             }
             budget.reset(&lua);
-            func.call::<()>(())
+            budget.settle(func.call::<()>(()))
         });
         let printed = std::mem::take(&mut *output.borrow_mut());
         results.push(match result {

@@ -178,8 +178,8 @@ impl UserData for TestGame {
             check(lua, r)
         });
         methods.add_method_mut("apply", |lua, this, action: Table| {
-            let map =
-                crate::lua::api::to_toml_map(&action).map_err(|e| located(lua, e.to_string()))?;
+            let map = crate::lua::api::to_toml_map(lua, &action)
+                .map_err(|e| located(lua, e.to_string()))?;
             let content = this.game.content().clone();
             let entry = crate::content::resolve::runtime_action(
                 &this.symbols,

@@ -6,6 +6,7 @@
 //! cleared around the call and dereferenced only under a borrow flag; checks get it read-only), and handles
 //! hold a [`CreatureRef`] that is looked up again on every access.
 
+use super::budget::charged;
 use crate::content::Value;
 use crate::game::{CreatureRef, Game};
 use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
@@ -154,6 +155,57 @@ fn lent_game_mut_in<R>(lent: &Lent, f: impl FnOnce(&mut Game) -> R) -> Option<R>
 #[derive(Clone, Copy)]
 pub struct Creature(pub CreatureRef);
 
+/// The registry key of the table of creature handles made so far.
+const HANDLES: &str = "lantern.handles";
+
+/// The table of creature handles made so far in `lua`, by [`handle_key`], made on first use.
+/// Event views (`ev.source`, through their C fast path) and `lantern.game` share it.
+pub fn handles(lua: &Lua) -> mlua::Result<mlua::Table> {
+    if let Some(t) = lua.named_registry_value::<Option<mlua::Table>>(HANDLES)? {
+        return Ok(t);
+    }
+    let t = {
+        let _host = lantern_owned(lua);
+        lua.create_table()?
+    };
+    lua.set_named_registry_value(HANDLES, &t)?;
+    Ok(t)
+}
+
+/// The handle of a creature: made the first time any script asks for it and kept, charged to
+/// lantern. A handle made anew on each access was garbage with a finalizer (mlua's), which Lua's
+/// collector frees a cycle late: a handler reading `lantern.game.player` on every event made its
+/// mod's memory climb until it was stopped as a memory bomb.
+pub fn handle(lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
+    handle_in(lua, &handles(lua)?, r)
+}
+
+/// [`handle`], in a table of handles the caller holds already.
+pub fn handle_in(lua: &Lua, handles: &mlua::Table, r: CreatureRef) -> mlua::Result<AnyUserData> {
+    let key = handle_key(r);
+    if let Some(h) = handles.raw_get::<Option<AnyUserData>>(key)? {
+        return Ok(h);
+    }
+    let _host = lantern_owned(lua);
+    let h = lua.create_userdata(Creature(r))?;
+    handles.raw_set(key, &h)?;
+    Ok(h)
+}
+
+/// Where a creature's handle is kept in the table of handles.
+pub fn handle_key(r: CreatureRef) -> i64 {
+    match r {
+        CreatureRef::Player => 0,
+        CreatureRef::Enemy(i) => i64::try_from(i).map_or(i64::MAX, |i| i.saturating_add(1)),
+    }
+}
+
+/// Charges what is allocated while the guard lives to lantern, in a state with accounts.
+fn lantern_owned(lua: &Lua) -> Option<super::memory::Charging> {
+    lua.app_data_ref::<super::memory::Accounts>()
+        .map(|a| a.charge_to(super::memory::Owner::HOST))
+}
+
 pub fn ref_name(r: CreatureRef) -> String {
     match r {
         CreatureRef::Player => "player".into(),
@@ -173,57 +225,98 @@ pub fn parse_ref(s: &str) -> Option<CreatureRef> {
 }
 
 impl UserData for Creature {
+    // Every field and method is charged to the calling script like any of lantern's functions
+    // (`budget::charged`), and takes its arguments as plain values, so a call with the wrong type
+    // pays for its error too.
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.0)));
-        fields.add_field_method_get("name", |_, this| {
-            with_game(|g| g.creature(this.0).map(|c| c.name.clone()))
+        fields.add_field_method_get("ref", |lua, this| charged(lua, || Ok(ref_name(this.0))));
+        fields.add_field_method_get("name", |lua, this| {
+            charged(lua, || {
+                with_game(|g| g.creature(this.0).map(|c| c.name.clone()))
+            })
         });
-        fields.add_field_method_get("def", |_, this| {
-            with_game(|g| g.creature(this.0).map(|c| c.def.to_string()))
+        fields.add_field_method_get("def", |lua, this| {
+            charged(lua, || {
+                with_game(|g| g.creature(this.0).map(|c| c.def.to_string()))
+            })
         });
-        fields.add_field_method_get("health", |_, this| {
-            with_game(|g| g.creature(this.0).map(|c| c.health))
+        fields.add_field_method_get("health", |lua, this| {
+            charged(lua, || with_game(|g| g.creature(this.0).map(|c| c.health)))
         });
-        fields.add_field_method_get("max_health", |_, this| {
-            with_game(|g| g.attribute(this.0, "max_health", None))
+        fields.add_field_method_get("max_health", |lua, this| {
+            charged(lua, || {
+                with_game(|g| g.attribute(this.0, "max_health", None))
+            })
         });
-        fields.add_field_method_get("alive", |_, this| {
-            with_game(|g| g.creature(this.0).is_some_and(|c| c.alive()))
+        fields.add_field_method_get("alive", |lua, this| {
+            charged(lua, || {
+                with_game(|g| g.creature(this.0).is_some_and(|c| c.alive()))
+            })
         });
         fields.add_field_method_get("tags", |lua, this| {
-            let tags = with_game(|g| {
-                g.creature(this.0)
-                    .map(|c| c.tags.iter().map(|t| t.to_string()).collect::<Vec<_>>())
-                    .unwrap_or_default()
-            })?;
-            lua.create_sequence_from(tags)
+            charged(lua, || {
+                let tags = with_game(|g| {
+                    g.creature(this.0)
+                        .map(|c| c.tags.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+                        .unwrap_or_default()
+                })?;
+                super::budget::charge(lua, 8 * tags.len())?;
+                lua.create_sequence_from(tags)
+            })
         });
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("count", |lua, this, item: String| {
-            with_game(|g| {
-                let item = script_id(lua, &g.content().items, &item, "item")?;
-                Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
-            })?
+        methods.add_method("count", |lua, this, item: LuaValue| {
+            charged(lua, || {
+                let item = text_arg(&item, "count", "an item ID")?;
+                with_game(|g| {
+                    let item = script_id(lua, &g.content().items, &item, "item")?;
+                    Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
+                })?
+            })
         });
-        methods.add_method("has_tag", |lua, this, tag: String| {
-            with_game(|g| {
-                let tag = script_id(lua, &g.content().tags, &tag, "tag")?;
-                Ok(g.creature(this.0).is_some_and(|c| c.tags.contains(&tag)))
-            })?
+        methods.add_method("has_tag", |lua, this, tag: LuaValue| {
+            charged(lua, || {
+                let tag = text_arg(&tag, "has_tag", "a tag ID")?;
+                with_game(|g| {
+                    let tag = script_id(lua, &g.content().tags, &tag, "tag")?;
+                    Ok(g.creature(this.0).is_some_and(|c| c.tags.contains(&tag)))
+                })?
+            })
         });
-        methods.add_method("attribute", |_, this, name: String| {
-            crate::content::vocab::known_attribute(&name).map_err(mlua::Error::runtime)?;
-            with_game(|g| g.attribute(this.0, &name, None))
+        methods.add_method("attribute", |lua, this, name: LuaValue| {
+            charged(lua, || {
+                let name = text_arg(&name, "attribute", "an attribute's name")?;
+                crate::content::vocab::known_attribute(&name).map_err(mlua::Error::runtime)?;
+                with_game(|g| g.attribute(this.0, &name, None))
+            })
         });
-        methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.0)));
-        methods.add_meta_method("__eq", |_, this, other: AnyUserData| {
-            Ok(other
-                .borrow::<Creature>()
-                .map(|o| o.0 == this.0)
-                .unwrap_or(false))
+        methods.add_meta_method("__tostring", |lua, this, ()| {
+            charged(lua, || Ok(ref_name(this.0)))
         });
+        methods.add_meta_method("__eq", |lua, this, other: LuaValue| {
+            charged(lua, || {
+                Ok(match other {
+                    LuaValue::UserData(other) => other
+                        .borrow::<Creature>()
+                        .map(|o| o.0 == this.0)
+                        .unwrap_or(false),
+                    _ => false,
+                })
+            })
+        });
+    }
+}
+
+/// A creature method's text argument: `handle:count("core:gold")`.
+fn text_arg(v: &LuaValue, method: &str, what: &str) -> mlua::Result<String> {
+    match v {
+        LuaValue::String(s) => Ok(s.to_string_lossy()),
+        other => Err(mlua::Error::runtime(format!(
+            "{method} takes {what}, not a {} (call it with `:`, as `handle:{method}(...)`)",
+            other.type_name()
+        ))),
     }
 }
 
@@ -239,7 +332,10 @@ fn script_id<V>(
     let caller = super::api::call_site(lua)
         .and_then(|(file, _)| file.split('/').next().map(str::to_string))
         .unwrap_or_else(|| "core".to_string());
-    crate::content::find_id(registry, text, &caller, kind).map_err(mlua::Error::runtime)
+    crate::content::find_id(registry, text, &caller, kind).or_else(|e| {
+        super::budget::charge_suggestions(lua, registry.len())?;
+        Err(mlua::Error::runtime(e))
+    })
 }
 
 /// A payload value as Lua sees it.

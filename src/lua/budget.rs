@@ -97,6 +97,9 @@ struct Count {
     stopped_at: RefCell<(String, usize)>,
     /// The state's main thread, to ask lantern's Lua to stop a script (`lua_stop`).
     state: *mut ffi::lua_State,
+    /// The accounts of a state whose memory is limited whole (a test file's, a policy's), to
+    /// tell a call that ran out of memory and caught the error.
+    whole: Option<super::memory::Accounts>,
 }
 
 /// The instruction budget of one Lua state.
@@ -108,11 +111,19 @@ impl Budget {
     /// holds mods accounts memory per mod instead, and calls [`Budget::hook`]).
     pub fn install(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
         lua.set_memory_limit(limits.memory)?;
-        Budget::hook(lua, limits)
+        Budget::with(lua, limits, Some(super::memory::Accounts::of(lua)?))
     }
 
     /// Installs the budget's hook in `lua`, leaving memory to the caller.
     pub fn hook(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
+        Budget::with(lua, limits, None)
+    }
+
+    fn with(
+        lua: &Lua,
+        limits: Limits,
+        whole: Option<super::memory::Accounts>,
+    ) -> mlua::Result<Budget> {
         let mut state = std::ptr::null_mut();
         // SAFETY: `exec_raw` hands the closure a valid thread of `lua`; it only keeps the pointer,
         // which the hook uses while `lua` runs it.
@@ -121,6 +132,7 @@ impl Budget {
         }
         let budget = Budget(Rc::new(Count {
             state,
+            whole,
             used: Cell::new(0),
             limit: Cell::new(limits.instructions),
             bound: Cell::new(Bound::Call),
@@ -132,6 +144,8 @@ impl Budget {
             stopped_at: RefCell::new((String::new(), 0)),
         }));
         budget.set_hook(lua, STEP)?;
+        // lantern's own functions find it here to charge the work they do for a script.
+        lua.set_app_data(budget.clone());
         Ok(budget)
     }
 
@@ -153,10 +167,8 @@ impl Budget {
                 }
                 if b.used.get() > b.limit.get() {
                     if !b.tripped.get() {
-                        b.tripped.set(true);
-                        *b.stopped_at.borrow_mut() = b.seen.borrow().clone();
-                        // From now on every charge checks, so `pcall` cannot keep a loop alive.
-                        Budget(b.clone()).set_hook(lua, 1)?;
+                        let seen = b.seen.borrow().clone();
+                        Budget(b.clone()).trip(lua, seen);
                     }
                     // Raised by lantern's Lua once the hook has returned, where the script is, as
                     // any runtime error (with its `file:line:`); an error returned from here would
@@ -196,9 +208,63 @@ impl Budget {
         let _ = self.set_hook(lua, STEP);
     }
 
+    /// Marks the call as past its budget, stopped at `at`: from now on every charge checks, so
+    /// `pcall` cannot keep a loop alive. (A hook that could not be set leaves the count as it is;
+    /// the call has failed all the same.)
+    #[cold]
+    fn trip(&self, lua: &Lua, at: (String, usize)) {
+        self.0.tripped.set(true);
+        *self.0.stopped_at.borrow_mut() = at;
+        let _ = self.set_hook(lua, 1);
+    }
+
+    /// Charges the running call `units` of work lantern did for it outside the interpreter. Past
+    /// the budget the call has failed: the error to return instead of doing more work, and the
+    /// interpreter stops the script at its next step even if it catches that error.
+    pub fn add(&self, lua: &Lua, units: usize) -> mlua::Result<()> {
+        let b = &self.0;
+        if b.paused.get() {
+            return Ok(());
+        }
+        b.used.set(b.used.get().saturating_add(units as u64));
+        if b.used.get() <= b.limit.get() {
+            return Ok(());
+        }
+        if !b.tripped.get() {
+            let at = script_frame(lua).unwrap_or_else(|| b.seen.borrow().clone());
+            self.trip(lua, at);
+        }
+        Err(self
+            .stopped()
+            .unwrap_or_else(|| mlua::Error::runtime("instruction budget exceeded")))
+    }
+
     /// Starts a new call with a whole call's budget (states without turns: tests, policies).
     pub fn reset(&self, lua: &Lua) {
         self.begin(lua, u64::MAX);
+        if let Some(accounts) = self.0.whole {
+            accounts.ran_out(super::memory::Owner::HOST);
+        }
+    }
+
+    /// What a call into a state of [`Budget::install`] (a test, a policy) started with
+    /// [`Budget::reset`] ended with: its own result, unless it passed its budget or ran out of
+    /// memory, which fail it whatever the script did with the error. A test that `pcall`s an
+    /// endless loop has not passed.
+    pub fn settle<R>(&self, result: mlua::Result<R>) -> mlua::Result<R> {
+        let ran_out = self
+            .0
+            .whole
+            .is_some_and(|a| a.ran_out(super::memory::Owner::HOST));
+        if ran_out && result.is_ok() {
+            return Err(super::host::out_of_memory());
+        }
+        match self.stopped() {
+            Some(stopped) if !matches!(&result, Err(e) if super::describe(e).0 == super::describe(&stopped).0) => {
+                Err(stopped)
+            }
+            _ => result,
+        }
     }
 
     /// Whether the call passed its budget.
@@ -270,20 +336,79 @@ impl Drop for Paused {
 }
 
 extern "C-unwind" {
-    fn lua_chargework(state: *mut ffi::lua_State, n: usize);
     fn lua_stop(state: *mut ffi::lua_State, msg: *const std::ffi::c_char);
+}
+
+/// What a call of one of lantern's functions costs a script before any work of its own: about
+/// what the interpreter runs in the same time (a unit is an instruction's worth, a few
+/// nanoseconds), so a loop of cheap calls is counted as what it costs.
+pub const CALL: usize = 25;
+
+/// What one of lantern's functions that fails costs on top: raising its error through mlua
+/// (which writes a traceback) takes microseconds, and a `pcall` loop of failing calls must be
+/// stopped by the budget as a loop of anything else is.
+pub const FAILED: usize = 2_000;
+
+/// What comparing a misspelt name with one candidate costs in a "did you mean" (names are
+/// compared only up to [`crate::diag::suggest::LONGEST_COMPARED`] bytes): a failing call that
+/// suggests pays this for each name it was compared with.
+pub const SUGGESTION: usize = 32;
+
+/// Charges a "did you mean" over `candidates` names.
+pub fn charge_suggestions(lua: &Lua, candidates: usize) -> mlua::Result<()> {
+    charge(lua, candidates.saturating_mul(SUGGESTION))
 }
 
 /// Charges the running call `units` of work done for it outside Lua (an instruction's worth
 /// each), as lantern's Lua charges the work of its own C functions: the budget's error if that
-/// takes the call past its budget.
+/// takes the call past its budget, before the work is done. A state with no budget (one lantern
+/// runs only its own code in) charges nothing.
 pub fn charge(lua: &Lua, units: usize) -> mlua::Result<()> {
     if units == 0 {
         return Ok(());
     }
-    // SAFETY: `exec_raw` runs the closure in protected mode, so the error the count hook may
-    // raise comes back as `Err`; the closure owns nothing a `longjmp` could skip.
-    unsafe { lua.exec_raw::<()>((), |state| lua_chargework(state, units)) }
+    match lua.app_data_ref::<Budget>() {
+        Some(budget) => budget.add(lua, units),
+        None => Ok(()),
+    }
+}
+
+/// Runs one of lantern's functions for a script, charged: [`CALL`] first, the work it charges
+/// itself as it goes, and [`FAILED`] when it fails (the budget's error instead when that is
+/// what the failure costs).
+#[inline]
+pub fn charged<R>(lua: &Lua, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+    charge(lua, CALL)?;
+    let result = f();
+    if result.is_err() {
+        charge(lua, FAILED)?;
+    }
+    result
+}
+
+/// A function of lantern's for scripts, [`charged`] as every one is: its arguments are read
+/// inside the charge, so a call with arguments of the wrong type pays for its error too, and
+/// text arguments cost by their length (a unit per 8 bytes: reading one as Rust text copies and
+/// checks it).
+pub fn function<F, A, R>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
+where
+    F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+{
+    lua.create_function(move |lua, args: mlua::MultiValue| {
+        charged(lua, || {
+            let text: usize = args
+                .iter()
+                .map(|v| match v {
+                    mlua::Value::String(s) => s.as_bytes().len(),
+                    _ => 0,
+                })
+                .sum();
+            charge(lua, text >> 3)?;
+            f(lua, A::from_lua_args(args, 1, None, lua)?)
+        })
+    })
 }
 
 /// Charges the work of reading or copying `n` bytes, as lantern's Lua charges its own: a unit

@@ -13,7 +13,7 @@
 //!
 //! This module knows nothing of handlers, budgets or the game.
 
-use super::bridge::{to_lua, Creature};
+use super::bridge::{handle_key, to_lua};
 use super::capi;
 use crate::content::{EventTable, Value};
 use crate::game::{CreatureRef, Event};
@@ -96,15 +96,17 @@ impl Views {
     /// Installs the metatable of every light userdata in `lua`, which reads events' fields; a
     /// script reaches light userdata only as event views.
     pub fn new(lua: &Lua) -> mlua::Result<Views> {
-        let slow =
-            lua.create_function(|lua, (view, key): (LuaValue, LuaValue)| field(lua, &view, &key))?;
-        let handles = lua.create_table()?;
+        let slow = super::budget::function(lua, |lua, (view, key): (LuaValue, LuaValue)| {
+            field(lua, &view, &key)
+        })?;
+        let handles = super::bridge::handles(lua)?;
         let index = capi::c_closure(lua, index, (slow, handles.clone()))?;
         let meta = lua.create_table()?;
         meta.raw_set("__index", index)?;
         meta.raw_set(
             "__newindex",
-            lua.create_function(
+            super::budget::function(
+                lua,
                 |_, (_view, key): (LuaValue, LuaValue)| -> mlua::Result<()> {
                     Err(mlua::Error::runtime(format!(
                         "an event is read-only (tried to set `{}`); to tell other handlers something, emit an event of your own",
@@ -115,7 +117,7 @@ impl Views {
         )?;
         meta.raw_set(
             "__tostring",
-            lua.create_function(|_, view: LuaValue| {
+            super::budget::function(lua, |_, view: LuaValue| {
                 Ok(match current(&view, |d| d.names.name.to_string_lossy()) {
                     Some(name) => format!("event {name}"),
                     None => "event (its handlers have returned)".to_string(),
@@ -206,21 +208,7 @@ impl Views {
 impl Views {
     /// The handle of a creature, made the first time it is asked for and kept.
     fn handle(&self, lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
-        let key = handle_key(r);
-        if let Some(h) = self.handles.raw_get::<Option<AnyUserData>>(key)? {
-            return Ok(h);
-        }
-        let h = lua.create_userdata(Creature(r))?;
-        self.handles.raw_set(key, &h)?;
-        Ok(h)
-    }
-}
-
-/// Where a creature's handle is kept in `Views::handles`.
-fn handle_key(r: CreatureRef) -> i64 {
-    match r {
-        CreatureRef::Player => 0,
-        CreatureRef::Enemy(i) => i64::try_from(i).map_or(i64::MAX, |i| i.saturating_add(1)),
+        super::bridge::handle_in(lua, &self.handles, r)
     }
 }
 

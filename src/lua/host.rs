@@ -7,7 +7,6 @@
 //! until the next turn: its handlers are skipped (and counted, and reported once when the turn
 //! settles), and its actions and checks fail.
 
-use super::bridge::Creature;
 use super::memory::{Accounts, Owner};
 use super::{budget::Budget, LuaRuntime, ModScript, Registered, Shared, QUARANTINE_AFTER};
 use crate::content::Value;
@@ -32,15 +31,28 @@ pub(super) fn call_mod<R>(
     }
     budget.begin(lua, left);
     m.ran = true;
+    accounts.ran_out(m.owner);
     let result = {
         let _charged = accounts.charge_to(m.owner);
         f()
     };
     m.turn_used = m.turn_used.saturating_add(budget.used());
+    if accounts.ran_out(m.owner) && result.is_ok() {
+        // It caught its memory error, but ran out all the same.
+        return Err(out_of_memory());
+    }
     if !budget.tripped() {
         return result;
     }
     over_budget(budget, result)
+}
+
+/// The error of a call that ran out of memory and caught it.
+#[cold]
+pub(crate) fn out_of_memory() -> mlua::Error {
+    mlua::Error::MemoryError(
+        "not enough memory (the script caught the error, but it ran out)".into(),
+    )
 }
 
 /// A call that passed its budget has failed, at the place it first passed it, whatever the script
@@ -66,9 +78,9 @@ fn turn_spent(budget: &Budget) -> String {
 impl LuaRuntime {
     fn ctx_table(&self, ctx: &Ctx) -> mlua::Result<Table> {
         let t = self.lua.create_table()?;
-        t.raw_set("self", Creature(ctx.bearer))?;
+        t.raw_set("self", super::bridge::handle(&self.lua, ctx.bearer)?)?;
         if let Some(target) = ctx.target {
-            t.raw_set("target", Creature(target))?;
+            t.raw_set("target", super::bridge::handle(&self.lua, target)?)?;
         }
         t.raw_set("cause", ctx.cause)?;
         Ok(t)

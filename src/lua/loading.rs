@@ -49,10 +49,10 @@ impl LuaRuntime {
             let stream = format!("lua:{id}:math");
             math.raw_set(
                 "random",
-                self.lua
-                    .create_function(move |_, (a, b): (Option<i64>, Option<i64>)| {
-                        api::random(&stream, a, b)
-                    })?,
+                super::budget::function(
+                    &self.lua,
+                    move |_, (a, b): (Option<i64>, Option<i64>)| api::random(&stream, a, b),
+                )?,
             )?;
             // The `lantern` table is journaled as the storage is: a script that puts a new table
             // in place of `lantern.storage` inside a transaction that fails gets its old one back.

@@ -17,6 +17,7 @@ extern "C-unwind" {
     fn lua_ownerslot(state: *mut ffi::lua_State) -> *mut c_int;
     fn lua_setownerlimit(state: *mut ffi::lua_State, owner: c_int, limit: usize);
     fn lua_ownerused(state: *mut ffi::lua_State, owner: c_int) -> usize;
+    fn lua_memfailed(state: *mut ffi::lua_State, owner: c_int, forget: c_int) -> c_int;
 }
 
 /// The last account of a state (`LUA_MAXOWNERS - 1` in lantern's Lua), which mods past it share.
@@ -84,6 +85,13 @@ impl Accounts {
     pub fn set_limit(&self, owner: Owner, bytes: usize) {
         // SAFETY: as in `charge_to`.
         unsafe { lua_setownerlimit(self.state, owner.0, bytes) }
+    }
+
+    /// Whether an allocation charged to `owner` failed with a memory error since this was last
+    /// asked (it forgets): a call whose script caught its memory error has still run out.
+    pub fn ran_out(&self, owner: Owner) -> bool {
+        // SAFETY: as in `charge_to`.
+        unsafe { lua_memfailed(self.state, owner.0, 1) != 0 }
     }
 
     /// The bytes `owner` holds now.

@@ -193,6 +193,8 @@ impl LuaRuntime {
         // mod's limit then becomes that call's error).
         lua.set_memory_limit(usize::MAX / 4)?;
         let accounts = Accounts::of(&lua)?;
+        // What lantern keeps for scripts (creature handles) is made charged to lantern, found here.
+        lua.set_app_data(accounts);
         let budget = budget::Budget::hook(&lua, limits)?;
         let views = event_view::Views::new(&lua)?;
         Ok(LuaRuntime {

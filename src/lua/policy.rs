@@ -39,11 +39,14 @@ impl LuaPolicy {
             sandbox::Account::whole(),
         )
         .map_err(err)?;
-        let value: Value = lua
-            .load(source)
-            .set_name(format!("@{name}"))
-            .set_environment(env)
-            .eval()
+        budget.reset(&lua);
+        let value: Value = budget
+            .settle(
+                lua.load(source)
+                    .set_name(format!("@{name}"))
+                    .set_environment(env)
+                    .eval(),
+            )
             .map_err(err)?;
         let Value::Function(choose) = value else {
             return Err(format!(
@@ -127,7 +130,8 @@ impl Chooser for LuaPolicy {
         let err = |e: mlua::Error| format!("{}: {}", self.name, describe(&e).0);
         let view = self.snapshot(content, hazard, run).map_err(err)?;
         self.budget.reset(&self.lua);
-        let answer: Value = self.choose.call(view).map_err(err)?;
+        // A policy that caught its budget's or its memory's error stops the run all the same.
+        let answer: Value = self.budget.settle(self.choose.call(view)).map_err(err)?;
         let Value::Table(play) = answer else {
             return Ok(None);
         };

@@ -74,6 +74,9 @@ pub fn new_state() -> mlua::Result<Lua> {
     Ok(lua)
 }
 
+/// The longest module name `require` takes, in bytes.
+const LONGEST_MODULE: usize = 255;
+
 /// Files a mod's `require` read, for the source map (so errors in them render with carets too).
 pub type ReadFiles = Rc<RefCell<Vec<(String, String)>>>;
 
@@ -178,7 +181,7 @@ pub fn environment(
     let math: Table = env.raw_get("math")?;
     math.raw_set(
         "randomseed",
-        lua.create_function(|_, ()| -> mlua::Result<()> {
+        super::budget::function(lua, |_, ()| -> mlua::Result<()> {
             Err(mlua::Error::runtime(
                 "math.randomseed is not available: math.random draws from the run's seeded stream",
             ))
@@ -187,7 +190,7 @@ pub fn environment(
 
     env.raw_set(
         "collectgarbage",
-        lua.create_function(move |lua, opt: Option<String>| match opt.as_deref() {
+        super::budget::function(lua, move |lua, opt: Option<String>| match opt.as_deref() {
             None | Some("count") => Ok(account.used(lua) as f64 / 1024.0),
             Some(other) => Err(mlua::Error::runtime(format!(
                 "collectgarbage(\"{other}\") is not available to mods; only \"count\" is"
@@ -205,7 +208,8 @@ pub fn environment(
 /// `load` for text chunks. A chunk's name is always shown as `[load] <name>`, so that nothing it
 /// raises can pass for a line of a mod's file; its parse is charged to the budget by its length.
 fn load_function(lua: &Lua, load_env: Table) -> mlua::Result<Function> {
-    lua.create_function(
+    super::budget::function(
+        lua,
         move |lua,
               (chunk, name, mode, chunk_env): (
             Value,
@@ -259,6 +263,9 @@ fn require_function(
     read: ReadFiles,
 ) -> mlua::Result<Function> {
     let loaded = lua.create_table()?;
+    // The modules a failing `require` suggests from, walked once: a `pcall(require, ...)` loop
+    // walked the folder again on each call.
+    let known: std::cell::OnceCell<Vec<String>> = std::cell::OnceCell::new();
     let (id, root, shown) = (files.id.clone(), files.root.clone(), files.shown.clone());
     let modules = files.modules;
     let rel_of = move |file: &str| {
@@ -268,10 +275,19 @@ fn require_function(
             format!("{modules}/{file}")
         }
     };
-    lua.create_function(move |lua, name: String| {
-        if let Some(v) = loaded.raw_get::<Option<Value>>(name.as_str())? {
+    super::budget::function(lua, move |lua, name: mlua::String| {
+        if let Some(v) = loaded.raw_get::<Option<Value>>(&name)? {
             return Ok(v);
         }
+        if name.as_bytes().len() > LONGEST_MODULE {
+            return Err(mlua::Error::runtime(format!(
+                "require: a module name is at most {LONGEST_MODULE} bytes, and this one has {}",
+                name.as_bytes().len()
+            )));
+        }
+        let name = name.to_str()?.to_string();
+        // A name given by a script may be a megabyte long: messages show a line of it.
+        let said = crate::diag::shown(&name).into_owned();
         // Every part of the name is a plain name: `.tmp.x` or `a..b` would make a path that
         // starts at the root of the disk, or climbs out.
         let plain = |part: &str| {
@@ -282,41 +298,46 @@ fn require_function(
         };
         if !name.split('.').all(plain) {
             return Err(mlua::Error::runtime(format!(
-                "require(\"{name}\"): a module name is plain names joined by `.` (`util`, `lib.cards`): letters, digits, `_` and `-`"
+                "require(\"{said}\"): a module name is plain names joined by `.` (`util`, `lib.cards`): letters, digits, `_` and `-`"
             )));
         }
         let file = format!("{}.lua", name.replace('.', "/"));
         let display = format!("{shown}/{file}");
         let Some(root) = root.as_deref() else {
             return Err(mlua::Error::runtime(format!(
-                "require(\"{name}\"): `{id}` has no folder to find modules in"
+                "require(\"{said}\"): `{id}` has no folder to find modules in"
             )));
         };
+        // Reading a file costs what a failing call does (a system call or three), and its bytes.
+        super::budget::charge(lua, super::budget::FAILED)?;
         let bytes = match crate::mods::read_mod_file(root, &rel_of(&file)) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => {
-                let modules = modules_in(root, &rel_of(""));
-                let hint = crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
+                let modules = known.get_or_init(|| modules_in(root, &rel_of("")));
+                super::budget::charge_suggestions(lua, modules.len())?;
+                let hint =
+                    crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
                 let missing = if rel_of("").is_empty() {
                     display.clone()
                 } else {
                     rel_of(&file)
                 };
                 return Err(mlua::Error::runtime(format!(
-                    "require(\"{name}\"): no file {missing} in mod `{id}`{hint}"
+                    "require(\"{said}\"): no file {} in mod `{id}`{hint}",
+                    crate::diag::shown(&missing)
                 )));
             }
             Err(refused) => {
                 return Err(mlua::Error::runtime(format!(
-                    "require(\"{name}\"): {}",
-                    refused.diagnostic(&display).message
+                    "require(\"{said}\"): {}",
+                    refused.diagnostic(&crate::diag::shown(&display)).message
                 )))
             }
         };
         let (text, bad) = crate::mods::decode_utf8(&bytes);
         if let Some((offset, _)) = bad {
             return Err(mlua::Error::runtime(format!(
-                "require(\"{name}\"): {display} is not valid UTF-8 (the first invalid byte is at offset {offset})"
+                "require(\"{said}\"): {} is not valid UTF-8 (the first invalid byte is at offset {offset})", crate::diag::shown(&display)
             )));
         }
         super::budget::charge_bytes(lua, text.len())?;

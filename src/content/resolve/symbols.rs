@@ -34,6 +34,25 @@ pub struct Symbols {
     pub rules: crate::host::Rules,
 }
 
+impl Symbols {
+    /// How many names there are: what a "did you mean" over them compares against at most.
+    pub fn len(&self) -> usize {
+        self.tags.len()
+            + self.rarities.len()
+            + self.items.len()
+            + self.creatures.len()
+            + self.quests.len()
+            + self.encounters.len()
+            + self.triggers.len()
+            + self.progress_types.len()
+            + self.hazards.len()
+            + self.cards.len()
+            + self.actions.len()
+            + self.checks.len()
+            + self.host.values().map(BTreeMap::len).sum::<usize>()
+    }
+}
+
 /// Which mods each mod may override: itself and everything it depends on, directly or not.
 pub struct Visibility {
     pub reachable: BTreeMap<String, BTreeSet<String>>,

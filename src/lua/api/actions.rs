@@ -17,14 +17,22 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         None,
         "Applies one action through the same door and with the same vocabulary as TOML actions, validated the same way: `lantern.apply({ action = \"give_item\", item = \"core:gold\", count = 5, target = \"player\" })`. `self` is the player. Raises an error (with what was meant) when the action is malformed or fails.",
         move |lua, action: Table| {
-            let map = to_toml_map(&action)?;
+            let map = to_toml_map(lua, &action)?;
             let entry = {
                 let shared = c.shared.borrow();
                 let (Some(symbols), Some(content)) = (shared.symbols.as_ref(), shared.content.as_ref()) else {
                     return Err(mlua::Error::runtime("lantern.apply works only while the game runs"));
                 };
-                crate::content::resolve::runtime_action(symbols, &content.events, &c.mod_id, &map)
-                    .map_err(|e| mlua::Error::runtime(format!("lantern.apply: {e}")))?
+                match crate::content::resolve::runtime_action(symbols, &content.events, &c.mod_id, &map) {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        // The resolver's "did you mean" compared the name with every one of its kind.
+                        let names = symbols.len() + content.events.len();
+                        drop(shared);
+                        crate::lua::budget::charge_suggestions(lua, names)?;
+                        return Err(mlua::Error::runtime(format!("lantern.apply: {e}")));
+                    }
+                }
             };
             let script_action = match &entry.action {
                 Action::Custom { id, .. } => c.shared.borrow().actions.get(id).map(|r| r.func.clone()),
@@ -34,7 +42,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 // A script's own action: call it directly, with the game still lent to this call.
                 // (The game's own actions go through the door below.)
                 let ctx = lua.create_table()?;
-                ctx.raw_set("self", crate::lua::bridge::Creature(CreatureRef::Player))?;
+                ctx.raw_set("self", crate::lua::bridge::handle(lua, CreatureRef::Player)?)?;
                 ctx.raw_set("cause", format!("lua:{}", c.mod_id))?;
                 let args_table = lua.create_table()?;
                 for (k, v) in args {
@@ -90,24 +98,56 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
 /// A Lua action table as the generic table the TOML reader takes.
 /// A Lua table as the keys of an action entry, the one conversion `lantern.apply` and the test
 /// harness's `g:apply` share; `runtime_action` then validates it exactly as a TOML entry.
-pub fn to_toml_map(t: &Table) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {
+/// Each value converted is charged to the calling script ([`CONVERTED`] units, and its text by
+/// its bytes), before it is.
+pub fn to_toml_map(
+    lua: &mlua::Lua,
+    t: &Table,
+) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {
     let mut map = BTreeMap::new();
     for pair in t.pairs::<String, LuaValue>() {
         let (k, v) = pair?;
-        map.insert(k.clone(), Spanned::new(0..0, to_toml(&v, &k)?));
+        crate::lua::budget::charge_bytes(lua, k.len())?;
+        map.insert(k.clone(), Spanned::new(0..0, to_toml(lua, &v, &k)?));
     }
     Ok(map)
 }
+
+/// What converting one value of an action's table costs the script (a key, its value, an entry
+/// of the resolver's map): about what the interpreter does in the same time.
+const CONVERTED: usize = 40;
 
 /// How deep an action's tables may nest: an action's arguments are a table or two deep, and a
 /// table that holds itself must not send the conversion round forever.
 const DEEPEST: usize = 16;
 
-fn to_toml(v: &LuaValue, key: &str) -> mlua::Result<toml::Value> {
-    to_toml_at(v, key, 0)
+/// Whether `t` is a sequence (`{ "a", "b" }`) and nothing else: its walk is charged, and stops
+/// once it has seen more entries than the sequence holds.
+fn is_sequence(lua: &mlua::Lua, t: &Table) -> mlua::Result<bool> {
+    let len = t.raw_len();
+    if len == 0 {
+        return Ok(false);
+    }
+    let mut seen = 0usize;
+    for pair in t.pairs::<LuaValue, LuaValue>() {
+        pair?;
+        seen += 1;
+        if seen > len {
+            return Ok(false);
+        }
+        if seen.is_multiple_of(64) {
+            crate::lua::budget::charge(lua, 64 * 4)?;
+        }
+    }
+    Ok(seen == len)
 }
 
-fn to_toml_at(v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value> {
+fn to_toml(lua: &mlua::Lua, v: &LuaValue, key: &str) -> mlua::Result<toml::Value> {
+    to_toml_at(lua, v, key, 0)
+}
+
+fn to_toml_at(lua: &mlua::Lua, v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value> {
+    crate::lua::budget::charge(lua, CONVERTED)?;
     if depth > DEEPEST {
         return Err(mlua::Error::runtime(format!(
             "`{key}` nests tables more than {DEEPEST} deep (does a table hold itself?)"
@@ -117,14 +157,15 @@ fn to_toml_at(v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value
         LuaValue::Boolean(b) => toml::Value::Boolean(*b),
         LuaValue::Integer(i) => toml::Value::Integer(*i),
         LuaValue::Number(n) => toml::Value::Float(*n),
-        LuaValue::String(s) => toml::Value::String(s.to_str()?.to_string()),
+        LuaValue::String(s) => {
+            crate::lua::budget::charge_bytes(lua, s.as_bytes().len())?;
+            toml::Value::String(s.to_str()?.to_string())
+        }
         // A sequence (`{ "a", "b" }`) is an array, as in TOML; anything else is a table.
-        LuaValue::Table(t)
-            if t.raw_len() > 0 && t.pairs::<LuaValue, LuaValue>().count() == t.raw_len() =>
-        {
+        LuaValue::Table(t) if is_sequence(lua, t)? => {
             let mut array = Vec::with_capacity(t.raw_len());
             for v in t.sequence_values::<LuaValue>() {
-                array.push(to_toml_at(&v?, key, depth + 1)?);
+                array.push(to_toml_at(lua, &v?, key, depth + 1)?);
             }
             toml::Value::Array(array)
         }
@@ -132,7 +173,7 @@ fn to_toml_at(v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value
             let mut table = toml::Table::new();
             for pair in t.pairs::<String, LuaValue>() {
                 let (k, v) = pair?;
-                table.insert(k.clone(), to_toml_at(&v, &k, depth + 1)?);
+                table.insert(k.clone(), to_toml_at(lua, &v, &k, depth + 1)?);
             }
             toml::Value::Table(table)
         }

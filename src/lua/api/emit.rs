@@ -20,20 +20,18 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
         None,
         "Queues an event on the same first-in-first-out queue as engine events (it counts against the same cap of events per turn, 100 unless the game sets another). The payload is checked against the event's `[[event_types]]` declaration. The source is the player unless `opts.source` says otherwise.",
-        move |_lua, (event, payload, opts): (mlua::String, Option<Table>, Option<Table>)| {
+        move |lua, (event, payload, opts): (mlua::String, Option<Table>, Option<Table>)| {
             // Names are read in place from the Lua strings, not copied.
             let event = event.to_str()?;
             let event: &str = &event;
             let (kind, values) = {
                 let shared = c.shared.borrow();
                 let content = shared.content.as_ref().ok_or_else(|| mlua::Error::runtime("lantern.emit_event works only while the game runs"))?;
-                let kind = content
-                    .events
-                    .lookup_for(c.mod_id.as_bytes(), event.as_bytes())
-                    .ok_or_else(|| {
-                        let help = crate::diag::did_you_mean(event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
-                        mlua::Error::runtime(format!("lantern.emit_event: unknown event `{event}`; {help}"))
-                    })?;
+                let Some(kind) = content.events.lookup_for(c.mod_id.as_bytes(), event.as_bytes()) else {
+                    crate::lua::budget::charge_suggestions(lua, content.events.len())?;
+                    let help = crate::diag::did_you_mean(event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
+                    return Err(mlua::Error::runtime(format!("lantern.emit_event: unknown event `{}`; {help}", crate::diag::shown(event))));
+                };
                 let def = content.events.get(kind);
                 let mut values = Vec::new();
                 if let Some(payload) = payload {

@@ -3,8 +3,9 @@
 
 use super::{Api, ModCx};
 use crate::game::CreatureRef;
-use crate::lua::bridge::{with_game, Creature};
-use mlua::{UserData, UserDataFields, UserDataMethods};
+use crate::lua::bridge::{handle, with_game};
+use crate::lua::budget::{charge, charged};
+use mlua::{Lua, UserData, UserDataFields, UserDataMethods};
 
 /// The view; it holds nothing, so it never outlives a reload.
 pub struct GameView;
@@ -22,21 +23,37 @@ pub const GAME_FIELDS: &[&str] = &[
     "hazard",
 ];
 
+/// What each entry of a list a field builds (a stack of the inventory, a quest) costs the script.
+const PER_ENTRY: usize = 16;
+
+/// A field of `lantern.game`, charged to the script that reads it like any of lantern's functions.
+fn get<F, R>(fields: &mut F, name: &'static str, f: impl Fn(&Lua) -> mlua::Result<R> + 'static)
+where
+    F: UserDataFields<GameView>,
+    R: mlua::IntoLua,
+{
+    fields.add_field_function_get(name, move |lua, _| charged(lua, || f(lua)));
+}
+
 impl UserData for GameView {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_function_get("player", |_, _| {
+        get(fields, "player", |lua| {
             creatures("player")?;
-            Ok(Creature(CreatureRef::Player))
+            handle(lua, CreatureRef::Player)
         });
-        fields.add_field_function_get("enemies", |lua, _| {
+        get(fields, "enemies", |lua| {
             creatures("enemies")?;
-            let refs: Vec<Creature> =
-                with_game(|g| g.enemies().map(|(r, _)| Creature(r)).collect())?;
-            lua.create_sequence_from(refs)
+            let refs: Vec<CreatureRef> = with_game(|g| g.enemies().map(|(r, _)| r).collect())?;
+            let list = lua.create_table_with_capacity(refs.len(), 0)?;
+            for (i, r) in refs.into_iter().enumerate() {
+                list.raw_set(i + 1, handle(lua, r)?)?;
+            }
+            Ok(list)
         });
-        fields.add_field_function_get("inventory", |lua, _| {
+        get(fields, "inventory", |lua| {
             creatures("inventory")?;
             let stacks = with_game(|g| g.state().player.inventory.clone())?;
+            charge(lua, PER_ENTRY * stacks.len())?;
             let list = lua.create_table()?;
             for (i, s) in stacks.iter().enumerate() {
                 let t = lua.create_table()?;
@@ -52,8 +69,9 @@ impl UserData for GameView {
             }
             Ok(list)
         });
-        fields.add_field_function_get("quests", |lua, _| {
+        get(fields, "quests", |lua| {
             let quests = with_game(|g| g.state().quests.clone())?;
+            charge(lua, PER_ENTRY * quests.len())?;
             let t = lua.create_table()?;
             for (id, p) in quests {
                 let q = lua.create_table()?;
@@ -63,15 +81,16 @@ impl UserData for GameView {
             }
             Ok(t)
         });
-        fields.add_field_function_get("turn", |_, _| with_game(|g| g.state().turn));
-        fields.add_field_function_get("seed", |_, _| with_game(|g| g.seed()));
-        fields.add_field_function_get("in_combat", |_, _| with_game(|g| g.in_combat()));
-        fields.add_field_function_get("deck", |lua, _| {
+        get(fields, "turn", |_| with_game(|g| g.state().turn));
+        get(fields, "seed", |_| with_game(|g| g.seed()));
+        get(fields, "in_combat", |_| with_game(|g| g.in_combat()));
+        get(fields, "deck", |lua| {
             let deck: Vec<String> =
                 with_game(|g| g.state().deck.iter().map(|c| c.to_string()).collect())?;
+            charge(lua, PER_ENTRY * deck.len())?;
             lua.create_sequence_from(deck)
         });
-        fields.add_field_function_get("hazard", |lua, _| {
+        get(fields, "hazard", |lua| {
             let Some(run) = with_game(|g| g.hazard().cloned())? else {
                 return Ok(mlua::Value::Nil);
             };
@@ -110,22 +129,26 @@ impl UserData for GameView {
         methods.add_meta_function(
             mlua::MetaMethod::Index,
             |lua, (_, key): (mlua::Value, mlua::Value)| {
-                let Some(name) = key
-                    .as_string()
-                    .and_then(|s| s.to_str().ok().map(|s| s.to_string()))
-                else {
-                    return Ok(mlua::Value::Nil);
-                };
-                let got = with_game(|g| {
-                    let rules = &g.content().host;
-                    let field = rules.defs().fields.iter().find(|f| f.name == name)?;
-                    Some((field.get)(g))
-                })?;
-                match got {
-                    None => Ok(mlua::Value::Nil),
-                    Some(Ok(json)) => crate::lua::storage::from_json(lua, &json),
-                    Some(Err(e)) => Err(mlua::Error::runtime(format!("lantern.game.{name}: {e}"))),
-                }
+                charged(lua, || {
+                    let Some(name) = key
+                        .as_string()
+                        .and_then(|s| s.to_str().ok().map(|s| s.to_string()))
+                    else {
+                        return Ok(mlua::Value::Nil);
+                    };
+                    let got = with_game(|g| {
+                        let rules = &g.content().host;
+                        let field = rules.defs().fields.iter().find(|f| f.name == name)?;
+                        Some((field.get)(g))
+                    })?;
+                    match got {
+                        None => Ok(mlua::Value::Nil),
+                        Some(Ok(json)) => crate::lua::storage::from_json(lua, &json),
+                        Some(Err(e)) => {
+                            Err(mlua::Error::runtime(format!("lantern.game.{name}: {e}")))
+                        }
+                    }
+                })
             },
         );
     }

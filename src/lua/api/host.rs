@@ -35,7 +35,7 @@ pub fn register(
         let call = f.call.clone();
         let path = format!("lantern.{ns}.{}", f.name);
         let shown = path.clone();
-        let func = lua.create_function(move |lua, args: Variadic<LuaValue>| {
+        let func = crate::lua::budget::function(lua, move |lua, args: Variadic<LuaValue>| {
             let mut values = Vec::with_capacity(args.len());
             for (i, a) in args.iter().enumerate() {
                 match from_lua(a) {

@@ -1,19 +1,81 @@
-//! `lantern.log` (and `print`): messages attributed to the mod.
+//! `lantern.log` (and `print`): messages attributed to the mod, bounded per turn.
+//!
+//! What a mod prints ends in the play session, the game's messages or a test report, and is kept
+//! until then: a mod printing in a loop could fill the process's memory outside its Lua limit (a
+//! `check` reached 4.9 GB). Each mod may print [`MOST_OUTPUT`] bytes in a turn (and while it
+//! loads); past that one line says so and the rest is left out. Every call is charged to the
+//! script by the bytes it writes.
 
 use super::{Api, ModCx};
-use crate::lua::bridge::with_game_mut;
+use crate::lua::bridge::{with_game, with_game_mut};
 use mlua::Variadic;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// The most bytes one mod's `lantern.log` and `print` may write in one turn.
+pub const MOST_OUTPUT: usize = 64 * 1024;
+
+/// What a mod has printed in the turn it last printed in.
+#[derive(Clone, Copy, Default)]
+struct Printed {
+    /// The turn (`None` while no game runs: the mod is loading).
+    turn: Option<u64>,
+    bytes: usize,
+}
 
 pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
+    let printed = Rc::new(Cell::new(Printed::default()));
     api.function(
         "log",
         &[("...", "any")],
         None,
-        "Writes a message attributed to this mod (`[rats] ...`) to the play session or the test report. `print` does the same.",
-        move |_, args: Variadic<mlua::Value>| {
-            let text: Vec<String> = args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("<{}>", v.type_name()))).collect();
-            let line = format!("[{}] {}", c.mod_id, text.join("\t"));
+        "Writes a message attributed to this mod (`[rats] ...`) to the play session or the test report. `print` does the same. A mod may write 64 KiB in a turn; past that, one line says so and the rest is left out.",
+        move |lua, args: Variadic<mlua::Value>| {
+            let turn = with_game(|g| g.state().turn).ok();
+            let mut p = printed.get();
+            if p.turn != turn {
+                p = Printed { turn, bytes: 0 };
+            }
+            let before = p.bytes;
+            // No more of a value is copied than may still be written (plus a byte, to tell).
+            let room = MOST_OUTPUT.saturating_sub(before) + 1;
+            let mut line = format!("[{}] ", c.mod_id);
+            let mut written = 0usize;
+            for (i, v) in args.iter().enumerate() {
+                if i > 0 {
+                    line.push('\t');
+                    written += 1;
+                }
+                let text = match v {
+                    mlua::Value::String(s) => {
+                        let bytes = s.as_bytes();
+                        written = written.saturating_add(bytes.len());
+                        String::from_utf8_lossy(&bytes[..bytes.len().min(room)]).into_owned()
+                    }
+                    other => {
+                        let text = other.to_string().unwrap_or_else(|_| format!("<{}>", other.type_name()));
+                        written = written.saturating_add(text.len());
+                        text
+                    }
+                };
+                crate::lua::budget::charge_bytes(lua, text.len())?;
+                if line.len() < room {
+                    line.push_str(&text);
+                }
+            }
+            p.bytes = p.bytes.saturating_add(written);
+            printed.set(p);
+            if before >= MOST_OUTPUT {
+                return Ok(());
+            }
+            if p.bytes > MOST_OUTPUT {
+                line = format!(
+                    "[{}] (this mod wrote more than {} this turn; the rest of its output is left out)",
+                    c.mod_id,
+                    crate::lua::memory::bytes(MOST_OUTPUT)
+                );
+            }
             if with_game_mut(|g| g.say(line.clone())).is_err() {
                 c.shared.borrow_mut().messages.push(line);
             }

@@ -2,7 +2,8 @@
 //!
 //! Every function is added through [`Api::function`], which also records its signature and its
 //! documentation; `lantern docs --lua-defs` writes the LuaLS definitions from that record, so the
-//! definitions cannot drift from what is registered.
+//! definitions cannot drift from what is registered. Every one is charged to the calling script's
+//! budget ([`crate::lua::budget::function`]): a call, its failure, and the work it does.
 
 mod actions;
 pub use actions::to_toml_map;
@@ -85,7 +86,8 @@ impl<'a> Api<'a> {
         A: FromLuaMulti,
         R: IntoLuaMulti,
     {
-        self.table.raw_set(name, self.lua.create_function(f)?)?;
+        self.table
+            .raw_set(name, crate::lua::budget::function(self.lua, f)?)?;
         self.docs.push(ApiDoc {
             path: format!("{}.{name}", self.prefix),
             params: params.to_vec(),

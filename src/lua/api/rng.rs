@@ -45,6 +45,32 @@ fn room_for(mod_id: &str, stream: &str) -> mlua::Result<()> {
 }
 
 pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    // One pair of methods per mod, shared by its handles: a handle is a plain table (its name),
+    // so `lantern.rng(name)` in a handler leaves no garbage with a finalizer behind (mlua's
+    // functions have one, and Lua's collector frees those a cycle late).
+    let lua = api.lua();
+    let methods = lua.create_table()?;
+    let m = cx.mod_id.clone();
+    methods.raw_set(
+        "int",
+        crate::lua::budget::function(lua, move |_, (this, a, b): (mlua::Table, i64, i64)| {
+            let stream = stream_of(&m, &this)?;
+            room_for(&m, &stream)?;
+            random(&stream, Some(a), Some(b))
+        })?,
+    )?;
+    let m = cx.mod_id.clone();
+    methods.raw_set(
+        "float",
+        crate::lua::budget::function(lua, move |_, this: mlua::Table| {
+            let stream = stream_of(&m, &this)?;
+            room_for(&m, &stream)?;
+            random(&stream, None, None)
+        })?,
+    )?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", methods)?;
+    meta.raw_set("__metatable", false)?;
     let c = cx.clone();
     api.function(
         "rng",
@@ -52,28 +78,34 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         Some("lantern.Rng"),
         "A named random stream of this mod (`lua:<mod>:<name>`), seeded from the run seed: the same seed and commands draw the same numbers in every process. `rng:int(a, b)` draws an integer in [a, b]; `rng:float()` one in [0, 1).",
         move |lua, name: String| {
-            if name.len() > LONGEST_NAME {
-                return Err(mlua::Error::runtime(format!(
-                    "lantern.rng: a stream's name is at most {LONGEST_NAME} bytes, and this one has {}",
-                    name.len()
-                )));
-            }
-            let stream = format!("lua:{}:{name}", c.mod_id);
-            let t = lua.create_table()?;
-            let s = stream.clone();
-            let m = c.mod_id.clone();
-            t.raw_set("int", lua.create_function(move |_, (_self, a, b): (mlua::Value, i64, i64)| {
-                room_for(&m, &s)?;
-                random(&s, Some(a), Some(b))
-            })?)?;
-            let s = stream.clone();
-            let m = c.mod_id.clone();
-            t.raw_set("float", lua.create_function(move |_, _self: mlua::Value| {
-                room_for(&m, &s)?;
-                random(&s, None, None)
-            })?)?;
+            let stream = format!("lua:{}:{}", c.mod_id, checked_name(&name)?);
+            let t = lua.create_table_with_capacity(0, 1)?;
             t.raw_set("name", stream)?;
+            t.set_metatable(Some(meta.clone()))?;
             Ok(t)
         },
     )
+}
+
+/// A stream's name as a script gives it, if it is not too long.
+fn checked_name(name: &str) -> mlua::Result<&str> {
+    if name.len() > LONGEST_NAME {
+        return Err(mlua::Error::runtime(format!(
+            "lantern.rng: a stream's name is at most {LONGEST_NAME} bytes, and this one has {}",
+            name.len()
+        )));
+    }
+    Ok(name)
+}
+
+/// The stream a handle draws from: always one of the mod's own, whatever a script wrote into it.
+fn stream_of(mod_id: &str, handle: &mlua::Table) -> mlua::Result<String> {
+    let name: String = handle.raw_get("name").unwrap_or_default();
+    let own = format!("lua:{mod_id}:");
+    match name.strip_prefix(&own) {
+        Some(rest) => Ok(format!("{own}{}", checked_name(rest)?)),
+        None => Err(mlua::Error::runtime(
+            "rng:int and rng:float are called on a stream from lantern.rng(name), with `:`",
+        )),
+    }
 }

@@ -1425,6 +1425,20 @@ LUA_API size_t lua_ownerused (lua_State *L, int owner) {
 
 
 /*
+** lantern: whether an allocation charged to 'owner' has failed with a
+** memory error since this was last asked with 'forget' (which forgets
+** it): a script that catches its memory error has still run out.
+*/
+LUA_API int lua_memfailed (lua_State *L, int owner, int forget) {
+  global_State *g = G(L);
+  int failed = g->memfailed[ownerindex(owner)];
+  if (forget)
+    g->memfailed[ownerindex(owner)] = 0;
+  return failed;
+}
+
+
+/*
 ** lantern: a number that tells a value apart from others of its type,
 ** the same in every process that runs the same code (unlike its
 ** address): the order a table, function, userdata or thread was made

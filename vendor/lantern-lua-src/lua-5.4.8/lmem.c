@@ -159,6 +159,17 @@ void luaM_free_ (lua_State *L, void *block, size_t osize) {
 ** In case of allocation fail, this function will do an emergency
 ** collection to free some memory and then try the allocation again.
 */
+/*
+** lantern: raises a memory error, remembered for the owner charged now
+** ('lua_memfailed'), so a script that catches it has still run out.
+*/
+l_noret luaM_memfailed (lua_State *L) {
+  global_State *g = G(L);
+  g->memfailed[g->owner] = 1;
+  luaD_throw(L, LUA_ERRMEM);
+}
+
+
 static void *tryagain (lua_State *L, void *block,
                        size_t osize, size_t nsize) {
   global_State *g = G(L);

@@ -14,7 +14,9 @@
 #include "lua.h"
 
 
-#define luaM_error(L)	luaD_throw(L, LUA_ERRMEM)
+/* lantern: a memory error is remembered for the owner charged now */
+#define luaM_error(L)	luaM_memfailed(L)
+LUAI_FUNC l_noret luaM_memfailed (lua_State *L);
 
 
 /*

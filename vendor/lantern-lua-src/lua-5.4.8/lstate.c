@@ -467,8 +467,10 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
     g->bad[i].src[0] = '\0';
   }
   L->id = 0;
-  for (i = 0; i < LUA_MAXOWNERS; i++)
+  for (i = 0; i < LUA_MAXOWNERS; i++) {
     g->ownerused[i] = g->ownerlimit[i] = 0;
+    g->memfailed[i] = 0;
+  }
   g->warnf = NULL;
   g->ud_warn = NULL;
   g->mainthread = L;

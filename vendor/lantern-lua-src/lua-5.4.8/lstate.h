@@ -285,6 +285,7 @@ typedef struct global_State {
   unsigned int nextid;  /* lantern: the last object id given */
   size_t ownerused[LUA_MAXOWNERS];  /* lantern: bytes held by each owner */
   size_t ownerlimit[LUA_MAXOWNERS];  /* lantern: 0 is no limit */
+  lu_byte memfailed[LUA_MAXOWNERS];  /* lantern: owners whose allocation failed */
   struct Table *journal;  /* lantern: old values of journaled writes, in triples */
   lua_Integer journaln;  /* lantern: how many values 'journal' holds */
   int journaldepth;  /* lantern: journals open (0: writes are not recorded) */
