@@ -453,3 +453,75 @@ fn a_policy_that_catches_its_budget_stops_the_simulation() {
         "{text}"
     );
 }
+
+/// Events emitted past what a turn can handle were queued all the same (950 MB for a handler
+/// emitting in a loop). The queue holds at most a turn's cap: past it `emit_event` fails at the
+/// script's line (a `pcall` loop of it ends at the budget), the turn stops at its cap saying how
+/// many events were dropped, and the game goes on.
+#[test]
+fn emitting_in_a_loop_fills_no_more_than_a_turn_and_the_game_goes_on() {
+    let dir = mods_with(&[(
+        "evil",
+        "lantern.on('turn_started', function()\n\
+           while true do lantern.emit_event('evil:ping', { n = 1 }) end\n\
+         end)\n\
+         lantern.on('turn_started', function()\n\
+           while true do pcall(lantern.emit_event, 'evil:ping', { n = 2 }) end\n\
+         end)\n",
+    )]);
+    std::fs::create_dir_all(dir.path().join("mods/evil/data")).unwrap();
+    std::fs::write(
+        dir.path().join("mods/evil/data/events.toml"),
+        "[[event_types]]\nid = \"ping\"\npayload = { n = \"int\" }\n",
+    )
+    .unwrap();
+    let out = play(dir.path(), "emit turn_started\nseed\n");
+    assert!(
+        out.contains("a handler of `turn_started` failed: lantern.emit_event: 100 events are queued already, a whole turn's cap, so `evil:ping` would never be handled (does a handler emit in a loop?)\n --> evil/scripts/main.lua:2:1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("evil/scripts/main.lua:5: instruction budget of 10000000 exceeded"),
+        "{out}"
+    );
+    assert!(
+        out.contains("more than 100 events in one turn; the turn was stopped and"),
+        "{out}"
+    );
+    assert!(out.contains("> seed\n1\n"), "{out}");
+}
+
+/// A test's games are lantern's work for the test: driving one in a loop (each `g:emit` a whole
+/// turn of the mods' scripts) was charged as one call and ran for minutes, and games kept in a
+/// table were whole Lua states outside the test's memory limit. Both end, with a message.
+#[test]
+fn a_test_that_drives_or_hoards_games_is_stopped() {
+    let dir = mods_with(&[(
+        "evil",
+        "lantern.on('turn_started', function() local n = 0 for i = 1, 1000 do n = n + i end end)\n",
+    )]);
+    let tests = dir.path().join("mods/evil/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(
+        tests.join("games.lua"),
+        "describe('games', function()\n\
+           it('drives one for ever', function()\n\
+             local g = lantern.test.game{}\n\
+             while true do g:emit('turn_started') end\n\
+           end)\n\
+           it('hoards them', function()\n\
+             local kept = {}\n\
+             for i = 1, 1000 do kept[i] = lantern.test.game{} end\n\
+           end)\n\
+         end)\n",
+    )
+    .unwrap();
+    let out = lantern(&["test", "--mods", "mods"], dir.path());
+    let text = transcript(&out);
+    assert!(text.contains("0 passed, 2 failed"), "{text}");
+    assert!(text.contains("instruction budget of 10000000 exceeded"), "{text}");
+    assert!(
+        text.contains("lantern.test.game: a test file may keep at most 64 games alive at once"),
+        "{text}"
+    );
+}

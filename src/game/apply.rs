@@ -665,10 +665,23 @@ impl Game {
         Ok(())
     }
 
-    /// Puts an event at the back of the queue.
+    /// Puts an event at the back of the queue, unless the queue holds a turn's cap of events
+    /// already: no turn handles more, so it would be dropped with them, and a handler emitting in
+    /// a loop would fill memory first. It is counted instead, and the turn's report says so.
     pub(super) fn push(&mut self, event: Event, cause: Option<std::rc::Rc<str>>) {
+        if self.queue_full() {
+            self.unqueued += 1;
+            self.spare.give_back(event.payload);
+            return;
+        }
         let parent = self.current;
         self.queue.push_back((event, cause, parent));
+    }
+
+    /// Whether the queue holds a turn's cap of events: an event queued now would never be
+    /// handled. A script's `emit_event` fails then, so that a loop of them is stopped.
+    pub fn queue_full(&self) -> bool {
+        self.queue.len() >= self.event_cap
     }
 
     /// Damage after armour (physical) and resistance, then `damage_taken` and, at zero health, `creature_died`.

@@ -27,6 +27,25 @@ impl Game {
         self.event_cap = cap.max(1);
     }
 
+    /// The most events one turn handles.
+    pub fn event_cap(&self) -> usize {
+        self.event_cap
+    }
+
+    /// The work this game has done so far, in instructions' worth: what its scripts ran, and
+    /// each event handled (its listeners, its log) at about what a few hundred instructions cost.
+    /// A test charges its own script what driving its games cost, by this.
+    pub fn work(&self) -> u64 {
+        const EVENT: u64 = 200;
+        let scripts = self
+            .host
+            .try_borrow()
+            .map_or(0, |h| h.as_ref().map_or(0, |h| h.work()));
+        (self.handled as u64)
+            .saturating_mul(EVENT)
+            .saturating_add(scripts)
+    }
+
     /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
     pub fn begin_turn(&mut self) {
         if self.in_turn {
@@ -43,8 +62,9 @@ impl Game {
         let content = self.content.clone();
         while let Some((event, cause, parent)) = self.queue.pop_front() {
             if self.handled - self.turn_start >= self.event_cap {
-                // This one and every event still queued: none is lost without a word.
-                let dropped = self.queue.len() + 1;
+                // This one, every event still queued and those never queued: none is lost
+                // without a word.
+                let dropped = self.queue.len() + 1 + std::mem::take(&mut self.unqueued);
                 self.queue.clear();
                 self.report_loop(dropped);
                 break;
@@ -67,6 +87,11 @@ impl Game {
                 parent,
             });
             self.handled += 1;
+        }
+        if self.unqueued > 0 {
+            // The queue held a turn's cap, which the turn handled; what never fitted is dropped.
+            let dropped = std::mem::take(&mut self.unqueued);
+            self.report_loop(dropped);
         }
         self.with_host(|host, game| host.settle(game));
         debug_assert!(

@@ -103,6 +103,11 @@ pub trait Host {
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).
     fn attach(&mut self, game: &mut Game);
+    /// The work its scripts have done so far, in instructions, counted as their budget counts
+    /// it: what driving this game cost, for a caller that is charged for it (a test's game).
+    fn work(&self) -> u64 {
+        0
+    }
     /// Called when a transaction that may run script code starts (an action list with a script's
     /// action, an encounter's option, a game's verb): from now on the host records what it must
     /// be able to put back. Each is closed by [`commit`](Host::commit) or
@@ -145,6 +150,9 @@ pub struct Game {
     turn_start: usize,
     /// The most events one turn handles (configuration, not state: not saved or hashed).
     event_cap: usize,
+    /// Events not queued because the queue held a turn's cap of events already (none of them
+    /// could have been handled): counted, and said when the turn stops at its cap.
+    unqueued: usize,
     /// Recent events, newest last.
     log: VecDeque<Handled>,
     /// Payloads of events that left the log, by length, for `emit` to fill again.
@@ -245,6 +253,7 @@ impl Game {
             handled: 0,
             turn_start: 0,
             event_cap: EVENT_CAP,
+            unqueued: 0,
             log: VecDeque::new(),
             spare: event::Spare::default(),
             traces,

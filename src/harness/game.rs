@@ -9,9 +9,10 @@ use crate::diag::{render_all, SourceMap};
 use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
 use crate::lua::bridge::ref_name;
+use crate::lua::budget::{charge, charged};
 use crate::rng::Stub;
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -22,7 +23,23 @@ pub struct TestGame {
     symbols: crate::content::resolve::Symbols,
     sources: SourceMap,
     output: Rc<RefCell<Vec<String>>>,
+    /// How many games of this test file are alive, this one included.
+    live: Rc<Cell<usize>>,
 }
+
+impl Drop for TestGame {
+    fn drop(&mut self) {
+        self.live.set(self.live.get().saturating_sub(1));
+    }
+}
+
+/// The most test games one test file may keep alive at once: each is a whole game with a Lua
+/// state of its own, outside the test's memory limit.
+pub const MOST_LIVE_GAMES: usize = 64;
+
+/// What making a test game costs the test before its scripts run: about what a fresh Lua state
+/// and a game take to make, in instructions' worth.
+const NEW_GAME: usize = 50_000;
 
 /// A creature of a test game: `g.player`, or what `g:spawn` returned.
 pub struct Creature {
@@ -36,7 +53,18 @@ pub fn constructor(
     h: Arc<Harness>,
     output: Rc<RefCell<Vec<String>>>,
 ) -> mlua::Result<mlua::Function> {
-    lua.create_function(move |_, opts: Option<Table>| {
+    let live = Rc::new(Cell::new(0usize));
+    crate::lua::budget::function(lua, move |lua, opts: Option<Table>| {
+        charge(lua, NEW_GAME)?;
+        if live.get() >= MOST_LIVE_GAMES {
+            // Games the test no longer holds may not have been collected yet.
+            lua.gc_collect()?;
+            if live.get() >= MOST_LIVE_GAMES {
+                return Err(mlua::Error::runtime(format!(
+                    "lantern.test.game: a test file may keep at most {MOST_LIVE_GAMES} games alive at once (each is a whole game with its own scripts)"
+                )));
+            }
+        }
         let seed: u64 = opts
             .as_ref()
             .and_then(|o| o.get::<Option<u64>>("seed").ok().flatten())
@@ -64,13 +92,47 @@ pub fn constructor(
         let mut game = Game::new(prepared.content.clone(), seed);
         scripts.attach_storage(&mut game);
         game.set_host(Some(Box::new(scripts)));
+        // What the mods' scripts ran while they loaded was done for this test.
+        charge(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
+        live.set(live.get() + 1);
         Ok(TestGame {
             game,
             symbols,
             sources,
             output: output.clone(),
+            live: live.clone(),
         })
     })
+}
+
+/// A method of a test game that may drive it (a command, a turn): charged to the test's budget
+/// like any of lantern's functions, and with what driving the game cost (its scripts'
+/// instructions and the events it handled), so a test looping over `g:emit` is stopped by its
+/// budget as a loop of anything else is.
+fn driving<A, R>(
+    f: impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R>,
+) -> impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R> {
+    move |lua, this, args| {
+        let before = this.game.work();
+        let result = charged(lua, || f(lua, this, args));
+        let work = this.game.work().saturating_sub(before);
+        charge(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
+        result
+    }
+}
+
+/// A method that only reads, charged like any of lantern's functions.
+fn reading<T, A, R>(
+    f: impl Fn(&Lua, &T, A) -> mlua::Result<R>,
+) -> impl Fn(&Lua, &T, A) -> mlua::Result<R> {
+    move |lua, this, args| charged(lua, || f(lua, this, args))
+}
+
+/// A field, charged like any of lantern's functions.
+fn reading_field<T, R>(
+    f: impl Fn(&Lua, &T) -> mlua::Result<R>,
+) -> impl Fn(&Lua, &T) -> mlua::Result<R> {
+    move |lua, this| charged(lua, || f(lua, this))
 }
 
 fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
@@ -142,56 +204,77 @@ impl UserData for TestGame {
                 r: CreatureRef::Player,
             })
         });
-        fields.add_field_method_get("seed", |_, this| Ok(this.game.seed()));
-        fields.add_field_method_get("turn", |_, this| Ok(this.game.state().turn));
+        fields.add_field_method_get(
+            "seed",
+            reading_field(|_, this: &TestGame| Ok(this.game.seed())),
+        );
+        fields.add_field_method_get(
+            "turn",
+            reading_field(|_, this: &TestGame| Ok(this.game.state().turn)),
+        );
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         #[cfg(feature = "roguelike")]
         roguelike_verbs(methods);
-        methods.add_method_mut("choose", |lua, this, n: usize| {
-            let r = this.game.choose(n);
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("start_encounter", |lua, this, e: String| {
-            let e = known(lua, &this.game.content().encounters, &e, "encounter")?;
-            let r = this.game.start_encounter(&e);
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("start", |lua, this, quest: String| {
-            let quest = known(lua, &this.game.content().quests, &quest, "quest")?;
-            let entry = this.entry(crate::content::Action::StartQuest { quest });
-            let r = this.game.command_action(entry, "start");
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("give", |lua, this, (item, count): (String, Option<u32>)| {
-            let entry = this.entry(crate::content::Action::GiveItem {
-                item: known(lua, &this.game.content().items, &item, "item")?,
-                count: count.unwrap_or(1),
-                target: crate::content::Who::Player,
-            });
-            let r = this.game.command_action(entry, "give");
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("apply", |lua, this, action: Table| {
-            let map = crate::lua::api::to_toml_map(lua, &action)
-                .map_err(|e| located(lua, e.to_string()))?;
-            let content = this.game.content().clone();
-            let entry = crate::content::resolve::runtime_action(
-                &this.symbols,
-                &content.events,
-                "core",
-                &map,
-            )
-            .map_err(|e| located(lua, e))?;
-            let r = this.game.command_action(entry, "apply");
-            this.flush();
-            check(lua, r)
-        });
+        methods.add_method_mut(
+            "choose",
+            driving(|lua, this, n: usize| {
+                let r = this.game.choose(n);
+                this.flush();
+                check(lua, r)
+            }),
+        );
+        methods.add_method_mut(
+            "start_encounter",
+            driving(|lua, this, e: String| {
+                let e = known(lua, &this.game.content().encounters, &e, "encounter")?;
+                let r = this.game.start_encounter(&e);
+                this.flush();
+                check(lua, r)
+            }),
+        );
+        methods.add_method_mut(
+            "start",
+            driving(|lua, this, quest: String| {
+                let quest = known(lua, &this.game.content().quests, &quest, "quest")?;
+                let entry = this.entry(crate::content::Action::StartQuest { quest });
+                let r = this.game.command_action(entry, "start");
+                this.flush();
+                check(lua, r)
+            }),
+        );
+        methods.add_method_mut(
+            "give",
+            driving(|lua, this, (item, count): (String, Option<u32>)| {
+                let entry = this.entry(crate::content::Action::GiveItem {
+                    item: known(lua, &this.game.content().items, &item, "item")?,
+                    count: count.unwrap_or(1),
+                    target: crate::content::Who::Player,
+                });
+                let r = this.game.command_action(entry, "give");
+                this.flush();
+                check(lua, r)
+            }),
+        );
+        methods.add_method_mut(
+            "apply",
+            driving(|lua, this, action: Table| {
+                let map = crate::lua::api::to_toml_map(lua, &action)
+                    .map_err(|e| located(lua, e.to_string()))?;
+                let content = this.game.content().clone();
+                let entry = crate::content::resolve::runtime_action(
+                    &this.symbols,
+                    &content.events,
+                    "core",
+                    &map,
+                )
+                .map_err(|e| located(lua, e))?;
+                let r = this.game.command_action(entry, "apply");
+                this.flush();
+                check(lua, r)
+            }),
+        );
         methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
             let r = {
                 let mut g = this.borrow_mut::<TestGame>()?;
@@ -205,7 +288,7 @@ impl UserData for TestGame {
             };
             Ok(Creature { owner: this, r })
         });
-        methods.add_method_mut("emit", |lua, this, (name, payload): (String, Option<Table>)| {
+        methods.add_method_mut("emit", driving(|lua, this, (name, payload): (String, Option<Table>)| {
             let kind = this.event_key(&name)?;
             let def = this.game.content().events.get(kind).clone();
             let mut target = None;
@@ -232,61 +315,73 @@ impl UserData for TestGame {
             let r = this.game.emit_command(kind, target, &values);
             this.flush();
             check(lua, r)
-        });
-        methods.add_method("quest", |lua, this, quest: String| {
-            let q = known(lua, &this.game.content().quests, &quest, "quest")?;
-            let Some(p) = this.game.state().quests.get(&q) else {
-                return Ok(Value::Nil);
-            };
-            let t = lua.create_table()?;
-            t.raw_set("count", p.count)?;
-            t.raw_set("done", p.done)?;
-            t.raw_set("state", if p.done { "done" } else { "active" })?;
-            Ok(Value::Table(t))
-        });
-        methods.add_method("encounter", |lua, this, ()| {
-            let Some(e) = this.game.encounter() else {
-                return Ok(Value::Nil);
-            };
-            let t = lua.create_table()?;
-            t.raw_set("id", e.id.to_string())?;
-            t.raw_set("title", e.title)?;
-            let options = lua.create_table()?;
-            for (i, o) in e.options.into_iter().enumerate() {
-                let ot = lua.create_table()?;
-                ot.raw_set("text", o.text)?;
-                ot.raw_set("blocked", o.blocked.is_some())?;
-                ot.raw_set("reason", o.blocked)?;
-                options.raw_set(i + 1, ot)?;
-            }
-            t.raw_set("options", options)?;
-            Ok(Value::Table(t))
-        });
-        methods.add_method("events", |lua, this, ()| {
-            let list = lua.create_table()?;
-            for (i, h) in this.game.log().enumerate() {
-                let def = this.game.content().events.get(h.event.kind);
+        }));
+        methods.add_method(
+            "quest",
+            reading(|lua, this: &TestGame, quest: String| {
+                let q = known(lua, &this.game.content().quests, &quest, "quest")?;
+                let Some(p) = this.game.state().quests.get(&q) else {
+                    return Ok(Value::Nil);
+                };
                 let t = lua.create_table()?;
-                t.raw_set("name", def.name.as_str())?;
-                t.raw_set("source", ref_name(h.event.source))?;
-                if let Some(target) = h.event.target {
-                    t.raw_set("target", ref_name(target))?;
+                t.raw_set("count", p.count)?;
+                t.raw_set("done", p.done)?;
+                t.raw_set("state", if p.done { "done" } else { "active" })?;
+                Ok(Value::Table(t))
+            }),
+        );
+        methods.add_method(
+            "encounter",
+            reading(|lua, this: &TestGame, ()| {
+                let Some(e) = this.game.encounter() else {
+                    return Ok(Value::Nil);
+                };
+                let t = lua.create_table()?;
+                t.raw_set("id", e.id.to_string())?;
+                t.raw_set("title", e.title)?;
+                let options = lua.create_table()?;
+                for (i, o) in e.options.into_iter().enumerate() {
+                    let ot = lua.create_table()?;
+                    ot.raw_set("text", o.text)?;
+                    ot.raw_set("blocked", o.blocked.is_some())?;
+                    ot.raw_set("reason", o.blocked)?;
+                    options.raw_set(i + 1, ot)?;
                 }
-                for (j, (field, _)) in def.payload.iter().enumerate() {
-                    if let Some(v) = h.event.field(j) {
-                        t.raw_set(field.as_str(), crate::lua::bridge::to_lua(lua, v)?)?;
+                t.raw_set("options", options)?;
+                Ok(Value::Table(t))
+            }),
+        );
+        methods.add_method(
+            "events",
+            reading(|lua, this: &TestGame, ()| {
+                let list = lua.create_table()?;
+                for (i, h) in this.game.log().enumerate() {
+                    let def = this.game.content().events.get(h.event.kind);
+                    let t = lua.create_table()?;
+                    t.raw_set("name", def.name.as_str())?;
+                    t.raw_set("source", ref_name(h.event.source))?;
+                    if let Some(target) = h.event.target {
+                        t.raw_set("target", ref_name(target))?;
                     }
+                    for (j, (field, _)) in def.payload.iter().enumerate() {
+                        if let Some(v) = h.event.field(j) {
+                            t.raw_set(field.as_str(), crate::lua::bridge::to_lua(lua, v)?)?;
+                        }
+                    }
+                    list.raw_set(i + 1, t)?;
                 }
-                list.raw_set(i + 1, t)?;
-            }
-            Ok(list)
-        });
-        methods.add_method("why", |lua, this, key: String| {
-            this.game.explain(&key).map_err(|e| located(lua, e))
-        });
+                Ok(list)
+            }),
+        );
+        methods.add_method(
+            "why",
+            reading(|lua, this: &TestGame, key: String| {
+                this.game.explain(&key).map_err(|e| located(lua, e))
+            }),
+        );
         methods.add_method_mut(
             "stub_rng",
-            |lua, this, (value, stream): (Value, Option<String>)| {
+            driving(|lua, this, (value, stream): (Value, Option<String>)| {
                 if let Some(name) = &stream {
                     crate::game::streams::check_stream(this.game.content(), name)
                         .map_err(|e| located(lua, e))?;
@@ -310,17 +405,20 @@ impl UserData for TestGame {
                 };
                 this.game.rng_mut().set_stub(stream.as_deref(), stub);
                 Ok(())
-            },
+            }),
         );
-        methods.add_method_mut("start_hazard", |lua, this, h: String| {
-            let h = known(lua, &this.game.content().hazards, &h, "hazard")?;
-            let r = this.game.start_hazard(&h);
-            this.flush();
-            check(lua, r)
-        });
+        methods.add_method_mut(
+            "start_hazard",
+            driving(|lua, this, h: String| {
+                let h = known(lua, &this.game.content().hazards, &h, "hazard")?;
+                let r = this.game.start_hazard(&h);
+                this.flush();
+                check(lua, r)
+            }),
+        );
         methods.add_method_mut(
             "route",
-            |lua, this, (route, progress): (String, Option<String>)| {
+            driving(|lua, this, (route, progress): (String, Option<String>)| {
                 let route = match route.as_str() {
                     "safe" => crate::hazard::Route::Safe,
                     "risk" => crate::hazard::Route::Risk,
@@ -334,81 +432,96 @@ impl UserData for TestGame {
                 let r = this.game.choose_route(route, progress.as_ref());
                 this.flush();
                 check(lua, r)
-            },
+            }),
         );
-        methods.add_method_mut("play", |lua, this, (n, side): (usize, Option<String>)| {
-            let side = match side.as_deref().unwrap_or("top") {
-                "top" => crate::hazard::Side::Top,
-                "bottom" => crate::hazard::Side::Bottom,
-                other => {
-                    return Err(mlua::Error::runtime(format!(
-                        "`{other}` is not a side: `top` or `bottom`"
-                    )))
-                }
-            };
-            let r = this.game.play_card(n.saturating_sub(1), side);
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("end_round", |lua, this, ()| {
-            let r = this.game.end_hazard_round();
-            this.flush();
-            check(lua, r)
-        });
-        methods.add_method_mut("dev_card", |_, this, card: String| {
-            this.game
-                .dev_card(&id(&card)?)
-                .map_err(mlua::Error::runtime)
-        });
-        methods.add_method("hazard", |lua, this, ()| {
-            let Some(run) = this.game.hazard() else {
-                return Ok(Value::Nil);
-            };
-            let t = lua.create_table()?;
-            t.raw_set("id", run.hazard.to_string())?;
-            t.raw_set("round", run.round + 1)?;
-            t.raw_set("route", run.route.map(|r| r.name()))?;
-            t.raw_set(
-                "hand",
-                lua.create_sequence_from(run.hand.iter().map(|c| c.to_string()))?,
-            )?;
-            t.raw_set("deck", run.deck.len())?;
-            t.raw_set("discard", run.discard.len())?;
-            t.raw_set(
-                "enchanted",
-                lua.create_sequence_from(run.enchanted.iter().map(|c| c.to_string()))?,
-            )?;
-            t.raw_set(
-                "meters",
-                lua.create_sequence_from(run.meters.iter().copied())?,
-            )?;
-            t.raw_set("focus", run.focus)?;
-            t.raw_set(
-                "marks",
-                run.marks
-                    .iter()
-                    .map(|m| if *m { 'O' } else { 'X' })
-                    .collect::<String>(),
-            )?;
-            let dice = lua.create_table()?;
-            for (i, d) in run.dice.iter().enumerate() {
-                let dt = lua.create_table()?;
-                // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
-                let face = match d.face {
-                    crate::hazard::Face::Color(c) => c.name(),
-                    crate::hazard::Face::X => "x",
+        methods.add_method_mut(
+            "play",
+            driving(|lua, this, (n, side): (usize, Option<String>)| {
+                let side = match side.as_deref().unwrap_or("top") {
+                    "top" => crate::hazard::Side::Top,
+                    "bottom" => crate::hazard::Side::Bottom,
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "`{other}` is not a side: `top` or `bottom`"
+                        )))
+                    }
                 };
-                dt.raw_set("face", face)?;
-                dt.raw_set("state", d.state.name())?;
-                dice.raw_set(i + 1, dt)?;
-            }
-            t.raw_set("dice", dice)?;
-            Ok(Value::Table(t))
-        });
-        methods.add_method("hash", |_, this, ()| Ok(this.game.state_hash()));
+                let r = this.game.play_card(n.saturating_sub(1), side);
+                this.flush();
+                check(lua, r)
+            }),
+        );
+        methods.add_method_mut(
+            "end_round",
+            driving(|lua, this, ()| {
+                let r = this.game.end_hazard_round();
+                this.flush();
+                check(lua, r)
+            }),
+        );
+        methods.add_method_mut(
+            "dev_card",
+            driving(|_, this, card: String| {
+                this.game
+                    .dev_card(&id(&card)?)
+                    .map_err(mlua::Error::runtime)
+            }),
+        );
+        methods.add_method(
+            "hazard",
+            reading(|lua, this: &TestGame, ()| {
+                let Some(run) = this.game.hazard() else {
+                    return Ok(Value::Nil);
+                };
+                let t = lua.create_table()?;
+                t.raw_set("id", run.hazard.to_string())?;
+                t.raw_set("round", run.round + 1)?;
+                t.raw_set("route", run.route.map(|r| r.name()))?;
+                t.raw_set(
+                    "hand",
+                    lua.create_sequence_from(run.hand.iter().map(|c| c.to_string()))?,
+                )?;
+                t.raw_set("deck", run.deck.len())?;
+                t.raw_set("discard", run.discard.len())?;
+                t.raw_set(
+                    "enchanted",
+                    lua.create_sequence_from(run.enchanted.iter().map(|c| c.to_string()))?,
+                )?;
+                t.raw_set(
+                    "meters",
+                    lua.create_sequence_from(run.meters.iter().copied())?,
+                )?;
+                t.raw_set("focus", run.focus)?;
+                t.raw_set(
+                    "marks",
+                    run.marks
+                        .iter()
+                        .map(|m| if *m { 'O' } else { 'X' })
+                        .collect::<String>(),
+                )?;
+                let dice = lua.create_table()?;
+                for (i, d) in run.dice.iter().enumerate() {
+                    let dt = lua.create_table()?;
+                    // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
+                    let face = match d.face {
+                        crate::hazard::Face::Color(c) => c.name(),
+                        crate::hazard::Face::X => "x",
+                    };
+                    dt.raw_set("face", face)?;
+                    dt.raw_set("state", d.state.name())?;
+                    dice.raw_set(i + 1, dt)?;
+                }
+                t.raw_set("dice", dice)?;
+                Ok(Value::Table(t))
+            }),
+        );
+        methods.add_method(
+            "hash",
+            reading(|_, this: &TestGame, ()| Ok(this.game.state_hash())),
+        );
         methods.add_method_mut(
             "verb",
-            |lua, this, (name, args): (String, mlua::Variadic<Value>)| {
+            driving(|lua, this, (name, args): (String, mlua::Variadic<Value>)| {
                 let mut values = Vec::with_capacity(args.len());
                 for (i, a) in args.iter().enumerate() {
                     let v = crate::lua::bridge::from_lua(a).ok_or_else(|| {
@@ -426,105 +539,142 @@ impl UserData for TestGame {
                 let done = this.game.verb(&name, &values);
                 this.flush();
                 done.map_err(|e| located(lua, e.into()))
-            },
+            }),
         );
-        methods.add_method("state", |lua, this, ()| {
-            match this.game.state().host.to_json() {
-                Some(json) => crate::lua::storage::from_json(lua, &json),
-                None => Ok(Value::Nil),
-            }
-        });
-        methods.add_method_mut("messages", |lua, this, ()| {
-            this.flush();
-            let lines: Vec<String> = this.output.borrow().clone();
-            lua.create_sequence_from(lines)
-        });
-        methods.add_method_mut("problems", |lua, this, ()| {
-            let problems = this.game.take_problems();
-            let lines: Vec<String> = problems
-                .iter()
-                .map(|d| crate::diag::render(d, &this.sources))
-                .collect();
-            lua.create_sequence_from(lines)
-        });
-        methods.add_method("enemies", |lua, this, ()| {
-            let refs: Vec<String> = this.game.enemies().map(|(r, _)| ref_name(r)).collect();
-            lua.create_sequence_from(refs)
-        });
-        methods.add_method("storage", |lua, this, mod_id: String| {
-            let content = this.game.content();
-            if !content.mods.iter().any(|m| m.id == mod_id) {
-                let help = crate::diag::did_you_mean_suffix(
-                    &mod_id,
-                    content.mods.iter().map(|m| m.id.as_str()),
-                );
-                return Err(located(
-                    lua,
-                    format!("there is no mod `{mod_id}` in this game{help}"),
-                ));
-            }
-            match this.game.storage().get(&mod_id) {
-                Some(v) => {
-                    let copy = crate::lua::storage::from_json(lua, v)?;
-                    read_only(lua, &mod_id)?.call::<Value>(copy)
+        methods.add_method(
+            "state",
+            reading(
+                |lua, this: &TestGame, ()| match this.game.state().host.to_json() {
+                    Some(json) => crate::lua::storage::from_json(lua, &json),
+                    None => Ok(Value::Nil),
+                },
+            ),
+        );
+        methods.add_method_mut(
+            "messages",
+            driving(|lua, this, ()| {
+                this.flush();
+                let lines: Vec<String> = this.output.borrow().clone();
+                lua.create_sequence_from(lines)
+            }),
+        );
+        methods.add_method_mut(
+            "problems",
+            driving(|lua, this, ()| {
+                let problems = this.game.take_problems();
+                let lines: Vec<String> = problems
+                    .iter()
+                    .map(|d| crate::diag::render(d, &this.sources))
+                    .collect();
+                lua.create_sequence_from(lines)
+            }),
+        );
+        methods.add_method(
+            "enemies",
+            reading(|lua, this: &TestGame, ()| {
+                let refs: Vec<String> = this.game.enemies().map(|(r, _)| ref_name(r)).collect();
+                lua.create_sequence_from(refs)
+            }),
+        );
+        methods.add_method(
+            "storage",
+            reading(|lua, this: &TestGame, mod_id: String| {
+                let content = this.game.content();
+                if !content.mods.iter().any(|m| m.id == mod_id) {
+                    let help = crate::diag::did_you_mean_suffix(
+                        &mod_id,
+                        content.mods.iter().map(|m| m.id.as_str()),
+                    );
+                    return Err(located(
+                        lua,
+                        format!("there is no mod `{mod_id}` in this game{help}"),
+                    ));
                 }
-                None => Ok(Value::Nil),
-            }
-        });
+                match this.game.storage().get(&mod_id) {
+                    Some(v) => {
+                        let copy = crate::lua::storage::from_json(lua, v)?;
+                        read_only(lua, &mod_id)?.call::<Value>(copy)
+                    }
+                    None => Ok(Value::Nil),
+                }
+            }),
+        );
         // A field the game adds to `lantern.game` (the roguelike's `position`), as a script reads it.
-        methods.add_method("field", |lua, this, name: String| {
-            let rules = this.game.content().host.clone();
-            let fields = &rules.defs().fields;
-            let Some(field) = fields.iter().find(|f| f.name == name) else {
-                let help = crate::diag::did_you_mean_suffix(&name, fields.iter().map(|f| f.name));
-                return Err(located(
-                    lua,
-                    format!("the game adds no field `{name}` to `lantern.game`{help}"),
-                ));
-            };
-            match (field.get)(&this.game) {
-                Ok(json) => crate::lua::storage::from_json(lua, &json),
-                Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
-            }
-        });
+        methods.add_method(
+            "field",
+            reading(|lua, this: &TestGame, name: String| {
+                let rules = this.game.content().host.clone();
+                let fields = &rules.defs().fields;
+                let Some(field) = fields.iter().find(|f| f.name == name) else {
+                    let help =
+                        crate::diag::did_you_mean_suffix(&name, fields.iter().map(|f| f.name));
+                    return Err(located(
+                        lua,
+                        format!("the game adds no field `{name}` to `lantern.game`{help}"),
+                    ));
+                };
+                match (field.get)(&this.game) {
+                    Ok(json) => crate::lua::storage::from_json(lua, &json),
+                    Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
+                }
+            }),
+        );
     }
 }
 
 impl UserData for Creature {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("ref", |_, this| Ok(ref_name(this.r)));
-        fields.add_field_method_get("health", |_, this| {
-            this.owner
-                .borrow::<TestGame>()
-                .map(|g| g.game.creature(this.r).map(|c| c.health))
-        });
-        fields.add_field_method_get("name", |_, this| {
-            this.owner
-                .borrow::<TestGame>()
-                .map(|g| g.game.creature(this.r).map(|c| c.name.clone()))
-        });
-        fields.add_field_method_get("alive", |_, this| {
-            this.owner
-                .borrow::<TestGame>()
-                .map(|g| g.game.creature(this.r).is_some_and(|c| c.alive()))
-        });
+        fields.add_field_method_get(
+            "ref",
+            reading_field(|_, this: &Creature| Ok(ref_name(this.r))),
+        );
+        fields.add_field_method_get(
+            "health",
+            reading_field(|_, this: &Creature| {
+                this.owner
+                    .borrow::<TestGame>()
+                    .map(|g| g.game.creature(this.r).map(|c| c.health))
+            }),
+        );
+        fields.add_field_method_get(
+            "name",
+            reading_field(|_, this: &Creature| {
+                this.owner
+                    .borrow::<TestGame>()
+                    .map(|g| g.game.creature(this.r).map(|c| c.name.clone()))
+            }),
+        );
+        fields.add_field_method_get(
+            "alive",
+            reading_field(|_, this: &Creature| {
+                this.owner
+                    .borrow::<TestGame>()
+                    .map(|g| g.game.creature(this.r).is_some_and(|c| c.alive()))
+            }),
+        );
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("count", |lua, this, item: String| {
-            let g = this.owner.borrow::<TestGame>()?;
-            let item = known(lua, &g.game.content().items, &item, "item")?;
-            Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
-        });
-        methods.add_method("attribute", |lua, this, name: String| {
-            crate::content::vocab::known_attribute(&name).map_err(|e| located(lua, e))?;
-            this.owner
-                .borrow::<TestGame>()
-                .map(|g| g.game.attribute(this.r, &name, None))
-        });
+        methods.add_method(
+            "count",
+            reading(|lua, this: &Creature, item: String| {
+                let g = this.owner.borrow::<TestGame>()?;
+                let item = known(lua, &g.game.content().items, &item, "item")?;
+                Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
+            }),
+        );
+        methods.add_method(
+            "attribute",
+            reading(|lua, this: &Creature, name: String| {
+                crate::content::vocab::known_attribute(&name).map_err(|e| located(lua, e))?;
+                this.owner
+                    .borrow::<TestGame>()
+                    .map(|g| g.game.attribute(this.r, &name, None))
+            }),
+        );
         methods.add_method(
             "property",
-            |lua, this, (item, property): (String, String)| {
+            reading(|lua, this: &Creature, (item, property): (String, String)| {
                 let g = this.owner.borrow::<TestGame>()?;
                 let item = known(lua, &g.game.content().items, &item, "item")?;
                 Ok(g.game.creature(this.r).and_then(|c| {
@@ -533,7 +683,7 @@ impl UserData for Creature {
                         .find(|s| s.item == item)
                         .and_then(|s| s.properties.get(&property).copied())
                 }))
-            },
+            }),
         );
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.r)));
     }
@@ -578,31 +728,46 @@ fn read_only(lua: &Lua, mod_id: &str) -> mlua::Result<mlua::Function> {
 /// `g:use(item)`, `g:talk()`.
 #[cfg(feature = "roguelike")]
 fn roguelike_verbs<M: UserDataMethods<TestGame>>(methods: &mut M) {
-    methods.add_method_mut("next", |lua, this, ()| {
-        let r = this.game.enter_next_room();
-        this.flush();
-        check(lua, r)
-    });
-    methods.add_method_mut("attack", |lua, this, n: Option<usize>| {
-        let r = this.game.attack(n.map(|n| n.saturating_sub(1)));
-        this.flush();
-        check(lua, r)
-    });
-    methods.add_method_mut("flee", |lua, this, ()| {
-        let r = this.game.flee();
-        this.flush();
-        check(lua, r)
-    });
-    methods.add_method_mut("use", |lua, this, item: String| {
-        let r = this
-            .game
-            .use_item(&known(lua, &this.game.content().items, &item, "item")?);
-        this.flush();
-        check(lua, r)
-    });
-    methods.add_method_mut("talk", |lua, this, ()| {
-        let r = this.game.talk();
-        this.flush();
-        check(lua, r)
-    });
+    methods.add_method_mut(
+        "next",
+        driving(|lua, this, ()| {
+            let r = this.game.enter_next_room();
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "attack",
+        driving(|lua, this, n: Option<usize>| {
+            let r = this.game.attack(n.map(|n| n.saturating_sub(1)));
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "flee",
+        driving(|lua, this, ()| {
+            let r = this.game.flee();
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "use",
+        driving(|lua, this, item: String| {
+            let r = this
+                .game
+                .use_item(&known(lua, &this.game.content().items, &item, "item")?);
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "talk",
+        driving(|lua, this, ()| {
+            let r = this.game.talk();
+            this.flush();
+            check(lua, r)
+        }),
+    );
 }

@@ -37,6 +37,21 @@ pub fn c_closure(
     }
 }
 
+extern "C-unwind" {
+    fn lua_chargework(state: *mut ffi::lua_State, n: usize);
+}
+
+/// Charges a fast path's work to the calling script's budget, as lantern's Lua charges its own
+/// C functions (the mlua function behind it is charged by `budget::function`). It may raise the
+/// budget's error, so it is called only from a frame that owns nothing.
+///
+/// # Safety
+/// `state` is the running Lua thread, and the caller's frame owns nothing with a destructor.
+pub unsafe fn charge(state: *mut ffi::lua_State, units: usize) {
+    // SAFETY: as the caller promises.
+    unsafe { lua_chargework(state, units) }
+}
+
 /// Runs a fast path's Rust work; `None` if it panicked (the panic hook has printed it).
 pub fn guarded<R>(f: impl FnOnce() -> R) -> Option<R> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()

@@ -22,6 +22,7 @@ pub(super) fn call_mod<R>(
     lua: &Lua,
     budget: &Budget,
     accounts: Accounts,
+    work: &mut u64,
     m: &mut ModScript,
     f: impl FnOnce() -> mlua::Result<R>,
 ) -> mlua::Result<R> {
@@ -37,6 +38,7 @@ pub(super) fn call_mod<R>(
         f()
     };
     m.turn_used = m.turn_used.saturating_add(budget.used());
+    *work = work.saturating_add(budget.used());
     if accounts.ran_out(m.owner) && result.is_ok() {
         // It caught its memory error, but ran out all the same.
         return Err(out_of_memory());
@@ -178,6 +180,7 @@ impl LuaRuntime {
             lua,
             &self.budget,
             self.accounts,
+            &mut self.work,
             &mut self.mods[index],
             || lender.lend(game, || func.call::<()>((ctx_t, args_t))),
         );
@@ -215,12 +218,13 @@ impl Host for LuaRuntime {
         // Handlers that failed now or had failed before, with the error if they failed now: the
         // common case (every handler ran and none ever failed) allocates nothing.
         let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::new();
-        let (lua, budget, shared, mods, accounts) = (
+        let (lua, budget, shared, mods, accounts, work) = (
             &self.lua,
             &self.budget,
             &self.shared,
             &mut self.mods,
             self.accounts,
+            &mut self.work,
         );
         // One view per event, shared by its handlers; the game is lent once for all of them.
         let lent = self.views.deliver(event, |view| {
@@ -250,7 +254,9 @@ impl Host for LuaRuntime {
                         group = Some((m.owner, accounts.charge_to(m.owner)));
                     }
                     m.last = Some(super::Called::Handler(call.handler));
-                    match call_mod(lua, budget, accounts, m, || call.func.call::<()>(&view)) {
+                    match call_mod(lua, budget, accounts, work, m, || {
+                        call.func.call::<()>(&view)
+                    }) {
                         Err(e) => outcomes.push((call.handler, Some(e))),
                         Ok(()) if failures > 0 => outcomes.push((call.handler, None)),
                         Ok(()) => {}
@@ -310,6 +316,10 @@ impl Host for LuaRuntime {
         self.write_storage(game);
     }
 
+    fn work(&self) -> u64 {
+        self.work
+    }
+
     fn attach(&mut self, game: &mut Game) {
         self.attach_storage(game);
     }
@@ -350,6 +360,7 @@ impl Host for LuaRuntime {
             lua,
             &self.budget,
             self.accounts,
+            &mut self.work,
             &mut self.mods[index],
             || lender.lend_ref(game, || func.call::<bool>((ctx_t, args_t))),
         );

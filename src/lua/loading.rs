@@ -111,6 +111,7 @@ impl LuaRuntime {
             &self.lua,
             &self.budget,
             self.accounts,
+            &mut self.work,
             &mut self.mods[index],
             || {
                 self.lua

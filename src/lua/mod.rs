@@ -182,6 +182,8 @@ pub struct LuaRuntime {
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`Host::checkpoint`).
     journals: Vec<Option<i64>>,
+    /// Instructions every call into the scripts ran, their loading included (`Host::work`).
+    work: u64,
 }
 
 impl LuaRuntime {
@@ -205,6 +207,7 @@ impl LuaRuntime {
             refs_used: 0,
             scripts: Vec::new(),
             journals: Vec::new(),
+            work: 0,
             lua,
             shared: Rc::new(RefCell::new(Shared::default())),
             budget,
@@ -281,6 +284,7 @@ impl LuaRuntime {
                 lua,
                 &self.budget,
                 self.accounts,
+                &mut self.work,
                 &mut self.mods[index],
                 || {
                     lender.lend(game, || {

@@ -72,7 +72,15 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             };
             let source = handle("source")?.unwrap_or(crate::game::CreatureRef::Player);
             let target = handle("target")?;
-            with_game_mut(|g| g.emit(kind, source, target, &values, Some(cause.clone())))?.map_err(mlua::Error::runtime)
+            with_game_mut(|g| {
+                if g.queue_full() {
+                    return Err(mlua::Error::runtime(format!(
+                        "lantern.emit_event: {} events are queued already, a whole turn's cap, so `{event}` would never be handled (does a handler emit in a loop?)",
+                        g.event_cap()
+                    )));
+                }
+                g.emit(kind, source, target, &values, Some(cause.clone())).map_err(mlua::Error::runtime)
+            })?
         },
     )?;
     // The fast path finds the mod's id and cause in its upvalues 2 and 3.
@@ -94,7 +102,9 @@ fn handle_of(ud: &AnyUserData) -> mlua::Result<crate::game::CreatureRef> {
 /// The fast path of `lantern.emit_event`: queues the event when the call is the common one and
 /// everything checks; otherwise hands the call to the mlua function, which reports what is wrong.
 unsafe extern "C-unwind" fn emit_event(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: `state` is the running Lua thread, in a C closure made by `Api::speed_up`.
+    // SAFETY: `state` is the running Lua thread, in a C closure made by `Api::speed_up`; this
+    // frame owns nothing yet. A call costs what one of lantern's functions does.
+    unsafe { capi::charge(state, crate::lua::budget::CALL) };
     let top = unsafe { ffi::lua_gettop(state) };
     let emitted = capi::guarded(|| unsafe { emit_from_stack(state, top) });
     // Pops what walking the payload left, even after a panic, so the slow path gets the call's
@@ -154,6 +164,9 @@ unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
             kind
         };
         let cause = cause_of(cause)?;
+        if g.queue_full() {
+            return None;
+        }
         g.emit(kind, CreatureRef::Player, None, &values, Some(cause))
             .ok()
     })
