@@ -519,9 +519,64 @@ fn a_test_that_drives_or_hoards_games_is_stopped() {
     let out = lantern(&["test", "--mods", "mods"], dir.path());
     let text = transcript(&out);
     assert!(text.contains("0 passed, 2 failed"), "{text}");
-    assert!(text.contains("instruction budget of 10000000 exceeded"), "{text}");
+    assert!(
+        text.contains("instruction budget of 10000000 exceeded"),
+        "{text}"
+    );
     assert!(
         text.contains("lantern.test.game: a test file may keep at most 64 games alive at once"),
         "{text}"
     );
+}
+
+/// Nothing a mod writes controls the terminal: escape sequences, carriage returns and line breaks
+/// in a file name, an ID, a Lua error and printed output reached it raw, and a line break in an
+/// error forged lantern's summary line. They are shown escaped, in `check` and in `play`.
+#[test]
+fn escape_sequences_and_line_breaks_from_a_mod_are_shown_not_obeyed() {
+    let dir = mods_with(&[(
+        "evil",
+        "print('\\27]0;owned\\7\\27[2J')\n\
+         lantern.on('turn_started', function() print('\\r\\8\\8gone') error('x\\n1 error, 0 warnings in 1 mod') end)\n\
+         error('boom\\n0 errors, 0 warnings in 1 mod')\n",
+    )]);
+    let data = dir.path().join("mods/evil/data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("\u{1b}]0;title\u{7}.toml"),
+        "[[items]]\nid = \"gold\\u001b[31m\"\nname = \"x\"\n",
+    )
+    .unwrap();
+    let inert = |text: &str| {
+        let bad: Vec<char> = text
+            .chars()
+            .filter(|c| *c != '\n' && lantern::diag::needs_escape(*c))
+            .collect();
+        assert!(bad.is_empty(), "{bad:?} in\n{text}");
+    };
+    let out = check(dir.path());
+    inert(&out);
+    let summary = |l: &&str| {
+        let words: Vec<&str> = l.split(' ').collect();
+        words.len() == 7 && words[0].parse::<u32>().is_ok() && words[5] == "1" && words[6] == "mod"
+    };
+    assert_eq!(out.lines().filter(summary).count(), 1, "{out}");
+    assert!(
+        out.contains("boom\\n0 errors, 0 warnings in 1 mod"),
+        "{out}"
+    );
+    assert!(out.contains("evil/data/\\x1b]0;title\\x07.toml"), "{out}");
+    let dir = mods_with(&[(
+        "evil",
+        "lantern.on('turn_started', function() print('\\r\\8\\8gone\\27[2J') error('x\\n> seed') end)\n",
+    )]);
+    let out = play(dir.path(), "emit turn_started\nseed\n");
+    inert(&out);
+    assert!(out.contains("[evil] \\r\\x08\\x08gone\\x1b[2J"), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("> seed")).count(),
+        1,
+        "the forged prompt is shown escaped: {out}"
+    );
+    assert!(out.contains("x\\n> seed"), "{out}");
 }

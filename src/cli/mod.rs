@@ -2,6 +2,32 @@
 //!
 //! This is the only module that prints or renders diagnostics to the terminal (invariant 5).
 //! Exit codes: 0 success, 1 content errors or failed tests, 2 usage errors.
+//!
+//! Everything it prints passes through the `print!` family defined here, which shows every
+//! control character but the line break and the tab as an escape (`diag::visible_lines`): text a
+//! mod controls reaches the output inside lantern's own, and none of it may move the cursor,
+//! retitle the terminal or overwrite a line. Text inside a line (a message, a name, a test's
+//! output) is made [`crate::diag::visible`] where it is put in, so its line breaks cannot forge a
+//! line of lantern's either.
+
+/// `print!`, with control characters shown escaped (see the module's documentation).
+macro_rules! print {
+    ($($t:tt)*) => { std::print!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+}
+/// `println!`, as `print!` above.
+macro_rules! println {
+    () => { std::println!() };
+    ($($t:tt)*) => { std::println!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+}
+/// `eprint!`, as `print!` above.
+macro_rules! eprint {
+    ($($t:tt)*) => { std::eprint!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+}
+/// `eprintln!`, as `print!` above.
+macro_rules! eprintln {
+    () => { std::eprintln!() };
+    ($($t:tt)*) => { std::eprintln!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+}
 
 mod check;
 mod docs;

@@ -145,7 +145,7 @@ pub fn run(options: Options) -> ExitCode {
                 let text = reload(&mut live, &words);
                 match printer.as_mut() {
                     Some(p) => {
-                        let _ = p.print(text);
+                        let _ = p.print(crate::diag::visible_lines(&text).into_owned());
                     }
                     None => print!("{text}"),
                 }
@@ -229,7 +229,8 @@ pub fn run(options: Options) -> ExitCode {
         match result {
             Ok(text) => {
                 for m in game.take_messages() {
-                    println!("{m}");
+                    // One line each: a mod's line breaks are shown, not obeyed.
+                    println!("{}", crate::diag::visible(&m));
                 }
                 if !text.is_empty() {
                     println!("{text}");

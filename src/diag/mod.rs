@@ -5,11 +5,13 @@
 //! This module knows nothing about mods, content or Lua; it only knows files, byte spans and messages.
 
 mod diagnostic;
+mod escape;
 mod render;
 mod source_map;
 mod suggest;
 
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
-pub use render::{render, render_all, render_json, summary_line};
+pub use escape::{needs_escape, visible, visible_lines};
+pub use render::{render, render_all, render_json, summary_line, WIDEST_LINE};
 pub use source_map::{FileId, SourceFile, SourceMap, Span};
 pub use suggest::{did_you_mean, did_you_mean_suffix, shown, suggest};

@@ -2,6 +2,7 @@
 //!
 //! These are pure functions that return strings; printing them is the command line's business.
 
+use super::escape::{self, visible};
 use super::{Diagnostic, Severity, SourceMap, Span};
 use std::fmt::Write;
 
@@ -15,8 +16,17 @@ use std::fmt::Write;
 ///   |        ^^^^^^^^^^^
 ///   = help: did you mean `core:gold`?
 /// ```
+///
+/// Everything in it that a mod controls (the message, labels, help, file names, the source line)
+/// is shown with control characters escaped ([`super::visible`]), so a mod's text cannot move the
+/// cursor or forge a line of lantern's; a source line longer than [`WIDEST_LINE`] characters is
+/// shown as a window around the span.
 pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
-    let mut out = format!("{}: {}\n", diagnostic.severity.as_str(), diagnostic.message);
+    let mut out = format!(
+        "{}: {}\n",
+        diagnostic.severity.as_str(),
+        visible(&diagnostic.message)
+    );
     let mut spans: Vec<(Span, &str)> = Vec::new();
     if let Some(span) = diagnostic.span {
         spans.push((span, ""));
@@ -48,33 +58,72 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
         } else {
             ":::"
         };
-        let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", file.path());
+        let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", visible(file.path()));
         let text = file.line_text(line);
-        let _ = writeln!(out, "{pad} |");
-        let _ = writeln!(out, "{line:>width$} | {text}");
         let (end_line, end_col) = file.line_col(span.end.max(span.start));
         let caret_len = if end_line == line && end_col > col {
             end_col - col
         } else {
             1
         };
-        let caret_len = caret_len.min(text.chars().count().saturating_sub(col - 1).max(1));
-        let indent: String = text
-            .chars()
-            .take(col - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
+        let (shown, indent, caret_len) = window(text, col - 1, caret_len);
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{line:>width$} | {shown}");
         let mut caret_line = format!("{pad} | {indent}{}", "^".repeat(caret_len));
         if !label.is_empty() {
             caret_line.push(' ');
-            caret_line.push_str(label);
+            caret_line.push_str(&visible(label));
         }
         let _ = writeln!(out, "{caret_line}");
     }
     if let Some(help) = &diagnostic.help {
-        let _ = writeln!(out, "{pad} = help: {help}");
+        let _ = writeln!(out, "{pad} = help: {}", visible(help));
     }
     out
+}
+
+/// The most characters of a source line a diagnostic shows: a longer line (a minified file, a
+/// 30 KB line of a hostile one) is shown as a window around the span, marked `…` where it is cut.
+pub const WIDEST_LINE: usize = 160;
+
+/// How many characters of a long line are shown before the span.
+const BEFORE_SPAN: usize = 40;
+
+/// A source line as shown (escaped, and windowed when long), the indent that puts a caret under
+/// the character at index `start`, and how many carets cover `len` characters from there.
+fn window(text: &str, start: usize, len: usize) -> (String, String, usize) {
+    let count = text.chars().count();
+    let start = start.min(count);
+    let (from, to) = if count > WIDEST_LINE {
+        let from = start.saturating_sub(BEFORE_SPAN);
+        (from, (from + WIDEST_LINE).min(count))
+    } else {
+        (0, count)
+    };
+    let end = (start + len.max(1)).min(to);
+    let mut shown = String::new();
+    let mut indent = String::new();
+    let mut carets = 0;
+    if from > 0 {
+        shown.push('…');
+        indent.push(' ');
+    }
+    for (i, piece) in escape::shown_chars(text).enumerate().take(to).skip(from) {
+        if i < start {
+            if piece == "\t" {
+                indent.push('\t');
+            } else {
+                indent.extend(std::iter::repeat_n(' ', piece.chars().count()));
+            }
+        } else if i < end {
+            carets += piece.chars().count();
+        }
+        shown.push_str(&piece);
+    }
+    if to < count {
+        shown.push('…');
+    }
+    (shown, indent, carets.max(1))
 }
 
 /// Every diagnostic, errors and warnings in the order given, separated by blank lines.
@@ -167,6 +216,37 @@ error: unknown tag `core:sharpp`
   = help: did you mean `core:sharp`?
 ";
         assert_eq!(render(&d, &sources), expected);
+    }
+
+    #[test]
+    fn what_a_mod_wrote_is_shown_escaped_and_long_lines_as_a_window() {
+        let mut sources = SourceMap::new();
+        let long = format!("x = \"{}\u{1b}[2J{}\"", "a".repeat(100), "b".repeat(5000));
+        let text = format!("ok\n{long}\n");
+        let file = sources.add("evil/data/\u{1b}]0;x\u{7}.toml", text.as_str());
+        let start = text.find('\u{1b}').unwrap();
+        let d = Diagnostic::error(Code::UnknownReference, "bad\n1 error, 0 warnings in 1 mod")
+            .at(Span::new(file, start..start + 4))
+            .with_help("\r\u{8}");
+        let out = render(&d, &sources);
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert_eq!(out.lines().count(), 6, "{out}");
+        assert!(out.starts_with("error: bad\\n1 error, 0 warnings in 1 mod\n --> evil/data/\\x1b]0;x\\x07.toml:2:106\n"), "{out}");
+        let shown = out.lines().nth(3).unwrap();
+        let carets = out.lines().nth(4).unwrap();
+        assert!(
+            shown.len() < 200 && shown.starts_with("2 | …aaaa") && shown.ends_with("bb…"),
+            "{shown}"
+        );
+        // The carets sit under the escape, all four characters of it.
+        let at = shown.find("\\x1b").unwrap();
+        assert_eq!(
+            carets.find('^'),
+            Some(at - "…".len() + 1),
+            "{shown}\n{carets}"
+        );
+        assert!(carets.ends_with("^^^^^^^"), "{carets}");
+        assert!(out.ends_with("= help: \\r\\x08\n"), "{out}");
     }
 
     #[test]

@@ -1,6 +1,15 @@
 //! Test reports: pretty for people, TAP for tools, JUnit XML for CI systems.
+//!
+//! Test names, messages and printed output come from test files and mods, and some are hostile:
+//! a name `"x\nok 99 - forged"` printed raw is a forged TAP result, `# TODO` in a name turns a
+//! failure into an expected one, and a control character makes a JUnit file invalid XML. Each
+//! format escapes them by its own rules: pretty shows them (`diag::visible`, each printed line
+//! indented under its test), TAP escapes `#` and `\\` in descriptions and writes messages as YAML
+//! double-quoted scalars, JUnit writes XML character references and shows the characters XML 1.0
+//! cannot hold. `tests/report_formats.rs` parses every format of a hostile run.
 
 use super::{summary, Status, TestResult};
+use crate::diag::{needs_escape, visible, visible_lines};
 use std::fmt::Write;
 
 /// How a run is reported.
@@ -31,14 +40,14 @@ fn pretty(results: &[TestResult]) -> String {
     for r in results {
         if r.file != file {
             file = &r.file;
-            let _ = writeln!(out, "{file}");
+            let _ = writeln!(out, "{}", visible(file));
         }
         let mark = match r.status {
             Status::Passed => "ok  ",
             Status::Failed { .. } => "FAIL",
             Status::Skipped => "skip",
         };
-        let _ = writeln!(out, "  {mark} {}", r.name);
+        let _ = writeln!(out, "  {mark} {}", visible(&r.name));
     }
     let failures: Vec<&TestResult> = results
         .iter()
@@ -46,11 +55,12 @@ fn pretty(results: &[TestResult]) -> String {
         .collect();
     for r in &failures {
         if let Status::Failed { message, location } = &r.status {
-            let _ = writeln!(out, "\n--- {}", r.full_name());
+            let _ = writeln!(out, "\n--- {}", visible(&r.full_name()));
             if let Some(at) = location {
-                let _ = writeln!(out, "  at {at}");
+                let _ = writeln!(out, "  at {}", visible(at));
             }
-            for line in message.lines() {
+            // Each line indented under its test, so none can pass for lantern's own.
+            for line in visible_lines(message).lines() {
                 let _ = writeln!(out, "  {line}");
             }
             if !r.output.is_empty() {
@@ -58,7 +68,7 @@ fn pretty(results: &[TestResult]) -> String {
                 // The last 20 things printed; one that spans lines (a rendered problem) keeps
                 // its lines indented under the rest.
                 for printed in r.output.iter().rev().take(20).rev() {
-                    for line in printed.lines() {
+                    for line in visible_lines(printed).lines() {
                         let _ = writeln!(out, "    {line}");
                     }
                 }
@@ -75,16 +85,16 @@ fn tap(results: &[TestResult]) -> String {
         let n = i + 1;
         match &r.status {
             Status::Passed => {
-                let _ = writeln!(out, "ok {n} - {}", r.full_name());
+                let _ = writeln!(out, "ok {n} - {}", tap_description(&r.full_name()));
             }
             Status::Skipped => {
-                let _ = writeln!(out, "ok {n} - {} # SKIP", r.full_name());
+                let _ = writeln!(out, "ok {n} - {} # SKIP", tap_description(&r.full_name()));
             }
             Status::Failed { message, location } => {
-                let _ = writeln!(out, "not ok {n} - {}", r.full_name());
-                let _ = writeln!(out, "  ---\n  message: {:?}", message);
+                let _ = writeln!(out, "not ok {n} - {}", tap_description(&r.full_name()));
+                let _ = writeln!(out, "  ---\n  message: {}", yaml_quoted(message));
                 if let Some(at) = location {
-                    let _ = writeln!(out, "  at: {at}");
+                    let _ = writeln!(out, "  at: {}", yaml_quoted(at));
                 }
                 let _ = writeln!(out, "  ...");
             }
@@ -94,11 +104,55 @@ fn tap(results: &[TestResult]) -> String {
     out
 }
 
+/// A TAP test point's description: one line, with `#` (which starts a directive such as
+/// `# TODO`) and `\\` escaped as TAP 14 says, and every control character shown.
+fn tap_description(text: &str) -> String {
+    visible(text).replace('\\', "\\\\").replace('#', "\\#")
+}
+
+/// `text` as a YAML double-quoted scalar on one line: quotes and backslashes escaped, line breaks
+/// and every other control character as YAML's escapes.
+fn yaml_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` for an XML attribute or element: markup escaped, line breaks and tabs as character
+/// references (an attribute would fold them into spaces), and the characters XML 1.0 cannot hold
+/// at all (most control characters) shown as escapes, as every other output shows them.
 fn xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            '\u{fffe}' | '\u{ffff}' => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push_str(&visible(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    out
 }
 
 fn junit(results: &[TestResult]) -> String {
