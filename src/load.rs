@@ -109,9 +109,7 @@ pub fn check_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
     let mut world = load_game(roots, rules, limits);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
-        world
-            .diagnostics
-            .sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
+        crate::diag::bound(&mut world.diagnostics, &world.sources);
     }
     world
 }
@@ -199,7 +197,7 @@ pub fn load_world_of(
         lua.bind(content.clone(), &mut diagnostics);
         diagnostics.extend(lua.take_load_messages());
     }
-    diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
+    crate::diag::bound(&mut diagnostics, &sources);
     World {
         content,
         folders,

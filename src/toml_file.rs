@@ -170,13 +170,22 @@ fn remove_at(value: &mut Spanned<DeValue<'_>>, span: &std::ops::Range<usize>) ->
     }
 }
 
-/// Parses a whole document, keeping every syntax error.
+/// The most syntax errors kept from one file: the first is the cause, the rest mostly follow.
+const MOST_SYNTAX_ERRORS: usize = 16;
+
+/// Parses a whole document, keeping its first syntax errors.
 pub fn parse_document(text: &str, file: FileId) -> Result<Spanned<DeTable<'_>>, Vec<Diagnostic>> {
     let (table, errors) = DeTable::parse_recoverable(text);
     if errors.is_empty() {
         Ok(table)
     } else {
-        Err(errors.iter().map(|e| syntax_error(e, file, text)).collect())
+        // Each is placed by a scan of the text before it, so a file that is one mistake after
+        // another (line endings of carriage returns alone: one per line) is read for the first few.
+        Err(errors
+            .iter()
+            .take(MOST_SYNTAX_ERRORS)
+            .map(|e| syntax_error(e, file, text))
+            .collect())
     }
 }
 

@@ -580,3 +580,66 @@ fn escape_sequences_and_line_breaks_from_a_mod_are_shown_not_obeyed() {
     );
     assert!(out.contains("x\\n> seed"), "{out}");
 }
+
+/// A mod portal runs `check` on anything: a 30 KB file of mistakes printed 175 MB (each error
+/// reprinted its line), a file with carriage returns alone for line breaks was quadratic, and a
+/// data folder 600 levels deep took seconds. A report shows the first 50 problems of a file and
+/// counts the rest, a long line is shown as a window, and folders deeper than 16 are refused.
+#[test]
+fn a_flood_of_mistakes_is_reported_in_bounded_output() {
+    let dir = evil_mod();
+    let data = dir.path().join("mods/evil/data");
+    // 600 entries, two mistakes each, on one 60 KB line after the first.
+    let mut text = String::from("[[items]]\nid = \"first\"\nname = \"x\"\n");
+    let entries: Vec<String> = (0..600)
+        .map(|i| format!("{{ id = \"i{i}\", nmae = \"x\", tgas = [] }}"))
+        .collect();
+    text.push_str(&format!(
+        "[[creatures]]\nid = \"c\"\nhealth = 1\nitems = [{}]\n",
+        entries.join(", ")
+    ));
+    for i in 0..600 {
+        text.push_str(&format!(
+            "[[items]]\nid = \"n{i}\"\nnmae = \"x\"\ntgas = [\"y\"]\n"
+        ));
+    }
+    std::fs::write(data.join("flood.toml"), &text).unwrap();
+    // Carriage returns alone: one long line to a reader that knows only `\n`.
+    let cr: Vec<String> = (0..20_000)
+        .map(|i| format!("[[tags]]\rid = \"t{i}\""))
+        .collect();
+    std::fs::write(data.join("mac.toml"), cr.join("\r")).unwrap();
+    let mut deep = data.join("d");
+    for _ in 0..600 {
+        deep = deep.join("d");
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("x.toml"), "[[tags]]\nid = \"deep\"\n").unwrap();
+    let out = check(dir.path());
+    assert!(out.len() < 100_000, "{} bytes of report", out.len());
+    assert!(
+        out.contains("more problems (")
+            && out.contains(
+                " in `evil/data/flood.toml` are not shown: a report shows the first 50 of a file"
+            ),
+        "{}",
+        &out[out.len() - 2000..]
+    );
+    assert!(
+        out.contains("error: `evil/data/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d` is a folder more than 16 deep, and nothing in it is read\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" --> evil/data/mac.toml:2:"),
+        "a lone carriage return ends a line: {out}"
+    );
+    assert!(
+        out.lines().all(|l| l.chars().count() < 400),
+        "no line is shown whole"
+    );
+    let summary = out.lines().find(|l| l.ends_with(" in 1 mod")).unwrap();
+    assert!(
+        summary.starts_with("12") || summary.starts_with("13"),
+        "every problem is counted: {summary}"
+    );
+}

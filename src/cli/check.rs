@@ -13,8 +13,8 @@ pub enum Format {
     Json,
 }
 
-pub fn run(roots: &[PathBuf], rules: &Rules, format: Format) -> ExitCode {
-    let loaded = check_game(roots, rules, Limits::default());
+pub fn run(roots: &[PathBuf], rules: &Rules, format: Format, limits: Limits) -> ExitCode {
+    let loaded = check_game(roots, rules, limits);
     let mods = loaded.content.mods.len();
     match format {
         Format::Human => {

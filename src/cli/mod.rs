@@ -132,6 +132,10 @@ struct CheckArgs {
     /// `human` (with carets) or `json` (for editors and CI).
     #[arg(long, value_enum, default_value = "human")]
     format: check::Format,
+    /// The limits the mods' `main.lua` run under while they load (a portal checking uploads
+    /// may lower them; see docs/security.md).
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// `test`'s arguments.
@@ -214,7 +218,8 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
     match tool {
         Tool::Check(a) => {
             let mods = or_default(a.mods, default);
-            missing_folder(&mods).unwrap_or_else(|| check::run(&mods, rules, a.format))
+            missing_folder(&mods)
+                .unwrap_or_else(|| check::run(&mods, rules, a.format, a.limits.limits()))
         }
         Tool::Test(a) => {
             let mods = or_default(a.mods, default);

@@ -322,7 +322,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
     let mods = folders.iter().map(mod_info).collect();
     let content = build(raw, mods, ext, &sources, &mut diagnostics);
     // Read top to bottom, file by file; problems without a place come first.
-    diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
+    crate::diag::bound(&mut diagnostics, &sources);
     Loaded {
         content: Arc::new(content),
         sources,

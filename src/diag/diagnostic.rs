@@ -91,6 +91,8 @@ pub enum Code {
     EmptyRoom,
     /// A mistake in the hosting game's own vocabulary.
     Vocabulary,
+    /// Problems left out of a report, counted: past the most shown of one file or one load.
+    Elided,
 }
 
 impl Code {
@@ -121,6 +123,7 @@ impl Code {
         Code::Reconciled,
         Code::EmptyRoom,
         Code::Vocabulary,
+        Code::Elided,
     ];
 
     /// The stable name: `unknown-key`, `toml-syntax`, ...
@@ -151,6 +154,7 @@ impl Code {
             Code::Reconciled => "reconciled",
             Code::EmptyRoom => "empty-room",
             Code::Vocabulary => "vocabulary",
+            Code::Elided => "elided",
         }
     }
 }
@@ -174,6 +178,9 @@ pub struct Diagnostic {
     /// It follows from another problem reported first (a reference to a definition that could not
     /// be read): listed after every cause.
     pub follows: bool,
+    /// For a count of problems left out of a report ([`Code::Elided`]): how many errors and
+    /// warnings it stands for, which the summary counts.
+    pub stands_for: (usize, usize),
 }
 
 impl Diagnostic {
@@ -187,6 +194,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             follows: false,
+            stands_for: (0, 0),
         }
     }
 

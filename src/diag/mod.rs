@@ -4,12 +4,14 @@
 //! at run time) and rendered only at the edges (the command line, the play session, tests).
 //! This module knows nothing about mods, content or Lua; it only knows files, byte spans and messages.
 
+mod bound;
 mod diagnostic;
 mod escape;
 mod render;
 mod source_map;
 mod suggest;
 
+pub use bound::{bound, MOST_PER_FILE, MOST_PER_RUN};
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
 pub use escape::{needs_escape, visible, visible_lines};
 pub use render::{render, render_all, render_json, summary_line, WIDEST_LINE};

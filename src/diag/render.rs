@@ -25,7 +25,7 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
     let mut out = format!(
         "{}: {}\n",
         diagnostic.severity.as_str(),
-        visible(&diagnostic.message)
+        said(&diagnostic.message)
     );
     let mut spans: Vec<(Span, &str)> = Vec::new();
     if let Some(span) = diagnostic.span {
@@ -72,14 +72,35 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
         let mut caret_line = format!("{pad} | {indent}{}", "^".repeat(caret_len));
         if !label.is_empty() {
             caret_line.push(' ');
-            caret_line.push_str(&visible(label));
+            caret_line.push_str(&said(label));
         }
         let _ = writeln!(out, "{caret_line}");
     }
     if let Some(help) = &diagnostic.help {
-        let _ = writeln!(out, "{pad} = help: {}", visible(help));
+        let _ = writeln!(out, "{pad} = help: {}", said(help));
     }
     out
+}
+
+/// The most bytes of a message, label or help a diagnostic shows: a script's error may carry a
+/// megabyte of text.
+pub const LONGEST_MESSAGE: usize = 2000;
+
+/// A message, label or help as shown: [`clipped`], then [`visible`].
+fn said(text: &str) -> String {
+    visible(&clipped(text)).into_owned()
+}
+
+/// `text`, cut at [`LONGEST_MESSAGE`] bytes (on a character boundary) with `…` where it was cut.
+fn clipped(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= LONGEST_MESSAGE {
+        return text.into();
+    }
+    let mut end = LONGEST_MESSAGE;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..end], text.len()).into()
 }
 
 /// The most characters of a source line a diagnostic shows: a longer line (a minified file, a
@@ -136,12 +157,20 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
 }
 
 /// `2 errors, 1 warning in 3 mods`.
+///
+/// Problems a report left out are counted too ([`super::bound`]).
 pub fn summary_line(diagnostics: &[Diagnostic], mods: usize) -> String {
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    let warnings = diagnostics.len() - errors;
+    let (mut errors, mut warnings) = (0, 0);
+    for d in diagnostics {
+        if d.code == super::Code::Elided {
+            errors += d.stands_for.0;
+            warnings += d.stands_for.1;
+        } else if d.severity == Severity::Error {
+            errors += 1;
+        } else {
+            warnings += 1;
+        }
+    }
     let plural = |n: usize, word: &str| {
         if n == 1 {
             format!("{n} {word}")

@@ -50,8 +50,15 @@ impl SourceFile {
     /// A file with its display path (relative to the mods directory) and its text.
     pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
         let text: Arc<str> = text.into();
+        // A line ends at `\n`, `\r\n` or a `\r` alone (old Mac files; Lua counts it as a line
+        // too, so its line numbers and these agree).
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0u32];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+        line_starts.extend(
+            line_breaks(bytes)
+                .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+                .map(|i| i as u32 + 1),
+        );
         SourceFile {
             path: path.into(),
             text,
@@ -92,6 +99,15 @@ impl SourceFile {
             .unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
+}
+
+/// The offsets of every `\n` and `\r` in `bytes`.
+fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n' || b == b'\r')
+        .map(|(i, _)| i)
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {

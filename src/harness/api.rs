@@ -79,6 +79,9 @@ fn split_location(text: &str, display: &str) -> (String, Option<String>) {
     (text.to_string(), None)
 }
 
+/// The most bytes one test's printed output keeps.
+const MOST_OUTPUT: usize = crate::lua::api::MOST_OUTPUT;
+
 fn run_file_inner(
     h: &std::sync::Arc<Harness>,
     file: &TestFile,
@@ -100,7 +103,13 @@ fn run_file_inner(
     )?;
     lantern.raw_set("test", test)?;
     let out = output.clone();
-    let log = lua.create_function(move |_, args: mlua::Variadic<Value>| {
+    // What a test prints is kept for its report: at most `MOST_OUTPUT` bytes of it, as a mod's.
+    let log = crate::lua::budget::function(&lua, move |lua, args: mlua::Variadic<Value>| {
+        let mut out = out.borrow_mut();
+        let kept: usize = out.iter().map(String::len).sum();
+        if kept > MOST_OUTPUT {
+            return Ok(());
+        }
         let text: Vec<String> = args
             .iter()
             .map(|v| {
@@ -108,7 +117,16 @@ fn run_file_inner(
                     .unwrap_or_else(|_| format!("<{}>", v.type_name()))
             })
             .collect();
-        out.borrow_mut().push(text.join("\t"));
+        let line = text.join("\t");
+        crate::lua::budget::charge_bytes(lua, line.len())?;
+        if kept + line.len() > MOST_OUTPUT {
+            out.push(format!(
+                "(the test printed more than {}; the rest is left out)",
+                crate::lua::memory::bytes(MOST_OUTPUT)
+            ));
+        } else {
+            out.push(line);
+        }
         Ok(())
     })?;
     lantern.raw_set("log", log.clone())?;

@@ -20,6 +20,11 @@ pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
 /// The most files lantern takes from one walk of a mod's folder (its `data/` or `tests/`).
 pub const MOST_FILES: usize = 10_000;
 
+/// The most folders deep a walk goes below the folder it walks: far more than any mod needs
+/// (`data/items/weapons/swords` is 3), and few enough that resolving each path, which costs a
+/// system call per folder on the way, stays cheap (600 levels took seconds).
+pub const MOST_DEPTH: usize = 16;
+
 /// Why a file of a mod was not read.
 #[derive(Debug)]
 pub enum Refused {
@@ -32,6 +37,8 @@ pub enum Refused {
     TooLarge,
     /// Its symlinks loop.
     Loop,
+    /// It is a folder more than [`MOST_DEPTH`] deep.
+    TooDeep,
     /// The system would not read it.
     Unreadable(std::io::Error),
 }
@@ -55,6 +62,10 @@ impl Refused {
             Refused::Loop => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` is a symlink that leads back to itself and is not read"
             )),
+            Refused::TooDeep => Diagnostic::error(Code::FileRefused, format!(
+                "`{display}` is a folder more than {MOST_DEPTH} deep, and nothing in it is read"
+            ))
+            .with_help("keep a mod's folders shallower"),
             Refused::Unreadable(e) => Diagnostic::error(Code::FileRefused, format!("cannot read `{display}`: {e}")),
         }
     }
@@ -148,17 +159,22 @@ pub fn walk(real_root: &Path, dir: &Path) -> Vec<Found> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     let mut files = 0;
-    walk_into(real_root, dir, &mut seen, &mut files, &mut out);
+    walk_into(real_root, dir, 0, &mut seen, &mut files, &mut out);
     out
 }
 
 fn walk_into(
     real_root: &Path,
     dir: &Path,
+    depth: usize,
     seen: &mut BTreeSet<PathBuf>,
     files: &mut usize,
     out: &mut Vec<Found>,
 ) {
+    if depth > MOST_DEPTH {
+        out.push(Found::Refused(dir.to_path_buf(), Refused::TooDeep));
+        return;
+    }
     let real = match resolve(real_root, dir) {
         Ok(real) => real,
         Err(Refused::Unreadable(_)) => return, // no such folder: nothing to walk
@@ -197,7 +213,7 @@ fn walk_into(
             }
         };
         match std::fs::metadata(&real) {
-            Ok(meta) if meta.is_dir() => walk_into(real_root, &path, seen, files, out),
+            Ok(meta) if meta.is_dir() => walk_into(real_root, &path, depth + 1, seen, files, out),
             Ok(meta) if meta.is_file() => {
                 *files += 1;
                 out.push(Found::File(path));

@@ -16,6 +16,7 @@ mod log;
 mod rng;
 mod storage;
 
+pub use log::MOST_OUTPUT;
 pub use rng::random;
 
 use super::Shared;
