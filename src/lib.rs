@@ -56,6 +56,7 @@ pub mod rng;
 #[cfg(feature = "roguelike")]
 mod roguelike;
 pub(crate) mod toml_file;
+pub(crate) mod write;
 
 pub use error::Error;
 

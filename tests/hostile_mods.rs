@@ -643,3 +643,37 @@ fn a_flood_of_mistakes_is_reported_in_bounded_output() {
         "every problem is counted: {summary}"
     );
 }
+
+/// `lantern docs` overwrote whatever a symlink at its target pointed at (a mod could ship one
+/// beside the editor files a modder regenerates). It refuses a link, as saves do, writes through a
+/// temporary file, and makes a missing folder.
+#[cfg(unix)]
+#[test]
+fn docs_writes_only_where_it_means_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let precious = dir.path().join("precious.txt");
+    std::fs::write(&precious, "keep me").unwrap();
+    std::os::unix::fs::symlink(&precious, dir.path().join("defs.lua")).unwrap();
+    std::fs::create_dir_all(dir.path().join("schema")).unwrap();
+    std::os::unix::fs::symlink(
+        &precious,
+        dir.path().join("schema/lantern-data.schema.json"),
+    )
+    .unwrap();
+    let out = lantern(&["docs", "--lua-defs", "defs.lua"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: `defs.lua` is a symlink; lantern writes editor files only to plain files\n"
+    );
+    let out = lantern(&["docs", "--schema", "schema"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+    let out = lantern(&["docs", "--lua-defs", "new/folder/defs.lua"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("new/folder/defs.lua").is_file());
+}

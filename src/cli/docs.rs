@@ -1,4 +1,5 @@
 //! `lantern docs`: editor support files, generated from the running code so they cannot drift.
+//! They are written as saves are (`crate::write`): whole, never through a symlink.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -16,8 +17,8 @@ pub fn run(rules: &crate::host::Rules, lua_defs: Option<&Path>, schema: Option<&
                 return ExitCode::from(1);
             }
         };
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+        if let Err(e) = crate::write::replacing(path, text.as_bytes(), "editor files") {
+            eprintln!("error: {e}");
             return ExitCode::from(1);
         }
         println!("wrote {}", path.display());
@@ -36,8 +37,8 @@ pub fn run(rules: &crate::host::Rules, lua_defs: Option<&Path>, schema: Option<&
         for (name, value) in files {
             let path = dir.join(name);
             let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, text)) {
-                eprintln!("error: cannot write `{}`: {e}", path.display());
+            if let Err(e) = crate::write::replacing(&path, text.as_bytes(), "editor files") {
+                eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
             println!("wrote {}", path.display());

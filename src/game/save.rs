@@ -46,7 +46,7 @@ impl Game {
             state: self.snapshot(),
         };
         let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
-        write_replacing(path, text.as_bytes())
+        crate::write::replacing(path, text.as_bytes(), "saves")
     }
 
     /// Reads a save; a corrupt or truncated file is refused with a clear message.
@@ -157,88 +157,15 @@ fn read_save(path: &Path) -> Result<String, String> {
         .map_err(|_| format!("`{shown}` is not a lantern save file: it is not text"))
 }
 
-/// Writes `bytes` to `path` whole or not at all: into a new temporary file beside it (its name
-/// unique to this process and write, so a save killed half way is never clobbered by the next),
-/// then renamed over it. A `path` that exists must be a regular file: a symlink or a device is
-/// refused, never replaced.
-fn write_replacing(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    let shown = path.display();
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            return Err(format!(
-                "`{shown}` is a symlink; lantern saves only to plain files"
-            ))
-        }
-        Ok(meta) if !meta.is_file() => {
-            return Err(format!(
-                "`{shown}` is not a plain file; lantern saves only to plain files"
-            ))
-        }
-        _ => {}
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| format!("`{shown}` names no file"))?;
-    let n = WRITES.fetch_add(1, Ordering::Relaxed);
-    let tmp = path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let written = (|| -> std::io::Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write `{shown}`: {e}")
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
-    fn a_save_replaces_a_file_and_refuses_a_symlink_or_a_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("run.json");
-        write_replacing(&path, b"one").unwrap();
-        write_replacing(&path, b"two").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        // No temporary file is left beside it.
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        assert!(write_replacing(dir.path(), b"x")
+    fn a_device_is_not_read_as_a_save() {
+        assert!(read_save(Path::new("/dev/null"))
             .unwrap_err()
-            .contains("not a plain file"));
-        #[cfg(unix)]
-        {
-            let target = dir.path().join("target.txt");
-            std::fs::write(&target, "keep").unwrap();
-            let link = dir.path().join("link.json");
-            std::os::unix::fs::symlink(&target, &link).unwrap();
-            assert!(write_replacing(&link, b"x")
-                .unwrap_err()
-                .contains("symlink"));
-            assert_eq!(std::fs::read(&target).unwrap(), b"keep");
-            assert!(read_save(Path::new("/dev/null"))
-                .unwrap_err()
-                .contains("not a file"));
-        }
-    }
-
-    #[test]
-    fn a_leftover_temporary_file_is_not_clobbered() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("run.json");
-        // What an older lantern killed half way left behind.
-        std::fs::write(dir.path().join("run.tmp"), "half").unwrap();
-        write_replacing(&path, b"whole").unwrap();
-        assert_eq!(std::fs::read(dir.path().join("run.tmp")).unwrap(), b"half");
+            .contains("not a file"));
     }
 }
