@@ -409,3 +409,65 @@ fn random_storage_shapes_load_back_equal_after_a_save_and_a_reload() {
     }
     drop(world);
 }
+
+/// A crafted save whose storage nests deeper than storage may, or has keys storage cannot hold,
+/// loaded without a word: the mod was then blamed at the end of every turn and nothing it stored
+/// was saved again. A save with a health of `i64::MAX` or numbers past any content's loaded as
+/// well. Load brings both within what a running game keeps to, and says what it dropped or
+/// clamped; the mod's storage works again on the next turn.
+#[test]
+fn a_crafted_save_is_brought_within_bounds_with_a_word() {
+    let lua = "lantern.on('turn_started', function()\n\
+                 lantern.storage.turns = (lantern.storage.turns or 0) + 1\n\
+               end)\n";
+    let mods = common::world::TestMods::new(&[("scripts/main.lua", lua)]);
+    let saves = tempfile::tempdir().unwrap();
+    let path = saves.path().join("run.json");
+    let (mut g, _world) = mods.game(3);
+    common::world::turn(&mut g);
+    g.save(&path).unwrap();
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut deep = serde_json::json!({"bottom": 1});
+    for _ in 0..40 {
+        deep = serde_json::json!({ "down": deep });
+    }
+    save["state"]["storage"]["test"] = serde_json::json!({
+        "turns": 1,
+        "deep": deep,
+        "odd": { "$pairs": [[{"a": 1}, "a table key"], [7, "kept"]] },
+    });
+    save["state"]["player"]["health"] = serde_json::json!(i64::MAX);
+    save["state"]["player"]["attributes"]["armor"] = serde_json::json!(i64::MIN);
+    std::fs::write(&path, serde_json::to_string(&save).unwrap()).unwrap();
+
+    let mut fresh = mods.world(Default::default());
+    let (mut loaded, notes) = Game::load(fresh.content.clone(), &path).unwrap();
+    let notes: Vec<String> = notes.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        notes.iter().any(|n| n == "the save held numbers past what a game keeps to (±1000000000), which were clamped: Hero's health was 9223372036854775807, now 1000000000; Hero's armor was -9223372036854775808, now -1000000000"),
+        "{notes:#?}"
+    );
+    assert_eq!(loaded.state().player.health, 1_000_000_000);
+    let mut scripts = fresh.take_lua().unwrap();
+    scripts.attach_storage(&mut loaded);
+    loaded.set_host(Some(Box::new(scripts)));
+    let problems: Vec<String> = loaded
+        .take_problems()
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        problems,
+        ["[test] its saved storage held what storage cannot, which was dropped: lantern.storage.deep.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down.down (tables nested more than 32 deep); an entry of lantern.storage.odd (a key storage cannot hold: keys are text, numbers or booleans)"],
+    );
+    // The mod's storage works again: a turn saves it, and it loads back with no word.
+    common::world::turn(&mut loaded);
+    assert_eq!(loaded.take_problems(), Vec::new());
+    loaded.save(&path).unwrap();
+    let again: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(again["state"]["storage"]["test"]["turns"], 2);
+    assert_eq!(
+        again["state"]["storage"]["test"]["odd"],
+        serde_json::json!({"$pairs": [[7, "kept"]]})
+    );
+}

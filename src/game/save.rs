@@ -27,6 +27,13 @@ struct SaveFile {
     state: State,
 }
 
+/// What a save says of itself, read without building the rest.
+#[derive(Deserialize)]
+struct Header {
+    #[serde(default)]
+    version: u32,
+}
+
 impl Game {
     /// Writes the game to `path` through a temporary file and a rename, so a crash never leaves half a save.
     pub fn save(&self, path: &Path) -> Result<(), crate::Error> {
@@ -62,9 +69,18 @@ impl Game {
         let text = read_save(path)?;
         let not_a_save =
             |e: serde_json::Error| format!("`{}` is not a lantern save file: {e}", path.display());
-        let mut json: serde_json::Value = serde_json::from_str(&text).map_err(not_a_save)?;
-        upgrade(&mut json, &content);
-        let file: SaveFile = serde_json::from_value(json).map_err(not_a_save)?;
+        // A save of this version is read straight into the state; building the whole JSON tree
+        // first cost 17 to 33 times the file's size in memory. An older one needs the tree to be
+        // brought up to date.
+        let header: Header = serde_json::from_str(&text).map_err(not_a_save)?;
+        let file: SaveFile = if header.version == VERSION {
+            serde_json::from_str(&text).map_err(not_a_save)?
+        } else {
+            let mut json: serde_json::Value = serde_json::from_str(&text).map_err(not_a_save)?;
+            upgrade(&mut json, &content);
+            serde_json::from_value(json).map_err(not_a_save)?
+        };
+        drop(text);
         if file.format != FORMAT {
             return Err(format!(
                 "`{}` is not a lantern save file (format `{}`)",
@@ -105,10 +121,99 @@ impl Game {
             // A save of a game that kept no state yet: the game starts its own afresh.
             None => content.host.fresh_state(),
         };
+        notes.extend(within_bounds(&mut state));
         let mut game = Game::from_state(content, state);
         notes.extend(game.reconcile());
         Ok((game, notes))
     }
+}
+
+/// The most a number in a saved state may be, either way: what content may say
+/// (`content::resolve` bounds every number there), and what the rules keep to while a game runs.
+const MOST: i64 = 1_000_000_000;
+
+/// Brings the numbers and lists of a loaded state within what a running game keeps to: a crafted
+/// save with a health of `i64::MAX` or a million stacks loaded without a word. Says what it
+/// clamped or dropped (the first few, then how many more), as one warning.
+fn within_bounds(state: &mut State) -> Vec<Diagnostic> {
+    let mut changed: Vec<String> = Vec::new();
+    let clamp = |changed: &mut Vec<String>, what: &dyn Fn() -> String, n: &mut i64| {
+        let kept = (*n).clamp(-MOST, MOST);
+        if kept != *n {
+            changed.push(format!("{} was {n}, now {kept}", what()));
+            *n = kept;
+        }
+    };
+    let mut creatures: Vec<&mut super::Creature> = vec![&mut state.player];
+    creatures.extend(state.enemies.iter_mut());
+    let mut dropped: Vec<String> = Vec::new();
+    for c in creatures {
+        let who = c.name.clone();
+        clamp(&mut changed, &|| format!("{who}'s health"), &mut c.health);
+        for (name, value) in c.attributes.iter_mut() {
+            clamp(&mut changed, &|| format!("{who}'s {name}"), value);
+        }
+        for s in c.inventory.iter_mut() {
+            let item = s.item.clone();
+            for (name, value) in s.properties.iter_mut() {
+                clamp(
+                    &mut changed,
+                    &|| format!("the {name} of {who}'s `{item}`"),
+                    value,
+                );
+            }
+            if i64::from(s.count) > MOST {
+                changed.push(format!(
+                    "{who}'s count of `{item}` was {}, now {MOST}",
+                    s.count
+                ));
+                s.count = MOST as u32;
+            }
+        }
+        let empty = c.inventory.iter().filter(|s| s.count == 0).count();
+        if empty > 0 {
+            c.inventory.retain(|s| s.count > 0);
+            dropped.push(format!("{empty} empty stacks of {who}'s"));
+        }
+        if c.inventory.len() > super::state::MOST_STACKS {
+            dropped.push(format!(
+                "{} of {who}'s stacks past the most an inventory holds ({})",
+                c.inventory.len() - super::state::MOST_STACKS,
+                super::state::MOST_STACKS
+            ));
+            c.inventory.truncate(super::state::MOST_STACKS);
+        }
+    }
+    if state.deck.len() > super::state::MOST_CARDS {
+        dropped.push(format!(
+            "{} cards of the deck past the most it holds ({})",
+            state.deck.len() - super::state::MOST_CARDS,
+            super::state::MOST_CARDS
+        ));
+        state.deck.truncate(super::state::MOST_CARDS);
+    }
+    let mut notes = Vec::new();
+    if !changed.is_empty() {
+        let shown: Vec<&str> = changed.iter().take(5).map(String::as_str).collect();
+        let more = match changed.len().saturating_sub(5) {
+            0 => String::new(),
+            n => format!(", and {n} more"),
+        };
+        notes.push(Diagnostic::warning(
+            Code::Reconciled,
+            format!(
+                "the save held numbers past what a game keeps to (±{MOST}), which were clamped: {}{more}",
+                shown.join("; ")
+            ),
+        ));
+    }
+    for what in dropped {
+        notes.push(Diagnostic::warning(
+            Code::Reconciled,
+            format!("the save held {what}; they were dropped"),
+        ));
+    }
+    notes
 }
 
 /// Brings a save of an older version to this one, in its JSON. Version 2 kept the run's position

@@ -238,7 +238,24 @@ impl LuaRuntime {
     pub fn attach_storage(&mut self, game: &mut Game) {
         let _paused = self.budget.pause();
         for m in &self.mods {
-            let saved = game.storage().get(&m.id).cloned();
+            let mut saved = game.storage().get(&m.id).cloned();
+            if let Some((kept, dropped)) = saved.as_deref().and_then(storage::within_bounds) {
+                let more = match dropped.len() {
+                    n if n > 3 => format!(", and {} more", n - 3),
+                    _ => String::new(),
+                };
+                game.report(Diagnostic::warning(
+                    Code::Reconciled,
+                    format!(
+                        "[{}] its saved storage held what storage cannot, which was dropped: {}{more}",
+                        m.id,
+                        dropped.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
+                    ),
+                ));
+                let kept = Arc::new(kept);
+                game.storage_mut().insert(m.id.clone(), kept.clone());
+                saved = Some(kept);
+            }
             let _charged = self.accounts.charge_to(m.owner);
             let table = match saved.as_deref().map(|v| storage::from_json(&self.lua, v)) {
                 None => self.lua.create_table().ok(),

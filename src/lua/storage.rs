@@ -221,6 +221,128 @@ fn is_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Saved storage brought within what storage holds while a game runs, and what was dropped to
+/// get there: a crafted save may nest deeper than [`DEEPEST`], hold more than [`MOST_VALUES`]
+/// values, or keys that are tables (in `$pairs`). Loaded as it was, such storage made the mod fail
+/// at the end of every turn, and nothing it stored was saved again.
+/// `None` when it is within them already (the common case: nothing is copied).
+pub fn within_bounds(v: &Json) -> Option<(Json, Vec<String>)> {
+    let mut values = 0;
+    if fits(v, 0, &mut values) {
+        return None;
+    }
+    let mut walk = Bounds {
+        values: 0,
+        dropped: Vec::new(),
+    };
+    let kept = walk
+        .value(v, 0, "lantern.storage".to_string())
+        .unwrap_or_else(|| Json::Object(Map::new()));
+    Some((kept, walk.dropped))
+}
+
+/// Whether `v`, within `depth` tables, is what storage holds, counting its values.
+fn fits(v: &Json, depth: usize, values: &mut usize) -> bool {
+    *values += 1;
+    if *values > MOST_VALUES {
+        return false;
+    }
+    match v {
+        Json::Array(items) => depth < DEEPEST && items.iter().all(|i| fits(i, depth + 1, values)),
+        Json::Object(map) => {
+            depth < DEEPEST
+                && match (map.len(), map.get(PAIRS)) {
+                    (1, Some(Json::Array(pairs))) => pairs.iter().all(|pair| {
+                        matches!(pair.as_array().map(Vec::as_slice), Some([k, v])
+                            if matches!(k, Json::Bool(_) | Json::Number(_) | Json::String(_))
+                                && fits(v, depth + 1, values))
+                    }),
+                    _ => map.values().all(|i| fits(i, depth + 1, values)),
+                }
+        }
+        _ => true,
+    }
+}
+
+struct Bounds {
+    values: usize,
+    dropped: Vec<String>,
+}
+
+impl Bounds {
+    /// `v` at `place` within `depth` tables, or `None` when it is dropped.
+    fn value(&mut self, v: &Json, depth: usize, place: String) -> Option<Json> {
+        self.values += 1;
+        if self.values > MOST_VALUES {
+            if self.values == MOST_VALUES + 1 {
+                self.dropped.push(format!(
+                    "{place} and what follows it (more than {MOST_VALUES} values)"
+                ));
+            }
+            return None;
+        }
+        let table = matches!(v, Json::Array(_) | Json::Object(_));
+        if table && depth >= DEEPEST {
+            self.dropped
+                .push(format!("{place} (tables nested more than {DEEPEST} deep)"));
+            return None;
+        }
+        Some(match v {
+            Json::Array(items) => Json::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        // A sequence keeps its places: what is dropped becomes nil.
+                        self.value(item, depth + 1, format!("{place}[{}]", i + 1))
+                            .unwrap_or(Json::Null)
+                    })
+                    .collect(),
+            ),
+            Json::Object(map) => match (map.len(), map.get(PAIRS)) {
+                (1, Some(Json::Array(pairs))) => {
+                    let mut kept = Vec::with_capacity(pairs.len());
+                    for pair in pairs {
+                        let key = match pair.as_array().map(Vec::as_slice) {
+                            Some([k, v])
+                                if matches!(
+                                    k,
+                                    Json::Bool(_) | Json::Number(_) | Json::String(_)
+                                ) =>
+                            {
+                                Some((k, v))
+                            }
+                            _ => None,
+                        };
+                        let Some((k, v)) = key else {
+                            self.dropped.push(format!(
+                                "an entry of {place} (a key storage cannot hold: keys are text, numbers or booleans)"
+                            ));
+                            continue;
+                        };
+                        if let Some(v) = self.value(v, depth + 1, format!("{place}[{k}]")) {
+                            kept.push(Json::Array(vec![k.clone(), v]));
+                        }
+                    }
+                    Json::Object(Map::from_iter([(PAIRS.to_string(), Json::Array(kept))]))
+                }
+                _ => Json::Object(
+                    map.iter()
+                        .filter_map(|(k, item)| {
+                            let shown = Key::Text(k.clone()).shown();
+                            Some((
+                                k.clone(),
+                                self.value(item, depth + 1, format!("{place}{shown}"))?,
+                            ))
+                        })
+                        .collect(),
+                ),
+            },
+            other => other.clone(),
+        })
+    }
+}
+
 /// Saved storage back as a Lua value: the inverse of [`to_json_or_culprit`].
 pub fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
     Ok(match v {
