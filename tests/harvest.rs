@@ -1087,3 +1087,47 @@ fn a_games_table_is_found_by_its_key_or_its_kind_of_id() {
         content.entry_span("crop", &pumpkin)
     );
 }
+
+/// A game's number parameter is bounded on every path into its code: Harvest's `farm:pay` took
+/// `math.mininteger` from a script (`has - amount` overflowed: exit 101). Written in TOML, from
+/// `lantern.apply`, or by the game's own `perform`, a number past the parameter's range is an
+/// error where it was written, and the farm's code never runs with it.
+#[test]
+fn a_games_number_parameters_hold_from_lua_too() {
+    let (_dir, mut g, world) = valley_with(
+        "scripts/main.lua",
+        "lantern.on('day_started', function()\n\
+           lantern.apply({ action = 'farm:pay', amount = math.mininteger })\n\
+         end)\n",
+    );
+    let before = money(&g);
+    g.verb("sleep", &[]).unwrap();
+    let p = problems(&mut g, &world);
+    assert!(
+        p.iter().any(|p| p.contains("`amount` in action `farm:pay` must be between -1000000000 and 1000000000, found -9223372036854775808")
+            && p.contains("valley/scripts/main.lua:2")),
+        "{p:#?}"
+    );
+    assert!(
+        money(&g) <= before + 1_000,
+        "the farm was not paid a fortune"
+    );
+    let err = g
+        .perform("earn", &[("amount", Value::Int(i64::MAX))], "test")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "`amount` in action `farm:earn` must be between -1000000000 and 1000000000, found 9223372036854775807"
+    );
+    let broken = one_mod(
+        "valley",
+        &[("data/pay.toml", "[[triggers]]\non = \"day_started\"\nactions = [ { action = \"farm:pay\", amount = 5000000000 } ]\n")],
+    );
+    let world = world_over(&[broken.path().to_path_buf()]);
+    let text = lantern::diag::render_all(&world.diagnostics, &world.sources);
+    assert!(
+        text.contains("error: `amount` in action `farm:pay` must be between -1000000000 and 1000000000, found 5000000000\n --> valley/data/pay.toml:3:45"),
+        "{text}"
+    );
+}

@@ -257,6 +257,9 @@ impl Game {
                     "`{name}` of {what} must be {expected}, not {value}"
                 ));
             }
+            if let Some(why) = param.out_of_range(value) {
+                return Err(format!("`{name}` in {what} {why}"));
+            }
             // An ID of any kind, the game's or a built-in one, found by its whole ID or a bare
             // name that one mod defines.
             let value = match value {

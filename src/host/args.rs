@@ -14,7 +14,14 @@ pub struct Param {
     pub(crate) name: &'static str,
     pub(crate) ty: FieldType,
     pub(crate) required: bool,
+    /// The smallest and largest value a number may have: what content may hold unless the game
+    /// declares less ([`Param::within`]).
+    pub(crate) range: (i64, i64),
 }
+
+/// The largest number a game's parameter takes unless it declares another range: what every
+/// number in content is bounded by, so the game's arithmetic on it cannot overflow.
+pub const MOST: i64 = crate::content::resolve::fields::MOST;
 
 impl Param {
     /// A whole number (`amount = 3`).
@@ -54,11 +61,33 @@ impl Param {
         self
     }
 
+    /// The same number parameter, whose value must lie within `lo..=hi` (by default
+    /// `-MOST..=MOST`, a billion either way). It holds on every path into the game's code:
+    /// written in TOML (an error at the mod's line), from a script's `lantern.apply` or a test's
+    /// `g:apply` (the script's error), or `Game::perform`. `Param::int("amount").within(1, 100)`.
+    pub fn within(mut self, lo: i64, hi: i64) -> Param {
+        self.range = (lo.max(-MOST), hi.min(MOST));
+        self
+    }
+
+    /// `must be between lo and hi, found v` when `v` is a number outside the parameter's range
+    /// (or a float that is not finite).
+    pub(crate) fn out_of_range(&self, v: &Value) -> Option<String> {
+        let (lo, hi) = self.range;
+        let fits = match v {
+            Value::Int(i) => (lo..=hi).contains(i),
+            Value::Float(f) => f.is_finite() && *f >= lo as f64 && *f <= hi as f64,
+            _ => true,
+        };
+        (!fits).then(|| format!("must be between {lo} and {hi}, found {v}"))
+    }
+
     fn field(name: &'static str, ty: FieldType) -> Param {
         Param {
             name,
             ty,
             required: true,
+            range: (-MOST, MOST),
         }
     }
 

@@ -6,7 +6,7 @@
 //! and the diagnostic says what was wrong and what was meant.
 
 mod defs;
-mod fields;
+pub(crate) mod fields;
 mod hazard;
 mod symbols;
 mod vocabulary;

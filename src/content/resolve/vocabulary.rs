@@ -302,13 +302,37 @@ fn host_args(
             continue;
         }
         match typed_value(cx, p.ty, raw.get_ref(), raw.span()) {
-            Some(v) => {
+            Some(v) if in_range(cx, e, p, &v, raw.span()) => {
                 args.insert(p.name().to_string(), v);
             }
-            None => ok = false,
+            _ => ok = false,
         }
     }
     ok.then_some(args)
+}
+
+/// Whether a number for `p` lies within the range it declares (a finite number, for a float);
+/// reported at `at` when it does not. The same check holds for TOML and for a script's
+/// `lantern.apply`, which this resolver reads too, so a game's code never sees a number it did
+/// not declare (Harvest's `farm:pay` took `math.mininteger` from a script and panicked).
+fn in_range(
+    cx: &mut Cx,
+    e: &Entry,
+    p: &crate::host::Param,
+    v: &Value,
+    at: std::ops::Range<usize>,
+) -> bool {
+    let Some(why) = p.out_of_range(v) else {
+        return true;
+    };
+    cx.diags.push(
+        Diagnostic::error(
+            Code::OutOfRange,
+            format!("`{}` in {} {why}", p.name(), e.what),
+        )
+        .at(cx.span(at)),
+    );
+    false
 }
 
 /// What a parameter of type `ty` must be, in words, when `value` is not it.
