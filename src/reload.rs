@@ -98,6 +98,26 @@ pub fn watch_all(dirs: &[PathBuf], on_change: impl Fn() + Send + 'static) -> not
     Ok(Watch { _watcher: watcher })
 }
 
+/// A reload asked for and not started yet. The watcher calls back once per quiet burst of
+/// changes; when reloading takes longer than the bursts come (a big mod set, an editor saving
+/// in a loop), each call queued a reload of its own (120 changes left 100 reloads queued, and the
+/// commands typed meanwhile waited behind them). Asked through this, any number of bursts before
+/// the reload starts make one reload.
+#[derive(Clone, Default, Debug)]
+pub struct Pending(Arc<std::sync::atomic::AtomicBool>);
+
+impl Pending {
+    /// Asks for a reload; `true` when none was pending yet, so the caller sends one signal.
+    pub fn raise(&self) -> bool {
+        !self.0.swap(true, Ordering::AcqRel)
+    }
+
+    /// Takes the request as the reload starts: changes from now on ask for another.
+    pub fn take(&self) -> bool {
+        self.0.swap(false, Ordering::AcqRel)
+    }
+}
+
 /// What one reload did.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -497,6 +517,30 @@ fn carry_over(mut d: Diagnostic, from: &SourceMap, to: &SourceMap) -> Diagnostic
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bursts_before_a_reload_starts_make_one_reload() {
+        let pending = Pending::default();
+        let (tx, rx) = mpsc::channel();
+        // The watcher's thread, calling back 120 times while a reload is under way.
+        let watcher = pending.clone();
+        std::thread::spawn(move || {
+            for _ in 0..120 {
+                if watcher.raise() {
+                    tx.send(()).unwrap();
+                }
+            }
+        })
+        .join()
+        .unwrap();
+        assert_eq!(rx.try_iter().count(), 1, "one signal for 120 bursts");
+        assert!(pending.take(), "the reload takes the request");
+        assert!(!pending.take());
+        assert!(
+            pending.raise(),
+            "a change after the reload started asks again"
+        );
+    }
 
     #[test]
     fn editor_files_are_not_relevant() {

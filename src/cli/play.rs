@@ -105,10 +105,15 @@ pub fn run(options: Options) -> ExitCode {
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let words = Arc::new(Mutex::new(completion_words(live.game())));
     let mut printer: Option<Printer> = None;
+    // However many bursts of changes come while a reload runs, one more reload follows them.
+    let pending = crate::reload::Pending::default();
     let _watch = if options.watch {
         let tx = tx.clone();
+        let pending = pending.clone();
         match crate::reload::watch_all(&options.mods, move || {
-            let _ = tx.send(Msg::Changed);
+            if pending.raise() {
+                let _ = tx.send(Msg::Changed);
+            }
         }) {
             Ok(w) => Some(w),
             Err(e) => {
@@ -141,6 +146,7 @@ pub fn run(options: Options) -> ExitCode {
                 continue;
             }
             Msg::Changed => {
+                pending.take();
                 // The prompt is on screen: print above it.
                 let text = reload(&mut live, &words);
                 match printer.as_mut() {
