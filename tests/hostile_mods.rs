@@ -677,3 +677,33 @@ fn docs_writes_only_where_it_means_to() {
     );
     assert!(dir.path().join("new/folder/defs.lua").is_file());
 }
+
+/// A handler that fails on a custom event names the mod that emitted it, as well as its own: the
+/// one to tell may be the other mod.
+#[test]
+fn a_handler_failing_on_a_custom_event_names_the_mod_that_emitted_it() {
+    let dir = mods_with(&[
+        (
+            "emitter",
+            "lantern.on('turn_started', function() lantern.emit_event('emitter:ping', { n = 'x' }) end)\n",
+        ),
+        (
+            "listener",
+            "lantern.on('emitter:ping', function(ev) return ev.n + 1 end)\n",
+        ),
+    ]);
+    std::fs::create_dir_all(dir.path().join("mods/emitter/data")).unwrap();
+    std::fs::write(
+        dir.path().join("mods/emitter/data/events.toml"),
+        "[[event_types]]\nid = \"ping\"\npayload = { n = \"string\" }\n",
+    )
+    .unwrap();
+    let out = play(dir.path(), "emit turn_started\nseed\n");
+    assert!(
+        out.contains("error: [listener] a handler of `emitter:ping` failed: ")
+            && out.contains(
+                "= help: while handling emitter:ping (emitted by mod `emitter`) <- turn_started"
+            ),
+        "{out}"
+    );
+}

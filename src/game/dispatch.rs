@@ -72,7 +72,7 @@ impl Game {
             // The event joins the log once handled, moved rather than copied; meanwhile
             // `current` and `dispatching` stand for it (the chain a script error names).
             self.current = Some(self.handled);
-            self.dispatching = Some((event.kind, parent));
+            self.dispatching = Some((event.kind, parent, cause.clone()));
             self.dispatch(&content, &event);
             self.current = None;
             self.dispatching = None;

@@ -185,7 +185,11 @@ pub struct Game {
     /// The number of the event being dispatched, so actions can link what they queue to it.
     current: Option<usize>,
     /// Its kind and parent: it enters the log only once handled.
-    dispatching: Option<(crate::content::EventKey, Option<usize>)>,
+    dispatching: Option<(
+        crate::content::EventKey,
+        Option<usize>,
+        Option<std::rc::Rc<str>>,
+    )>,
     /// The triggers of the scene: those of the game's entries in play (the roguelike's room),
     /// looked up again (when `scene_stale`) after the content or the game's state changed, rather
     /// than for every event.
@@ -427,12 +431,21 @@ impl Game {
     /// The chain of events that led to the event being handled now: `creature_died <- damage_taken <- attack_hit`.
     pub fn current_chain(&self) -> String {
         let mut names = Vec::new();
-        let Some((kind, mut at)) = self.dispatching else {
+        let Some((kind, mut at, cause)) = self.dispatching.clone() else {
             return String::new();
         };
-        names.push(self.content.events.get(kind).name.clone());
+        // An event a mod's script emitted names that mod: a handler that fails on it may be
+        // another mod's, and the one to tell is the one that emitted it.
+        let named = |kind: crate::content::EventKey, cause: &Option<std::rc::Rc<str>>| {
+            let name = self.content.events.get(kind).name.clone();
+            match cause.as_deref().and_then(|c| c.strip_prefix("lua:")) {
+                Some(m) => format!("{name} (emitted by mod `{m}`)"),
+                None => name,
+            }
+        };
+        names.push(named(kind, &cause));
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
-            names.push(self.content.events.get(h.event.kind).name.clone());
+            names.push(named(h.event.kind, &h.cause));
             at = h.parent;
             if names.len() > 10 {
                 names.push("...".into());

@@ -20,6 +20,22 @@ struct Collector {
     names: Vec<String>,
     hooks: Vec<Vec<Function>>,
     cases: Vec<Case>,
+    /// The test running now, once the file has been read: `it`, `describe` and `before_each`
+    /// called inside it would register what never runs.
+    running: Option<String>,
+}
+
+impl Collector {
+    /// Fails when a test is running: what `what` registers there would never run.
+    fn collecting(&self, lua: &Lua, what: &str) -> mlua::Result<()> {
+        match &self.running {
+            None => Ok(()),
+            Some(test) => Err(failure(
+                lua,
+                format!("`{what}` inside the test `{test}` is never run: write it beside that test, inside a `describe`"),
+            )),
+        }
+    }
 }
 
 /// Runs one test file; a file that fails to load is one failed result at its line.
@@ -184,6 +200,7 @@ fn run_file_inner(
             continue;
         };
         output.borrow_mut().clear();
+        collector.borrow_mut().running = Some(case.name.clone());
         // A test that caught its budget's or its memory's error has still failed.
         let (result, duration) = super::timed(|| -> mlua::Result<()> {
             for hook in &case.hooks {
@@ -212,7 +229,8 @@ fn register(lua: &Lua, env: &Table, collector: Rc<RefCell<Collector>>) -> mlua::
     let c = collector.clone();
     env.raw_set(
         "describe",
-        lua.create_function(move |_, (name, body): (String, Function)| {
+        lua.create_function(move |lua, (name, body): (String, Function)| {
+            c.borrow().collecting(lua, "describe")?;
             c.borrow_mut().names.push(name);
             c.borrow_mut().hooks.push(Vec::new());
             let result = body.call::<()>(());
@@ -224,7 +242,8 @@ fn register(lua: &Lua, env: &Table, collector: Rc<RefCell<Collector>>) -> mlua::
     let c = collector.clone();
     env.raw_set(
         "before_each",
-        lua.create_function(move |_, hook: Function| {
+        lua.create_function(move |lua, hook: Function| {
+            c.borrow().collecting(lua, "before_each")?;
             if let Some(layer) = c.borrow_mut().hooks.last_mut() {
                 layer.push(hook);
             }
@@ -233,7 +252,9 @@ fn register(lua: &Lua, env: &Table, collector: Rc<RefCell<Collector>>) -> mlua::
     )?;
     let add = |pending: bool| {
         let c = collector.clone();
-        move |_: &Lua, (name, body): (String, Option<Function>)| {
+        move |lua: &Lua, (name, body): (String, Option<Function>)| {
+            c.borrow()
+                .collecting(lua, if pending { "xit" } else { "it" })?;
             let mut col = c.borrow_mut();
             let mut path = col.names.clone();
             path.push(name);
