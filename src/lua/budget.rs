@@ -342,12 +342,16 @@ extern "C-unwind" {
 /// What a call of one of lantern's functions costs a script before any work of its own: about
 /// what the interpreter runs in the same time (a unit is an instruction's worth, a few
 /// nanoseconds), so a loop of cheap calls is counted as what it costs.
-pub const CALL: usize = 25;
+pub const CALL: usize = 100;
 
 /// What one of lantern's functions that fails costs on top: raising its error through mlua
 /// (which writes a traceback) takes microseconds, and a `pcall` loop of failing calls must be
 /// stopped by the budget as a loop of anything else is.
 pub const FAILED: usize = 2_000;
+
+/// What reading a file for a script costs before its bytes (`require`): resolving its path
+/// folder by folder, opening and reading it take tens of microseconds.
+pub const FILE: usize = 10_000;
 
 /// What comparing a misspelt name with one candidate costs in a "did you mean" (names are
 /// compared only up to [`crate::diag::suggest::LONGEST_COMPARED`] bytes): a failing call that

@@ -308,8 +308,9 @@ fn require_function(
                 "require(\"{said}\"): `{id}` has no folder to find modules in"
             )));
         };
-        // Reading a file costs what a failing call does (a system call or three), and its bytes.
-        super::budget::charge(lua, super::budget::FAILED)?;
+        // Reading a file costs its system calls (resolving the path through every folder, opening,
+        // reading: tens of microseconds), and its bytes.
+        super::budget::charge(lua, super::budget::FILE)?;
         let bytes = match crate::mods::read_mod_file(root, &rel_of(&file)) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => {

@@ -87,6 +87,8 @@ static int luaB_tonumber (lua_State *L) {
     else {
       size_t l;
       const char *s = lua_tolstring(L, 1, &l);
+      /* lantern: the conversion scans at most 201 bytes (see 'luaO_str2num') */
+      lua_chargework(L, 1 + ((l < 201 ? l : 201) >> 2));
       if (s != NULL && lua_stringtonumber(L, s) == l + 1)
         return 1;  /* successful conversion to number */
       /* else not a number */
