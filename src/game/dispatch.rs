@@ -72,10 +72,11 @@ impl Game {
             // The event joins the log once handled, moved rather than copied; meanwhile
             // `current` and `dispatching` stand for it (the chain a script error names).
             self.current = Some(self.handled);
-            self.dispatching = Some((event.kind, parent, cause.clone()));
+            // The cause is moved in and out, not counted twice: this is the hottest loop.
+            self.dispatching = Some((event.kind, parent, cause));
             self.dispatch(&content, &event);
             self.current = None;
-            self.dispatching = None;
+            let cause = self.dispatching.take().and_then(|(_, _, cause)| cause);
             if self.log.len() == super::LOG_KEEP {
                 if let Some(old) = self.log.pop_front() {
                     self.spare.give_back(old.event.payload);

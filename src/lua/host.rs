@@ -22,7 +22,6 @@ pub(super) fn call_mod<R>(
     lua: &Lua,
     budget: &Budget,
     accounts: Accounts,
-    work: &mut u64,
     m: &mut ModScript,
     f: impl FnOnce() -> mlua::Result<R>,
 ) -> mlua::Result<R> {
@@ -32,14 +31,29 @@ pub(super) fn call_mod<R>(
     }
     budget.begin(lua, left);
     m.ran = true;
-    accounts.ran_out(m.owner);
+    // The mod's memory flag is clear: every call into it reads and clears it after (below), and
+    // only its own calls are charged to its account.
     let result = {
         let _charged = accounts.charge_to(m.owner);
         f()
     };
     m.turn_used = m.turn_used.saturating_add(budget.used());
-    *work = work.saturating_add(budget.used());
-    if accounts.ran_out(m.owner) && result.is_ok() {
+    // One test for both limits in the common case, where neither tripped.
+    if !(budget.tripped() | accounts.failed(m.owner)) {
+        return result;
+    }
+    past_a_limit(budget, accounts, m.owner, result)
+}
+
+/// A call that ran out of memory has failed even if it caught the error; then the budget's rule.
+#[cold]
+fn past_a_limit<R>(
+    budget: &Budget,
+    accounts: Accounts,
+    owner: Owner,
+    result: mlua::Result<R>,
+) -> mlua::Result<R> {
+    if accounts.ran_out(owner) && result.is_ok() {
         // It caught its memory error, but ran out all the same.
         return Err(out_of_memory());
     }
@@ -180,7 +194,6 @@ impl LuaRuntime {
             lua,
             &self.budget,
             self.accounts,
-            &mut self.work,
             &mut self.mods[index],
             || lender.lend(game, || func.call::<()>((ctx_t, args_t))),
         );
@@ -218,13 +231,12 @@ impl Host for LuaRuntime {
         // Handlers that failed now or had failed before, with the error if they failed now: the
         // common case (every handler ran and none ever failed) allocates nothing.
         let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::new();
-        let (lua, budget, shared, mods, accounts, work) = (
+        let (lua, budget, shared, mods, accounts) = (
             &self.lua,
             &self.budget,
             &self.shared,
             &mut self.mods,
             self.accounts,
-            &mut self.work,
         );
         // One view per event, shared by its handlers; the game is lent once for all of them.
         let lent = self.views.deliver(event, |view| {
@@ -254,9 +266,7 @@ impl Host for LuaRuntime {
                         group = Some((m.owner, accounts.charge_to(m.owner)));
                     }
                     m.last = Some(super::Called::Handler(call.handler));
-                    match call_mod(lua, budget, accounts, work, m, || {
-                        call.func.call::<()>(&view)
-                    }) {
+                    match call_mod(lua, budget, accounts, m, || call.func.call::<()>(&view)) {
                         Err(e) => outcomes.push((call.handler, Some(e))),
                         Ok(()) if failures > 0 => outcomes.push((call.handler, None)),
                         Ok(()) => {}
@@ -317,7 +327,10 @@ impl Host for LuaRuntime {
     }
 
     fn work(&self) -> u64 {
-        self.work
+        // What turns before this one ran, and what this one has run so far.
+        self.mods
+            .iter()
+            .fold(self.work, |sum, m| sum.saturating_add(m.turn_used))
     }
 
     fn attach(&mut self, game: &mut Game) {
@@ -360,7 +373,6 @@ impl Host for LuaRuntime {
             lua,
             &self.budget,
             self.accounts,
-            &mut self.work,
             &mut self.mods[index],
             || lender.lend_ref(game, || func.call::<bool>((ctx_t, args_t))),
         );

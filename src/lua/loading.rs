@@ -111,7 +111,6 @@ impl LuaRuntime {
             &self.lua,
             &self.budget,
             self.accounts,
-            &mut self.work,
             &mut self.mods[index],
             || {
                 self.lua
@@ -122,6 +121,7 @@ impl LuaRuntime {
                     .exec()
             },
         );
+        self.work = self.work.saturating_add(self.mods[index].turn_used);
         self.mods[index].turn_used = 0;
         self.shared.borrow_mut().loading = false;
         // Files `require` read become part of the source map, so their errors render with carets too.

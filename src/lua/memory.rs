@@ -17,7 +17,7 @@ extern "C-unwind" {
     fn lua_ownerslot(state: *mut ffi::lua_State) -> *mut c_int;
     fn lua_setownerlimit(state: *mut ffi::lua_State, owner: c_int, limit: usize);
     fn lua_ownerused(state: *mut ffi::lua_State, owner: c_int) -> usize;
-    fn lua_memfailed(state: *mut ffi::lua_State, owner: c_int, forget: c_int) -> c_int;
+    fn lua_memfailedslots(state: *mut ffi::lua_State) -> *mut u8;
 }
 
 /// The last account of a state (`LUA_MAXOWNERS - 1` in lantern's Lua), which mods past it share.
@@ -52,6 +52,9 @@ pub struct Accounts {
     /// Where the state keeps the owner charged now: written directly, as the owner changes around
     /// every call into a mod (a call through the C API cost a handler call 2 %).
     slot: *mut c_int,
+    /// Where the state flags each owner whose allocation failed, a byte each: read and cleared
+    /// around every call into a mod, as directly.
+    failed: *mut u8,
 }
 
 impl Accounts {
@@ -62,9 +65,13 @@ impl Accounts {
         unsafe {
             lua.exec_raw::<()>((), |s| state = s)?;
         }
-        // SAFETY: `state` is a valid thread; the slot lives in its global part, as long as it.
-        let slot = unsafe { lua_ownerslot(state) };
-        Ok(Accounts { state, slot })
+        // SAFETY: `state` is a valid thread; the slots live in its global part, as long as it.
+        let (slot, failed) = unsafe { (lua_ownerslot(state), lua_memfailedslots(state)) };
+        Ok(Accounts {
+            state,
+            slot,
+            failed,
+        })
     }
 
     /// Charges allocations to `owner` until the guard is dropped, when the owner before it is
@@ -89,9 +96,26 @@ impl Accounts {
 
     /// Whether an allocation charged to `owner` failed with a memory error since this was last
     /// asked (it forgets): a call whose script caught its memory error has still run out.
+    #[inline]
     pub fn ran_out(&self, owner: Owner) -> bool {
-        // SAFETY: as in `charge_to`.
-        unsafe { lua_memfailed(self.state, owner.0, 1) != 0 }
+        // The common case reads a byte and writes nothing: this runs after every handler call.
+        self.failed(owner) && self.forget(owner)
+    }
+
+    /// Whether an allocation charged to `owner` failed since [`Accounts::ran_out`] last asked
+    /// (which forgets); this only reads.
+    #[inline]
+    pub fn failed(&self, owner: Owner) -> bool {
+        // SAFETY: as in `charge_to`: `failed` has `LUA_MAXOWNERS` bytes, and owners are within
+        // them (`Owner::of_mod` clamps).
+        unsafe { *self.failed.add(owner.0 as usize) != 0 }
+    }
+
+    #[cold]
+    fn forget(&self, owner: Owner) -> bool {
+        // SAFETY: as in `failed`.
+        unsafe { *self.failed.add(owner.0 as usize) = 0 };
+        true
     }
 
     /// The bytes `owner` holds now.

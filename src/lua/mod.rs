@@ -182,7 +182,8 @@ pub struct LuaRuntime {
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`Host::checkpoint`).
     journals: Vec<Option<i64>>,
-    /// Instructions every call into the scripts ran, their loading included (`Host::work`).
+    /// Instructions the calls into the scripts ran before this turn, their loading included:
+    /// with this turn's (`ModScript::turn_used`), what `Host::work` says.
     work: u64,
 }
 
@@ -301,7 +302,6 @@ impl LuaRuntime {
                 lua,
                 &self.budget,
                 self.accounts,
-                &mut self.work,
                 &mut self.mods[index],
                 || {
                     lender.lend(game, || {
@@ -423,6 +423,7 @@ impl LuaRuntime {
     /// Starts a new turn for every mod's budget.
     fn new_turn(&mut self) {
         for m in &mut self.mods {
+            self.work = self.work.saturating_add(m.turn_used);
             m.turn_used = 0;
             m.skipped = 0;
         }

@@ -1439,6 +1439,15 @@ LUA_API int lua_memfailed (lua_State *L, int owner, int forget) {
 
 
 /*
+** lantern: the flags 'lua_memfailed' reads, one byte per owner, for a host
+** that reads and clears them around every call (as 'lua_ownerslot').
+*/
+LUA_API unsigned char *lua_memfailedslots (lua_State *L) {
+  return G(L)->memfailed;
+}
+
+
+/*
 ** lantern: a number that tells a value apart from others of its type,
 ** the same in every process that runs the same code (unlike its
 ** address): the order a table, function, userdata or thread was made

@@ -519,6 +519,7 @@ LUA_API int *(lua_ownerslot) (lua_State *L);
 LUA_API void (lua_setownerlimit) (lua_State *L, int owner, size_t limit);
 LUA_API size_t (lua_ownerused) (lua_State *L, int owner);
 LUA_API int (lua_memfailed) (lua_State *L, int owner, int forget);
+LUA_API unsigned char *(lua_memfailedslots) (lua_State *L);
 
 /*
 ** lantern: a number for a value that is the same in every process that
