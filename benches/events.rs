@@ -33,6 +33,14 @@ fn write_mod(dir: &std::path::Path, total: usize) {
         );
     }
     for i in 0..total {
+        // Ten thousand triggers a file: a mod's file is read up to 16 MiB.
+        if i > 0 && i % 10_000 == 0 {
+            std::fs::write(
+                m.join(format!("data/triggers{i}.toml")),
+                std::mem::take(&mut t),
+            )
+            .unwrap();
+        }
         let on = if i < HOT_TRIGGERS {
             "hot".to_string()
         } else {

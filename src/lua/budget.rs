@@ -159,12 +159,9 @@ impl Budget {
                 }
                 b.used.set(b.used.get().saturating_add(every as u64));
                 // The innermost frame with a line: a C function charging for its work has none.
-                if let Some((source, line)) = &script_frame(lua) {
-                    let mut seen = b.seen.borrow_mut();
-                    seen.0.clear();
-                    seen.0.push_str(source);
-                    seen.1 = *line;
-                }
+                // Written in place: the hook runs every few thousand steps of a script that calls
+                // lantern's functions, and a new string each time showed in `emit_event`'s cost.
+                note_frame(lua, &mut b.seen.borrow_mut());
                 if b.used.get() > b.limit.get() {
                     if !b.tripped.get() {
                         let seen = b.seen.borrow().clone();
@@ -427,6 +424,29 @@ fn message(bound: Bound, limit: u64, per_turn: u64) -> String {
         Bound::Turn => format!(
             "this mod's instruction budget for the turn ({per_turn}, across all its calls) is used up"
         ),
+    }
+}
+
+/// Writes the innermost running function that has a current line into `seen`, its source's text
+/// copied only when it changed; `seen` is left as it was when no function has a line.
+fn note_frame(lua: &Lua, seen: &mut (String, usize)) {
+    for level in 0..16 {
+        let found = lua
+            .inspect_stack(level, |d| {
+                let line = d.current_line().filter(|l| *l > 0)?;
+                let source = d.source().source?;
+                let source = source.trim_start_matches('@');
+                if seen.0 != source {
+                    seen.0.clear();
+                    seen.0.push_str(source);
+                }
+                seen.1 = line;
+                Some(())
+            })
+            .flatten();
+        if found.is_some() {
+            return;
+        }
     }
 }
 
