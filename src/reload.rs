@@ -521,7 +521,7 @@ mod tests {
     #[test]
     fn bursts_before_a_reload_starts_make_one_reload() {
         let pending = Pending::default();
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = std::sync::mpsc::channel();
         // The watcher's thread, calling back 120 times while a reload is under way.
         let watcher = pending.clone();
         std::thread::spawn(move || {
