@@ -707,3 +707,53 @@ fn a_handler_failing_on_a_custom_event_names_the_mod_that_emitted_it() {
         "{out}"
     );
 }
+
+/// A mod applying another mod's registered action ran that action's code as its own: charged to
+/// the caller's budget and memory, and named as the caller when it ran away, while what the
+/// action stored was written to no one's storage. It runs as the mod that registered it now.
+#[test]
+fn another_mods_action_runs_as_that_mod() {
+    let dir = mods_with(&[
+        (
+            "lender",
+            "lantern.register_action('count', function(ctx, args)\n\
+               lantern.storage.counted = (lantern.storage.counted or 0) + 1\n\
+             end)\n\
+             lantern.register_action('spin', function(ctx, args)\n\
+               while true do end\n\
+             end)\n\
+             lantern.register_action('hoard', function(ctx, args)\n\
+               local s, t = string.rep('x', 1024 * 1024), {}\n\
+               for i = 1, 1e9 do t[i] = s .. i end\n\
+             end)\n",
+        ),
+        (
+            "caller",
+            "lantern.on('turn_started', function()\n\
+               lantern.apply({ action = 'lender:count' })\n\
+               local ok, err = pcall(lantern.apply, { action = 'lender:spin' })\n\
+               lantern.log('spin: ' .. tostring(err))\n\
+               ok, err = pcall(lantern.apply, { action = 'lender:hoard' })\n\
+               lantern.log('hoard: ' .. tostring(err))\n\
+               lantern.log('the caller goes on')\n\
+             end)\n",
+        ),
+    ]);
+    let out = play(dir.path(), "emit turn_started\nsave run.json\nseed\n");
+    assert!(
+        out.contains("[lender] action `lender:spin` failed: lender/scripts/main.lua:5: instruction budget of"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[lender] action `lender:hoard` failed: out of memory"),
+        "{out}"
+    );
+    assert!(out.contains("[caller] the caller goes on"), "{out}");
+    assert!(
+        !out.contains("error: [caller]"),
+        "the caller is not blamed: {out}"
+    );
+    let save = std::fs::read_to_string(dir.path().join("run.json")).unwrap();
+    let save: serde_json::Value = serde_json::from_str(&save).unwrap();
+    assert_eq!(save["state"]["storage"]["lender"]["counted"], 1, "{save}");
+}

@@ -320,6 +320,69 @@ impl Budget {
     }
 }
 
+/// A call's budget set aside while another mod's code runs inside it; see [`Budget::nest`].
+pub struct Outer {
+    used: u64,
+    limit: u64,
+    bound: Bound,
+    tripped: bool,
+    seen: (String, usize),
+    stopped_at: (String, usize),
+}
+
+impl Budget {
+    /// Sets the running call's budget aside and starts one for another mod's code that the
+    /// running script calls (its registered action, through `lantern.apply`): that code runs
+    /// charged to its own mod, and may take half of what the caller has left (at most a call's
+    /// budget), so a runaway in it stops there, named as its own, and leaves the caller room to
+    /// go on. The caller is then charged what it ran ([`Budget::unnest`]): it waited for it.
+    pub fn nest(&self, lua: &Lua) -> Outer {
+        let b = &self.0;
+        let outer = Outer {
+            used: b.used.get(),
+            limit: b.limit.get(),
+            bound: b.bound.get(),
+            tripped: b.tripped.get(),
+            seen: b.seen.borrow().clone(),
+            stopped_at: b.stopped_at.borrow().clone(),
+        };
+        let left = outer.limit.saturating_sub(outer.used) / 2;
+        self.begin(lua, u64::MAX);
+        if left < b.limit.get() {
+            b.limit.set(left);
+        }
+        outer
+    }
+
+    /// Ends what [`Budget::nest`] began, settling its result by the budget's rule (a call past its
+    /// budget has failed), and puts the caller's budget back. Returns the result and what the
+    /// nested code ran.
+    pub fn unnest<R>(
+        &self,
+        lua: &Lua,
+        outer: Outer,
+        result: mlua::Result<R>,
+    ) -> (mlua::Result<R>, u64) {
+        let b = &self.0;
+        let used = b.used.get();
+        let result = match self.stopped() {
+            Some(stopped) if result.is_ok() => Err(stopped),
+            _ => result,
+        };
+        let inner_tripped = b.tripped.get();
+        b.used.set(outer.used);
+        b.limit.set(outer.limit);
+        b.bound.set(outer.bound);
+        b.tripped.set(outer.tripped);
+        *b.seen.borrow_mut() = outer.seen;
+        *b.stopped_at.borrow_mut() = outer.stopped_at;
+        if inner_tripped && !outer.tripped {
+            self.untrip(lua);
+        }
+        (result, used)
+    }
+}
+
 /// The budget counts nothing while this lives; see [`Budget::pause`].
 pub struct Paused {
     count: Rc<Count>,

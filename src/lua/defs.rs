@@ -108,6 +108,7 @@ pub fn generate_for(rules: &crate::host::Rules) -> mlua::Result<String> {
     let lua = super::sandbox::new_state()?;
     let cx = super::api::ModCx {
         mod_id: "example".into(),
+        owner: super::memory::Owner::HOST,
         shared: Default::default(),
     };
     cx.shared.borrow_mut().rules = rules.clone();

@@ -63,6 +63,52 @@ fn past_a_limit<R>(
     over_budget(budget, result)
 }
 
+/// Runs `f`, code of the mod `callee` (its account `owner`) that another mod's running script
+/// calls (`what`: its registered action, through `lantern.apply`), as that mod's code: under a
+/// budget of its own (half of what the caller has left, at most a call's) and its own memory
+/// account, its work counted in its turn and its storage written at the turn's end
+/// (`Shared::crossed`); a failure is said as the callee's. The caller is charged what it ran too,
+/// as it waited for it, so calling another mod's action in a loop is bounded by the caller's budget.
+pub(crate) fn call_across<R>(
+    lua: &Lua,
+    shared: &std::rc::Rc<std::cell::RefCell<Shared>>,
+    callee: &str,
+    owner: Owner,
+    what: &str,
+    f: impl FnOnce() -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let budget = lua.app_data_ref::<Budget>().map(|b| (*b).clone());
+    let accounts = lua.app_data_ref::<Accounts>().map(|a| *a);
+    let (Some(budget), Some(accounts)) = (budget, accounts) else {
+        return f();
+    };
+    if let Some(stopped) = budget.stopped() {
+        return Err(stopped);
+    }
+    let outer = budget.nest(lua);
+    let result = {
+        let _charged = accounts.charge_to(owner);
+        f()
+    };
+    let result = match result {
+        Ok(_) if accounts.ran_out(owner) => Err(out_of_memory()),
+        other => other,
+    };
+    let (result, used) = budget.unnest(lua, outer, result);
+    *shared
+        .borrow_mut()
+        .crossed
+        .entry(callee.to_string())
+        .or_default() += used;
+    budget.add(lua, usize::try_from(used).unwrap_or(usize::MAX))?;
+    result.map_err(|e| {
+        mlua::Error::runtime(format!(
+            "[{callee}] {what} failed: {}",
+            super::describe(&e).0
+        ))
+    })
+}
+
 /// The error of a call that ran out of memory and caught it.
 #[cold]
 pub(crate) fn out_of_memory() -> mlua::Error {

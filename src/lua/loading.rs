@@ -29,6 +29,7 @@ impl LuaRuntime {
         self.accounts.set_limit(owner, self.limits.memory);
         let cx = api::ModCx {
             mod_id: id.clone(),
+            owner,
             shared: self.shared.clone(),
         };
         let mut docs = Vec::new();

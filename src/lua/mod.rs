@@ -56,15 +56,19 @@ pub const QUARANTINE_AFTER: u32 = 5;
 pub struct Registered {
     pub mod_id: String,
     pub func: Function,
+    /// The memory account of the mod that registered it, which its code is charged to wherever
+    /// it is called from.
+    pub owner: Owner,
     failures: u32,
     quarantined: bool,
 }
 
 impl Registered {
-    pub fn new(mod_id: &str, func: Function) -> Registered {
+    pub fn new(mod_id: &str, owner: Owner, func: Function) -> Registered {
         Registered {
             mod_id: mod_id.to_string(),
             func,
+            owner,
             failures: 0,
             quarantined: false,
         }
@@ -83,6 +87,7 @@ pub struct Handler {
 impl Handler {
     pub fn new(
         mod_id: &str,
+        owner: Owner,
         event: String,
         func: Function,
         site: Option<(String, usize)>,
@@ -91,7 +96,7 @@ impl Handler {
             event,
             key: None,
             site,
-            registered: Registered::new(mod_id, func),
+            registered: Registered::new(mod_id, owner, func),
         }
     }
 }
@@ -125,6 +130,10 @@ pub struct Shared {
     pub messages: Vec<String>,
     /// The hosting game's vocabulary: its Lua functions and its actions.
     pub rules: crate::host::Rules,
+    /// What mods' code ran inside another mod's call (an action one registered, applied by
+    /// another's script), by mod: added to their turn's count, and their storage written, when
+    /// the runtime next looks (`LuaRuntime::settle_crossed`).
+    pub crossed: BTreeMap<String, u64>,
 }
 
 /// One mod's scripts in the state.
@@ -328,6 +337,7 @@ impl LuaRuntime {
     /// (a function, a cycle, nesting too deep, a key that is not plain data) is an error, and the
     /// game keeps the storage's last saved state.
     fn write_storage(&mut self, game: &mut Game) {
+        self.settle_crossed();
         let _host = self.accounts.charge_to(Owner::HOST);
         let _paused = self.budget.pause();
         for m in self.mods.iter_mut().filter(|m| m.ran) {
@@ -420,8 +430,21 @@ impl LuaRuntime {
         }
     }
 
+    /// Takes in what mods' code ran inside other mods' calls: their turn's count grows by it, and
+    /// their storage is written at the end of the turn like that of any mod whose code ran.
+    fn settle_crossed(&mut self) {
+        let crossed = std::mem::take(&mut self.shared.borrow_mut().crossed);
+        for (id, used) in crossed {
+            if let Some(m) = self.mods.iter_mut().find(|m| m.id == id) {
+                m.turn_used = m.turn_used.saturating_add(used);
+                m.ran = true;
+            }
+        }
+    }
+
     /// Starts a new turn for every mod's budget.
     fn new_turn(&mut self) {
+        self.settle_crossed();
         for m in &mut self.mods {
             self.work = self.work.saturating_add(m.turn_used);
             m.turn_used = 0;

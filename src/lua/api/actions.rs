@@ -35,11 +35,16 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 }
             };
             let script_action = match &entry.action {
-                Action::Custom { id, .. } => c.shared.borrow().actions.get(id).map(|r| r.func.clone()),
+                Action::Custom { id, .. } => c
+                    .shared
+                    .borrow()
+                    .actions
+                    .get(id)
+                    .map(|r| (r.func.clone(), r.owner, r.mod_id.clone())),
                 _ => None,
             };
-            if let (Action::Custom { args, .. }, Some(func)) = (&entry.action, script_action) {
-                // A script's own action: call it directly, with the game still lent to this call.
+            if let (Action::Custom { id, args }, Some((func, owner, by))) = (&entry.action, script_action) {
+                // A script's action: call it directly, with the game still lent to this call.
                 // (The game's own actions go through the door below.)
                 let ctx = lua.create_table()?;
                 ctx.raw_set("self", crate::lua::bridge::handle(lua, CreatureRef::Player)?)?;
@@ -48,7 +53,13 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 for (k, v) in args {
                     args_table.raw_set(k.as_str(), crate::lua::bridge::to_lua(lua, v)?)?;
                 }
-                return func.call::<()>((ctx, args_table));
+                if by == c.mod_id {
+                    return func.call::<()>((ctx, args_table));
+                }
+                // Another mod's: its code runs charged to that mod, and a failure is named as its.
+                return crate::lua::host::call_across(lua, &c.shared, &by, owner, &format!("action `{id}`"), || {
+                    func.call::<()>((ctx, args_table))
+                });
             }
             let cause = format!("lua:{}", c.mod_id);
             let stream = format!("lua:{}:apply", c.mod_id);
@@ -70,7 +81,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             if shared.actions.contains_key(&id) {
                 return Err(mlua::Error::runtime(format!("the action `{id}` is registered twice")));
             }
-            shared.actions.insert(id, Registered::new(&c.mod_id, func));
+            shared.actions.insert(id, Registered::new(&c.mod_id, c.owner, func));
             Ok(())
         },
     )?;
@@ -88,7 +99,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             if shared.checks.contains_key(&id) {
                 return Err(mlua::Error::runtime(format!("the check `{id}` is registered twice")));
             }
-            shared.checks.insert(id, Registered::new(&c.mod_id, func));
+            shared.checks.insert(id, Registered::new(&c.mod_id, c.owner, func));
             Ok(())
         },
     )?;

@@ -18,7 +18,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             while_loading(&c, "lantern.on")?;
             within(&c, "lantern.on", "handlers", MOST_HANDLERS, |s, m| s.handlers.iter().filter(|h| h.registered.mod_id == m).count())?;
             let site = call_site(lua);
-            c.shared.borrow_mut().handlers.push(Handler::new(&c.mod_id, event, func, site));
+            c.shared.borrow_mut().handlers.push(Handler::new(&c.mod_id, c.owner, event, func, site));
             Ok(())
         },
     )?;

@@ -49,6 +49,8 @@ pub struct ApiDoc {
 #[derive(Clone)]
 pub struct ModCx {
     pub mod_id: String,
+    /// The mod's memory account.
+    pub owner: crate::lua::memory::Owner,
     pub shared: Rc<RefCell<Shared>>,
 }
 
