@@ -303,8 +303,11 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
     .unwrap();
     let loaded = load(dir.path(), &Extensions::default());
     let mut g = Game::new(loaded.content.clone(), 1);
-    let before = g.state_hash();
+    // What the turn leaves if the list changes nothing: the same state, one turn on.
+    let mut expected = g.state().clone();
+    expected.turn += 1;
     g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
+    assert_eq!(*g.state(), expected, "the failed list left nothing behind");
     assert_eq!(
         g.state().player.count(&id("shop:gem")),
         0,
@@ -320,7 +323,6 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
         rendered.contains("--> shop/data/shop.toml:10:11"),
         "{rendered}"
     );
-    let _ = before;
 }
 
 #[test]
@@ -382,13 +384,36 @@ fn the_same_seed_and_commands_give_the_same_hash_in_three_processes() {
 #[test]
 fn engine_event_keys_match_the_vocabulary() {
     let c = core();
-    for (key, name) in [
+    // Every key the engine raises by number, against the name the vocabulary gives it.
+    let keys = [
         (ev::TURN_STARTED, "turn_started"),
+        (ev::ATTACK_HIT, "attack_hit"),
+        (ev::DAMAGE_TAKEN, "damage_taken"),
         (ev::CREATURE_DIED, "creature_died"),
+        (ev::ITEM_PICKED_UP, "item_picked_up"),
+        (ev::ITEM_USED, "item_used"),
+        (ev::NPC_TALKED, "npc_talked"),
+        (ev::QUEST_STARTED, "quest_started"),
+        (ev::QUEST_COMPLETED, "quest_completed"),
+        (ev::COMBAT_STARTED, "combat_started"),
+        (ev::COMBAT_ENDED, "combat_ended"),
+        (ev::ENCOUNTER_STARTED, "encounter_started"),
         (ev::ENCOUNTER_RESOLVED, "encounter_resolved"),
-    ] {
+        (ev::HAZARD_STARTED, "hazard_started"),
+        (ev::CARD_PLAYED, "card_played"),
+        (ev::HAZARD_ROUND_ENDED, "hazard_round_ended"),
+        (ev::HAZARD_ENDED, "hazard_ended"),
+    ];
+    for (key, name) in keys {
         assert_eq!(c.events.get(key).name, name);
+        assert_eq!(c.events.lookup(name), Some(key), "{name}");
     }
+    // And no engine event is left out of the list above.
+    assert_eq!(
+        lantern::content::vocab::ENGINE_EVENTS.len(),
+        keys.len(),
+        "the engine has events this test does not check"
+    );
 }
 
 #[test]

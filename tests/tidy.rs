@@ -1,0 +1,329 @@
+//! The written invariants, turned into failures (rust-analyzer's `tidy.rs` is the model): every
+//! module says what it is, only `reload` names the file watcher, only `cli` prints, every `unsafe`
+//! says why it is sound, functions stay short, and the runtime does not name the reference game.
+//!
+//! Where the code does not hold a rule yet, the places that break it are listed below with what
+//! they are allowed today; the lists may only shrink (a listed place that now keeps the rule, or
+//! keeps it better, fails this test until its entry goes or tightens), so a new offence fails at
+//! once and an old one is never quietly made worse.
+
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The crate's sources as (path relative to the root, text).
+fn sources() -> Vec<(String, String)> {
+    rust_files(&root().join("src"))
+        .into_iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
+}
+
+/// The code of a file without its unit tests (a `#[cfg(test)]` module ends each file that has
+/// one) and without comments: what runs.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let code = text.split("\n#[cfg(test)]").next().unwrap_or(text);
+    code.lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("//") {
+                return None;
+            }
+            Some((i + 1, line.split(" // ").next().unwrap_or(line).to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn every_module_says_what_it_is() {
+    let missing: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| !text.lines().take(3).any(|l| l.starts_with("//!")))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules without a `//!` paragraph: {missing:?}"
+    );
+}
+
+#[test]
+fn only_reload_touches_the_file_watcher() {
+    let offending: Vec<String> = sources()
+        .into_iter()
+        .filter(|(path, _)| path != "src/reload.rs")
+        .flat_map(|(path, text)| {
+            code_lines(&text)
+                .into_iter()
+                .filter(|(_, l)| l.contains("notify::") || l.contains("use notify"))
+                .map(move |(n, _)| format!("{path}:{n}"))
+        })
+        .collect();
+    assert!(
+        offending.is_empty(),
+        "the watcher outside reload: {offending:?}"
+    );
+}
+
+#[test]
+fn only_the_command_line_prints() {
+    let printing = [
+        "println!",
+        "print!(",
+        "eprintln!",
+        "eprint!(",
+        "stdout()",
+        "stderr()",
+        "dbg!(",
+    ];
+    let offending: Vec<String> = sources()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("src/cli/") && path != "src/main.rs")
+        .flat_map(|(path, text)| {
+            code_lines(&text)
+                .into_iter()
+                .filter(|(_, l)| printing.iter().any(|p| l.contains(p)))
+                .map(move |(n, _)| format!("{path}:{n}"))
+        })
+        .collect();
+    assert!(offending.is_empty(), "printing outside cli: {offending:?}");
+}
+
+#[test]
+fn every_unsafe_says_why_it_is_sound() {
+    let mut offending = Vec::new();
+    for (path, text) in sources() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or(line);
+            let opens = code.contains("unsafe {") || code.contains("unsafe impl");
+            let declares = code.contains("unsafe fn ") || code.contains("unsafe extern \"C");
+            if !opens && !declares {
+                continue;
+            }
+            // A `SAFETY:` comment on the line or above it within its function (a function whose
+            // blocks share one reason says it once: `SAFETY (every block)`); an `unsafe fn` says
+            // what its callers promise in a `# Safety` section of its documentation, or right
+            // below its signature.
+            let start = (0..i)
+                .rev()
+                .find(|&j| {
+                    let t = lines[j].trim_start();
+                    t.starts_with("fn ") || t.contains(" fn ") && !t.starts_with("//")
+                })
+                .unwrap_or(0);
+            let above = &lines[start.min(i.saturating_sub(8))..=i];
+            let below = &lines[i..(i + 3).min(lines.len())];
+            let said = above
+                .iter()
+                .any(|l| l.contains("SAFETY") || l.contains("# Safety"))
+                || (declares && below.iter().any(|l| l.contains("SAFETY")))
+                || (declares && above.iter().any(|l| l.trim_start().starts_with("///")));
+            if !said {
+                offending.push(format!("{path}:{}", i + 1));
+            }
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "`unsafe` without a `SAFETY:` line: {offending:?}"
+    );
+}
+
+/// The longest a function may be, in lines.
+const LONGEST_FUNCTION: usize = 150;
+
+/// Functions longer than [`LONGEST_FUNCTION`] today, and the most lines each may have until it is
+/// split (issue 25: split `resolve_all` at its stages, and the rest where their logic divides).
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("src/harness/game.rs", "add_methods", 406),
+    ("src/content/resolve/defs.rs", "resolve_all", 372),
+    ("src/game/apply.rs", "apply_entry", 295),
+    ("src/content/resolve/vocabulary.rs", "action", 224),
+    ("src/mods/order.rs", "load_order", 192),
+    ("src/cli/play.rs", "run", 187),
+    ("src/content/schema.rs", "data_schema_for", 181),
+    ("src/cli/views.rs", "hazard_view", 170),
+    ("src/content/parse.rs", "read_host_entry", 165),
+    ("src/cli/play.rs", "command", 163),
+];
+
+/// Every function of a file with its length in lines: from its `fn` line to the brace that
+/// closes its body (strings, characters and comments skipped).
+fn functions(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let Some(at) = trimmed.find("fn ") else {
+            continue;
+        };
+        let before = &trimmed[..at];
+        let is_item = before.split_whitespace().all(|w| {
+            [
+                "pub",
+                "pub(crate)",
+                "pub(super)",
+                "const",
+                "async",
+                "unsafe",
+                "extern",
+                "\"C\"",
+                "\"C-unwind\"",
+            ]
+            .contains(&w)
+        });
+        if !is_item || trimmed.starts_with("//") {
+            continue;
+        }
+        let name: String = trimmed[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let mut depth = 0i32;
+        let mut started = false;
+        let mut end = None;
+        'lines: for (j, l) in lines.iter().enumerate().skip(i) {
+            let mut chars = l.chars().peekable();
+            let mut in_str = false;
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' if in_str => {
+                        chars.next();
+                    }
+                    '"' => in_str = !in_str,
+                    '/' if !in_str && chars.peek() == Some(&'/') => break,
+                    '\'' if !in_str => {
+                        // A character literal ('{', '\'') or a lifetime ('a): skip a literal.
+                        let ahead: String = chars.clone().take(3).collect();
+                        if ahead.starts_with('\\') {
+                            chars.nth(2);
+                        } else if ahead.chars().nth(1) == Some('\'') {
+                            chars.nth(1);
+                        }
+                    }
+                    '{' if !in_str => {
+                        depth += 1;
+                        started = true;
+                    }
+                    '}' if !in_str => {
+                        depth -= 1;
+                        if started && depth == 0 {
+                            end = Some(j);
+                            break 'lines;
+                        }
+                    }
+                    ';' if !in_str && !started && depth == 0 => break 'lines,
+                    _ => {}
+                }
+            }
+        }
+        if let Some(end) = end {
+            out.push((name, end - i + 1));
+        }
+    }
+    out
+}
+
+#[test]
+fn functions_stay_short() {
+    let mut offending = Vec::new();
+    let mut shrunk = Vec::new();
+    for (path, text) in sources() {
+        // Functions of one name in a file (two types' `add_methods`) count by the longest.
+        let mut longest: Vec<(String, usize)> = Vec::new();
+        for (name, len) in functions(&text) {
+            match longest.iter_mut().find(|(n, _)| *n == name) {
+                Some(entry) => entry.1 = entry.1.max(len),
+                None => longest.push((name, len)),
+            }
+        }
+        for (name, len) in longest {
+            let allowed = LONG_FUNCTIONS
+                .iter()
+                .find(|(p, n, _)| *p == path && *n == name)
+                .map(|(_, _, most)| *most);
+            match allowed {
+                Some(most) if len > most => offending.push(format!("{path}: `{name}` grew to {len} lines (at most {most} until it is split)")),
+                Some(most) if len < most => shrunk.push(format!("{path}: `{name}` has {len} lines: lower its entry from {most}, or take it out at {LONGEST_FUNCTION} or fewer")),
+                Some(_) => {}
+                None if len > LONGEST_FUNCTION => offending.push(format!("{path}: `{name}` has {len} lines (at most {LONGEST_FUNCTION})")),
+                None => {}
+            }
+        }
+    }
+    assert!(offending.is_empty(), "{offending:#?}");
+    assert!(shrunk.is_empty(), "{shrunk:#?}");
+}
+
+/// Code outside the reference game that still names it or its `core` namespace, and how many
+/// lines of it each file has (issue 25, item 2: the player's ID, the default namespace and the
+/// harness's roguelike verbs move into the game's vocabulary).
+const NAMES_THE_GAME: &[(&str, usize)] = &[
+    ("src/game/mod.rs", 3),
+    ("src/harness/game.rs", 7),
+    ("src/hazard/sim.rs", 1),
+    ("src/host/mod.rs", 3),
+    ("src/lua/api/actions.rs", 1),
+    ("src/lua/api/game.rs", 1),
+    ("src/lua/bridge.rs", 1),
+];
+
+#[test]
+fn the_runtime_does_not_name_the_reference_game() {
+    let allowed_anywhere = ["src/roguelike/", "src/cli/", "src/lib.rs", "src/main.rs"];
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for (path, text) in sources() {
+        if allowed_anywhere.iter().any(|a| path.starts_with(a)) {
+            continue;
+        }
+        let n = code_lines(&text)
+            .iter()
+            .filter(|(_, l)| {
+                l.contains("roguelike")
+                    || l.contains("\"core\"")
+                    || l.contains("\"core:")
+                    || l.contains("core:{")
+            })
+            .count();
+        if n > 0 {
+            counts.push((path, n));
+        }
+    }
+    let listed: Vec<(String, usize)> = NAMES_THE_GAME
+        .iter()
+        .map(|(p, n)| (p.to_string(), *n))
+        .collect();
+    assert_eq!(
+        counts, listed,
+        "lines of code outside src/roguelike, src/cli and lib.rs that name the reference game or `core`: the list may only shrink"
+    );
+}
