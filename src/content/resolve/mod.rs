@@ -5,6 +5,7 @@
 //! Nothing stops at the first error: a definition with a bad field is still built where it can be,
 //! and the diagnostic says what was wrong and what was meant.
 
+mod assemble;
 mod defs;
 pub(crate) mod fields;
 mod hazard;
@@ -255,7 +256,7 @@ pub fn resolve(
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
 ) -> Content {
-    defs::resolve_all(raw, mods, ext, diags)
+    assemble::resolve_all(raw, mods, ext, diags)
 }
 
 /// The built-in checks and actions, by name.

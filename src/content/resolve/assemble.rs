@@ -1,0 +1,671 @@
+//! Assembling the [`Content`] from the mods' raw definitions, stage by stage: declare every ID
+//! (overrides and duplicates), the rarity levels, the event table, the game's table entries, each
+//! built-in kind of definition, the triggers' names, then the indexes dispatch reads. Each stage
+//! is a function of its own; [`resolve_all`] runs them in the order they need each other.
+
+use super::defs::{
+    creature, empty_random_pools, encounter, home_triggers, item, modifier_cycles, quest,
+    visibility,
+};
+use super::symbols::{declare, Symbols, Visibility};
+use super::vocabulary::trigger;
+use super::{Cx, RefKind};
+use crate::content::event::{EventDef, EventTable, WorldSees};
+use crate::content::parse::{RawDefs, Src};
+use crate::content::vocab::{self, FieldType};
+use crate::content::*;
+use crate::content::{Content, Extensions, ModInfo};
+use crate::diag::Code;
+use crate::diag::{Diagnostic, Span};
+use crate::id::Id;
+use std::collections::BTreeMap;
+
+/// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
+pub fn resolve_all(
+    mut raw: RawDefs,
+    mods: Vec<ModInfo>,
+    ext: &Extensions,
+    diags: &mut Vec<Diagnostic>,
+) -> Content {
+    let visibility = visibility(&mods);
+    let mut overrides = Vec::new();
+    let (mut syms, declared) = declare_all(&raw, ext, &visibility, &mut overrides, diags);
+    let rarities = rarities(&raw, &mut syms, diags);
+    let events = event_table(&raw, &declared.event_types, &syms, ext, diags);
+    let mut content = Content {
+        mods,
+        tags: BTreeMap::new(),
+        rarities,
+        items: BTreeMap::new(),
+        creatures: BTreeMap::new(),
+        quests: BTreeMap::new(),
+        encounters: BTreeMap::new(),
+        progress_types: BTreeMap::new(),
+        hazards: BTreeMap::new(),
+        cards: BTreeMap::new(),
+        triggers: Vec::new(),
+        top_level: Vec::new(),
+        quests_by_event: Vec::new(),
+        borne_listen: Vec::new(),
+        quest_defs: Vec::new(),
+        trigger_ids: BTreeMap::new(),
+        overrides,
+        events: events.clone(),
+        files: std::mem::take(&mut raw.files),
+        host: ext.host.clone(),
+        tables: Default::default(),
+        entry_triggers: BTreeMap::new(),
+        host_handlers: host_handlers(ext, &events, diags),
+    };
+    let stage = Stage {
+        raw: &raw,
+        syms: &syms,
+        events: &events,
+        ext,
+    };
+    stage.game_tables(&mut content, &declared.host, diags);
+    stage.loose_references(diags);
+    let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
+    stage.definitions(&mut content, &declared, &mut triggers, diags);
+    stage.top_level_triggers(&mut triggers, diags);
+    name_triggers(&mut content, &triggers, diags);
+    index(&mut content, triggers);
+    modifier_cycles(&content, diags);
+    empty_random_pools(&content, diags);
+    content
+}
+
+/// The winning definition of every ID, by kind: the index of its raw entry.
+struct Declared {
+    tags: BTreeMap<Id, usize>,
+    items: BTreeMap<Id, usize>,
+    creatures: BTreeMap<Id, usize>,
+    quests: BTreeMap<Id, usize>,
+    encounters: BTreeMap<Id, usize>,
+    progress_types: BTreeMap<Id, usize>,
+    hazards: BTreeMap<Id, usize>,
+    cards: BTreeMap<Id, usize>,
+    event_types: BTreeMap<Id, usize>,
+    /// Each of the game's tables (by its index in the vocabulary) with its winners, by their
+    /// index in `RawDefs::host`.
+    host: Vec<(usize, BTreeMap<Id, usize>)>,
+}
+
+/// Declares every ID of every kind ([`declare`]: duplicates and overrides are reported there),
+/// and the symbols the rest of resolution looks names up in.
+fn declare_all(
+    raw: &RawDefs,
+    ext: &Extensions,
+    visibility: &Visibility,
+    overrides: &mut Vec<Override>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Symbols, Declared) {
+    let mut syms = Symbols {
+        actions: ext.actions.clone(),
+        checks: ext.checks.clone(),
+        broken: raw
+            .broken
+            .iter()
+            .filter_map(|(ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
+            .collect(),
+        failed_scripts: ext.failed.clone(),
+        rules: ext.host.clone(),
+        ..Symbols::default()
+    };
+    macro_rules! declare_kind {
+        ($kind:expr, $list:ident, $table:ident) => {{
+            let winners = declare($kind, &raw.$list, |r| &r.id, visibility, overrides, diags);
+            for (id, &i) in &winners {
+                let src = &raw.$list[i];
+                syms.$table
+                    .insert(id.clone(), Span::new(src.file, src.raw.id.span()));
+            }
+            winners
+        }};
+    }
+    let tags = declare_kind!("tag", tags, tags);
+    let items = declare_kind!("item", items, items);
+    let creatures = declare_kind!("creature", creatures, creatures);
+    let quests = declare_kind!("quest", quests, quests);
+    let encounters = declare_kind!("encounter", encounters, encounters);
+    let progress_types = declare_kind!("progress type", progress_types, progress_types);
+    let hazards = declare_kind!("hazard", hazards, hazards);
+    let cards = declare_kind!("card", cards, cards);
+    // The game's own tables: each kind declared on its own, as the built-in kinds are.
+    let mut host = Vec::new();
+    for (t, decl) in ext.host.defs().tables.iter().enumerate() {
+        let positions: Vec<usize> = (0..raw.host.len())
+            .filter(|&i| raw.host[i].0 == t)
+            .collect();
+        let entries: Vec<&Src<crate::content::parse::HostEntry>> =
+            positions.iter().map(|&i| &raw.host[i].1).collect();
+        let winners = declare_refs(decl.kind, &entries, visibility, overrides, diags);
+        let ids = syms.host.entry(decl.kind).or_default();
+        let mut kept = BTreeMap::new();
+        for (id, j) in winners {
+            let src = entries[j];
+            ids.insert(id.clone(), Span::new(src.file, src.raw.id.span()));
+            kept.insert(id, positions[j]);
+        }
+        host.push((t, kept));
+    }
+    let event_types = declare(
+        "event type",
+        &raw.event_types,
+        |r| &r.id,
+        visibility,
+        overrides,
+        diags,
+    );
+    let declared = Declared {
+        tags,
+        items,
+        creatures,
+        quests,
+        encounters,
+        progress_types,
+        hazards,
+        cards,
+        event_types,
+        host,
+    };
+    (syms, declared)
+}
+
+/// Rarity levels: engine-like vocabulary, bare names declared once, ordered by rank.
+fn rarities(raw: &RawDefs, syms: &mut Symbols, diags: &mut Vec<Diagnostic>) -> Vec<Rarity> {
+    let mut rarities: Vec<Rarity> = Vec::new();
+    for src in &raw.rarities {
+        let id = src.raw.id.get_ref();
+        let span = Span::new(src.file, src.raw.id.span());
+        if !crate::id::is_ident(id) {
+            diags.push(
+                Diagnostic::error(
+                    Code::InvalidId,
+                    format!("`{id}` is not a valid rarity name"),
+                )
+                .at(span)
+                .with_help("rarity names have no namespace: `white`, `blue`"),
+            );
+            continue;
+        }
+        if let Some(prev) = rarities.iter().find(|r| r.id == *id) {
+            diags.push(
+                Diagnostic::error(Code::Duplicate, format!("rarity `{id}` is declared twice"))
+                    .at(span)
+                    .with_label(prev.span, "first declared here"),
+            );
+            continue;
+        }
+        syms.rarities.insert(id.clone(), src.raw.rank);
+        rarities.push(Rarity {
+            id: id.clone(),
+            name: src.raw.name.clone().unwrap_or_else(|| id.clone()),
+            rank: src.raw.rank,
+            span,
+        });
+    }
+    rarities.sort_by(|a, b| a.rank.cmp(&b.rank).then_with(|| a.id.cmp(&b.id)));
+    rarities
+}
+
+/// The event table: the engine's events, the game's, then the mods' custom ones (they come
+/// first among definitions: everything else names events).
+fn event_table(
+    raw: &RawDefs,
+    event_types: &BTreeMap<Id, usize>,
+    syms: &Symbols,
+    ext: &Extensions,
+    diags: &mut Vec<Diagnostic>,
+) -> EventTable {
+    let mut custom_events = Vec::new();
+    for (id, &i) in event_types {
+        let src = &raw.event_types[i];
+        let mut cx = Cx {
+            syms,
+            events: &EventTable::new(Vec::new()),
+            diags,
+            ns: src.ns.clone(),
+            file: src.file,
+        };
+        if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
+            cx.diags.push(
+                Diagnostic::warning(
+                    Code::ContentRule,
+                    format!(
+                        "custom event `{id}` shares its name with the engine event `{}`",
+                        id.name()
+                    ),
+                )
+                .at(Span::new(src.file, src.raw.id.span()))
+                .with_help(format!(
+                    "a bare `{}` in `on` means the engine event; write `{id}` for this one",
+                    id.name()
+                )),
+            );
+        }
+        let mut payload = Vec::new();
+        for (field, ty) in src.raw.payload.get_ref() {
+            // A type is a built-in one or a kind of the game's tables (the roguelike's `room`).
+            let host_kind = ext
+                .host
+                .defs()
+                .tables
+                .iter()
+                .find(|t| t.kind == ty.get_ref());
+            match FieldType::from_name(ty.get_ref()).or(host_kind.map(|t| FieldType::Host(t.kind)))
+            {
+                Some(t) => payload.push((field.clone(), t)),
+                None => {
+                    let kinds = ext.host.defs().tables.iter().map(|t| t.kind);
+                    let names: Vec<&str> = FieldType::DECLARABLE
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .chain(kinds)
+                        .collect();
+                    cx.vocabulary("payload type", ty, &names);
+                }
+            }
+        }
+        custom_events.push(EventDef {
+            name: id.to_string(),
+            world: WorldSees::Every,
+            custom: Some(id.clone()),
+            payload,
+            description: src.raw.description.clone(),
+            span: Some(Span::new(src.file, src.raw.id.span())),
+        });
+    }
+    EventTable::with_host(host_events(ext, diags), custom_events)
+}
+
+/// What every later stage reads: the raw definitions, the declared symbols, the event table
+/// and the game's vocabulary.
+struct Stage<'a> {
+    raw: &'a RawDefs,
+    syms: &'a Symbols,
+    events: &'a EventTable,
+    ext: &'a Extensions,
+}
+
+impl Stage<'_> {
+    fn cx<'d>(
+        &'d self,
+        diags: &'d mut Vec<Diagnostic>,
+        ns: &str,
+        file: crate::diag::FileId,
+    ) -> Cx<'d> {
+        Cx::new(self.syms, self.events, diags, ns, file)
+    }
+
+    /// The entries of the game's tables: the IDs they name checked, the game's own rules run
+    /// over each (`validate`), each kept in the content for the game to read.
+    fn game_tables(
+        &self,
+        content: &mut Content,
+        host: &[(usize, BTreeMap<Id, usize>)],
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        for (t, winners) in host {
+            let kind = self.ext.host.defs().tables[*t].kind;
+            for (id, &i) in winners {
+                let src = &self.raw.host[i].1;
+                let mut cx = self.cx(diags, &src.ns, src.file);
+                for (ty, text) in &src.raw.refs {
+                    if let Some(kind) = RefKind::of(*ty) {
+                        cx.reference(kind, text);
+                    }
+                }
+                for rule in &self.ext.host.defs().tables[*t].validate {
+                    for problem in rule(&*src.raw.value).unwrap_or_default() {
+                        let at = problem
+                            .key
+                            .as_ref()
+                            .and_then(|k| src.raw.keys.iter().find(|(key, _)| key == k))
+                            .map_or(src.raw.id.span(), |(_, span)| span.clone());
+                        let message = format!("{kind} `{id}`: {}", problem.message);
+                        let d = if problem.warning {
+                            Diagnostic::warning(Code::ContentRule, message)
+                        } else {
+                            Diagnostic::error(Code::ContentRule, message)
+                        };
+                        cx.diags
+                            .push(d.at(cx.span(at)).with_help_opt(problem.help.clone()));
+                    }
+                }
+                content.tables.insert(
+                    kind,
+                    id.clone(),
+                    src.raw.value.clone(),
+                    src.raw.text.clone(),
+                    Span::new(src.file, src.raw.id.span()),
+                );
+            }
+        }
+    }
+
+    /// The IDs named by entries that are not definitions themselves (a `refers` key outside a
+    /// table the game reads whole), each checked.
+    fn loose_references(&self, diags: &mut Vec<Diagnostic>) {
+        for src in &self.raw.loose_refs {
+            let mut cx = self.cx(diags, &src.ns, src.file);
+            for (ty, text) in &src.raw {
+                if let Some(kind) = RefKind::of(*ty) {
+                    cx.reference(kind, text);
+                }
+            }
+        }
+    }
+
+    /// The triggers the game's entries carry, each resolved as a room's; the list every later
+    /// trigger joins.
+    fn entry_triggers(
+        &self,
+        content: &mut Content,
+        host: &[(usize, BTreeMap<Id, usize>)],
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<Trigger> {
+        let mut triggers: Vec<Trigger> = Vec::new();
+        for (t, winners) in host {
+            let kind = self.ext.host.defs().tables[*t].kind;
+            for (id, &i) in winners {
+                let src = &self.raw.host[i].1;
+                if src.raw.triggers.is_empty() {
+                    continue;
+                }
+                let mut cx = self.cx(diags, &src.ns, src.file);
+                let home = TriggerHome::Entry(kind, id.clone());
+                let refs = home_triggers(&mut cx, &src.raw.triggers, home, &mut triggers);
+                content.entry_triggers.insert((kind, id.clone()), refs);
+            }
+        }
+        triggers
+    }
+
+    /// Every built-in kind of definition, in the order each may name the ones before it; the
+    /// triggers items and creatures carry join `triggers`.
+    fn definitions(
+        &self,
+        content: &mut Content,
+        declared: &Declared,
+        triggers: &mut Vec<Trigger>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let raw = self.raw;
+        for (id, &i) in &declared.tags {
+            let src = &raw.tags[i];
+            content.tags.insert(
+                id.clone(),
+                Tag {
+                    id: id.clone(),
+                    name: src
+                        .raw
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| id.name().to_string()),
+                    description: src.raw.description.clone(),
+                    span: Span::new(src.file, src.raw.id.span()),
+                },
+            );
+        }
+        for (id, &i) in &declared.items {
+            let src = &raw.items[i];
+            let item = item(&mut self.cx(diags, &src.ns, src.file), id, src, triggers);
+            content.items.insert(id.clone(), item);
+        }
+        for (id, &i) in &declared.creatures {
+            let src = &raw.creatures[i];
+            let creature = creature(&mut self.cx(diags, &src.ns, src.file), id, src, triggers);
+            content.creatures.insert(id.clone(), creature);
+        }
+        for (id, &i) in &declared.quests {
+            let src = &raw.quests[i];
+            if let Some(quest) = quest(&mut self.cx(diags, &src.ns, src.file), id, src) {
+                content.quests.insert(id.clone(), quest);
+            }
+        }
+        for (id, &i) in &declared.encounters {
+            let src = &raw.encounters[i];
+            let encounter = encounter(&mut self.cx(diags, &src.ns, src.file), id, src);
+            content.encounters.insert(id.clone(), encounter);
+        }
+        for (id, &i) in &declared.progress_types {
+            let src = &raw.progress_types[i];
+            let name = src
+                .raw
+                .name
+                .clone()
+                .unwrap_or_else(|| id.name().to_string());
+            content.progress_types.insert(
+                id.clone(),
+                crate::content::ProgressType {
+                    id: id.clone(),
+                    name,
+                    span: Span::new(src.file, src.raw.id.span()),
+                },
+            );
+        }
+        for (id, &i) in &declared.hazards {
+            let src = &raw.hazards[i];
+            if let Some(h) = super::hazard::hazard(&mut self.cx(diags, &src.ns, src.file), id, src)
+            {
+                content.hazards.insert(id.clone(), h);
+            }
+        }
+        for (id, &i) in &declared.cards {
+            let src = &raw.cards[i];
+            if let Some(c) = super::hazard::card(&mut self.cx(diags, &src.ns, src.file), id, src) {
+                content.cards.insert(id.clone(), c);
+            }
+        }
+    }
+
+    /// The triggers at a data file's top level.
+    fn top_level_triggers(&self, triggers: &mut Vec<Trigger>, diags: &mut Vec<Diagnostic>) {
+        for src in &self.raw.triggers {
+            let mut cx = self.cx(diags, &src.ns, src.file);
+            if let Some(t) = trigger(&mut cx, &src.raw, src.span, TriggerHome::TopLevel) {
+                triggers.push(t);
+            }
+        }
+    }
+}
+
+/// Named triggers must be unique: `why`, tests and overrides address them.
+fn name_triggers(content: &mut Content, triggers: &[Trigger], diags: &mut Vec<Diagnostic>) {
+    for (i, t) in triggers.iter().enumerate() {
+        let Some(id) = &t.id else { continue };
+        if let Some(prev) = content.trigger_ids.get(id) {
+            let prev = &triggers[prev.0 as usize];
+            diags.push(
+                Diagnostic::error(Code::Duplicate, format!("trigger `{id}` is defined twice"))
+                    .at(t.span)
+                    .with_label(prev.span, "first defined here"),
+            );
+            continue;
+        }
+        content.trigger_ids.insert(id.clone(), TriggerRef(i as u32));
+    }
+}
+
+/// The indexes dispatch reads: top-level triggers and quests by the event they listen to,
+/// whether any item or creature trigger listens to an event, and the quests in order.
+fn index(content: &mut Content, triggers: Vec<Trigger>) {
+    let events = content.events.len();
+    content.top_level = vec![Vec::new(); events];
+    content.borne_listen = vec![false; events];
+    for (i, t) in triggers.iter().enumerate() {
+        match t.home {
+            TriggerHome::TopLevel => content.top_level[t.on.0 as usize].push(TriggerRef(i as u32)),
+            TriggerHome::Item(_) | TriggerHome::Creature(_) => {
+                content.borne_listen[t.on.0 as usize] = true
+            }
+            TriggerHome::Entry(..) => {}
+        }
+    }
+    content.quests_by_event = vec![Vec::new(); events];
+    for (ordinal, q) in content.quests.values_mut().enumerate() {
+        q.ordinal = ordinal as u32;
+        content.quests_by_event[q.on.0 as usize].push(ordinal as u32);
+    }
+    content.quest_defs = content.quests.values().cloned().collect();
+    content.triggers = triggers;
+}
+
+/// [`declare`] over borrowed entries of a game's table.
+fn declare_refs(
+    kind: &'static str,
+    entries: &[&Src<crate::content::parse::HostEntry>],
+    visibility: &Visibility,
+    overrides: &mut Vec<Override>,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<Id, usize> {
+    let list: Vec<Src<&crate::content::parse::HostEntry>> = entries
+        .iter()
+        .map(|e| Src {
+            ns: e.ns.clone(),
+            file: e.file,
+            span: e.span,
+            raw: &e.raw,
+        })
+        .collect();
+    declare(kind, &list, |r| &r.id, visibility, overrides, diags)
+}
+
+/// The game's Rust handlers by event key; a handler of an event that does not exist is an error
+/// in the game's vocabulary.
+fn host_handlers(
+    ext: &Extensions,
+    events: &EventTable,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Vec<usize>> {
+    let handlers = &ext.host.defs().handlers;
+    if handlers.is_empty() {
+        return Vec::new();
+    }
+    let mut by_event = vec![Vec::new(); events.len()];
+    for (i, (name, _)) in handlers.iter().enumerate() {
+        match events.lookup(name) {
+            Some(key) => by_event[key.0 as usize].push(i),
+            None => diags.push(Diagnostic::error(
+                Code::Vocabulary,
+                format!(
+                    "in the game's vocabulary: a handler listens to `{name}`, which is no event{}",
+                    crate::diag::did_you_mean_suffix(name, events.names())
+                ),
+            )),
+        }
+    }
+    by_event
+}
+
+/// The game's events as event definitions, after checking each against the engine's names (the
+/// kinds of their payload fields are checked with the rest of the vocabulary, by `rules()`).
+fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
+    let defs = ext.host.defs();
+    let mut out = Vec::new();
+    for e in &defs.events {
+        if vocab::ENGINE_EVENTS
+            .iter()
+            .any(|engine| engine.name == e.name)
+        {
+            diags.push(Diagnostic::error(
+                Code::Vocabulary,
+                format!(
+                    "in the game's vocabulary: the event `{}` is one of lantern's own",
+                    e.name
+                ),
+            ));
+            continue;
+        }
+        out.push(EventDef {
+            name: e.name.clone(),
+            world: WorldSees::Every,
+            custom: None,
+            payload: e.payload.clone(),
+            description: e.doc.to_string(),
+            span: None,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::content::{load, Content, Extensions};
+
+    /// Loads one mod `m` whose one data file is `toml`: the content and every problem's message.
+    fn check(toml: &str) -> (std::sync::Arc<Content>, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let m = dir.path().join("m");
+        std::fs::create_dir_all(m.join("data")).unwrap();
+        std::fs::write(m.join("mod.toml"), "id = \"m\"\nversion = \"1.0.0\"\n").unwrap();
+        std::fs::write(m.join("data/all.toml"), toml).unwrap();
+        let loaded = load(dir.path(), &Extensions::default());
+        let messages = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        (loaded.content, messages)
+    }
+
+    #[test]
+    fn rarities_are_ordered_by_rank_and_declared_once() {
+        let (c, problems) = check(
+            "[[rarities]]\nid = \"blue\"\nrank = 2\n\n[[rarities]]\nid = \"white\"\nrank = 1\n\n\
+             [[rarities]]\nid = \"blue\"\nrank = 3\n\n[[rarities]]\nid = \"m:gold\"\nrank = 4\n",
+        );
+        let ids: Vec<&str> = c.rarities.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["white", "blue"]);
+        assert_eq!(
+            problems,
+            [
+                "rarity `blue` is declared twice",
+                "`m:gold` is not a valid rarity name"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_custom_event_follows_the_engines_and_may_not_hide_one() {
+        let (c, problems) = check("[[event_types]]\nid = \"turn_started\"\n\n[[event_types]]\nid = \"ping\"\npayload = { n = \"int\" }\n");
+        let ping = c.events.lookup("m:ping").expect("declared");
+        assert!(ping.0 as usize >= crate::content::vocab::ENGINE_EVENTS.len());
+        assert_eq!(
+            problems,
+            ["custom event `m:turn_started` shares its name with the engine event `turn_started`"]
+        );
+    }
+
+    #[test]
+    fn a_named_trigger_is_named_once() {
+        let (c, problems) = check(
+            "[[triggers]]\nid = \"a\"\non = \"turn_started\"\nactions = []\n\n\
+             [[triggers]]\nid = \"a\"\non = \"turn_started\"\nactions = []\n",
+        );
+        assert_eq!(problems, ["trigger `m:a` is defined twice"]);
+        assert_eq!(c.trigger_ids.len(), 1);
+    }
+
+    #[test]
+    fn the_indexes_list_each_listener_under_its_event() {
+        let (c, problems) = check(
+            "[[items]]\nid = \"lamp\"\n[[items.triggers]]\non = \"item_used\"\nactions = []\n\n\
+             [[triggers]]\non = \"turn_started\"\nactions = []\n\n\
+             [[quests]]\nid = \"q\"\nname = \"Q\"\non = \"creature_died\"\ncount = 1\nactions = []\n",
+        );
+        assert_eq!(problems, Vec::<String>::new());
+        let key = |name: &str| c.events.lookup(name).unwrap().0 as usize;
+        assert_eq!(c.top_level[key("turn_started")].len(), 1);
+        assert!(
+            c.top_level[key("item_used")].is_empty(),
+            "an item's trigger is not top-level"
+        );
+        assert!(c.borne_listen[key("item_used")]);
+        assert!(!c.borne_listen[key("turn_started")]);
+        assert_eq!(c.quests_by_event[key("creature_died")], [0]);
+        assert_eq!(c.quest_defs.len(), 1);
+        assert_eq!(c.triggers.len(), 2);
+    }
+}
