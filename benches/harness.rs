@@ -26,7 +26,7 @@ fn main() {
         )
         .unwrap();
         let mut game = Game::new(prepared.content.clone(), seed);
-        game.set_host(Some(Box::new(scripts)));
+        game.set_scripts(Some(Box::new(scripts)));
         std::hint::black_box(&game);
     }
     let fresh = start.elapsed().as_secs_f64() * 1e3 / n as f64;
@@ -35,10 +35,10 @@ fn main() {
     for seed in 0..n / 10 {
         let mut world = lantern::load::load_world(&mods, Limits::default());
         let mut game = Game::new(world.content.clone(), seed);
-        game.set_host(
+        game.set_scripts(
             world
                 .take_lua()
-                .map(|l| Box::new(l) as Box<dyn lantern::game::Host>),
+                .map(|l| Box::new(l) as Box<dyn lantern::game::ScriptHost>),
         );
         std::hint::black_box(&game);
     }

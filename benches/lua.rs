@@ -13,7 +13,7 @@
 //! Run with `cargo bench --bench lua`.
 
 use lantern::content::Value;
-use lantern::game::{CreatureRef, Event, Game, Host};
+use lantern::game::{CreatureRef, Event, Game, ScriptHost};
 use lantern::lua::{budget::Budget, Limits};
 use std::time::Instant;
 

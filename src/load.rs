@@ -74,11 +74,11 @@ impl World {
     /// A new game over the content with the mods' scripts plugged in (they are taken: a world
     /// starts one game; load the mods again for another, as the test harness does).
     pub fn start(&mut self, seed: u64) -> crate::game::Game {
-        use crate::game::Host;
+        use crate::game::ScriptHost;
         let mut game = crate::game::Game::new(self.content.clone(), seed);
         if let Some(mut lua) = self.take_lua() {
             lua.attach(&mut game);
-            game.set_host(Some(Box::new(lua)));
+            game.set_scripts(Some(Box::new(lua)));
         }
         game
     }

@@ -11,7 +11,7 @@
 
 use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
-use crate::game::{Game, Host};
+use crate::game::{Game, ScriptHost};
 use crate::host::Rules;
 use crate::load::load_game;
 use crate::lua::{Limits, LuaRuntime};
@@ -180,7 +180,7 @@ impl Live {
         let mut game = Game::new(world.content.clone(), seed);
         if let Some(mut lua) = world.take_lua() {
             lua.attach(&mut game);
-            game.set_host(Some(Box::new(lua)));
+            game.set_scripts(Some(Box::new(lua)));
         }
         let live = Live {
             roots: roots.to_vec(),
@@ -214,9 +214,9 @@ impl Live {
 
     /// Replaces the game (a loaded save), keeping the scripts.
     pub fn replace_game(&mut self, mut game: Game) {
-        if let Some(mut host) = self.game.set_host(None) {
+        if let Some(mut host) = self.game.set_scripts(None) {
             host.attach(&mut game);
-            game.set_host(Some(host));
+            game.set_scripts(Some(host));
         }
         self.game = game;
     }
@@ -283,9 +283,9 @@ impl Live {
         if let Some(mut lua) = world.take_lua() {
             lua.attach(&mut self.game);
             lua.run_on_reload(&mut self.game);
-            self.game.set_host(Some(Box::new(lua)));
+            self.game.set_scripts(Some(Box::new(lua)));
         } else {
-            self.game.set_host(None);
+            self.game.set_scripts(None);
         }
         notes.extend(self.game.take_problems());
         let content = self.game.content();

@@ -646,7 +646,7 @@ end)
     let mut g = Game::new(world.content.clone(), 11);
     let mut lua = world.take_lua().unwrap();
     lua.attach_storage(&mut g);
-    g.set_host(Some(Box::new(lua)));
+    g.set_scripts(Some(Box::new(lua)));
     assert_eq!(g.state().deck.len(), 8);
 
     g.start_hazard(&id("t:pit")).unwrap();

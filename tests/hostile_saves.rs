@@ -396,7 +396,7 @@ fn random_storage_shapes_load_back_equal_after_a_save_and_a_reload() {
         let (mut loaded, _) = Game::load(fresh.content.clone(), &path).unwrap();
         let mut scripts = fresh.take_lua().unwrap();
         scripts.attach_storage(&mut loaded);
-        loaded.set_host(Some(Box::new(scripts)));
+        loaded.set_scripts(Some(Box::new(scripts)));
         // Its turn counter says which shape comes next; the handler first compares the last.
         common::world::turn(&mut loaded);
         let said = loaded.take_messages().join("\n");
@@ -450,7 +450,7 @@ fn a_crafted_save_is_brought_within_bounds_with_a_word() {
     assert_eq!(loaded.state().player.health, 1_000_000_000);
     let mut scripts = fresh.take_lua().unwrap();
     scripts.attach_storage(&mut loaded);
-    loaded.set_host(Some(Box::new(scripts)));
+    loaded.set_scripts(Some(Box::new(scripts)));
     let problems: Vec<String> = loaded
         .take_problems()
         .iter()

@@ -758,10 +758,10 @@ fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();
     turn(&mut g);
-    let mut host = g.set_host(None).unwrap();
+    let mut host = g.set_scripts(None).unwrap();
     let (mut loaded, _) = Game::load(world.content.clone(), &path).unwrap();
     host.attach(&mut loaded);
-    loaded.set_host(Some(host));
+    loaded.set_scripts(Some(host));
     turn(&mut loaded);
     assert_eq!(
         said(&mut loaded),

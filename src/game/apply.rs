@@ -62,7 +62,7 @@ pub(super) struct UndoPoint {
     rng: crate::rng::Streams,
     queued: usize,
     said: usize,
-    /// Whether the scripts opened a checkpoint for it (`Host::checkpoint`), which its end closes.
+    /// Whether the scripts opened a checkpoint for it (`ScriptHost::checkpoint`), which its end closes.
     scripts: bool,
 }
 
@@ -236,7 +236,10 @@ impl Game {
     /// (`lantern.apply`, while the scripts are busy) is inside theirs. Every point ends in
     /// [`keep`](Self::keep) or [`undo`](Self::undo).
     pub(super) fn undo_point(&mut self, scripts: bool) -> UndoPoint {
-        let scripts = scripts && self.with_host(|host, game| host.checkpoint(game)).is_some();
+        let scripts = scripts
+            && self
+                .with_scripts(|host, game| host.checkpoint(game))
+                .is_some();
         UndoPoint {
             state: self.state.clone(),
             rng: self.rng.clone(),
@@ -250,7 +253,7 @@ impl Game {
     /// transaction around it.
     pub(super) fn keep(&mut self, point: UndoPoint) {
         if point.scripts {
-            self.with_host(|host, game| host.commit(game));
+            self.with_scripts(|host, game| host.commit(game));
         }
     }
 
@@ -258,7 +261,7 @@ impl Game {
     /// what scripts stored since.
     pub(super) fn undo(&mut self, point: UndoPoint) {
         if point.scripts {
-            self.with_host(|host, game| host.roll_back(game));
+            self.with_scripts(|host, game| host.roll_back(game));
         }
         self.state = point.state;
         self.scene_changed();
@@ -606,8 +609,8 @@ impl Game {
                 if let Some(result) = self.host_action(id, args, ctx) {
                     return result.map_err(crate::Error::Refused);
                 }
-                let busy = self.host_busy;
-                match self.with_host(|host, game| host.action(game, id, args, ctx)) {
+                let busy = self.scripts_busy;
+                match self.with_scripts(|host, game| host.action(game, id, args, ctx)) {
                     Some(result) => result?,
                     None if busy => {
                         return Err(format!(

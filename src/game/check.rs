@@ -157,13 +157,13 @@ impl Game {
         if let Some(answer) = self.host_check(id, args, ctx) {
             return answer;
         }
-        let Ok(mut slot) = self.host.try_borrow_mut() else {
+        let Ok(mut slot) = self.scripts.try_borrow_mut() else {
             return Err(format!(
                 "the check `{id}` cannot run inside another script's call (a check asked while a script runs)"
             ));
         };
         let Some(host) = slot.as_mut() else {
-            return Err(if self.host_busy {
+            return Err(if self.scripts_busy {
                 format!("the check `{id}` cannot run inside another script's call")
             } else {
                 format!("no script registers the check `{id}`")

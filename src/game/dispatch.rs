@@ -38,7 +38,7 @@ impl Game {
     pub fn work(&self) -> u64 {
         const EVENT: u64 = 200;
         let scripts = self
-            .host
+            .scripts
             .try_borrow()
             .map_or(0, |h| h.as_ref().map_or(0, |h| h.work()));
         (self.handled as u64)
@@ -94,7 +94,7 @@ impl Game {
             let dropped = std::mem::take(&mut self.unqueued);
             self.report_loop(dropped);
         }
-        self.with_host(|host, game| host.settle(game));
+        self.with_scripts(|host, game| host.settle(game));
         debug_assert!(
             self.quests_indexed(),
             "quest progress and its dense copy differ"
@@ -137,7 +137,7 @@ impl Game {
         if let Some(handlers) = content.host_handlers.get(kind.0 as usize) {
             self.run_host_handlers(content, handlers, event);
         }
-        self.with_host(|host, game| host.on_event(game, event));
+        self.with_scripts(|host, game| host.on_event(game, event));
     }
 
     /// The world's triggers and quests for one event: the top level's, the room's, then the

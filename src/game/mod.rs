@@ -4,7 +4,7 @@
 //! triggers, quests and the Lua adapter all go through it. Events queue in a `VecDeque` and are
 //! handled first in, first out after each command, at most [`EVENT_CAP`] per turn (invariant 7).
 //! Dispatch looks triggers up by event kind, so its cost grows with the triggers that listen, not
-//! with all that exist. The engine knows nothing about Lua: scripts plug in through [`Host`].
+//! with all that exist. The engine knows nothing about Lua: scripts plug in through [`ScriptHost`].
 
 mod apply;
 mod check;
@@ -95,8 +95,10 @@ impl Ctx<'_> {
 }
 
 /// What scripts plug into the engine: event handlers, and the actions and checks they register.
-/// The Lua layer implements it; the engine runs without one (simulations, benchmarks).
-pub trait Host {
+/// The Lua layer implements it; the engine runs without one (simulations, benchmarks). (The
+/// *hosting game*, whose world mods are written for, is `host::Rules` and `State::host`: this is
+/// the other side, the scripts the game hosts.)
+pub trait ScriptHost {
     /// Called for every handled event, after the native triggers and quests.
     fn on_event(&mut self, game: &mut Game, event: &Event);
     /// Called when the queue is empty again: a place to write script state (storage) into the game.
@@ -110,12 +112,12 @@ pub trait Host {
     }
     /// Called when a transaction that may run script code starts (an action list with a script's
     /// action, an encounter's option, a game's verb): from now on the host records what it must
-    /// be able to put back. Each is closed by [`commit`](Host::commit) or
-    /// [`roll_back`](Host::roll_back), innermost first.
+    /// be able to put back. Each is closed by [`commit`](ScriptHost::commit) or
+    /// [`roll_back`](ScriptHost::roll_back), innermost first.
     fn checkpoint(&mut self, _game: &mut Game) {}
-    /// The innermost transaction since a [`checkpoint`](Host::checkpoint) succeeded.
+    /// The innermost transaction since a [`checkpoint`](ScriptHost::checkpoint) succeeded.
     fn commit(&mut self, _game: &mut Game) {}
-    /// The innermost transaction since a [`checkpoint`](Host::checkpoint) failed and the game went
+    /// The innermost transaction since a [`checkpoint`](ScriptHost::checkpoint) failed and the game went
     /// back to the state it had then: script state is to go back too.
     fn roll_back(&mut self, _game: &mut Game) {}
     /// Runs an action the scripts registered. A failure the host reported itself (with
@@ -164,9 +166,9 @@ pub struct Game {
     /// modifiers, an encounter's eligibility) can still ask a Lua check, which sees the game
     /// read-only; while the host is busy (a handler, an action, another check), asking it is an
     /// error that the condition reports.
-    host: std::cell::RefCell<Option<Box<dyn Host>>>,
-    /// Whether the host is out of its cell, serving a call (`Game::with_host`).
-    host_busy: bool,
+    scripts: std::cell::RefCell<Option<Box<dyn ScriptHost>>>,
+    /// Whether the scripts are out of their cell, serving a call (`Game::with_scripts`).
+    scripts_busy: bool,
     /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
     in_turn: bool,
     /// For each open list of the game's own actions, the copies it keeps to undo them.
@@ -261,8 +263,8 @@ impl Game {
             log: VecDeque::new(),
             spare: event::Spare::default(),
             traces,
-            host: Default::default(),
-            host_busy: false,
+            scripts: Default::default(),
+            scripts_busy: false,
             in_turn: false,
             host_undo: Vec::new(),
             spare_host: Default::default(),
@@ -364,23 +366,26 @@ impl Game {
         &mut self.rng
     }
 
-    /// Runs `f` with the host taken out of the game, so that it can be handed the game mutably;
-    /// `None` when there is no host, or it is out already (serving a call further up).
-    pub(super) fn with_host<R>(
+    /// Runs `f` with the scripts taken out of the game, so that they can be handed the game
+    /// mutably; `None` when there are none, or they are out already (serving a call further up).
+    pub(super) fn with_scripts<R>(
         &mut self,
-        f: impl FnOnce(&mut dyn Host, &mut Game) -> R,
+        f: impl FnOnce(&mut dyn ScriptHost, &mut Game) -> R,
     ) -> Option<R> {
-        let mut host = self.host.get_mut().take()?;
-        self.host_busy = true;
+        let mut host = self.scripts.get_mut().take()?;
+        self.scripts_busy = true;
         let result = f(host.as_mut(), self);
-        self.host_busy = false;
-        *self.host.get_mut() = Some(host);
+        self.scripts_busy = false;
+        *self.scripts.get_mut() = Some(host);
         Some(result)
     }
 
     /// Plugs the scripts in (or takes them out); returns the previous ones.
-    pub fn set_host(&mut self, host: Option<Box<dyn Host>>) -> Option<Box<dyn Host>> {
-        std::mem::replace(self.host.get_mut(), host)
+    pub fn set_scripts(
+        &mut self,
+        host: Option<Box<dyn ScriptHost>>,
+    ) -> Option<Box<dyn ScriptHost>> {
+        std::mem::replace(self.scripts.get_mut(), host)
     }
 
     /// A creature of the roguelike by its reference.

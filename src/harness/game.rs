@@ -91,7 +91,7 @@ pub fn constructor(
         let symbols = crate::content::resolve::symbols_of(&prepared.content, &scripts.extensions());
         let mut game = Game::new(prepared.content.clone(), seed);
         scripts.attach_storage(&mut game);
-        game.set_host(Some(Box::new(scripts)));
+        game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.
         charge(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
         live.set(live.get() + 1);

@@ -12,7 +12,7 @@ use super::{budget::Budget, LuaRuntime, ModScript, Registered, Shared, QUARANTIN
 use crate::content::Value;
 use crate::diag::Code;
 use crate::diag::Diagnostic;
-use crate::game::{Ctx, Event, Game, Host};
+use crate::game::{Ctx, Event, Game, ScriptHost};
 use crate::id::Id;
 use mlua::{Function, Lua, Table};
 use std::collections::BTreeMap;
@@ -265,7 +265,7 @@ impl LuaRuntime {
     }
 }
 
-impl Host for LuaRuntime {
+impl ScriptHost for LuaRuntime {
     fn on_event(&mut self, game: &mut Game, event: &Event) {
         let calls = {
             let shared = self.shared.borrow();

@@ -189,10 +189,10 @@ pub struct LuaRuntime {
     /// Every script read, by mod: checked without running once the content is known.
     scripts: Vec<(String, FileId, String)>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
-    /// that may run script code (`Host::checkpoint`).
+    /// that may run script code (`ScriptHost::checkpoint`).
     journals: Vec<Option<i64>>,
     /// Instructions the calls into the scripts ran before this turn, their loading included:
-    /// with this turn's (`ModScript::turn_used`), what `Host::work` says.
+    /// with this turn's (`ModScript::turn_used`), what `ScriptHost::work` says.
     work: u64,
 }
 

@@ -55,7 +55,7 @@ impl TestMods {
         let mut game = Game::new(world.content.clone(), seed);
         let mut lua = world.take_lua().expect("Lua starts");
         lua.attach_storage(&mut game);
-        game.set_host(Some(Box::new(lua)));
+        game.set_scripts(Some(Box::new(lua)));
         (game, world)
     }
 }
