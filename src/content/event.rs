@@ -100,12 +100,12 @@ impl std::hash::Hasher for Fnv {
 impl EventTable {
     /// The engine's events, then `custom` in ID order.
     pub fn new(custom: Vec<EventDef>) -> EventTable {
-        EventTable::with_scripts(Vec::new(), custom)
+        EventTable::with_game(Vec::new(), custom)
     }
 
     /// The engine's events, then the hosting game's (in the order it declared them), then the
     /// mods' custom events in ID order.
-    pub fn with_scripts(host: Vec<EventDef>, mut custom: Vec<EventDef>) -> EventTable {
+    pub fn with_game(host: Vec<EventDef>, mut custom: Vec<EventDef>) -> EventTable {
         let mut defs: Vec<EventDef> = ENGINE_EVENTS
             .iter()
             .map(|e| EventDef {

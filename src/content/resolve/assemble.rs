@@ -276,7 +276,7 @@ fn event_table(
             span: Some(Span::new(src.file, src.raw.id.span())),
         });
     }
-    EventTable::with_scripts(host_events(ext, diags), custom_events)
+    EventTable::with_game(host_events(ext, diags), custom_events)
 }
 
 /// What every later stage reads: the raw definitions, the declared symbols, the event table
