@@ -24,6 +24,8 @@
 //! - [`lua`]: the sandboxed Lua layer and its [`lua::Limits`].
 //! - [`hazard`]: the card-and-dice hazard game (seed 002) and its simulator.
 //! - `cli`: lantern's tools, for the `lantern` binary and for a game's own (feature `cli`).
+//! - [`prelude`]: the types a game names most, to `use lantern::prelude::*`.
+//! - `roguelike`: the reference game's vocabulary, `roguelike::rules()` (feature `roguelike`).
 //!
 //! Items marked hidden in these docs (a few of the Lua layer's and the game's, for lantern's own
 //! tests and benchmarks) are not part of the API and may change without notice.
@@ -54,11 +56,24 @@ pub(crate) mod mods;
 pub mod reload;
 pub mod rng;
 #[cfg(feature = "roguelike")]
-mod roguelike;
+pub mod roguelike;
 pub(crate) mod toml_file;
 pub(crate) mod write;
 
 pub use error::Error;
+
+/// The types a game embedding lantern names most: `use lantern::prelude::*;`.
+pub mod prelude {
+    pub use crate::content::{Content, Value};
+    pub use crate::diag::{render_all, Diagnostic};
+    pub use crate::game::{CreatureRef, Ctx, Game};
+    pub use crate::host::{Args, Effects, GameState, Param, Problem, Query, Rules, Vocabulary};
+    pub use crate::id::Id;
+    pub use crate::load::{load_game, World};
+    pub use crate::lua::Limits;
+    pub use crate::reload::Live;
+    pub use crate::Error;
+}
 
 /// `docs/embedding.md`, the game developer's chapter: every Rust block in it is compiled and run as
 /// a doctest, so the chapter cannot drift from the API.

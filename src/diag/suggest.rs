@@ -7,7 +7,7 @@ pub const LONGEST_COMPARED: usize = 100;
 /// The candidate closest to `wrong`, if one is close enough to be a plausible typo.
 ///
 /// Namespaced IDs are compared whole and by their name part, so `core:glod` finds `core:gold`
-/// and a bare `undead` finds `core:undead`. Names longer than [`LONGEST_COMPARED`] are not
+/// and a bare `undead` finds `core:undead`. Names longer than `LONGEST_COMPARED` (100) are not
 /// compared, so the cost is bounded by the number of candidates whatever the input.
 pub fn suggest<'a, I>(wrong: &str, candidates: I) -> Option<String>
 where

@@ -414,7 +414,7 @@ pub const FAILED: usize = 2_000;
 pub const FILE: usize = 10_000;
 
 /// What comparing a misspelt name with one candidate costs in a "did you mean" (names are
-/// compared only up to [`crate::diag::suggest::LONGEST_COMPARED`] bytes): a failing call that
+/// compared only up to 100 bytes): a failing call that
 /// suggests pays this for each name it was compared with.
 pub const SUGGESTION: usize = 32;
 

@@ -4,7 +4,7 @@
 //! One Lua 5.4 state holds one environment per mod (`sandbox`). Each mod's `scripts/main.lua` runs
 //! at load, in mod order, and registers what it offers (`loading`); [`LuaRuntime::extensions`] then tells the
 //! content resolver which `<mod>:<name>` actions and checks exist, and [`LuaRuntime::bind`] resolves
-//! the events handlers listen to. During play the runtime is the game's [`Host`](crate::game::Host)
+//! the events handlers listen to. During play the runtime is the game's [`ScriptHost`](crate::game::ScriptHost)
 //! (`host`): the engine calls it for every event and for every registered action and check, and
 //! it lends the game to Lua for the length of one call (`bridge`).
 //!

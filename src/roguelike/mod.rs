@@ -20,7 +20,14 @@
 mod combat;
 mod items;
 mod rooms;
-pub mod world;
+pub(crate) mod world;
+
+/// The reference roguelike's vocabulary: its rooms and floors as tables, the run as its state,
+/// its events and `lantern.game.position`. [`Rules::default`](crate::host::Rules::default) is
+/// this with the `roguelike` feature on; a tool that loads the bundled mods may name it instead.
+pub fn rules() -> crate::host::Rules {
+    crate::host::Rules::default()
+}
 
 use crate::game::Outcome;
 
