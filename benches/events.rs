@@ -10,7 +10,7 @@
 //!
 //! Run with `cargo bench --bench events`.
 
-use lantern::content::{load, Extensions, Value};
+use lantern::content::{load, Value};
 use lantern::game::{CreatureRef, Game};
 use std::collections::VecDeque;
 use std::fmt::Write;
@@ -73,7 +73,7 @@ fn setup(total: usize) -> (Game, lantern::content::EventKey) {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     write_mod(&dir, total);
-    let loaded = load(&dir, &Extensions::default());
+    let loaded = load(&dir, &lantern::roguelike::rules().extensions());
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics.first());
     let _ = std::fs::remove_dir_all(&dir);
     let content = loaded.content.clone();

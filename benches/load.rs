@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo bench --bench load`. Sizes: `LANTERN_BENCH_MODS` (200) and `LANTERN_BENCH_DEFS` (500).
 
-use lantern::content::{generate, load, Extensions};
+use lantern::content::{generate, load};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
     );
 
     // Warm the file cache and check the set is clean.
-    let loaded = load(&dir, &Extensions::default());
+    let loaded = load(&dir, &lantern::roguelike::rules().extensions());
     assert!(
         !loaded.has_errors(),
         "generated set has errors: {:?}",
@@ -53,7 +53,7 @@ fn main() {
         baseline.push(start.elapsed());
 
         let start = Instant::now();
-        let loaded = load(&dir, &Extensions::default());
+        let loaded = load(&dir, &lantern::roguelike::rules().extensions());
         std::hint::black_box(&loaded.content);
         lantern.push(start.elapsed());
     }

@@ -62,6 +62,16 @@ pub(crate) mod write;
 
 pub use error::Error;
 
+/// The rules lantern's own loaders and tools use when a caller names none (`load_world`,
+/// `Harness::new`, the `lantern` binary): the reference roguelike's with the `roguelike` feature,
+/// the empty ones without it.
+pub(crate) fn bundled_rules() -> host::Rules {
+    #[cfg(feature = "roguelike")]
+    return roguelike::rules();
+    #[cfg(not(feature = "roguelike"))]
+    host::Rules::empty()
+}
+
 /// The types a game embedding lantern names most: `use lantern::prelude::*;`.
 pub mod prelude {
     pub use crate::content::{Content, Value};

@@ -35,7 +35,7 @@ pub fn fresh_scripts(
             ))
         }
     };
-    lua.set_rules(content.host.clone());
+    lua.set_rules(crate::host::Rules::of(&content));
     for m in folders {
         lua.load_mod(m, &mut sources, &mut diagnostics);
     }
@@ -88,7 +88,12 @@ impl World {
 /// vocabulary ([`Rules::default`]: the reference roguelike's with the `roguelike` feature, the
 /// empty one without). A game with its own world loads with [`load_game`].
 pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
-    load_world_of(&[mods_dir.to_path_buf()], None, limits, &Rules::default())
+    load_world_of(
+        &[mods_dir.to_path_buf()],
+        None,
+        limits,
+        &crate::bundled_rules(),
+    )
 }
 
 /// Loads the mods of the mods directories for a game with its own vocabulary: its tables,
@@ -101,7 +106,7 @@ pub fn load_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
 /// [`load_world_from`], and the scripts read for what their literal calls would fail with when
 /// they run ([`LuaRuntime::check_scripts`]): what `lantern check` reports.
 pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
-    check_game(roots, &Rules::default(), limits)
+    check_game(roots, &crate::bundled_rules(), limits)
 }
 
 /// [`check_world`] for a game with its own vocabulary.
@@ -116,7 +121,7 @@ pub fn check_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
 
 /// Loads the mods of several mods directories as one set (the game's, then the player's).
 pub fn load_world_from(roots: &[PathBuf], limits: Limits) -> World {
-    load_world_of(roots, None, limits, &Rules::default())
+    load_world_of(roots, None, limits, &crate::bundled_rules())
 }
 
 /// Loads only the listed mods of the mods directories (a test's `mods = {"core", "rats"}`); a
@@ -172,7 +177,7 @@ pub fn load_world_of(
             );
         }
     }
-    let raw = content::parse::read_mods(&folders, rules, &mut sources, &mut diagnostics);
+    let raw = content::parse::read_mods(&folders, rules.defs(), &mut sources, &mut diagnostics);
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => Some(lua),
         Err(e) => {
@@ -190,7 +195,7 @@ pub fn load_world_of(
         }
     }
     let mut ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
-    ext.host = rules.clone();
+    ext.declared = rules.defs().clone();
     let mods = folders.iter().map(content::mod_info).collect();
     let content = Arc::new(content::build(raw, mods, &ext, &sources, &mut diagnostics));
     if let Some(lua) = lua.as_mut() {

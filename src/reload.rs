@@ -162,7 +162,7 @@ impl Live {
         seed: u64,
         limits: Limits,
     ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
-        Live::start_game(roots, &Rules::default(), seed, limits)
+        Live::start_game(roots, &crate::bundled_rules(), seed, limits)
     }
 
     /// [`Live::start_over`] for a game with its own vocabulary, which every reload and restart

@@ -9,7 +9,7 @@ use lantern::id::Id;
 use proptest::prelude::*;
 
 fn lua_names() -> Extensions {
-    let mut ext = Extensions::default();
+    let mut ext = lantern::roguelike::rules().extensions();
     ext.checks.insert(Id::qualified("rats:is_night").unwrap());
     ext.actions.insert(Id::qualified("rats:summon").unwrap());
     ext
@@ -44,7 +44,7 @@ fn design_examples_load_verbatim() {
 fn actions_and_checks_no_script_registers_are_reported() {
     let loaded = load(
         &root().join("tests/fixtures/design_examples/mods"),
-        &Extensions::default(),
+        &lantern::roguelike::rules().extensions(),
     );
     let messages: Vec<&str> = loaded
         .diagnostics
@@ -76,7 +76,7 @@ fn load_order_puts_dependencies_first_and_breaks_ties_by_id() {
         )
         .unwrap();
     }
-    let loaded = load(dir.path(), &Extensions::default());
+    let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
     let order: Vec<&str> = loaded.content.mods.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(order, ["beta", "zeta", "alpha", "gamma"]);
 }
@@ -92,7 +92,7 @@ fn load_with_file(bytes: &[u8]) {
         std::fs::copy(f.path(), core.join("data").join(f.file_name())).unwrap();
     }
     std::fs::write(core.join("data/mutated.toml"), bytes).unwrap();
-    let loaded = load(dir.path(), &Extensions::default());
+    let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
     // Every diagnostic must render: spans inside their files, lines that exist.
     let _ = lantern::diag::render_all(&loaded.diagnostics, &loaded.sources);
 }
@@ -169,7 +169,7 @@ fn loader_help(table: &str, key: &str) -> String {
     std::fs::create_dir_all(m.join("data")).unwrap();
     std::fs::write(m.join("mod.toml"), "id = \"m\"\nversion = \"1.0.0\"\n").unwrap();
     std::fs::write(m.join("data/a.toml"), format!("[[{table}]]\n{key} = 1\n")).unwrap();
-    let loaded = load(dir.path(), &Extensions::default());
+    let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
     loaded
         .diagnostics
         .iter()

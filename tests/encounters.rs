@@ -4,7 +4,7 @@
 mod common;
 
 use common::root;
-use lantern::content::{load, Action, ActionEntry, Content, Extensions, Who};
+use lantern::content::{load, Action, ActionEntry, Content, Who};
 use lantern::diag::{FileId, Span};
 use lantern::game::Game;
 use lantern::id::Id;
@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn content_at(mods: &Path) -> Arc<Content> {
-    let loaded = load(mods, &Extensions::default());
+    let loaded = load(mods, &lantern::roguelike::rules().extensions());
     assert!(
         !loaded.has_errors(),
         "{}",
@@ -217,15 +217,10 @@ fn ec1_and_ec2_no_encounters_complete_the_room_with_a_warning() {
 
     // EC2: encounters exist but none is eligible (the pilgrim needs the player wounded; weight 0 is never drawn).
     let content = quick();
-    let only_pilgrim = Content {
-        encounters: content
-            .encounters
-            .iter()
-            .filter(|(k, _)| k.as_str() == "core:wounded_pilgrim")
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-        ..(*content).clone()
-    };
+    let mut only_pilgrim: Content = (*content).clone();
+    only_pilgrim
+        .encounters
+        .retain(|k, _| k.as_str() == "core:wounded_pilgrim");
     let mut g = Game::new(Arc::new(only_pilgrim), 1);
     g.enter_next_room().unwrap();
     assert!(g.encounter().is_none());

@@ -5,7 +5,7 @@
 mod common;
 
 use common::root;
-use lantern::content::{load, Extensions};
+use lantern::content::load;
 
 fn toml_blocks(markdown: &str) -> Vec<(usize, String)> {
     let mut blocks = Vec::new();
@@ -52,7 +52,7 @@ fn every_toml_example_in_the_guide_loads() {
             .unwrap();
             checked += 1;
         }
-        let loaded = load(dir.path(), &Extensions::default());
+        let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
         let rendered = lantern::diag::render_all(&loaded.diagnostics, &loaded.sources);
         assert!(
             loaded.diagnostics.is_empty(),

@@ -4,7 +4,7 @@
 mod common;
 
 use common::root;
-use lantern::content::{load, Content, Extensions};
+use lantern::content::{load, Content};
 use lantern::game::{ev, Game};
 use lantern::hazard::engine::{HazardRun, Rolls};
 use lantern::hazard::{DieState, Face, Phase, Route, Side};
@@ -16,7 +16,7 @@ use std::sync::Arc;
 fn content() -> Arc<Content> {
     let loaded = load(
         &root().join("tests/fixtures/hazard/mods"),
-        &Extensions::default(),
+        &lantern::roguelike::rules().extensions(),
     );
     assert!(
         loaded.diagnostics.is_empty(),
@@ -504,7 +504,10 @@ fn content_with(extra: &str) -> (Arc<Content>, Vec<String>) {
         .path()
         .join("data/extra.toml");
     std::fs::write(&data, extra).unwrap();
-    let loaded = load(&dir.path().join("mods"), &Extensions::default());
+    let loaded = load(
+        &dir.path().join("mods"),
+        &lantern::roguelike::rules().extensions(),
+    );
     let notes = loaded
         .diagnostics
         .iter()
@@ -689,7 +692,7 @@ end)
 #[test]
 fn every_bundled_hazard_meets_the_five_success_metrics() {
     let mods = common::core_only();
-    let c = load(mods.path(), &Extensions::default()).content;
+    let c = load(mods.path(), &lantern::roguelike::rules().extensions()).content;
     assert_eq!(c.hazards.len(), 9);
     let mut missed = Vec::new();
     for hazard in c.hazards.keys() {

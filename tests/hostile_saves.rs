@@ -5,7 +5,7 @@
 
 mod common;
 
-use lantern::content::{load, Content, Extensions};
+use lantern::content::{load, Content};
 use lantern::game::Game;
 use lantern::hazard::{Route, Side};
 use lantern::id::Id;
@@ -16,7 +16,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 fn core_content(dir: &std::path::Path) -> Arc<Content> {
-    load(dir, &Extensions::default()).content
+    load(dir, &lantern::roguelike::rules().extensions()).content
 }
 
 /// A game with something in every part of its state: items, a quest, a hazard half played.
@@ -297,7 +297,7 @@ fn a_hazard_whose_rounds_shrank_is_closed_with_a_note() {
         }
     }
     std::fs::write(&hazards, toml::to_string(&doc).unwrap()).unwrap();
-    let loaded = load(changed.path(), &Extensions::default());
+    let loaded = load(changed.path(), &lantern::roguelike::rules().extensions());
     assert!(
         !loaded.diagnostics.iter().any(|d| d.is_error()),
         "{:?}",

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{lantern, root};
-use lantern::content::{load, Action, ActionEntry, Extensions, Value, Who};
+use lantern::content::{load, Action, ActionEntry, Value, Who};
 use lantern::diag::{FileId, Span};
 use lantern::game::{ev, CreatureRef, Game};
 use lantern::id::Id;
@@ -15,7 +15,7 @@ fn core() -> Arc<lantern::content::Content> {
     static CORE: std::sync::OnceLock<Arc<lantern::content::Content>> = std::sync::OnceLock::new();
     CORE.get_or_init(|| {
         let dir = common::core_only();
-        let loaded = load(dir.path(), &Extensions::default());
+        let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
         assert!(!loaded.has_errors());
         loaded.content
     })
@@ -223,7 +223,7 @@ fn a_reward_that_emits_an_event_is_handled_after_the_events_already_waiting() {
 fn two_triggers_that_fire_each_other_stop_at_the_cap_with_the_chain_named() {
     let loaded = load(
         &root().join("tests/fixtures/rules/loop/mods"),
-        &Extensions::default(),
+        &lantern::roguelike::rules().extensions(),
     );
     assert!(!loaded.has_errors());
     let mut g = Game::new(loaded.content.clone(), 1);
@@ -301,7 +301,7 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
         "[[items]]\nid = \"gold\"\nstack = 9999\n\n[[items]]\nid = \"gem\"\n\n[[triggers]]\non = \"turn_started\"\nactions = [ { action = \"give_item\", item = \"gem\" }, { action = \"take_item\", item = \"gold\", count = 100 } ]\n",
     )
     .unwrap();
-    let loaded = load(dir.path(), &Extensions::default());
+    let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
     let mut g = Game::new(loaded.content.clone(), 1);
     // What the turn leaves if the list changes nothing: the same state, one turn on.
     let mut expected = g.state().clone();

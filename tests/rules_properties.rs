@@ -3,7 +3,7 @@
 
 mod common;
 
-use lantern::content::{load, Action, ActionEntry, Content, Extensions, Who};
+use lantern::content::{load, Action, ActionEntry, Content, Who};
 use lantern::diag::{FileId, Span};
 use lantern::game::{ev, Game, EVENT_CAP};
 use lantern::id::Id;
@@ -15,7 +15,7 @@ fn content() -> Arc<Content> {
     CONTENT
         .get_or_init(|| {
             let dir = common::core_only();
-            load(dir.path(), &Extensions::default()).content
+            load(dir.path(), &lantern::roguelike::rules().extensions()).content
         })
         .clone()
 }

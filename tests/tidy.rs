@@ -165,8 +165,7 @@ const LONGEST_FUNCTION: usize = 150;
 /// split (issue 25: split `resolve_all` at its stages, and the rest where their logic divides).
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/harness/game.rs", "add_methods", 406),
-    ("src/game/apply.rs", "apply_entry", 295),
-    ("src/content/resolve/vocabulary.rs", "action", 224),
+    ("src/content/resolve/vocabulary.rs", "action", 208),
     ("src/mods/order.rs", "load_order", 192),
     ("src/cli/play.rs", "run", 187),
     ("src/content/schema.rs", "data_schema_for", 181),
@@ -299,7 +298,6 @@ const NAMES_THE_GAME: &[(&str, usize)] = &[
     ("src/game/mod.rs", 3),
     ("src/harness/game.rs", 7),
     ("src/hazard/sim.rs", 1),
-    ("src/host/mod.rs", 3),
     ("src/lua/api/actions.rs", 1),
     ("src/lua/api/game.rs", 1),
     ("src/lua/bridge.rs", 1),

@@ -27,7 +27,7 @@ pub fn run(rules: &crate::host::Rules, lua_defs: Option<&Path>, schema: Option<&
         let files = [
             (
                 "lantern-data.schema.json",
-                crate::content::schema::data_schema_for(rules),
+                crate::content::schema::data_schema_for(rules.defs()),
             ),
             (
                 "lantern-mod.schema.json",

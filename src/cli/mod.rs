@@ -330,7 +330,7 @@ pub fn main() -> ExitCode {
         Err(code) => return code,
     };
     let default = [PathBuf::from("mods")];
-    let rules = Rules::default();
+    let rules = crate::bundled_rules();
     match cli.command {
         Command::Check(a) => run_tool(Tool::Check(a), &rules, &default, "lantern"),
         Command::Test(a) => run_tool(Tool::Test(a), &rules, &default, "lantern"),

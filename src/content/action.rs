@@ -118,10 +118,10 @@ pub enum Action {
     Game {
         /// The action's ID (`<game>:<name>`).
         id: Id,
+        /// Its position among the game's actions, where the engine finds its code.
+        index: usize,
         /// Its arguments.
         args: BTreeMap<String, Value>,
-        /// The game's code that runs it.
-        run: crate::host::GameAction,
     },
     /// An action registered by a mod's Lua, with its other fields as arguments. (One with the
     /// ID of a game's action runs that action, looked up when it runs.)

@@ -148,10 +148,10 @@ pub enum Check {
     Game {
         /// The check's ID (`<game>:<name>`).
         id: Id,
+        /// Its position among the game's checks, where the engine finds its code.
+        index: usize,
         /// Its arguments.
         args: BTreeMap<String, Value>,
-        /// The game's code that answers it.
-        run: crate::host::GameCheck,
     },
     /// A check registered by a mod's Lua, with its other fields as arguments. (One with the ID of
     /// a game's check asks that check, looked up when it is asked.)

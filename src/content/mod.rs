@@ -8,6 +8,7 @@
 
 mod action;
 mod condition;
+pub(crate) mod declare;
 mod defs;
 pub mod event;
 #[doc(hidden)]
@@ -56,8 +57,8 @@ pub struct Extensions {
     pub checks: BTreeSet<Id>,
     /// Mods whose scripts failed to load, so what they register is unknown.
     pub failed: BTreeSet<String>,
-    /// The hosting game's vocabulary: its tables, events, actions and checks.
-    pub host: crate::host::Rules,
+    /// The hosting game's declarations: its tables, events, actions and checks.
+    pub(crate) declared: Arc<declare::Declarations>,
 }
 
 /// Everything a mod set defines, resolved and indexed. Immutable once built.
@@ -103,9 +104,9 @@ pub struct Content {
     pub overrides: Vec<Override>,
     /// How many data files were read.
     pub files: usize,
-    /// The hosting game's vocabulary this content was resolved against: a game made from it, a
-    /// reload of it and a test game over it all use these rules.
-    pub host: crate::host::Rules,
+    /// The hosting game's declarations this content was resolved against, its code with them: a
+    /// game made from it, a reload of it and a test game over it all use these rules.
+    pub(crate) declared: Arc<declare::Declarations>,
     /// The entries of the game's own tables, by kind of ID (`crop`).
     pub tables: HostTables,
     /// The triggers of the game's table entries, by the entry's kind and ID.
@@ -182,7 +183,7 @@ impl HostTables {
 impl Content {
     /// The entries of the game's table named by its kind of ID (`"crop"`) or its key (`"crops"`).
     fn host_table(&self, table: &str) -> Option<&BTreeMap<Id, HostValue>> {
-        let kind = self.host.kind_of_table(table).unwrap_or(table);
+        let kind = self.declared.kind_of_table(table).unwrap_or(table);
         self.tables.0.get(kind)
     }
 
@@ -318,7 +319,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
     let mut diagnostics = Vec::new();
     let folders =
         crate::mods::load_mod_list(&[mods_dir.to_path_buf()], &mut sources, &mut diagnostics);
-    let raw = parse::read_mods(&folders, &ext.host, &mut sources, &mut diagnostics);
+    let raw = parse::read_mods(&folders, &ext.declared, &mut sources, &mut diagnostics);
     let mods = folders.iter().map(mod_info).collect();
     let content = build(raw, mods, ext, &sources, &mut diagnostics);
     // Read top to bottom, file by file; problems without a place come first.

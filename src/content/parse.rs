@@ -4,9 +4,9 @@
 //! the file still loads and every problem is reported.
 
 use super::raw::*;
+use crate::content::declare::Declarations;
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
-use crate::host::Rules;
 use crate::mods::{Found, ModFolder};
 use std::path::Path;
 use toml::Spanned;
@@ -92,7 +92,7 @@ pub const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"]
 /// Reads every data file of every mod, in load order.
 pub fn read_mods(
     mods: &[ModFolder],
-    rules: &Rules,
+    rules: &Declarations,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> RawDefs {
@@ -160,7 +160,7 @@ pub fn read_file(
     text: &str,
     file: FileId,
     ns: &str,
-    rules: &Rules,
+    rules: &Declarations,
     defs: &mut RawDefs,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -178,19 +178,19 @@ pub fn read_file(
     for (key, value) in doc {
         let key_span = Span::new(file, key.span());
         let name: &str = key.get_ref();
-        let host_table = rules.defs().tables.iter().position(|t| t.key == name);
-        let builtin = |t: &&&str| !(rules.without_creatures() && CREATURE_TABLES.contains(*t));
+        let host_table = rules.tables.iter().position(|t| t.key == name);
+        let builtin = |t: &&&str| !(rules.without_creatures && CREATURE_TABLES.contains(*t));
         if !TABLES.iter().filter(builtin).any(|t| *t == name) && host_table.is_none() {
             let tables: Vec<&str> = TABLES
                 .iter()
                 .filter(builtin)
                 .copied()
-                .chain(rules.defs().tables.iter().map(|t| t.key))
+                .chain(rules.tables.iter().map(|t| t.key))
                 .collect();
             let message = if CREATURE_TABLES.contains(&name) {
                 format!(
                     "`{name}` is lantern's creature-and-inventory vocabulary, which the game `{}` does not use",
-                    rules.namespace()
+                    rules.namespace
                 )
             } else {
                 format!("unknown table `{name}` in a data file")
@@ -284,11 +284,11 @@ fn read_host_entry(
     file: FileId,
     ns: &str,
     table: usize,
-    rules: &Rules,
+    rules: &Declarations,
     defs: &mut RawDefs,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let decl = &rules.defs().tables[table];
+    let decl = &rules.tables[table];
     let span = Span::new(file, entry.span());
     let whole = entry.span();
     let toml::de::DeValue::Table(mut fields) = entry.into_inner() else {

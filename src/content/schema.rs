@@ -108,17 +108,17 @@ const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
 /// them: a struct) and which of them name IDs (the values' other types are the game's to check);
 /// its actions and checks are among the names offered; the creature tables are gone when the game
 /// leaves them out.
-pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
+pub fn data_schema_for(rules: &crate::content::declare::Declarations) -> Value {
     let (checks, actions) = vocabulary_names();
     let checks: Vec<String> = checks
         .iter()
         .map(|s| s.to_string())
-        .chain(rules.checks().map(|(id, _, _)| id.to_string()))
+        .chain(rules.checks.keys().map(crate::id::Id::to_string))
         .collect();
     let actions: Vec<String> = actions
         .iter()
         .map(|s| s.to_string())
-        .chain(rules.actions().map(|(id, _, _)| id.to_string()))
+        .chain(rules.public_actions().map(|(id, _)| id.to_string()))
         .collect();
     let events: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.name.to_string()).collect();
     let who = json!({ "enum": crate::content::Who::NAMES });
@@ -211,12 +211,12 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
             json!({ "type": "array", "items": { "type": "object", "required": required, "additionalProperties": false, "properties": props } }),
         );
     }
-    if rules.without_creatures() {
+    if rules.without_creatures {
         for table in crate::content::parse::CREATURE_TABLES {
             properties.remove(*table);
         }
     }
-    for table in &rules.defs().tables {
+    for table in &rules.tables {
         let mut props = Map::new();
         props.insert("id".to_string(), json!({ "type": "string" }));
         // A dotted reference (`needs.crop`) is inside a key the schema knows nothing else of.
@@ -241,8 +241,8 @@ pub fn data_schema_for(rules: &crate::host::Rules) -> Value {
                 continue;
             }
             match shape {
-                crate::host::keys::Shape::Names(names) => p["enum"] = json!(names),
-                crate::host::keys::Shape::Type(ty) => p["type"] = json!(ty),
+                crate::content::declare::keys::Shape::Names(names) => p["enum"] = json!(names),
+                crate::content::declare::keys::Shape::Type(ty) => p["type"] = json!(ty),
             }
         }
         if table.in_play.is_some() {

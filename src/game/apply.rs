@@ -183,11 +183,11 @@ impl Game {
     /// that only reads copies nothing. Anything else (several built-in actions, a script's action,
     /// which may do anything) copies lantern's whole state.
     fn undo_for(&mut self, list: &ActionList) -> Undo {
-        let host = &self.content.host;
+        let host = &self.content.declared;
         // A game's action, resolved (`Game`) or written by hand with its ID (`Custom`).
         let is_host = |a: &ActionEntry| match &a.action {
             Action::Game { .. } => true,
-            Action::Custom { id, .. } => host.action(id).is_some(),
+            Action::Custom { id, .. } => host.actions.contains_key(id),
             _ => false,
         };
         let custom =
@@ -201,7 +201,7 @@ impl Game {
                 said: self.messages.len(),
             })
         } else {
-            let script = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if host.action(id).is_none());
+            let script = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if !host.actions.contains_key(id));
             let scripts = list.actions.iter().any(script);
             Undo::Whole(Box::new(self.undo_point(scripts)))
         }
@@ -398,6 +398,75 @@ impl Game {
                 }
                 self.say_items(who, Gain::Lost, &[(item.clone(), *count)]);
             }
+            a @ (Action::GiveRandomItems { .. }
+            | Action::TakeRandomItems { .. }
+            | Action::DamageRandomItems { .. }) => self.apply_random_items(a, ctx)?,
+            a @ (Action::UnlockCard { .. } | Action::SetDie { .. }) => self.apply_to_deck(a)?,
+            Action::StartQuest { quest } => {
+                if !self.state.quests.contains_key(quest) {
+                    self.set_quest(
+                        quest,
+                        super::QuestProgress {
+                            count: 0,
+                            done: false,
+                        },
+                    );
+                    let name = content
+                        .quests
+                        .get(quest)
+                        .map(|q| q.name.clone())
+                        .unwrap_or_default();
+                    self.say(format!("Quest started: {name}"));
+                    self.push(
+                        Event::new(
+                            ev::QUEST_STARTED,
+                            CreatureRef::Player,
+                            None,
+                            vec![Some(Value::id(quest))],
+                        ),
+                        Some(ctx.cause.into()),
+                    );
+                }
+            }
+            Action::EmitEvent {
+                event,
+                payload,
+                target,
+            } => {
+                let target = match target {
+                    Some(w) => Some(self.who(*w, ctx)?),
+                    None => None,
+                };
+                self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
+            }
+            Action::Game { args, index, .. } => {
+                let run = self.code.actions[*index].clone();
+                return run(self, args, ctx).map_err(crate::Error::Refused);
+            }
+            Action::Custom { id, args } => {
+                if let Some(result) = self.host_action(id, args, ctx) {
+                    return result.map_err(crate::Error::Refused);
+                }
+                let busy = self.scripts_busy;
+                match self.with_scripts(|host, game| host.action(game, id, args, ctx)) {
+                    Some(result) => result?,
+                    None if busy => {
+                        return Err(format!(
+                            "the action `{id}` cannot run inside another script's call"
+                        )
+                        .into())
+                    }
+                    None => return Err(format!("no script registers the action `{id}`").into()),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The actions over random items of a creature's inventory (`apply_entry` sends only these).
+    fn apply_random_items(&mut self, action: &Action, ctx: &Ctx) -> Result<(), crate::Error> {
+        let content = self.content.clone();
+        match action {
             Action::GiveRandomItems {
                 tag,
                 count,
@@ -520,6 +589,15 @@ impl Game {
                     }
                 }
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The actions over the hazard game's deck and dice (`apply_entry` sends only these).
+    fn apply_to_deck(&mut self, action: &Action) -> Result<(), crate::Error> {
+        let content = self.content.clone();
+        match action {
             Action::UnlockCard { card, count } => {
                 let name = content
                     .cards
@@ -565,62 +643,7 @@ impl Game {
                     d.state = *state;
                 }
             }
-            Action::StartQuest { quest } => {
-                if !self.state.quests.contains_key(quest) {
-                    self.set_quest(
-                        quest,
-                        super::QuestProgress {
-                            count: 0,
-                            done: false,
-                        },
-                    );
-                    let name = content
-                        .quests
-                        .get(quest)
-                        .map(|q| q.name.clone())
-                        .unwrap_or_default();
-                    self.say(format!("Quest started: {name}"));
-                    self.push(
-                        Event::new(
-                            ev::QUEST_STARTED,
-                            CreatureRef::Player,
-                            None,
-                            vec![Some(Value::id(quest))],
-                        ),
-                        Some(ctx.cause.into()),
-                    );
-                }
-            }
-            Action::EmitEvent {
-                event,
-                payload,
-                target,
-            } => {
-                let target = match target {
-                    Some(w) => Some(self.who(*w, ctx)?),
-                    None => None,
-                };
-                self.emit(*event, ctx.bearer, target, payload, Some(ctx.cause.into()))?;
-            }
-            Action::Game { args, run, .. } => {
-                return (run.0)(self, args, ctx).map_err(crate::Error::Refused);
-            }
-            Action::Custom { id, args } => {
-                if let Some(result) = self.host_action(id, args, ctx) {
-                    return result.map_err(crate::Error::Refused);
-                }
-                let busy = self.scripts_busy;
-                match self.with_scripts(|host, game| host.action(game, id, args, ctx)) {
-                    Some(result) => result?,
-                    None if busy => {
-                        return Err(format!(
-                            "the action `{id}` cannot run inside another script's call"
-                        )
-                        .into())
-                    }
-                    None => return Err(format!("no script registers the action `{id}`").into()),
-                }
-            }
+            _ => {}
         }
         Ok(())
     }

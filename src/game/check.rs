@@ -252,8 +252,12 @@ impl Game {
                 }
                 return holds;
             }
-            Check::Game { args, run, .. } => {
-                return answered((run.0)(self, args, ctx), cond.negate, saw);
+            Check::Game { args, index, .. } => {
+                return answered(
+                    (self.code.checks[*index])(self, args, ctx),
+                    cond.negate,
+                    saw,
+                );
             }
             Check::Custom { id, args } => {
                 return answered(self.custom_check(id, args, ctx), cond.negate, saw);

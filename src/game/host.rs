@@ -48,12 +48,13 @@ impl Game {
     }
 
     fn verb_inner(&mut self, name: &str, args: &[Value]) -> Result<(), String> {
-        let rules = self.content.host.clone();
-        let Some(verb) = rules.defs().verbs.get(name) else {
-            let help = crate::diag::did_you_mean_suffix(name, rules.verbs().map(|(n, _)| n));
+        let content = self.content.clone();
+        let Some(verb) = content.declared.verbs.get(name) else {
+            let names = content.declared.verbs.keys().map(String::as_str);
+            let help = crate::diag::did_you_mean_suffix(name, names);
             return Err(format!("the game has no verb `{name}`{help}"));
         };
-        let run = verb.run.clone();
+        let run = self.code.verbs[verb.index].clone();
         let args = self.positional_args(&format!("verb `{name}`"), &verb.params, args)?;
         let args = crate::host::Args(&args);
         if self.in_turn {
@@ -121,7 +122,7 @@ impl Game {
     ) -> Result<ActionEntry, Diagnostic> {
         let span = Span::new(crate::diag::FileId(0), 0..0);
         let failed = |m: String| Diagnostic::error(Code::ActionFailed, m);
-        let rules = self.content.host.clone();
+        let rules = self.content.declared.clone();
         let (_, built_in) = crate::content::resolve::vocabulary_names();
         if built_in.contains(&action) {
             let mut map = BTreeMap::new();
@@ -140,7 +141,7 @@ impl Game {
             return crate::content::resolve::runtime_action(
                 &symbols,
                 &self.content.events,
-                rules.namespace(),
+                &rules.namespace,
                 &map,
             )
             .map(|mut entry| {
@@ -150,12 +151,12 @@ impl Game {
             .map_err(|m| failed(format!("action `{action}`: {m}")));
         }
         // A bare name is the game's own; a name that is no ID finds nothing (and "did you mean").
-        let id = Id::parse(action, rules.namespace());
+        let id = Id::parse(action, &rules.namespace);
         // Another namespace's action that is not the game's is a mod's script's: its arguments
         // go to the script as they are, and a name no script registers is refused when it runs.
         if let Some(id) = id
             .as_ref()
-            .filter(|id| id.namespace() != rules.namespace() && rules.action(id).is_none())
+            .filter(|id| id.namespace() != rules.namespace && !rules.actions.contains_key(*id))
         {
             let args = args
                 .iter()
@@ -169,9 +170,10 @@ impl Game {
                 span,
             });
         }
-        let Some((id, decl)) = id.and_then(|id| rules.action(&id).map(|d| (id, d))) else {
+        let Some((id, decl)) = id.and_then(|id| rules.declared(&id, true)) else {
             let names: Vec<String> = rules
-                .all_actions()
+                .actions
+                .keys()
                 .map(Id::to_string)
                 .chain(built_in.iter().map(|n| n.to_string()))
                 .collect();
@@ -183,7 +185,7 @@ impl Game {
             .map_err(failed)?;
         Ok(ActionEntry {
             action: crate::content::Action::Game {
-                run: crate::host::GameAction(decl.run.clone()),
+                index: decl.index,
                 id,
                 args: map,
             },
@@ -196,7 +198,7 @@ impl Game {
         self.symbols
             .get_or_init(|| {
                 let ext = crate::content::Extensions {
-                    host: self.content.host.clone(),
+                    declared: self.content.declared.clone(),
                     ..Default::default()
                 };
                 std::rc::Rc::new(crate::content::resolve::symbols_of(&self.content, &ext))
@@ -337,10 +339,11 @@ impl Game {
         handlers: &[usize],
         event: &crate::game::Event,
     ) {
-        let all = &content.host.defs().handlers;
+        let names = &content.declared.handlers;
+        let code = self.code.clone();
         for &i in handlers {
-            let (name, run) = &all[i];
-            if let Err(e) = run(self, event) {
+            let name = &names[i];
+            if let Err(e) = (code.handlers[i])(self, event) {
                 let chain = self.current_chain();
                 self.report(Diagnostic::error(
                     Code::ActionFailed,
@@ -357,7 +360,8 @@ impl Game {
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
     ) -> Option<Result<(), String>> {
-        let run = self.content.host.action(id)?.run.clone();
+        let index = self.content.declared.actions.get(id)?.index;
+        let run = self.code.actions[index].clone();
         Some(run(self, args, ctx))
     }
 
@@ -368,7 +372,7 @@ impl Game {
         args: &BTreeMap<String, Value>,
         ctx: &Ctx,
     ) -> Option<Result<bool, String>> {
-        let decl = self.content.host.check(id)?;
-        Some((decl.run)(self, args, ctx))
+        let index = self.content.declared.checks.get(id)?.index;
+        Some((self.code.checks[index])(self, args, ctx))
     }
 }

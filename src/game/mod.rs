@@ -143,6 +143,8 @@ pub trait ScriptHost {
 /// A game over a content snapshot: its state behind one door, the event queue, the scripts.
 pub struct Game {
     content: Arc<Content>,
+    /// The game's code over the declarations the content holds (its actions, checks, verbs...).
+    code: Arc<crate::host::Code>,
     state: State,
     rng: Streams,
     queue: VecDeque<(Event, Option<std::rc::Rc<str>>, Option<usize>)>,
@@ -237,7 +239,7 @@ impl Game {
             hazard: None,
             deck: crate::hazard::engine::starter_deck(content),
             over: false,
-            host: content.host.fresh_state(),
+            host: content.declared.fresh_state(),
         }
     }
 
@@ -252,6 +254,7 @@ impl Game {
             content.quest_defs.len(),
         )));
         let mut game = Game {
+            code: crate::host::shared_code(&content.declared),
             content,
             state,
             rng,
@@ -337,7 +340,7 @@ impl Game {
         let content = self.content.clone();
         let mut triggers = Vec::new();
         if !content.entry_triggers.is_empty() {
-            for (kind, id) in content.host.in_play(&self.state.host) {
+            for (kind, id) in content.declared.in_play(&self.state.host) {
                 if let Some(refs) = content.entry_triggers.get(&(kind, id)) {
                     triggers.extend(refs.iter().copied());
                 }
@@ -571,6 +574,7 @@ impl Game {
     /// Replaces the content (a reload). State keeps its IDs; what no longer exists is dropped or set
     /// aside with a warning that names it.
     pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
+        self.code = crate::host::shared_code(&content.declared);
         self.content = content;
         self.symbols = std::cell::OnceCell::new();
         self.scene_changed();
@@ -664,9 +668,9 @@ impl Game {
             self.state.player.inventory.push(s);
         }
         self.state.orphans = still;
-        let rules = content.host.clone();
+        let declared = content.declared.clone();
         notes.extend(
-            rules
+            declared
                 .reconcile(&mut self.state.host, &content)
                 .into_iter()
                 .map(|m| Diagnostic::warning(Code::Reconciled, m)),

@@ -115,11 +115,11 @@ impl Game {
         let mut state = file.state;
         state.host = match state.host.take_saved() {
             Some(json) => content
-                .host
+                .declared
                 .read_state(json)
                 .map_err(|e| format!("`{}` cannot be loaded: {e}", path.display()))?,
             // A save of a game that kept no state yet: the game starts its own afresh.
-            None => content.host.fresh_state(),
+            None => content.declared.fresh_state(),
         };
         notes.extend(within_bounds(&mut state));
         let mut game = Game::from_state(content, state);
@@ -229,7 +229,7 @@ fn upgrade(json: &mut serde_json::Value, content: &Content) {
         if let Some(position) = state.remove("position") {
             let scene = position.get("sequence").cloned().unwrap_or(0.into());
             state.insert("scene".into(), scene);
-            if !state.contains_key("host") && !content.host.fresh_state().is_empty() {
+            if !state.contains_key("host") && !content.declared.fresh_state().is_empty() {
                 state.insert("host".into(), position);
             }
         }

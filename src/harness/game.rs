@@ -603,9 +603,9 @@ impl UserData for TestGame {
         methods.add_method(
             "field",
             reading(|lua, this: &TestGame, name: String| {
-                let rules = this.game.content().host.clone();
-                let fields = &rules.defs().fields;
-                let Some(field) = fields.iter().find(|f| f.name == name) else {
+                let content = this.game.content().clone();
+                let fields = &content.declared.fields;
+                let Some(at) = fields.iter().position(|f| f.name == name) else {
                     let help =
                         crate::diag::did_you_mean_suffix(&name, fields.iter().map(|f| f.name));
                     return Err(located(
@@ -613,7 +613,7 @@ impl UserData for TestGame {
                         format!("the game adds no field `{name}` to `lantern.game`{help}"),
                     ));
                 };
-                match (field.get)(&this.game) {
+                match (crate::host::code_of(&content.declared).fields[at])(&this.game) {
                     Ok(json) => crate::lua::storage::from_json(lua, &json),
                     Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
                 }

@@ -107,7 +107,7 @@ impl Harness {
         Harness {
             roots: roots.to_vec(),
             limits,
-            rules: crate::host::Rules::default(),
+            rules: crate::bundled_rules(),
             prepared: Mutex::new(BTreeMap::new()),
             load_problems: Mutex::new(Vec::new()),
         }

@@ -13,22 +13,17 @@
 //! back with the rest, saves and the state hash include it, and a game's actions change it only
 //! through the one door ([`Effects::state_mut`] inside an action).
 
-mod args;
 mod effects;
-pub(crate) mod keys;
-mod problem;
-mod state;
 
-pub use args::{Args, Param};
+pub use crate::content::declare::{Args, GameState, HostState, Param, Problem};
 pub use effects::{Effects, Query};
-pub use problem::Problem;
-pub use state::{GameState, HostState};
 
-pub(crate) use state::StateType;
+use crate::content::declare::{
+    keys, Declarations, EventDecl, FieldDecl, FunctionDecl, Signature, StateType, TableDecl,
+};
 
 use crate::content::vocab::FieldType;
 use crate::content::Value;
-use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId};
 use crate::game::{Ctx, Game};
 use crate::id::Id;
@@ -37,58 +32,28 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-type ActionFn =
+pub(crate) type ActionFn =
     dyn Fn(&mut Game, &BTreeMap<String, Value>, &Ctx) -> Result<(), String> + Send + Sync;
-type CheckFn = dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
-type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
-type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
-type HandlerFn = dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
-type ReconcileFn = dyn Fn(&mut HostState, &crate::content::Content) -> Vec<String> + Send + Sync;
-type InPlayFn = dyn Fn(&HostState) -> Vec<Id> + Send + Sync;
-type FieldFn = dyn Fn(&Game) -> Result<serde_json::Value, String> + Send + Sync;
-/// One of the game's actions as the content holds it, found when the content was resolved, so
-/// applying it looks nothing up. Two are equal when they are the same declaration.
-#[derive(Clone)]
-pub struct GameAction(pub(crate) Arc<ActionFn>);
+pub(crate) type CheckFn =
+    dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
+pub(crate) type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
+pub(crate) type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
+pub(crate) type HandlerFn =
+    dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
+pub(crate) type FieldFn = dyn Fn(&Game) -> Result<serde_json::Value, String> + Send + Sync;
 
-/// One of the game's checks as the content holds it (see [`GameAction`]).
-#[derive(Clone)]
-pub struct GameCheck(pub(crate) Arc<CheckFn>);
-
-impl std::fmt::Debug for GameAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("GameAction")
-    }
+/// A game's code over its declarations: each list in the order of the declarations' positions
+/// (`Signature::index`, and the order of functions, fields and handlers). Content never holds it
+/// typed; the engine runs it.
+#[derive(Default)]
+pub(crate) struct Code {
+    pub actions: Vec<Arc<ActionFn>>,
+    pub checks: Vec<Arc<CheckFn>>,
+    pub functions: Vec<Arc<FunctionFn>>,
+    pub fields: Vec<Arc<FieldFn>>,
+    pub verbs: Vec<Arc<VerbFn>>,
+    pub handlers: Vec<Arc<HandlerFn>>,
 }
-
-impl std::fmt::Debug for GameCheck {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("GameCheck")
-    }
-}
-
-impl PartialEq for GameAction {
-    fn eq(&self, other: &GameAction) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl PartialEq for GameCheck {
-    fn eq(&self, other: &GameCheck) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// A game's rule over one entry of its table, the entry's type erased (`None`: not of its type).
-pub(crate) type ValidateFn = dyn Fn(&(dyn Any + Send + Sync)) -> Option<Vec<Problem>> + Send + Sync;
-/// Reads one entry of a game's data table into the game's type; when it does not read, the entry
-/// is asked for again (read anew from its text) to report every mistake in it.
-pub(crate) type ReadEntry = for<'a> fn(
-    toml::Spanned<toml::de::DeValue<'a>>,
-    FileId,
-    &str,
-    &mut dyn FnMut() -> Option<toml::Spanned<toml::de::DeValue<'a>>>,
-) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>);
 
 /// A game's declaration of its world, typed by its state `S` (use `()` for a game that keeps
 /// none). Build it with the methods below, in any order, and hand it to the loader as [`Rules`].
@@ -117,7 +82,8 @@ pub(crate) type ReadEntry = for<'a> fn(
 /// assert!(rules.problems().is_empty());
 /// ```
 pub struct Vocabulary<S> {
-    defs: Defs,
+    defs: Declarations,
+    code: Code,
     _state: PhantomData<fn() -> S>,
 }
 
@@ -155,22 +121,13 @@ impl<'a> EventFields<'a> {
 }
 
 /// A game's vocabulary with its state type erased: what the loader, the test harness and reload
-/// take. Cheap to clone. The default is the reference roguelike's vocabulary (its rooms, floors
-/// and run) when the `roguelike` feature is on, and the empty one without it.
+/// take. Cheap to clone. Content made with it carries it along ([`Rules::of`]).
 #[derive(Clone)]
-pub struct Rules(Arc<Defs>);
+pub struct Rules(Arc<Declarations>);
 
+/// The empty vocabulary ([`Rules::empty`]), whatever features are on.
 impl Default for Rules {
     fn default() -> Rules {
-        #[cfg(feature = "roguelike")]
-        {
-            // Made once: every loader of the bundled mods asks for it.
-            static ROGUELIKE: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
-            ROGUELIKE
-                .get_or_init(crate::roguelike::world::rules)
-                .clone()
-        }
-        #[cfg(not(feature = "roguelike"))]
         Rules::empty()
     }
 }
@@ -181,97 +138,14 @@ impl std::fmt::Debug for Rules {
     }
 }
 
-#[derive(Default)]
-pub(crate) struct Defs {
-    pub namespace: String,
-    pub state: Option<StateType>,
-    pub events: Vec<EventDecl>,
-    pub tables: Vec<TableDecl>,
-    pub actions: BTreeMap<Id, Declared<ActionFn>>,
-    pub checks: BTreeMap<Id, Declared<CheckFn>>,
-    pub functions: Vec<FunctionDecl>,
-    /// Fields the game adds to `lantern.game` ([`Vocabulary::game_field`]).
-    pub fields: Vec<FieldDecl>,
-    pub verbs: BTreeMap<String, VerbDecl>,
-    pub reconcile: Option<Arc<ReconcileFn>>,
-    /// Whether the game leaves out lantern's creature-and-inventory vocabulary (the roguelike's).
-    pub without_creatures: bool,
-    /// Handlers in Rust, by the name of the event they listen to, in declaration order.
-    pub handlers: Vec<(String, Arc<HandlerFn>)>,
-    /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
-    /// errors when a mod set is loaded with these rules.
-    pub problems: Vec<String>,
-}
-
-pub(crate) struct EventDecl {
-    pub name: String,
-    pub payload: Vec<(String, FieldType)>,
-    pub doc: &'static str,
-}
-
-pub(crate) struct TableDecl {
-    /// The array's name in data files: `crops`.
-    pub key: &'static str,
-    /// The kind of ID its entries have: `crop`.
-    pub kind: &'static str,
-    pub read: ReadEntry,
-    /// Keys of its entries that name IDs (declared with [`Vocabulary::refers`]), with their kind.
-    pub refs: Vec<(&'static str, FieldType)>,
-    /// When its entries carry triggers ([`Vocabulary::triggers`]): which entries are in play.
-    pub in_play: Option<Arc<InPlayFn>>,
-    /// The game's rules over each entry ([`Vocabulary::validate`]), in declaration order.
-    pub validate: Vec<Arc<ValidateFn>>,
-    /// The type its entries are read into, so a rule over another type is a mistake at once.
-    pub entry_type: (std::any::TypeId, &'static str),
-    /// The keys that type reads (beside `id`), when serde says (a struct): for editors, and to
-    /// check what `describe` names.
-    pub keys: Option<&'static [&'static str]>,
-    /// What the type reads at each key, where it says (an integer; one of an enum's names: a
-    /// room's `kind`), for editors (the schema `docs --schema` writes, a tool of the `cli`
-    /// feature's).
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-    pub shapes: Vec<(&'static str, keys::Shape)>,
-    /// What some of its keys mean, for editors ([`Vocabulary::describe`]).
-    pub help: Vec<(&'static str, &'static str)>,
-}
-
-pub(crate) struct Declared<F: ?Sized> {
-    pub params: Vec<Param>,
-    pub doc: &'static str,
-    pub run: Arc<F>,
-    /// An action only the game's own code performs ([`Vocabulary::internal_action`]).
-    pub internal: bool,
-}
-
-pub(crate) struct FunctionDecl {
-    pub name: &'static str,
-    pub params: Vec<Param>,
-    pub doc: &'static str,
-    pub call: Arc<FunctionFn>,
-}
-
-pub(crate) struct FieldDecl {
-    pub name: &'static str,
-    /// Its type as the Lua definitions write it.
-    pub lua_type: &'static str,
-    pub doc: &'static str,
-    pub get: Arc<FieldFn>,
-}
-
-pub(crate) struct VerbDecl {
-    pub params: Vec<Param>,
-    pub doc: &'static str,
-    pub run: Arc<VerbFn>,
-}
-
 impl<S: GameState> Vocabulary<S> {
     /// A game's vocabulary: `namespace` names its actions and checks (`farm:pay`) and its table of
     /// Lua functions (`lantern.farm`); `initial` is the state a new game starts with.
     pub fn new(namespace: &str, initial: S) -> Vocabulary<S> {
-        let mut defs = Defs {
+        let mut defs = Declarations {
             namespace: namespace.to_string(),
             state: Some(StateType::of(initial)),
-            ..Defs::default()
+            ..Declarations::default()
         };
         if !crate::id::is_ident(namespace) {
             defs.problems.push(format!(
@@ -280,6 +154,7 @@ impl<S: GameState> Vocabulary<S> {
         }
         Vocabulary {
             defs,
+            code: Code::default(),
             _state: PhantomData,
         }
     }
@@ -564,12 +439,13 @@ impl<S: GameState> Vocabulary<S> {
             let mut fx = Effects::<S>::new(game, ctx)?;
             f(&mut fx, Args(args))
         };
-        let decl = Declared {
+        let decl = Signature {
             params: params.to_vec(),
             doc,
             internal,
-            run: Arc::new(run) as Arc<ActionFn>,
+            index: self.code.actions.len(),
         };
+        self.code.actions.push(Arc::new(run));
         if self.defs.actions.insert(id.clone(), decl).is_some() {
             self.defs
                 .problems
@@ -592,12 +468,13 @@ impl<S: GameState> Vocabulary<S> {
             let q = Query::<S>::new(game)?;
             f(&q, Args(args))
         };
-        let decl = Declared {
+        let decl = Signature {
             params: params.to_vec(),
             doc,
             internal: false,
-            run: Arc::new(run) as Arc<CheckFn>,
+            index: self.code.checks.len(),
         };
+        self.code.checks.push(Arc::new(run));
         if self.defs.checks.insert(id.clone(), decl).is_some() {
             self.defs
                 .problems
@@ -639,8 +516,8 @@ impl<S: GameState> Vocabulary<S> {
                 name,
                 params: params.to_vec(),
                 doc,
-                call: Arc::new(call),
             });
+            self.code.functions.push(Arc::new(call));
         }
         self
     }
@@ -688,8 +565,8 @@ impl<S: GameState> Vocabulary<S> {
                 name,
                 lua_type,
                 doc,
-                get: Arc::new(get),
             });
+            self.code.fields.push(Arc::new(get));
         }
         self
     }
@@ -704,11 +581,13 @@ impl<S: GameState> Vocabulary<S> {
         F: Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync + 'static,
     {
         if self.name_ok("verb", name) {
-            let decl = VerbDecl {
+            let decl = Signature {
                 params: params.to_vec(),
                 doc,
-                run: Arc::new(f),
+                internal: false,
+                index: self.code.verbs.len(),
             };
+            self.code.verbs.push(Arc::new(f));
             if self.defs.verbs.insert(name.to_string(), decl).is_some() {
                 self.defs
                     .problems
@@ -740,7 +619,7 @@ impl<S: GameState> Vocabulary<S> {
                     .filter_map(|(i, (n, _))| ev.field(i).map(|v| (n.as_str(), v)))
                     .collect(),
             };
-            let cause = format!("{}:on:{}", content.host.namespace(), def.name);
+            let cause = format!("{}:on:{}", content.declared.namespace, def.name);
             let ctx = Ctx::command(&cause);
             let before = game.host_slot().clone();
             let result = Effects::<S>::new(game, &ctx).and_then(|mut fx| f(&mut fx, &fields));
@@ -749,7 +628,8 @@ impl<S: GameState> Vocabulary<S> {
             }
             result
         };
-        self.defs.handlers.push((name, Arc::new(run)));
+        self.defs.handlers.push(name);
+        self.code.handlers.push(Arc::new(run));
         self
     }
 
@@ -862,7 +742,7 @@ impl<S: GameState> Vocabulary<S> {
             params(format!("function `{}`", f.name), &f.params);
         }
         self.defs.problems.extend(problems);
-        Rules(Arc::new(self.defs))
+        Rules::from_parts(self.defs, self.code)
     }
 }
 
@@ -870,13 +750,6 @@ impl<S: GameState> From<Vocabulary<S>> for Rules {
     fn from(v: Vocabulary<S>) -> Rules {
         v.rules()
     }
-}
-
-/// A declaration by ID.
-fn find<'a, F: ?Sized>(map: &'a BTreeMap<Id, Declared<F>>, id: &Id) -> Option<&'a Declared<F>> {
-    // `Id`'s order compares pointers first, so the content's IDs (clones of the rules' own) are
-    // found without comparing text.
-    map.get(id)
 }
 
 fn read_entry<'a, T>(
@@ -906,7 +779,18 @@ where
 impl Rules {
     /// The empty vocabulary: lantern's own, with no game's world beside it.
     pub fn empty() -> Rules {
-        Rules(Arc::new(Defs::default()))
+        Rules::from_parts(Declarations::default(), Code::default())
+    }
+
+    fn from_parts(mut decl: Declarations, code: Code) -> Rules {
+        decl.code = Some(Arc::new(code));
+        Rules(Arc::new(decl))
+    }
+
+    /// The rules `content` was resolved against: a game made from it, a reload of it and a test
+    /// game over it use these without being told again.
+    pub fn of(content: &crate::content::Content) -> Rules {
+        Rules(content.declared.clone())
     }
 
     /// The game's namespace (`farm`, `roguelike`); empty for the empty vocabulary.
@@ -934,15 +818,8 @@ impl Rules {
     /// (its internal ones are left out).
     pub fn actions(&self) -> impl Iterator<Item = (&Id, &[Param], &'static str)> {
         self.0
-            .actions
-            .iter()
-            .filter(|(_, d)| !d.internal)
+            .public_actions()
             .map(|(id, d)| (id, d.params.as_slice(), d.doc))
-    }
-
-    /// Every action of the game's, its internal ones included, by ID.
-    pub(crate) fn all_actions(&self) -> impl Iterator<Item = &Id> {
-        self.0.actions.keys()
     }
 
     /// The game's checks with their parameters and documentation, in ID order.
@@ -953,99 +830,50 @@ impl Rules {
             .map(|(id, d)| (id, d.params.as_slice(), d.doc))
     }
 
-    pub(crate) fn defs(&self) -> &Defs {
+    /// What [`content::load`](crate::content::load) takes to read mods with these rules (no
+    /// script registers anything yet; add what scripts register to its sets).
+    pub fn extensions(&self) -> crate::content::Extensions {
+        crate::content::Extensions {
+            declared: self.0.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// The declarations, as content holds them.
+    pub(crate) fn defs(&self) -> &Arc<Declarations> {
         &self.0
-    }
-
-    /// The game's action `id`. The resolver puts the rules' own ID into the content
-    /// ([`declared`](Self::declared)), so dispatch finds it by pointer, without comparing text.
-    pub(crate) fn action(&self, id: &Id) -> Option<&Declared<ActionFn>> {
-        find(&self.0.actions, id)
-    }
-
-    /// The game's check `id`, found as [`action`](Self::action) finds actions.
-    pub(crate) fn check(&self, id: &Id) -> Option<&Declared<CheckFn>> {
-        find(&self.0.checks, id)
-    }
-
-    /// The rules' own ID for `id`, with the parameters of the action (or check) it names.
-    /// The game's action `id` as content holds it.
-    pub(crate) fn game_action(&self, id: &Id) -> Option<GameAction> {
-        self.action(id).map(|d| GameAction(d.run.clone()))
-    }
-
-    /// The game's check `id` as content holds it.
-    pub(crate) fn game_check(&self, id: &Id) -> Option<GameCheck> {
-        self.check(id).map(|d| GameCheck(d.run.clone()))
-    }
-
-    pub(crate) fn declared(&self, id: &Id, action: bool) -> Option<(Id, &[Param], bool)> {
-        let found = if action {
-            self.0
-                .actions
-                .get_key_value(id)
-                .map(|(k, d)| (k, &d.params, d.internal))
-        } else {
-            self.0
-                .checks
-                .get_key_value(id)
-                .map(|(k, d)| (k, &d.params, false))
-        };
-        found.map(|(k, p, internal)| (k.clone(), p.as_slice(), internal))
-    }
-
-    /// A fresh state for a new game (none when the game keeps none).
-    pub(crate) fn fresh_state(&self) -> HostState {
-        self.0
-            .state
-            .as_ref()
-            .map(|s| (s.fresh)())
-            .unwrap_or_default()
-    }
-
-    /// Turns a state read from a save into the game's type.
-    pub(crate) fn read_state(&self, json: serde_json::Value) -> Result<HostState, String> {
-        match &self.0.state {
-            Some(s) => (s.read)(json)
-                .map_err(|e| format!("the game's state in the save is not a `{}`: {e}", s.name)),
-            None => Err("the save holds a game's state, and this game keeps none".into()),
-        }
-    }
-
-    /// The kind of ID of the game's table written as `[[key]]`.
-    pub(crate) fn kind_of_table(&self, key: &str) -> Option<&'static str> {
-        self.0.tables.iter().find(|t| t.key == key).map(|t| t.kind)
-    }
-
-    /// The entries whose triggers listen now, by kind, as the game's state says.
-    pub(crate) fn in_play(&self, state: &HostState) -> Vec<(&'static str, Id)> {
-        let mut out = Vec::new();
-        for t in &self.0.tables {
-            if let Some(f) = &t.in_play {
-                out.extend(f(state).into_iter().map(|id| (t.kind, id)));
-            }
-        }
-        out
-    }
-
-    /// Brings the game's state in line with `content`; what changed, in words.
-    pub(crate) fn reconcile(
-        &self,
-        state: &mut HostState,
-        content: &crate::content::Content,
-    ) -> Vec<String> {
-        self.0
-            .reconcile
-            .as_ref()
-            .map(|f| f(state, content))
-            .unwrap_or_default()
     }
 
     /// The vocabulary's own mistakes as diagnostics.
     pub(crate) fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
-        self.0
-            .problems
-            .iter()
-            .map(|p| Diagnostic::error(Code::Vocabulary, format!("in the game's vocabulary: {p}")))
+        self.0.diagnostics()
     }
+
+    /// The game's code over its declarations.
+    pub(crate) fn code(&self) -> &Code {
+        code_of(&self.0)
+    }
+}
+
+/// The code `declared` carries (none for declarations made without a vocabulary: content built
+/// by hand in a test).
+pub(crate) fn code_of(declared: &Declarations) -> &Code {
+    declared
+        .code
+        .as_deref()
+        .and_then(|c| c.downcast_ref::<Code>())
+        .unwrap_or_else(|| no_code())
+}
+
+/// The code `declared` carries, shared: what a game keeps beside its content.
+pub(crate) fn shared_code(declared: &Declarations) -> Arc<Code> {
+    match declared.code.clone().map(Arc::downcast::<Code>) {
+        Some(Ok(code)) => code,
+        _ => Arc::new(Code::default()),
+    }
+}
+
+fn no_code() -> &'static Code {
+    static NONE: std::sync::OnceLock<Code> = std::sync::OnceLock::new();
+    NONE.get_or_init(Code::default)
 }

@@ -99,7 +99,7 @@ pub fn lua_defs(docs: &[ApiDoc], rules: &crate::host::Rules) -> String {
 
 /// Registers the API for a throwaway mod and writes the definitions from what was registered.
 pub fn generate() -> mlua::Result<String> {
-    generate_for(&crate::host::Rules::default())
+    generate_for(&crate::bundled_rules())
 }
 
 /// [`generate`] for a game with its own vocabulary: its Lua functions (`lantern.farm.money`) are

@@ -174,7 +174,7 @@ impl LuaRuntime {
             actions: shared.actions.keys().cloned().collect(),
             checks: shared.checks.keys().cloned().collect(),
             failed: self.failed.clone(),
-            host: shared.rules.clone(),
+            declared: shared.rules.defs().clone(),
         }
     }
 

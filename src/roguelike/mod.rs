@@ -23,10 +23,12 @@ mod rooms;
 pub(crate) mod world;
 
 /// The reference roguelike's vocabulary: its rooms and floors as tables, the run as its state,
-/// its events and `lantern.game.position`. [`Rules::default`](crate::host::Rules::default) is
-/// this with the `roguelike` feature on; a tool that loads the bundled mods may name it instead.
+/// its events and `lantern.game.position`. What lantern's own loaders and tools use when a caller
+/// names no rules (with the `roguelike` feature on).
 pub fn rules() -> crate::host::Rules {
-    crate::host::Rules::default()
+    // Made once: every loader of the bundled mods asks for it.
+    static ROGUELIKE: std::sync::OnceLock<crate::host::Rules> = std::sync::OnceLock::new();
+    ROGUELIKE.get_or_init(world::rules).clone()
 }
 
 use crate::game::Outcome;

@@ -52,7 +52,7 @@ pub fn resolve_all(
         overrides,
         events: events.clone(),
         files: std::mem::take(&mut raw.files),
-        host: ext.host.clone(),
+        declared: ext.declared.clone(),
         tables: Default::default(),
         entry_triggers: BTreeMap::new(),
         host_handlers: host_handlers(ext, &events, diags),
@@ -109,7 +109,7 @@ fn declare_all(
             .filter_map(|(ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
             .collect(),
         failed_scripts: ext.failed.clone(),
-        rules: ext.host.clone(),
+        rules: ext.declared.clone(),
         ..Symbols::default()
     };
     macro_rules! declare_kind {
@@ -133,7 +133,7 @@ fn declare_all(
     let cards = declare_kind!("card", cards, cards);
     // The game's own tables: each kind declared on its own, as the built-in kinds are.
     let mut host = Vec::new();
-    for (t, decl) in ext.host.defs().tables.iter().enumerate() {
+    for (t, decl) in ext.declared.tables.iter().enumerate() {
         let positions: Vec<usize> = (0..raw.host.len())
             .filter(|&i| raw.host[i].0 == t)
             .collect();
@@ -247,17 +247,12 @@ fn event_table(
         let mut payload = Vec::new();
         for (field, ty) in src.raw.payload.get_ref() {
             // A type is a built-in one or a kind of the game's tables (the roguelike's `room`).
-            let host_kind = ext
-                .host
-                .defs()
-                .tables
-                .iter()
-                .find(|t| t.kind == ty.get_ref());
+            let host_kind = ext.declared.tables.iter().find(|t| t.kind == ty.get_ref());
             match FieldType::from_name(ty.get_ref()).or(host_kind.map(|t| FieldType::Host(t.kind)))
             {
                 Some(t) => payload.push((field.clone(), t)),
                 None => {
-                    let kinds = ext.host.defs().tables.iter().map(|t| t.kind);
+                    let kinds = ext.declared.tables.iter().map(|t| t.kind);
                     let names: Vec<&str> = FieldType::DECLARABLE
                         .iter()
                         .map(|(n, _)| *n)
@@ -307,7 +302,7 @@ impl Stage<'_> {
         diags: &mut Vec<Diagnostic>,
     ) {
         for (t, winners) in host {
-            let kind = self.ext.host.defs().tables[*t].kind;
+            let kind = self.ext.declared.tables[*t].kind;
             for (id, &i) in winners {
                 let src = &self.raw.host[i].1;
                 let mut cx = self.cx(diags, &src.ns, src.file);
@@ -316,7 +311,7 @@ impl Stage<'_> {
                         cx.reference(kind, text);
                     }
                 }
-                for rule in &self.ext.host.defs().tables[*t].validate {
+                for rule in &self.ext.declared.tables[*t].validate {
                     for problem in rule(&*src.raw.value).unwrap_or_default() {
                         let at = problem
                             .key
@@ -367,7 +362,7 @@ impl Stage<'_> {
     ) -> Vec<Trigger> {
         let mut triggers: Vec<Trigger> = Vec::new();
         for (t, winners) in host {
-            let kind = self.ext.host.defs().tables[*t].kind;
+            let kind = self.ext.declared.tables[*t].kind;
             for (id, &i) in winners {
                 let src = &self.raw.host[i].1;
                 if src.raw.triggers.is_empty() {
@@ -539,12 +534,12 @@ fn host_handlers(
     events: &EventTable,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Vec<usize>> {
-    let handlers = &ext.host.defs().handlers;
+    let handlers = &ext.declared.handlers;
     if handlers.is_empty() {
         return Vec::new();
     }
     let mut by_event = vec![Vec::new(); events.len()];
-    for (i, (name, _)) in handlers.iter().enumerate() {
+    for (i, name) in handlers.iter().enumerate() {
         match events.lookup(name) {
             Some(key) => by_event[key.0 as usize].push(i),
             None => diags.push(Diagnostic::error(
@@ -562,7 +557,7 @@ fn host_handlers(
 /// The game's events as event definitions, after checking each against the engine's names (the
 /// kinds of their payload fields are checked with the rest of the vocabulary, by `rules()`).
 fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
-    let defs = ext.host.defs();
+    let defs = &ext.declared;
     let mut out = Vec::new();
     for e in &defs.events {
         if vocab::ENGINE_EVENTS

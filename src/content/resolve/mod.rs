@@ -297,8 +297,7 @@ pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         broken: Default::default(),
         failed_scripts: ext.failed.clone(),
         host: content
-            .host
-            .defs()
+            .declared
             .tables
             .iter()
             .map(|t| {
@@ -309,7 +308,7 @@ pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
                 (t.kind, ids.collect())
             })
             .collect(),
-        rules: content.host.clone(),
+        rules: content.declared.clone(),
     }
 }
 

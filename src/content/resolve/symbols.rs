@@ -30,8 +30,8 @@ pub struct Symbols {
     pub failed_scripts: BTreeSet<String>,
     /// The entries of the game's own tables, by kind.
     pub host: BTreeMap<&'static str, BTreeMap<Id, Span>>,
-    /// The game's vocabulary: its actions and checks, with their parameters.
-    pub rules: crate::host::Rules,
+    /// The game's declarations: its actions and checks, with their parameters.
+    pub(crate) rules: std::sync::Arc<crate::content::declare::Declarations>,
 }
 
 impl Symbols {

@@ -56,19 +56,22 @@ fn left_out(cx: &mut Cx, name: &Spanned<String>, kind: &str) -> bool {
     } else {
         CREATURE_ACTIONS
     };
-    if !rules.without_creatures() || !builtin.contains(&name.get_ref().as_str()) {
+    if !rules.without_creatures || !builtin.contains(&name.get_ref().as_str()) {
         return false;
     }
     let own: Vec<String> = if kind == "check" {
-        rules.checks().map(|(id, _, _)| id.to_string()).collect()
+        rules.checks.keys().map(Id::to_string).collect()
     } else {
-        rules.actions().map(|(id, _, _)| id.to_string()).collect()
+        rules
+            .public_actions()
+            .map(|(id, _)| id.to_string())
+            .collect()
     };
     cx.diags.push(
         Diagnostic::error(Code::UnknownReference, format!(
             "{kind} `{}` is lantern's creature-and-inventory vocabulary, which the game `{}` does not use",
             name.get_ref(),
-            rules.namespace()
+            rules.namespace
         ))
         .at(cx.span(name.span()))
         .with_help(format!("the game's {kind}s: {}", own.join(", "))),
@@ -211,12 +214,12 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 .map(|(quest, state)| Check::Quest { quest, state })
         }
         _ => {
-            if let Some((id, params, _)) = host_declared(cx, &name, "check") {
-                let args = host_args(cx, &mut e, &params);
+            if let Some(d) = host_declared(cx, &name, "check") {
+                let args = host_args(cx, &mut e, &d.params);
                 e.finish(cx);
-                let run = cx.syms.rules.game_check(&id)?;
+                let (id, index) = (d.id, d.index);
                 return args.map(|args| Condition {
-                    check: Check::Game { id, args, run },
+                    check: Check::Game { id, index, args },
                     negate,
                     reason,
                     span,
@@ -242,16 +245,44 @@ pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
     })
 }
 
-/// The game's own action or check of this name (`farm:pay`) with its parameters, if it is one,
-/// and whether it is one only the game's code performs.
-fn host_declared(
-    cx: &Cx,
-    name: &Spanned<String>,
-    kind: &str,
-) -> Option<(Id, Vec<crate::host::Param>, bool)> {
+/// The game's own action or check of this name (`farm:pay`), if it is one: its ID, parameters
+/// and position among the game's code, and whether only the game's code performs it.
+fn host_declared(cx: &Cx, name: &Spanned<String>, kind: &str) -> Option<Declared> {
     let id = Id::qualified(name.get_ref())?;
-    let (id, params, internal) = cx.syms.rules.declared(&id, kind == "action")?;
-    Some((id, params.to_vec(), internal))
+    let (id, sig) = cx.syms.rules.declared(&id, kind == "action")?;
+    Some(Declared {
+        id,
+        params: sig.params.clone(),
+        index: sig.index,
+        internal: sig.internal,
+    })
+}
+
+/// Refuses the game's internal action `id` written in content: only the game performs it.
+fn internal_action<T>(cx: &mut Cx, id: &Id, name: &Spanned<String>) -> Option<T> {
+    let offered: Vec<String> = (cx.syms.rules.public_actions())
+        .map(|(id, _)| id.to_string())
+        .collect();
+    cx.diags.push(
+        Diagnostic::error(
+            Code::UnknownReference,
+            format!("`{id}` is the game's own action, which only the game performs"),
+        )
+        .at(cx.span(name.span()))
+        .with_help(format!(
+            "the game's actions for mods: {}",
+            offered.join(", ")
+        )),
+    );
+    None
+}
+
+/// One of the game's actions or checks, as [`host_declared`] finds it.
+struct Declared {
+    id: Id,
+    params: Vec<crate::content::declare::Param>,
+    index: usize,
+    internal: bool,
 }
 
 /// The game's action's or check's arguments, each checked against its parameter: a missing one,
@@ -260,7 +291,7 @@ fn host_declared(
 fn host_args(
     cx: &mut Cx,
     e: &mut Entry,
-    params: &[crate::host::Param],
+    params: &[crate::content::declare::Param],
 ) -> Option<BTreeMap<String, Value>> {
     let mut args = BTreeMap::new();
     let mut ok = true;
@@ -318,7 +349,7 @@ fn host_args(
 fn in_range(
     cx: &mut Cx,
     e: &Entry,
-    p: &crate::host::Param,
+    p: &crate::content::declare::Param,
     v: &Value,
     at: std::ops::Range<usize>,
 ) -> bool {
@@ -368,15 +399,18 @@ fn registered(
     let registered = table(cx.syms);
     let rules = cx.syms.rules.clone();
     let host: Vec<String> = if kind == "action" {
-        rules.actions().map(|(id, _, _)| id.to_string()).collect()
+        rules
+            .public_actions()
+            .map(|(id, _)| id.to_string())
+            .collect()
     } else {
-        rules.checks().map(|(id, _, _)| id.to_string()).collect()
+        rules.checks.keys().map(Id::to_string).collect()
     };
     if let Some(id) = Id::qualified(text) {
         if registered.contains(&id) {
             return Some(id);
         }
-        if id.namespace() == rules.namespace() {
+        if id.namespace() == rules.namespace {
             let help = did_you_mean(text, host.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("the game's {kind}s: {}", host.join(", ")));
             cx.diags.push(
@@ -625,31 +659,15 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                 })
         }
         _ => {
-            if let Some((id, params, internal)) = host_declared(cx, &name, "action") {
-                if internal {
-                    let rules = &cx.syms.rules;
-                    let offered: Vec<String> =
-                        rules.actions().map(|(id, _, _)| id.to_string()).collect();
-                    cx.diags.push(
-                        Diagnostic::error(
-                            Code::UnknownReference,
-                            format!(
-                                "`{id}` is the game's own action, which only the game performs"
-                            ),
-                        )
-                        .at(cx.span(name.span()))
-                        .with_help(format!(
-                            "the game's actions for mods: {}",
-                            offered.join(", ")
-                        )),
-                    );
-                    return None;
+            if let Some(d) = host_declared(cx, &name, "action") {
+                let (id, index) = (d.id, d.index);
+                if d.internal {
+                    return internal_action(cx, &id, &name);
                 }
-                let args = host_args(cx, &mut e, &params);
+                let args = host_args(cx, &mut e, &d.params);
                 e.finish(cx);
-                let run = cx.syms.rules.game_action(&id)?;
                 return args.map(|args| ActionEntry {
-                    action: Action::Game { id, args, run },
+                    action: Action::Game { id, index, args },
                     span,
                 });
             }

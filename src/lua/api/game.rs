@@ -137,9 +137,9 @@ impl UserData for GameView {
                         return Ok(mlua::Value::Nil);
                     };
                     let got = with_game(|g| {
-                        let rules = &g.content().host;
-                        let field = rules.defs().fields.iter().find(|f| f.name == name)?;
-                        Some((field.get)(g))
+                        let declared = &g.content().declared;
+                        let at = declared.fields.iter().position(|f| f.name == name)?;
+                        Some((crate::host::code_of(declared).fields[at])(g))
                     })?;
                     match got {
                         None => Ok(mlua::Value::Nil),
@@ -158,8 +158,8 @@ impl UserData for GameView {
 /// (`Vocabulary::without_creatures`): its player is lantern's bookkeeping, not the game's.
 fn creatures(field: &str) -> mlua::Result<()> {
     let (left_out, game) = with_game(|g| {
-        let rules = &g.content().host;
-        (rules.without_creatures(), rules.namespace().to_string())
+        let declared = &g.content().declared;
+        (declared.without_creatures, declared.namespace.clone())
     })?;
     if left_out {
         return Err(mlua::Error::runtime(format!(

@@ -31,8 +31,8 @@ pub fn register(
         doc: "The functions the game lends to scripts: queries of the game, read-only",
         function: false,
     });
-    for f in &defs.functions {
-        let call = f.call.clone();
+    for (f, call) in defs.functions.iter().zip(&rules.code().functions) {
+        let call = call.clone();
         let path = format!("lantern.{ns}.{}", f.name);
         let shown = path.clone();
         let func = crate::lua::budget::function(lua, move |lua, args: Variadic<LuaValue>| {
