@@ -1,6 +1,7 @@
 //! The written invariants, turned into failures (rust-analyzer's `tidy.rs` is the model): every
 //! module says what it is, only `reload` names the file watcher, only `cli` prints, every `unsafe`
-//! says why it is sound, functions stay short, and the runtime does not name the reference game.
+//! says why it is sound, functions stay short, the runtime does not name the reference game, and
+//! the lower floors (`content` and what it stands on) import nothing above them.
 //!
 //! Where the code does not hold a rule yet, the places that break it are listed below with what
 //! they are allowed today; the lists may only shrink (a listed place that now keeps the rule, or
@@ -332,4 +333,55 @@ fn the_runtime_does_not_name_the_reference_game() {
         counts, listed,
         "lines of code outside src/roguelike, src/cli and lib.rs that name the reference game or `core`: the list may only shrink"
     );
+}
+
+/// The lower floors of the house, lowest first (ARCHITECTURE.md draws them): a module here imports
+/// only modules on its own floor or below. Above `content` stand the engine and its game's rules
+/// (`game`, `host`, `hazard`), then Lua, loading, reload, the harness and the command line.
+const FLOORS: &[&[&str]] = &[
+    &["id", "diag", "rng"],
+    &["error", "write", "toml_file"],
+    &["mods"],
+    &["content"],
+];
+
+#[test]
+fn the_lower_floors_import_nothing_above_them() {
+    let floor_of = |module: &str| FLOORS.iter().position(|f| f.contains(&module));
+    let mut up = Vec::new();
+    for (path, text) in sources() {
+        let module = path
+            .trim_start_matches("src/")
+            .split(['/', '.'])
+            .next()
+            .unwrap()
+            .to_string();
+        let Some(own) = floor_of(&module) else {
+            continue;
+        };
+        for (line, code) in code_lines(&text) {
+            for (at, _) in code.match_indices("crate::") {
+                let rest = &code[at + "crate::".len()..];
+                let named: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                assert!(
+                    !named.is_empty(),
+                    "{path}:{line}: write `crate::module::...` so this test can read the import"
+                );
+                // `crate::Error` is the `error` module's, re-exported at the root.
+                let named = if named == "Error" {
+                    "error".into()
+                } else {
+                    named
+                };
+                match floor_of(&named) {
+                    Some(floor) if floor <= own => {}
+                    _ => up.push(format!("{path}:{line}: `{module}` imports `{named}`")),
+                }
+            }
+        }
+    }
+    assert!(up.is_empty(), "arrows back up the floors: {up:#?}");
 }

@@ -102,7 +102,7 @@ pub enum Action {
         /// Its new face: a color, or `None` for X; unchanged when absent.
         face: Option<Option<crate::content::Color>>,
         /// Its new state; unchanged when absent.
-        state: Option<crate::hazard::DieState>,
+        state: Option<super::hazard::DieState>,
     },
     /// `emit_event`: queues an event (the engine's, the game's or a mod's custom one) with its payload.
     EmitEvent {

@@ -247,3 +247,35 @@ impl Hazard {
             .map(|(_, a)| a)
     }
 }
+
+/// Whether a die can pay this round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DieState {
+    /// It can pay.
+    Available,
+    /// Paid for a bottom action: stays spent until a card refreshes it (no auto-refresh).
+    Spent,
+    /// An X die used for progress: available again next round on the safe route, not on the risk route.
+    Exhausted,
+}
+
+impl DieState {
+    /// The states by name, as Lua and the console write them.
+    pub const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
+
+    /// A state by its name.
+    pub fn parse(s: &str) -> Option<DieState> {
+        match s {
+            "available" => Some(DieState::Available),
+            "spent" => Some(DieState::Spent),
+            "exhausted" => Some(DieState::Exhausted),
+            _ => None,
+        }
+    }
+
+    /// The state's name.
+    pub fn name(self) -> &'static str {
+        DieState::NAMES[self as usize]
+    }
+}

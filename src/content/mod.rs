@@ -25,7 +25,9 @@ pub use action::{Action, ActionEntry, ActionList};
 pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
 pub use defs::*;
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
-pub use hazard::{Bottom, Card, CardClass, CardEffect, Color, Hazard, Meter, ProgressType};
+pub use hazard::{
+    Bottom, Card, CardClass, CardEffect, Color, DieState, Hazard, Meter, ProgressType,
+};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;

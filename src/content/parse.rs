@@ -7,6 +7,7 @@ use super::raw::*;
 use crate::content::declare::Declarations;
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
+use crate::mods::files::display_path;
 use crate::mods::{Found, ModFolder};
 use std::path::Path;
 use toml::Spanned;
@@ -552,13 +553,4 @@ fn looks_like_data(path: &Path) -> bool {
     let ext = path.extension().unwrap_or_default().to_string_lossy();
     !backup
         && (name.contains(".toml") || strsim::damerau_levenshtein(&ext.to_lowercase(), "toml") <= 2)
-}
-
-/// The path relative to the mods directory with `/` separators: `rats/data/items.toml`.
-pub fn display_path(path: &Path, mods_root: &Path) -> String {
-    let rel = path.strip_prefix(mods_root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
 }

@@ -8,6 +8,7 @@ mod bound;
 mod diagnostic;
 mod escape;
 mod render;
+mod size;
 mod source_map;
 mod suggest;
 
@@ -15,5 +16,6 @@ pub use bound::{bound, MOST_PER_FILE, MOST_PER_RUN};
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
 pub use escape::{needs_escape, visible, visible_lines};
 pub use render::{render, render_all, render_json, summary_line, WIDEST_LINE};
+pub use size::bytes;
 pub use source_map::{FileId, SourceFile, SourceMap, Span};
 pub use suggest::{did_you_mean, did_you_mean_suffix, shown, suggest};

@@ -52,7 +52,7 @@ struct HostUndo {
 /// them: copied on the first change, so a list that only reads (or raises events) copies nothing.
 #[derive(Default)]
 pub(super) struct LazyCopy {
-    host: Option<crate::host::HostState>,
+    host: Option<crate::content::declare::HostState>,
     rng: Option<crate::rng::Streams>,
 }
 

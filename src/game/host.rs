@@ -2,10 +2,10 @@
 //! dispatched before the scripts', and the calls a game's code makes (`perform`, `verb`, `turn`).
 
 use super::{Ctx, Game};
+use crate::content::declare::{GameState, HostState};
 use crate::content::{ActionEntry, ActionList, Value};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
-use crate::host::{GameState, HostState};
 use crate::id::Id;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ impl Game {
         };
         let run = self.code.verbs[verb.index].clone();
         let args = self.positional_args(&format!("verb `{name}`"), &verb.params, args)?;
-        let args = crate::host::Args(&args);
+        let args = crate::content::declare::Args(&args);
         if self.in_turn {
             return run(self, args);
         }
@@ -212,7 +212,7 @@ impl Game {
     pub(crate) fn positional_args(
         &self,
         what: &str,
-        params: &[crate::host::Param],
+        params: &[crate::content::declare::Param],
         args: &[Value],
     ) -> Result<BTreeMap<String, Value>, String> {
         if args.len() > params.len() {
@@ -237,7 +237,7 @@ impl Game {
     fn checked_args(
         &self,
         what: &str,
-        params: &[crate::host::Param],
+        params: &[crate::content::declare::Param],
         args: &[(&str, Value)],
     ) -> Result<BTreeMap<String, Value>, String> {
         let mut map = BTreeMap::new();

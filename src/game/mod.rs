@@ -177,7 +177,7 @@ pub struct Game {
     host_undo: Vec<apply::LazyCopy>,
     /// The last copy of the game's state a list made and no longer needs: the next copy is made
     /// into it (`HostState::clone_from`), which spares an allocation and its free per list.
-    spare_host: crate::host::HostState,
+    spare_host: crate::content::declare::HostState,
     /// Action lists (and encounter options) being applied, one inside another.
     open_lists: u32,
     /// Whether something was given past a stack cap since the outermost list began.

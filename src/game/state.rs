@@ -262,6 +262,9 @@ pub struct State {
     pub over: bool,
     /// The state of the game hosting the mods (its own type, declared in its
     /// [`Vocabulary`](crate::host::Vocabulary)); empty, and not saved, for a game that keeps none.
-    #[serde(default, skip_serializing_if = "crate::host::HostState::is_empty")]
-    pub host: crate::host::HostState,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::content::declare::HostState::is_empty"
+    )]
+    pub host: crate::content::declare::HostState,
 }

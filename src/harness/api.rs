@@ -138,7 +138,7 @@ fn run_file_inner(
         if kept + line.len() > MOST_OUTPUT {
             out.push(format!(
                 "(the test printed more than {}; the rest is left out)",
-                crate::lua::memory::bytes(MOST_OUTPUT)
+                crate::diag::bytes(MOST_OUTPUT)
             ));
         } else {
             out.push(line);

@@ -211,7 +211,7 @@ fn collect(root: &Path, dir: &Path, base: &Path, out: &mut Vec<TestFile>) {
             crate::mods::Found::TooMany => continue,
         };
         if path.extension().is_some_and(|e| e == "lua") {
-            let display = crate::content::parse::display_path(&path, base);
+            let display = crate::mods::files::display_path(&path, base);
             out.push(TestFile {
                 path,
                 root: real.clone(),

@@ -5,7 +5,7 @@
 //! discard pile or the enchantment zone (seed 002's NFR-03); a property test checks it.
 
 use crate::content::{ActionEntry, Content};
-use crate::content::{Card, CardClass, CardEffect, Color, Hazard};
+use crate::content::{Card, CardClass, CardEffect, Color, DieState, Hazard};
 use crate::id::Id;
 use serde::{Deserialize, Serialize};
 
@@ -31,38 +31,6 @@ pub enum Face {
     Color(Color),
     /// X: pays progress on the route instead of mana.
     X,
-}
-
-/// Whether a die can pay this round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DieState {
-    /// It can pay.
-    Available,
-    /// Paid for a bottom action: stays spent until a card refreshes it (no auto-refresh).
-    Spent,
-    /// An X die used for progress: available again next round on the safe route, not on the risk route.
-    Exhausted,
-}
-
-impl DieState {
-    /// The states by name, as Lua and the console write them.
-    pub const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
-
-    /// A state by its name.
-    pub fn parse(s: &str) -> Option<DieState> {
-        match s {
-            "available" => Some(DieState::Available),
-            "spent" => Some(DieState::Spent),
-            "exhausted" => Some(DieState::Exhausted),
-            _ => None,
-        }
-    }
-
-    /// The state's name.
-    pub fn name(self) -> &'static str {
-        DieState::NAMES[self as usize]
-    }
 }
 
 /// One of the four persistent mana dice.

@@ -9,4 +9,5 @@
 pub mod engine;
 pub mod sim;
 
-pub use engine::{Die, DieState, Face, HazardRun, Phase, Route, Side};
+pub use crate::content::DieState;
+pub use engine::{Die, Face, HazardRun, Phase, Route, Side};

@@ -316,7 +316,7 @@ fn play_one(
             && run
                 .dice
                 .iter()
-                .filter(|d| d.state == super::engine::DieState::Available && d.face != Face::X)
+                .filter(|d| d.state == crate::content::DieState::Available && d.face != Face::X)
                 .count()
                 <= 1
         {
@@ -415,7 +415,7 @@ fn value(run: &HazardRun, card: &Card, effects: &[CardEffect], need: &[(&Id, i64
     let x = if card.class == CardClass::XInteraction {
         run.dice
             .iter()
-            .filter(|d| d.face == Face::X && d.state == super::engine::DieState::Available)
+            .filter(|d| d.face == Face::X && d.state == crate::content::DieState::Available)
             .count() as i64
     } else {
         0
@@ -423,7 +423,7 @@ fn value(run: &HazardRun, card: &Card, effects: &[CardEffect], need: &[(&Id, i64
     let spent = run
         .dice
         .iter()
-        .filter(|d| d.state == super::engine::DieState::Spent)
+        .filter(|d| d.state == crate::content::DieState::Spent)
         .count() as i64;
     let mut v = 0;
     let mut focus = run.focus;

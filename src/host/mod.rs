@@ -548,7 +548,7 @@ impl<S: GameState> Vocabulary<S> {
         F: Fn(&Query<'_, S>) -> Result<serde_json::Value, String> + Send + Sync + 'static,
     {
         if self.name_ok("field", name) {
-            if crate::lua::api::GAME_FIELDS.contains(&name) {
+            if crate::content::declare::GAME_FIELDS.contains(&name) {
                 self.defs.problems.push(format!(
                     "`lantern.game.{name}` is one of lantern's own fields"
                 ));

@@ -491,8 +491,8 @@ impl LuaRuntime {
                 .unwrap_or(0);
             message = format!(
                 "out of memory: its scripts passed their memory limit of {} (a memory bomb?); they hold {} after collecting",
-                memory::bytes(self.limits.memory),
-                memory::bytes(held)
+                crate::diag::bytes(self.limits.memory),
+                crate::diag::bytes(held)
             );
         }
         let mut d = Diagnostic::error(Code::Script, format!("[{mod_id}] {what}: {message}"));

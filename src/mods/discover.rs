@@ -132,7 +132,7 @@ fn read_folder(
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ModFolder> {
-    let folder = crate::content::parse::display_path(dir, mods_dir);
+    let folder = super::files::display_path(dir, mods_dir);
     let display = format!("{folder}/mod.toml");
     let bytes = match super::read_mod_file(dir, "mod.toml") {
         Ok(Some(bytes)) => bytes,

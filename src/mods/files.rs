@@ -56,7 +56,7 @@ impl Refused {
             )),
             Refused::TooLarge => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` is larger than {} and is not read",
-                crate::lua::memory::bytes(MOST_BYTES as usize)
+                crate::diag::bytes(MOST_BYTES as usize)
             ))
             .with_help("split it into smaller files"),
             Refused::Loop => Diagnostic::error(Code::FileRefused, format!(
@@ -299,4 +299,13 @@ mod tests {
             .collect();
         assert_eq!(refused, ["out"]);
     }
+}
+
+/// The path relative to the mods directory with `/` separators: `rats/data/items.toml`.
+pub(crate) fn display_path(path: &Path, mods_root: &Path) -> String {
+    let rel = path.strip_prefix(mods_root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }

@@ -7,7 +7,7 @@
 //! rest still loads (invariant 6).
 
 mod discover;
-mod files;
+pub(crate) mod files;
 mod manifest;
 mod order;
 

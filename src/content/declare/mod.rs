@@ -42,6 +42,19 @@ pub(crate) type ReadEntry = for<'a> fn(
     &mut dyn FnMut() -> Option<toml::Spanned<toml::de::DeValue<'a>>>,
 ) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>);
 
+/// lantern's own fields of `lantern.game`, which a game's fields may not shadow.
+pub const GAME_FIELDS: &[&str] = &[
+    "player",
+    "enemies",
+    "inventory",
+    "quests",
+    "turn",
+    "seed",
+    "in_combat",
+    "deck",
+    "hazard",
+];
+
 /// Everything a game declares, as data. The empty one is lantern's own vocabulary alone.
 #[derive(Default)]
 pub(crate) struct Declarations {

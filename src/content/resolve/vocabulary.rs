@@ -626,8 +626,8 @@ pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
                     .map(Some)
             });
             let state = e.opt_str(cx, "state").and_then(|s| {
-                cx.vocabulary("die state", &s, crate::hazard::DieState::NAMES)
-                    .and_then(|s| crate::hazard::DieState::parse(&s))
+                cx.vocabulary("die state", &s, crate::content::DieState::NAMES)
+                    .and_then(|s| crate::content::DieState::parse(&s))
             });
             if e.raw("face").is_none() && e.raw("state").is_none() {
                 cx.diags.push(

@@ -10,19 +10,6 @@ use mlua::{Lua, UserData, UserDataFields, UserDataMethods};
 /// The view; it holds nothing, so it never outlives a reload.
 pub struct GameView;
 
-/// lantern's own fields of `lantern.game`, which a game's fields may not shadow.
-pub const GAME_FIELDS: &[&str] = &[
-    "player",
-    "enemies",
-    "inventory",
-    "quests",
-    "turn",
-    "seed",
-    "in_combat",
-    "deck",
-    "hazard",
-];
-
 /// What each entry of a list a field builds (a stack of the inventory, a quest) costs the script.
 const PER_ENTRY: usize = 16;
 

@@ -73,7 +73,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 line = format!(
                     "[{}] (this mod wrote more than {} this turn; the rest of its output is left out)",
                     c.mod_id,
-                    crate::lua::memory::bytes(MOST_OUTPUT)
+                    crate::diag::bytes(MOST_OUTPUT)
                 );
             }
             if with_game_mut(|g| g.say(line.clone())).is_err() {

@@ -10,7 +10,6 @@ pub use actions::to_toml_map;
 mod emit;
 mod events;
 mod game;
-pub use game::GAME_FIELDS;
 mod host;
 mod log;
 mod rng;
