@@ -115,7 +115,7 @@ fn ac3_gold_requirement_met_is_selectable() {
 #[test]
 fn ac4_cost_is_deducted_on_selection() {
     let mut g = horse_race(200);
-    g.rng_mut().set_stub(None, Stub::Fixed(0.99));
+    g.stub_rng(None, Stub::Fixed(0.99));
     g.choose(1).unwrap();
     assert_eq!(gold(&g), 100);
 }
@@ -123,7 +123,7 @@ fn ac4_cost_is_deducted_on_selection() {
 #[test]
 fn ac5_reward_is_applied_on_success() {
     let mut g = horse_race(200);
-    g.rng_mut().set_stub(None, Stub::Fixed(0.1));
+    g.stub_rng(None, Stub::Fixed(0.1));
     g.choose(1).unwrap();
     assert_eq!(gold(&g), 250);
 }
@@ -131,7 +131,7 @@ fn ac5_reward_is_applied_on_success() {
 #[test]
 fn ac6_reward_is_skipped_on_failure() {
     let mut g = horse_race(200);
-    g.rng_mut().set_stub(None, Stub::Fixed(0.75));
+    g.stub_rng(None, Stub::Fixed(0.75));
     g.choose(1).unwrap();
     assert_eq!(gold(&g), 100);
 }
@@ -323,7 +323,7 @@ fn ec7_probability_zero_always_fails_but_the_cost_is_paid() {
     let mut g = Game::new(Arc::new(c), 1);
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
-    g.rng_mut().set_stub(None, Stub::Fixed(0.0));
+    g.stub_rng(None, Stub::Fixed(0.0));
     g.choose(1).unwrap();
     assert_eq!(gold(&g), 100);
 }
@@ -339,7 +339,7 @@ fn ec8_probability_one_always_succeeds() {
     let mut g = Game::new(Arc::new(c), 1);
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
-    g.rng_mut().set_stub(None, Stub::Fixed(0.999));
+    g.stub_rng(None, Stub::Fixed(0.999));
     g.choose(1).unwrap();
     assert_eq!(gold(&g), 250);
 }

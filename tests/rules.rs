@@ -172,8 +172,7 @@ fn flaming_sword_burns_on_a_stubbed_roll_below_twenty_percent() {
     for (roll, burns) in [(0.1, true), (0.5, false)] {
         let mut g = with_flaming_sword();
         let sk = g.spawn(&id("core:skeleton")).unwrap();
-        g.rng_mut()
-            .set_stub(Some("trigger:core:flaming_sword_burn"), Stub::Fixed(roll));
+        g.stub_rng(Some("trigger:core:flaming_sword_burn"), Stub::Fixed(roll));
         let start = g.creature(sk).unwrap().health;
         g.attack(None).unwrap();
         let fire_hits = g
@@ -196,7 +195,7 @@ fn a_reward_that_emits_an_event_is_handled_after_the_events_already_waiting() {
     // (the seed's first implementation popped from the back, and no test noticed).
     let mut g = with_flaming_sword();
     g.spawn(&id("core:skeleton")).unwrap();
-    g.rng_mut().set_stub(None, Stub::Fixed(0.0));
+    g.stub_rng(None, Stub::Fixed(0.0));
     g.attack(None).unwrap();
     let kinds: Vec<(String, Option<Value>)> = g
         .log()

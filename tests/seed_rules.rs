@@ -267,7 +267,7 @@ fn a_roll_equal_to_the_probability_succeeds() {
     let (mut g, _world) = mods.game(1);
     let before = gold(&g);
     g.start_encounter(&id("test:market")).unwrap();
-    g.rng_mut().set_stub(None, lantern::rng::Stub::Fixed(0.7));
+    g.stub_rng(None, lantern::rng::Stub::Fixed(0.7));
     g.choose(2).unwrap();
     assert_eq!(gold(&g), before + 5);
 }

@@ -364,9 +364,23 @@ impl Game {
         self.state.seed
     }
 
-    /// The named random streams (tests stub them).
-    pub fn rng_mut(&mut self) -> &mut Streams {
+    /// The named random streams, for the Lua layer's draws and the harness's stubs.
+    pub(crate) fn rng_mut(&mut self) -> &mut Streams {
         &mut self.rng
+    }
+
+    /// Stubs one stream (or every stream, with `None`) for a test: its rolls are `stub`'s.
+    pub fn stub_rng(&mut self, stream: Option<&str>, stub: crate::rng::Stub) {
+        self.rng.set_stub(stream, stub);
+    }
+
+    /// A uniform draw in `0..n` from the stream `stream` (0 when `n` is 0), for a game's verbs:
+    /// the stream advances, and its position is saved and hashed with the rest of the state.
+    pub fn draw_below(&mut self, stream: &str, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        self.rng.below(stream, n)
     }
 
     /// Runs `f` with the scripts taken out of the game, so that they can be handed the game
@@ -567,7 +581,7 @@ impl Game {
     }
 
     /// Per-mod storage, for the Lua layer.
-    pub fn storage_mut(&mut self) -> &mut BTreeMap<String, Arc<serde_json::Value>> {
+    pub(crate) fn storage_mut(&mut self) -> &mut BTreeMap<String, Arc<serde_json::Value>> {
         &mut self.state.storage
     }
 

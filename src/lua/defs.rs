@@ -97,12 +97,8 @@ pub fn lua_defs(docs: &[ApiDoc], rules: &crate::host::Rules) -> String {
     out
 }
 
-/// Registers the API for a throwaway mod and writes the definitions from what was registered.
-pub fn generate() -> mlua::Result<String> {
-    generate_for(&crate::bundled_rules())
-}
-
-/// [`generate`] for a game with its own vocabulary: its Lua functions (`lantern.farm.money`) are
+/// Registers the API for a throwaway mod and writes the definitions from what was registered,
+/// for a game's vocabulary: its Lua functions (`lantern.farm.money`) are
 /// listed with the documentation the game gave them.
 pub fn generate_for(rules: &crate::host::Rules) -> mlua::Result<String> {
     let lua = super::sandbox::new_state()?;

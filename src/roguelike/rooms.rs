@@ -156,7 +156,7 @@ impl Game {
                     None => {
                         let ids: Vec<&Id> = content.hazards.keys().collect();
                         let stream = format!("hazard:select:{}", self.scene());
-                        Some(ids[self.rng_mut().below(&stream, ids.len())].clone())
+                        Some(ids[self.draw_below(&stream, ids.len())].clone())
                     }
                 };
                 match chosen {
