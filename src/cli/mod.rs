@@ -39,6 +39,8 @@ mod test;
 mod tools;
 #[cfg(feature = "roguelike")]
 mod views;
+#[cfg(feature = "roguelike")]
+mod words;
 
 use crate::host::Rules;
 pub use tools::{tools, tools_from};

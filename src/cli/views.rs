@@ -105,12 +105,12 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
         ));
         out.push_str(&format!(
             "\n  a failed round costs: {}",
-            crate::game::words::actions(content, &h.penalty)
+            super::words::actions(content, &h.penalty)
         ));
         if !h.final_penalty.actions.is_empty() {
             out.push_str(&format!(
                 "; a failed final round also: {}",
-                crate::game::words::actions(content, &h.final_penalty)
+                super::words::actions(content, &h.final_penalty)
             ));
         }
     }
@@ -161,8 +161,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
         let Some(c) = content.cards.get(id) else {
             continue;
         };
-        let words =
-            |list: &[crate::content::CardEffect]| crate::game::words::effects(content, list);
+        let words = |list: &[crate::content::CardEffect]| super::words::effects(content, list);
         let bottom = c
             .bottom
             .as_ref()

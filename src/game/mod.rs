@@ -19,8 +19,6 @@ mod state;
 pub(crate) mod streams;
 mod trace;
 mod verbs;
-#[cfg(all(feature = "cli", feature = "roguelike"))]
-pub(crate) mod words;
 
 #[doc(hidden)]
 pub use apply::ev;
@@ -207,14 +205,16 @@ pub struct Game {
 const LOG_KEEP: usize = 1000;
 
 impl Game {
-    /// A new run: the player is made from `core:player` (or a plain adventurer) before the first room.
+    /// A new run: the player is made from the game's player definition
+    /// ([`Vocabulary::player`](crate::host::Vocabulary::player)), or is a plain adventurer.
     pub fn new(content: Arc<Content>, seed: u64) -> Game {
         let state = Game::fresh_state(&content, seed);
         Game::from_state(content, state)
     }
 
     fn fresh_state(content: &Content, seed: u64) -> State {
-        let player_id = Id::new("core", "player");
+        let player_id =
+            (content.declared.player.clone()).unwrap_or_else(|| Id::new("lantern", "player"));
         let player = Creature::spawn(content, &player_id).unwrap_or_else(|| Creature {
             def: player_id,
             name: "Adventurer".into(),
@@ -525,12 +525,12 @@ impl Game {
 
     /// `why KEY` as the console and the test harness answer it: the last evaluation in words, a
     /// note that there has been none yet, or an error naming the closest trigger or quest there is.
-    /// A bare name is core's.
+    /// A bare name is the game's home mod's.
     pub(crate) fn explain(&self, key: &str) -> Result<String, String> {
         let key = if key.contains(':') || key.contains('/') {
             key.to_string()
         } else {
-            format!("core:{key}")
+            format!("{}:{key}", self.content.declared.home())
         };
         if let Some(text) = self.why_text(&key) {
             return Ok(text.trim_end().to_string());

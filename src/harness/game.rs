@@ -11,7 +11,7 @@ use crate::id::Id;
 use crate::lua::bridge::ref_name;
 use crate::lua::budget::{charge, charged};
 use crate::rng::Stub;
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, ObjectLike, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -139,6 +139,79 @@ fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
     r.map(|_| ()).map_err(|e| located(lua, e.into()))
 }
 
+/// The game's verbs as methods of a test game: `g:attack(1)` is `g:verb("attack", 1)`, for the
+/// roguelike's verbs and any game's alike. Asked only for names no method or field has; a name
+/// that is neither is an error at the test's line, with "did you mean".
+fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_meta_method(
+        mlua::MetaMethod::Index,
+        reading(|lua, this: &TestGame, key: Value| {
+            let Some(name) = key
+                .as_string()
+                .and_then(|s| s.to_str().ok().map(|s| s.to_string()))
+            else {
+                return Ok(Value::Nil);
+            };
+            if !this.game.content().declared.verbs.contains_key(&name) {
+                let verbs = this
+                    .game
+                    .content()
+                    .declared
+                    .verbs
+                    .keys()
+                    .map(String::as_str);
+                let help =
+                    crate::diag::did_you_mean_suffix(&name, METHODS.iter().copied().chain(verbs));
+                return Err(located(
+                    lua,
+                    format!("a test game has no method or verb `{name}`{help}"),
+                ));
+            }
+            let verb =
+                lua.create_function(move |_, (g, args): (AnyUserData, mlua::Variadic<Value>)| {
+                    g.call_method::<()>("verb", (name.clone(), args))
+                })?;
+            Ok(Value::Function(verb))
+        }),
+    );
+}
+
+/// A test game's own methods and fields, for "did you mean" when a test calls one that does not exist.
+const METHODS: &[&str] = &[
+    "seed",
+    "turn",
+    "choose",
+    "start_encounter",
+    "start",
+    "give",
+    "apply",
+    "spawn",
+    "emit",
+    "quest",
+    "encounter",
+    "events",
+    "why",
+    "stub_rng",
+    "start_hazard",
+    "route",
+    "play",
+    "end_round",
+    "dev_card",
+    "hazard",
+    "hand",
+    "enchanted",
+    "meters",
+    "marks",
+    "hash",
+    "verb",
+    "state",
+    "messages",
+    "problems",
+    "enemies",
+    "storage",
+    "field",
+];
+
 /// An error placed at the test line that made the call.
 fn located(lua: &Lua, message: String) -> mlua::Error {
     let at = crate::lua::api::call_site(lua)
@@ -147,19 +220,26 @@ fn located(lua: &Lua, message: String) -> mlua::Error {
     mlua::Error::runtime(format!("{at}{message}"))
 }
 
-fn id(text: &str) -> mlua::Result<Id> {
-    Id::parse(text, "core").ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
+/// The namespace a bare ID in a test's call belongs to: the game's home mod's.
+fn home(game: &Game) -> &str {
+    game.content().declared.home()
+}
+
+fn id(text: &str, home: &str) -> mlua::Result<Id> {
+    Id::parse(text, home).ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
 }
 
 /// An ID that must name something in `registry`, so a typo in a test fails with "did you mean"
 /// instead of quietly counting zero of an item that does not exist.
 fn known<V>(
     lua: &Lua,
-    registry: &std::collections::BTreeMap<Id, V>,
+    game: &Game,
+    registry: impl Fn(&crate::content::Content) -> &std::collections::BTreeMap<Id, V>,
     text: &str,
     kind: &str,
 ) -> mlua::Result<Id> {
-    crate::content::find_id(registry, text, "core", kind).map_err(|e| located(lua, e.into()))
+    crate::content::find_id(registry(game.content()), text, home(game), kind)
+        .map_err(|e| located(lua, e.into()))
 }
 
 impl TestGame {
@@ -215,8 +295,7 @@ impl UserData for TestGame {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        #[cfg(feature = "roguelike")]
-        roguelike_verbs(methods);
+        verbs_as_methods(methods);
         methods.add_method_mut(
             "choose",
             driving(|lua, this, n: usize| {
@@ -228,7 +307,7 @@ impl UserData for TestGame {
         methods.add_method_mut(
             "start_encounter",
             driving(|lua, this, e: String| {
-                let e = known(lua, &this.game.content().encounters, &e, "encounter")?;
+                let e = known(lua, &this.game, |c| &c.encounters, &e, "encounter")?;
                 let r = this.game.start_encounter(&e);
                 this.flush();
                 check(lua, r)
@@ -237,7 +316,7 @@ impl UserData for TestGame {
         methods.add_method_mut(
             "start",
             driving(|lua, this, quest: String| {
-                let quest = known(lua, &this.game.content().quests, &quest, "quest")?;
+                let quest = known(lua, &this.game, |c| &c.quests, &quest, "quest")?;
                 let entry = this.entry(crate::content::Action::StartQuest { quest });
                 let r = this.game.command_action(entry, "start");
                 this.flush();
@@ -248,7 +327,7 @@ impl UserData for TestGame {
             "give",
             driving(|lua, this, (item, count): (String, Option<u32>)| {
                 let entry = this.entry(crate::content::Action::GiveItem {
-                    item: known(lua, &this.game.content().items, &item, "item")?,
+                    item: known(lua, &this.game, |c| &c.items, &item, "item")?,
                     count: count.unwrap_or(1),
                     target: crate::content::Who::Player,
                 });
@@ -266,7 +345,7 @@ impl UserData for TestGame {
                 let entry = crate::content::resolve::runtime_action(
                     &this.symbols,
                     &content.events,
-                    "core",
+                    content.declared.home(),
                     &map,
                 )
                 .map_err(|e| located(lua, e))?;
@@ -278,7 +357,7 @@ impl UserData for TestGame {
         methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
             let r = {
                 let mut g = this.borrow_mut::<TestGame>()?;
-                let creature = known(lua, &g.game.content().creatures, &creature, "creature")?;
+                let creature = known(lua, &g.game, |c| &c.creatures, &creature, "creature")?;
                 let r = g
                     .game
                     .spawn(&creature)
@@ -306,7 +385,7 @@ impl UserData for TestGame {
                     })?;
                     let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name())))?;
                     let value = match (ty, value) {
-                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Host(_), PValue::Str(s)) => PValue::id(&id(&s)?),
+                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Host(_), PValue::Str(s)) => PValue::id(&id(&s, home(&this.game))?),
                         (_, v) => v,
                     };
                     values.push((index, value));
@@ -319,7 +398,7 @@ impl UserData for TestGame {
         methods.add_method(
             "quest",
             reading(|lua, this: &TestGame, quest: String| {
-                let q = known(lua, &this.game.content().quests, &quest, "quest")?;
+                let q = known(lua, &this.game, |c| &c.quests, &quest, "quest")?;
                 let Some(p) = this.game.state().quests.get(&q) else {
                     return Ok(Value::Nil);
                 };
@@ -410,7 +489,7 @@ impl UserData for TestGame {
         methods.add_method_mut(
             "start_hazard",
             driving(|lua, this, h: String| {
-                let h = known(lua, &this.game.content().hazards, &h, "hazard")?;
+                let h = known(lua, &this.game, |c| &c.hazards, &h, "hazard")?;
                 let r = this.game.start_hazard(&h);
                 this.flush();
                 check(lua, r)
@@ -428,7 +507,7 @@ impl UserData for TestGame {
                         )))
                     }
                 };
-                let progress = progress.map(|p| id(&p)).transpose()?;
+                let progress = progress.map(|p| id(&p, home(&this.game))).transpose()?;
                 let r = this.game.choose_route(route, progress.as_ref());
                 this.flush();
                 check(lua, r)
@@ -463,7 +542,7 @@ impl UserData for TestGame {
             "dev_card",
             driving(|_, this, card: String| {
                 this.game
-                    .dev_card(&id(&card)?)
+                    .dev_card(&id(&card, home(&this.game))?)
                     .map_err(mlua::Error::runtime)
             }),
         );
@@ -659,7 +738,7 @@ impl UserData for Creature {
             "count",
             reading(|lua, this: &Creature, item: String| {
                 let g = this.owner.borrow::<TestGame>()?;
-                let item = known(lua, &g.game.content().items, &item, "item")?;
+                let item = known(lua, &g.game, |c| &c.items, &item, "item")?;
                 Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
             }),
         );
@@ -676,7 +755,7 @@ impl UserData for Creature {
             "property",
             reading(|lua, this: &Creature, (item, property): (String, String)| {
                 let g = this.owner.borrow::<TestGame>()?;
-                let item = known(lua, &g.game.content().items, &item, "item")?;
+                let item = known(lua, &g.game, |c| &c.items, &item, "item")?;
                 Ok(g.game.creature(this.r).and_then(|c| {
                     c.inventory
                         .iter()
@@ -722,52 +801,4 @@ fn read_only(lua: &Lua, mod_id: &str) -> mlua::Result<mlua::Function> {
             "g:storage(\"{mod_id}\") is a copy of what the mod stored, and a test cannot change it; change it through the game (an action, an event) and read it again"
         ))?;
     Ok(freeze)
-}
-
-/// The reference roguelike's verbs on a test game: `g:next()`, `g:attack(n)`, `g:flee()`,
-/// `g:use(item)`, `g:talk()`.
-#[cfg(feature = "roguelike")]
-fn roguelike_verbs<M: UserDataMethods<TestGame>>(methods: &mut M) {
-    methods.add_method_mut(
-        "next",
-        driving(|lua, this, ()| {
-            let r = this.game.enter_next_room();
-            this.flush();
-            check(lua, r)
-        }),
-    );
-    methods.add_method_mut(
-        "attack",
-        driving(|lua, this, n: Option<usize>| {
-            let r = this.game.attack(n.map(|n| n.saturating_sub(1)));
-            this.flush();
-            check(lua, r)
-        }),
-    );
-    methods.add_method_mut(
-        "flee",
-        driving(|lua, this, ()| {
-            let r = this.game.flee();
-            this.flush();
-            check(lua, r)
-        }),
-    );
-    methods.add_method_mut(
-        "use",
-        driving(|lua, this, item: String| {
-            let r = this
-                .game
-                .use_item(&known(lua, &this.game.content().items, &item, "item")?);
-            this.flush();
-            check(lua, r)
-        }),
-    );
-    methods.add_method_mut(
-        "talk",
-        driving(|lua, this, ()| {
-            let r = this.game.talk();
-            this.flush();
-            check(lua, r)
-        }),
-    );
 }

@@ -458,9 +458,8 @@ fn value(run: &HazardRun, card: &Card, effects: &[CardEffect], need: &[(&Id, i64
 /// The report as the seed's success-metric table.
 pub fn table(report: &SimReport, content: &Content) -> String {
     let mut out = String::new();
-    let name = content
-        .hazards
-        .get(&Id::qualified(&report.hazard).unwrap_or_else(|| Id::new("core", "x")))
+    let name = Id::qualified(&report.hazard)
+        .and_then(|id| content.hazards.get(&id))
         .map(|h| h.name.clone())
         .unwrap_or_default();
     out.push_str(&format!(

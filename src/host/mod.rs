@@ -633,6 +633,29 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// The creature definition the player is made from when a game starts (`core:player`): its
+    /// name, health, attributes, tags and starting items come from the mods. A game that names
+    /// none, or whose mods do not define it, starts with a plain adventurer of 30 health.
+    pub fn player(mut self, def: &str) -> Self {
+        match Id::qualified(def) {
+            Some(id) => self.defs.player = Some(id),
+            None => self.defs.problems.push(format!(
+                "the player's definition `{def}` must be a whole ID (`mod:name`)"
+            )),
+        }
+        self
+    }
+
+    /// The mod whose IDs a bare name means where no mod is at hand: a console command
+    /// (`give gold`), `why`, and the calls of a test game (`g:count("gold")`). Without it a bare
+    /// name is the game's namespace's.
+    pub fn home(mut self, mod_id: &str) -> Self {
+        if self.name_ok("home mod", mod_id) {
+            self.defs.home = mod_id.to_string();
+        }
+        self
+    }
+
     /// Leaves out lantern's creature-and-inventory vocabulary, the reference roguelike's: the
     /// checks `has_tag`, `attribute`, `has_item`, `health_below` and `is_player`, the actions
     /// `damage`, `heal` and the item actions, the tables `tags`, `rarities`, `items` and

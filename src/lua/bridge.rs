@@ -271,7 +271,7 @@ impl UserData for Creature {
             charged(lua, || {
                 let item = text_arg(&item, "count", "an item ID")?;
                 with_game(|g| {
-                    let item = script_id(lua, &g.content().items, &item, "item")?;
+                    let item = script_id(lua, g.content(), &g.content().items, &item, "item")?;
                     Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
                 })?
             })
@@ -280,7 +280,7 @@ impl UserData for Creature {
             charged(lua, || {
                 let tag = text_arg(&tag, "has_tag", "a tag ID")?;
                 with_game(|g| {
-                    let tag = script_id(lua, &g.content().tags, &tag, "tag")?;
+                    let tag = script_id(lua, g.content(), &g.content().tags, &tag, "tag")?;
                     Ok(g.creature(this.0).is_some_and(|c| c.tags.contains(&tag)))
                 })?
             })
@@ -325,13 +325,15 @@ fn text_arg(v: &LuaValue, method: &str, what: &str) -> mlua::Result<String> {
 /// silent zero or `false` that hides the typo.
 fn script_id<V>(
     lua: &Lua,
+    content: &crate::content::Content,
     registry: &std::collections::BTreeMap<crate::id::Id, V>,
     text: &str,
     kind: &str,
 ) -> mlua::Result<crate::id::Id> {
+    // A call from no script's file (lantern's own code) means the game's home mod.
     let caller = super::api::call_site(lua)
         .and_then(|(file, _)| file.split('/').next().map(str::to_string))
-        .unwrap_or_else(|| "core".to_string());
+        .unwrap_or_else(|| content.declared.home().to_string());
     crate::content::find_id(registry, text, &caller, kind).or_else(|e| {
         super::budget::charge_suggestions(lua, registry.len())?;
         Err(mlua::Error::runtime(e))

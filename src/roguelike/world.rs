@@ -6,12 +6,22 @@
 //! in it through `triggers`, as a farm's crops do.
 //!
 //! [`rules`] is the vocabulary the `lantern` binary plays, and what every loader of the bundled
-//! mods gets by default ([`Rules::default`] with the `roguelike` feature).
+//! mods uses (`crate::bundled_rules` with the `roguelike` feature). Its player verbs (`next`,
+//! `attack`, `flee`, `use`, `talk`) are declared here as a game's verbs, so a test's `g:attack(1)`
+//! and `g:verb("attack", 1)` run them as Harvest's run its own.
 
 use crate::content::Content;
 use crate::host::{Param, Problem, Rules, Vocabulary};
 use crate::id::Id;
 use serde::{Deserialize, Serialize};
+
+/// The most enemies a room may hold, and so the highest enemy number `attack` takes.
+const MOST_ENEMIES: i64 = 1_000;
+
+/// A verb's outcome as a game's verb returns it: the run being over is in the state.
+fn done(outcome: Result<crate::game::Outcome, crate::Error>) -> Result<(), String> {
+    outcome.map(|_| ()).map_err(|e| e.to_string())
+}
 
 /// The roguelike's namespace: its internal action is `roguelike:enter`.
 pub const NAMESPACE: &str = "roguelike";
@@ -121,6 +131,33 @@ const MOST_LOOT: i64 = 1_000_000_000;
 /// The roguelike's vocabulary.
 pub fn rules() -> Rules {
     Vocabulary::new(NAMESPACE, Run::default())
+        .player("core:player")
+        .home("core")
+        .verb("next", &[], "Enters the next room (and the next floor when this one is done).", |g, _| {
+            done(g.enter_next_room())
+        })
+        .verb(
+            "attack",
+            &[Param::int("enemy").optional().within(1, MOST_ENEMIES)],
+            "Attacks an enemy by its number (the first living one by default); then the enemies act.",
+            |g, args| {
+                let enemy = args.opt_int("enemy").map(|n| (n - 1) as usize);
+                done(g.attack(enemy))
+            },
+        )
+        .verb("flee", &[], "Leaves the fight; the enemies stay behind.", |g, _| {
+            done(g.flee())
+        })
+        .verb(
+            "use",
+            &[Param::id("item", "item")],
+            "Uses an item the player carries.",
+            |g, args| match args.id("item") {
+                Some(item) => done(g.use_item(&item)),
+                None => Err("`use` needs the item".into()),
+            },
+        )
+        .verb("talk", &[], "Talks to the room's NPC.", |g, _| done(g.talk()))
         .table::<Room>("rooms", "room")
         .refers("rooms", "enemies", "creature")
         .refers("rooms", "npc", "creature")

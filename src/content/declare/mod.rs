@@ -74,6 +74,11 @@ pub(crate) struct Declarations {
     /// The events the game's Rust handlers listen to, in declaration order (the code's handler
     /// of the same position runs for each).
     pub handlers: Vec<String>,
+    /// The creature definition the player is made from (`core:player`), if the game names one.
+    pub player: Option<Id>,
+    /// The mod whose IDs a bare name means where no mod is at hand (the console, `why`, a test
+    /// game's calls); empty for the game's namespace.
+    pub home: String,
     /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
     /// errors when a mod set is loaded with these declarations.
     pub problems: Vec<String>,
@@ -145,6 +150,16 @@ pub(crate) struct FieldDecl {
 }
 
 impl Declarations {
+    /// The namespace a bare ID typed at run time belongs to: the game's home mod, or its own
+    /// namespace when it names none.
+    pub fn home(&self) -> &str {
+        if self.home.is_empty() {
+            &self.namespace
+        } else {
+            &self.home
+        }
+    }
+
     /// The kind of ID of the game's table written as `[[key]]`.
     pub fn kind_of_table(&self, key: &str) -> Option<&'static str> {
         self.tables.iter().find(|t| t.key == key).map(|t| t.kind)

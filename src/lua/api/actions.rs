@@ -15,7 +15,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "apply",
         &[("action", "table")],
         None,
-        "Applies one action through the same door and with the same vocabulary as TOML actions, validated the same way: `lantern.apply({ action = \"give_item\", item = \"core:gold\", count = 5, target = \"player\" })`. `self` is the player. Raises an error (with what was meant) when the action is malformed or fails.",
+        "Applies one action through the same door and with the same vocabulary as TOML actions, validated the same way: `lantern.apply({ action = \"give_item\", item = \"gold\", count = 5, target = \"player\" })`. `self` is the player. Raises an error (with what was meant) when the action is malformed or fails.",
         move |lua, action: Table| {
             let map = to_toml_map(lua, &action)?;
             let entry = {

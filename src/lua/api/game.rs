@@ -161,7 +161,7 @@ pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
     api.field(
         "game",
         "lantern.Game",
-        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`), and the fields the hosting game adds (the roguelike's `position`: `{floor, room, sequence, room_id}`). Every access reads the current state.",
+        "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`), and the fields the hosting game adds (`Vocabulary::game_field`, listed on `lantern.Game`). Every access reads the current state.",
         view,
     )
 }
