@@ -18,15 +18,7 @@ fn main() {
 
     let start = Instant::now();
     for seed in 0..n {
-        let (scripts, _sources) = lantern::load::fresh_scripts(
-            &prepared.folders,
-            prepared.content.clone(),
-            prepared.sources.clone(),
-            Limits::default(),
-        )
-        .unwrap();
-        let mut game = Game::new(prepared.content.clone(), seed);
-        game.set_scripts(Some(Box::new(scripts)));
+        let game = prepared.game(seed, Limits::default()).unwrap();
         std::hint::black_box(&game);
     }
     let fresh = start.elapsed().as_secs_f64() * 1e3 / n as f64;

@@ -14,7 +14,7 @@
 
 use lantern::content::Value;
 use lantern::game::{CreatureRef, Event, Game, ScriptHost};
-use lantern::lua::{budget::Budget, Limits};
+use lantern::lua::{Budget, Limits};
 use std::time::Instant;
 
 fn write_mod(dir: &std::path::Path, main: &str) {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// bound to `content`. The test harness uses it to give every test a fresh game without reading and
 /// resolving the data again. `sources` is the map the content's spans point into; the scripts' files
 /// are added to it, so every problem of the game renders at its file and line.
-pub fn fresh_scripts(
+pub(crate) fn fresh_scripts(
     folders: &[crate::mods::ModFolder],
     content: Arc<Content>,
     mut sources: SourceMap,
@@ -51,7 +51,7 @@ pub struct World {
     /// The content built from the mods' data.
     pub content: Arc<Content>,
     /// The mods loaded, in load order.
-    pub folders: Vec<crate::mods::ModFolder>,
+    pub(crate) folders: Vec<crate::mods::ModFolder>,
     /// The mods' scripts, if Lua started.
     pub lua: Option<LuaRuntime>,
     /// Every file read: diagnostics' spans point here.

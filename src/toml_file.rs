@@ -9,7 +9,7 @@ use toml::Spanned;
 
 /// Deserializes one spanned TOML value (a table of a data file, a whole manifest) into `T`.
 /// `what` names the thing for messages ("item", "manifest").
-pub fn from_value<T: DeserializeOwned>(
+pub(crate) fn from_value<T: DeserializeOwned>(
     value: Spanned<DeValue<'_>>,
     file: FileId,
     what: &str,
@@ -23,7 +23,7 @@ pub fn from_value<T: DeserializeOwned>(
 /// reported and taken out, and the rest deserialized again. Returns the messages, and the value
 /// without its bad keys when what is left is still a whole `T` (so references to it do not turn
 /// into errors of their own). Only for the error path: it deserializes once per mistake.
-pub fn all_errors<T: DeserializeOwned>(
+pub(crate) fn all_errors<T: DeserializeOwned>(
     mut value: Spanned<DeValue<'_>>,
     file: FileId,
     what: &str,
@@ -174,7 +174,10 @@ fn remove_at(value: &mut Spanned<DeValue<'_>>, span: &std::ops::Range<usize>) ->
 const MOST_SYNTAX_ERRORS: usize = 16;
 
 /// Parses a whole document, keeping its first syntax errors.
-pub fn parse_document(text: &str, file: FileId) -> Result<Spanned<DeTable<'_>>, Vec<Diagnostic>> {
+pub(crate) fn parse_document(
+    text: &str,
+    file: FileId,
+) -> Result<Spanned<DeTable<'_>>, Vec<Diagnostic>> {
     let (table, errors) = DeTable::parse_recoverable(text);
     if errors.is_empty() {
         Ok(table)
@@ -277,7 +280,7 @@ fn unclosed_bracket(text: &str) -> Option<usize> {
 }
 
 /// Rewrites serde's messages into the project's voice and adds suggestions.
-pub fn error_to_diagnostic(
+pub(crate) fn error_to_diagnostic(
     e: &toml::de::Error,
     file: FileId,
     whole: std::ops::Range<usize>,

@@ -135,7 +135,7 @@ fn runaway(code: &str) {
 #[test]
 fn lanterns_own_lua_is_the_one_built() {
     assert!(
-        lantern::lua::budget::patched_lua(),
+        lantern::lua::patched_lua(),
         "stock Lua was linked: does build.rs still link lantern-lua-src, with mlua-sys `external`?"
     );
     let lua = mlua::Lua::new();

@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How many plots the farm has.
-pub const PLOTS: usize = 4;
+pub(crate) const PLOTS: usize = 4;
 
 /// The farm: the game's whole state. Plain data, with `BTreeMap`s so its JSON (and the state
 /// hash) is the same in every process.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Farm {
+pub(crate) struct Farm {
     pub day: i64,
     pub money: i64,
     /// What grows on each plot: a crop's ID and the day it was planted.
@@ -31,7 +31,7 @@ pub struct Farm {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Plot {
+pub(crate) struct Plot {
     pub crop: String,
     pub planted: i64,
 }
@@ -39,7 +39,7 @@ pub struct Plot {
 /// A crop, as mods write it in `[[crops]]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Crop {
+pub(crate) struct Crop {
     pub name: String,
     /// What a seed costs.
     pub seed_price: i64,
@@ -62,7 +62,7 @@ fn one() -> i64 {
 }
 
 /// The farm a new game starts with.
-pub fn new_farm() -> Farm {
+pub(crate) fn new_farm() -> Farm {
     Farm {
         day: 1,
         money: 30,
@@ -71,7 +71,7 @@ pub fn new_farm() -> Farm {
 }
 
 /// Harvest's vocabulary.
-pub fn rules() -> Rules {
+pub(crate) fn rules() -> Rules {
     Vocabulary::new("farm", new_farm())
         // A farm has no creatures or inventories: mods use the farm's actions and checks instead.
         .without_creatures()

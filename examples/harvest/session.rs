@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// A week on the farm: one verb and its arguments per line.
-pub const SESSION: &[&str] = &[
+pub(crate) const SESSION: &[&str] = &[
     "plant wheat",
     "plant wheat",
     "plant pumpkin",
@@ -36,7 +36,7 @@ pub const SESSION: &[&str] = &[
 
 /// Plays [`SESSION`] over the mods in `mods` with seed 7 and returns what it printed, ending with
 /// the state hash; `Err` with the rendered problems when the mods do not load.
-pub fn play(mods: &Path) -> Result<String, String> {
+pub(crate) fn play(mods: &Path) -> Result<String, String> {
     let rules = farm::rules();
     let limits = lantern::lua::Limits::default();
     let mut world = lantern::load::load_game(&[mods.to_path_buf()], &rules, limits);

@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum Format {
+pub(super) enum Format {
     Human,
     Json,
 }
 
-pub fn run(roots: &[PathBuf], rules: &Rules, format: Format, limits: Limits) -> ExitCode {
+pub(super) fn run(roots: &[PathBuf], rules: &Rules, format: Format, limits: Limits) -> ExitCode {
     let loaded = check_game(roots, rules, limits);
     let mods = loaded.content.mods.len();
     match format {

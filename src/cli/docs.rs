@@ -4,7 +4,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(rules: &crate::host::Rules, lua_defs: Option<&Path>, schema: Option<&Path>) -> ExitCode {
+pub(super) fn run(
+    rules: &crate::host::Rules,
+    lua_defs: Option<&Path>,
+    schema: Option<&Path>,
+) -> ExitCode {
     if lua_defs.is_none() && schema.is_none() {
         eprintln!("error: say what to write: `lantern docs --lua-defs lantern.d.lua` or `lantern docs --schema schema`");
         return ExitCode::from(2);

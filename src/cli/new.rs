@@ -8,7 +8,7 @@ use std::process::ExitCode;
 /// game with its own vocabulary the mod depends on nothing, its data file lists the game's
 /// tables, events, actions and checks, and its script and test use the game's first event; for
 /// the roguelike's (empty) rules, it is the mod of the guide's first chapter.
-pub fn run_for(
+pub(super) fn run_for(
     roots: &[PathBuf],
     name: &str,
     rules: &crate::host::Rules,

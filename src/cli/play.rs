@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{mpsc, Arc, Mutex};
 
-pub struct Options {
+pub(super) struct Options {
     pub mods: Vec<PathBuf>,
     pub seed: u64,
     pub load: Option<PathBuf>,
@@ -73,7 +73,7 @@ enum Msg {
 
 type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
 
-pub fn run(options: Options) -> ExitCode {
+pub(super) fn run(options: Options) -> ExitCode {
     let (mut live, notes) = match Live::start_over(&options.mods, options.seed, options.limits) {
         Ok(started) => started,
         Err((diagnostics, sources)) => {

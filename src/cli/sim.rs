@@ -8,18 +8,18 @@ use std::path::Path;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum RouteArg {
+pub(super) enum RouteArg {
     Safe,
     Risk,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum SimFormat {
+pub(super) enum SimFormat {
     Table,
     Json,
 }
 
-pub struct Options<'a> {
+pub(super) struct Options<'a> {
     pub mods: &'a [std::path::PathBuf],
     /// The vocabulary the mods are loaded with (a game's, or the roguelike's).
     pub rules: &'a crate::host::Rules,
@@ -33,7 +33,7 @@ pub struct Options<'a> {
     pub lua_policy: Option<&'a Path>,
 }
 
-pub fn run(o: Options) -> ExitCode {
+pub(super) fn run(o: Options) -> ExitCode {
     let world = crate::load::load_game(o.mods, o.rules, Limits::default());
     if world.has_errors() {
         eprintln!(

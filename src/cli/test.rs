@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 
-pub fn run(
+pub(super) fn run(
     roots: &[PathBuf],
     rules: &crate::host::Rules,
     filter: Option<&str>,

@@ -30,7 +30,7 @@ fn whom(who: Who) -> &'static str {
 }
 
 /// One action, as the player reads it.
-pub fn action(content: &Content, action: &Action) -> String {
+pub(super) fn action(content: &Content, action: &Action) -> String {
     match action {
         Action::Damage {
             amount,
@@ -97,7 +97,7 @@ fn tag_name(content: &Content, tag: &Id) -> String {
 }
 
 /// An action list, joined: "2 physical damage to you, -5 Gold"; "nothing" when empty.
-pub fn actions(content: &Content, list: &ActionList) -> String {
+pub(super) fn actions(content: &Content, list: &ActionList) -> String {
     if list.actions.is_empty() {
         return "nothing".into();
     }
@@ -109,7 +109,7 @@ pub fn actions(content: &Content, list: &ActionList) -> String {
 }
 
 /// One card effect: "+3 Force", "focus +1", "draw 1".
-pub fn effect(content: &Content, effect: &CardEffect) -> String {
+pub(super) fn effect(content: &Content, effect: &CardEffect) -> String {
     match effect {
         CardEffect::Progress { kind, amount } => {
             format!("+{amount} {}", progress_name(content, kind))
@@ -129,7 +129,7 @@ pub fn effect(content: &Content, effect: &CardEffect) -> String {
 }
 
 /// A card's effects, joined: "+1 Force, draw 1"; "nothing" when there are none.
-pub fn effects(content: &Content, list: &[CardEffect]) -> String {
+pub(super) fn effects(content: &Content, list: &[CardEffect]) -> String {
     if list.is_empty() {
         return "nothing".into();
     }

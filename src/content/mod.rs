@@ -282,7 +282,7 @@ impl Content {
 /// An ID typed at run time (a play command, a harness call, a script) looked up in one registry: a
 /// bare name is `default_ns`'s, and a miss names the closest ID there is
 /// (`there is no item `core:glod`; did you mean `core:gold`?`).
-pub fn find_id<V>(
+pub(crate) fn find_id<V>(
     registry: &BTreeMap<Id, V>,
     text: &str,
     default_ns: &str,
@@ -334,7 +334,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
 }
 
 /// Resolves raw definitions into content and names the triggers that have no `id` by `file:line`.
-pub fn build(
+pub(crate) fn build(
     raw: parse::RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
@@ -352,7 +352,7 @@ pub fn build(
 }
 
 /// What content remembers of a loaded mod folder.
-pub fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
+pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
     ModInfo {
         id: m.manifest.id.clone(),
         name: m.manifest.name.clone(),

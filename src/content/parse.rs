@@ -14,7 +14,7 @@ use toml::Spanned;
 
 /// A raw definition with the mod and file it came from.
 #[derive(Debug)]
-pub struct Src<T> {
+pub(crate) struct Src<T> {
     pub ns: String,
     pub file: FileId,
     pub span: Span,
@@ -23,7 +23,7 @@ pub struct Src<T> {
 
 /// Everything the data files of a mod set define, in load order.
 #[derive(Debug, Default)]
-pub struct RawDefs {
+pub(crate) struct RawDefs {
     pub tags: Vec<Src<RawTag>>,
     pub rarities: Vec<Src<RawRarity>>,
     pub items: Vec<Src<RawItem>>,
@@ -48,10 +48,10 @@ pub struct RawDefs {
 }
 
 /// IDs an entry of a game's table names, as written, each with the kind it must be.
-pub type Refs = Vec<(crate::content::vocab::FieldType, Spanned<String>)>;
+pub(crate) type Refs = Vec<(crate::content::vocab::FieldType, Spanned<String>)>;
 
 /// An entry of a game's own table (`[[crops]]`): its `id`, and the rest read into the game's type.
-pub struct HostEntry {
+pub(crate) struct HostEntry {
     pub id: Spanned<String>,
     pub value: std::sync::Arc<dyn std::any::Any + Send + Sync>,
     /// The entry's text as written: what a reload compares to say it changed.
@@ -73,7 +73,7 @@ impl std::fmt::Debug for HostEntry {
 }
 
 /// The arrays a data file may hold.
-pub const TABLES: &[&str] = &[
+pub(crate) const TABLES: &[&str] = &[
     "tags",
     "rarities",
     "items",
@@ -88,10 +88,10 @@ pub const TABLES: &[&str] = &[
 ];
 
 /// The tables of the roguelike's creature-and-inventory vocabulary, which a game may leave out.
-pub const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"];
+pub(crate) const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"];
 
 /// Reads every data file of every mod, in load order.
-pub fn read_mods(
+pub(crate) fn read_mods(
     mods: &[ModFolder],
     rules: &Declarations,
     sources: &mut SourceMap,
@@ -157,7 +157,7 @@ pub fn read_mods(
 }
 
 /// Parses one data file's text into `defs`.
-pub fn read_file(
+pub(crate) fn read_file(
     text: &str,
     file: FileId,
     ns: &str,

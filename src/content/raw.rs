@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// A condition or action table, `{ check = "has_tag", who = "target", value = "core:undead" }`.
-pub type RawEntry = Spanned<BTreeMap<String, Spanned<toml::Value>>>;
+pub(crate) type RawEntry = Spanned<BTreeMap<String, Spanned<toml::Value>>>;
 /// An action list, spanned so a failing transaction names the list's file and line.
-pub type RawActions = Spanned<Vec<RawEntry>>;
+pub(crate) type RawActions = Spanned<Vec<RawEntry>>;
 
 /// A number written as an integer or a float (`chance = 1` and `chance = 0.5` both work).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Number(pub f64);
+pub(crate) struct Number(pub f64);
 
 impl<'de> Deserialize<'de> for Number {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
@@ -41,7 +41,7 @@ impl<'de> Deserialize<'de> for Number {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawTag {
+pub(crate) struct RawTag {
     pub id: Spanned<String>,
     pub name: Option<String>,
     #[serde(default)]
@@ -50,7 +50,7 @@ pub struct RawTag {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawRarity {
+pub(crate) struct RawRarity {
     pub id: Spanned<String>,
     pub name: Option<String>,
     pub rank: i64,
@@ -58,7 +58,7 @@ pub struct RawRarity {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawStack {
+pub(crate) struct RawStack {
     pub item: Spanned<String>,
     #[serde(default = "one")]
     pub count: Spanned<i64>,
@@ -74,7 +74,7 @@ fn one() -> Spanned<i64> {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawModifier {
+pub(crate) struct RawModifier {
     pub attribute: Spanned<String>,
     pub add: i64,
     #[serde(default)]
@@ -83,7 +83,7 @@ pub struct RawModifier {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawTrigger {
+pub(crate) struct RawTrigger {
     pub id: Option<Spanned<String>>,
     pub on: Spanned<String>,
     pub when: Option<Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
@@ -95,7 +95,7 @@ pub struct RawTrigger {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawItem {
+pub(crate) struct RawItem {
     pub id: Spanned<String>,
     pub name: Option<String>,
     #[serde(default)]
@@ -121,7 +121,7 @@ pub struct RawItem {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawAi {
+pub(crate) struct RawAi {
     #[serde(default)]
     pub condition: Vec<RawEntry>,
     #[serde(rename = "do")]
@@ -131,7 +131,7 @@ pub struct RawAi {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawCreature {
+pub(crate) struct RawCreature {
     pub id: Spanned<String>,
     pub name: Option<String>,
     #[serde(default)]
@@ -155,7 +155,7 @@ pub struct RawCreature {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawQuest {
+pub(crate) struct RawQuest {
     pub id: Spanned<String>,
     pub name: Option<String>,
     #[serde(default)]
@@ -170,7 +170,7 @@ pub struct RawQuest {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawEventType {
+pub(crate) struct RawEventType {
     pub id: Spanned<String>,
     #[serde(default)]
     pub description: String,
@@ -180,7 +180,7 @@ pub struct RawEventType {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawOption {
+pub(crate) struct RawOption {
     pub text: String,
     #[serde(default)]
     pub requirements: Vec<RawEntry>,
@@ -191,7 +191,7 @@ pub struct RawOption {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawEncounter {
+pub(crate) struct RawEncounter {
     pub id: Spanned<String>,
     pub title: String,
     #[serde(default)]
@@ -205,7 +205,7 @@ pub struct RawEncounter {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawProgressType {
+pub(crate) struct RawProgressType {
     pub id: Spanned<String>,
     pub name: Option<String>,
 }
@@ -213,14 +213,14 @@ pub struct RawProgressType {
 /// One meter of a route: a progress type and its threshold in each round.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawMeter {
+pub(crate) struct RawMeter {
     pub progress: Spanned<String>,
     pub thresholds: Spanned<Vec<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawOutcome {
+pub(crate) struct RawOutcome {
     pub at_least: i64,
     #[serde(default = "empty_spanned")]
     pub actions: RawActions,
@@ -228,7 +228,7 @@ pub struct RawOutcome {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawHazard {
+pub(crate) struct RawHazard {
     pub id: Spanned<String>,
     pub name: Option<String>,
     #[serde(default)]
@@ -247,7 +247,7 @@ pub struct RawHazard {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawBottom {
+pub(crate) struct RawBottom {
     #[serde(default = "one")]
     pub cost: Spanned<i64>,
     pub effects: Vec<RawEntry>,
@@ -255,7 +255,7 @@ pub struct RawBottom {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawCard {
+pub(crate) struct RawCard {
     pub id: Spanned<String>,
     pub name: Option<String>,
     #[serde(default)]

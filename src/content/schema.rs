@@ -11,7 +11,7 @@ use super::vocab::{attribute_names, DAMAGE_TYPES, ENGINE_EVENTS, SLOTS};
 use serde_json::{json, Map, Value};
 
 /// The keys of every table a data file may hold, with a line of help each.
-pub const TABLE_KEYS: &[(&str, &[(&str, &str)])] = &[
+pub(crate) const TABLE_KEYS: &[(&str, &[(&str, &str)])] = &[
     ("tags", &[("id", "the tag's ID"), ("name", "shown to players"), ("description", "")]),
     ("rarities", &[("id", "a rarity name, no namespace"), ("name", ""), ("rank", "order: lowest first")]),
     (
@@ -108,7 +108,7 @@ const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
 /// them: a struct) and which of them name IDs (the values' other types are the game's to check);
 /// its actions and checks are among the names offered; the creature tables are gone when the game
 /// leaves them out.
-pub fn data_schema_for(rules: &crate::content::declare::Declarations) -> Value {
+pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> Value {
     let (checks, actions) = vocabulary_names();
     let checks: Vec<String> = checks
         .iter()
@@ -291,7 +291,7 @@ pub fn data_schema_for(rules: &crate::content::declare::Declarations) -> Value {
 }
 
 /// The schema of `mod.toml`.
-pub fn manifest_schema() -> Value {
+pub(crate) fn manifest_schema() -> Value {
     let dep = json!({ "type": "string", "pattern": "^[a-z0-9_]+(\\s*[<>=^~*].*)?$", "description": "a mod id, optionally with a version requirement: `core >=0.1`" });
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",

@@ -84,7 +84,7 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
 
 /// The most bytes of a message, label or help a diagnostic shows: a script's error may carry a
 /// megabyte of text.
-pub const LONGEST_MESSAGE: usize = 2000;
+pub(super) const LONGEST_MESSAGE: usize = 2000;
 
 /// A message, label or help as shown: [`clipped`], then [`visible`].
 fn said(text: &str) -> String {

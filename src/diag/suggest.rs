@@ -2,7 +2,7 @@
 
 /// The longest name "did you mean" compares, in bytes. Comparing costs the product of two names'
 /// lengths, and a name given by a mod may be a megabyte long: nobody misspells a name that long.
-pub const LONGEST_COMPARED: usize = 100;
+pub(super) const LONGEST_COMPARED: usize = 100;
 
 /// The candidate closest to `wrong`, if one is close enough to be a plausible typo.
 ///

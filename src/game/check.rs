@@ -339,7 +339,7 @@ impl Saw {
 }
 
 /// Whether an item definition passes a filter of item, tag and rarity.
-pub fn item_matches(
+pub(super) fn item_matches(
     content: &crate::content::Content,
     filter: &ItemFilter,
     item: &crate::id::Id,
@@ -363,7 +363,7 @@ pub fn item_matches(
 }
 
 /// A condition in words, for traces and generated reasons.
-pub fn describe(cond: &Condition) -> String {
+pub(super) fn describe(cond: &Condition) -> String {
     let not = if cond.negate { "not " } else { "" };
     let text = match &cond.check {
         Check::HasTag { who, tag } => format!("{} has tag {tag}", who.as_str()),

@@ -58,11 +58,11 @@ pub struct Creature {
 }
 
 /// The most cards a personal deck holds: `unlock_card` past it fails.
-pub const MOST_CARDS: usize = 500;
+pub(super) const MOST_CARDS: usize = 500;
 
 /// The most stacks one inventory holds: items with their own properties (a tower's endurance) are
 /// a stack each, and a `give_item` of a billion of them must not make a billion.
-pub const MOST_STACKS: usize = 10_000;
+pub(super) const MOST_STACKS: usize = 10_000;
 
 impl Creature {
     /// A fresh creature from its definition, with its starting items (slotted ones equipped).
@@ -206,7 +206,7 @@ pub struct QuestProgress {
 /// Quest progress by quest ordinal (see [`State::quest_slots`]). Derived from `quests`, so two
 /// states compare equal whatever their copies hold.
 #[derive(Debug, Clone, Default)]
-pub struct QuestSlots(pub(crate) Vec<Option<QuestProgress>>);
+pub(crate) struct QuestSlots(pub(crate) Vec<Option<QuestProgress>>);
 
 impl PartialEq for QuestSlots {
     fn eq(&self, _: &QuestSlots) -> bool {

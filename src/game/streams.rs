@@ -13,7 +13,7 @@ use crate::id::Id;
 const COMMANDS: &[&str] = &["apply", "give", "start"];
 
 /// Whether some roll of this content can draw from the stream; if not, what was probably meant.
-pub fn check_stream(content: &Content, name: &str) -> Result<(), String> {
+pub(crate) fn check_stream(content: &Content, name: &str) -> Result<(), String> {
     if let Some(rest) = name.strip_prefix("lua:") {
         let mod_id = rest.split(':').next().unwrap_or_default();
         if rest.len() > mod_id.len() + 1 && content.mods.iter().any(|m| m.id == mod_id) {

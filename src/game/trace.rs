@@ -204,30 +204,30 @@ impl Trace {
 
 /// What a trace is of: a trigger, or a quest by its ordinal.
 #[derive(Debug, Clone, Copy)]
-pub enum Subject {
+pub(super) enum Subject {
     Trigger(TriggerRef),
     Quest(u32),
 }
 
-pub struct Traces {
+pub(super) struct Traces {
     triggers: Vec<Option<Trace>>,
     quests: Vec<Option<Trace>>,
 }
 
 impl Traces {
-    pub fn new(triggers: usize, quests: usize) -> Traces {
+    pub(super) fn new(triggers: usize, quests: usize) -> Traces {
         Traces {
             triggers: vec![None; triggers],
             quests: vec![None; quests],
         }
     }
 
-    pub fn trigger(&self, r: TriggerRef) -> Option<&Trace> {
+    pub(super) fn trigger(&self, r: TriggerRef) -> Option<&Trace> {
         self.triggers.get(r.0 as usize).and_then(Option::as_ref)
     }
 
     /// A quest's trace, by its ordinal.
-    pub fn quest(&self, ordinal: u32) -> Option<&Trace> {
+    pub(super) fn quest(&self, ordinal: u32) -> Option<&Trace> {
         self.quests.get(ordinal as usize).and_then(Option::as_ref)
     }
 
@@ -235,7 +235,7 @@ impl Traces {
     /// Evaluation writes into it directly: building a trace aside and moving it in cost more than
     /// the evaluation itself.
     #[inline(always)]
-    pub fn begin(&mut self, of: Subject, event: EventKey, turn: u64) -> Option<&mut Trace> {
+    pub(super) fn begin(&mut self, of: Subject, event: EventKey, turn: u64) -> Option<&mut Trace> {
         let slot = self.slot(of)?;
         let trace = slot.get_or_insert_with(|| Trace::new(event, turn));
         trace.event = event;
@@ -245,7 +245,7 @@ impl Traces {
     }
 
     /// A trace as its last evaluation left it, to add what happened next.
-    pub fn last_mut(&mut self, of: Subject) -> Option<&mut Trace> {
+    pub(super) fn last_mut(&mut self, of: Subject) -> Option<&mut Trace> {
         self.slot(of)?.as_mut()
     }
 

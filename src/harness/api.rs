@@ -39,7 +39,7 @@ impl Collector {
 }
 
 /// Runs one test file; a file that fails to load is one failed result at its line.
-pub fn run_file(
+pub(crate) fn run_file(
     h: &std::sync::Arc<Harness>,
     file: &TestFile,
     filter: Option<&str>,
@@ -454,7 +454,7 @@ fn seen_through(v: &Value) -> Value {
     v.clone()
 }
 
-pub fn deep_equal(lua: &Lua, a: &Value, b: &Value) -> mlua::Result<bool> {
+pub(crate) fn deep_equal(lua: &Lua, a: &Value, b: &Value) -> mlua::Result<bool> {
     let mut seen = Vec::new();
     deep_equal_in(lua, a, b, &mut seen)
 }
@@ -497,7 +497,7 @@ fn deep_equal_in(
 }
 
 /// A value as a test failure shows it: `{ count = 3, done = true }`, `"text"`, `nil`.
-pub fn show(v: &Value) -> String {
+pub(crate) fn show(v: &Value) -> String {
     show_at(v, 0)
 }
 

@@ -17,7 +17,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 /// A game under test, with the source map its problems point into.
-pub struct TestGame {
+pub(crate) struct TestGame {
     game: Game,
     /// What `g:apply` validates against: the content and the actions and checks its scripts registered.
     symbols: crate::content::resolve::Symbols,
@@ -35,20 +35,20 @@ impl Drop for TestGame {
 
 /// The most test games one test file may keep alive at once: each is a whole game with a Lua
 /// state of its own, outside the test's memory limit.
-pub const MOST_LIVE_GAMES: usize = 64;
+pub(crate) const MOST_LIVE_GAMES: usize = 64;
 
 /// What making a test game costs the test before its scripts run: about what a fresh Lua state
 /// and a game take to make, in instructions' worth.
 const NEW_GAME: usize = 50_000;
 
 /// A creature of a test game: `g.player`, or what `g:spawn` returned.
-pub struct Creature {
+pub(crate) struct Creature {
     owner: AnyUserData,
     r: CreatureRef,
 }
 
 /// `lantern.test.game`.
-pub fn constructor(
+pub(crate) fn constructor(
     lua: &Lua,
     h: Arc<Harness>,
     output: Rc<RefCell<Vec<String>>>,

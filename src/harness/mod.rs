@@ -75,9 +75,26 @@ pub struct Prepared {
     /// The content.
     pub content: Arc<Content>,
     /// The mods loaded, in load order.
-    pub folders: Vec<ModFolder>,
+    pub(crate) folders: Vec<ModFolder>,
     /// The files the content was read from: its spans point here.
     pub sources: crate::diag::SourceMap,
+}
+
+impl Prepared {
+    /// A fresh game over this content with fresh scripts (what `lantern.test.game{}` makes
+    /// before applying its options), or the scripts' problems rendered.
+    pub fn game(&self, seed: u64, limits: Limits) -> Result<crate::game::Game, String> {
+        let (scripts, _) = crate::load::fresh_scripts(
+            &self.folders,
+            self.content.clone(),
+            self.sources.clone(),
+            limits,
+        )
+        .map_err(|(d, s)| crate::diag::render_all(&d, &s))?;
+        let mut game = crate::game::Game::new(self.content.clone(), seed);
+        game.set_scripts(Some(Box::new(scripts)));
+        Ok(game)
+    }
 }
 
 /// A mod set (sorted mod ids; empty for all) and how it loaded: prepared, or the rendered errors.

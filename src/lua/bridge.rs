@@ -40,7 +40,7 @@ thread_local! {
 
 /// Lends the game to the calls of one Lua state.
 #[derive(Default)]
-pub struct Lender(Rc<Lent>);
+pub(crate) struct Lender(Rc<Lent>);
 
 /// Ends a lend when the call ends, even if it unwinds, and puts back the lend it interrupted.
 struct EndLend<'a> {
@@ -59,13 +59,21 @@ impl Drop for EndLend<'_> {
 impl Lender {
     /// Runs `f` with the game lent to Lua, mutably: API functions reach it through [`with_game`]
     /// and [`with_game_mut`].
-    pub fn lend<R>(&self, game: &mut Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+    pub(crate) fn lend<R>(
+        &self,
+        game: &mut Game,
+        f: impl FnOnce() -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
         let _end = self.start(game, false)?;
         f()
     }
 
     /// Runs `f` with the game lent to Lua read-only (checks): changing it from Lua is an error.
-    pub fn lend_ref<R>(&self, game: &Game, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+    pub(crate) fn lend_ref<R>(
+        &self,
+        game: &Game,
+        f: impl FnOnce() -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
         // Never written through: `with_game_mut` refuses a read-only lend.
         let _end = self.start(std::ptr::from_ref(game).cast_mut(), true)?;
         f()
@@ -100,7 +108,7 @@ fn lending<R>(f: impl FnOnce(&Lent) -> R) -> Option<R> {
 }
 
 /// Reads the lent game.
-pub fn with_game<R>(f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
+pub(crate) fn with_game<R>(f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
     lending(|lent| {
         let game = lent.game.get();
         if game.is_null() {
@@ -120,7 +128,7 @@ pub fn with_game<R>(f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
 }
 
 /// Changes the lent game; inside a check it is lent read-only and this fails with a clear message.
-pub fn with_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
+pub(crate) fn with_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
     lending(|lent| {
         if lent.game.get().is_null() {
             return Err(mlua::Error::runtime(NOT_RUNNING));
@@ -136,7 +144,7 @@ pub fn with_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
 
 /// As [`with_game_mut`], for a fast path that hands every problem to a slower path that reports
 /// it: `None` when no game is lent, it is lent read-only, or it is busy.
-pub fn lent_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
+pub(crate) fn lent_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
     lending(|lent| lent_game_mut_in(lent, f)).flatten()
 }
 
@@ -153,14 +161,14 @@ fn lent_game_mut_in<R>(lent: &Lent, f: impl FnOnce(&mut Game) -> R) -> Option<R>
 
 /// A creature as Lua sees it: a reference looked up on every access.
 #[derive(Clone, Copy)]
-pub struct Creature(pub CreatureRef);
+pub(crate) struct Creature(pub CreatureRef);
 
 /// The registry key of the table of creature handles made so far.
 const HANDLES: &str = "lantern.handles";
 
 /// The table of creature handles made so far in `lua`, by [`handle_key`], made on first use.
 /// Event views (`ev.source`, through their C fast path) and `lantern.game` share it.
-pub fn handles(lua: &Lua) -> mlua::Result<mlua::Table> {
+pub(crate) fn handles(lua: &Lua) -> mlua::Result<mlua::Table> {
     if let Some(t) = lua.named_registry_value::<Option<mlua::Table>>(HANDLES)? {
         return Ok(t);
     }
@@ -176,12 +184,16 @@ pub fn handles(lua: &Lua) -> mlua::Result<mlua::Table> {
 /// lantern. A handle made anew on each access was garbage with a finalizer (mlua's), which Lua's
 /// collector frees a cycle late: a handler reading `lantern.game.player` on every event made its
 /// mod's memory climb until it was stopped as a memory bomb.
-pub fn handle(lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
+pub(crate) fn handle(lua: &Lua, r: CreatureRef) -> mlua::Result<AnyUserData> {
     handle_in(lua, &handles(lua)?, r)
 }
 
 /// [`handle`], in a table of handles the caller holds already.
-pub fn handle_in(lua: &Lua, handles: &mlua::Table, r: CreatureRef) -> mlua::Result<AnyUserData> {
+pub(crate) fn handle_in(
+    lua: &Lua,
+    handles: &mlua::Table,
+    r: CreatureRef,
+) -> mlua::Result<AnyUserData> {
     let key = handle_key(r);
     if let Some(h) = handles.raw_get::<Option<AnyUserData>>(key)? {
         return Ok(h);
@@ -193,7 +205,7 @@ pub fn handle_in(lua: &Lua, handles: &mlua::Table, r: CreatureRef) -> mlua::Resu
 }
 
 /// Where a creature's handle is kept in the table of handles.
-pub fn handle_key(r: CreatureRef) -> i64 {
+pub(crate) fn handle_key(r: CreatureRef) -> i64 {
     match r {
         CreatureRef::Player => 0,
         CreatureRef::Enemy(i) => i64::try_from(i).map_or(i64::MAX, |i| i.saturating_add(1)),
@@ -206,14 +218,14 @@ fn lantern_owned(lua: &Lua) -> Option<super::memory::Charging> {
         .map(|a| a.charge_to(super::memory::Owner::HOST))
 }
 
-pub fn ref_name(r: CreatureRef) -> String {
+pub(crate) fn ref_name(r: CreatureRef) -> String {
     match r {
         CreatureRef::Player => "player".into(),
         CreatureRef::Enemy(i) => format!("enemy:{}", i + 1),
     }
 }
 
-pub fn parse_ref(s: &str) -> Option<CreatureRef> {
+pub(crate) fn parse_ref(s: &str) -> Option<CreatureRef> {
     match s {
         "player" => Some(CreatureRef::Player),
         _ => s
@@ -341,7 +353,7 @@ fn script_id<V>(
 }
 
 /// A payload value as Lua sees it.
-pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     Ok(match v {
         Value::Bool(b) => LuaValue::Boolean(*b),
         Value::Int(i) => LuaValue::Integer(*i),
@@ -351,7 +363,7 @@ pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
 }
 
 /// A Lua value as a payload value; tables and functions have none.
-pub fn from_lua(v: &LuaValue) -> Option<Value> {
+pub(crate) fn from_lua(v: &LuaValue) -> Option<Value> {
     match v {
         LuaValue::Boolean(b) => Some(Value::Bool(*b)),
         LuaValue::Integer(i) => Some(Value::Int(*i)),

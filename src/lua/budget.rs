@@ -23,7 +23,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Instructions counted per hook call (charged as described above).
-pub const STEP: u32 = 10_000;
+pub(crate) const STEP: u32 = 10_000;
 
 /// The defaults: generous for real handlers, small enough that a runaway loop ends in well under a second.
 #[derive(Debug, Clone, Copy)]
@@ -299,12 +299,6 @@ impl Budget {
         (seen.1 > 0).then(|| seen.clone())
     }
 
-    /// Sets a call's budget (the harness's `instructions` option).
-    pub fn set_limit(&self, instructions: u64) {
-        self.0.per_call.set(instructions);
-        self.0.limit.set(instructions);
-    }
-
     /// A mod's budget for one turn.
     pub fn per_turn(&self) -> u64 {
         self.0.per_turn
@@ -402,24 +396,24 @@ extern "C-unwind" {
 /// What a call of one of lantern's functions costs a script before any work of its own: about
 /// what the interpreter runs in the same time (a unit is an instruction's worth, a few
 /// nanoseconds), so a loop of cheap calls is counted as what it costs.
-pub const CALL: usize = 100;
+pub(crate) const CALL: usize = 100;
 
 /// What one of lantern's functions that fails costs on top: raising its error through mlua
 /// (which writes a traceback) takes microseconds, and a `pcall` loop of failing calls must be
 /// stopped by the budget as a loop of anything else is.
-pub const FAILED: usize = 2_000;
+pub(crate) const FAILED: usize = 2_000;
 
 /// What reading a file for a script costs before its bytes (`require`): resolving its path
 /// folder by folder, opening and reading it take tens of microseconds.
-pub const FILE: usize = 10_000;
+pub(crate) const FILE: usize = 10_000;
 
 /// What comparing a misspelt name with one candidate costs in a "did you mean" (names are
 /// compared only up to 100 bytes): a failing call that
 /// suggests pays this for each name it was compared with.
-pub const SUGGESTION: usize = 32;
+pub(crate) const SUGGESTION: usize = 32;
 
 /// Charges a "did you mean" over `candidates` names.
-pub fn charge_suggestions(lua: &Lua, candidates: usize) -> mlua::Result<()> {
+pub(crate) fn charge_suggestions(lua: &Lua, candidates: usize) -> mlua::Result<()> {
     charge(lua, candidates.saturating_mul(SUGGESTION))
 }
 
@@ -427,7 +421,7 @@ pub fn charge_suggestions(lua: &Lua, candidates: usize) -> mlua::Result<()> {
 /// each), as lantern's Lua charges the work of its own C functions: the budget's error if that
 /// takes the call past its budget, before the work is done. A state with no budget (one lantern
 /// runs only its own code in) charges nothing.
-pub fn charge(lua: &Lua, units: usize) -> mlua::Result<()> {
+pub(crate) fn charge(lua: &Lua, units: usize) -> mlua::Result<()> {
     if units == 0 {
         return Ok(());
     }
@@ -441,7 +435,7 @@ pub fn charge(lua: &Lua, units: usize) -> mlua::Result<()> {
 /// itself as it goes, and [`FAILED`] when it fails (the budget's error instead when that is
 /// what the failure costs).
 #[inline]
-pub fn charged<R>(lua: &Lua, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+pub(crate) fn charged<R>(lua: &Lua, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
     charge(lua, CALL)?;
     let result = f();
     if result.is_err() {
@@ -454,7 +448,7 @@ pub fn charged<R>(lua: &Lua, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Resul
 /// inside the charge, so a call with arguments of the wrong type pays for its error too, and
 /// text arguments cost by their length (a unit per 8 bytes: reading one as Rust text copies and
 /// checks it).
-pub fn function<F, A, R>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
+pub(crate) fn function<F, A, R>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
 where
     F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
     A: mlua::FromLuaMulti,
@@ -477,7 +471,7 @@ where
 
 /// Charges the work of reading or copying `n` bytes, as lantern's Lua charges its own: a unit
 /// per 32 bytes.
-pub fn charge_bytes(lua: &Lua, n: usize) -> mlua::Result<()> {
+pub(crate) fn charge_bytes(lua: &Lua, n: usize) -> mlua::Result<()> {
     charge(lua, n >> 5)
 }
 

@@ -22,7 +22,7 @@ use mlua::{ffi, Function, IntoLuaMulti, Lua};
 use std::ffi::c_int;
 
 /// A C closure over `f` with `upvalues` (upvalue 1 being, by convention, the slow path).
-pub fn c_closure(
+pub(super) fn c_closure(
     lua: &Lua,
     f: ffi::lua_CFunction,
     upvalues: impl IntoLuaMulti,
@@ -47,13 +47,13 @@ extern "C-unwind" {
 ///
 /// # Safety
 /// `state` is the running Lua thread, and the caller's frame owns nothing with a destructor.
-pub unsafe fn charge(state: *mut ffi::lua_State, units: usize) {
+pub(super) unsafe fn charge(state: *mut ffi::lua_State, units: usize) {
     // SAFETY: as the caller promises.
     unsafe { lua_chargework(state, units) }
 }
 
 /// Runs a fast path's Rust work; `None` if it panicked (the panic hook has printed it).
-pub fn guarded<R>(f: impl FnOnce() -> R) -> Option<R> {
+pub(super) fn guarded<R>(f: impl FnOnce() -> R) -> Option<R> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
 }
 
@@ -61,7 +61,7 @@ pub fn guarded<R>(f: impl FnOnce() -> R) -> Option<R> {
 /// game), for a path too hot for [`guarded`]'s frame: a panic aborts the process, as it would
 /// leaving any `extern "C"` function, instead of unwinding into Lua's C frames.
 #[inline]
-pub fn abort_on_panic<R>(f: impl FnOnce() -> R) -> R {
+pub(super) fn abort_on_panic<R>(f: impl FnOnce() -> R) -> R {
     struct Abort;
     impl Drop for Abort {
         fn drop(&mut self) {
@@ -81,7 +81,7 @@ pub fn abort_on_panic<R>(f: impl FnOnce() -> R) -> R {
 /// `state` is a running Lua thread and `idx` a valid index; the bytes live as long as the string
 /// stays where it is (on the stack or in an upvalue).
 #[inline]
-pub unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
+pub(super) unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
     // SAFETY: as the caller promises.
     unsafe {
         if ffi::lua_type(state, idx) != ffi::LUA_TSTRING {
@@ -98,7 +98,7 @@ pub unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Option<&'a
 /// # Safety
 /// Called from a C closure made by [`c_closure`] whose upvalue 1 is a function, from a frame that
 /// owns nothing with a destructor: the slow path may raise.
-pub unsafe fn call_slow(state: *mut ffi::lua_State) -> c_int {
+pub(super) unsafe fn call_slow(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as the caller promises; a C function always has room for one more value.
     unsafe {
         let n = ffi::lua_gettop(state);

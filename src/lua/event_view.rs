@@ -39,7 +39,7 @@ struct Names {
 }
 
 /// Makes the views of one Lua state's events.
-pub struct Views {
+pub(crate) struct Views {
     /// By event kind.
     names: Vec<Names>,
     /// Creature handles made so far, by [`handle_key`]: a Lua table, upvalue 2 of the fast path,
@@ -95,7 +95,7 @@ fn delivering<R>(f: impl FnOnce(&Delivery<'_>) -> R) -> Option<R> {
 impl Views {
     /// Installs the metatable of every light userdata in `lua`, which reads events' fields; a
     /// script reaches light userdata only as event views.
-    pub fn new(lua: &Lua) -> mlua::Result<Views> {
+    pub(crate) fn new(lua: &Lua) -> mlua::Result<Views> {
         let slow = super::budget::function(lua, |lua, (view, key): (LuaValue, LuaValue)| {
             field(lua, &view, &key)
         })?;
@@ -141,7 +141,7 @@ impl Views {
     }
 
     /// Interns the names of every event kind of a content set.
-    pub fn bind(&mut self, lua: &Lua, events: &EventTable) -> mlua::Result<()> {
+    pub(crate) fn bind(&mut self, lua: &Lua, events: &EventTable) -> mlua::Result<()> {
         self.names = events
             .iter()
             .map(|(_, def)| {
@@ -181,7 +181,11 @@ impl Views {
     }
 
     /// Delivers `event`: runs `f` with its view, which reads the event's fields until `f` returns.
-    pub fn deliver<R>(&self, event: &Event, f: impl FnOnce(LuaValue) -> R) -> mlua::Result<R> {
+    pub(crate) fn deliver<R>(
+        &self,
+        event: &Event,
+        f: impl FnOnce(LuaValue) -> R,
+    ) -> mlua::Result<R> {
         let names = self
             .names
             .get(event.kind.0 as usize)
@@ -282,31 +286,40 @@ unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY (every block below): `state` is the running Lua thread, which called this function as
     // a metamethod with the view and the key at 1 and 2, and room for the result.
     let found = capi::abort_on_panic(|| {
+        // SAFETY: as this function's safety section says.
         if unsafe { ffi::lua_type(state, 1) } != ffi::LUA_TLIGHTUSERDATA {
             return Fast::Slow;
         }
+        // SAFETY: as this function's safety section says.
         let view = unsafe { ffi::lua_touserdata(state, 1) }.addr();
+        // SAFETY: as this function's safety section says.
         match unsafe { capi::bytes_at(state, 2) } {
             Some(key) => delivering(|d| d.fast(view, key.as_ptr())).unwrap_or(Fast::Slow),
             None => Fast::Slow,
         }
     });
     match found {
+        // SAFETY: as this function's safety section says.
         Fast::Nil => unsafe { ffi::lua_pushnil(state) },
+        // SAFETY: as this function's safety section says.
         Fast::Bool(b) => unsafe { ffi::lua_pushboolean(state, c_int::from(b)) },
+        // SAFETY: as this function's safety section says.
         Fast::Int(n) => unsafe { ffi::lua_pushinteger(state, n) },
+        // SAFETY: as this function's safety section says.
         Fast::Float(x) => unsafe { ffi::lua_pushnumber(state, x) },
         // SAFETY: the bytes belong to the payload the delivery holds until its handlers return.
         Fast::Text(bytes, len) => unsafe {
             ffi::lua_pushlstring(state, bytes.cast(), len);
         },
         // A handle not made yet is made by the slow path, which keeps it in the table.
+        // SAFETY: as this function's safety section says.
         Fast::Handle(key) => unsafe {
             if ffi::lua_rawgeti(state, ffi::lua_upvalueindex(2), key) == ffi::LUA_TNIL {
                 ffi::lua_settop(state, -2);
                 return capi::call_slow(state);
             }
         },
+        // SAFETY: as this function's safety section says.
         Fast::Slow => return unsafe { capi::call_slow(state) },
     }
     1

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 impl LuaRuntime {
     /// Sets up a mod's environment and runs its `scripts/main.lua`, if it has one.
-    pub fn load_mod(
+    pub(crate) fn load_mod(
         &mut self,
         m: &ModFolder,
         sources: &mut SourceMap,
@@ -162,13 +162,13 @@ impl LuaRuntime {
     }
 
     /// How many handlers, actions and checks the scripts registered, for the reload summary.
-    pub fn registrations(&self) -> usize {
+    pub(crate) fn registrations(&self) -> usize {
         let shared = self.shared.borrow();
         shared.handlers.len() + shared.actions.len() + shared.checks.len()
     }
 
     /// The actions and checks the scripts registered, for the content resolver.
-    pub fn extensions(&self) -> Extensions {
+    pub(crate) fn extensions(&self) -> Extensions {
         let shared = self.shared.borrow();
         Extensions {
             actions: shared.actions.keys().cloned().collect(),
@@ -180,12 +180,12 @@ impl LuaRuntime {
 
     /// The hosting game's vocabulary, whose functions every mod loaded after this sees as
     /// `lantern.<namespace>`.
-    pub fn set_rules(&mut self, rules: crate::host::Rules) {
+    pub(crate) fn set_rules(&mut self, rules: crate::host::Rules) {
         self.shared.borrow_mut().rules = rules;
     }
 
     /// Resolves the events handlers listen to against the built content.
-    pub fn bind(&mut self, content: Arc<Content>, diags: &mut Vec<Diagnostic>) {
+    pub(crate) fn bind(&mut self, content: Arc<Content>, diags: &mut Vec<Diagnostic>) {
         let _host = self.accounts.charge_to(Owner::HOST);
         let _paused = self.budget.pause();
         let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
@@ -251,7 +251,7 @@ impl LuaRuntime {
     /// `ev.<field>` in a handler) would fail with when they run, found by reading them: for
     /// `lantern check`. Parsing costs what running does not (about 4 MB of Lua a second, and some
     /// 250 bytes of memory per byte of script), so a reload during play leaves it to the runtime.
-    pub fn check_scripts(&self) -> Vec<Diagnostic> {
+    pub(crate) fn check_scripts(&self) -> Vec<Diagnostic> {
         let shared = self.shared.borrow();
         let (Some(content), Some(symbols)) = (shared.content.as_ref(), shared.symbols.as_ref())
         else {
@@ -271,7 +271,7 @@ impl LuaRuntime {
     }
 
     /// Messages the scripts logged while loading.
-    pub fn take_load_messages(&mut self) -> Vec<Diagnostic> {
+    pub(crate) fn take_load_messages(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.pending)
     }
 }

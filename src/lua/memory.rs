@@ -25,7 +25,7 @@ const LAST: c_int = 1023;
 
 /// Who an allocation is charged to: lantern (the host) or a mod's account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Owner(c_int);
+pub(crate) struct Owner(c_int);
 
 impl Owner {
     /// The owner's number in lantern's Lua.
@@ -34,18 +34,18 @@ impl Owner {
     }
 
     /// lantern itself: no limit.
-    pub const HOST: Owner = Owner(0);
+    pub(crate) const HOST: Owner = Owner(0);
 
     /// The account of the `index`-th mod (from 0). Owners past the Lua build's `LUA_MAXOWNERS`
     /// share its last account.
-    pub fn of_mod(index: usize) -> Owner {
+    pub(crate) fn of_mod(index: usize) -> Owner {
         Owner(c_int::try_from(index + 1).map_or(LAST, |i| i.min(LAST)))
     }
 }
 
 /// The accounts of one Lua state.
 #[derive(Clone, Copy)]
-pub struct Accounts {
+pub(crate) struct Accounts {
     /// The state's main thread: owners are kept in the state's global part, which every thread of
     /// it shares, and the main thread lives as long as the state.
     state: *mut ffi::lua_State,
@@ -59,7 +59,7 @@ pub struct Accounts {
 
 impl Accounts {
     /// The accounts of `lua`.
-    pub fn of(lua: &Lua) -> mlua::Result<Accounts> {
+    pub(crate) fn of(lua: &Lua) -> mlua::Result<Accounts> {
         let mut state = std::ptr::null_mut();
         // SAFETY: `exec_raw` hands the closure a valid thread of `lua`; it only reads the pointer.
         unsafe {
@@ -77,7 +77,7 @@ impl Accounts {
     /// Charges allocations to `owner` until the guard is dropped, when the owner before it is
     /// charged again.
     #[inline]
-    pub fn charge_to(&self, owner: Owner) -> Charging {
+    pub(crate) fn charge_to(&self, owner: Owner) -> Charging {
         // SAFETY: `slot` points into the global part of a live state (the accounts never outlive
         // their runtime's state), which only this thread uses; owners are within the state's
         // accounts (`Owner::of_mod` clamps them).
@@ -89,7 +89,7 @@ impl Accounts {
     }
 
     /// Sets the most `owner` may hold, in bytes; 0 is no limit.
-    pub fn set_limit(&self, owner: Owner, bytes: usize) {
+    pub(crate) fn set_limit(&self, owner: Owner, bytes: usize) {
         // SAFETY: as in `charge_to`.
         unsafe { lua_setownerlimit(self.state, owner.0, bytes) }
     }
@@ -97,7 +97,7 @@ impl Accounts {
     /// Whether an allocation charged to `owner` failed with a memory error since this was last
     /// asked (it forgets): a call whose script caught its memory error has still run out.
     #[inline]
-    pub fn ran_out(&self, owner: Owner) -> bool {
+    pub(crate) fn ran_out(&self, owner: Owner) -> bool {
         // The common case reads a byte and writes nothing: this runs after every handler call.
         self.failed(owner) && self.forget(owner)
     }
@@ -105,7 +105,7 @@ impl Accounts {
     /// Whether an allocation charged to `owner` failed since [`Accounts::ran_out`] last asked
     /// (which forgets); this only reads.
     #[inline]
-    pub fn failed(&self, owner: Owner) -> bool {
+    pub(crate) fn failed(&self, owner: Owner) -> bool {
         // SAFETY: as in `charge_to`: `failed` has `LUA_MAXOWNERS` bytes, and owners are within
         // them (`Owner::of_mod` clamps).
         unsafe { *self.failed.add(owner.0 as usize) != 0 }
@@ -119,14 +119,14 @@ impl Accounts {
     }
 
     /// The bytes `owner` holds now.
-    pub fn used(&self, owner: Owner) -> usize {
+    pub(crate) fn used(&self, owner: Owner) -> usize {
         // SAFETY: as in `charge_to`; this only reads.
         unsafe { lua_ownerused(self.state, owner.0) }
     }
 }
 
 /// Allocations go to one owner while this lives; see [`Accounts::charge_to`].
-pub struct Charging {
+pub(crate) struct Charging {
     slot: *mut c_int,
     before: c_int,
 }

@@ -16,7 +16,7 @@
 
 pub(crate) mod api;
 pub(crate) mod bridge;
-pub mod budget;
+pub(crate) mod budget;
 mod capi;
 #[doc(hidden)]
 pub mod defs;
@@ -32,7 +32,10 @@ pub(crate) mod sandbox;
 mod script_check;
 pub(crate) mod storage;
 
-pub use budget::Limits;
+/// The instruction budget alone, for the Lua bench's baseline.
+#[doc(hidden)]
+pub use budget::Budget;
+pub use budget::{patched_lua, Limits};
 pub use report::describe;
 
 use crate::content::{resolve::Symbols, Content, EventKey};
@@ -52,8 +55,7 @@ use std::sync::Arc;
 pub const QUARANTINE_AFTER: u32 = 5;
 
 /// A function registered by a script, with its failure record.
-#[doc(hidden)]
-pub struct Registered {
+pub(crate) struct Registered {
     pub mod_id: String,
     pub func: Function,
     /// The memory account of the mod that registered it, which its code is charged to wherever
@@ -64,7 +66,7 @@ pub struct Registered {
 }
 
 impl Registered {
-    pub fn new(mod_id: &str, owner: Owner, func: Function) -> Registered {
+    pub(crate) fn new(mod_id: &str, owner: Owner, func: Function) -> Registered {
         Registered {
             mod_id: mod_id.to_string(),
             func,
@@ -76,8 +78,7 @@ impl Registered {
 }
 
 /// A `lantern.on` subscription.
-#[doc(hidden)]
-pub struct Handler {
+pub(crate) struct Handler {
     pub event: String,
     pub key: Option<EventKey>,
     pub site: Option<(String, usize)>,
@@ -85,7 +86,7 @@ pub struct Handler {
 }
 
 impl Handler {
-    pub fn new(
+    pub(crate) fn new(
         mod_id: &str,
         owner: Owner,
         event: String,
@@ -102,7 +103,7 @@ impl Handler {
 }
 
 /// A handler as an event's list holds it.
-pub struct Listener {
+pub(crate) struct Listener {
     /// Its index in [`Shared::handlers`].
     handler: usize,
     /// Its mod's index in the runtime's mods (always there: handlers are registered by mods' scripts).
@@ -112,8 +113,7 @@ pub struct Listener {
 
 /// What the API functions and the runtime share.
 #[derive(Default)]
-#[doc(hidden)]
-pub struct Shared {
+pub(crate) struct Shared {
     pub handlers: Vec<Handler>,
     /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
     /// event takes its list without copying a function reference per handler (handlers are only
@@ -198,7 +198,7 @@ pub struct LuaRuntime {
 
 impl LuaRuntime {
     /// A Lua state for mods' scripts, with the scripts' limits.
-    pub fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
+    pub(crate) fn new(limits: Limits) -> mlua::Result<LuaRuntime> {
         let lua = sandbox::new_state()?;
         // Memory is limited per mod ([`memory`]); mlua is still told of a limit, one no state
         // reaches, so that it protects every allocation it makes (an allocation that fails for a
@@ -235,11 +235,6 @@ impl LuaRuntime {
                 .with_help("lantern's build script links its own Lua and mlua-sys links none (feature `external`); something in this build linked another Lua in its place")]
             },
         })
-    }
-
-    /// The documentation of every API entry, as registered.
-    pub fn api_docs(&self) -> &[api::ApiDoc] {
-        &self.docs
     }
 
     /// Puts each mod's saved storage in place for a game that starts or was loaded. A mod's
@@ -292,7 +287,7 @@ impl LuaRuntime {
     }
 
     /// Runs every `lantern.on_reload` handler with the storage kept from before (after a hot reload).
-    pub fn run_on_reload(&mut self, game: &mut Game) {
+    pub(crate) fn run_on_reload(&mut self, game: &mut Game) {
         let hooks = self
             .shared
             .borrow()

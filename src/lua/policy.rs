@@ -13,7 +13,7 @@ use crate::hazard::sim::Chooser;
 use crate::hazard::{DieState, Side};
 use mlua::{Function, Lua, Table, Value};
 
-pub struct LuaPolicy {
+pub(crate) struct LuaPolicy {
     lua: Lua,
     choose: Function,
     budget: Budget,
@@ -22,7 +22,7 @@ pub struct LuaPolicy {
 
 impl LuaPolicy {
     /// Loads a policy from its source text; `name` is its file, for messages.
-    pub fn new(source: &str, name: &str) -> Result<LuaPolicy, String> {
+    pub(crate) fn new(source: &str, name: &str) -> Result<LuaPolicy, String> {
         let err = |e: mlua::Error| format!("{name}: {}", describe(&e).0);
         let lua = sandbox::new_state().map_err(err)?;
         let budget = Budget::install(&lua, Limits::default()).map_err(err)?;

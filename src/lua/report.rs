@@ -12,13 +12,13 @@ use std::collections::BTreeMap;
 /// The Lua files a runtime read, by display path (`rats/scripts/main.lua`), with their line
 /// starts: to point diagnostics at their lines.
 #[derive(Default)]
-pub struct ScriptFiles {
+pub(super) struct ScriptFiles {
     files: BTreeMap<String, (FileId, Vec<u32>)>,
 }
 
 impl ScriptFiles {
     /// Adds a file to the source map and remembers where its lines start.
-    pub fn add(&mut self, sources: &mut SourceMap, path: String, text: String) {
+    pub(super) fn add(&mut self, sources: &mut SourceMap, path: String, text: String) {
         let mut starts = vec![0u32];
         starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         starts.push(text.len() as u32 + 1);
@@ -27,12 +27,12 @@ impl ScriptFiles {
     }
 
     /// The file id of a script read under `path`.
-    pub fn file(&self, path: &str) -> Option<FileId> {
+    pub(super) fn file(&self, path: &str) -> Option<FileId> {
         self.files.get(path).map(|(f, _)| *f)
     }
 
     /// The span of a line of a script, for call sites.
-    pub fn line_span(&self, path: &str, line: usize) -> Option<Span> {
+    pub(super) fn line_span(&self, path: &str, line: usize) -> Option<Span> {
         let (file, starts) = self.files.get(path)?;
         let start = *starts.get(line.checked_sub(1)?)?;
         let end = starts.get(line).map_or(start, |e| e.saturating_sub(1));
@@ -45,14 +45,14 @@ impl ScriptFiles {
 
     /// The span of a `path:line` entry (a traceback frame, or the start of a message) that names a
     /// script this runtime read.
-    pub fn at(&self, entry: &str) -> Option<Span> {
+    pub(super) fn at(&self, entry: &str) -> Option<Span> {
         let (path, line) = split_position(entry)?;
         self.line_span(path, line)
     }
 
     /// Where an error is: at the position its message starts with, if that is one of its frames;
     /// else at its innermost frame that is a script this runtime read.
-    pub fn locate(&self, message: &str, traceback: &[String]) -> Option<Span> {
+    pub(super) fn locate(&self, message: &str, traceback: &[String]) -> Option<Span> {
         // A syntax error's message starts with the file the parser read: lantern named it.
         let message = message.strip_prefix("syntax error: ").unwrap_or(message);
         let claimed = split_position(message)
@@ -164,7 +164,7 @@ fn lua_type_of(rust: &str) -> &str {
 }
 
 /// Whether a script error is the memory limit, however deeply it was wrapped.
-pub fn is_memory(e: &mlua::Error) -> bool {
+pub(super) fn is_memory(e: &mlua::Error) -> bool {
     match e {
         mlua::Error::MemoryError(_) => true,
         mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {

@@ -47,7 +47,7 @@ const LIBRARIES: &[&str] = &["string", "table", "math", "utf8", "coroutine"];
 const SETMETATABLE: &str = "lantern.setmetatable";
 
 /// A new Lua state with only the safe libraries loaded and the string metatable locked.
-pub fn new_state() -> mlua::Result<Lua> {
+pub(crate) fn new_state() -> mlua::Result<Lua> {
     let lua = Lua::new_with(
         StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::MATH,
         LuaOptions::default(),
@@ -78,10 +78,10 @@ pub fn new_state() -> mlua::Result<Lua> {
 const LONGEST_MODULE: usize = 255;
 
 /// Files a mod's `require` read, for the source map (so errors in them render with carets too).
-pub type ReadFiles = Rc<RefCell<Vec<(String, String)>>>;
+pub(crate) type ReadFiles = Rc<RefCell<Vec<(String, String)>>>;
 
 /// Where a mod's `require` looks: a folder of the mod, and the mod it belongs to.
-pub struct ModFiles {
+pub(crate) struct ModFiles {
     /// The mod id, or `test` and `policy` for the harness's and the simulator's scripts.
     id: String,
     /// The mod folder: nothing outside it is read. `None` where there is none: `require` fails.
@@ -94,7 +94,7 @@ pub struct ModFiles {
 
 impl ModFiles {
     /// A mod's scripts: modules in `<root>/scripts`.
-    pub fn new(id: &str, root: &std::path::Path) -> ModFiles {
+    pub(crate) fn new(id: &str, root: &std::path::Path) -> ModFiles {
         ModFiles {
             id: id.to_string(),
             root: Some(root.to_path_buf()),
@@ -105,7 +105,7 @@ impl ModFiles {
 
     /// Scripts that find modules beside them in `folder`, which they may not leave (a test file's
     /// folder); `shown` is how that folder is named in messages.
-    pub fn beside(id: &str, folder: &std::path::Path, shown: &str) -> ModFiles {
+    pub(crate) fn beside(id: &str, folder: &std::path::Path, shown: &str) -> ModFiles {
         ModFiles {
             id: id.to_string(),
             root: Some(folder.to_path_buf()),
@@ -116,7 +116,7 @@ impl ModFiles {
 
     /// Scripts with no folder (a simulator policy): `require` finds nothing.
     #[cfg(feature = "cli")]
-    pub fn nowhere(id: &str) -> ModFiles {
+    pub(crate) fn nowhere(id: &str) -> ModFiles {
         ModFiles {
             id: id.to_string(),
             root: None,
@@ -128,16 +128,16 @@ impl ModFiles {
 
 /// Whose memory `collectgarbage("count")` reports: a mod's account, or the whole state.
 #[derive(Clone, Copy)]
-pub struct Account(Option<(Accounts, Owner)>);
+pub(crate) struct Account(Option<(Accounts, Owner)>);
 
 impl Account {
     /// A mod's own account in a shared state.
-    pub fn new(accounts: Accounts, owner: Owner) -> Account {
+    pub(crate) fn new(accounts: Accounts, owner: Owner) -> Account {
         Account(Some((accounts, owner)))
     }
 
     /// The whole state (the harness's and the simulator's, which hold no mods).
-    pub fn whole() -> Account {
+    pub(crate) fn whole() -> Account {
         Account(None)
     }
 
@@ -150,7 +150,7 @@ impl Account {
 }
 
 /// Builds a mod's environment. `lantern` is the mod's API table; `print` goes to `log`.
-pub fn environment(
+pub(crate) fn environment(
     lua: &Lua,
     files: &ModFiles,
     lantern: Table,

@@ -20,14 +20,18 @@ use full_moon::visitors::{Visit, Visitor};
 use std::collections::BTreeMap;
 
 /// One script of a mod, as it was read at load.
-pub struct Script<'a> {
+pub(super) struct Script<'a> {
     pub mod_id: &'a str,
     pub file: FileId,
     pub text: &'a str,
 }
 
 /// Every problem the scripts' literal calls would raise when they run.
-pub fn check(scripts: &[Script<'_>], events: &EventTable, symbols: &Symbols) -> Vec<Diagnostic> {
+pub(super) fn check(
+    scripts: &[Script<'_>],
+    events: &EventTable,
+    symbols: &Symbols,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for script in scripts {
         let parsed = full_moon::parse_fallible(script.text, full_moon::LuaVersion::lua54());

@@ -13,10 +13,10 @@ use mlua::{Lua, Value as LuaValue};
 use serde_json::{Map, Value as Json};
 
 /// The deepest tables may nest in storage: a save keeps them within JSON's usual nesting limit.
-pub const DEEPEST: usize = 32;
+pub(crate) const DEEPEST: usize = 32;
 
 /// The most values one mod's storage may hold.
-pub const MOST_VALUES: usize = 1_000_000;
+pub(crate) const MOST_VALUES: usize = 1_000_000;
 
 /// The key under which a table that is neither a sequence nor text-keyed keeps its pairs.
 const PAIRS: &str = "$pairs";
@@ -24,7 +24,7 @@ const PAIRS: &str = "$pairs";
 /// `lantern.storage` as JSON, or what in it cannot be saved: a message, and the value that
 /// cannot be (a function, userdata, a coroutine, as `to_pointer` shows it) when one is the
 /// trouble.
-pub fn to_json_or_culprit(v: &LuaValue) -> Result<Json, (String, Option<usize>)> {
+pub(crate) fn to_json_or_culprit(v: &LuaValue) -> Result<Json, (String, Option<usize>)> {
     let mut walk = Walk {
         path: Vec::new(),
         values: 0,
@@ -226,7 +226,7 @@ fn is_name(s: &str) -> bool {
 /// values, or keys that are tables (in `$pairs`). Loaded as it was, such storage made the mod fail
 /// at the end of every turn, and nothing it stored was saved again.
 /// `None` when it is within them already (the common case: nothing is copied).
-pub fn within_bounds(v: &Json) -> Option<(Json, Vec<String>)> {
+pub(crate) fn within_bounds(v: &Json) -> Option<(Json, Vec<String>)> {
     let mut values = 0;
     if fits(v, 0, &mut values) {
         return None;
@@ -344,7 +344,7 @@ impl Bounds {
 }
 
 /// Saved storage back as a Lua value: the inverse of [`to_json_or_culprit`].
-pub fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
+pub(crate) fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
     Ok(match v {
         Json::Null => LuaValue::Nil,
         Json::Bool(b) => LuaValue::Boolean(*b),

@@ -4,21 +4,20 @@
 
 use super::Manifest;
 use crate::diag::Code;
-use crate::diag::{Diagnostic, FileId, SourceMap};
+use crate::diag::{Diagnostic, SourceMap};
 use std::path::{Path, PathBuf};
 
 /// A mod folder with a valid manifest.
 #[derive(Debug, Clone)]
-pub struct ModFolder {
+pub(crate) struct ModFolder {
     pub manifest: Manifest,
     pub dir: PathBuf,
     /// The mods directory it was found in; its files are shown relative to it (`rats/data/a.toml`).
     pub root: PathBuf,
-    pub manifest_file: FileId,
 }
 
 impl ModFolder {
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         &self.manifest.id
     }
 }
@@ -29,7 +28,7 @@ impl ModFolder {
 /// A folder without a `mod.toml` whose own subfolders are mods is a *group* (`mods/examples/`): its
 /// mods are found too. Any other folder without a `mod.toml` is skipped with a warning. A mod id
 /// declared in two folders (of one directory or of two) is an error at the second.
-pub fn discover(
+pub(crate) fn discover(
     roots: &[PathBuf],
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
@@ -178,7 +177,6 @@ fn read_folder(
                 manifest,
                 dir: dir.to_path_buf(),
                 root: mods_dir.to_path_buf(),
-                manifest_file: file,
             })
         }
         Err(errors) => {
@@ -189,7 +187,7 @@ fn read_folder(
 }
 
 /// The folders of a mod that lantern reads.
-pub const MOD_FOLDERS: &[&str] = &["data", "scripts", "tests"];
+pub(super) const MOD_FOLDERS: &[&str] = &["data", "scripts", "tests"];
 
 /// Warns about what a typo in a mod's layout would silently leave unread: a folder named like one
 /// lantern reads (`dat/`, `script/`), and Lua files without the `scripts/main.lua` that runs them.
@@ -275,7 +273,7 @@ fn is_hidden(path: &Path) -> bool {
 
 /// Decodes UTF-8, without the byte-order mark some editors write first; on failure returns the
 /// lossy text, the offset of the first bad byte and an error.
-pub fn decode_utf8(bytes: &[u8]) -> (String, Option<(usize, Diagnostic)>) {
+pub(crate) fn decode_utf8(bytes: &[u8]) -> (String, Option<(usize, Diagnostic)>) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => (text.to_string(), None),

@@ -15,19 +15,19 @@ use std::path::{Path, PathBuf};
 
 /// The most bytes lantern reads from one file of a mod: far more than any data file or script
 /// needs, and little enough that a file linked to `/dev/zero` cannot exhaust memory.
-pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MOST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The most files lantern takes from one walk of a mod's folder (its `data/` or `tests/`).
-pub const MOST_FILES: usize = 10_000;
+pub(crate) const MOST_FILES: usize = 10_000;
 
 /// The most folders deep a walk goes below the folder it walks: far more than any mod needs
 /// (`data/items/weapons/swords` is 3), and few enough that resolving each path, which costs a
 /// system call per folder on the way, stays cheap (600 levels took seconds).
-pub const MOST_DEPTH: usize = 16;
+pub(crate) const MOST_DEPTH: usize = 16;
 
 /// Why a file of a mod was not read.
 #[derive(Debug)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// It resolves outside the mod folder (a symlink that leads out). Where to is not kept:
     /// lantern's messages do not show it (the path is the player's).
     Outside,
@@ -45,7 +45,7 @@ pub enum Refused {
 
 impl Refused {
     /// The diagnostic for a refused file, shown as `display` (its path relative to the mods).
-    pub fn diagnostic(&self, display: &str) -> Diagnostic {
+    pub(crate) fn diagnostic(&self, display: &str) -> Diagnostic {
         match self {
             Refused::Outside => Diagnostic::error(Code::FileRefused, format!(
                 "`{display}` leads outside its mod's folder and is not read"
@@ -72,13 +72,13 @@ impl Refused {
 }
 
 /// The real path of a mod folder, which every file of the mod must resolve inside.
-pub fn real_root(root: &Path) -> PathBuf {
+pub(crate) fn real_root(root: &Path) -> PathBuf {
     std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
 }
 
 /// Reads `rel` (a `/`-separated path) of the mod folder `root`: `Ok(None)` when there is no such
 /// file, an error when there is one that may not be read.
-pub fn read_mod_file(root: &Path, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
+pub(crate) fn read_mod_file(root: &Path, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
     let path = root.join(rel);
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
@@ -87,7 +87,7 @@ pub fn read_mod_file(root: &Path, rel: &str) -> Result<Option<Vec<u8>>, Refused>
 }
 
 /// Reads the file `path`, which must resolve inside `real_root`.
-pub fn read_inside(real_root: &Path, path: &Path) -> Result<Vec<u8>, Refused> {
+pub(crate) fn read_inside(real_root: &Path, path: &Path) -> Result<Vec<u8>, Refused> {
     let real = resolve(real_root, path)?;
     let kind = std::fs::metadata(&real).map_err(Refused::Unreadable)?;
     if !kind.is_file() {
@@ -145,7 +145,7 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 }
 
 /// What a walk found: a file inside the mod, or an entry refused, with its path as found.
-pub enum Found {
+pub(crate) enum Found {
     File(PathBuf),
     Refused(PathBuf, Refused),
     /// The walk stopped at [`MOST_FILES`].
@@ -155,7 +155,7 @@ pub enum Found {
 /// Every file under `dir` (at any depth) of the mod folder whose real path is `real_root`, in a
 /// stable order (sorted by path within each folder), skipping hidden entries (`.git`, `.swp`).
 /// Symlinks are followed only inside the mod; each real folder is visited once.
-pub fn walk(real_root: &Path, dir: &Path) -> Vec<Found> {
+pub(crate) fn walk(real_root: &Path, dir: &Path) -> Vec<Found> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     let mut files = 0;

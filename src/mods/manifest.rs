@@ -26,12 +26,16 @@ struct RawManifest {
 
 /// A validated manifest.
 #[derive(Debug, Clone)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub id: String,
     pub id_span: Span,
     pub name: String,
     pub version: semver::Version,
+    /// Read so a manifest may say it; nothing shows it yet (a mod browser would).
+    #[allow(dead_code)]
     pub description: String,
+    /// Read so a manifest may say it; nothing shows it yet.
+    #[allow(dead_code)]
     pub authors: Vec<String>,
     pub depends: Vec<Dependency>,
     pub optional: Vec<Dependency>,
@@ -40,7 +44,7 @@ pub struct Manifest {
 
 /// `core >=0.1`: a mod id with an optional semver requirement, and where it was written.
 #[derive(Debug, Clone)]
-pub struct Dependency {
+pub(crate) struct Dependency {
     pub id: String,
     pub requirement: Option<semver::VersionReq>,
     pub span: Span,
@@ -48,7 +52,7 @@ pub struct Dependency {
 
 impl Manifest {
     /// Parses and validates a manifest; any error leaves the mod out.
-    pub fn parse(text: &str, file: FileId) -> Result<Manifest, Vec<Diagnostic>> {
+    pub(crate) fn parse(text: &str, file: FileId) -> Result<Manifest, Vec<Diagnostic>> {
         let doc = crate::toml_file::parse_document(text, file)?;
         let span = doc.span();
         let doc = Spanned::new(span, toml::de::DeValue::Table(doc.into_inner()));

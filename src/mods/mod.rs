@@ -11,17 +11,17 @@ pub(crate) mod files;
 mod manifest;
 mod order;
 
-pub use discover::{decode_utf8, discover, ModFolder};
-pub use files::{read_inside, read_mod_file, real_root, walk, Found, MOST_FILES};
-pub use manifest::Manifest;
-pub use order::load_order;
+pub(crate) use discover::{decode_utf8, discover, ModFolder};
+pub(crate) use files::{read_inside, read_mod_file, real_root, walk, Found, MOST_FILES};
+pub(crate) use manifest::Manifest;
+pub(crate) use order::load_order;
 
 use crate::diag::{Diagnostic, SourceMap};
 use std::path::PathBuf;
 
 /// Discovers the mods in the mods directories and orders them; what could not load is in the
 /// diagnostics.
-pub fn load_mod_list(
+pub(crate) fn load_mod_list(
     roots: &[PathBuf],
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,

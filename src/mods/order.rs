@@ -9,7 +9,7 @@ use crate::diag::{did_you_mean, Diagnostic};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Orders the mods so that each comes after everything it depends on.
-pub fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModFolder> {
+pub(crate) fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModFolder> {
     let mut by_id: BTreeMap<String, ModFolder> =
         mods.into_iter().map(|m| (m.id().to_string(), m)).collect();
     let ids: Vec<String> = by_id.keys().cloned().collect();

@@ -24,11 +24,11 @@ fn done(outcome: Result<crate::game::Outcome, crate::Error>) -> Result<(), Strin
 }
 
 /// The roguelike's namespace: its internal action is `roguelike:enter`.
-pub const NAMESPACE: &str = "roguelike";
+pub(crate) const NAMESPACE: &str = "roguelike";
 
 /// Where the run is: the roguelike's own state, saved and hashed with the game.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Run {
+pub(crate) struct Run {
     /// The floor, by its place in the run (floors are played by depth, ties by ID).
     #[serde(default)]
     pub floor: usize,
@@ -44,7 +44,7 @@ pub struct Run {
 /// What a room holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum RoomKind {
+pub(crate) enum RoomKind {
     /// A fight with its `enemies`.
     Combat,
     /// An encounter: its fixed one, or one drawn by weight.
@@ -58,7 +58,7 @@ pub enum RoomKind {
 impl RoomKind {
     /// The name data files write.
     #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             RoomKind::Combat => "combat",
             RoomKind::Encounter => "encounter",
@@ -71,7 +71,7 @@ impl RoomKind {
 /// A room (`[[rooms]]`): one step of a floor. Its IDs are full (`core:rat`) when it is read.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Room {
+pub(crate) struct Room {
     /// Shown to players; the ID's name when absent.
     #[serde(default)]
     pub name: Option<String>,
@@ -100,7 +100,7 @@ pub struct Room {
 /// Items of a room's loot.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Loot {
+pub(crate) struct Loot {
     /// The item.
     pub item: String,
     /// How many (1 unless said).
@@ -115,7 +115,7 @@ fn one() -> i64 {
 /// A floor (`[[floors]]`): rooms in order; the run plays floors by depth.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Floor {
+pub(crate) struct Floor {
     /// Shown to players; the ID's name when absent.
     #[serde(default)]
     pub name: Option<String>,
@@ -129,7 +129,7 @@ pub struct Floor {
 const MOST_LOOT: i64 = 1_000_000_000;
 
 /// The roguelike's vocabulary.
-pub fn rules() -> Rules {
+pub(crate) fn rules() -> Rules {
     Vocabulary::new(NAMESPACE, Run::default())
         .player("core:player")
         .home("core")
@@ -270,25 +270,25 @@ fn room_rules(room: &Room) -> Vec<Problem> {
 }
 
 /// The run's floors in the order it plays them: by depth, ties by ID.
-pub fn floors(content: &Content) -> Vec<(&Id, &Floor)> {
+pub(crate) fn floors(content: &Content) -> Vec<(&Id, &Floor)> {
     let mut floors: Vec<(&Id, &Floor)> = content.table::<Floor>("floor").collect();
     floors.sort_by(|a, b| a.1.depth.cmp(&b.1.depth).then_with(|| a.0.cmp(b.0)));
     floors
 }
 
 /// The room at a place of the run, when there is one.
-pub fn room_at(content: &Content, floor: usize, room: Option<usize>) -> Option<Id> {
+pub(crate) fn room_at(content: &Content, floor: usize, room: Option<usize>) -> Option<Id> {
     let floors = floors(content);
     let (_, f) = floors.get(floor)?;
     f.rooms.get(room?).and_then(|r| Id::qualified(r))
 }
 
 /// A room's name as players see it.
-pub fn room_name(id: &Id, room: &Room) -> String {
+pub(crate) fn room_name(id: &Id, room: &Room) -> String {
     room.name.clone().unwrap_or_else(|| id.name().to_string())
 }
 
 /// A floor's name as players see it.
-pub fn floor_name(id: &Id, floor: &Floor) -> String {
+pub(crate) fn floor_name(id: &Id, floor: &Floor) -> String {
     floor.name.clone().unwrap_or_else(|| id.name().to_string())
 }

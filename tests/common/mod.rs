@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn lantern(args: &[&str], dir: &Path) -> Output {
+pub(crate) fn lantern(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lantern"))
         .args(args)
         .current_dir(dir)
@@ -18,7 +18,7 @@ pub fn lantern(args: &[&str], dir: &Path) -> Output {
 }
 
 /// Compares `actual` with the file at `path`; with `LANTERN_BLESS=1` in the environment, writes it instead.
-pub fn expect_file(path: &Path, actual: &str) {
+pub(crate) fn expect_file(path: &Path, actual: &str) {
     if std::env::var_os("LANTERN_BLESS").is_some() {
         std::fs::write(path, actual).expect("write expected file");
         return;
@@ -37,18 +37,18 @@ pub fn expect_file(path: &Path, actual: &str) {
     }
 }
 
-pub mod fs;
-pub mod world;
+pub(crate) mod fs;
+pub(crate) mod world;
 
 /// A mods directory holding only the bundled core mod: for engine tests that must not see the examples.
-pub fn core_only() -> tempfile::TempDir {
+pub(crate) fn core_only() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
     dir
 }
 
 /// Runs `lantern` with `args` in `dir`, feeding `script` on standard input (a scripted play session).
-pub fn lantern_with_input(args: &[&str], dir: &Path, script: &str) -> Output {
+pub(crate) fn lantern_with_input(args: &[&str], dir: &Path, script: &str) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_lantern"))
         .args(args)

@@ -5,7 +5,7 @@ use lantern::harness::{Status, TestResult};
 use libtest_mimic::{Failed, Trial};
 
 /// One trial per result, named `prefix` + the result's full name; skipped tests are ignored.
-pub fn trials(results: Vec<TestResult>, prefix: &str) -> Vec<Trial> {
+pub(crate) fn trials(results: Vec<TestResult>, prefix: &str) -> Vec<Trial> {
     results
         .into_iter()
         .map(|r| {

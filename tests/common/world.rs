@@ -6,15 +6,15 @@ use lantern::load::{load_world, World};
 use lantern::lua::Limits;
 use std::path::PathBuf;
 
-pub use super::fs::copy_dir;
+pub(crate) use super::fs::copy_dir;
 
 /// A temporary mods directory holding core and a mod `test` with these files (path relative to the mod).
-pub struct TestMods {
+pub(crate) struct TestMods {
     pub dir: tempfile::TempDir,
 }
 
 impl TestMods {
-    pub fn new(files: &[(&str, &str)]) -> TestMods {
+    pub(crate) fn new(files: &[(&str, &str)]) -> TestMods {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&root().join("mods/core"), &dir.path().join("core"));
         let m = dir.path().join("test");
@@ -32,20 +32,20 @@ impl TestMods {
         TestMods { dir }
     }
 
-    pub fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.dir.path().to_path_buf()
     }
 
-    pub fn world(&self, limits: Limits) -> World {
+    pub(crate) fn world(&self, limits: Limits) -> World {
         load_world(self.dir.path(), limits)
     }
 
     /// A game over these mods with their scripts attached; panics on load errors.
-    pub fn game(&self, seed: u64) -> (Game, World) {
+    pub(crate) fn game(&self, seed: u64) -> (Game, World) {
         self.game_with(seed, Limits::default())
     }
 
-    pub fn game_with(&self, seed: u64, limits: Limits) -> (Game, World) {
+    pub(crate) fn game_with(&self, seed: u64, limits: Limits) -> (Game, World) {
         let mut world = self.world(limits);
         assert!(
             !world.has_errors(),
@@ -61,13 +61,13 @@ impl TestMods {
 }
 
 /// Starts a turn: `turn_started` runs every handler listening to it.
-pub fn turn(g: &mut Game) {
+pub(crate) fn turn(g: &mut Game) {
     g.emit_command(lantern::game::ev::TURN_STARTED, None, &[])
         .unwrap();
 }
 
 /// The problems the game raised since last asked, rendered as a modder sees them.
-pub fn problems(g: &mut Game, world: &World) -> Vec<String> {
+pub(crate) fn problems(g: &mut Game, world: &World) -> Vec<String> {
     g.take_problems()
         .iter()
         .map(|d| lantern::diag::render(d, &world.sources))

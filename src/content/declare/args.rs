@@ -21,7 +21,7 @@ pub struct Param {
 
 /// The largest number a game's parameter takes unless it declares another range: what every
 /// number in content is bounded by, so the game's arithmetic on it cannot overflow.
-pub const MOST: i64 = crate::content::resolve::fields::MOST;
+pub(super) const MOST: i64 = crate::content::resolve::fields::MOST;
 
 impl Param {
     /// A whole number (`amount = 3`).

@@ -43,7 +43,7 @@ pub(crate) type ReadEntry = for<'a> fn(
 ) -> (Vec<Diagnostic>, Option<Arc<dyn Any + Send + Sync>>);
 
 /// lantern's own fields of `lantern.game`, which a game's fields may not shadow.
-pub const GAME_FIELDS: &[&str] = &[
+pub(crate) const GAME_FIELDS: &[&str] = &[
     "player",
     "enemies",
     "inventory",
@@ -152,7 +152,7 @@ pub(crate) struct FieldDecl {
 impl Declarations {
     /// The namespace a bare ID typed at run time belongs to: the game's home mod, or its own
     /// namespace when it names none.
-    pub fn home(&self) -> &str {
+    pub(crate) fn home(&self) -> &str {
         if self.home.is_empty() {
             &self.namespace
         } else {
@@ -161,29 +161,29 @@ impl Declarations {
     }
 
     /// The kind of ID of the game's table written as `[[key]]`.
-    pub fn kind_of_table(&self, key: &str) -> Option<&'static str> {
+    pub(crate) fn kind_of_table(&self, key: &str) -> Option<&'static str> {
         self.tables.iter().find(|t| t.key == key).map(|t| t.kind)
     }
 
     /// The game's actions mods may write (its internal ones left out), in ID order.
-    pub fn public_actions(&self) -> impl Iterator<Item = (&Id, &Signature)> {
+    pub(crate) fn public_actions(&self) -> impl Iterator<Item = (&Id, &Signature)> {
         self.actions.iter().filter(|(_, d)| !d.internal)
     }
 
     /// The declaration's own ID for `id`, with its signature: content holds the declaration's
     /// `Id`, whose order compares pointers first, so later lookups compare no text.
-    pub fn declared(&self, id: &Id, action: bool) -> Option<(Id, &Signature)> {
+    pub(crate) fn declared(&self, id: &Id, action: bool) -> Option<(Id, &Signature)> {
         let map = if action { &self.actions } else { &self.checks };
         map.get_key_value(id).map(|(k, s)| (k.clone(), s))
     }
 
     /// A fresh state for a new game (none when the game keeps none).
-    pub fn fresh_state(&self) -> HostState {
+    pub(crate) fn fresh_state(&self) -> HostState {
         self.state.as_ref().map(|s| (s.fresh)()).unwrap_or_default()
     }
 
     /// Turns a state read from a save into the game's type.
-    pub fn read_state(&self, json: serde_json::Value) -> Result<HostState, String> {
+    pub(crate) fn read_state(&self, json: serde_json::Value) -> Result<HostState, String> {
         match &self.state {
             Some(s) => (s.read)(json)
                 .map_err(|e| format!("the game's state in the save is not a `{}`: {e}", s.name)),
@@ -192,7 +192,7 @@ impl Declarations {
     }
 
     /// The entries whose triggers listen now, by kind, as the game's state says.
-    pub fn in_play(&self, state: &HostState) -> Vec<(&'static str, Id)> {
+    pub(crate) fn in_play(&self, state: &HostState) -> Vec<(&'static str, Id)> {
         let mut out = Vec::new();
         for t in &self.tables {
             if let Some(f) = &t.in_play {
@@ -203,7 +203,7 @@ impl Declarations {
     }
 
     /// Brings the game's state in line with `content`; what changed, in words.
-    pub fn reconcile(&self, state: &mut HostState, content: &Content) -> Vec<String> {
+    pub(crate) fn reconcile(&self, state: &mut HostState, content: &Content) -> Vec<String> {
         self.reconcile
             .as_ref()
             .map(|f| f(state, content))
@@ -211,7 +211,7 @@ impl Declarations {
     }
 
     /// The declaration's own mistakes as diagnostics.
-    pub fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+    pub(crate) fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
         self.problems
             .iter()
             .map(|p| Diagnostic::error(Code::Vocabulary, format!("in the game's vocabulary: {p}")))

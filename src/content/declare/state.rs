@@ -169,7 +169,7 @@ pub(crate) struct StateType {
 }
 
 impl StateType {
-    pub fn of<S: GameState>(initial: S) -> StateType {
+    pub(crate) fn of<S: GameState>(initial: S) -> StateType {
         StateType {
             name: std::any::type_name::<S>(),
             fresh: Box::new(move || HostState::live(initial.clone())),

@@ -21,7 +21,7 @@ use crate::id::Id;
 use std::collections::BTreeMap;
 
 /// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
-pub fn resolve_all(
+pub(super) fn resolve_all(
     mut raw: RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,

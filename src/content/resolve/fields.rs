@@ -9,7 +9,7 @@ use toml::Spanned;
 
 /// A condition or action table being read. Every getter marks its key as known; [`Entry::finish`]
 /// reports the keys nobody asked for, with a suggestion among the known ones.
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     map: &'a BTreeMap<String, Spanned<toml::Value>>,
     pub span: Span,
     /// "check `has_tag`", for messages.
@@ -21,7 +21,7 @@ pub struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
-    pub fn new(
+    pub(crate) fn new(
         map: &'a BTreeMap<String, Spanned<toml::Value>>,
         span: Span,
         what: String,
@@ -35,7 +35,7 @@ impl<'a> Entry<'a> {
         }
     }
 
-    pub fn raw(&self, key: &str) -> Option<&'a Spanned<toml::Value>> {
+    pub(crate) fn raw(&self, key: &str) -> Option<&'a Spanned<toml::Value>> {
         self.map.get(key)
     }
 
@@ -49,7 +49,7 @@ impl<'a> Entry<'a> {
     }
 
     /// A required key that is not there: [`Entry::finish`] reports it.
-    pub fn missing(&mut self, key: &'static str) {
+    pub(crate) fn missing(&mut self, key: &'static str) {
         self.missing.push(key);
     }
 
@@ -67,11 +67,11 @@ impl<'a> Entry<'a> {
         );
     }
 
-    pub fn str(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<String>> {
+    pub(crate) fn str(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<String>> {
         self.str_inner(cx, key, true)
     }
 
-    pub fn opt_str(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<String>> {
+    pub(crate) fn opt_str(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<String>> {
         self.str_inner(cx, key, false)
     }
 
@@ -91,12 +91,12 @@ impl<'a> Entry<'a> {
         }
     }
 
-    pub fn int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
+    pub(crate) fn int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
         let v = self.get(key, true)?;
         self.as_int(cx, key, v)
     }
 
-    pub fn opt_int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
+    pub(crate) fn opt_int(&mut self, cx: &mut Cx, key: &'static str) -> Option<i64> {
         let v = self.get(key, false)?;
         self.as_int(cx, key, v)
     }
@@ -117,7 +117,7 @@ impl<'a> Entry<'a> {
     }
 
     /// A count: a positive integer, `default` when absent.
-    pub fn count(&mut self, cx: &mut Cx, key: &'static str, default: u32) -> u32 {
+    pub(crate) fn count(&mut self, cx: &mut Cx, key: &'static str, default: u32) -> u32 {
         let Some(v) = self.get(key, false) else {
             return default;
         };
@@ -135,7 +135,7 @@ impl<'a> Entry<'a> {
         }
     }
 
-    pub fn float(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<f64>> {
+    pub(crate) fn float(&mut self, cx: &mut Cx, key: &'static str) -> Option<Spanned<f64>> {
         let v = self.get(key, true)?;
         match v.get_ref() {
             toml::Value::Float(f) => Some(Spanned::new(v.span(), *f)),
@@ -147,7 +147,7 @@ impl<'a> Entry<'a> {
         }
     }
 
-    pub fn opt_bool(&mut self, cx: &mut Cx, key: &'static str) -> Option<bool> {
+    pub(crate) fn opt_bool(&mut self, cx: &mut Cx, key: &'static str) -> Option<bool> {
         let v = self.get(key, false)?;
         match v.get_ref() {
             toml::Value::Boolean(b) => Some(*b),
@@ -159,12 +159,12 @@ impl<'a> Entry<'a> {
     }
 
     /// Marks keys as known without reading them.
-    pub fn allow(&mut self, keys: &[&'static str]) {
+    pub(crate) fn allow(&mut self, keys: &[&'static str]) {
         self.known.extend_from_slice(keys);
     }
 
     /// The fields nobody asked for, as plain values: the arguments of a Lua-registered check or action.
-    pub fn rest_as_args(&mut self, cx: &mut Cx) -> BTreeMap<String, Value> {
+    pub(crate) fn rest_as_args(&mut self, cx: &mut Cx) -> BTreeMap<String, Value> {
         let mut args = BTreeMap::new();
         for (key, v) in self.map {
             if self.known.contains(&key.as_str()) {
@@ -192,7 +192,7 @@ impl<'a> Entry<'a> {
     /// Reports every key that no getter asked for, and every required key that is not there,
     /// except one whose place a misspelt key takes (`amout = 1` for `amount`: the unknown key's
     /// "did you mean `amount`?" says it all).
-    pub fn finish(self, cx: &mut Cx) {
+    pub(crate) fn finish(self, cx: &mut Cx) {
         let unknown = || {
             self.map
                 .keys()
@@ -238,10 +238,10 @@ impl<'a> Entry<'a> {
 /// The largest number content may hold (health, damage, amounts, counts, thresholds, attributes):
 /// far above any game's numbers, and far enough below `i64::MAX` that the rules' sums of them
 /// cannot overflow.
-pub const MOST: i64 = 1_000_000_000;
+pub(crate) const MOST: i64 = 1_000_000_000;
 
 /// "`key` in what must be between lo and hi, found n".
-pub fn out_of_range(key: &str, what: &str, lo: i64, hi: i64, found: i64) -> Diagnostic {
+pub(crate) fn out_of_range(key: &str, what: &str, lo: i64, hi: i64, found: i64) -> Diagnostic {
     let within = if what.is_empty() {
         String::new()
     } else {
@@ -254,7 +254,14 @@ pub fn out_of_range(key: &str, what: &str, lo: i64, hi: i64, found: i64) -> Diag
 }
 
 /// `value` when it is within `lo..=hi`; otherwise the nearest bound, and a diagnostic at `span`.
-pub fn within(cx: &mut Cx, key: &str, what: &str, value: &Spanned<i64>, lo: i64, hi: i64) -> i64 {
+pub(crate) fn within(
+    cx: &mut Cx,
+    key: &str,
+    what: &str,
+    value: &Spanned<i64>,
+    lo: i64,
+    hi: i64,
+) -> i64 {
     let v = *value.get_ref();
     if (lo..=hi).contains(&v) {
         return v;
@@ -265,7 +272,7 @@ pub fn within(cx: &mut Cx, key: &str, what: &str, value: &Spanned<i64>, lo: i64,
 }
 
 /// A TOML scalar as a payload [`Value`]; tables, arrays and dates have none.
-pub fn plain_value(v: &toml::Value) -> Option<Value> {
+pub(crate) fn plain_value(v: &toml::Value) -> Option<Value> {
     match v {
         toml::Value::String(s) => Some(Value::str(s)),
         toml::Value::Integer(i) => Some(Value::Int(*i)),

@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use toml::Spanned;
 
-pub const EFFECTS: &[&str] = &[
+pub(super) const EFFECTS: &[&str] = &[
     "progress",
     "focus",
     "draw",
@@ -62,7 +62,7 @@ fn meter(cx: &mut Cx, raw: &Spanned<RawMeter>, rounds: u32) -> Option<Meter> {
     })
 }
 
-pub fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
+pub(super) fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazard> {
     let r = &src.raw;
     let span = Span::new(src.file, r.id.span());
     let rounds = match *r.rounds.get_ref() {
@@ -262,7 +262,7 @@ fn effect(cx: &mut Cx, raw: &RawEntry) -> Option<CardEffect> {
     effect
 }
 
-pub fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
+pub(super) fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
     let r = &src.raw;
     let color = cx
         .vocabulary("color", &r.color, Color::NAMES)

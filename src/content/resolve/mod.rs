@@ -12,7 +12,7 @@ mod hazard;
 mod symbols;
 mod vocabulary;
 
-pub use symbols::Symbols;
+pub(crate) use symbols::Symbols;
 
 use super::event::{EventKey, EventTable};
 use super::parse::RawDefs;
@@ -28,7 +28,7 @@ use toml::Spanned;
 
 /// What a reference must name.
 #[derive(Debug, Clone, Copy)]
-pub enum RefKind {
+pub(crate) enum RefKind {
     Tag,
     Item,
     Creature,
@@ -45,7 +45,7 @@ static NO_IDS: BTreeMap<Id, Span> = BTreeMap::new();
 
 impl RefKind {
     /// The kind of ID a field type names, if it names one.
-    pub fn of(ty: FieldType) -> Option<RefKind> {
+    pub(crate) fn of(ty: FieldType) -> Option<RefKind> {
         Some(match ty {
             FieldType::Item => RefKind::Item,
             FieldType::Creature => RefKind::Creature,
@@ -92,7 +92,7 @@ impl RefKind {
 }
 
 /// The resolution context of one definition: its mod, its file, the symbols, and where problems go.
-pub struct Cx<'a> {
+pub(crate) struct Cx<'a> {
     pub syms: &'a Symbols,
     pub events: &'a EventTable,
     pub diags: &'a mut Vec<Diagnostic>,
@@ -101,7 +101,7 @@ pub struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    pub fn new(
+    pub(crate) fn new(
         syms: &'a Symbols,
         events: &'a EventTable,
         diags: &'a mut Vec<Diagnostic>,
@@ -117,12 +117,12 @@ impl<'a> Cx<'a> {
         }
     }
 
-    pub fn span(&self, range: Range<usize>) -> Span {
+    pub(crate) fn span(&self, range: Range<usize>) -> Span {
         Span::new(self.file, range)
     }
 
     /// Resolves a reference to an existing definition, with "did you mean" when it does not exist.
-    pub fn reference(&mut self, kind: RefKind, text: &Spanned<String>) -> Option<Id> {
+    pub(crate) fn reference(&mut self, kind: RefKind, text: &Spanned<String>) -> Option<Id> {
         let span = self.span(text.span());
         let Some(id) = Id::parse(text.get_ref(), &self.ns) else {
             self.diags.push(
@@ -158,7 +158,7 @@ impl<'a> Cx<'a> {
     }
 
     /// A problem that follows from one already reported: said once per subject, after the causes.
-    pub fn follow_on(&mut self, span: Span, message: String) {
+    pub(crate) fn follow_on(&mut self, span: Span, message: String) {
         if !self.diags.iter().any(|d| d.message == message) {
             self.diags.push(
                 Diagnostic::error(Code::Follows, message)
@@ -169,7 +169,7 @@ impl<'a> Cx<'a> {
     }
 
     /// Resolves an event name: an engine event, or a custom one (`rats:ritual_done`, or bare in its own mod).
-    pub fn event(&mut self, text: &Spanned<String>) -> Option<EventKey> {
+    pub(crate) fn event(&mut self, text: &Spanned<String>) -> Option<EventKey> {
         let name = text.get_ref();
         if let Some(key) = self.events.lookup(name) {
             return Some(key);
@@ -197,7 +197,7 @@ impl<'a> Cx<'a> {
         None
     }
 
-    pub fn rarity(&mut self, text: &Spanned<String>) -> Option<String> {
+    pub(crate) fn rarity(&mut self, text: &Spanned<String>) -> Option<String> {
         if self.syms.rarities.contains_key(text.get_ref()) {
             return Some(text.get_ref().clone());
         }
@@ -216,17 +216,17 @@ impl<'a> Cx<'a> {
         None
     }
 
-    pub fn damage_type(&mut self, text: &Spanned<String>) -> Option<String> {
+    pub(crate) fn damage_type(&mut self, text: &Spanned<String>) -> Option<String> {
         self.vocabulary("damage type", text, vocab::DAMAGE_TYPES)
     }
 
-    pub fn attribute(&mut self, text: &Spanned<String>) -> Option<String> {
+    pub(crate) fn attribute(&mut self, text: &Spanned<String>) -> Option<String> {
         let names: Vec<&str> = vocab::attribute_names().collect();
         self.vocabulary("attribute", text, &names)
     }
 
     /// Checks a word against a fixed list of engine vocabulary.
-    pub fn vocabulary(
+    pub(crate) fn vocabulary(
         &mut self,
         what: &str,
         text: &Spanned<String>,
@@ -250,7 +250,7 @@ impl<'a> Cx<'a> {
 }
 
 /// Builds the content from raw definitions; returns it with every problem found.
-pub fn resolve(
+pub(crate) fn resolve(
     raw: RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
@@ -260,19 +260,19 @@ pub fn resolve(
 }
 
 /// The built-in checks and actions, by name.
-pub fn vocabulary_names() -> (&'static [&'static str], &'static [&'static str]) {
+pub(crate) fn vocabulary_names() -> (&'static [&'static str], &'static [&'static str]) {
     (vocabulary::CHECKS, vocabulary::ACTIONS)
 }
 
 /// The built-in card effects, by name (any action is a card effect too).
 #[cfg(feature = "cli")]
-pub fn card_effect_names() -> &'static [&'static str] {
+pub(crate) fn card_effect_names() -> &'static [&'static str] {
     hazard::EFFECTS
 }
 
 /// The symbols of built content, so actions written at run time (by Lua) are validated exactly as
 /// TOML actions are.
-pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
+pub(crate) fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
     let ids = |keys: &mut dyn Iterator<Item = (&Id, Span)>| {
         keys.map(|(k, s)| (k.clone(), s))
             .collect::<BTreeMap<Id, Span>>()
@@ -313,7 +313,7 @@ pub fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
 }
 
 /// Resolves one action table written at run time; the error is every problem in one message.
-pub fn runtime_action(
+pub(crate) fn runtime_action(
     syms: &Symbols,
     events: &EventTable,
     ns: &str,

@@ -10,7 +10,7 @@ use toml::Spanned;
 
 /// Every ID that exists after declaration, by kind.
 #[derive(Debug, Default)]
-pub struct Symbols {
+pub(crate) struct Symbols {
     pub tags: BTreeMap<Id, Span>,
     pub rarities: BTreeMap<String, i64>,
     pub items: BTreeMap<Id, Span>,
@@ -36,7 +36,7 @@ pub struct Symbols {
 
 impl Symbols {
     /// How many names there are: what a "did you mean" over them compares against at most.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.tags.len()
             + self.rarities.len()
             + self.items.len()
@@ -54,12 +54,12 @@ impl Symbols {
 }
 
 /// Which mods each mod may override: itself and everything it depends on, directly or not.
-pub struct Visibility {
+pub(super) struct Visibility {
     pub reachable: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Visibility {
-    pub fn may_define(&self, by: &str, ns: &str) -> bool {
+    pub(super) fn may_define(&self, by: &str, ns: &str) -> bool {
         by == ns || self.reachable.get(by).is_some_and(|r| r.contains(ns))
     }
 }
@@ -69,7 +69,7 @@ impl Visibility {
 /// A second definition of an ID in the same mod is an error that points at both; a definition in
 /// another mod's namespace overrides it when the defining mod depends on that one, and is an error
 /// otherwise. Later mods in load order win.
-pub fn declare<T>(
+pub(super) fn declare<T>(
     kind: &'static str,
     list: &[Src<T>],
     id_of: impl Fn(&T) -> &Spanned<String>,

@@ -14,7 +14,7 @@ use crate::id::Id;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-pub const CHECKS: &[&str] = &[
+pub(super) const CHECKS: &[&str] = &[
     "has_tag",
     "attribute",
     "has_item",
@@ -22,7 +22,7 @@ pub const CHECKS: &[&str] = &[
     "quest",
     "is_player",
 ];
-pub const ACTIONS: &[&str] = &[
+pub(super) const ACTIONS: &[&str] = &[
     "damage",
     "heal",
     "give_item",
@@ -38,7 +38,7 @@ pub const ACTIONS: &[&str] = &[
 
 /// The built-in checks and actions that are the roguelike's creature-and-inventory vocabulary,
 /// which a game may leave out ([`crate::host::Vocabulary::without_creatures`]).
-pub const CREATURE_CHECKS: &[&str] = &[
+pub(super) const CREATURE_CHECKS: &[&str] = &[
     "has_tag",
     "attribute",
     "has_item",
@@ -46,7 +46,7 @@ pub const CREATURE_CHECKS: &[&str] = &[
     "is_player",
 ];
 /// The first seven of [`ACTIONS`].
-pub const CREATURE_ACTIONS: &[&str] = ACTIONS.split_at(7).0;
+pub(super) const CREATURE_ACTIONS: &[&str] = ACTIONS.split_at(7).0;
 
 /// Reports a creature check or action in a game that left them out; `true` when it did.
 fn left_out(cx: &mut Cx, name: &Spanned<String>, kind: &str) -> bool {
@@ -92,11 +92,11 @@ fn who(cx: &mut Cx, e: &mut Entry, key: &'static str) -> Who {
     }
 }
 
-pub fn conditions(cx: &mut Cx, list: &[RawEntry]) -> Vec<Condition> {
+pub(super) fn conditions(cx: &mut Cx, list: &[RawEntry]) -> Vec<Condition> {
     list.iter().filter_map(|c| condition(cx, c)).collect()
 }
 
-pub fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
+pub(super) fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
     let span = cx.span(raw.span());
     let mut head = Entry::new(raw.get_ref(), span, "a condition".into());
     let name = head.str(cx, "check")?;
@@ -460,21 +460,21 @@ fn registered(
     None
 }
 
-pub fn actions(cx: &mut Cx, raw: &RawActions) -> ActionList {
+pub(super) fn actions(cx: &mut Cx, raw: &RawActions) -> ActionList {
     let span = cx.span(raw.span());
     let actions = raw.get_ref().iter().filter_map(|a| action(cx, a)).collect();
     ActionList { actions, span }
 }
 
 /// An empty action list located at `span`, for optional lists that were not written.
-pub fn no_actions(span: crate::diag::Span) -> ActionList {
+pub(super) fn no_actions(span: crate::diag::Span) -> ActionList {
     ActionList {
         actions: Vec::new(),
         span,
     }
 }
 
-pub fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
+pub(super) fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
     let span = cx.span(raw.span());
     let mut head = Entry::new(raw.get_ref(), span, "an action".into());
     let name = head.str(cx, "action")?;
@@ -775,7 +775,7 @@ fn typed_value(
 }
 
 /// A `when` filter: each field must be one the event carries, with a value of its type.
-pub fn when(
+pub(super) fn when(
     cx: &mut Cx,
     event: EventKey,
     raw: Option<&Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
@@ -817,7 +817,7 @@ pub fn when(
 }
 
 /// Resolves a trigger standing at `home`.
-pub fn trigger(
+pub(super) fn trigger(
     cx: &mut Cx,
     t: &RawTrigger,
     span: crate::diag::Span,

@@ -9,7 +9,7 @@ use mlua::{Function, Table, Value as LuaValue};
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
     api.function(
         "apply",
@@ -111,7 +111,7 @@ pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
 /// harness's `g:apply` share; `runtime_action` then validates it exactly as a TOML entry.
 /// Each value converted is charged to the calling script ([`CONVERTED`] units, and its text by
 /// its bytes), before it is.
-pub fn to_toml_map(
+pub(crate) fn to_toml_map(
     lua: &mlua::Lua,
     t: &Table,
 ) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {

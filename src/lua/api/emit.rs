@@ -11,7 +11,7 @@ use mlua::{ffi, AnyUserData, Table, Value as LuaValue};
 use std::ffi::c_int;
 use std::rc::Rc;
 
-pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
     // What the event log and the loop report name as the cause of events this mod emits.
     let cause: std::rc::Rc<str> = format!("lua:{}", cx.mod_id).into();
@@ -109,10 +109,13 @@ unsafe extern "C-unwind" fn emit_event(state: *mut ffi::lua_State) -> c_int {
     // frame owns nothing yet. The fast path costs what it takes (under 100 ns: 25 units); the
     // slow path is charged as any of lantern's functions.
     unsafe { capi::charge(state, FAST) };
+    // SAFETY: as this function's safety section says.
     let top = unsafe { ffi::lua_gettop(state) };
+    // SAFETY: as this function's safety section says.
     let emitted = capi::guarded(|| unsafe { emit_from_stack(state, top) });
     // Pops what walking the payload left, even after a panic, so the slow path gets the call's
     // own arguments. (Shrinking the stack cannot raise: there are no to-be-closed variables.)
+    // SAFETY: as this function's safety section says.
     unsafe { ffi::lua_settop(state, top) };
     if emitted == Some(true) {
         return 0;
@@ -131,6 +134,7 @@ unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
     // upvalues for the whole call.
     let payload = match top {
         1 => false,
+        // SAFETY: as this function's safety section says.
         2 => match unsafe { ffi::lua_type(state, 2) } {
             ffi::LUA_TNIL => false,
             ffi::LUA_TTABLE => true,
@@ -139,8 +143,11 @@ unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
         _ => return false,
     };
     let (Some(name), Some(mod_id), Some(cause)) = (
+        // SAFETY: as this function's safety section says.
         unsafe { capi::bytes_at(state, 1) },
+        // SAFETY: as this function's safety section says.
         unsafe { capi::bytes_at(state, ffi::lua_upvalueindex(2)) },
+        // SAFETY: as this function's safety section says.
         unsafe { capi::bytes_at(state, ffi::lua_upvalueindex(3)) },
     ) else {
         return false;
@@ -153,15 +160,20 @@ unsafe fn emit_from_stack(state: *mut ffi::lua_State, top: c_int) -> bool {
             let kind = events.lookup_for(mod_id, name)?;
             let def = events.get(kind);
             if payload {
+                // SAFETY: as this function's safety section says.
                 unsafe { ffi::lua_pushnil(state) };
+                // SAFETY: as this function's safety section says.
                 while unsafe { ffi::lua_next(state, 2) } != 0 {
+                    // SAFETY: as this function's safety section says.
                     let key = unsafe { capi::bytes_at(state, -2) }?;
                     let (index, ty) = def.field_bytes(key)?;
+                    // SAFETY: as this function's safety section says.
                     let value = unsafe { value_at(state, -1) }?;
                     if !value.fits(ty) {
                         return None;
                     }
                     values.push((index, value));
+                    // SAFETY: as this function's safety section says.
                     unsafe { ffi::lua_settop(state, -2) };
                 }
             }

@@ -7,7 +7,7 @@ use super::{
 use crate::lua::Handler;
 use mlua::Function;
 
-pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
     api.function(
         "on",

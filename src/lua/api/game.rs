@@ -8,7 +8,7 @@ use crate::lua::budget::{charge, charged};
 use mlua::{Lua, UserData, UserDataFields, UserDataMethods};
 
 /// The view; it holds nothing, so it never outlives a reload.
-pub struct GameView;
+pub(super) struct GameView;
 
 /// What each entry of a list a field builds (a stack of the inventory, a quest) costs the script.
 const PER_ENTRY: usize = 16;
@@ -156,7 +156,7 @@ fn creatures(field: &str) -> mlua::Result<()> {
     Ok(())
 }
 
-pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
     let view = api.lua().create_userdata(GameView)?;
     api.field(
         "game",

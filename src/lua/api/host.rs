@@ -6,7 +6,7 @@ use crate::lua::bridge::{from_lua, to_lua, with_game};
 use mlua::{Lua, Table, Value as LuaValue, Variadic};
 
 /// Adds the game's table of functions to a mod's `lantern` table, when the game declares any.
-pub fn register(
+pub(super) fn register(
     lua: &Lua,
     lantern: &Table,
     cx: &ModCx,

@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 /// The most bytes one mod's `lantern.log` and `print` may write in one turn.
-pub const MOST_OUTPUT: usize = 64 * 1024;
+pub(crate) const MOST_OUTPUT: usize = 64 * 1024;
 
 /// What a mod has printed in the turn it last printed in.
 #[derive(Clone, Copy, Default)]
@@ -23,7 +23,7 @@ struct Printed {
     bytes: usize,
 }
 
-pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
     let printed = Rc::new(Cell::new(Printed::default()));
     api.function(

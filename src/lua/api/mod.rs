@@ -6,7 +6,7 @@
 //! budget ([`crate::lua::budget::function`]): a call, its failure, and the work it does.
 
 mod actions;
-pub use actions::to_toml_map;
+pub(crate) use actions::to_toml_map;
 mod emit;
 mod events;
 mod game;
@@ -15,8 +15,8 @@ mod log;
 mod rng;
 mod storage;
 
-pub use log::MOST_OUTPUT;
-pub use rng::random;
+pub(crate) use log::MOST_OUTPUT;
+pub(crate) use rng::random;
 
 use super::Shared;
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, Table};
@@ -26,10 +26,10 @@ use std::rc::Rc;
 /// The most handlers one mod may register with `lantern.on`: far more than any mod needs, and a
 /// bound on what lantern keeps for each (a mod looping over `lantern.on` cannot fill the state
 /// with lantern's own references).
-pub const MOST_HANDLERS: usize = 1000;
+pub(crate) const MOST_HANDLERS: usize = 1000;
 
 /// The most actions, checks and `on_reload` handlers one mod may register, together.
-pub const MOST_REGISTERED: usize = 1000;
+pub(crate) const MOST_REGISTERED: usize = 1000;
 
 /// One documented entry of the API.
 #[derive(Debug, Clone)]
@@ -46,14 +46,14 @@ pub struct ApiDoc {
 
 /// What a mod's API functions know: the mod they belong to and the runtime's shared registry.
 #[derive(Clone)]
-pub struct ModCx {
+pub(crate) struct ModCx {
     pub mod_id: String,
     /// The mod's memory account.
     pub owner: crate::lua::memory::Owner,
     pub shared: Rc<RefCell<Shared>>,
 }
 
-pub struct Api<'a> {
+pub(crate) struct Api<'a> {
     lua: &'a Lua,
     table: Table,
     prefix: &'static str,
@@ -61,7 +61,7 @@ pub struct Api<'a> {
 }
 
 impl<'a> Api<'a> {
-    pub fn new(
+    pub(crate) fn new(
         lua: &'a Lua,
         table: Table,
         prefix: &'static str,
@@ -75,7 +75,7 @@ impl<'a> Api<'a> {
         }
     }
 
-    pub fn function<F, A, R>(
+    pub(crate) fn function<F, A, R>(
         &mut self,
         name: &'static str,
         params: &'static [(&'static str, &'static str)],
@@ -100,7 +100,7 @@ impl<'a> Api<'a> {
         Ok(())
     }
 
-    pub fn field(
+    pub(crate) fn field(
         &mut self,
         name: &'static str,
         ty: &'static str,
@@ -120,7 +120,7 @@ impl<'a> Api<'a> {
 
     /// Puts a C fast path in front of the function `name` registered above: a closure over `fast`
     /// with the function as upvalue 1 and `upvalues` after it (see `lua/capi.rs`).
-    pub fn speed_up(
+    pub(crate) fn speed_up(
         &mut self,
         name: &'static str,
         fast: mlua::ffi::lua_CFunction,
@@ -133,13 +133,13 @@ impl<'a> Api<'a> {
         self.table.raw_set(name, closure)
     }
 
-    pub fn lua(&self) -> &'a Lua {
+    pub(crate) fn lua(&self) -> &'a Lua {
         self.lua
     }
 }
 
 /// Builds one mod's `lantern` table: every module, in the order of the guide's Lua chapter.
-pub fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Table> {
+pub(crate) fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Table> {
     let table = lua.create_table()?;
     let mut api = Api::new(lua, table.clone(), "lantern", docs);
     events::register(&mut api, cx)?;
@@ -154,7 +154,7 @@ pub fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Tabl
 }
 
 /// `name` must be a plain identifier to become `<mod>:<name>`.
-pub fn registered_id(mod_id: &str, name: &str, what: &str) -> mlua::Result<crate::id::Id> {
+pub(crate) fn registered_id(mod_id: &str, name: &str, what: &str) -> mlua::Result<crate::id::Id> {
     if !crate::id::is_ident(name) {
         return Err(mlua::Error::runtime(format!(
             "{what} name `{name}` must use lowercase letters, digits and `_`; it becomes `{mod_id}:{name}`"
@@ -165,7 +165,7 @@ pub fn registered_id(mod_id: &str, name: &str, what: &str) -> mlua::Result<crate
 
 /// Fails when the mod has registered `limit` of what `counted` counts already (`things`, as a
 /// message names them).
-pub fn within(
+pub(crate) fn within(
     cx: &ModCx,
     what: &str,
     things: &str,
@@ -181,7 +181,7 @@ pub fn within(
 }
 
 /// How many actions, checks and `on_reload` handlers a mod registered.
-pub fn registered_by(shared: &Shared, mod_id: &str) -> usize {
+pub(crate) fn registered_by(shared: &Shared, mod_id: &str) -> usize {
     shared
         .actions
         .values()
@@ -196,7 +196,7 @@ pub fn registered_by(shared: &Shared, mod_id: &str) -> usize {
 }
 
 /// Fails unless the mod is still loading (its `main.lua` is running).
-pub fn while_loading(cx: &ModCx, what: &str) -> mlua::Result<()> {
+pub(crate) fn while_loading(cx: &ModCx, what: &str) -> mlua::Result<()> {
     if cx.shared.borrow().loading {
         Ok(())
     } else {
@@ -205,7 +205,7 @@ pub fn while_loading(cx: &ModCx, what: &str) -> mlua::Result<()> {
 }
 
 /// `file:line` of the Lua code calling into the API.
-pub fn call_site(lua: &Lua) -> Option<(String, usize)> {
+pub(crate) fn call_site(lua: &Lua) -> Option<(String, usize)> {
     // mlua's own Lua wrappers (its `__index` that falls back to a metamethod) stand between a
     // script and the function it reached; the script's frame is the first one above them.
     for level in 1..=4 {

@@ -5,13 +5,13 @@ use crate::lua::bridge::with_game_mut;
 
 /// The most named streams one mod may draw from in a run: streams live in the game, outside the
 /// scripts' memory, and a save keeps each one's position.
-pub const MOST_STREAMS: usize = 256;
+pub(super) const MOST_STREAMS: usize = 256;
 
 /// The longest name of a stream.
-pub const LONGEST_NAME: usize = 100;
+pub(super) const LONGEST_NAME: usize = 100;
 
 /// Draws like Lua's `math.random`: no bounds, a float in [0, 1); `(m)`, an integer in [1, m]; `(m, n)`, in [m, n].
-pub fn random(stream: &str, m: Option<i64>, n: Option<i64>) -> mlua::Result<mlua::Value> {
+pub(crate) fn random(stream: &str, m: Option<i64>, n: Option<i64>) -> mlua::Result<mlua::Value> {
     let (lo, hi) = match (m, n) {
         (None, _) => {
             let r = with_game_mut(|g| g.rng_mut().roll(stream))?;
@@ -44,7 +44,7 @@ fn room_for(mod_id: &str, stream: &str) -> mlua::Result<()> {
     })?
 }
 
-pub fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     // One pair of methods per mod, shared by its handles: a handle is a plain table (its name),
     // so `lantern.rng(name)` in a handler leaves no garbage with a finalizer behind (mlua's
     // functions have one, and Lua's collector frees those a cycle late).

@@ -5,7 +5,7 @@
 
 use super::{Api, ModCx};
 
-pub fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
+pub(super) fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
     let table = api.lua().create_table()?;
     api.field(
         "storage",

@@ -24,7 +24,7 @@ fn main() {
         game.drain();
     }
     let storage = &game.state().storage["order"];
-    println!("lantern's Lua: {}", lantern::lua::budget::patched_lua());
+    println!("lantern's Lua: {}", lantern::lua::patched_lua());
     println!("pairs order: {}", storage["order"]);
     println!("roll: {}", storage["roll"]);
     println!("loop stopped at: {}", storage["n"]);
