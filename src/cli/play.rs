@@ -32,36 +32,177 @@ pub(super) struct Options {
     pub dev: bool,
 }
 
-const HELP: &str = "\
-commands:
-  status               health, position, gold, active quests
-  inventory            what you carry
-  quests               every started quest
-  deck                 the cards your hazards draw from
-  map                  the floors and rooms of the run
-  next                 enter the next room
-  attack [N]           attack enemy N (default: the first)
-  flee                 leave a fight
-  use ITEM             use an item (`use potion`)
-  talk                 talk to the room's NPC
-  look                 the room you are in, who is here, what is open
-  encounter            show the open encounter and its options
-  choose N             choose option N of the encounter
-  hazard               show the open hazard: routes, round, hand, dice, meters
-  route safe|risk [T]  choose the hazard's route (T: progress type, where the hazard lets you)
-  play N [top|bottom]  play card N of the hand
-  end                  end the hazard round
-  spawn CREATURE       add an enemy to the room
-  emit EVENT [target=T] [key=value ...]   raise any event (T: player, an enemy number, or a creature to spawn)
-  give ITEM [COUNT]    give yourself items
-  start QUEST          start a quest
-  why ID               why a trigger or quest did or did not fire last time
-  log [N]              the last N events (default 10)
-  save FILE / load FILE
-  restart [SEED]       a new run over the mods as they are now (the same seed unless given)
-  reload               reload the mods now (changes are picked up by themselves unless --no-watch)
-  seed / hash          the run seed / the state hash
-  quit";
+/// One console command as `help` shows it and completion offers it: the names it answers to
+/// (besides its one-letter aliases), how it is written, and what it does. `command` and the play
+/// loop run them; a test holds every name to a command that runs.
+struct Command {
+    names: &'static [&'static str],
+    usage: &'static str,
+    help: &'static str,
+}
+
+/// Every command of `lantern play`, in the order `help` lists them.
+const COMMANDS: &[Command] = &[
+    Command {
+        names: &["help"],
+        usage: "help",
+        help: "these commands",
+    },
+    Command {
+        names: &["status"],
+        usage: "status",
+        help: "health, position, gold, active quests",
+    },
+    Command {
+        names: &["inventory"],
+        usage: "inventory",
+        help: "what you carry",
+    },
+    Command {
+        names: &["quests"],
+        usage: "quests",
+        help: "every started quest",
+    },
+    Command {
+        names: &["deck"],
+        usage: "deck",
+        help: "the cards your hazards draw from",
+    },
+    Command {
+        names: &["map"],
+        usage: "map",
+        help: "the floors and rooms of the run",
+    },
+    Command {
+        names: &["next"],
+        usage: "next",
+        help: "enter the next room",
+    },
+    Command {
+        names: &["attack"],
+        usage: "attack [N]",
+        help: "attack enemy N (default: the first)",
+    },
+    Command {
+        names: &["flee"],
+        usage: "flee",
+        help: "leave a fight",
+    },
+    Command {
+        names: &["use"],
+        usage: "use ITEM",
+        help: "use an item (`use potion`)",
+    },
+    Command {
+        names: &["talk"],
+        usage: "talk",
+        help: "talk to the room's NPC",
+    },
+    Command {
+        names: &["look"],
+        usage: "look",
+        help: "the room you are in, who is here, what is open",
+    },
+    Command {
+        names: &["encounter"],
+        usage: "encounter",
+        help: "show the open encounter and its options",
+    },
+    Command {
+        names: &["choose"],
+        usage: "choose N",
+        help: "choose option N of the encounter",
+    },
+    Command {
+        names: &["hazard"],
+        usage: "hazard",
+        help: "show the open hazard: routes, round, hand, dice, meters",
+    },
+    Command {
+        names: &["route"],
+        usage: "route safe|risk [T]",
+        help: "choose the hazard's route (T: progress type, where the hazard lets you)",
+    },
+    Command {
+        names: &["play"],
+        usage: "play N [top|bottom]",
+        help: "play card N of the hand",
+    },
+    Command {
+        names: &["end"],
+        usage: "end",
+        help: "end the hazard round",
+    },
+    Command {
+        names: &["spawn"],
+        usage: "spawn CREATURE",
+        help: "add an enemy to the room",
+    },
+    Command {
+        names: &["emit"],
+        usage: "emit EVENT [target=T] [key=value ...]",
+        help: "raise any event (T: player, an enemy number, or a creature to spawn)",
+    },
+    Command {
+        names: &["give"],
+        usage: "give ITEM [COUNT]",
+        help: "give yourself items",
+    },
+    Command {
+        names: &["start"],
+        usage: "start QUEST",
+        help: "start a quest",
+    },
+    Command {
+        names: &["why"],
+        usage: "why ID",
+        help: "why a trigger or quest did or did not fire last time",
+    },
+    Command {
+        names: &["log"],
+        usage: "log [N]",
+        help: "the last N events (default 10)",
+    },
+    Command {
+        names: &["save", "load"],
+        usage: "save FILE / load FILE",
+        help: "",
+    },
+    Command {
+        names: &["restart"],
+        usage: "restart [SEED]",
+        help: "a new run over the mods as they are now (the same seed unless given)",
+    },
+    Command {
+        names: &["reload"],
+        usage: "reload",
+        help: "reload the mods now (changes are picked up by themselves unless --no-watch)",
+    },
+    Command {
+        names: &["seed", "hash"],
+        usage: "seed / hash",
+        help: "the run seed / the state hash",
+    },
+    Command {
+        names: &["quit"],
+        usage: "quit",
+        help: "",
+    },
+];
+
+/// `help`'s text, from the table.
+fn help() -> String {
+    let mut out = String::from("commands:");
+    for c in COMMANDS {
+        let line = match (c.help, c.usage.len()) {
+            ("", _) => format!("\n  {}", c.usage),
+            (help, n) if n > 20 => format!("\n  {}   {help}", c.usage),
+            (help, _) => format!("\n  {:<20} {help}", c.usage),
+        };
+        out.push_str(&line);
+    }
+    out
+}
 
 enum Msg {
     Line(String),
@@ -336,7 +477,10 @@ fn read_lines(
 /// Commands and every ID of the content, for tab completion.
 fn completion_words(game: &Game) -> Vec<String> {
     let c = game.content();
-    let mut words: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
+    let mut words: Vec<String> = COMMANDS
+        .iter()
+        .flat_map(|c| c.names.iter().map(|n| n.to_string()))
+        .collect();
     words.extend(c.items.keys().map(|k| k.to_string()));
     words.extend(c.creatures.keys().map(|k| k.to_string()));
     words.extend(c.quests.keys().map(|k| k.to_string()));
@@ -346,40 +490,6 @@ fn completion_words(game: &Game) -> Vec<String> {
     words.dedup();
     words
 }
-
-const COMMANDS: &[&str] = &[
-    "help",
-    "status",
-    "inventory",
-    "quests",
-    "deck",
-    "map",
-    "next",
-    "attack",
-    "flee",
-    "use",
-    "talk",
-    "look",
-    "encounter",
-    "choose",
-    "hazard",
-    "route",
-    "play",
-    "end",
-    "spawn",
-    "emit",
-    "give",
-    "start",
-    "why",
-    "log",
-    "save",
-    "load",
-    "restart",
-    "reload",
-    "seed",
-    "hash",
-    "quit",
-];
 
 struct Completion {
     words: Arc<Mutex<Vec<String>>>,
@@ -451,7 +561,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
             .ok_or_else(|| format!("`{}` needs an argument; see `help`", words[0]))
     };
     match words[0] {
-        "help" => Ok(HELP.to_string()),
+        "help" => Ok(help()),
         "status" => Ok(status(game)),
         "inventory" | "inv" | "i" => Ok(inventory(game)),
         "quests" => Ok(quests(game)),
@@ -667,16 +777,33 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, crate::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::{COMMANDS, HELP};
+    use super::{help, COMMANDS};
 
     #[test]
-    fn every_command_the_help_names_completes() {
-        for line in HELP.lines().skip(1) {
-            for name in line.split_whitespace().next().unwrap_or("").split('/') {
-                let name = name.trim();
-                if !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase()) {
-                    assert!(COMMANDS.contains(&name), "`{name}` is not completed");
-                }
+    fn help_lists_every_command_of_the_table_once() {
+        let text = help();
+        for c in COMMANDS {
+            let listed = |l: &&str| {
+                *l == format!("  {}", c.usage) || l.starts_with(&format!("  {} ", c.usage))
+            };
+            assert_eq!(text.lines().filter(listed).count(), 1, "{}", c.usage);
+        }
+        assert_eq!(text.lines().count(), COMMANDS.len() + 1);
+    }
+
+    #[test]
+    fn every_command_of_the_table_runs() {
+        // These the play loop answers itself, before `command`.
+        let in_the_loop = ["quit", "restart", "load", "reload"];
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mods");
+        let mut world = crate::load::load_world(&mods, crate::lua::Limits::default());
+        let mut game = world.start(1);
+        for name in COMMANDS.iter().flat_map(|c| c.names.iter()) {
+            if in_the_loop.contains(name) {
+                continue;
+            }
+            if let Err(e) = super::command(&mut game, name) {
+                assert!(!e.to_string().contains("unknown command"), "{name}: {e}");
             }
         }
     }
