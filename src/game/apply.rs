@@ -706,7 +706,7 @@ impl Game {
 
     /// Whether the queue holds a turn's cap of events: an event queued now would never be
     /// handled. A script's `emit_event` fails then, so that a loop of them is stopped.
-    pub fn queue_full(&self) -> bool {
+    pub(crate) fn queue_full(&self) -> bool {
         self.queue.len() >= self.event_cap
     }
 

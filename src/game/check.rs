@@ -39,7 +39,7 @@ pub struct Failed {
 
 impl Game {
     /// Resolves `self`, `target` or `player` in a context.
-    pub fn resolve_who(&self, who: Who, ctx: &Ctx) -> Option<CreatureRef> {
+    pub(crate) fn resolve_who(&self, who: Who, ctx: &Ctx) -> Option<CreatureRef> {
         match who {
             Who::Bearer => Some(ctx.bearer),
             Who::Target => ctx.target,
@@ -98,7 +98,7 @@ impl Game {
     }
 
     /// How many items matching `filter` a creature holds.
-    pub fn count_matching(&self, who: CreatureRef, filter: &ItemFilter) -> u32 {
+    pub(crate) fn count_matching(&self, who: CreatureRef, filter: &ItemFilter) -> u32 {
         let Some(c) = self.creature(who) else {
             return 0;
         };

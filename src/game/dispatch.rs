@@ -35,7 +35,7 @@ impl Game {
     /// The work this game has done so far, in instructions' worth: what its scripts ran, and
     /// each event handled (its listeners, its log) at about what a few hundred instructions cost.
     /// A test charges its own script what driving its games cost, by this.
-    pub fn work(&self) -> u64 {
+    pub(crate) fn work(&self) -> u64 {
         const EVENT: u64 = 200;
         let scripts = self
             .scripts

@@ -156,7 +156,7 @@ impl Game {
     }
 
     /// Adds any card straight to the hand without touching the deck (the seed's dev mode, FR-13).
-    pub fn dev_card(&mut self, card: &Id) -> Result<(), crate::Error> {
+    pub(crate) fn dev_card(&mut self, card: &Id) -> Result<(), crate::Error> {
         if !self.content.cards.contains_key(card) {
             return Err(crate::Error::Refused(format!("there is no card `{card}`")));
         }

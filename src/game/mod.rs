@@ -451,7 +451,7 @@ impl Game {
     }
 
     /// The chain of events that led to the event being handled now: `creature_died <- damage_taken <- attack_hit`.
-    pub fn current_chain(&self) -> String {
+    pub(crate) fn current_chain(&self) -> String {
         let mut names = Vec::new();
         let Some((kind, mut at, cause)) = self.dispatching.clone() else {
             return String::new();
