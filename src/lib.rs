@@ -32,9 +32,9 @@
 //!
 //! Features, all on by default; a game embedding the library may turn them off: `cli` (lantern's
 //! tools, with clap and rustyline), `watch` (the file watcher, with notify) and `roguelike` (the
-//! reference roguelike: its world, declared as any game's is, with its rooms, floors and run,
-//! which [`host::Rules::default`] is with the feature on; its player verbs, their test-harness
-//! methods and `lantern play`).
+//! reference roguelike: its world, declared as any game's is, with its rooms, floors, run and
+//! verbs, `roguelike::rules()`, which lantern's own loaders use when the feature is on; and
+//! `lantern play`).
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
 

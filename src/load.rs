@@ -84,9 +84,9 @@ impl World {
     }
 }
 
-/// Loads the mods in `mods_dir`: data, scripts, and the binding between them, with the default
-/// vocabulary ([`Rules::default`]: the reference roguelike's with the `roguelike` feature, the
-/// empty one without). A game with its own world loads with [`load_game`].
+/// Loads the mods in `mods_dir`: data, scripts, and the binding between them, with the rules
+/// lantern's own tools use (the reference roguelike's with the `roguelike` feature, the empty
+/// ones without). A game with its own world loads with [`load_game`].
 pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
     load_world_of(
         &[mods_dir.to_path_buf()],
@@ -104,7 +104,7 @@ pub fn load_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
 }
 
 /// [`load_world_from`], and the scripts read for what their literal calls would fail with when
-/// they run ([`LuaRuntime::check_scripts`]): what `lantern check` reports.
+/// they run (`LuaRuntime::check_scripts`): what `lantern check` reports.
 pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
     check_game(roots, &crate::bundled_rules(), limits)
 }

@@ -2,14 +2,14 @@
 //! actions and checks.
 //!
 //! One Lua 5.4 state holds one environment per mod (`sandbox`). Each mod's `scripts/main.lua` runs
-//! at load, in mod order, and registers what it offers (`loading`); [`LuaRuntime::extensions`] then tells the
-//! content resolver which `<mod>:<name>` actions and checks exist, and [`LuaRuntime::bind`] resolves
+//! at load, in mod order, and registers what it offers (`loading`); `LuaRuntime::extensions` then tells the
+//! content resolver which `<mod>:<name>` actions and checks exist, and `LuaRuntime::bind` resolves
 //! the events handlers listen to. During play the runtime is the game's [`ScriptHost`](crate::game::ScriptHost)
 //! (`host`): the engine calls it for every event and for every registered action and check, and
 //! it lends the game to Lua for the length of one call (`bridge`).
 //!
 //! Every call into a mod's code goes through one place (`host::call_mod`): it runs under an
-//! instruction budget for the call and for the mod's turn ([`budget`]) with the mod's memory
+//! instruction budget for the call and for the mod's turn (`budget`) with the mod's memory
 //! account charged (`memory`), and an error is caught there, reported with mod, file, line and
 //! the chain of events (`report`); a handler, action or check that fails five times in a row is
 //! switched off until the next reload. The engine knows nothing of this module (invariant 3).
