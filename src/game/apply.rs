@@ -73,6 +73,20 @@ enum Gain {
     Lost,
 }
 
+/// The action lists being applied, one inside another, and what they keep to undo themselves.
+#[derive(Default)]
+pub(super) struct OpenLists {
+    /// For each open list of the game's own actions, the copies it keeps to undo them.
+    pub(super) host_undo: Vec<LazyCopy>,
+    /// The last copy of the game's state a list made and no longer needs: the next copy is made
+    /// into it (`HostState::clone_from`), which spares an allocation and its free per list.
+    pub(super) spare_host: crate::content::declare::HostState,
+    /// Action lists (and encounter options) being applied, one inside another.
+    pub(super) open_lists: u32,
+    /// Whether something was given past a stack cap since the outermost list began.
+    pub(super) uncapped: bool,
+}
+
 impl Game {
     /// Applies an action list as a transaction: every action, or (on the first failure) none of them.
     /// The failure names the mod file and line of the list.
@@ -88,7 +102,7 @@ impl Game {
         list: &ActionList,
         ctx: &Ctx,
     ) -> Result<(), ListFailure> {
-        self.open_lists += 1;
+        self.lists.open_lists += 1;
         let result = self.apply_list_whole(list, ctx);
         self.close_list();
         result
@@ -98,8 +112,8 @@ impl Game {
     /// one ends, items are cut down to their stack caps, as the seed's "the cap is applied on
     /// commit" says.
     pub(super) fn close_list(&mut self) {
-        self.open_lists -= 1;
-        if self.open_lists == 0 && std::mem::take(&mut self.uncapped) {
+        self.lists.open_lists -= 1;
+        if self.lists.open_lists == 0 && std::mem::take(&mut self.lists.uncapped) {
             let content = self.content.clone();
             self.state.player.cap(&content);
             for e in &mut self.state.enemies {
@@ -119,7 +133,7 @@ impl Game {
             }
         }
         if let Undo::Host(_) = undo {
-            let copy = self.host_undo.pop().unwrap_or_default();
+            let copy = self.lists.host_undo.pop().unwrap_or_default();
             if let Some(mut host) = copy.host {
                 if failed.is_some() {
                     std::mem::swap(&mut self.state.host, &mut host);
@@ -127,7 +141,7 @@ impl Game {
                 }
                 // Whichever is left over is the next list's copy, made into it without an
                 // allocation when the game's state does not own any.
-                self.spare_host = host;
+                self.lists.spare_host = host;
             }
             if failed.is_some() {
                 if let Some(rng) = copy.rng {
@@ -145,7 +159,7 @@ impl Game {
             Undo::Nothing => {}
             Undo::Whole(point) => self.undo(*point),
             Undo::Host(point) => {
-                self.queue.truncate(point.queued);
+                self.events.queue.truncate(point.queued);
                 self.messages.truncate(point.said);
             }
         }
@@ -195,9 +209,9 @@ impl Game {
         if list.actions.len() == 1 && !custom(&list.actions[0]) {
             Undo::Nothing
         } else if !list.actions.is_empty() && list.actions.iter().all(is_host) {
-            self.host_undo.push(LazyCopy::default());
+            self.lists.host_undo.push(LazyCopy::default());
             Undo::Host(HostUndo {
-                queued: self.queue.len(),
+                queued: self.events.queue.len(),
                 said: self.messages.len(),
             })
         } else {
@@ -210,9 +224,9 @@ impl Game {
     /// Before the game's own action changes the game's state: the list it runs in keeps a copy
     /// first, once.
     pub(crate) fn host_state_changing(&mut self) {
-        if let Some(copy) = self.host_undo.last_mut() {
+        if let Some(copy) = self.lists.host_undo.last_mut() {
             if copy.host.is_none() {
-                let mut spare = std::mem::take(&mut self.spare_host);
+                let mut spare = std::mem::take(&mut self.lists.spare_host);
                 spare.clone_from(&self.state.host);
                 copy.host = Some(spare);
             }
@@ -221,7 +235,7 @@ impl Game {
 
     /// Before the game's own action draws from a stream: the list keeps a copy first, once.
     pub(crate) fn streams_drawing(&mut self) -> &mut crate::rng::Streams {
-        if let Some(copy) = self.host_undo.last_mut() {
+        if let Some(copy) = self.lists.host_undo.last_mut() {
             if copy.rng.is_none() {
                 copy.rng = Some(self.rng.clone());
             }
@@ -243,7 +257,7 @@ impl Game {
         UndoPoint {
             state: self.state.clone(),
             rng: self.rng.clone(),
-            queued: self.queue.len(),
+            queued: self.events.queue.len(),
             said: self.messages.len(),
             scripts,
         }
@@ -266,13 +280,13 @@ impl Game {
         self.state = point.state;
         self.scene_changed();
         self.rng = point.rng;
-        self.queue.truncate(point.queued);
+        self.events.queue.truncate(point.queued);
         self.messages.truncate(point.said);
     }
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).
     pub(crate) fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), crate::Error> {
-        self.open_lists += 1;
+        self.lists.open_lists += 1;
         let result = self.apply_entry(entry, ctx);
         self.close_list();
         result
@@ -361,7 +375,7 @@ impl Game {
                 target,
             } => {
                 let who = self.who(*target, ctx)?;
-                self.uncapped = true;
+                self.lists.uncapped = true;
                 let kept = self
                     .creature_mut(who)
                     .map(|c| c.receive(&content, item, *count))
@@ -494,7 +508,7 @@ impl Game {
                 let mut got = Vec::new();
                 for _ in 0..*count {
                     let pick = candidates[self.rng.below(ctx.stream, candidates.len())].clone();
-                    self.uncapped = true;
+                    self.lists.uncapped = true;
                     if let Some(c) = self.creature_mut(who) {
                         c.receive(&content, &pick, 1);
                     }
@@ -673,7 +687,7 @@ impl Game {
             }
         }
         // Into a payload allocation an earlier event gave back, or a new one.
-        let values = self.spare.fill(def.payload.len(), |i| {
+        let values = self.events.spare.fill(def.payload.len(), |i| {
             payload
                 .iter()
                 .find(|(j, _)| *j == i)
@@ -696,18 +710,18 @@ impl Game {
     /// a loop would fill memory first. It is counted instead, and the turn's report says so.
     pub(super) fn push(&mut self, event: Event, cause: Option<std::rc::Rc<str>>) {
         if self.queue_full() {
-            self.unqueued += 1;
-            self.spare.give_back(event.payload);
+            self.events.unqueued += 1;
+            self.events.spare.give_back(event.payload);
             return;
         }
-        let parent = self.current;
-        self.queue.push_back((event, cause, parent));
+        let parent = self.events.current;
+        self.events.queue.push_back((event, cause, parent));
     }
 
     /// Whether the queue holds a turn's cap of events: an event queued now would never be
     /// handled. A script's `emit_event` fails then, so that a loop of them is stopped.
     pub(crate) fn queue_full(&self) -> bool {
-        self.queue.len() >= self.event_cap
+        self.events.queue.len() >= self.events.event_cap
     }
 
     /// Damage after armour (physical) and resistance, then `damage_taken` and, at zero health, `creature_died`.

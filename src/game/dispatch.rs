@@ -19,17 +19,63 @@ use crate::content::{TriggerRef, WorldSees};
 use crate::diag::Code;
 use crate::diag::Diagnostic;
 
+/// The event queue and what a turn keeps about it: handled first in, first out, each linked to
+/// the event that queued it, at most a turn's cap of them.
+pub(super) struct EventQueue {
+    pub(super) queue: std::collections::VecDeque<(Event, Option<std::rc::Rc<str>>, Option<usize>)>,
+    /// How many events were ever handled, and how many before this turn: `parent` links are these
+    /// absolute numbers, looked up in `log` (which keeps more than a turn's cap).
+    pub(super) handled: usize,
+    pub(super) turn_start: usize,
+    /// The most events one turn handles (configuration, not state: not saved or hashed).
+    pub(super) event_cap: usize,
+    /// Events not queued because the queue held a turn's cap of events already (none of them
+    /// could have been handled): counted, and said when the turn stops at its cap.
+    pub(super) unqueued: usize,
+    /// Recent events, newest last.
+    pub(super) log: std::collections::VecDeque<Handled>,
+    /// Payloads of events that left the log, by length, for `emit` to fill again.
+    pub(super) spare: super::event::Spare,
+    /// The number of the event being dispatched, so actions can link what they queue to it.
+    pub(super) current: Option<usize>,
+    /// Its kind and parent: it enters the log only once handled.
+    pub(super) dispatching: Option<(
+        crate::content::EventKey,
+        Option<usize>,
+        Option<std::rc::Rc<str>>,
+    )>,
+    /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
+    pub(super) in_turn: bool,
+}
+
+impl EventQueue {
+    pub(super) fn new() -> EventQueue {
+        EventQueue {
+            queue: std::collections::VecDeque::new(),
+            handled: 0,
+            turn_start: 0,
+            event_cap: super::EVENT_CAP,
+            unqueued: 0,
+            log: std::collections::VecDeque::new(),
+            spare: super::event::Spare::default(),
+            current: None,
+            dispatching: None,
+            in_turn: false,
+        }
+    }
+}
+
 impl Game {
     /// The most events one turn handles, 100 unless set: a game whose own events come in numbers
     /// (a harvest of 120 plots in one turn) raises it. At least 1. Past it, the turn stops, the
     /// events still queued are dropped, and a problem says how many and which chain looped.
     pub fn set_event_cap(&mut self, cap: usize) {
-        self.event_cap = cap.max(1);
+        self.events.event_cap = cap.max(1);
     }
 
     /// The most events one turn handles.
     pub fn event_cap(&self) -> usize {
-        self.event_cap
+        self.events.event_cap
     }
 
     /// The work this game has done so far, in instructions' worth: what its scripts ran, and
@@ -41,18 +87,18 @@ impl Game {
             .scripts
             .try_borrow()
             .map_or(0, |h| h.as_ref().map_or(0, |h| h.work()));
-        (self.handled as u64)
+        (self.events.handled as u64)
             .saturating_mul(EVENT)
             .saturating_add(scripts)
     }
 
     /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
     pub fn begin_turn(&mut self) {
-        if self.in_turn {
+        if self.events.in_turn {
             // A command run by a game's verb is part of the verb's turn.
             return;
         }
-        self.turn_start = self.handled;
+        self.events.turn_start = self.events.handled;
         self.state.turn += 1;
     }
 
@@ -60,38 +106,43 @@ impl Game {
     pub fn drain(&mut self) {
         // Content is replaced only between commands, so one handle serves the whole drain.
         let content = self.content.clone();
-        while let Some((event, cause, parent)) = self.queue.pop_front() {
-            if self.handled - self.turn_start >= self.event_cap {
+        while let Some((event, cause, parent)) = self.events.queue.pop_front() {
+            if self.events.handled - self.events.turn_start >= self.events.event_cap {
                 // This one, every event still queued and those never queued: none is lost
                 // without a word.
-                let dropped = self.queue.len() + 1 + std::mem::take(&mut self.unqueued);
-                self.queue.clear();
+                let dropped =
+                    self.events.queue.len() + 1 + std::mem::take(&mut self.events.unqueued);
+                self.events.queue.clear();
                 self.report_loop(dropped);
                 break;
             }
             // The event joins the log once handled, moved rather than copied; meanwhile
             // `current` and `dispatching` stand for it (the chain a script error names).
-            self.current = Some(self.handled);
+            self.events.current = Some(self.events.handled);
             // The cause is moved in and out, not counted twice: this is the hottest loop.
-            self.dispatching = Some((event.kind, parent, cause));
+            self.events.dispatching = Some((event.kind, parent, cause));
             self.dispatch(&content, &event);
-            self.current = None;
-            let cause = self.dispatching.take().and_then(|(_, _, cause)| cause);
-            if self.log.len() == super::LOG_KEEP {
-                if let Some(old) = self.log.pop_front() {
-                    self.spare.give_back(old.event.payload);
+            self.events.current = None;
+            let cause = self
+                .events
+                .dispatching
+                .take()
+                .and_then(|(_, _, cause)| cause);
+            if self.events.log.len() == super::LOG_KEEP {
+                if let Some(old) = self.events.log.pop_front() {
+                    self.events.spare.give_back(old.event.payload);
                 }
             }
-            self.log.push_back(Handled {
+            self.events.log.push_back(Handled {
                 event,
                 cause,
                 parent,
             });
-            self.handled += 1;
+            self.events.handled += 1;
         }
-        if self.unqueued > 0 {
+        if self.events.unqueued > 0 {
             // The queue held a turn's cap, which the turn handled; what never fitted is dropped.
-            let dropped = std::mem::take(&mut self.unqueued);
+            let dropped = std::mem::take(&mut self.events.unqueued);
             self.report_loop(dropped);
         }
         self.with_scripts(|host, game| host.settle(game));
@@ -401,7 +452,7 @@ impl Game {
     /// The cap was reached: name the chain of triggers that led to the last event.
     fn report_loop(&mut self, dropped: usize) {
         let mut chain: Vec<std::rc::Rc<str>> = Vec::new();
-        let mut at = self.handled.checked_sub(1);
+        let mut at = self.events.handled.checked_sub(1);
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
             if let Some(cause) = &h.cause {
                 if chain.last() != Some(cause) {
@@ -419,7 +470,7 @@ impl Game {
         } else {
             chain.join(" -> ")
         };
-        let cap = self.event_cap;
+        let cap = self.events.event_cap;
         let mut d = Diagnostic::error(Code::EventCap, format!("more than {cap} events in one turn; the turn was stopped and {dropped} queued events were dropped. The chain that looped: {text}"))
             .with_help("a trigger's actions raise an event that sets it (or another) off again; add a `when`, a condition or a `chance`");
         if let Some(span) = chain

@@ -28,13 +28,13 @@ impl Game {
     /// handled when it returns. Commands `f` runs that are turns of their own (`choose`,
     /// `start_encounter`) join this one; a `turn` inside another is part of it.
     pub fn turn<R>(&mut self, f: impl FnOnce(&mut Game) -> R) -> R {
-        if self.in_turn {
+        if self.events.in_turn {
             return f(self);
         }
         self.begin_turn();
-        self.in_turn = true;
+        self.events.in_turn = true;
         let result = f(self);
-        self.in_turn = false;
+        self.events.in_turn = false;
         self.drain();
         result
     }
@@ -57,15 +57,15 @@ impl Game {
         let run = self.code.verbs[verb.index].clone();
         let args = self.positional_args(&format!("verb `{name}`"), &verb.params, args)?;
         let args = crate::content::declare::Args(&args);
-        if self.in_turn {
+        if self.events.in_turn {
             return run(self, args);
         }
         // A verb that fails is undone whole, as an action list is: the state as it was before.
         let undo = self.undo_point(true);
         self.begin_turn();
-        self.in_turn = true;
+        self.events.in_turn = true;
         let result = run(self, args);
-        self.in_turn = false;
+        self.events.in_turn = false;
         match result {
             Ok(()) => {
                 self.keep(undo);

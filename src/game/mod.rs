@@ -38,7 +38,7 @@ use crate::diag::Code;
 use crate::diag::Diagnostic;
 use crate::id::Id;
 use crate::rng::Streams;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// At most this many events are handled per turn unless the game sets another cap
@@ -145,20 +145,8 @@ pub struct Game {
     code: Arc<crate::host::Code>,
     state: State,
     rng: Streams,
-    queue: VecDeque<(Event, Option<std::rc::Rc<str>>, Option<usize>)>,
-    /// How many events were ever handled, and how many before this turn: `parent` links are these
-    /// absolute numbers, looked up in `log` (which keeps more than a turn's cap).
-    handled: usize,
-    turn_start: usize,
-    /// The most events one turn handles (configuration, not state: not saved or hashed).
-    event_cap: usize,
-    /// Events not queued because the queue held a turn's cap of events already (none of them
-    /// could have been handled): counted, and said when the turn stops at its cap.
-    unqueued: usize,
-    /// Recent events, newest last.
-    log: VecDeque<Handled>,
-    /// Payloads of events that left the log, by length, for `emit` to fill again.
-    spare: event::Spare,
+    /// The event queue and the turn's bookkeeping (`dispatch`).
+    events: dispatch::EventQueue,
     /// The last evaluation of every trigger and quest. Boxed and optional so dispatch can lend it
     /// out while it evaluates (moving a pointer, not the table); `None` only during that time.
     traces: Option<Box<trace::Traces>>,
@@ -169,29 +157,12 @@ pub struct Game {
     scripts: std::cell::RefCell<Option<Box<dyn ScriptHost>>>,
     /// Whether the scripts are out of their cell, serving a call (`Game::with_scripts`).
     scripts_busy: bool,
-    /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
-    in_turn: bool,
-    /// For each open list of the game's own actions, the copies it keeps to undo them.
-    host_undo: Vec<apply::LazyCopy>,
-    /// The last copy of the game's state a list made and no longer needs: the next copy is made
-    /// into it (`HostState::clone_from`), which spares an allocation and its free per list.
-    spare_host: crate::content::declare::HostState,
-    /// Action lists (and encounter options) being applied, one inside another.
-    open_lists: u32,
-    /// Whether something was given past a stack cap since the outermost list began.
-    uncapped: bool,
+    /// The action lists being applied and what they keep to undo themselves (`apply`).
+    lists: apply::OpenLists,
     /// Lines for the player: what happened during the last command.
     messages: Vec<String>,
     /// Problems raised while running content (a failed action list, a loop): reported, never fatal.
     problems: Vec<Diagnostic>,
-    /// The number of the event being dispatched, so actions can link what they queue to it.
-    current: Option<usize>,
-    /// Its kind and parent: it enters the log only once handled.
-    dispatching: Option<(
-        crate::content::EventKey,
-        Option<usize>,
-        Option<std::rc::Rc<str>>,
-    )>,
     /// The triggers of the scene: those of the game's entries in play (the roguelike's room),
     /// looked up again (when `scene_stale`) after the content or the game's state changed, rather
     /// than for every event.
@@ -258,25 +229,13 @@ impl Game {
             content,
             state,
             rng,
-            queue: VecDeque::new(),
-            handled: 0,
-            turn_start: 0,
-            event_cap: EVENT_CAP,
-            unqueued: 0,
-            log: VecDeque::new(),
-            spare: event::Spare::default(),
+            events: dispatch::EventQueue::new(),
             traces,
             scripts: Default::default(),
             scripts_busy: false,
-            in_turn: false,
-            host_undo: Vec::new(),
-            spare_host: Default::default(),
-            open_lists: 0,
-            uncapped: false,
+            lists: apply::OpenLists::default(),
             messages: Vec::new(),
             problems: Vec::new(),
-            current: None,
-            dispatching: None,
             scene_triggers: Vec::new(),
             scene_stale: true,
             symbols: std::cell::OnceCell::new(),
@@ -453,7 +412,7 @@ impl Game {
     /// The chain of events that led to the event being handled now: `creature_died <- damage_taken <- attack_hit`.
     pub(crate) fn current_chain(&self) -> String {
         let mut names = Vec::new();
-        let Some((kind, mut at, cause)) = self.dispatching.clone() else {
+        let Some((kind, mut at, cause)) = self.events.dispatching.clone() else {
             return String::new();
         };
         // An event a mod's script emitted names that mod: a handler that fails on it may be
@@ -484,13 +443,13 @@ impl Game {
 
     /// Recent handled events, oldest first.
     pub fn log(&self) -> impl Iterator<Item = &Handled> {
-        self.log.iter()
+        self.events.log.iter()
     }
 
     /// A handled event by its absolute number, if the log still keeps it.
     fn handled_at(&self, n: usize) -> Option<&Handled> {
-        let first = self.handled - self.log.len();
-        n.checked_sub(first).and_then(|i| self.log.get(i))
+        let first = self.events.handled - self.events.log.len();
+        n.checked_sub(first).and_then(|i| self.events.log.get(i))
     }
 
     /// The last evaluation of a trigger (by `id` or `file:line`) or a quest, in words.
