@@ -91,17 +91,17 @@ pub struct Content {
     /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
     pub triggers: Vec<Trigger>,
     /// Top-level triggers by the event they listen to (indexed by [`EventKey`]).
-    pub top_level: Vec<Vec<TriggerRef>>,
+    pub(crate) top_level: Vec<Vec<TriggerRef>>,
     /// Whether any item or creature trigger listens to an event (indexed by [`EventKey`]): when none
     /// does, dispatch skips the source's inventory without looking at it.
-    pub borne_listen: Vec<bool>,
+    pub(crate) borne_listen: Vec<bool>,
     /// Quests by the event they count (indexed by [`EventKey`]): ordinals into [`Content::quest_defs`].
-    pub quests_by_event: Vec<Vec<u32>>,
+    pub(crate) quests_by_event: Vec<Vec<u32>>,
     /// Every quest in ID order, a dense copy of `quests` for dispatch; a quest's `ordinal` is its
     /// position here.
-    pub quest_defs: Vec<Quest>,
+    pub(crate) quest_defs: Vec<Quest>,
     /// Triggers that carry an `id`.
-    pub trigger_ids: BTreeMap<Id, TriggerRef>,
+    pub(crate) trigger_ids: BTreeMap<Id, TriggerRef>,
     /// Definitions a mod replaced in another's namespace, for `lantern check`.
     pub overrides: Vec<Override>,
     /// How many data files were read.
@@ -110,12 +110,12 @@ pub struct Content {
     /// game made from it, a reload of it and a test game over it all use these rules.
     pub(crate) declared: Arc<declare::Declarations>,
     /// The entries of the game's own tables, by kind of ID (`crop`).
-    pub tables: HostTables,
+    pub(crate) tables: HostTables,
     /// The triggers of the game's table entries, by the entry's kind and ID.
-    pub entry_triggers: BTreeMap<(&'static str, Id), Vec<TriggerRef>>,
+    pub(crate) entry_triggers: BTreeMap<(&'static str, Id), Vec<TriggerRef>>,
     /// The game's Rust handlers by the event they listen to (indexed by [`EventKey`]; empty when
     /// the game declares none): positions in its rules' list of handlers.
-    pub host_handlers: Vec<Vec<usize>>,
+    pub(crate) host_handlers: Vec<Vec<usize>>,
 }
 
 /// The entries of a game's own tables, each in the game's type.
