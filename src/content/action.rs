@@ -100,9 +100,9 @@ pub enum Action {
         /// The die, from 1.
         die: u32,
         /// Its new face: a color, or `None` for X; unchanged when absent.
-        face: Option<Option<crate::content::Color>>,
+        face: Option<Option<super::dice::Color>>,
         /// Its new state; unchanged when absent.
-        state: Option<super::hazard::DieState>,
+        state: Option<super::dice::DieState>,
     },
     /// `emit_event`: queues an event (the engine's, the game's or a mod's custom one) with its payload.
     EmitEvent {

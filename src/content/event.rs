@@ -1,6 +1,7 @@
 //! Event kinds as content sees them: dense keys for engine and custom events, their payload schemas,
 //! and the payload [`Value`] type shared with the rules engine.
 
+pub use super::vocab::WorldSees;
 use super::vocab::{FieldType, ENGINE_EVENTS};
 use crate::diag::Span;
 use crate::id::Id;
@@ -27,21 +28,6 @@ pub struct EventDef {
     pub description: String,
     /// Where a custom event is declared.
     pub span: Option<Span>,
-}
-
-/// Which events the world's triggers see: those at the top level, in a room and in a quest, whose
-/// bearer is the player. A creature's and an item's triggers see the events whose source is their
-/// bearer, whatever this says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorldSees {
-    /// Only those whose source is the player: an event that happens *to* its source (`attack_hit`
-    /// at the attacker, `damage_taken` at the one hit), which a trigger of the player's must not
-    /// answer when it happens to someone else. `target` is the event's target.
-    PlayersOwn,
-    /// Every one: an event about the world the player watches (`creature_died`, custom events).
-    /// `target` is the creature it is about: its source, or its target when the source is the
-    /// player.
-    Every,
 }
 
 impl EventDef {

@@ -1,45 +1,10 @@
 //! The hazard game's definitions (seed 002): progress types, hazard cards and action cards.
 
 use super::action::ActionEntry;
+use super::dice::Color;
 use super::ActionList;
 use crate::diag::Span;
 use crate::id::Id;
-
-/// A mana color; a die shows one of them or a blank X.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Color {
-    /// Red.
-    Red,
-    /// Blue.
-    Blue,
-    /// Purple.
-    Purple,
-    /// Gold.
-    Gold,
-}
-
-impl Color {
-    /// Every color, in order.
-    pub const ALL: [Color; 4] = [Color::Red, Color::Blue, Color::Purple, Color::Gold];
-    /// Their names, in order.
-    pub const NAMES: &'static [&'static str] = &["red", "blue", "purple", "gold"];
-
-    /// A color by its name.
-    pub fn parse(s: &str) -> Option<Color> {
-        Color::NAMES
-            .iter()
-            .position(|n| *n == s)
-            .map(|i| Color::ALL[i])
-    }
-
-    /// The color's name.
-    pub fn name(self) -> &'static str {
-        Color::NAMES[self as usize]
-    }
-}
 
 /// What a card is for; the simulator's flat-round and X-interaction metrics read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,37 +210,5 @@ impl Hazard {
             .iter()
             .find(|(at_least, _)| score >= *at_least)
             .map(|(_, a)| a)
-    }
-}
-
-/// Whether a die can pay this round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DieState {
-    /// It can pay.
-    Available,
-    /// Paid for a bottom action: stays spent until a card refreshes it (no auto-refresh).
-    Spent,
-    /// An X die used for progress: available again next round on the safe route, not on the risk route.
-    Exhausted,
-}
-
-impl DieState {
-    /// The states by name, as Lua and the console write them.
-    pub const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
-
-    /// A state by its name.
-    pub fn parse(s: &str) -> Option<DieState> {
-        match s {
-            "available" => Some(DieState::Available),
-            "spent" => Some(DieState::Spent),
-            "exhausted" => Some(DieState::Exhausted),
-            _ => None,
-        }
-    }
-
-    /// The state's name.
-    pub fn name(self) -> &'static str {
-        DieState::NAMES[self as usize]
     }
 }

@@ -10,6 +10,7 @@ mod action;
 mod condition;
 pub(crate) mod declare;
 mod defs;
+mod dice;
 pub mod event;
 #[doc(hidden)]
 pub mod generate;
@@ -24,10 +25,9 @@ pub mod vocab;
 pub use action::{Action, ActionEntry, ActionList};
 pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
 pub use defs::*;
+pub use dice::{Color, DieState};
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
-pub use hazard::{
-    Bottom, Card, CardClass, CardEffect, Color, DieState, Hazard, Meter, ProgressType,
-};
+pub use hazard::{Bottom, Card, CardClass, CardEffect, Hazard, Meter, ProgressType};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;

@@ -5,7 +5,8 @@
 //! colors); the keys of each table are written here, and a test compares them with the keys the
 //! loader really accepts, so the two cannot drift apart unnoticed.
 
-use super::hazard::{CardClass, Color};
+use super::dice::Color;
+use super::hazard::CardClass;
 use super::resolve::vocabulary_names;
 use super::vocab::{attribute_names, DAMAGE_TYPES, ENGINE_EVENTS, SLOTS};
 use serde_json::{json, Map, Value};

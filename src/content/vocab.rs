@@ -84,7 +84,7 @@ pub struct EngineEvent {
     /// Its name, bare.
     pub name: &'static str,
     /// Which of them the world's triggers see (the guide's table of events says why).
-    pub world: super::event::WorldSees,
+    pub world: WorldSees,
     /// Its payload fields and their types.
     pub payload: &'static [(&'static str, FieldType)],
     /// Who its source is, in words.
@@ -99,91 +99,91 @@ use FieldType as F;
 pub const ENGINE_EVENTS: &[EngineEvent] = &[
     EngineEvent {
         name: "turn_started",
-        world: super::event::WorldSees::PlayersOwn,
+        world: WorldSees::PlayersOwn,
         payload: &[],
         source: "the creature whose turn starts",
         target: "none",
     },
     EngineEvent {
         name: "attack_hit",
-        world: super::event::WorldSees::PlayersOwn,
+        world: WorldSees::PlayersOwn,
         payload: &[("weapon", F::Item), ("damage_type", F::DamageType)],
         source: "the attacker",
         target: "the creature hit",
     },
     EngineEvent {
         name: "damage_taken",
-        world: super::event::WorldSees::PlayersOwn,
+        world: WorldSees::PlayersOwn,
         payload: &[("amount", F::Int), ("damage_type", F::DamageType)],
         source: "the creature that took the damage",
         target: "the creature that dealt it, if any",
     },
     EngineEvent {
         name: "creature_died",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[],
         source: "the creature that died",
         target: "none",
     },
     EngineEvent {
         name: "item_picked_up",
-        world: super::event::WorldSees::PlayersOwn,
+        world: WorldSees::PlayersOwn,
         payload: &[("item", F::Item)],
         source: "the creature that picked it up",
         target: "none",
     },
     EngineEvent {
         name: "item_used",
-        world: super::event::WorldSees::PlayersOwn,
+        world: WorldSees::PlayersOwn,
         payload: &[("item", F::Item)],
         source: "the creature that used it",
         target: "none",
     },
     EngineEvent {
         name: "npc_talked",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("npc", F::Creature)],
         source: "the player",
         target: "the NPC",
     },
     EngineEvent {
         name: "quest_started",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("quest", F::Quest)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "quest_completed",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("quest", F::Quest)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "combat_started",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "combat_ended",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("outcome", F::String)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "encounter_started",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("encounter", F::Encounter)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "encounter_resolved",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[
             ("encounter", F::Encounter),
             ("option", F::Int),
@@ -194,28 +194,28 @@ pub const ENGINE_EVENTS: &[EngineEvent] = &[
     },
     EngineEvent {
         name: "hazard_started",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("hazard", F::Hazard)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "card_played",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("card", F::Card), ("action", F::String)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "hazard_round_ended",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[("round", F::Int), ("result", F::String)],
         source: "the player",
         target: "none",
     },
     EngineEvent {
         name: "hazard_ended",
-        world: super::event::WorldSees::Every,
+        world: WorldSees::Every,
         payload: &[
             ("hazard", F::Hazard),
             ("route", F::String),
@@ -261,4 +261,19 @@ pub(crate) fn known_attribute(name: &str) -> Result<(), String> {
 /// Whether `name` is an attribute.
 pub fn is_attribute(name: &str) -> bool {
     ATTRIBUTES.iter().any(|(n, _)| *n == name)
+}
+
+/// Which events the world's triggers see: those at the top level, in a room and in a quest, whose
+/// bearer is the player. A creature's and an item's triggers see the events whose source is their
+/// bearer, whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldSees {
+    /// Only those whose source is the player: an event that happens *to* its source (`attack_hit`
+    /// at the attacker, `damage_taken` at the one hit), which a trigger of the player's must not
+    /// answer when it happens to someone else. `target` is the event's target.
+    PlayersOwn,
+    /// Every one: an event about the world the player watches (`creature_died`, custom events).
+    /// `target` is the creature it is about: its source, or its target when the source is the
+    /// player.
+    Every,
 }

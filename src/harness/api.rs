@@ -281,7 +281,7 @@ fn register(lua: &Lua, env: &Table, collector: Rc<RefCell<Collector>>) -> mlua::
 
 /// `file:line: message` at the Lua line that called the matcher.
 fn failure(lua: &Lua, message: String) -> mlua::Error {
-    let at = crate::lua::api::call_site(lua)
+    let at = crate::lua::report::call_site(lua)
         .map(|(f, l)| format!("{f}:{l}: "))
         .unwrap_or_default();
     mlua::Error::runtime(format!("{at}{message}"))

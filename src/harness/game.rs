@@ -214,7 +214,7 @@ const METHODS: &[&str] = &[
 
 /// An error placed at the test line that made the call.
 fn located(lua: &Lua, message: String) -> mlua::Error {
-    let at = crate::lua::api::call_site(lua)
+    let at = crate::lua::report::call_site(lua)
         .map(|(f, l)| format!("{f}:{l}: "))
         .unwrap_or_default();
     mlua::Error::runtime(format!("{at}{message}"))

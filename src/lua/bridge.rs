@@ -343,7 +343,7 @@ fn script_id<V>(
     kind: &str,
 ) -> mlua::Result<crate::id::Id> {
     // A call from no script's file (lantern's own code) means the game's home mod.
-    let caller = super::api::call_site(lua)
+    let caller = super::report::call_site(lua)
         .and_then(|(file, _)| file.split('/').next().map(str::to_string))
         .unwrap_or_else(|| content.declared.home().to_string());
     crate::content::find_id(registry, text, &caller, kind).or_else(|e| {

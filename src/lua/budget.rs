@@ -254,7 +254,7 @@ impl Budget {
             .whole
             .is_some_and(|a| a.ran_out(super::memory::Owner::HOST));
         if ran_out && result.is_ok() {
-            return Err(super::host::out_of_memory());
+            return Err(super::memory::out_of_memory());
         }
         match self.stopped() {
             Some(stopped) if !matches!(&result, Err(e) if super::describe(e).0 == super::describe(&stopped).0) => {

@@ -55,7 +55,7 @@ fn past_a_limit<R>(
 ) -> mlua::Result<R> {
     if accounts.ran_out(owner) && result.is_ok() {
         // It caught its memory error, but ran out all the same.
-        return Err(out_of_memory());
+        return Err(super::memory::out_of_memory());
     }
     if !budget.tripped() {
         return result;
@@ -91,7 +91,7 @@ pub(crate) fn call_across<R>(
         f()
     };
     let result = match result {
-        Ok(_) if accounts.ran_out(owner) => Err(out_of_memory()),
+        Ok(_) if accounts.ran_out(owner) => Err(super::memory::out_of_memory()),
         other => other,
     };
     let (result, used) = budget.unnest(lua, outer, result);
@@ -107,14 +107,6 @@ pub(crate) fn call_across<R>(
             super::describe(&e).0
         ))
     })
-}
-
-/// The error of a call that ran out of memory and caught it.
-#[cold]
-pub(crate) fn out_of_memory() -> mlua::Error {
-    mlua::Error::MemoryError(
-        "not enough memory (the script caught the error, but it ran out)".into(),
-    )
 }
 
 /// A call that passed its budget has failed, at the place it first passed it, whatever the script

@@ -139,6 +139,14 @@ impl Drop for Charging {
     }
 }
 
+/// The error of a call that ran out of memory and caught it.
+#[cold]
+pub(crate) fn out_of_memory() -> mlua::Error {
+    mlua::Error::MemoryError(
+        "not enough memory (the script caught the error, but it ran out)".into(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,7 @@ mod loading;
 pub(crate) mod memory;
 #[cfg(feature = "cli")]
 pub(crate) mod policy;
-mod report;
+pub(crate) mod report;
 pub(crate) mod sandbox;
 mod script_check;
 pub(crate) mod storage;

@@ -190,6 +190,28 @@ fn parse_traceback(tb: &str) -> Vec<String> {
         .collect()
 }
 
+/// `file:line` of the Lua code calling into the API.
+pub(crate) fn call_site(lua: &mlua::Lua) -> Option<(String, usize)> {
+    // mlua's own Lua wrappers (its `__index` that falls back to a metamethod) stand between a
+    // script and the function it reached; the script's frame is the first one above them.
+    for level in 1..=4 {
+        let frame = lua.inspect_stack(level, |d| {
+            let src = d.source().source?;
+            if src.starts_with("=__mlua") {
+                return Some(None);
+            }
+            let place = src.trim_start_matches('@').to_string();
+            Some(Some((place, d.current_line()?)))
+        })?;
+        match frame {
+            Some(None) => continue,
+            Some(Some(site)) => return Some(site),
+            None => return None,
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

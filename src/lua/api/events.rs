@@ -1,8 +1,6 @@
 //! `lantern.on` and `lantern.on_reload` (and `emit_event`, in [`super::emit`]).
 
-use super::{
-    call_site, registered_by, while_loading, within, Api, ModCx, MOST_HANDLERS, MOST_REGISTERED,
-};
+use super::{registered_by, while_loading, within, Api, ModCx, MOST_HANDLERS, MOST_REGISTERED};
 
 use crate::lua::Handler;
 use mlua::Function;
@@ -17,7 +15,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         move |lua, (event, func): (String, Function)| {
             while_loading(&c, "lantern.on")?;
             within(&c, "lantern.on", "handlers", MOST_HANDLERS, |s, m| s.handlers.iter().filter(|h| h.registered.mod_id == m).count())?;
-            let site = call_site(lua);
+            let site = crate::lua::report::call_site(lua);
             c.shared.borrow_mut().handlers.push(Handler::new(&c.mod_id, c.owner, event, func, site));
             Ok(())
         },

@@ -203,25 +203,3 @@ pub(crate) fn while_loading(cx: &ModCx, what: &str) -> mlua::Result<()> {
         Err(mlua::Error::runtime(format!("{what} can only be called while the mod loads (in scripts/main.lua or what it requires)")))
     }
 }
-
-/// `file:line` of the Lua code calling into the API.
-pub(crate) fn call_site(lua: &Lua) -> Option<(String, usize)> {
-    // mlua's own Lua wrappers (its `__index` that falls back to a metamethod) stand between a
-    // script and the function it reached; the script's frame is the first one above them.
-    for level in 1..=4 {
-        let frame = lua.inspect_stack(level, |d| {
-            let src = d.source().source?;
-            if src.starts_with("=__mlua") {
-                return Some(None);
-            }
-            let place = src.trim_start_matches('@').to_string();
-            Some(Some((place, d.current_line()?)))
-        })?;
-        match frame {
-            Some(None) => continue,
-            Some(Some(site)) => return Some(site),
-            None => return None,
-        }
-    }
-    None
-}
