@@ -676,6 +676,8 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
         .game_field("player", "integer", "", |_| Ok(0.into()))
         .game_field("ticks", "integer", "", |_| Ok(0.into()))
         .game_field("ticks", "integer", "", |_| Ok(0.into()))
+        .player("farmer")
+        .home("Valley")
         .rules();
     let dir = empty_mods();
     let world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
@@ -700,6 +702,8 @@ fn every_mistake_in_a_games_vocabulary_is_an_error_when_mods_load() {
             "in the game's vocabulary: `describe` gives `crates.nn` a meaning, but `crates` has no key `nn`",
             "in the game's vocabulary: `lantern.game.player` is one of lantern's own fields",
             "in the game's vocabulary: the game declares the field `ticks` twice",
+            "in the game's vocabulary: the player's definition `farmer` must be a whole ID (`mod:name`)",
+            "in the game's vocabulary: the game's home mod `Valley` must be named with lowercase letters, digits and `_`",
             "in the game's vocabulary: the table `crate` is named as the kind of ID of the table `crates`; give one of them another name",
             "in the game's vocabulary: `crates.holds` refers to `crp`, which is neither a kind of ID lantern knows nor one of the game's tables",
             "in the game's vocabulary: field `crop` of event `ripe` has the type `crop`, which is neither a type nor one of the game's tables",
@@ -1129,5 +1133,39 @@ fn a_games_number_parameters_hold_from_lua_too() {
     assert!(
         text.contains("error: `amount` in action `farm:pay` must be between -1000000000 and 1000000000, found 5000000000\n --> valley/data/pay.toml:3:45"),
         "{text}"
+    );
+}
+
+/// A game names the creature its player is made from and the mod whose IDs a bare name means:
+/// the player comes from that mod's definition, and a test's `g:give("coin")` finds `hall:coin`.
+#[test]
+fn a_games_player_and_home_mod_come_from_its_vocabulary() {
+    let rules = lantern::host::Vocabulary::new("arena", ())
+        .player("hall:hero")
+        .home("hall")
+        .rules();
+    let files = [
+        (
+            "data/all.toml",
+            "[[items]]\nid = \"coin\"\nname = \"Coin\"\nstack = 10\n\n[[creatures]]\nid = \"hero\"\nname = \"Champion\"\nhealth = 50\n",
+        ),
+        (
+            "tests/home_test.lua",
+            "describe(\"home\", function()\n  it(\"gives by a bare name\", function()\n    local g = lantern.test.game{}\n    g:give(\"coin\", 2)\n    expect(g.player:count(\"hall:coin\")).to_be(2)\n  end)\nend)\n",
+        ),
+    ];
+    let (dir, game, _world) = started_with(&rules, "hall", &files);
+    let player = &game.state().player;
+    assert_eq!((player.def.as_str(), player.health), ("hall:hero", 50));
+    let harness = std::sync::Arc::new(
+        lantern::harness::Harness::new(dir.path(), Limits::default()).with_rules(rules.clone()),
+    );
+    let tests = lantern::harness::discover(dir.path());
+    let results = lantern::harness::run(&harness, &tests, None);
+    assert_eq!(results.len(), 1);
+    assert_eq!(
+        results[0].status,
+        lantern::harness::Status::Passed,
+        "{results:?}"
     );
 }
