@@ -19,7 +19,7 @@ pub const MOST_PER_RUN: usize = 500;
 /// Sorts `diagnostics` as reports show them (causes first, then by file and place) and keeps the
 /// first of each file and of the load; what is left out is counted in one problem per file (an
 /// error if any it counts is one), and one for the load.
-pub fn bound(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
+pub(crate) fn bound(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
     diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
     if diagnostics.len() <= MOST_PER_FILE.min(MOST_PER_RUN) {
         return;

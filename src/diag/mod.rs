@@ -12,10 +12,13 @@ mod size;
 mod source_map;
 mod suggest;
 
-pub use bound::{bound, MOST_PER_FILE, MOST_PER_RUN};
+pub(crate) use bound::bound;
+pub use bound::{MOST_PER_FILE, MOST_PER_RUN};
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
 pub use escape::{needs_escape, visible, visible_lines};
-pub use render::{render, render_all, render_json, summary_line, WIDEST_LINE};
-pub use size::bytes;
+#[cfg(feature = "cli")]
+pub(crate) use render::summary_line;
+pub use render::{render, render_all, render_json};
+pub(crate) use size::bytes;
 pub use source_map::{FileId, SourceFile, SourceMap, Span};
-pub use suggest::{did_you_mean, did_you_mean_suffix, shown, suggest};
+pub(crate) use suggest::{did_you_mean, did_you_mean_suffix, shown, suggest};

@@ -19,7 +19,7 @@ use std::fmt::Write;
 ///
 /// Everything in it that a mod controls (the message, labels, help, file names, the source line)
 /// is shown with control characters escaped ([`super::visible`]), so a mod's text cannot move the
-/// cursor or forge a line of lantern's; a source line longer than [`WIDEST_LINE`] characters is
+/// cursor or forge a line of lantern's; a source line longer than `WIDEST_LINE` characters is
 /// shown as a window around the span.
 pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
     let mut out = format!(
@@ -105,7 +105,7 @@ fn clipped(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The most characters of a source line a diagnostic shows: a longer line (a minified file, a
 /// 30 KB line of a hostile one) is shown as a window around the span, marked `…` where it is cut.
-pub const WIDEST_LINE: usize = 160;
+pub(crate) const WIDEST_LINE: usize = 160;
 
 /// How many characters of a long line are shown before the span.
 const BEFORE_SPAN: usize = 40;
@@ -159,7 +159,8 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
 /// `2 errors, 1 warning in 3 mods`.
 ///
 /// Problems a report left out are counted too ([`super::bound`]).
-pub fn summary_line(diagnostics: &[Diagnostic], mods: usize) -> String {
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) fn summary_line(diagnostics: &[Diagnostic], mods: usize) -> String {
     let (mut errors, mut warnings) = (0, 0);
     for d in diagnostics {
         if d.code == super::Code::Elided {

@@ -1,7 +1,7 @@
 //! Sizes as messages say them: `64 MiB`, `512 KiB`, `100 bytes`.
 
 /// Formats a byte count for messages: `64 MiB`, `512 KiB`, `100 bytes`.
-pub fn bytes(n: usize) -> String {
+pub(crate) fn bytes(n: usize) -> String {
     const MIB: usize = 1024 * 1024;
     if n >= MIB && n.is_multiple_of(MIB) {
         format!("{} MiB", n / MIB)

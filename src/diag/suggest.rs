@@ -9,7 +9,7 @@ pub(super) const LONGEST_COMPARED: usize = 100;
 /// Namespaced IDs are compared whole and by their name part, so `core:glod` finds `core:gold`
 /// and a bare `undead` finds `core:undead`. Names longer than `LONGEST_COMPARED` (100) are not
 /// compared, so the cost is bounded by the number of candidates whatever the input.
-pub fn suggest<'a, I>(wrong: &str, candidates: I) -> Option<String>
+pub(crate) fn suggest<'a, I>(wrong: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'a str>,
 {
@@ -41,7 +41,7 @@ where
 
 /// A name as a message shows it: whole, or its first 60 characters and how long it is, so a
 /// megabyte-long name given by a mod makes a message of a line, not of a megabyte.
-pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn shown(name: &str) -> std::borrow::Cow<'_, str> {
     const KEPT: usize = 60;
     match name.char_indices().nth(KEPT) {
         Some((end, _)) if name.len() > LONGEST_COMPARED => {
@@ -52,7 +52,7 @@ pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// `did you mean `x`?`, ready for a help line.
-pub fn did_you_mean<'a, I>(wrong: &str, candidates: I) -> Option<String>
+pub(crate) fn did_you_mean<'a, I>(wrong: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'a str>,
 {
@@ -60,7 +60,7 @@ where
 }
 
 /// `; did you mean `x`?` to end a one-line message, or nothing when no candidate is close.
-pub fn did_you_mean_suffix<'a, I>(wrong: &str, candidates: I) -> String
+pub(crate) fn did_you_mean_suffix<'a, I>(wrong: &str, candidates: I) -> String
 where
     I: IntoIterator<Item = &'a str>,
 {
