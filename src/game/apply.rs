@@ -82,7 +82,7 @@ pub(super) struct OpenLists {
     /// into it (`HostState::clone_from`), which spares an allocation and its free per list.
     pub(super) spare_host: crate::content::declare::HostState,
     /// Action lists (and encounter options) being applied, one inside another.
-    pub(super) open_lists: u32,
+    pub(super) depth: u32,
     /// Whether something was given past a stack cap since the outermost list began.
     pub(super) uncapped: bool,
 }
@@ -102,7 +102,7 @@ impl Game {
         list: &ActionList,
         ctx: &Ctx,
     ) -> Result<(), ListFailure> {
-        self.lists.open_lists += 1;
+        self.lists.depth += 1;
         let result = self.apply_list_whole(list, ctx);
         self.close_list();
         result
@@ -112,8 +112,8 @@ impl Game {
     /// one ends, items are cut down to their stack caps, as the seed's "the cap is applied on
     /// commit" says.
     pub(super) fn close_list(&mut self) {
-        self.lists.open_lists -= 1;
-        if self.lists.open_lists == 0 && std::mem::take(&mut self.lists.uncapped) {
+        self.lists.depth -= 1;
+        if self.lists.depth == 0 && std::mem::take(&mut self.lists.uncapped) {
             let content = self.content.clone();
             self.state.player.cap(&content);
             for e in &mut self.state.enemies {
@@ -286,7 +286,7 @@ impl Game {
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).
     pub(crate) fn apply(&mut self, entry: &ActionEntry, ctx: &Ctx) -> Result<(), crate::Error> {
-        self.lists.open_lists += 1;
+        self.lists.depth += 1;
         let result = self.apply_entry(entry, ctx);
         self.close_list();
         result

@@ -276,7 +276,7 @@ impl Game {
         self.begin_turn();
         // The option is one working copy: stack caps apply when it is committed, after its
         // rewards (seed 000, F4).
-        self.lists.open_lists += 1;
+        self.lists.depth += 1;
         let result = self.apply_list(&option.costs, &ctx).and_then(|()| {
             let success = if option.probability <= 0.0 {
                 false

@@ -152,16 +152,15 @@ fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
             else {
                 return Ok(Value::Nil);
             };
-            if !this.game.content().declared.verbs.contains_key(&name) {
-                let verbs = this
-                    .game
-                    .content()
-                    .declared
-                    .verbs
-                    .keys()
-                    .map(String::as_str);
-                let help =
-                    crate::diag::did_you_mean_suffix(&name, METHODS.iter().copied().chain(verbs));
+            let verbs = &this.game.content().declared.verbs;
+            if !verbs.contains_key(&name) {
+                crate::lua::budget::charge_suggestions(lua, METHODS.len() + verbs.len())?;
+                let known = METHODS
+                    .iter()
+                    .copied()
+                    .chain(verbs.keys().map(String::as_str));
+                let help = crate::diag::did_you_mean_suffix(&name, known);
+                let name = crate::diag::shown(&name);
                 return Err(located(
                     lua,
                     format!("a test game has no method or verb `{name}`{help}"),
