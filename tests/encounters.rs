@@ -84,7 +84,7 @@ fn ac1_event_selection_is_deterministic() {
     let content = quick();
     let pick = |seed| {
         let mut g = Game::new(content.clone(), seed);
-        g.enter_next_room().unwrap();
+        g.verb("next", &[]).unwrap();
         g.encounter().map(|e| e.id)
     };
     assert_eq!(pick(12345), pick(12345));
@@ -206,14 +206,14 @@ fn ec1_and_ec2_no_encounters_complete_the_room_with_a_warning() {
     std::fs::write(m.join("mod.toml"), "id = \"bare\"\nversion = \"1.0.0\"\n").unwrap();
     std::fs::write(m.join("data/run.toml"), "[[rooms]]\nid = \"fork\"\nkind = \"encounter\"\n\n[[floors]]\nid = \"f\"\ndepth = 1\nrooms = [\"fork\", \"fork\"]\n").unwrap();
     let mut g = Game::new(content_at(dir.path()), 1);
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
     assert!(g.encounter().is_none());
     let problems = g.take_problems();
     assert_eq!(
         problems[0].message,
         "encounter room `bare:fork`: no encounters are defined; the room completes empty"
     );
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
 
     // EC2: encounters exist but none is eligible (the pilgrim needs the player wounded; weight 0 is never drawn).
     let content = quick();
@@ -222,7 +222,7 @@ fn ec1_and_ec2_no_encounters_complete_the_room_with_a_warning() {
         .encounters
         .retain(|k, _| k.as_str() == "core:wounded_pilgrim");
     let mut g = Game::new(Arc::new(only_pilgrim), 1);
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
     assert!(g.encounter().is_none());
     assert!(g.take_problems()[0]
         .message

@@ -154,7 +154,7 @@ fn source_and_target_are_the_events_creatures() {
     g.spawn(&lantern::id::Id::qualified("core:rat").unwrap())
         .unwrap();
     g.take_messages();
-    g.attack(None).unwrap();
+    g.verb("attack", &[]).unwrap();
     assert!(problems(&mut g, &world).is_empty());
     let said = g.take_messages();
     let first = said

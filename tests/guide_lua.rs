@@ -38,12 +38,12 @@ fn the_lua_chapter_runs() {
     .unwrap();
     let (mut g, world) = dir.game(3);
     for _ in 0..4 {
-        g.enter_next_room().ok();
+        g.verb("next", &[]).ok();
         while g.in_combat() {
-            g.attack(None).unwrap();
+            g.verb("attack", &[]).unwrap();
         }
     }
-    g.use_item(&lantern::id::Id::qualified("core:potion").unwrap())
+    g.verb("use", &[lantern::content::Value::Str("core:potion".into())])
         .unwrap();
     let problems = lantern::diag::render_all(&g.take_problems(), &world.sources);
     assert!(problems.is_empty(), "{problems}");

@@ -22,7 +22,7 @@ fn core_content(dir: &std::path::Path) -> Arc<Content> {
 /// A game with something in every part of its state: items, a quest, a hazard half played.
 fn rich_game(content: Arc<Content>) -> Game {
     let mut g = Game::new(content, 7);
-    let _ = g.enter_next_room();
+    let _ = g.verb("next", &[]);
     let give = lantern::content::ActionEntry {
         action: lantern::content::Action::GiveItem {
             item: Id::new("core", "gold"),
@@ -54,8 +54,10 @@ fn play_on(g: &mut Game, rng: &mut ChaCha8Rng) {
         let pick = rng.next_u32() % 9;
         let n = (rng.next_u32() % 6) as usize;
         let _ = match pick {
-            0 => g.enter_next_room().map(|_| ()),
-            1 => g.attack(Some(n)).map(|_| ()),
+            0 => g.verb("next", &[]).map(|_| ()),
+            1 => g
+                .verb("attack", &[lantern::content::Value::Int(n as i64 + 1)])
+                .map(|_| ()),
             2 => g
                 .play_card(
                     n,
@@ -78,8 +80,10 @@ fn play_on(g: &mut Game, rng: &mut ChaCha8Rng) {
                     None,
                 )
                 .map(|_| ()),
-            6 => g.use_item(&Id::new("core", "potion")).map(|_| ()),
-            7 => g.flee().map(|_| ()),
+            6 => g
+                .verb("use", &[lantern::content::Value::Str("core:potion".into())])
+                .map(|_| ()),
+            7 => g.verb("flee", &[]).map(|_| ()),
             _ => g
                 .start_hazard(&Id::new("core", "burning_library"))
                 .map(|_| ()),
@@ -311,7 +315,7 @@ fn a_hazard_whose_rounds_shrank_is_closed_with_a_note() {
     );
     assert!(g.hazard().is_none());
     // The run goes on: the next room opens.
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
 }
 
 /// A random Lua value as constructor text: plain data of every kind storage keeps, with the keys

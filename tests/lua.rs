@@ -353,7 +353,7 @@ fn reading_a_field_an_event_does_not_have_is_an_error_at_its_line() {
     let (mut g, world) = mods.game(1);
     g.spawn(&lantern::id::Id::qualified("core:rat").unwrap())
         .unwrap();
-    g.attack(None).unwrap();
+    g.verb("attack", &[]).unwrap();
     let p = problems(&mut g, &world);
     assert!(!p.is_empty());
     assert!(

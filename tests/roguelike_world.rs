@@ -61,8 +61,11 @@ fn a_rooms_triggers_listen_while_the_run_is_in_it() {
     let mods = bell_mods(r#"["bell", "hall", "bell"]"#);
     let (mut g, _world) = mods.game(1);
     let start = gold(&g);
-    g.enter_next_room().unwrap();
-    assert_eq!(g.current_room(), Some(Id::new("test", "bell")));
+    g.verb("next", &[]).unwrap();
+    assert_eq!(
+        lantern::roguelike::current_room(&g),
+        Some(Id::new("test", "bell"))
+    );
     let said = g.take_messages();
     assert_eq!(
         said[..3],
@@ -74,10 +77,13 @@ fn a_rooms_triggers_listen_while_the_run_is_in_it() {
         "a room's description is read on entering it"
     );
     assert_eq!(gold(&g), start + 5, "{said:?}");
-    g.enter_next_room().unwrap();
-    assert_eq!(g.current_room(), Some(Id::new("test", "hall")));
+    g.verb("next", &[]).unwrap();
+    assert_eq!(
+        lantern::roguelike::current_room(&g),
+        Some(Id::new("test", "hall"))
+    );
     assert_eq!(gold(&g), start + 5, "the bell's trigger is not the hall's");
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
     assert_eq!(
         gold(&g),
         start + 10,
@@ -89,15 +95,15 @@ fn a_rooms_triggers_listen_while_the_run_is_in_it() {
 fn lantern_game_position_reads_the_run() {
     let mods = bell_mods(r#"["bell", "hall"]"#);
     let (mut g, _world) = mods.game(1);
-    g.enter_next_room().unwrap();
-    g.enter_next_room().unwrap();
-    g.enter_next_room().unwrap(); // core's first floor
+    g.verb("next", &[]).unwrap();
+    g.verb("next", &[]).unwrap();
+    g.verb("next", &[]).unwrap(); // core's first floor
     assert!(g.take_problems().is_empty());
     let seen = g.storage()["test"]["seen"].clone();
     let expected = serde_json::json!([
         { "floor": 1, "room": 1, "sequence": 1, "room_id": "test:bell" },
         { "floor": 1, "room": 2, "sequence": 2, "room_id": "test:hall" },
-        { "floor": 2, "room": 1, "sequence": 3, "room_id": g.current_room().unwrap().to_string() },
+        { "floor": 2, "room": 1, "sequence": 3, "room_id": lantern::roguelike::current_room(&g).unwrap().to_string() },
     ]);
     assert_eq!(seen, expected);
 }
@@ -105,15 +111,21 @@ fn lantern_game_position_reads_the_run() {
 #[test]
 fn a_reload_that_moves_rooms_puts_the_new_rooms_triggers_in_play() {
     let (mut g, _world) = bell_mods(r#"["hall", "bell"]"#).game(1);
-    g.enter_next_room().unwrap();
-    assert_eq!(g.current_room(), Some(Id::new("test", "hall")));
+    g.verb("next", &[]).unwrap();
+    assert_eq!(
+        lantern::roguelike::current_room(&g),
+        Some(Id::new("test", "hall"))
+    );
     // The floor's first room is the bell now: the run, still at that place, is in it.
     let swapped = bell_mods(r#"["bell", "hall"]"#);
     let world = lantern::load::load_world(&swapped.path(), lantern::lua::Limits::default());
     assert!(!world.has_errors());
     let notes = g.swap_content(world.content.clone());
     assert!(notes.is_empty(), "{notes:?}");
-    assert_eq!(g.current_room(), Some(Id::new("test", "bell")));
+    assert_eq!(
+        lantern::roguelike::current_room(&g),
+        Some(Id::new("test", "bell"))
+    );
     let before = gold(&g);
     // The bell's trigger listens to `room_entered`; raise one as a game's tool would.
     g.begin_turn();
@@ -146,8 +158,8 @@ fn a_save_of_version_2_loads_to_the_same_state() {
     let mods = bell_mods(r#"["bell", "hall", "bell"]"#);
     let content: Arc<_> = mods.world(lantern::lua::Limits::default()).content;
     let mut g = Game::new(content.clone(), 9);
-    g.enter_next_room().unwrap();
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
+    g.verb("next", &[]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();
@@ -157,10 +169,13 @@ fn a_save_of_version_2_loads_to_the_same_state() {
     let (mut loaded, notes) = Game::load(content, &path).unwrap();
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(loaded.state_hash(), g.state_hash());
-    assert_eq!(loaded.current_room(), Some(Id::new("test", "hall")));
+    assert_eq!(
+        lantern::roguelike::current_room(&loaded),
+        Some(Id::new("test", "hall"))
+    );
     // And it goes on as the game it was saved from.
-    g.enter_next_room().unwrap();
-    loaded.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
+    loaded.verb("next", &[]).unwrap();
     assert_eq!(loaded.state_hash(), g.state_hash());
 }
 

@@ -174,7 +174,7 @@ fn flaming_sword_burns_on_a_stubbed_roll_below_twenty_percent() {
         let sk = g.spawn(&id("core:skeleton")).unwrap();
         g.stub_rng(Some("trigger:core:flaming_sword_burn"), Stub::Fixed(roll));
         let start = g.creature(sk).unwrap().health;
-        g.attack(None).unwrap();
+        g.verb("attack", &[]).unwrap();
         let fire_hits = g
             .log()
             .filter(|h| {
@@ -196,7 +196,7 @@ fn a_reward_that_emits_an_event_is_handled_after_the_events_already_waiting() {
     let mut g = with_flaming_sword();
     g.spawn(&id("core:skeleton")).unwrap();
     g.stub_rng(None, Stub::Fixed(0.0));
-    g.attack(None).unwrap();
+    g.verb("attack", &[]).unwrap();
     let kinds: Vec<(String, Option<Value>)> = g
         .log()
         .map(|h| {
@@ -327,16 +327,16 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
 #[test]
 fn save_load_and_continue_gives_the_same_hash_as_never_saving() {
     let commands = |g: &mut Game| {
-        g.enter_next_room().unwrap();
-        g.enter_next_room().unwrap();
-        g.talk().unwrap();
-        g.enter_next_room().unwrap();
+        g.verb("next", &[]).unwrap();
+        g.verb("next", &[]).unwrap();
+        g.verb("talk", &[]).unwrap();
+        g.verb("next", &[]).unwrap();
     };
     let rest = |g: &mut Game| {
         while g.in_combat() {
-            g.attack(None).unwrap();
+            g.verb("attack", &[]).unwrap();
         }
-        g.enter_next_room().unwrap();
+        g.verb("next", &[]).unwrap();
     };
     let mut a = Game::new(core(), 42);
     commands(&mut a);
@@ -356,7 +356,7 @@ fn save_load_and_continue_gives_the_same_hash_as_never_saving() {
 #[test]
 fn a_corrupt_or_truncated_save_is_refused() {
     let mut g = Game::new(core(), 3);
-    g.enter_next_room().unwrap();
+    g.verb("next", &[]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();

@@ -3,9 +3,9 @@
 
 mod common;
 
-use lantern::content::{load, Action, ActionEntry, Content, Who};
+use lantern::content::{load, Action, ActionEntry, Content, Value, Who};
 use lantern::diag::{FileId, Span};
-use lantern::game::{ev, Game, EVENT_CAP};
+use lantern::game::{ev, Game, Outcome, EVENT_CAP};
 use lantern::id::Id;
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -76,11 +76,15 @@ fn run(seed: u64, cmds: &[Cmd]) -> String {
     for c in cmds {
         let before = g.log().count();
         let _ = match c {
-            Cmd::Next => g.enter_next_room(),
-            Cmd::Attack(i) => g.attack(Some(*i)),
-            Cmd::Flee => g.flee(),
-            Cmd::Use(i) => g.use_item(&id(i)),
-            Cmd::Talk => g.talk(),
+            Cmd::Next => g.verb("next", &[]).map(|()| Outcome::Done),
+            Cmd::Attack(i) => g
+                .verb("attack", &[Value::Int(*i as i64 + 1)])
+                .map(|()| Outcome::Done),
+            Cmd::Flee => g.verb("flee", &[]).map(|()| Outcome::Done),
+            Cmd::Use(i) => g
+                .verb("use", &[Value::Str(i.to_string().into())])
+                .map(|()| Outcome::Done),
+            Cmd::Talk => g.verb("talk", &[]).map(|()| Outcome::Done),
             Cmd::Give(i, n) => g.command_action(
                 entry(Action::GiveItem {
                     item: id(i),
@@ -98,7 +102,7 @@ fn run(seed: u64, cmds: &[Cmd]) -> String {
                 "take",
             ),
             Cmd::Start(q) => g.command_action(entry(Action::StartQuest { quest: id(q) }), "start"),
-            Cmd::Spawn(c) => g.spawn(&id(c)).map(|_| lantern::game::Outcome::Done),
+            Cmd::Spawn(c) => g.spawn(&id(c)).map(|_| Outcome::Done),
             Cmd::Kill(i) => g.emit_command(
                 ev::CREATURE_DIED,
                 Some(lantern::game::CreatureRef::Enemy(*i)),

@@ -135,7 +135,7 @@ damage = 1
     g.spawn(&id("test:tough_skeleton")).unwrap();
     let before = gold(&g);
     for _ in 0..3 {
-        g.attack(None).unwrap();
+        g.verb("attack", &[]).unwrap();
     }
     let hits_back = g
         .log()

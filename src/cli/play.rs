@@ -16,6 +16,7 @@ use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
 use crate::lua::Limits;
 use crate::reload::Live;
+use crate::roguelike;
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -567,7 +568,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
         "quests" => Ok(quests(game)),
         "deck" => Ok(deck(game)),
         "map" => Ok(map(game)),
-        "next" | "n" => game.enter_next_room().map(|o| {
+        "next" | "n" => roguelike::enter_next_room(game).map(|o| {
             let text = outcome(o);
             match encounter_text(game).or_else(|| hazard_text(game)) {
                 Some(e) => format!("{text}{e}"),
@@ -625,14 +626,14 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
                         .map_err(|_| format!("`{n}` is not an enemy number"))
                 })
                 .transpose()?;
-            game.attack(n.map(|n| n.saturating_sub(1))).map(outcome)
+            roguelike::attack(game, n.map(|n| n.saturating_sub(1))).map(outcome)
         }
-        "flee" => game.flee().map(outcome),
+        "flee" => roguelike::flee(game).map(outcome),
         "use" => {
             let item = find_id(&content.items, arg(1)?, "core", "item")?;
-            game.use_item(&item).map(outcome)
+            roguelike::use_item(game, &item).map(outcome)
         }
-        "talk" => game.talk().map(outcome),
+        "talk" => roguelike::talk(game).map(outcome),
         "look" | "l" => Ok(look(game)),
         "encounter" => {
             Ok(encounter_text(game).unwrap_or_else(|| "there is no encounter here".into()))

@@ -251,8 +251,7 @@ fn gold(game: &Game) -> u32 {
 
 /// Where the player is, in words: "in Rat Nest (room 4 of the run)".
 pub(super) fn whereabouts(game: &Game) -> String {
-    let room = game
-        .current_room()
+    let room = crate::roguelike::current_room(game)
         .and_then(|r| {
             Some(world::room_name(
                 &r,
@@ -265,14 +264,12 @@ pub(super) fn whereabouts(game: &Game) -> String {
 
 /// `look`: the room the run is in, who is in it, and the encounter or hazard open there.
 pub(super) fn look(game: &Game) -> String {
-    if game.current_room().is_none() {
+    if crate::roguelike::current_room(game).is_none() {
         return "You stand at the start of the run; `next` enters the first room.".into();
     }
     let mut out = format!("You are {}.", whereabouts(game));
     let content = game.content();
-    let room = game
-        .current_room()
-        .and_then(|r| content.entry::<Room>("room", &r));
+    let room = crate::roguelike::current_room(game).and_then(|r| content.entry::<Room>("room", &r));
     if let Some(room) = room {
         if !room.description.is_empty() {
             out.push_str(&format!("\n{}", room.description));
@@ -382,7 +379,7 @@ pub(super) fn quests(game: &Game) -> String {
 
 pub(super) fn map(game: &Game) -> String {
     let content = game.content();
-    let run = game.position();
+    let run = crate::roguelike::position(game);
     let mut out = Vec::new();
     for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
         out.push(format!("{} (depth {})", world::floor_name(id, f), f.depth));

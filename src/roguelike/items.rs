@@ -7,58 +7,55 @@ use crate::content::Value;
 use crate::game::{CreatureRef, Ctx, Game};
 use crate::id::Id;
 
-impl Game {
-    /// Uses an item the player carries: its `use` actions, then one is used up if it is consumable.
-    pub fn use_item(&mut self, item: &Id) -> VerbResult {
-        self.ready()?;
-        let content = self.content().clone();
-        let Some(def) = content.items.get(item) else {
-            return Err(crate::Error::Refused(format!("there is no item `{item}`")));
-        };
-        if self.state().player.count(item) == 0 {
-            return Err(crate::Error::Refused(format!("you have no {}", def.name)));
-        }
-        let Some(actions) = &def.on_use else {
-            return Err(crate::Error::Refused(format!(
-                "{} cannot be used",
-                def.name
-            )));
-        };
-        self.begin_turn();
-        let target = self.enemies().next().map(|(r, _)| r);
-        let (cause, stream) = (format!("use {item}"), format!("use:{item}"));
-        let ctx = Ctx {
-            target,
-            ..Ctx::player(&cause, &stream)
-        };
-        self.apply_list(actions, &ctx).map_err(|d| d.message)?;
-        if def.consumable {
-            self.consume(CreatureRef::Player, item, 1);
-        }
-        self.say(format!("You use {}.", def.name));
-        self.raise("item_used", &[("item", Value::id(item))])?;
-        self.enemies_answer();
-        Ok(self.end_turn())
+/// Uses an item the player carries: its `use` actions, then one is used up if it is consumable.
+pub(crate) fn use_item(g: &mut Game, item: &Id) -> VerbResult {
+    g.ready()?;
+    let content = g.content().clone();
+    let Some(def) = content.items.get(item) else {
+        return Err(crate::Error::Refused(format!("there is no item `{item}`")));
+    };
+    if g.state().player.count(item) == 0 {
+        return Err(crate::Error::Refused(format!("you have no {}", def.name)));
     }
+    let Some(actions) = &def.on_use else {
+        return Err(crate::Error::Refused(format!(
+            "{} cannot be used",
+            def.name
+        )));
+    };
+    g.begin_turn();
+    let target = g.enemies().next().map(|(r, _)| r);
+    let (cause, stream) = (format!("use {item}"), format!("use:{item}"));
+    let ctx = Ctx {
+        target,
+        ..Ctx::player(&cause, &stream)
+    };
+    g.apply_list(actions, &ctx).map_err(|d| d.message)?;
+    if def.consumable {
+        g.consume(CreatureRef::Player, item, 1);
+    }
+    g.say(format!("You use {}.", def.name));
+    g.raise("item_used", &[("item", Value::id(item))])?;
+    super::combat::enemies_answer(g);
+    Ok(g.end_turn())
+}
 
-    /// Talks to the room's NPC: `npc_talked`, then the NPC's `talk` actions.
-    pub fn talk(&mut self) -> VerbResult {
-        self.ready()?;
-        let content = self.content().clone();
-        let npc = self
-            .current_room()
-            .and_then(|r| content.entry::<Room>("room", &r))
-            .and_then(|r| r.npc.as_deref().and_then(Id::qualified))
-            .ok_or("there is nobody to talk to")?;
-        let def = content.creatures.get(&npc).ok_or("the NPC is gone")?;
-        self.begin_turn();
-        self.say(format!("You talk to {}.", def.name));
-        if let Some(talk) = &def.talk {
-            let (cause, stream) = (format!("talk {npc}"), format!("talk:{npc}"));
-            let ctx = Ctx::player(&cause, &stream);
-            self.apply_list(talk, &ctx).map_err(|d| d.message)?;
-        }
-        self.raise("npc_talked", &[("npc", Value::id(&npc))])?;
-        Ok(self.end_turn())
+/// Talks to the room's NPC: `npc_talked`, then the NPC's `talk` actions.
+pub(crate) fn talk(g: &mut Game) -> VerbResult {
+    g.ready()?;
+    let content = g.content().clone();
+    let npc = super::rooms::current_room(g)
+        .and_then(|r| content.entry::<Room>("room", &r))
+        .and_then(|r| r.npc.as_deref().and_then(Id::qualified))
+        .ok_or("there is nobody to talk to")?;
+    let def = content.creatures.get(&npc).ok_or("the NPC is gone")?;
+    g.begin_turn();
+    g.say(format!("You talk to {}.", def.name));
+    if let Some(talk) = &def.talk {
+        let (cause, stream) = (format!("talk {npc}"), format!("talk:{npc}"));
+        let ctx = Ctx::player(&cause, &stream);
+        g.apply_list(talk, &ctx).map_err(|d| d.message)?;
     }
+    g.raise("npc_talked", &[("npc", Value::id(&npc))])?;
+    Ok(g.end_turn())
 }

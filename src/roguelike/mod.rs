@@ -22,6 +22,15 @@ mod items;
 mod rooms;
 pub(crate) mod world;
 
+pub(crate) use combat::{attack, flee};
+pub(crate) use items::{talk, use_item};
+pub(crate) use rooms::{enter_next_room, position};
+
+/// The room the run is in, if any (`None` before the first `next`).
+pub fn current_room(game: &crate::game::Game) -> Option<crate::id::Id> {
+    rooms::current_room(game)
+}
+
 /// The reference roguelike's vocabulary: its rooms and floors as tables, the run as its state,
 /// its events and `lantern.game.position`. What lantern's own loaders and tools use when a caller
 /// names no rules (with the `roguelike` feature on).

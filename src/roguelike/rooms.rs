@@ -8,177 +8,173 @@ use crate::diag::{Code, Diagnostic, Span};
 use crate::game::{Creature, Ctx, Game};
 use crate::id::Id;
 
-impl Game {
-    /// Where the run is (the roguelike's state).
-    pub(crate) fn position(&self) -> Run {
-        self.host_state::<Run>().cloned().unwrap_or_default()
-    }
+/// Where the run is (the roguelike's state).
+pub(crate) fn position(g: &Game) -> Run {
+    g.host_state::<Run>().cloned().unwrap_or_default()
+}
 
-    /// The room the run is in, if any.
-    pub fn current_room(&self) -> Option<Id> {
-        self.host_state::<Run>().and_then(|r| r.room_id.clone())
-    }
+/// The room the run is in, if any.
+pub(crate) fn current_room(g: &Game) -> Option<Id> {
+    g.host_state::<Run>().and_then(|r| r.room_id.clone())
+}
 
-    /// Enters the next room (and the next floor when this one is done).
-    pub fn enter_next_room(&mut self) -> VerbResult {
-        self.ready()?;
-        if self.in_combat() {
-            return Err("you cannot leave during a fight; `attack` or `flee`".into());
-        }
-        if self.encounter().is_some() {
-            return Err("choose an option of the encounter first (`choose N`)".into());
-        }
-        if self.hazard().is_some() {
-            return Err(
-                "the hazard is not over: choose a route, `play` cards and `end` rounds".into(),
-            );
-        }
-        let content = self.content().clone();
-        let floors = world::floors(&content);
-        let run = self.position();
-        let (mut floor, mut room) = (run.floor, run.room.map_or(0, |r| r + 1));
-        let entering_floor =
-            run.room.is_none() || floors.get(floor).is_none_or(|(_, f)| room >= f.rooms.len());
-        if run.room.is_some() && entering_floor {
-            floor += 1;
-            room = 0;
-        }
-        let Some(&(floor_id, floor_def)) = floors.get(floor) else {
-            return Err("the run is complete: there is no room left".into());
-        };
-        let Some(room_id) = floor_def.rooms.get(room).and_then(|r| Id::qualified(r)) else {
-            return Err(crate::Error::Refused(format!(
-                "floor `{floor_id}` has no rooms"
-            )));
-        };
-        self.begin_turn();
-        self.begin_scene();
-        let place = [
-            ("floor", Value::Int(floor as i64)),
-            ("room", Value::Int(room as i64)),
-        ];
-        self.perform("roguelike:enter", &place, "enter")?;
-        if entering_floor {
-            self.say(format!(
-                "You descend to {}.",
-                world::floor_name(floor_id, floor_def)
-            ));
-            self.raise(
-                "floor_entered",
-                &[
-                    ("floor", Value::id(floor_id)),
-                    ("depth", Value::Int(floor_def.depth)),
-                ],
-            )?;
-        }
-        let room_def = content.entry::<Room>("room", &room_id);
-        self.say(format!(
-            "You enter {}.",
-            room_def.map_or_else(|| room_id.to_string(), |r| world::room_name(&room_id, r))
+/// Enters the next room (and the next floor when this one is done).
+pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
+    g.ready()?;
+    if g.in_combat() {
+        return Err("you cannot leave during a fight; `attack` or `flee`".into());
+    }
+    if g.encounter().is_some() {
+        return Err("choose an option of the encounter first (`choose N`)".into());
+    }
+    if g.hazard().is_some() {
+        return Err("the hazard is not over: choose a route, `play` cards and `end` rounds".into());
+    }
+    let content = g.content().clone();
+    let floors = world::floors(&content);
+    let run = position(g);
+    let (mut floor, mut room) = (run.floor, run.room.map_or(0, |r| r + 1));
+    let entering_floor =
+        run.room.is_none() || floors.get(floor).is_none_or(|(_, f)| room >= f.rooms.len());
+    if run.room.is_some() && entering_floor {
+        floor += 1;
+        room = 0;
+    }
+    let Some(&(floor_id, floor_def)) = floors.get(floor) else {
+        return Err("the run is complete: there is no room left".into());
+    };
+    let Some(room_id) = floor_def.rooms.get(room).and_then(|r| Id::qualified(r)) else {
+        return Err(crate::Error::Refused(format!(
+            "floor `{floor_id}` has no rooms"
+        )));
+    };
+    g.begin_turn();
+    g.begin_scene();
+    let place = [
+        ("floor", Value::Int(floor as i64)),
+        ("room", Value::Int(room as i64)),
+    ];
+    g.perform("roguelike:enter", &place, "enter")?;
+    if entering_floor {
+        g.say(format!(
+            "You descend to {}.",
+            world::floor_name(floor_id, floor_def)
         ));
-        if let Some(r) = room_def.filter(|r| !r.description.is_empty()) {
-            self.say(r.description.clone());
-        }
-        self.raise("room_entered", &[("prefab", Value::id(&room_id))])?;
-        if let Some(room_def) = room_def {
-            self.fill_room(&room_id, room_def, (floor, room));
-        }
-        Ok(self.end_turn())
+        g.raise(
+            "floor_entered",
+            &[
+                ("floor", Value::id(floor_id)),
+                ("depth", Value::Int(floor_def.depth)),
+            ],
+        )?;
     }
+    let room_def = content.entry::<Room>("room", &room_id);
+    g.say(format!(
+        "You enter {}.",
+        room_def.map_or_else(|| room_id.to_string(), |r| world::room_name(&room_id, r))
+    ));
+    if let Some(r) = room_def.filter(|r| !r.description.is_empty()) {
+        g.say(r.description.clone());
+    }
+    g.raise("room_entered", &[("prefab", Value::id(&room_id))])?;
+    if let Some(room_def) = room_def {
+        fill_room(g, &room_id, room_def, (floor, room));
+    }
+    Ok(g.end_turn())
+}
 
-    /// What a room holds, as the run enters it.
-    fn fill_room(&mut self, id: &Id, room: &Room, (floor, at): (usize, usize)) {
-        let content = self.content().clone();
-        let span = content
-            .entry_span("room", id)
-            .unwrap_or_else(|| Span::new(crate::diag::FileId(0), 0..0));
-        for loot in &room.loot {
-            let Some(item) = Id::qualified(&loot.item) else {
-                continue;
-            };
-            let list = ActionList {
-                actions: vec![ActionEntry {
-                    action: Action::GiveItem {
-                        item,
-                        count: loot.count as u32,
-                        target: Who::Player,
-                    },
-                    span,
-                }],
+/// What a room holds, as the run enters it.
+fn fill_room(g: &mut Game, id: &Id, room: &Room, (floor, at): (usize, usize)) {
+    let content = g.content().clone();
+    let span = content
+        .entry_span("room", id)
+        .unwrap_or_else(|| Span::new(crate::diag::FileId(0), 0..0));
+    for loot in &room.loot {
+        let Some(item) = Id::qualified(&loot.item) else {
+            continue;
+        };
+        let list = ActionList {
+            actions: vec![ActionEntry {
+                action: Action::GiveItem {
+                    item,
+                    count: loot.count as u32,
+                    target: Who::Player,
+                },
                 span,
+            }],
+            span,
+        };
+        // Says "You pick up ..." itself; a full pack is no reason to stop entering the room.
+        let _ = g.apply_list(&list, &Ctx::command("loot"));
+    }
+    if room.kind == RoomKind::Combat && !room.enemies.is_empty() {
+        for e in room.enemies.iter().filter_map(|e| Id::qualified(e)) {
+            if let Some(c) = Creature::spawn(&content, &e) {
+                g.add_enemy(c);
+            }
+        }
+        g.start_combat();
+    }
+    if let Some(npc) = room.npc.as_deref().and_then(Id::qualified) {
+        let name = content
+            .creatures
+            .get(&npc)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        g.say(format!("{name} is here; `talk` to them."));
+    }
+    match room.kind {
+        RoomKind::Encounter => {
+            let chosen = match room.encounter.as_deref() {
+                Some(fixed) => Id::qualified(fixed),
+                None => {
+                    let scene = g.scene();
+                    g.draw_encounter(&format!("encounter:select:{scene}:{floor}/{at}"))
+                }
             };
-            // Says "You pick up ..." itself; a full pack is no reason to stop entering the room.
-            let _ = self.apply_list(&list, &Ctx::command("loot"));
-        }
-        if room.kind == RoomKind::Combat && !room.enemies.is_empty() {
-            for e in room.enemies.iter().filter_map(|e| Id::qualified(e)) {
-                if let Some(c) = Creature::spawn(&content, &e) {
-                    self.add_enemy(c);
+            match chosen {
+                Some(e) => {
+                    let _ = g.open_encounter(&e);
+                }
+                None => {
+                    let why = if content.encounters.is_empty() {
+                        "no encounters are defined"
+                    } else {
+                        "no encounter is eligible here"
+                    };
+                    quiet_room(g, format!("encounter room `{id}`: {why}"), why);
                 }
             }
-            self.start_combat();
         }
-        if let Some(npc) = room.npc.as_deref().and_then(Id::qualified) {
-            let name = content
-                .creatures
-                .get(&npc)
-                .map(|c| c.name.clone())
-                .unwrap_or_default();
-            self.say(format!("{name} is here; `talk` to them."));
-        }
-        match room.kind {
-            RoomKind::Encounter => {
-                let chosen = match room.encounter.as_deref() {
-                    Some(fixed) => Id::qualified(fixed),
-                    None => {
-                        let scene = self.scene();
-                        self.draw_encounter(&format!("encounter:select:{scene}:{floor}/{at}"))
-                    }
-                };
-                match chosen {
-                    Some(e) => {
-                        let _ = self.open_encounter(&e);
-                    }
-                    None => {
-                        let why = if content.encounters.is_empty() {
-                            "no encounters are defined"
-                        } else {
-                            "no encounter is eligible here"
-                        };
-                        self.quiet_room(format!("encounter room `{id}`: {why}"), why);
-                    }
+        RoomKind::Hazard => {
+            let chosen = match room.hazard.as_deref() {
+                Some(fixed) => Id::qualified(fixed),
+                None if content.hazards.is_empty() => None,
+                None => {
+                    let ids: Vec<&Id> = content.hazards.keys().collect();
+                    let stream = format!("hazard:select:{}", g.scene());
+                    Some(ids[g.draw_below(&stream, ids.len())].clone())
+                }
+            };
+            match chosen {
+                Some(h) => {
+                    let _ = g.open_hazard(&h);
+                }
+                None => {
+                    let why = "no hazards are defined";
+                    quiet_room(g, format!("hazard room `{id}`: {why}"), why);
                 }
             }
-            RoomKind::Hazard => {
-                let chosen = match room.hazard.as_deref() {
-                    Some(fixed) => Id::qualified(fixed),
-                    None if content.hazards.is_empty() => None,
-                    None => {
-                        let ids: Vec<&Id> = content.hazards.keys().collect();
-                        let stream = format!("hazard:select:{}", self.scene());
-                        Some(ids[self.draw_below(&stream, ids.len())].clone())
-                    }
-                };
-                match chosen {
-                    Some(h) => {
-                        let _ = self.open_hazard(&h);
-                    }
-                    None => {
-                        let why = "no hazards are defined";
-                        self.quiet_room(format!("hazard room `{id}`: {why}"), why);
-                    }
-                }
-            }
-            RoomKind::Combat | RoomKind::Empty => {}
         }
+        RoomKind::Combat | RoomKind::Empty => {}
     }
+}
 
-    /// A room whose encounter or hazard there is none of: it completes empty, with a warning.
-    fn quiet_room(&mut self, problem: String, why: &str) {
-        self.say(format!("The room is quiet: {why}."));
-        self.report(Diagnostic::warning(
-            Code::EmptyRoom,
-            format!("{problem}; the room completes empty"),
-        ));
-    }
+/// A room whose encounter or hazard there is none of: it completes empty, with a warning.
+fn quiet_room(g: &mut Game, problem: String, why: &str) {
+    g.say(format!("The room is quiet: {why}."));
+    g.report(Diagnostic::warning(
+        Code::EmptyRoom,
+        format!("{problem}; the room completes empty"),
+    ));
 }

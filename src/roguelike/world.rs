@@ -134,7 +134,7 @@ pub(crate) fn rules() -> Rules {
         .player("core:player")
         .home("core")
         .verb("next", &[], "Enters the next room (and the next floor when this one is done).", |g, _| {
-            done(g.enter_next_room())
+            done(super::enter_next_room(g))
         })
         .verb(
             "attack",
@@ -142,22 +142,22 @@ pub(crate) fn rules() -> Rules {
             "Attacks an enemy by its number (the first living one by default); then the enemies act.",
             |g, args| {
                 let enemy = args.opt_int("enemy").map(|n| (n - 1) as usize);
-                done(g.attack(enemy))
+                done(super::attack(g, enemy))
             },
         )
         .verb("flee", &[], "Leaves the fight; the enemies stay behind.", |g, _| {
-            done(g.flee())
+            done(super::flee(g))
         })
         .verb(
             "use",
             &[Param::id("item", "item")],
             "Uses an item the player carries.",
             |g, args| match args.id("item") {
-                Some(item) => done(g.use_item(&item)),
+                Some(item) => done(super::use_item(g, &item)),
                 None => Err("`use` needs the item".into()),
             },
         )
-        .verb("talk", &[], "Talks to the room's NPC.", |g, _| done(g.talk()))
+        .verb("talk", &[], "Talks to the room's NPC.", |g, _| done(super::talk(g)))
         .table::<Room>("rooms", "room")
         .refers("rooms", "enemies", "creature")
         .refers("rooms", "npc", "creature")
