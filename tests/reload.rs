@@ -150,7 +150,7 @@ fn a_rooms_trigger_added_by_an_edit_listens_while_the_run_is_in_it() {
     let mut s = Session::new(&[("data/t.toml", &tower("", r#"["bell", "hall"]"#))]);
     s.live.game_mut().verb("next", &[]).unwrap();
     assert_eq!(
-        lantern::roguelike::current_room(&s.live.game()),
+        lantern::roguelike::current_room(s.live.game()),
         Some(id("test:bell"))
     );
     s.write("test/data/t.toml", &tower(RING, r#"["bell", "hall"]"#));
@@ -167,7 +167,7 @@ fn a_rooms_trigger_added_by_an_edit_listens_while_the_run_is_in_it() {
     s.write("test/data/t.toml", &tower(RING, r#"["hall", "bell"]"#));
     s.reload_ok();
     assert_eq!(
-        lantern::roguelike::current_room(&s.live.game()),
+        lantern::roguelike::current_room(s.live.game()),
         Some(id("test:hall"))
     );
     s.turn();
