@@ -118,7 +118,7 @@ impl Streams {
     }
 
     /// An integer in `[0, n)`; `n` must be at least 1. Stubs map their value onto the range.
-    pub fn below(&mut self, name: &str, n: usize) -> usize {
+    pub(crate) fn below(&mut self, name: &str, n: usize) -> usize {
         debug_assert!(n > 0);
         let r = self.roll(name);
         ((r * n as f64) as usize).min(n - 1)
@@ -164,12 +164,12 @@ impl Streams {
     }
 
     /// Whether a stream of that name has been drawn from (or restored) in this run.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.streams.contains_key(name)
     }
 
     /// How many streams drawn in this run have names that start with `prefix`.
-    pub fn count_starting(&self, prefix: &str) -> usize {
+    pub(crate) fn count_starting(&self, prefix: &str) -> usize {
         self.streams
             .range(prefix.to_string()..)
             .take_while(|(k, _)| k.starts_with(prefix))
@@ -177,17 +177,12 @@ impl Streams {
     }
 
     /// Stubs one stream (or every stream, with `None`).
-    pub fn set_stub(&mut self, stream: Option<&str>, stub: Stub) {
+    pub(crate) fn set_stub(&mut self, stream: Option<&str>, stub: Stub) {
         self.stubs.insert(stream.unwrap_or("").to_string(), stub);
     }
 
-    /// Takes every stub away: rolls are real again.
-    pub fn clear_stubs(&mut self) {
-        self.stubs.clear();
-    }
-
     /// How far each stream has been drawn: what a save file keeps.
-    pub fn positions(&self) -> BTreeMap<String, u128> {
+    pub(crate) fn positions(&self) -> BTreeMap<String, u128> {
         self.streams
             .iter()
             .map(|(k, v)| (k.clone(), v.get_word_pos()))
@@ -195,7 +190,7 @@ impl Streams {
     }
 
     /// Restores streams to saved positions.
-    pub fn restore(seed: u64, positions: &BTreeMap<String, u128>) -> Streams {
+    pub(crate) fn restore(seed: u64, positions: &BTreeMap<String, u128>) -> Streams {
         let mut s = Streams::new(seed);
         for (name, &pos) in positions {
             s.stream(name).set_word_pos(pos);

@@ -23,11 +23,12 @@ pub(super) fn run(roots: &[PathBuf], rules: &Rules, format: Format, limits: Limi
             }
             for o in &loaded.content.overrides {
                 println!(
-                    "override: {} `{}` by mod `{}` at {}",
+                    "override: {} `{}` by mod `{}` at {} (replacing {})",
                     o.kind,
                     o.id,
                     o.by_mod,
-                    loaded.sources.location(o.span)
+                    loaded.sources.location(o.span),
+                    loaded.sources.location(o.replaced)
                 );
             }
             println!("{}", summary_line(&loaded.diagnostics, mods));
@@ -37,6 +38,7 @@ pub(super) fn run(roots: &[PathBuf], rules: &Rules, format: Format, limits: Limi
                 "diagnostics": render_json(&loaded.diagnostics, &loaded.sources),
                 "overrides": loaded.content.overrides.iter().map(|o| serde_json::json!({
                     "kind": o.kind, "id": o.id.as_str(), "by_mod": o.by_mod, "at": loaded.sources.location(o.span),
+                    "replaces": loaded.sources.location(o.replaced),
                 })).collect::<Vec<_>>(),
                 "summary": summary_line(&loaded.diagnostics, mods),
                 "mods": loaded.content.mods.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),

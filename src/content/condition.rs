@@ -25,7 +25,7 @@ pub enum Who {
 
 impl Who {
     /// The names data files write, in variant order.
-    pub const NAMES: &'static [&'static str] = &["self", "target", "player", "source"];
+    pub(crate) const NAMES: &'static [&'static str] = &["self", "target", "player", "source"];
 
     /// A `who` by its name.
     pub fn parse(s: &str) -> Option<Who> {
@@ -73,7 +73,7 @@ pub enum QuestState {
 
 impl QuestState {
     /// The names data files write, in variant order.
-    pub const NAMES: &'static [&'static str] = &["not_started", "active", "done"];
+    pub(crate) const NAMES: &'static [&'static str] = &["not_started", "active", "done"];
 
     /// A state by its name.
     pub fn parse(s: &str) -> Option<QuestState> {

@@ -21,7 +21,7 @@ impl Color {
     /// Every color, in order.
     pub const ALL: [Color; 4] = [Color::Red, Color::Blue, Color::Purple, Color::Gold];
     /// Their names, in order.
-    pub const NAMES: &'static [&'static str] = &["red", "blue", "purple", "gold"];
+    pub(crate) const NAMES: &'static [&'static str] = &["red", "blue", "purple", "gold"];
 
     /// A color by its name.
     pub fn parse(s: &str) -> Option<Color> {
@@ -51,7 +51,7 @@ pub enum DieState {
 
 impl DieState {
     /// The states by name, as Lua and the console write them.
-    pub const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
+    pub(crate) const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
 
     /// A state by its name.
     pub fn parse(s: &str) -> Option<DieState> {

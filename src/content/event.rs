@@ -37,7 +37,7 @@ impl EventDef {
     }
 
     /// As [`field`](Self::field), for a name that may not be UTF-8 (it then names no field).
-    pub fn field_bytes(&self, name: &[u8]) -> Option<(usize, FieldType)> {
+    pub(crate) fn field_bytes(&self, name: &[u8]) -> Option<(usize, FieldType)> {
         self.payload
             .iter()
             .position(|(n, _)| n.as_bytes() == name)
@@ -91,7 +91,7 @@ impl EventTable {
 
     /// The engine's events, then the hosting game's (in the order it declared them), then the
     /// mods' custom events in ID order.
-    pub fn with_game(host: Vec<EventDef>, mut custom: Vec<EventDef>) -> EventTable {
+    pub(crate) fn with_game(host: Vec<EventDef>, mut custom: Vec<EventDef>) -> EventTable {
         let mut defs: Vec<EventDef> = ENGINE_EVENTS
             .iter()
             .map(|e| EventDef {
@@ -120,7 +120,7 @@ impl EventTable {
     }
 
     /// As [`lookup`](Self::lookup), for a name that may not be UTF-8 (it then names no event).
-    pub fn lookup_bytes(&self, name: &[u8]) -> Option<EventKey> {
+    pub(crate) fn lookup_bytes(&self, name: &[u8]) -> Option<EventKey> {
         self.by_name.get(name).copied()
     }
 
@@ -238,7 +238,7 @@ impl Value {
     }
 
     /// The type's name, for messages: `bool`, `int`, `float`, `string`.
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
@@ -248,7 +248,7 @@ impl Value {
     }
 
     /// Whether a value fits a declared field type (IDs travel as strings).
-    pub fn fits(&self, ty: FieldType) -> bool {
+    pub(crate) fn fits(&self, ty: FieldType) -> bool {
         matches!(
             (self, ty),
             (Value::Bool(_), FieldType::Bool)

@@ -25,7 +25,7 @@ pub enum CardClass {
 
 impl CardClass {
     /// Their names, in variant order.
-    pub const NAMES: &'static [&'static str] = &[
+    pub(crate) const NAMES: &'static [&'static str] = &[
         "progress",
         "focus",
         "draw",
@@ -58,7 +58,7 @@ impl CardClass {
 
 impl CardEffect {
     /// Whether it acts on X dice, which only X-interaction cards may do (seed 002, FR-10).
-    pub fn touches_x(&self) -> bool {
+    pub(crate) fn touches_x(&self) -> bool {
         matches!(
             self,
             CardEffect::TreatX { .. } | CardEffect::ExhaustX { .. }
@@ -205,7 +205,7 @@ pub struct Hazard {
 
 impl Hazard {
     /// The actions for a final score.
-    pub fn outcome(&self, score: i64) -> Option<&ActionList> {
+    pub(crate) fn outcome(&self, score: i64) -> Option<&ActionList> {
         self.outcomes
             .iter()
             .find(|(at_least, _)| score >= *at_least)

@@ -103,7 +103,7 @@ pub struct Content {
     /// Triggers that carry an `id`.
     pub(crate) trigger_ids: BTreeMap<Id, TriggerRef>,
     /// Definitions a mod replaced in another's namespace, for `lantern check`.
-    pub overrides: Vec<Override>,
+    pub(crate) overrides: Vec<Override>,
     /// How many data files were read.
     pub files: usize,
     /// The hosting game's declarations this content was resolved against, its code with them: a
@@ -177,7 +177,7 @@ impl HostTables {
     }
 
     /// The IDs of kind `kind`, in ID order.
-    pub fn ids(&self, kind: &str) -> impl Iterator<Item = &Id> {
+    pub(crate) fn ids(&self, kind: &str) -> impl Iterator<Item = &Id> {
         self.0.get(kind).into_iter().flat_map(|t| t.keys())
     }
 }
@@ -220,7 +220,7 @@ impl Content {
     /// Every action content holds, wherever it stands: triggers, quests, items' `on_use`,
     /// creatures' AI and talk, encounters' costs and rewards, hazards' penalties and outcomes, and
     /// cards' effects. For the checks a loader makes across the whole content.
-    pub fn each_action(&self, mut f: impl FnMut(&ActionEntry)) {
+    pub(crate) fn each_action(&self, mut f: impl FnMut(&ActionEntry)) {
         let mut list = |l: &ActionList| l.actions.iter().for_each(&mut f);
         self.triggers.iter().for_each(|t| list(&t.actions));
         self.quests.values().for_each(|q| list(&q.actions));
@@ -258,7 +258,7 @@ impl Content {
     }
 
     /// The rank of a rarity level, if it exists.
-    pub fn rarity_rank(&self, rarity: &str) -> Option<i64> {
+    pub(crate) fn rarity_rank(&self, rarity: &str) -> Option<i64> {
         self.rarities
             .iter()
             .find(|r| r.id == rarity)
@@ -266,7 +266,7 @@ impl Content {
     }
 
     /// Looks up a trigger by its `id` or by its `file:line` key.
-    pub fn find_trigger(&self, key: &str) -> Option<TriggerRef> {
+    pub(crate) fn find_trigger(&self, key: &str) -> Option<TriggerRef> {
         if let Some(id) = Id::qualified(key) {
             if let Some(&r) = self.trigger_ids.get(&id) {
                 return Some(r);

@@ -36,7 +36,7 @@ pub enum FieldType {
 
 impl FieldType {
     /// The types a custom event's payload may declare, by name.
-    pub const DECLARABLE: &'static [(&'static str, FieldType)] = &[
+    pub(crate) const DECLARABLE: &'static [(&'static str, FieldType)] = &[
         ("int", FieldType::Int),
         ("float", FieldType::Float),
         ("string", FieldType::String),
@@ -63,7 +63,7 @@ impl FieldType {
     }
 
     /// A number, text or flag rather than an ID.
-    pub fn is_plain(self) -> bool {
+    pub(crate) fn is_plain(self) -> bool {
         matches!(
             self,
             FieldType::Int | FieldType::Float | FieldType::String | FieldType::Bool
@@ -71,7 +71,7 @@ impl FieldType {
     }
 
     /// A declarable type by its name.
-    pub fn from_name(name: &str) -> Option<FieldType> {
+    pub(crate) fn from_name(name: &str) -> Option<FieldType> {
         FieldType::DECLARABLE
             .iter()
             .find(|(n, _)| *n == name)

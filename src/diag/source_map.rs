@@ -77,7 +77,7 @@ impl SourceFile {
     }
 
     /// One-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+    pub(crate) fn line_col(&self, offset: u32) -> (usize, usize) {
         let offset = offset.min(self.text.len() as u32);
         let line = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
@@ -90,7 +90,7 @@ impl SourceFile {
     }
 
     /// The text of a one-based line, without its line break.
-    pub fn line_text(&self, line: usize) -> &str {
+    pub(crate) fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts.get(line - 1).copied().unwrap_or(0) as usize;
         let end = self
             .line_starts
@@ -130,7 +130,7 @@ impl SourceMap {
     }
 
     /// Adds a file; its ID is its position.
-    pub fn add(&mut self, path: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+    pub(crate) fn add(&mut self, path: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         self.files.push(SourceFile::new(path, text));
         FileId(self.files.len() as u32 - 1)
     }
@@ -152,26 +152,10 @@ impl SourceMap {
     }
 
     /// `path:line:col` of the start of a span.
-    pub fn location(&self, span: Span) -> String {
+    pub(crate) fn location(&self, span: Span) -> String {
         let file = self.get(span.file);
         let (line, col) = file.line_col(span.start);
         format!("{}:{line}:{col}", file.path())
-    }
-
-    /// The span of a whole one-based line, for places known only by line (Lua call sites).
-    pub fn line_span(&self, file: FileId, line: usize) -> Span {
-        let f = self.get(file);
-        let start = f
-            .line_starts
-            .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(0);
-        let len = f.line_text(line.max(1)).len() as u32;
-        Span {
-            file,
-            start,
-            end: start + len,
-        }
     }
 
     /// The file with this display path, if it was read.
@@ -184,14 +168,14 @@ impl SourceMap {
 
     /// The same place in `to`, another load of the same files: the file of that path when its
     /// text did not change (so the span still points at what it pointed at), else `None`.
-    pub fn carry(&self, span: Span, to: &SourceMap) -> Option<Span> {
+    pub(crate) fn carry(&self, span: Span, to: &SourceMap) -> Option<Span> {
         let from = self.files.get(span.file.0 as usize)?;
         let file = to.find(&from.path)?;
         (to.get(file).text() == from.text()).then_some(Span { file, ..span })
     }
 
     /// `path:line` of the start of a span, the form used for run-time messages.
-    pub fn file_line(&self, span: Span) -> String {
+    pub(crate) fn file_line(&self, span: Span) -> String {
         let file = self.get(span.file);
         let (line, _) = file.line_col(span.start);
         format!("{}:{line}", file.path())

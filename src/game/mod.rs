@@ -50,7 +50,7 @@ pub const EVENT_CAP: usize = 100;
 #[derive(Debug, Clone, Copy)]
 pub struct Ctx<'a> {
     /// The bearer of the trigger, or the actor of a command.
-    pub bearer: CreatureRef,
+    pub(crate) bearer: CreatureRef,
     /// The other side of the event, if any.
     pub target: Option<CreatureRef>,
     /// The source of the event being handled (`who = "source"`), if the context is an event's.
@@ -58,7 +58,7 @@ pub struct Ctx<'a> {
     /// The trigger key, quest ID, encounter or command this comes from: for messages and chains.
     pub cause: &'a str,
     /// The random stream for actions that draw (`give_random_items`, ...).
-    pub stream: &'a str,
+    pub(crate) stream: &'a str,
 }
 
 impl Ctx<'_> {

@@ -100,7 +100,7 @@ impl Creature {
     }
 
     /// Adds items up to the definition's `stack` cap; returns how many were kept.
-    pub fn give(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
+    pub(crate) fn give(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
         let cap = content.items.get(item).map_or(0, |d| d.stack);
         self.add(content, item, count, cap)
     }
@@ -161,7 +161,7 @@ impl Creature {
     /// Adds items with no stack cap: inside an action list, where caps apply when the list is
     /// committed ([`Creature::cap`]), so that +100 then -100 at a full stack changes nothing.
     /// Returns how many were added (an inventory's own limit of stacks still holds).
-    pub fn receive(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
+    pub(crate) fn receive(&mut self, content: &Content, item: &Id, count: u32) -> u32 {
         self.add(content, item, count, u32::MAX)
     }
 

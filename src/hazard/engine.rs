@@ -171,7 +171,7 @@ impl HazardRun {
     }
 
     /// Draws cards; an empty draw pile is refilled by shuffling the discard pile.
-    pub fn draw(&mut self, count: usize, rolls: &mut impl Rolls) {
+    pub(crate) fn draw(&mut self, count: usize, rolls: &mut impl Rolls) {
         for _ in 0..count {
             if self.deck.is_empty() {
                 if self.discard.is_empty() {

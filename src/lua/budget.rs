@@ -115,7 +115,7 @@ impl Budget {
     }
 
     /// Installs the budget's hook in `lua`, leaving memory to the caller.
-    pub fn hook(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
+    pub(crate) fn hook(lua: &Lua, limits: Limits) -> mlua::Result<Budget> {
         Budget::with(lua, limits, None)
     }
 
@@ -184,7 +184,7 @@ impl Budget {
     /// Starts a new call that may run `left` instructions more in its turn (`u64::MAX` where
     /// there are no turns): its budget is the smaller of that and a call's.
     #[inline]
-    pub fn begin(&self, lua: &Lua, left: u64) {
+    pub(crate) fn begin(&self, lua: &Lua, left: u64) {
         let b = &self.0;
         b.used.set(0);
         let (limit, bound) = if left < b.per_call.get() {
@@ -218,7 +218,7 @@ impl Budget {
     /// Charges the running call `units` of work lantern did for it outside the interpreter. Past
     /// the budget the call has failed: the error to return instead of doing more work, and the
     /// interpreter stops the script at its next step even if it catches that error.
-    pub fn add(&self, lua: &Lua, units: usize) -> mlua::Result<()> {
+    pub(crate) fn add(&self, lua: &Lua, units: usize) -> mlua::Result<()> {
         let b = &self.0;
         if b.paused.get() {
             return Ok(());
@@ -266,13 +266,13 @@ impl Budget {
 
     /// Whether the call passed its budget.
     #[inline]
-    pub fn tripped(&self) -> bool {
+    pub(crate) fn tripped(&self) -> bool {
         self.0.tripped.get()
     }
 
     /// What the call so far has run, as the hook counted it.
     #[inline]
-    pub fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.0.used.get()
     }
 
@@ -294,19 +294,19 @@ impl Budget {
     }
 
     /// The script and line the current call was last seen running, if it ran long enough to be seen.
-    pub fn last_seen(&self) -> Option<(String, usize)> {
+    pub(crate) fn last_seen(&self) -> Option<(String, usize)> {
         let seen = self.0.seen.borrow();
         (seen.1 > 0).then(|| seen.clone())
     }
 
     /// A mod's budget for one turn.
-    pub fn per_turn(&self) -> u64 {
+    pub(crate) fn per_turn(&self) -> u64 {
         self.0.per_turn
     }
 
     /// Stops counting until the guard is dropped: lantern's own work in the state (walking a
     /// mod's storage to save it) is charged to no script.
-    pub fn pause(&self) -> Paused {
+    pub(crate) fn pause(&self) -> Paused {
         Paused {
             count: self.0.clone(),
             before: self.0.paused.replace(true),
@@ -315,7 +315,7 @@ impl Budget {
 }
 
 /// A call's budget set aside while another mod's code runs inside it; see [`Budget::nest`].
-pub struct Outer {
+pub(crate) struct Outer {
     used: u64,
     limit: u64,
     bound: Bound,
@@ -330,7 +330,7 @@ impl Budget {
     /// charged to its own mod, and may take half of what the caller has left (at most a call's
     /// budget), so a runaway in it stops there, named as its own, and leaves the caller room to
     /// go on. The caller is then charged what it ran ([`Budget::unnest`]): it waited for it.
-    pub fn nest(&self, lua: &Lua) -> Outer {
+    pub(crate) fn nest(&self, lua: &Lua) -> Outer {
         let b = &self.0;
         let outer = Outer {
             used: b.used.get(),
@@ -351,7 +351,7 @@ impl Budget {
     /// Ends what [`Budget::nest`] began, settling its result by the budget's rule (a call past its
     /// budget has failed), and puts the caller's budget back. Returns the result and what the
     /// nested code ran.
-    pub fn unnest<R>(
+    pub(crate) fn unnest<R>(
         &self,
         lua: &Lua,
         outer: Outer,
@@ -378,7 +378,7 @@ impl Budget {
 }
 
 /// The budget counts nothing while this lives; see [`Budget::pause`].
-pub struct Paused {
+pub(crate) struct Paused {
     count: Rc<Count>,
     before: bool,
 }
