@@ -7,6 +7,7 @@
 use crate::content::{self, Content};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, SourceMap};
+use crate::game::Game;
 use crate::host::Rules;
 use crate::lua::{Limits, LuaRuntime};
 use std::path::{Path, PathBuf};
@@ -58,6 +59,8 @@ pub struct World {
     pub sources: SourceMap,
     /// Every problem, causes first.
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether the scripts were taken (by a game or by [`World::take_lua`]).
+    scripts_taken: bool,
 }
 
 impl World {
@@ -66,19 +69,60 @@ impl World {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
-    /// The mods' scripts, ready to be a game's host.
+    /// The mods' scripts, ready to be a game's host (plug them in with [`Game::set_scripts`]
+    /// after [`ScriptHost::attach`]); a world's scripts serve one game.
+    ///
+    /// [`Game::set_scripts`]: crate::game::Game::set_scripts
+    /// [`ScriptHost::attach`]: crate::game::ScriptHost::attach
     pub fn take_lua(&mut self) -> Option<LuaRuntime> {
+        self.scripts_taken = true;
         self.lua.take()
     }
 
     /// A new game over the content with the mods' scripts plugged in (they are taken: a world
-    /// starts one game; load the mods again for another, as the test harness does).
-    pub fn start(&mut self, seed: u64) -> crate::game::Game {
+    /// starts one game; load the mods again for another, as the test harness does). A second game
+    /// from the same world runs without the scripts, and its first problem says so.
+    pub fn start(&mut self, seed: u64) -> Game {
+        let game = Game::new(self.content.clone(), seed);
+        self.plug_scripts_into(game)
+    }
+
+    /// A game read from a save, over this world's content and with the mods' scripts plugged in
+    /// (taken, as [`World::start`] takes them): its handlers run on as they did in the game that
+    /// was saved, from the storage the save holds. The notes say what the save held that the
+    /// content no longer has, and what was dropped.
+    pub fn load_save(&mut self, path: &Path) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        let (game, notes) = Game::read_save(self.content.clone(), path)?;
+        Ok((self.plug_scripts_into(game), notes))
+    }
+
+    fn plug_scripts_into(&mut self, mut game: Game) -> Game {
         use crate::game::ScriptHost;
-        let mut game = crate::game::Game::new(self.content.clone(), seed);
-        if let Some(mut lua) = self.take_lua() {
-            lua.attach(&mut game);
-            game.set_scripts(Some(Box::new(lua)));
+        let taken = self.scripts_taken;
+        match self.take_lua() {
+            Some(mut lua) => {
+                lua.attach(&mut game);
+                game.set_scripts(Some(Box::new(lua)));
+            }
+            None if taken => {
+                let scripted: Vec<String> = self
+                    .content
+                    .scripted_mods()
+                    .map(|m| format!("`{m}`"))
+                    .collect();
+                if !scripted.is_empty() {
+                    game.report(Diagnostic::error(
+                        Code::Lua,
+                        format!(
+                            "this game runs without the scripts of {}: they already serve \
+                             another game of the same loaded mods (load the mods again for a \
+                             second game)",
+                            scripted.join(", ")
+                        ),
+                    ));
+                }
+            }
+            None => {}
         }
         game
     }
@@ -209,5 +253,6 @@ pub fn load_world_of(
         lua,
         sources,
         diagnostics,
+        scripts_taken: false,
     }
 }

@@ -177,11 +177,7 @@ impl Live {
         if world.has_errors() {
             return Err((world.diagnostics, world.sources));
         }
-        let mut game = Game::new(world.content.clone(), seed);
-        if let Some(mut lua) = world.take_lua() {
-            lua.attach(&mut game);
-            game.set_scripts(Some(Box::new(lua)));
-        }
+        let game = world.start(seed);
         let live = Live {
             roots: roots.to_vec(),
             limits,
@@ -212,8 +208,17 @@ impl Live {
         Ok(notes)
     }
 
+    /// Replaces the running game by the one a save holds, keeping the scripts: its handlers go
+    /// on from the storage the save holds. The notes say what the save held that the content no
+    /// longer has. A save that cannot be read is refused and the running game goes on.
+    pub fn load_save(&mut self, path: &Path) -> Result<Vec<Diagnostic>, crate::Error> {
+        let (game, notes) = Game::read_save(self.game.content().clone(), path)?;
+        self.replace_game(game);
+        Ok(notes)
+    }
+
     /// Replaces the game (a loaded save), keeping the scripts.
-    pub fn replace_game(&mut self, mut game: Game) {
+    pub(crate) fn replace_game(&mut self, mut game: Game) {
         if let Some(mut host) = self.game.set_scripts(None) {
             host.attach(&mut game);
             game.set_scripts(Some(host));

@@ -184,7 +184,7 @@ fn the_games_own_calls_are_checked_with_did_you_mean() {
 
 #[test]
 fn the_farm_is_saved_and_loaded_with_the_game() {
-    let (mut g, world) = started(3);
+    let (mut g, _world) = started(3);
     g.verb("plant", &[Value::str("wheat")]).unwrap();
     g.verb("sleep", &[]).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -192,7 +192,8 @@ fn the_farm_is_saved_and_loaded_with_the_game() {
     g.save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"barn\""), "{text}");
-    let (loaded, notes) = Game::load(world.content.clone(), &path).unwrap();
+    // The save read by another process: the mods loaded again, their scripts plugged in.
+    let (loaded, notes) = world_over(&[mods()]).load_save(&path).unwrap();
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(loaded.host_state::<Farm>(), g.host_state::<Farm>());
     assert_eq!(loaded.state_hash(), g.state_hash());
@@ -201,7 +202,8 @@ fn the_farm_is_saved_and_loaded_with_the_game() {
         let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
         json["state"]["host"][key] = bad;
         std::fs::write(&path, json.to_string()).unwrap();
-        Game::load(world.content.clone(), &path)
+        world_over(&[mods()])
+            .load_save(&path)
             .err()
             .unwrap()
             .to_string()
@@ -844,7 +846,7 @@ fn a_crops_triggers_listen_while_it_grows_and_after_a_load_and_not_after_a_rollb
             .filter(|m| m.contains("[valley:pumpkin_visitors]"))
             .count()
     };
-    let (mut g, world) = started(1);
+    let (mut g, _world) = started(1);
     g.verb("sleep", &[]).unwrap();
     assert_eq!(visitors(&mut g), 0, "nothing grows yet");
     g.verb("plant", &[Value::str("pumpkin")]).unwrap();
@@ -865,7 +867,7 @@ fn a_crops_triggers_listen_while_it_grows_and_after_a_load_and_not_after_a_rollb
     );
 
     // A save keeps the plot, and the loaded game knows the pumpkin is in play.
-    let (mut loaded, _) = Game::load(world.content.clone(), &save).unwrap();
+    let (mut loaded, _) = world_over(&[mods()]).load_save(&save).unwrap();
     loaded.verb("sleep", &[]).unwrap();
     assert_eq!(visitors(&mut loaded), 1);
 

@@ -680,7 +680,9 @@ end)
 
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();
-    let (loaded, _) = Game::load(world.content.clone(), &path).unwrap();
+    let (loaded, _) = lantern::load::load_world(dir.path(), lantern::lua::Limits::default())
+        .load_save(&path)
+        .unwrap();
     assert_eq!(loaded.state().deck, g.state().deck);
     assert_eq!(loaded.state_hash(), g.state_hash());
 }

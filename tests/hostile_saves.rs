@@ -395,12 +395,10 @@ fn random_storage_shapes_load_back_equal_after_a_save_and_a_reload() {
         let _ = g.take_messages();
         g.save(&path).unwrap();
         // A fresh process's view: the save loaded into a new game with new scripts.
-        let mut fresh =
-            common::world::TestMods::new(&[("scripts/main.lua", &lua)]).world(Default::default());
-        let (mut loaded, _) = Game::load(fresh.content.clone(), &path).unwrap();
-        let mut scripts = fresh.take_lua().unwrap();
-        scripts.attach_storage(&mut loaded);
-        loaded.set_scripts(Some(Box::new(scripts)));
+        let (mut loaded, _) = common::world::TestMods::new(&[("scripts/main.lua", &lua)])
+            .world(Default::default())
+            .load_save(&path)
+            .unwrap();
         // Its turn counter says which shape comes next; the handler first compares the last.
         common::world::turn(&mut loaded);
         let said = loaded.take_messages().join("\n");
@@ -444,17 +442,13 @@ fn a_crafted_save_is_brought_within_bounds_with_a_word() {
     save["state"]["player"]["attributes"]["armor"] = serde_json::json!(i64::MIN);
     std::fs::write(&path, serde_json::to_string(&save).unwrap()).unwrap();
 
-    let mut fresh = mods.world(Default::default());
-    let (mut loaded, notes) = Game::load(fresh.content.clone(), &path).unwrap();
+    let (mut loaded, notes) = mods.world(Default::default()).load_save(&path).unwrap();
     let notes: Vec<String> = notes.iter().map(|d| d.message.clone()).collect();
     assert!(
         notes.iter().any(|n| n == "the save held numbers past what a game keeps to (±1000000000), which were clamped: Hero's health was 9223372036854775807, now 1000000000; Hero's armor was -9223372036854775808, now -1000000000"),
         "{notes:#?}"
     );
     assert_eq!(loaded.state().player.health, 1_000_000_000);
-    let mut scripts = fresh.take_lua().unwrap();
-    scripts.attach_storage(&mut loaded);
-    loaded.set_scripts(Some(Box::new(scripts)));
     let problems: Vec<String> = loaded
         .take_problems()
         .iter()

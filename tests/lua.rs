@@ -749,22 +749,23 @@ fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
                  lantern.log(tostring(rawequal(store, lantern.storage)) .. ' ' .. store.count)\n\
                end)";
     let mods = TestMods::new(&[("scripts/main.lua", lua)]);
-    let (mut g, world) = mods.game(1);
-    turn(&mut g);
-    turn(&mut g);
-    assert_eq!(said(&mut g), ["[test] true 1", "[test] true 2"]);
+    let (mut live, _) = lantern::reload::Live::start(&mods.path(), 1, Default::default()).unwrap();
+    let g = live.game_mut();
+    turn(g);
+    turn(g);
+    assert_eq!(said(g), ["[test] true 1", "[test] true 2"]);
     assert_eq!(g.storage()["test"]["count"], 2);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();
-    turn(&mut g);
-    let mut host = g.set_scripts(None).unwrap();
-    let (mut loaded, _) = Game::load(world.content.clone(), &path).unwrap();
-    host.attach(&mut loaded);
-    loaded.set_scripts(Some(host));
-    turn(&mut loaded);
+    turn(g);
+    said(g);
+    // The same scripts go on serving the loaded game.
+    live.load_save(&path).unwrap();
+    let loaded = live.game_mut();
+    turn(loaded);
     assert_eq!(
-        said(&mut loaded),
+        said(loaded),
         ["[test] true 3"],
         "the loaded game's count goes on from the save's, through the same table"
     );
@@ -1085,4 +1086,62 @@ fn a_handler_that_changes_the_game_and_then_fails_hands_back_the_real_game() {
     );
     turn(&mut g);
     assert_eq!(g.state().player.count(&gold), before + 4);
+}
+
+#[test]
+fn a_save_loads_with_its_scripts_by_every_public_path() {
+    // A handler counts turns in storage. Saved after two turns, the save loads three ways; each
+    // loaded game's handler says 3 at its next turn, and its hash is the saved game's.
+    let lua = "lantern.on('turn_started', function()\n\
+                 lantern.storage.count = (lantern.storage.count or 0) + 1\n\
+                 lantern.log('turn ' .. lantern.storage.count)\n\
+               end)";
+    let mods = TestMods::new(&[("scripts/main.lua", lua)]);
+    let mut world = mods.world(Default::default());
+    let mut g = world.start(1);
+    turn(&mut g);
+    turn(&mut g);
+    assert_eq!(said(&mut g), ["[test] turn 1", "[test] turn 2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("save.json");
+    g.save(&path).unwrap();
+
+    // Another process: the mods loaded again, the save read into a game with their scripts.
+    let (mut loaded, notes) = mods.world(Default::default()).load_save(&path).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(loaded.state_hash(), g.state_hash());
+    turn(&mut loaded);
+    assert_eq!(said(&mut loaded), ["[test] turn 3"]);
+
+    // A live game: the save replaces the running game, whose scripts go on serving it.
+    let (mut live, _) = lantern::reload::Live::start(&mods.path(), 1, Default::default()).unwrap();
+    turn(live.game_mut());
+    let notes = live.load_save(&path).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(live.game().state_hash(), g.state_hash());
+    turn(live.game_mut());
+    assert_eq!(said(live.game_mut()), ["[test] turn 3"]);
+
+    // Content alone holds no scripts: `Game::load` over it refuses, and says where to go.
+    let err = Game::load(world.content.clone(), &path)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("cannot be loaded without the scripts of `test`")
+            && err.contains("`World::load_save` or `Live::load_save`"),
+        "{err}"
+    );
+
+    // A world's scripts serve one game: a second game from it says it runs without them.
+    let (mut second, _) = world.load_save(&path).unwrap();
+    let p = problems(&mut second, &world);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("this game runs without the scripts of `test`"),
+        "{}",
+        p[0]
+    );
+    turn(&mut second);
+    assert!(said(&mut second).is_empty());
 }

@@ -8,7 +8,6 @@ mod common;
 use common::world::TestMods;
 use lantern::game::Game;
 use lantern::id::Id;
-use std::sync::Arc;
 
 /// A floor before core's: the room `test:bell` rings (gives 5 gold) when the run enters it, the
 /// room `test:hall` does nothing. A script keeps where the run was at each `room_entered`.
@@ -156,8 +155,7 @@ fn as_version_2(save: &str) -> String {
 #[test]
 fn a_save_of_version_2_loads_to_the_same_state() {
     let mods = bell_mods(r#"["bell", "hall", "bell"]"#);
-    let content: Arc<_> = mods.world(lantern::lua::Limits::default()).content;
-    let mut g = Game::new(content.clone(), 9);
+    let mut g = mods.world(lantern::lua::Limits::default()).start(9);
     g.verb("next", &[]).unwrap();
     g.verb("next", &[]).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -166,7 +164,10 @@ fn a_save_of_version_2_loads_to_the_same_state() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"version\": 3"), "{text}");
     std::fs::write(&path, as_version_2(&text)).unwrap();
-    let (mut loaded, notes) = Game::load(content, &path).unwrap();
+    let (mut loaded, notes) = mods
+        .world(lantern::lua::Limits::default())
+        .load_save(&path)
+        .unwrap();
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(loaded.state_hash(), g.state_hash());
     assert_eq!(

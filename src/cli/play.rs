@@ -230,11 +230,8 @@ pub(super) fn run(options: Options) -> ExitCode {
         eprintln!("{}", render_all(&notes, live.sources()));
     }
     if let Some(path) = &options.load {
-        match Game::load(live.game().content().clone(), path) {
-            Ok((game, notes)) => {
-                live.replace_game(game);
-                print_diags(&notes, live.sources());
-            }
+        match live.load_save(path) {
+            Ok(notes) => print_diags(&notes, live.sources()),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
@@ -359,9 +356,8 @@ pub(super) fn run(options: Options) -> ExitCode {
                     println!("error: `load` needs a file");
                     continue;
                 };
-                match Game::load(live.game().content().clone(), Path::new(path)) {
-                    Ok((game, notes)) => {
-                        live.replace_game(game);
+                match live.load_save(Path::new(path)) {
+                    Ok(notes) => {
                         print_diags(&notes, live.sources());
                         println!("loaded {path}");
                     }

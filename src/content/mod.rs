@@ -48,6 +48,9 @@ pub struct ModInfo {
     pub dir: PathBuf,
     /// Required and optional dependencies that are present.
     pub deps: Vec<String>,
+    /// Whether it has scripts (`scripts/main.lua`): a game over it needs them plugged in
+    /// ([`World::start`](crate::load::World::start), [`World::load_save`](crate::load::World::load_save)).
+    pub scripted: bool,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -257,6 +260,14 @@ impl Content {
         }
     }
 
+    /// The mods that have scripts, by ID.
+    pub(crate) fn scripted_mods(&self) -> impl Iterator<Item = &str> {
+        self.mods
+            .iter()
+            .filter(|m| m.scripted)
+            .map(|m| m.id.as_str())
+    }
+
     /// The rank of a rarity level, if it exists.
     pub(crate) fn rarity_rank(&self, rarity: &str) -> Option<i64> {
         self.rarities
@@ -365,5 +376,6 @@ pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
             .chain(m.manifest.optional.iter())
             .map(|d| d.id.clone())
             .collect(),
+        scripted: m.dir.join("scripts").join("main.lua").is_file(),
     }
 }

@@ -84,6 +84,8 @@ impl Game {
     /// `"give_item"`, ...), with its arguments by name, through the door as a transaction: on
     /// failure nothing of it is applied and the problem names the action. `cause` names what did
     /// it (a verb, a command) and is the random stream its draws come from; the player acts.
+    /// The events it raises are handled when the turn it is part of ends: a verb's, or one
+    /// [`turn`](Self::turn) opens; outside any, at the next [`drain`](Self::drain).
     pub fn perform(
         &mut self,
         action: &str,

@@ -56,9 +56,33 @@ impl Game {
         crate::write::replacing(path, text.as_bytes(), "saves")
     }
 
-    /// Reads a save; a corrupt or truncated file is refused with a clear message.
-    /// Returns the game and warnings for what was dropped or differs.
+    /// Reads a save into a game over `content`, for mods with no scripts (a test's content, a
+    /// game's own data alone). A corrupt or truncated file is refused with a clear message; the
+    /// notes say what was dropped or differs.
+    ///
+    /// Content whose mods have scripts is refused: the scripts are not in the content, and a game
+    /// without them would run none of its handlers. Load such a save with
+    /// [`World::load_save`](crate::load::World::load_save) (a new game with the mods' scripts) or
+    /// [`Live::load_save`](crate::reload::Live::load_save) (the running game's scripts).
     pub fn load(
+        content: Arc<Content>,
+        path: &Path,
+    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        let scripted: Vec<String> = content.scripted_mods().map(|m| format!("`{m}`")).collect();
+        if !scripted.is_empty() {
+            return Err(crate::Error::Save(format!(
+                "`{}` cannot be loaded without the scripts of {}: load it with \
+                 `World::load_save` or `Live::load_save`, which plug them in",
+                path.display(),
+                scripted.join(", ")
+            )));
+        }
+        Game::read_save(content, path)
+    }
+
+    /// Reads a save into a game over `content` with no scripts plugged in: the caller plugs them
+    /// in (`World::load_save`, `Live::load_save`).
+    pub(crate) fn read_save(
         content: Arc<Content>,
         path: &Path,
     ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
