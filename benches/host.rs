@@ -82,9 +82,11 @@ fn run(g: &mut Game, events: usize) -> f64 {
     for _ in 0..events / PER_TURN {
         g.turn(|g| {
             for _ in 0..PER_TURN {
-                g.raise("tick", &[("n", Value::Int(1))]).unwrap();
+                g.raise("tick", &[("n", Value::Int(1))])?;
             }
-        });
+            Ok(())
+        })
+        .unwrap();
     }
     start.elapsed().as_nanos() as f64 / events as f64
 }

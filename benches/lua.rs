@@ -251,9 +251,11 @@ fn main() {
             per_op(lists as u64, || {
                 game.turn(|g| {
                     for _ in 0..lists {
-                        g.raise("bench:ping", &ping).unwrap();
+                        g.raise("bench:ping", &ping)?;
                     }
+                    Ok(())
                 })
+                .unwrap()
             })
         };
         one_turn();
@@ -284,11 +286,11 @@ fn main() {
         let mut game = world.start(1);
         let ping = [("power", Value::Int(1)), ("altar", Value::str("x"))];
         let turns = 2000u64;
-        game.turn(|g| g.raise("bench:ping", &ping).unwrap());
+        game.turn(|g| g.raise("bench:ping", &ping)).unwrap();
         let mut once = || {
             per_op(turns, || {
                 for _ in 0..turns {
-                    game.turn(|g| g.raise("bench:ping", &ping).unwrap());
+                    game.turn(|g| g.raise("bench:ping", &ping)).unwrap();
                 }
             })
         };

@@ -21,6 +21,14 @@ pub enum Error {
     /// ([`Game::take_problems`](crate::game::Game::take_problems)). This is its message again, for
     /// whoever asked; show the located problem rather than this one.
     Reported(String),
+    /// The mods could not be loaded, so nothing started or was replaced (a game that did not
+    /// start, a restart refused): every problem, with the files it points into.
+    Mods {
+        /// `the mods have 2 errors`: the whole of it is in `problems`.
+        message: String,
+        /// The diagnostics, renderable against their own files only.
+        problems: crate::diag::Problems,
+    },
 }
 
 impl Error {
@@ -33,6 +41,24 @@ impl Error {
     pub fn message(&self) -> &str {
         match self {
             Error::Refused(m) | Error::Save(m) | Error::Reported(m) => m,
+            Error::Mods { message, .. } => message,
+        }
+    }
+
+    /// The located problems of mods that could not be loaded ([`Error::Mods`]).
+    pub fn problems(&self) -> Option<&crate::diag::Problems> {
+        match self {
+            Error::Mods { problems, .. } => Some(problems),
+            _ => None,
+        }
+    }
+
+    /// Mods that could not be loaded, with every problem found.
+    pub(crate) fn mods(problems: crate::diag::Problems) -> Error {
+        let n = problems.errors();
+        Error::Mods {
+            message: format!("the mods have {n} error{}", if n == 1 { "" } else { "s" }),
+            problems,
         }
     }
 }
@@ -51,6 +77,7 @@ impl From<Error> for String {
     fn from(e: Error) -> String {
         match e {
             Error::Refused(m) | Error::Save(m) | Error::Reported(m) => m,
+            Error::Mods { message, .. } => message,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! advances a generation counter that tests and tools wait on.
 
 use crate::content::Content;
-use crate::diag::{Diagnostic, SourceMap};
+use crate::diag::{Diagnostic, Problems, SourceMap};
 use crate::game::{Game, ScriptHost};
 use crate::host::Rules;
 use crate::load::load_game;
@@ -124,11 +124,10 @@ impl Pending {
 pub struct ReloadReport {
     /// Whether the new version was swapped in.
     pub ok: bool,
-    /// The diagnostics of the new version (all of them when it failed), and what the swap dropped.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The source map a failed reload's diagnostics point into; after a success they point into
-    /// [`Live::sources`].
-    pub sources: Option<SourceMap>,
+    /// The diagnostics of the new version (all of them when it failed), and what the swap
+    /// dropped, with the files they point into (the new version's, whether or not it was
+    /// swapped in).
+    pub problems: Problems,
     /// `reloaded core, rats (12 files) in 23 ms: +1 quest, ~2 triggers, -1 item`
     pub summary: String,
     /// The reload generation after it.
@@ -142,17 +141,20 @@ pub struct Live {
     /// The hosting game's vocabulary: every reload loads the mods with it again.
     rules: Rules,
     game: Game,
-    sources: SourceMap,
+    sources: Arc<SourceMap>,
     generation: Arc<AtomicU64>,
 }
 
 impl Live {
-    /// Loads the mods and starts a game; `Err` with the rendered problems when the mods do not load.
+    /// Loads the mods and starts a game, with the warnings the mods gave; [`Error::Mods`] with
+    /// every problem when they do not load.
+    ///
+    /// [`Error::Mods`]: crate::Error::Mods
     pub fn start(
         mods_dir: &Path,
         seed: u64,
         limits: Limits,
-    ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
+    ) -> Result<(Live, Problems), crate::Error> {
         Live::start_over(&[mods_dir.to_path_buf()], seed, limits)
     }
 
@@ -161,7 +163,7 @@ impl Live {
         roots: &[PathBuf],
         seed: u64,
         limits: Limits,
-    ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
+    ) -> Result<(Live, Problems), crate::Error> {
         Live::start_game(roots, &crate::bundled_rules(), seed, limits)
     }
 
@@ -172,10 +174,12 @@ impl Live {
         rules: &Rules,
         seed: u64,
         limits: Limits,
-    ) -> Result<(Live, Vec<Diagnostic>), (Vec<Diagnostic>, SourceMap)> {
+    ) -> Result<(Live, Problems), crate::Error> {
         let mut world = load_game(roots, rules, limits);
-        if world.has_errors() {
-            return Err((world.diagnostics, world.sources));
+        let sources = Arc::new(std::mem::take(&mut world.sources));
+        let problems = Problems::new(std::mem::take(&mut world.diagnostics), sources.clone());
+        if problems.has_errors() {
+            return Err(crate::Error::mods(problems));
         }
         let game = world.start(seed);
         let live = Live {
@@ -183,10 +187,10 @@ impl Live {
             limits,
             rules: rules.clone(),
             game,
-            sources: world.sources,
+            sources,
             generation: Arc::new(AtomicU64::new(0)),
         };
-        Ok((live, world.diagnostics))
+        Ok((live, problems))
     }
 
     /// The running game.
@@ -200,8 +204,9 @@ impl Live {
     }
 
     /// Starts a new run over the mods as they are now, with fresh scripts; the reload generation
-    /// goes on counting. `Err` with the problems when the mods do not load (the old run goes on).
-    pub fn restart(&mut self, seed: u64) -> Result<Vec<Diagnostic>, (Vec<Diagnostic>, SourceMap)> {
+    /// goes on counting. [`Error::Mods`](crate::Error::Mods) when the mods do not load (the old
+    /// run goes on).
+    pub fn restart(&mut self, seed: u64) -> Result<Problems, crate::Error> {
         let (fresh, notes) = Live::start_game(&self.roots, &self.rules, seed, self.limits)?;
         self.game = fresh.game;
         self.sources = fresh.sources;
@@ -211,10 +216,10 @@ impl Live {
     /// Replaces the running game by the one a save holds, keeping the scripts: its handlers go
     /// on from the storage the save holds. The notes say what the save held that the content no
     /// longer has. A save that cannot be read is refused and the running game goes on.
-    pub fn load_save(&mut self, path: &Path) -> Result<Vec<Diagnostic>, crate::Error> {
+    pub fn load_save(&mut self, path: &Path) -> Result<Problems, crate::Error> {
         let (game, notes) = Game::read_save(self.game.content().clone(), path)?;
         self.replace_game(game);
-        Ok(notes)
+        Ok(Problems::new(notes, self.sources.clone()))
     }
 
     /// Replaces the game (a loaded save), keeping the scripts.
@@ -255,14 +260,17 @@ impl Live {
         let mut world = load_game(&self.roots, &self.rules, self.limits);
         let elapsed = start.elapsed();
         if world.has_errors() {
+            let problems = Problems::new(world.diagnostics, Arc::new(world.sources));
             return ReloadReport {
                 ok: false,
                 summary: format!(
-                    "reload failed ({} errors); still running the previous version",
-                    world.diagnostics.iter().filter(|d| d.is_error()).count()
+                    "reload failed ({}); still running the previous version",
+                    match problems.errors() {
+                        1 => "1 error".to_string(),
+                        n => format!("{n} errors"),
+                    }
                 ),
-                diagnostics: world.diagnostics,
-                sources: Some(world.sources),
+                problems,
                 generation: self.generation(),
             };
         }
@@ -311,15 +319,17 @@ impl Live {
             content.files,
             elapsed.as_millis()
         );
-        let old_sources = std::mem::replace(&mut self.sources, std::mem::take(&mut world.sources));
+        let old_sources = std::mem::replace(
+            &mut self.sources,
+            Arc::new(std::mem::take(&mut world.sources)),
+        );
         for problem in earlier {
             let carried = carry_over(problem, &old_sources, &self.sources);
             self.game.report(carried);
         }
         ReloadReport {
             ok: true,
-            diagnostics: notes,
-            sources: None,
+            problems: Problems::new(notes, self.sources.clone()),
             summary,
             generation,
         }

@@ -234,7 +234,7 @@ fn a_reload_keeps_the_games_vocabulary_and_its_farm() {
     let text = std::fs::read_to_string(&crops).unwrap();
     std::fs::write(&crops, text.replace("sell_price = 4", "sell_price = 9")).unwrap();
     let report = live.reload();
-    assert!(report.ok, "{:?}", report.diagnostics);
+    assert!(report.ok, "{:?}", report.problems.diagnostics());
     assert!(report.summary.ends_with(": ~1 crop"), "{}", report.summary);
     assert_eq!(live.generation(), 1);
     let before = money(live.game());
@@ -260,9 +260,10 @@ fn a_reload_keeps_the_games_vocabulary_and_its_farm() {
         .unwrap();
     std::fs::remove_file(&melon).unwrap();
     let report = live.reload();
-    assert!(report.ok, "{:?}", report.diagnostics);
+    assert!(report.ok, "{:?}", report.problems.diagnostics());
     let notes: Vec<&str> = report
-        .diagnostics
+        .problems
+        .diagnostics()
         .iter()
         .map(|d| d.message.as_str())
         .collect();
@@ -891,7 +892,7 @@ fn a_crops_triggers_listen_while_it_grows_and_after_a_load_and_not_after_a_rollb
         ],
         span,
     };
-    let failed = g.turn(|g| g.apply_list(&list, &lantern::game::Ctx::command("test")));
+    let failed = g.turn(|g| Ok(g.apply_list(&list, &lantern::game::Ctx::command("test"))?));
     assert!(failed.is_err());
     assert!(g.host_state::<Farm>().unwrap().plots.is_empty());
     g.verb("sleep", &[]).unwrap();
@@ -971,7 +972,7 @@ fn a_reload_puts_the_new_triggers_of_a_growing_crop_into_play() {
     )
     .unwrap();
     let report = live.reload();
-    assert!(report.ok, "{:?}", report.diagnostics);
+    assert!(report.ok, "{:?}", report.problems.diagnostics());
     live.game_mut().verb("sleep", &[]).unwrap();
     let said = live.game_mut().take_messages();
     assert!(

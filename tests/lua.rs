@@ -696,7 +696,7 @@ fn a_turn_that_only_reads_storage_does_not_write_it_again() {
     let (mut g, _world) = mods.game(1);
     turn(&mut g);
     let first = g.storage()["test"].clone();
-    g.turn(|g| g.raise("test:look", &[]).unwrap());
+    g.turn(|g| g.raise("test:look", &[])).unwrap();
     assert!(
         std::sync::Arc::ptr_eq(&first, &g.storage()["test"]),
         "a turn whose code only read the storage leaves the game's copy as it was"

@@ -29,7 +29,10 @@ impl Session {
         let mods = TestMods::new(files);
         let (live, notes) = match Live::start(&mods.path(), 1, Limits::default()) {
             Ok(started) => started,
-            Err((d, s)) => panic!("{}", render_all(&d, &s)),
+            Err(e) => panic!(
+                "{e}\n{}",
+                e.problems().map(|p| p.render()).unwrap_or_default()
+            ),
         };
         assert!(notes.is_empty(), "{notes:?}");
         let (tx, changes) = mpsc::channel();
@@ -69,10 +72,7 @@ impl Session {
     fn reload_ok(&mut self) -> ReloadReport {
         let before = self.live.generation();
         let report = self.reload_after_change();
-        let rendered = render_all(
-            &report.diagnostics,
-            report.sources.as_ref().unwrap_or(self.live.sources()),
-        );
+        let rendered = report.problems.to_string();
         assert!(report.ok, "{}\n{rendered}", report.summary);
         assert_eq!(self.live.generation(), before + 1);
         report
@@ -185,12 +185,15 @@ fn a_broken_toml_file_keeps_the_old_version_and_names_the_line_then_the_fix_load
     let report = s.reload_after_change();
     assert!(!report.ok);
     assert_eq!(s.live.generation(), 0);
-    let text = render_all(&report.diagnostics, report.sources.as_ref().unwrap());
+    // The report renders against the files it read: line 3 is there, which the running
+    // version's two-line file does not have.
+    let text = report.problems.render();
     assert!(text.contains(" --> test/data/items.toml:3:9"), "{text}");
+    assert!(text.contains("3 | stack = \"lots\""), "{text}");
     assert!(
         report
             .summary
-            .starts_with("reload failed (1 errors); still running the previous version"),
+            .starts_with("reload failed (1 error); still running the previous version"),
         "{}",
         report.summary
     );
@@ -222,14 +225,14 @@ fn a_lua_syntax_error_and_an_error_at_load_keep_the_old_scripts() {
     );
     let report = s.reload_after_change();
     assert!(!report.ok);
-    let text = render_all(&report.diagnostics, report.sources.as_ref().unwrap());
+    let text = report.problems.render();
     assert!(text.contains("test/scripts/main.lua:"), "{text}");
     s.turn();
     assert_eq!(s.messages(), ["[test] v1"]);
     s.write("test/scripts/main.lua", "local x = nil\nx.boom = 1\n");
     let report = s.reload_after_change();
     assert!(!report.ok);
-    let text = render_all(&report.diagnostics, report.sources.as_ref().unwrap());
+    let text = report.problems.render();
     assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
     s.turn();
     assert_eq!(s.messages(), ["[test] v1"]);
@@ -257,11 +260,12 @@ fn problems_the_game_had_not_taken_stay_the_games_and_point_at_their_files_after
     let report = s.reload_ok();
     assert!(
         report
-            .diagnostics
+            .problems
+            .diagnostics()
             .iter()
             .all(|d| !d.message.contains("boom")),
         "the old turn's problem is not the reload's: {:?}",
-        report.diagnostics
+        report.problems.diagnostics()
     );
     let problems = s.live.game_mut().take_problems();
     assert_eq!(problems.len(), 1, "{problems:?}");
@@ -383,11 +387,12 @@ fn deleting_adding_and_renaming_mod_folders() {
     assert!(report.summary.contains("-1 item"), "{}", report.summary);
     assert!(
         report
-            .diagnostics
+            .problems
+            .diagnostics()
             .iter()
             .any(|d| d.message.starts_with("item `test:cheese` no longer exists")),
         "{:?}",
-        report.diagnostics
+        report.problems.diagnostics()
     );
     assert_eq!(s.live.game().state().orphans.len(), 1);
 }
@@ -670,7 +675,8 @@ fn renaming_a_hazard_in_play_closes_it_and_the_run_goes_on() {
         report.summary
     );
     let notes: Vec<&str> = report
-        .diagnostics
+        .problems
+        .diagnostics()
         .iter()
         .map(|d| d.message.as_str())
         .collect();

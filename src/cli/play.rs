@@ -215,29 +215,40 @@ enum Msg {
 
 type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
 
-pub(super) fn run(options: Options) -> ExitCode {
+/// Loads the mods, starts the run and loads the save asked for; what went wrong is printed.
+fn start(options: &Options) -> Result<Live, ExitCode> {
     let (mut live, notes) = match Live::start_over(&options.mods, options.seed, options.limits) {
         Ok(started) => started,
-        Err((diagnostics, sources)) => {
-            eprintln!("{}", render_all(&diagnostics, &sources));
+        Err(e) => {
+            if let Some(problems) = e.problems() {
+                eprintln!("{problems}");
+            }
             eprintln!(
                 "the mods have errors; fix them and start again (`lantern check` lists them)"
             );
-            return ExitCode::from(1);
+            return Err(ExitCode::from(1));
         }
     };
     if !notes.is_empty() {
-        eprintln!("{}", render_all(&notes, live.sources()));
+        eprintln!("{notes}");
     }
     if let Some(path) = &options.load {
         match live.load_save(path) {
-            Ok(notes) => print_diags(&notes, live.sources()),
+            Ok(notes) => print_problems(&notes),
             Err(e) => {
                 eprintln!("error: {e}");
-                return ExitCode::from(1);
+                return Err(ExitCode::from(1));
             }
         }
     }
+    Ok(live)
+}
+
+pub(super) fn run(options: Options) -> ExitCode {
+    let mut live = match start(&options) {
+        Ok(live) => live,
+        Err(code) => return code,
+    };
     let interactive = std::io::stdin().is_terminal();
     let (tx, rx) = mpsc::channel::<Msg>();
     // At a terminal the reader waits for each command's output before it shows the next prompt.
@@ -338,14 +349,16 @@ pub(super) fn run(options: Options) -> ExitCode {
                 };
                 match live.restart(seed) {
                     Ok(notes) => {
-                        print_diags(&notes, live.sources());
+                        print_problems(&notes);
                         if let Ok(mut w) = words.lock() {
                             *w = completion_words(live.game());
                         }
                         println!("A new run begins, seed {seed}. `next` to enter the first room.");
                     }
-                    Err((diags, sources)) => {
-                        print_diags(&diags, &sources);
+                    Err(e) => {
+                        if let Some(problems) = e.problems() {
+                            print_problems(problems);
+                        }
                         println!("the mods do not load; the run goes on as it was");
                     }
                 }
@@ -358,7 +371,7 @@ pub(super) fn run(options: Options) -> ExitCode {
                 };
                 match live.load_save(Path::new(path)) {
                     Ok(notes) => {
-                        print_diags(&notes, live.sources());
+                        print_problems(&notes);
                         println!("loaded {path}");
                     }
                     Err(e) => println!("error: {e}"),
@@ -413,10 +426,9 @@ impl Drop for Ack<'_> {
 /// Reloads the mods; returns the summary and what went wrong or was dropped, ready to print.
 fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>) -> String {
     let report = live.reload();
-    let sources = report.sources.as_ref().unwrap_or(live.sources());
     let mut text = String::new();
-    if !report.diagnostics.is_empty() {
-        text.push_str(render_all(&report.diagnostics, sources).trim_end());
+    if !report.problems.is_empty() {
+        text.push_str(&report.problems.to_string());
         text.push('\n');
     }
     text.push_str(&format!(
@@ -527,7 +539,13 @@ fn print_diags(diags: &[crate::diag::Diagnostic], sources: &crate::diag::SourceM
     }
 }
 
-/// Parses an ID typed by the player (a bare name means `core:`) and checks it exists.
+fn print_problems(problems: &crate::diag::Problems) {
+    if !problems.is_empty() {
+        println!("{problems}");
+    }
+}
+
+/// What a verb's outcome adds to its messages (nothing: the game has said it).
 fn outcome(o: Outcome) -> String {
     match o {
         Outcome::Done => String::new(),

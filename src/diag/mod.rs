@@ -7,6 +7,7 @@
 mod bound;
 mod diagnostic;
 mod escape;
+mod problems;
 mod render;
 mod size;
 mod source_map;
@@ -16,6 +17,7 @@ pub(crate) use bound::bound;
 pub use bound::{MOST_PER_FILE, MOST_PER_RUN};
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
 pub use escape::{needs_escape, visible, visible_lines};
+pub use problems::Problems;
 #[cfg(feature = "cli")]
 pub(crate) use render::summary_line;
 pub use render::{render, render_all, render_json};

@@ -25,9 +25,14 @@ impl Game {
     }
 
     /// Runs `f` as one turn: the event cap counts from its start, and the events it queued are
-    /// handled when it returns. Commands `f` runs that are turns of their own (`choose`,
-    /// `start_encounter`) join this one; a `turn` inside another is part of it.
-    pub fn turn<R>(&mut self, f: impl FnOnce(&mut Game) -> R) -> R {
+    /// handled when it returns (whether it succeeded or not). Commands `f` runs that are turns of
+    /// their own (`choose`, `start_encounter`) join this one; a `turn` inside another is part of
+    /// it. `f` answers with lantern's error, so `?` works inside it without annotations:
+    /// `game.turn(|g| { g.perform("earn", &args, "tip")?; g.raise("tipped", &[]) })`.
+    pub fn turn<R>(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<R, crate::Error>,
+    ) -> Result<R, crate::Error> {
         if self.events.in_turn {
             return f(self);
         }
