@@ -240,7 +240,7 @@ pub struct Encounter {
 
 /// A definition that replaced another mod's definition of the same ID.
 #[derive(Debug, Clone)]
-pub(crate) struct Override {
+pub struct Override {
     /// The ID defined twice.
     pub id: Id,
     /// Its kind (`item`, `room`, ...).

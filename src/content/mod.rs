@@ -105,8 +105,9 @@ pub struct Content {
     pub(crate) quest_defs: Vec<Quest>,
     /// Triggers that carry an `id`.
     pub(crate) trigger_ids: BTreeMap<Id, TriggerRef>,
-    /// Definitions a mod replaced in another's namespace, for `lantern check`.
-    pub(crate) overrides: Vec<Override>,
+    /// Definitions a mod replaced in another's namespace, for a mod manager's list of conflicts
+    /// and `lantern check`.
+    pub overrides: Vec<Override>,
     /// How many data files were read.
     pub files: usize,
     /// The hosting game's declarations this content was resolved against, its code with them: a
