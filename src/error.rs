@@ -21,6 +21,19 @@ pub enum Error {
     /// ([`Game::take_problems`](crate::game::Game::take_problems)). This is its message again, for
     /// whoever asked; show the located problem rather than this one.
     Reported(String),
+    /// A turn raised more events than its cap ([`Game::set_event_cap`]) and was stopped there:
+    /// what it did up to the cap stands, the events past it were not handled. The game's
+    /// problems say which chain of triggers looped, if one did.
+    ///
+    /// [`Game::set_event_cap`]: crate::game::Game::set_event_cap
+    EventCap {
+        /// What happened, as the problem says it.
+        message: String,
+        /// How many events the turn raised, handled or not.
+        raised: usize,
+        /// The cap it ran into.
+        cap: usize,
+    },
     /// The mods could not be loaded, so nothing started or was replaced (a game that did not
     /// start, a restart refused): every problem, with the files it points into.
     Mods {
@@ -41,7 +54,7 @@ impl Error {
     pub fn message(&self) -> &str {
         match self {
             Error::Refused(m) | Error::Save(m) | Error::Reported(m) => m,
-            Error::Mods { message, .. } => message,
+            Error::Mods { message, .. } | Error::EventCap { message, .. } => message,
         }
     }
 
@@ -77,7 +90,7 @@ impl From<Error> for String {
     fn from(e: Error) -> String {
         match e {
             Error::Refused(m) | Error::Save(m) | Error::Reported(m) => m,
-            Error::Mods { message, .. } => message,
+            Error::Mods { message, .. } | Error::EventCap { message, .. } => message,
         }
     }
 }

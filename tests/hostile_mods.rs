@@ -485,7 +485,7 @@ fn emitting_in_a_loop_fills_no_more_than_a_turn_and_the_game_goes_on() {
         "{out}"
     );
     assert!(
-        out.contains("more than 100 events in one turn; the turn was stopped and"),
+        out.contains("more than its cap of 100: the turn was stopped and"),
         "{out}"
     );
     assert!(out.contains("> seed\n1\n"), "{out}");

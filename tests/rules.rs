@@ -232,11 +232,11 @@ fn two_triggers_that_fire_each_other_stop_at_the_cap_with_the_chain_named() {
     assert_eq!(problems.len(), 1);
     let rendered = lantern::diag::render(&problems[0], &loaded.sources);
     assert!(
-        rendered.contains("more than 100 events in one turn"),
-        "{rendered}"
-    );
-    assert!(
-        rendered.contains("loop:on_ping -> loop:on_pong -> loop:on_ping"),
+        rendered.contains(
+            "one turn raised 101 events, more than its cap of 100: the turn was stopped and 1 \
+             were not handled. The chain that looped: loop:on_ping -> loop:on_pong -> \
+             loop:on_ping\n"
+        ),
         "{rendered}"
     );
     assert!(rendered.contains("--> loop/data/loop.toml:"), "{rendered}");
@@ -244,9 +244,10 @@ fn two_triggers_that_fire_each_other_stop_at_the_cap_with_the_chain_named() {
     g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
 }
 
-/// A game whose own events come in numbers raises the cap: 120 events queued by one command all
-/// reach the quest that counts them. Under the default cap the turn stops, and the problem says
-/// how many queued events were dropped.
+/// A game whose own events come in numbers raises the cap: 120 events raised in one turn all
+/// reach the quest that counts them. Under the default cap the turn stops and says so twice: the
+/// turn answers with a typed error the game cannot miss, and a problem says how many events the
+/// turn raised, that no chain looped, and which setting to raise.
 #[test]
 fn a_game_raises_the_event_cap_and_no_event_past_a_cap_is_dropped_silently() {
     let mods = common::world::TestMods::new(&[(
@@ -259,31 +260,44 @@ fn a_game_raises_the_event_cap_and_no_event_past_a_cap_is_dropped_silently() {
         if let Some(cap) = cap {
             g.set_event_cap(cap);
         }
-        let start = ActionEntry {
-            action: Action::StartQuest {
-                quest: Id::qualified("test:crops").unwrap(),
-            },
-            span: Span::file_start(FileId(0)),
-        };
-        g.command_action(start, "start").unwrap();
-        let kind = g.content().events.lookup("test:harvested").unwrap();
+        g.turn(|g| {
+            g.perform(
+                "start_quest",
+                &[("quest", Value::str("test:crops"))],
+                "start",
+            )
+        })
+        .unwrap();
         // One turn of the game's own: every plot harvested raises an event.
-        g.begin_turn();
-        for _ in 0..120 {
-            g.emit(kind, CreatureRef::Player, None, &[], None).unwrap();
-        }
-        g.drain();
+        let turn = g.turn(|g| {
+            for _ in 0..120 {
+                g.raise("test:harvested", &[])?;
+            }
+            Ok(())
+        });
         let count = g.state().quests[&Id::qualified("test:crops").unwrap()].count;
-        (count, common::world::problems(&mut g, &world))
+        (turn, count, common::world::problems(&mut g, &world))
     };
-    let (count, problems) = run(Some(500));
+    let (turn, count, problems) = run(Some(500));
+    assert_eq!(turn, Ok(()));
     assert_eq!(count, 120);
     assert!(problems.is_empty(), "{problems:#?}");
-    let (count, problems) = run(None);
+    let (turn, count, problems) = run(None);
+    let stopped = "one turn raised 120 events, more than its cap of 100: the turn was stopped and \
+                   20 were not handled. No chain looped: the turn's events outnumber the cap";
+    match turn {
+        Err(lantern::Error::EventCap {
+            message,
+            raised: 120,
+            cap: 100,
+        }) => assert_eq!(message, stopped),
+        other => panic!("{other:?}"),
+    }
     assert_eq!(count, 100);
     assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0].contains(stopped), "{}", problems[0]);
     assert!(
-        problems[0].contains("more than 100 events in one turn; the turn was stopped and 20 queued events were dropped"),
+        problems[0].contains("raises the cap with `Game::set_event_cap`"),
         "{}",
         problems[0]
     );

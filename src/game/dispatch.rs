@@ -46,6 +46,8 @@ pub(super) struct EventQueue {
     )>,
     /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
     pub(super) in_turn: bool,
+    /// The turn stopped at its cap: the error its verb or `turn` answers with, taken by it.
+    pub(super) capped: Option<crate::Error>,
 }
 
 impl EventQueue {
@@ -61,14 +63,18 @@ impl EventQueue {
             current: None,
             dispatching: None,
             in_turn: false,
+            capped: None,
         }
     }
 }
 
 impl Game {
     /// The most events one turn handles, 100 unless set: a game whose own events come in numbers
-    /// (a harvest of 120 plots in one turn) raises it. At least 1. Past it, the turn stops, the
-    /// events still queued are dropped, and a problem says how many and which chain looped.
+    /// (a harvest of 120 plots in one turn, a thousand colonists' ticks) raises it, from the next
+    /// turn on, as often as it likes. At least 1. Past it the turn stops: the events still queued
+    /// are not handled, the turn's verb or [`turn`](Game::turn) answers with
+    /// [`Error::EventCap`](crate::Error::EventCap), and a problem says how many events the turn
+    /// raised and which chain of triggers looped, or that none did.
     pub fn set_event_cap(&mut self, cap: usize) {
         self.events.event_cap = cap.max(1);
     }
@@ -99,7 +105,13 @@ impl Game {
             return;
         }
         self.events.turn_start = self.events.handled;
+        self.events.capped = None;
         self.state.turn += 1;
+    }
+
+    /// The error of a turn that stopped at its cap, if this one did (taken: asked once).
+    pub(crate) fn take_capped(&mut self) -> Option<crate::Error> {
+        self.events.capped.take()
     }
 
     /// Handles queued events, first in first out, until the queue is empty or the cap is reached.
@@ -449,37 +461,76 @@ impl Game {
         self.trace_step(Subject::Quest(ordinal), outcome);
     }
 
-    /// The cap was reached: name the chain of triggers that led to the last event.
+    /// The cap was reached: name the chain of triggers that led to the last event, or say that
+    /// none looped and the turn raised more than its cap allows.
     fn report_loop(&mut self, dropped: usize) {
-        let mut chain: Vec<std::rc::Rc<str>> = Vec::new();
+        // The causes of the last event's ancestors, nearest first; a cause met twice is a loop.
+        let mut causes: Vec<std::rc::Rc<str>> = Vec::new();
         let mut at = self.events.handled.checked_sub(1);
+        let mut steps = 0;
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
             if let Some(cause) = &h.cause {
-                if chain.last() != Some(cause) {
-                    chain.push(cause.clone());
-                }
+                causes.push(cause.clone());
             }
             at = h.parent;
-            if chain.len() > 12 {
+            steps += 1;
+            if steps > self.events.event_cap {
                 break;
             }
         }
-        chain.reverse();
-        let text = if chain.is_empty() {
-            "no trigger (the events came from one command)".to_string()
-        } else {
-            chain.join(" -> ")
+        // The loop itself, oldest first, its first trigger named again at its end
+        // (`a -> b -> a`); or, when nothing looped, the chain that led to the last event.
+        let repeat = (1..causes.len()).find_map(|j| {
+            causes[..j]
+                .iter()
+                .position(|c| *c == causes[j])
+                .map(|i| (i, j))
+        });
+        let looped = repeat.is_some();
+        let shown = match repeat {
+            Some((i, j)) => &causes[i..=j],
+            None => &causes[..causes.len().min(12)],
         };
+        let chain: Vec<std::rc::Rc<str>> = shown.iter().rev().cloned().collect();
         let cap = self.events.event_cap;
-        let mut d = Diagnostic::error(Code::EventCap, format!("more than {cap} events in one turn; the turn was stopped and {dropped} queued events were dropped. The chain that looped: {text}"))
-            .with_help("a trigger's actions raise an event that sets it (or another) off again; add a `when`, a condition or a `chance`");
+        let handled = self.events.handled - self.events.turn_start;
+        let raised = handled + dropped;
+        let stopped = format!(
+            "one turn raised {raised} events, more than its cap of {cap}: the turn was stopped \
+             and {dropped} were not handled"
+        );
+        let mut d = if looped {
+            Diagnostic::error(
+                Code::EventCap,
+                format!("{stopped}. The chain that looped: {}", chain.join(" -> ")),
+            )
+            .with_help(
+                "a trigger's actions raise an event that sets it (or another) off again; add a \
+                 `when`, a condition or a `chance`",
+            )
+        } else {
+            Diagnostic::error(
+                Code::EventCap,
+                format!("{stopped}. No chain looped: the turn's events outnumber the cap"),
+            )
+            .with_help(
+                "a game whose turns raise this many events raises the cap with \
+                 `Game::set_event_cap`",
+            )
+        };
         if let Some(span) = chain
             .last()
+            .filter(|_| looped)
             .and_then(|k| self.content.find_trigger(k))
             .map(|r| self.content.trigger(r).span)
         {
             d = d.at(span);
         }
+        self.events.capped = Some(crate::Error::EventCap {
+            message: d.message.clone(),
+            raised,
+            cap,
+        });
         self.say("The turn was stopped: too many events (see the problems).");
         self.problems.push(d);
     }

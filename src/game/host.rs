@@ -28,7 +28,9 @@ impl Game {
     /// handled when it returns (whether it succeeded or not). Commands `f` runs that are turns of
     /// their own (`choose`, `start_encounter`) join this one; a `turn` inside another is part of
     /// it. `f` answers with lantern's error, so `?` works inside it without annotations:
-    /// `game.turn(|g| { g.perform("earn", &args, "tip")?; g.raise("tipped", &[]) })`.
+    /// `game.turn(|g| { g.perform("earn", &args, "tip")?; g.raise("tipped", &[]) })`. A turn
+    /// that ran into the event cap answers [`Error::EventCap`](crate::Error::EventCap), unless
+    /// `f` failed first.
     pub fn turn<R>(
         &mut self,
         f: impl FnOnce(&mut Game) -> Result<R, crate::Error>,
@@ -41,15 +43,25 @@ impl Game {
         let result = f(self);
         self.events.in_turn = false;
         self.drain();
-        result
+        match (result, self.take_capped()) {
+            (Ok(_), Some(capped)) => Err(capped),
+            (result, _) => result,
+        }
     }
 
     /// Runs one of the game's verbs (declared with
     /// [`Vocabulary::verb`](crate::host::Vocabulary::verb)) as one turn. A verb that returns an
     /// error is undone: the game's state, lantern's and the random streams are as they were
-    /// before it (its error says why). A verb run inside another joins it.
+    /// before it (its error says why). A verb run inside another joins it. A verb whose turn ran
+    /// into the event cap answers [`Error::EventCap`](crate::Error::EventCap): what it did up to
+    /// the cap stands.
     pub fn verb(&mut self, name: &str, args: &[Value]) -> Result<(), crate::Error> {
-        self.verb_inner(name, args).map_err(crate::Error::Refused)
+        let joined = self.events.in_turn;
+        self.verb_inner(name, args).map_err(crate::Error::Refused)?;
+        match self.take_capped() {
+            Some(capped) if !joined => Err(capped),
+            _ => Ok(()),
+        }
     }
 
     fn verb_inner(&mut self, name: &str, args: &[Value]) -> Result<(), String> {
