@@ -48,6 +48,9 @@ pub(super) struct EventQueue {
     pub(super) in_turn: bool,
     /// The turn stopped at its cap: the error its verb or `turn` answers with, taken by it.
     pub(super) capped: Option<crate::Error>,
+    /// Whether a turn begun with [`Game::begin_turn`] is under way (until
+    /// [`Game::end_turn`]): a `perform` then joins it rather than being a turn of its own.
+    pub(super) open: bool,
 }
 
 impl EventQueue {
@@ -64,6 +67,7 @@ impl EventQueue {
             dispatching: None,
             in_turn: false,
             capped: None,
+            open: false,
         }
     }
 }
@@ -106,7 +110,14 @@ impl Game {
         }
         self.events.turn_start = self.events.handled;
         self.events.capped = None;
+        self.events.open = true;
         self.state.turn += 1;
+    }
+
+    /// Whether a turn is under way (a verb's, one [`turn`](Game::turn) opened, one begun with
+    /// [`begin_turn`](Game::begin_turn) and not ended), or an event is being handled.
+    pub(crate) fn turn_under_way(&self) -> bool {
+        self.events.in_turn || self.events.open || self.events.current.is_some()
     }
 
     /// The error of a turn that stopped at its cap, if this one did (taken: asked once).

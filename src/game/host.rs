@@ -43,6 +43,7 @@ impl Game {
         let result = f(self);
         self.events.in_turn = false;
         self.drain();
+        self.events.open = false;
         match (result, self.take_capped()) {
             (Ok(_), Some(capped)) => Err(capped),
             (result, _) => result,
@@ -83,6 +84,7 @@ impl Game {
         self.events.in_turn = true;
         let result = run(self, args);
         self.events.in_turn = false;
+        self.events.open = false;
         match result {
             Ok(()) => {
                 self.keep(undo);
@@ -101,8 +103,9 @@ impl Game {
     /// `"give_item"`, ...), with its arguments by name, through the door as a transaction: on
     /// failure nothing of it is applied and the problem names the action. `cause` names what did
     /// it (a verb, a command) and is the random stream its draws come from; the player acts.
-    /// The events it raises are handled when the turn it is part of ends: a verb's, or one
-    /// [`turn`](Self::turn) opens; outside any, at the next [`drain`](Self::drain).
+    /// Inside a turn (a verb's, one [`turn`](Self::turn) opened, one begun with
+    /// [`begin_turn`](Self::begin_turn)) it joins it, and the events it raises are handled when
+    /// that turn ends; outside any it is a turn of its own, its events handled before it returns.
     pub fn perform(
         &mut self,
         action: &str,
@@ -129,7 +132,10 @@ impl Game {
             span: entry.span,
             actions: vec![entry],
         };
-        self.apply_list_telling(&list, ctx).map_err(|f| f.1)
+        if self.turn_under_way() {
+            return self.apply_list_telling(&list, ctx).map_err(|f| f.1);
+        }
+        self.turn(|g| g.apply_list_telling(&list, ctx).map_err(|f| f.1))
     }
 
     /// The action `action` with `args`, checked: one of the game's, or a built-in one read as its

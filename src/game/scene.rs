@@ -107,6 +107,7 @@ impl Game {
             );
             self.drain();
         }
+        self.events.open = false;
         if self.state.over {
             self.say("You die.");
             Outcome::RunOver
