@@ -90,3 +90,11 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../docs/embedding.md")]
 pub struct EmbeddingGuide;
+
+// A game and a live game move between threads (a server's pool, an engine's resource).
+const _: fn() = || {
+    fn sendable<T: Send>() {}
+    sendable::<game::Game>();
+    sendable::<load::World>();
+    sendable::<reload::Live>();
+};

@@ -3,9 +3,9 @@
 //!
 //! Only this module touches the file watcher (invariant 5). A watcher thread (notify) feeds a
 //! debounce thread that calls back once a burst of changes has gone quiet for [`DEBOUNCE`]; editor
-//! swap and backup files are ignored. The reload itself ([`Live::reload`]) runs on the thread that
-//! owns the game, because the Lua state is not `Send`: it loads the whole mod set fresh (so a folder
-//! created and filled at once is seen whole), and only when that succeeds swaps content and scripts.
+//! swap and backup files are ignored. The reload itself ([`Live::reload`]) runs between two commands
+//! on whichever thread holds the game: it loads the whole mod set fresh (so a folder created and
+//! filled at once is seen whole), and only when that succeeds swaps content and scripts.
 //! On failure the old version keeps running and every diagnostic is returned. Each successful swap
 //! advances a generation counter that tests and tools wait on.
 

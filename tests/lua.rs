@@ -139,12 +139,12 @@ fn lanterns_own_lua_is_the_one_built() {
         "stock Lua was linked: does build.rs still link lantern-lua-src, with mlua-sys `external`?"
     );
     let lua = mlua::Lua::new();
-    let fired = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let fired = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
     let counter = fired.clone();
     lua.set_hook(
         mlua::HookTriggers::new().every_nth_instruction(100),
         move |_, _| {
-            counter.set(counter.get() + 1);
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(mlua::VmState::Continue)
         },
     )
@@ -154,7 +154,8 @@ fn lanterns_own_lua_is_the_one_built() {
         .unwrap();
     // A pass of this loop is a few instructions, so 1,000 passes charge a few thousand: the hook
     // every 100 fires dozens of times.
-    assert!(fired.get() >= 20, "fired {} times", fired.get());
+    let fired = fired.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(fired >= 20, "fired {fired} times");
 }
 
 /// The budget is charged where code can repeat (lantern's patched Lua, `vendor/lantern-lua-src`): every

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 /// Diagnostics and the source map their spans point into, shared (the map of a whole mod set is
 /// not copied to make one).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Problems {
     diagnostics: Vec<Diagnostic>,
     sources: Arc<SourceMap>,
@@ -56,6 +56,16 @@ impl Problems {
     /// Every one as JSON, as `lantern check --format json` writes them.
     pub fn render_json(&self) -> serde_json::Value {
         render_json(&self.diagnostics, &self.sources)
+    }
+}
+
+/// The diagnostics and how many files they point into (not the files' text: a mod set's).
+impl fmt::Debug for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Problems")
+            .field("diagnostics", &self.diagnostics)
+            .field("files", &self.sources.files().count())
+            .finish()
     }
 }
 

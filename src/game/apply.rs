@@ -669,7 +669,7 @@ impl Game {
         source: CreatureRef,
         target: Option<CreatureRef>,
         payload: &[(usize, Value)],
-        cause: Option<std::rc::Rc<str>>,
+        cause: Option<std::sync::Arc<str>>,
     ) -> Result<(), crate::Error> {
         let def = self.content.events.get(kind);
         for (i, v) in payload {
@@ -708,7 +708,7 @@ impl Game {
     /// Puts an event at the back of the queue, unless the queue holds a turn's cap of events
     /// already: no turn handles more, so it would be dropped with them, and a handler emitting in
     /// a loop would fill memory first. It is counted instead, and the turn's report says so.
-    pub(super) fn push(&mut self, event: Event, cause: Option<std::rc::Rc<str>>) {
+    pub(super) fn push(&mut self, event: Event, cause: Option<std::sync::Arc<str>>) {
         if self.queue_full() {
             self.events.unqueued += 1;
             self.events.spare.give_back(event.payload);

@@ -22,7 +22,8 @@ use crate::diag::Diagnostic;
 /// The event queue and what a turn keeps about it: handled first in, first out, each linked to
 /// the event that queued it, at most a turn's cap of them.
 pub(super) struct EventQueue {
-    pub(super) queue: std::collections::VecDeque<(Event, Option<std::rc::Rc<str>>, Option<usize>)>,
+    pub(super) queue:
+        std::collections::VecDeque<(Event, Option<std::sync::Arc<str>>, Option<usize>)>,
     /// How many events were ever handled, and how many before this turn: `parent` links are these
     /// absolute numbers, looked up in `log` (which keeps more than a turn's cap).
     pub(super) handled: usize,
@@ -42,7 +43,7 @@ pub(super) struct EventQueue {
     pub(super) dispatching: Option<(
         crate::content::EventKey,
         Option<usize>,
-        Option<std::rc::Rc<str>>,
+        Option<std::sync::Arc<str>>,
     )>,
     /// Whether a turn opened by [`Game::turn`] is running: commands inside it join that turn.
     pub(super) in_turn: bool,
@@ -476,7 +477,7 @@ impl Game {
     /// none looped and the turn raised more than its cap allows.
     fn report_loop(&mut self, dropped: usize) {
         // The causes of the last event's ancestors, nearest first; a cause met twice is a loop.
-        let mut causes: Vec<std::rc::Rc<str>> = Vec::new();
+        let mut causes: Vec<std::sync::Arc<str>> = Vec::new();
         let mut at = self.events.handled.checked_sub(1);
         let mut steps = 0;
         while let Some(h) = at.and_then(|n| self.handled_at(n)) {
@@ -502,7 +503,7 @@ impl Game {
             Some((i, j)) => &causes[i..=j],
             None => &causes[..causes.len().min(12)],
         };
-        let chain: Vec<std::rc::Rc<str>> = shown.iter().rev().cloned().collect();
+        let chain: Vec<std::sync::Arc<str>> = shown.iter().rev().cloned().collect();
         let cap = self.events.event_cap;
         let handled = self.events.handled - self.events.turn_start;
         let raised = handled + dropped;

@@ -2,7 +2,7 @@
 
 use super::state::CreatureRef;
 use crate::content::{EventKey, Value};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// An event being handled or in the log.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,7 +16,7 @@ pub struct Event {
     /// Payload values by field index; absent fields are `None`. Shared, so logging an event is cheap;
     /// by `Rc`, since a game stays on the thread that owns its Lua state and an atomic count on
     /// every event was measurable.
-    pub payload: Rc<[Option<Value>]>,
+    pub payload: Arc<[Option<Value>]>,
 }
 
 impl Event {
@@ -32,7 +32,7 @@ pub struct Handled {
     /// The event.
     pub event: Event,
     /// The trigger or quest whose actions queued this event, if any.
-    pub cause: Option<Rc<str>>,
+    pub cause: Option<Arc<str>>,
     /// The number of the handled event whose handling queued this one.
     pub parent: Option<usize>,
 }
@@ -42,7 +42,7 @@ pub struct Handled {
 /// instead of allocating, so handling an event allocates nothing in the common case.
 #[derive(Default)]
 pub(super) struct Spare {
-    by_len: Vec<Vec<Rc<[Option<Value>]>>>,
+    by_len: Vec<Vec<Arc<[Option<Value>]>>>,
 }
 
 /// Payloads longer than this are not kept, nor more than `SPARE_KEEP` of one length.
@@ -51,9 +51,11 @@ const SPARE_KEEP: usize = 64;
 
 impl Spare {
     #[inline]
-    pub(super) fn give_back(&mut self, mut payload: Rc<[Option<Value>]>) {
+    pub(super) fn give_back(&mut self, payload: Arc<[Option<Value>]>) {
         let len = payload.len();
-        if len == 0 || len > SPARE_MAX_LEN || Rc::get_mut(&mut payload).is_none() {
+        // Nothing else holds it: no other `Arc` (a script's event view), and no `Weak` is ever
+        // made of a payload. A count is one load, where `Arc::get_mut` is three atomic steps.
+        if len == 0 || len > SPARE_MAX_LEN || Arc::strong_count(&payload) != 1 {
             return;
         }
         if self.by_len.len() <= len {
@@ -70,14 +72,16 @@ impl Spare {
         &mut self,
         len: usize,
         mut field: impl FnMut(usize) -> Option<Value>,
-    ) -> Rc<[Option<Value>]> {
-        if let Some(mut payload) = self.by_len.get_mut(len).and_then(Vec::pop) {
-            if let Some(slots) = Rc::get_mut(&mut payload) {
-                for (i, slot) in slots.iter_mut().enumerate() {
-                    *slot = field(i);
-                }
-                return payload;
+    ) -> Arc<[Option<Value>]> {
+        if let Some(payload) = self.by_len.get_mut(len).and_then(Vec::pop) {
+            // SAFETY: `give_back` kept only payloads nothing else held (one `Arc`, and no `Weak`
+            // is ever made of a payload), and a kept one is neither cloned nor lent until it is
+            // taken here, so this handle is the only one and writing through it is exclusive.
+            let slots = unsafe { &mut *Arc::as_ptr(&payload).cast_mut() };
+            for (i, slot) in slots.iter_mut().enumerate() {
+                *slot = field(i);
             }
+            return payload;
         }
         (0..len).map(field).collect()
     }
@@ -90,26 +94,26 @@ mod tests {
     #[test]
     fn a_payload_given_back_is_filled_again_with_new_values() {
         let mut spare = Spare::default();
-        let first: Rc<[Option<Value>]> = vec![Some(Value::Int(1)), None].into();
-        let address = Rc::as_ptr(&first) as *const u8;
+        let first: Arc<[Option<Value>]> = vec![Some(Value::Int(1)), None].into();
+        let address = Arc::as_ptr(&first) as *const u8;
         spare.give_back(first);
         let again = spare.fill(2, |i| Some(Value::Int(10 + i as i64)));
-        assert_eq!(Rc::as_ptr(&again) as *const u8, address);
+        assert_eq!(Arc::as_ptr(&again) as *const u8, address);
         assert_eq!(&*again, &[Some(Value::Int(10)), Some(Value::Int(11))]);
         // Nothing of that length is left: the next one is a new allocation.
         let fresh = spare.fill(2, |_| None);
-        assert_ne!(Rc::as_ptr(&fresh) as *const u8, address);
+        assert_ne!(Arc::as_ptr(&fresh) as *const u8, address);
     }
 
     #[test]
     fn a_payload_something_still_holds_is_not_reused() {
         let mut spare = Spare::default();
-        let kept: Rc<[Option<Value>]> = vec![Some(Value::Int(7))].into();
+        let kept: Arc<[Option<Value>]> = vec![Some(Value::Int(7))].into();
         // A script's event view, say, still holds it.
         let view = kept.clone();
         spare.give_back(kept);
         let next = spare.fill(1, |_| Some(Value::Int(8)));
-        assert!(!Rc::ptr_eq(&next, &view));
+        assert!(!Arc::ptr_eq(&next, &view));
         assert_eq!(&*view, &[Some(Value::Int(7))]);
     }
 }

@@ -219,14 +219,14 @@ impl Game {
     }
 
     /// The symbols of the content, for actions written at run time; made once per content.
-    fn symbols(&self) -> std::rc::Rc<crate::content::resolve::Symbols> {
+    fn symbols(&self) -> std::sync::Arc<crate::content::resolve::Symbols> {
         self.symbols
             .get_or_init(|| {
                 let ext = crate::content::Extensions {
                     declared: self.content.declared.clone(),
                     ..Default::default()
                 };
-                std::rc::Rc::new(crate::content::resolve::symbols_of(&self.content, &ext))
+                std::sync::Arc::new(crate::content::resolve::symbols_of(&self.content, &ext))
             })
             .clone()
     }

@@ -96,7 +96,7 @@ impl Ctx<'_> {
 /// The Lua layer implements it; the engine runs without one (simulations, benchmarks). (The
 /// *hosting game*, whose world mods are written for, is `host::Rules` and `State::host`: this is
 /// the other side, the scripts the game hosts.)
-pub trait ScriptHost {
+pub trait ScriptHost: Send {
     /// Called for every handled event, after the native triggers and quests.
     fn on_event(&mut self, game: &mut Game, event: &Event);
     /// Called when the queue is empty again: a place to write script state (storage) into the game.
@@ -170,7 +170,7 @@ pub struct Game {
     scene_stale: bool,
     /// The content's symbols, for actions a game's code writes at run time (`perform`): made on
     /// the first such call, dropped when the content changes.
-    symbols: std::cell::OnceCell<std::rc::Rc<crate::content::resolve::Symbols>>,
+    symbols: std::cell::OnceCell<std::sync::Arc<crate::content::resolve::Symbols>>,
 }
 
 const LOG_KEEP: usize = 1000;
@@ -417,7 +417,7 @@ impl Game {
         };
         // An event a mod's script emitted names that mod: a handler that fails on it may be
         // another mod's, and the one to tell is the one that emitted it.
-        let named = |kind: crate::content::EventKey, cause: &Option<std::rc::Rc<str>>| {
+        let named = |kind: crate::content::EventKey, cause: &Option<std::sync::Arc<str>>| {
             let name = self.content.events.get(kind).name.clone();
             match cause.as_deref().and_then(|c| c.strip_prefix("lua:")) {
                 Some(m) => format!("{name} (emitted by mod `{m}`)"),

@@ -4,9 +4,9 @@
 use super::{Harness, Status, TestFile, TestResult};
 use crate::lua::budget::Budget;
 use crate::lua::sandbox;
+use atomic_refcell::AtomicRefCell;
 use mlua::{Function, Lua, Table, Value};
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 struct Case {
@@ -105,11 +105,11 @@ fn run_file_inner(
 ) -> mlua::Result<Vec<TestResult>> {
     let lua = sandbox::new_state()?;
     let budget = Budget::install(&lua, h.limits)?;
-    let collector = Rc::new(RefCell::new(Collector {
+    let collector = Arc::new(AtomicRefCell::new(Collector {
         hooks: vec![Vec::new()],
         ..Default::default()
     }));
-    let output: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
+    let output: Arc<AtomicRefCell<Vec<String>>> = Arc::new(AtomicRefCell::new(Vec::new()));
 
     let lantern = lua.create_table()?;
     let test = lua.create_table()?;
@@ -160,7 +160,7 @@ fn run_file_inner(
         &sandbox::ModFiles::beside("test", &dir, &shown),
         lantern,
         log,
-        Rc::new(RefCell::new(Vec::new())),
+        Arc::new(AtomicRefCell::new(Vec::new())),
         sandbox::Account::whole(),
     )?;
     register(&lua, &env, collector.clone())?;
@@ -225,7 +225,7 @@ fn run_file_inner(
     Ok(results)
 }
 
-fn register(lua: &Lua, env: &Table, collector: Rc<RefCell<Collector>>) -> mlua::Result<()> {
+fn register(lua: &Lua, env: &Table, collector: Arc<AtomicRefCell<Collector>>) -> mlua::Result<()> {
     let c = collector.clone();
     env.raw_set(
         "describe",

@@ -11,9 +11,9 @@ use crate::id::Id;
 use crate::lua::bridge::ref_name;
 use crate::lua::budget::{charge, charged};
 use crate::rng::Stub;
+use atomic_refcell::AtomicRefCell;
 use mlua::{AnyUserData, Lua, ObjectLike, Table, UserData, UserDataFields, UserDataMethods, Value};
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// A game under test, with the source map its problems point into.
@@ -22,14 +22,14 @@ pub(crate) struct TestGame {
     /// What `g:apply` validates against: the content and the actions and checks its scripts registered.
     symbols: crate::content::resolve::Symbols,
     sources: SourceMap,
-    output: Rc<RefCell<Vec<String>>>,
+    output: Arc<AtomicRefCell<Vec<String>>>,
     /// How many games of this test file are alive, this one included.
-    live: Rc<Cell<usize>>,
+    live: Arc<AtomicUsize>,
 }
 
 impl Drop for TestGame {
     fn drop(&mut self) {
-        self.live.set(self.live.get().saturating_sub(1));
+        self.live.fetch_sub(1, Relaxed);
     }
 }
 
@@ -51,15 +51,15 @@ pub(crate) struct Creature {
 pub(crate) fn constructor(
     lua: &Lua,
     h: Arc<Harness>,
-    output: Rc<RefCell<Vec<String>>>,
+    output: Arc<AtomicRefCell<Vec<String>>>,
 ) -> mlua::Result<mlua::Function> {
-    let live = Rc::new(Cell::new(0usize));
+    let live = Arc::new(AtomicUsize::new(0));
     crate::lua::budget::function(lua, move |lua, opts: Option<Table>| {
         charge(lua, NEW_GAME)?;
-        if live.get() >= MOST_LIVE_GAMES {
+        if live.load(Relaxed) >= MOST_LIVE_GAMES {
             // Games the test no longer holds may not have been collected yet.
             lua.gc_collect()?;
-            if live.get() >= MOST_LIVE_GAMES {
+            if live.load(Relaxed) >= MOST_LIVE_GAMES {
                 return Err(mlua::Error::runtime(format!(
                     "lantern.test.game: a test file may keep at most {MOST_LIVE_GAMES} games alive at once (each is a whole game with its own scripts)"
                 )));
@@ -94,7 +94,7 @@ pub(crate) fn constructor(
         game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.
         charge(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
-        live.set(live.get() + 1);
+        live.fetch_add(1, Relaxed);
         Ok(TestGame {
             game,
             symbols,

@@ -146,7 +146,7 @@ impl Game {
         &mut self,
         event: &str,
         payload: &[(&str, Value)],
-        cause: Option<std::rc::Rc<str>>,
+        cause: Option<std::sync::Arc<str>>,
     ) -> Result<(), String> {
         self.raise_at(CreatureRef::Player, None, event, payload, cause)
     }
@@ -158,7 +158,7 @@ impl Game {
         target: Option<CreatureRef>,
         event: &str,
         payload: &[(&str, Value)],
-        cause: Option<std::rc::Rc<str>>,
+        cause: Option<std::sync::Arc<str>>,
     ) -> Result<(), String> {
         let content = self.content().clone();
         let Some(kind) = content.events.lookup(event) else {

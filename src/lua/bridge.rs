@@ -9,12 +9,16 @@
 use super::budget::charged;
 use crate::content::Value;
 use crate::game::{CreatureRef, Game};
+use atomic_refcell::AtomicRefCell;
 use mlua::{AnyUserData, Lua, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// The game lent to the running call. One per Lua state, owned by its [`Lender`]; API functions
 /// find it through `LENDING` while a lend runs.
+/// Its fields are atomics only so that a game (and its Lua state) may move between threads
+/// between calls; a lend is set, used and cleared on one thread, by relaxed loads and stores.
 #[derive(Default)]
 struct Lent {
     /// The game lent to the running call, or null between calls. Set only by [`Lender::lend`] and
@@ -23,12 +27,12 @@ struct Lent {
     /// [`lent_game_mut`], under `borrows`. A pointer rather than the game moved in: moving a game in
     /// and out cost two copies of it, and a scoped userdata, mlua's safe way to lend a reference,
     /// more than half a handler call.
-    game: Cell<*mut Game>,
+    game: AtomicPtr<Game>,
     /// Whether the game was lent read-only (to a check).
-    read_only: Cell<bool>,
+    read_only: AtomicBool,
     /// The API functions' borrows of the lent game, under a `RefCell`'s rules, so a function that
     /// reads the game can never run while another changes it.
-    borrows: RefCell<()>,
+    borrows: AtomicRefCell<()>,
 }
 
 thread_local! {
@@ -40,7 +44,7 @@ thread_local! {
 
 /// Lends the game to the calls of one Lua state.
 #[derive(Default)]
-pub(crate) struct Lender(Rc<Lent>);
+pub(crate) struct Lender(Arc<Lent>);
 
 /// Ends a lend when the call ends, even if it unwinds, and puts back the lend it interrupted.
 struct EndLend<'a> {
@@ -50,8 +54,8 @@ struct EndLend<'a> {
 
 impl Drop for EndLend<'_> {
     fn drop(&mut self) {
-        self.lent.game.set(std::ptr::null_mut());
-        self.lent.read_only.set(false);
+        self.lent.game.store(std::ptr::null_mut(), Relaxed);
+        self.lent.read_only.store(false, Relaxed);
         LENDING.with(|l| l.set(self.outer));
     }
 }
@@ -80,14 +84,14 @@ impl Lender {
     }
 
     fn start(&self, game: *mut Game, read_only: bool) -> mlua::Result<EndLend<'_>> {
-        if !self.0.game.get().is_null() {
+        if !self.0.game.load(Relaxed).is_null() {
             return Err(mlua::Error::runtime(
                 "the game is already lent to a script further up this call",
             ));
         }
-        self.0.game.set(game);
-        self.0.read_only.set(read_only);
-        let outer = LENDING.with(|l| l.replace(Rc::as_ptr(&self.0)));
+        self.0.game.store(game, Relaxed);
+        self.0.read_only.store(read_only, Relaxed);
+        let outer = LENDING.with(|l| l.replace(Arc::as_ptr(&self.0)));
         Ok(EndLend {
             lent: &self.0,
             outer,
@@ -101,16 +105,16 @@ const NOT_RUNNING: &str =
 /// Runs `f` on the lend running now, if any.
 fn lending<R>(f: impl FnOnce(&Lent) -> R) -> Option<R> {
     let lent = LENDING.with(Cell::get);
-    // SAFETY: not null only while `Lender::start`'s guard lives, pointing into the `Rc` of the
+    // SAFETY: not null only while `Lender::start`'s guard lives, pointing into the `Arc` of the
     // `Lender` that guard borrows, so the `Lent` outlives the pointer; it is only read through
-    // `Cell`s and a `RefCell`.
+    // atomics and an `AtomicRefCell`.
     (!lent.is_null()).then(|| f(unsafe { &*lent }))
 }
 
 /// Reads the lent game.
 pub(crate) fn with_game<R>(f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
     lending(|lent| {
-        let game = lent.game.get();
+        let game = lent.game.load(Relaxed);
         if game.is_null() {
             return Err(mlua::Error::runtime(NOT_RUNNING));
         }
@@ -130,10 +134,10 @@ pub(crate) fn with_game<R>(f: impl FnOnce(&Game) -> R) -> mlua::Result<R> {
 /// Changes the lent game; inside a check it is lent read-only and this fails with a clear message.
 pub(crate) fn with_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> mlua::Result<R> {
     lending(|lent| {
-        if lent.game.get().is_null() {
+        if lent.game.load(Relaxed).is_null() {
             return Err(mlua::Error::runtime(NOT_RUNNING));
         }
-        if lent.read_only.get() {
+        if lent.read_only.load(Relaxed) {
             return Err(mlua::Error::runtime("a check cannot change the game"));
         }
         lent_game_mut_in(lent, f)
@@ -149,8 +153,8 @@ pub(crate) fn lent_game_mut<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
 }
 
 fn lent_game_mut_in<R>(lent: &Lent, f: impl FnOnce(&mut Game) -> R) -> Option<R> {
-    let game = lent.game.get();
-    if game.is_null() || lent.read_only.get() {
+    let game = lent.game.load(Relaxed);
+    if game.is_null() || lent.read_only.load(Relaxed) {
         return None;
     }
     let _changing = lent.borrows.try_borrow_mut().ok()?;

@@ -18,9 +18,10 @@
 //! Memory is the other limit: per mod in the runtime's state (`super::memory`), for the whole
 //! state in the harness's and the simulator's, which hold no mods.
 
+use atomic_refcell::AtomicRefCell;
 use mlua::{ffi, HookTriggers, Lua, VmState};
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed as R};
+use std::sync::Arc;
 
 /// Instructions counted per hook call (charged as described above).
 pub(crate) const STEP: u32 = 10_000;
@@ -81,30 +82,53 @@ enum Bound {
     Turn,
 }
 
+/// A budget's counters. They move between threads with their game, and only the thread running
+/// the Lua state (inside mlua's lock) touches them, so relaxed atomics are as cheap as `Cell`s
+/// (plain loads and stores) and nothing needs ordering between them.
 struct Count {
-    used: Cell<u64>,
-    limit: Cell<u64>,
-    bound: Cell<Bound>,
-    per_call: Cell<u64>,
+    used: AtomicU64,
+    limit: AtomicU64,
+    bound: AtomicBool,
+    per_call: AtomicU64,
     per_turn: u64,
-    tripped: Cell<bool>,
+    tripped: AtomicBool,
     /// While lantern itself walks the state's tables (storage), its work is not a script's.
-    paused: Cell<bool>,
+    paused: AtomicBool,
     /// The script and line the hook last saw running in this call: an out-of-memory error carries
     /// no position of its own, and this is where the runaway allocation was going on.
-    seen: RefCell<(String, usize)>,
+    seen: AtomicRefCell<(String, usize)>,
     /// Where the script was when the call first passed its budget.
-    stopped_at: RefCell<(String, usize)>,
+    stopped_at: AtomicRefCell<(String, usize)>,
     /// The state's main thread, to ask lantern's Lua to stop a script (`lua_stop`).
-    state: *mut ffi::lua_State,
+    state: StatePtr,
     /// The accounts of a state whose memory is limited whole (a test file's, a policy's), to
     /// tell a call that ran out of memory and caught the error.
     whole: Option<super::memory::Accounts>,
 }
 
+/// The main thread of the Lua state a budget belongs to.
+struct StatePtr(*mut ffi::lua_State);
+
+// SAFETY: the pointer is only handed to `lua_stop` from the budget's hook, which runs on the
+// thread that is running the state, inside mlua's lock on it; the state lives as long as the
+// hook (the hook is the state's, and the state owns the closure that holds this).
+unsafe impl Send for StatePtr {}
+// SAFETY: as above: it is never used outside the state's own hook.
+unsafe impl Sync for StatePtr {}
+
+impl Bound {
+    fn of(turn: bool) -> Bound {
+        if turn {
+            Bound::Turn
+        } else {
+            Bound::Call
+        }
+    }
+}
+
 /// The instruction budget of one Lua state.
 #[derive(Clone)]
-pub struct Budget(Rc<Count>);
+pub struct Budget(Arc<Count>);
 
 impl Budget {
     /// Installs the budget's hook in `lua`, and the memory limit for the whole state (a state that
@@ -130,18 +154,18 @@ impl Budget {
         unsafe {
             lua.exec_raw::<()>((), |s| state = s)?;
         }
-        let budget = Budget(Rc::new(Count {
-            state,
+        let budget = Budget(Arc::new(Count {
+            state: StatePtr(state),
             whole,
-            used: Cell::new(0),
-            limit: Cell::new(limits.instructions),
-            bound: Cell::new(Bound::Call),
-            per_call: Cell::new(limits.instructions),
+            used: AtomicU64::new(0),
+            limit: AtomicU64::new(limits.instructions),
+            bound: AtomicBool::new(false),
+            per_call: AtomicU64::new(limits.instructions),
             per_turn: limits.turn_instructions,
-            tripped: Cell::new(false),
-            paused: Cell::new(false),
-            seen: RefCell::new((String::new(), 0)),
-            stopped_at: RefCell::new((String::new(), 0)),
+            tripped: AtomicBool::new(false),
+            paused: AtomicBool::new(false),
+            seen: AtomicRefCell::new((String::new(), 0)),
+            stopped_at: AtomicRefCell::new((String::new(), 0)),
         }));
         budget.set_hook(lua, STEP)?;
         // lantern's own functions find it here to charge the work they do for a script.
@@ -154,27 +178,27 @@ impl Budget {
         lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(every),
             move |lua, _debug| {
-                if b.paused.get() {
+                if b.paused.load(R) {
                     return Ok(VmState::Continue);
                 }
-                b.used.set(b.used.get().saturating_add(every as u64));
+                b.used.store(b.used.load(R).saturating_add(every as u64), R);
                 // The innermost frame with a line: a C function charging for its work has none.
                 // Written in place: the hook runs every few thousand steps of a script that calls
                 // lantern's functions, and a new string each time showed in `emit_event`'s cost.
                 note_frame(lua, &mut b.seen.borrow_mut());
-                if b.used.get() > b.limit.get() {
-                    if !b.tripped.get() {
+                if b.used.load(R) > b.limit.load(R) {
+                    if !b.tripped.load(R) {
                         let seen = b.seen.borrow().clone();
                         Budget(b.clone()).trip(lua, seen);
                     }
                     // Raised by lantern's Lua once the hook has returned, where the script is, as
                     // any runtime error (with its `file:line:`); an error returned from here would
                     // be raised inside the hook, where `__close` handlers it runs are not counted.
-                    let text = message(b.bound.get(), b.limit.get(), b.per_turn);
+                    let text = message(Bound::of(b.bound.load(R)), b.limit.load(R), b.per_turn);
                     let text = std::ffi::CString::new(text).unwrap_or_default();
                     // SAFETY: `state` is the main thread of the state running this hook; `lua_stop`
                     // copies the message into the state.
-                    unsafe { lua_stop(b.state, text.as_ptr()) };
+                    unsafe { lua_stop(b.state.0, text.as_ptr()) };
                 }
                 Ok(VmState::Continue)
             },
@@ -186,16 +210,16 @@ impl Budget {
     #[inline]
     pub(crate) fn begin(&self, lua: &Lua, left: u64) {
         let b = &self.0;
-        b.used.set(0);
-        let (limit, bound) = if left < b.per_call.get() {
+        b.used.store(0, R);
+        let (limit, bound) = if left < b.per_call.load(R) {
             (left, Bound::Turn)
         } else {
-            (b.per_call.get(), Bound::Call)
+            (b.per_call.load(R), Bound::Call)
         };
-        b.limit.set(limit);
-        b.bound.set(bound);
+        b.limit.store(limit, R);
+        b.bound.store(bound == Bound::Turn, R);
         b.seen.borrow_mut().1 = 0;
-        if b.tripped.replace(false) {
+        if b.tripped.swap(false, R) {
             self.untrip(lua);
         }
     }
@@ -210,7 +234,7 @@ impl Budget {
     /// the call has failed all the same.)
     #[cold]
     fn trip(&self, lua: &Lua, at: (String, usize)) {
-        self.0.tripped.set(true);
+        self.0.tripped.store(true, R);
         *self.0.stopped_at.borrow_mut() = at;
         let _ = self.set_hook(lua, 1);
     }
@@ -220,14 +244,14 @@ impl Budget {
     /// interpreter stops the script at its next step even if it catches that error.
     pub(crate) fn add(&self, lua: &Lua, units: usize) -> mlua::Result<()> {
         let b = &self.0;
-        if b.paused.get() {
+        if b.paused.load(R) {
             return Ok(());
         }
-        b.used.set(b.used.get().saturating_add(units as u64));
-        if b.used.get() <= b.limit.get() {
+        b.used.store(b.used.load(R).saturating_add(units as u64), R);
+        if b.used.load(R) <= b.limit.load(R) {
             return Ok(());
         }
-        if !b.tripped.get() {
+        if !b.tripped.load(R) {
             let at = script_frame(lua).unwrap_or_else(|| b.seen.borrow().clone());
             self.trip(lua, at);
         }
@@ -267,20 +291,20 @@ impl Budget {
     /// Whether the call passed its budget.
     #[inline]
     pub(crate) fn tripped(&self) -> bool {
-        self.0.tripped.get()
+        self.0.tripped.load(R)
     }
 
     /// What the call so far has run, as the hook counted it.
     #[inline]
     pub(crate) fn used(&self) -> u64 {
-        self.0.used.get()
+        self.0.used.load(R)
     }
 
     /// If the call ran past its budget, the error that stopped it, even when the script caught it:
     /// a call over budget has failed, whatever it did with the error.
     pub fn stopped(&self) -> Option<mlua::Error> {
         let b = &self.0;
-        if !b.tripped.get() {
+        if !b.tripped.load(R) {
             return None;
         }
         let at = match &*b.stopped_at.borrow() {
@@ -289,7 +313,7 @@ impl Budget {
         };
         Some(mlua::Error::runtime(format!(
             "{at}{}",
-            message(b.bound.get(), b.limit.get(), b.per_turn)
+            message(Bound::of(b.bound.load(R)), b.limit.load(R), b.per_turn)
         )))
     }
 
@@ -309,7 +333,7 @@ impl Budget {
     pub(crate) fn pause(&self) -> Paused {
         Paused {
             count: self.0.clone(),
-            before: self.0.paused.replace(true),
+            before: self.0.paused.swap(true, R),
         }
     }
 }
@@ -333,17 +357,17 @@ impl Budget {
     pub(crate) fn nest(&self, lua: &Lua) -> Outer {
         let b = &self.0;
         let outer = Outer {
-            used: b.used.get(),
-            limit: b.limit.get(),
-            bound: b.bound.get(),
-            tripped: b.tripped.get(),
+            used: b.used.load(R),
+            limit: b.limit.load(R),
+            bound: Bound::of(b.bound.load(R)),
+            tripped: b.tripped.load(R),
             seen: b.seen.borrow().clone(),
             stopped_at: b.stopped_at.borrow().clone(),
         };
         let left = outer.limit.saturating_sub(outer.used) / 2;
         self.begin(lua, u64::MAX);
-        if left < b.limit.get() {
-            b.limit.set(left);
+        if left < b.limit.load(R) {
+            b.limit.store(left, R);
         }
         outer
     }
@@ -358,16 +382,16 @@ impl Budget {
         result: mlua::Result<R>,
     ) -> (mlua::Result<R>, u64) {
         let b = &self.0;
-        let used = b.used.get();
+        let used = b.used.load(R);
         let result = match self.stopped() {
             Some(stopped) if result.is_ok() => Err(stopped),
             _ => result,
         };
-        let inner_tripped = b.tripped.get();
-        b.used.set(outer.used);
-        b.limit.set(outer.limit);
-        b.bound.set(outer.bound);
-        b.tripped.set(outer.tripped);
+        let inner_tripped = b.tripped.load(R);
+        b.used.store(outer.used, R);
+        b.limit.store(outer.limit, R);
+        b.bound.store(outer.bound == Bound::Turn, R);
+        b.tripped.store(outer.tripped, R);
         *b.seen.borrow_mut() = outer.seen;
         *b.stopped_at.borrow_mut() = outer.stopped_at;
         if inner_tripped && !outer.tripped {
@@ -379,13 +403,13 @@ impl Budget {
 
 /// The budget counts nothing while this lives; see [`Budget::pause`].
 pub(crate) struct Paused {
-    count: Rc<Count>,
+    count: Arc<Count>,
     before: bool,
 }
 
 impl Drop for Paused {
     fn drop(&mut self) {
-        self.count.paused.set(self.before);
+        self.count.paused.store(self.before, R);
     }
 }
 
@@ -450,7 +474,7 @@ pub(crate) fn charged<R>(lua: &Lua, f: impl FnOnce() -> mlua::Result<R>) -> mlua
 /// checks it).
 pub(crate) fn function<F, A, R>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
 where
-    F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
+    F: Fn(&Lua, A) -> mlua::Result<R> + Send + 'static,
     A: mlua::FromLuaMulti,
     R: mlua::IntoLuaMulti,
 {
@@ -530,17 +554,17 @@ pub fn patched_lua() -> bool {
     static PATCHED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *PATCHED.get_or_init(|| {
         let lua = Lua::new();
-        let fired = Rc::new(Cell::new(0u32));
+        let fired = Arc::new(std::sync::atomic::AtomicU32::new(0));
         let counter = fired.clone();
         let hooked = lua.set_hook(
             HookTriggers::new().every_nth_instruction(10),
             move |_, _| {
-                counter.set(counter.get() + 1);
+                counter.fetch_add(1, R);
                 Ok(VmState::Continue)
             },
         );
         let ran = lua.load("local s = string.rep('', 80000)").exec();
         lua.remove_hook();
-        hooked.is_ok() && ran.is_ok() && fired.get() >= 500
+        hooked.is_ok() && ran.is_ok() && fired.load(R) >= 500
     })
 }

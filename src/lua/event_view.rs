@@ -52,6 +52,12 @@ pub(crate) struct Views {
     _builtin: [mlua::String; 3],
 }
 
+// SAFETY: the raw pointers in `Views` (and its `Names`) are addresses of the bytes of Lua strings
+// that the same value keeps alive (`_builtin`, `Names`' strings), inside the Lua state that owns
+// the runtime holding this. They move with that state, are compared or read only while it runs
+// (on the one thread running it, inside mlua's lock), and are never written through.
+unsafe impl Send for Views {}
+
 /// The event being delivered, and which delivery it is. It lives on the stack of
 /// [`Views::deliver`], which alone points `DELIVERING` at it, for exactly as long as it runs.
 struct Delivery<'a> {

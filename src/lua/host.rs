@@ -71,7 +71,7 @@ fn past_a_limit<R>(
 /// as it waited for it, so calling another mod's action in a loop is bounded by the caller's budget.
 pub(crate) fn call_across<R>(
     lua: &Lua,
-    shared: &std::rc::Rc<std::cell::RefCell<Shared>>,
+    shared: &std::sync::Arc<atomic_refcell::AtomicRefCell<Shared>>,
     callee: &str,
     owner: Owner,
     what: &str,

@@ -119,7 +119,7 @@ mod tests {
         let s = lua.create_table().unwrap();
         flag(&lua, &s);
         lua.globals().set("s", &s).unwrap();
-        let marks = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let marks = std::sync::Arc::new(atomic_refcell::AtomicRefCell::new(Vec::new()));
         let m = marks.clone();
         let b = lua
             .create_function(move |lua, ()| {

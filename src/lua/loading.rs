@@ -11,9 +11,8 @@ use crate::content::{Content, Extensions};
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, SourceMap, Span};
 use crate::mods::ModFolder;
+use atomic_refcell::AtomicRefCell;
 use mlua::{Function, Table};
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::Arc;
 
 impl LuaRuntime {
@@ -33,7 +32,7 @@ impl LuaRuntime {
             shared: self.shared.clone(),
         };
         let mut docs = Vec::new();
-        let read: sandbox::ReadFiles = Rc::new(RefCell::new(Vec::new()));
+        let read: sandbox::ReadFiles = Arc::new(AtomicRefCell::new(Vec::new()));
         let built = (|| -> mlua::Result<(Table, Table)> {
             let lantern = api::build(&self.lua, &cx, &mut docs)?;
             let log: Function = lantern.raw_get("log")?;

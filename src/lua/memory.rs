@@ -57,6 +57,15 @@ pub(crate) struct Accounts {
     failed: *mut u8,
 }
 
+// SAFETY: the pointers point into the state's global part, which lives as long as the state. They
+// are used by the runtime that owns the state, which is `Send` but not `Sync` (one thread at a
+// time), and by the state's own hook, which runs on the thread running the state, inside mlua's
+// lock on it. So they move with their state and are never used by two threads at once.
+unsafe impl Send for Accounts {}
+// SAFETY: as above: every holder of a copy is owned by the one runtime, used by one thread at a
+// time.
+unsafe impl Sync for Accounts {}
+
 impl Accounts {
     /// The accounts of `lua`.
     pub(crate) fn of(lua: &Lua) -> mlua::Result<Accounts> {

@@ -43,12 +43,11 @@ use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId};
 use crate::game::Game;
 use crate::id::Id;
+use atomic_refcell::AtomicRefCell;
 use bridge::Lender;
 use memory::{Accounts, Owner};
 use mlua::{Function, Lua, Table};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// Consecutive failures after which a handler, action or check is switched off until the next reload.
@@ -118,7 +117,7 @@ pub(crate) struct Shared {
     /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
     /// event takes its list without copying a function reference per handler (handlers are only
     /// registered while the mods load, so the lists never change during a game).
-    pub by_event: Vec<std::rc::Rc<[Listener]>>,
+    pub by_event: Vec<std::sync::Arc<[Listener]>>,
     pub actions: BTreeMap<Id, Registered>,
     pub checks: BTreeMap<Id, Registered>,
     pub on_reload: Vec<(String, Function)>,
@@ -166,7 +165,7 @@ enum Called {
 /// The scripts of a mod set in one Lua state.
 pub struct LuaRuntime {
     lua: Lua,
-    shared: Rc<RefCell<Shared>>,
+    shared: Arc<AtomicRefCell<Shared>>,
     budget: budget::Budget,
     accounts: Accounts,
     limits: Limits,
@@ -219,7 +218,7 @@ impl LuaRuntime {
             journals: Vec::new(),
             work: 0,
             lua,
-            shared: Rc::new(RefCell::new(Shared::default())),
+            shared: Arc::new(AtomicRefCell::new(Shared::default())),
             budget,
             accounts,
             limits,

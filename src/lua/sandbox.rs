@@ -14,10 +14,10 @@
 //! could be theirs.
 
 use super::memory::{Accounts, Owner};
+use atomic_refcell::AtomicRefCell;
 use mlua::{ChunkMode, Function, Lua, LuaOptions, StdLib, Table, Value};
-use std::cell::RefCell;
 use std::path::PathBuf;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Globals copied into every mod's environment as they are.
 const PLAIN: &[&str] = &[
@@ -78,7 +78,7 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
 const LONGEST_MODULE: usize = 255;
 
 /// Files a mod's `require` read, for the source map (so errors in them render with carets too).
-pub(crate) type ReadFiles = Rc<RefCell<Vec<(String, String)>>>;
+pub(crate) type ReadFiles = Arc<AtomicRefCell<Vec<(String, String)>>>;
 
 /// Where a mod's `require` looks: a folder of the mod, and the mod it belongs to.
 pub(crate) struct ModFiles {

@@ -9,12 +9,12 @@ use crate::lua::bridge::{from_lua, lent_game_mut, with_game_mut, Creature};
 use crate::lua::capi;
 use mlua::{ffi, AnyUserData, Table, Value as LuaValue};
 use std::ffi::c_int;
-use std::rc::Rc;
+use std::sync::Arc;
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
     // What the event log and the loop report name as the cause of events this mod emits.
-    let cause: std::rc::Rc<str> = format!("lua:{}", cx.mod_id).into();
+    let cause: std::sync::Arc<str> = format!("lua:{}", cx.mod_id).into();
     api.function(
         "emit_event",
         &[("event", "string"), ("payload", "table?"), ("opts", "{source: lantern.Creature?, target: lantern.Creature?}?")],
@@ -197,17 +197,17 @@ thread_local! {
     /// The payload being read, kept between calls so reading one allocates nothing.
     static SCRATCH: std::cell::Cell<Vec<(usize, crate::content::Value)>> = const { std::cell::Cell::new(Vec::new()) };
     /// The cause last named (`lua:<mod>`), so a mod that emits again shares it.
-    static CAUSE: std::cell::RefCell<Option<Rc<str>>> = const { std::cell::RefCell::new(None) };
+    static CAUSE: std::cell::RefCell<Option<Arc<str>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The event log's cause for events a mod emits, from its text.
-fn cause_of(text: &[u8]) -> Option<Rc<str>> {
+fn cause_of(text: &[u8]) -> Option<Arc<str>> {
     CAUSE.with(|c| {
         let mut c = c.try_borrow_mut().ok()?;
         match c.as_ref() {
             Some(cause) if cause.as_bytes() == text => Some(cause.clone()),
             _ => {
-                let cause: Rc<str> = std::str::from_utf8(text).ok()?.into();
+                let cause: Arc<str> = std::str::from_utf8(text).ok()?.into();
                 *c = Some(cause.clone());
                 Some(cause)
             }

@@ -14,8 +14,11 @@ pub(super) struct GameView;
 const PER_ENTRY: usize = 16;
 
 /// A field of `lantern.game`, charged to the script that reads it like any of lantern's functions.
-fn get<F, R>(fields: &mut F, name: &'static str, f: impl Fn(&Lua) -> mlua::Result<R> + 'static)
-where
+fn get<F, R>(
+    fields: &mut F,
+    name: &'static str,
+    f: impl Fn(&Lua) -> mlua::Result<R> + Send + 'static,
+) where
     F: UserDataFields<GameView>,
     R: mlua::IntoLua,
 {

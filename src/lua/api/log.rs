@@ -8,9 +8,9 @@
 
 use super::{Api, ModCx};
 use crate::lua::bridge::{with_game, with_game_mut};
+use atomic_refcell::AtomicRefCell;
 use mlua::Variadic;
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The most bytes one mod's `lantern.log` and `print` may write in one turn.
 pub(crate) const MOST_OUTPUT: usize = 64 * 1024;
@@ -25,7 +25,7 @@ struct Printed {
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
-    let printed = Rc::new(Cell::new(Printed::default()));
+    let printed = Arc::new(AtomicRefCell::new(Printed::default()));
     api.function(
         "log",
         &[("...", "any")],
@@ -33,7 +33,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         "Writes a message attributed to this mod (`[rats] ...`) to the play session or the test report. `print` does the same. A mod may write 64 KiB in a turn; past that, one line says so and the rest is left out.",
         move |lua, args: Variadic<mlua::Value>| {
             let turn = with_game(|g| g.state().turn).ok();
-            let mut p = printed.get();
+            let mut p = *printed.borrow();
             if p.turn != turn {
                 p = Printed { turn, bytes: 0 };
             }
@@ -65,7 +65,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 }
             }
             p.bytes = p.bytes.saturating_add(written);
-            printed.set(p);
+            *printed.borrow_mut() = p;
             if before >= MOST_OUTPUT {
                 return Ok(());
             }

@@ -19,9 +19,9 @@ pub(crate) use log::MOST_OUTPUT;
 pub(crate) use rng::random;
 
 use super::Shared;
+use atomic_refcell::AtomicRefCell;
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, Table};
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The most handlers one mod may register with `lantern.on`: far more than any mod needs, and a
 /// bound on what lantern keeps for each (a mod looping over `lantern.on` cannot fill the state
@@ -50,7 +50,7 @@ pub(crate) struct ModCx {
     pub mod_id: String,
     /// The mod's memory account.
     pub owner: crate::lua::memory::Owner,
-    pub shared: Rc<RefCell<Shared>>,
+    pub shared: Arc<AtomicRefCell<Shared>>,
 }
 
 pub(crate) struct Api<'a> {
@@ -84,7 +84,7 @@ impl<'a> Api<'a> {
         f: F,
     ) -> mlua::Result<()>
     where
-        F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
+        F: Fn(&Lua, A) -> mlua::Result<R> + Send + 'static,
         A: FromLuaMulti,
         R: IntoLuaMulti,
     {
