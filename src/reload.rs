@@ -213,12 +213,34 @@ impl Live {
         Ok(notes)
     }
 
+    /// Lends the game's own world to the running game while `f` runs, as
+    /// [`Game::with_world`] does, for what `Live` does too: a reload inside reconciles the world
+    /// with the new content at once (its lines among the report's problems), and a save loaded
+    /// inside puts the save's world back at once.
+    pub fn with_world<W: std::any::Any, R>(
+        &mut self,
+        world: &mut W,
+        f: impl FnOnce(&mut Live) -> R,
+    ) -> R {
+        // The game stays at this address while `f` runs: a reload swaps its content and a load
+        // replaces it in place.
+        let _end = crate::game::lend(&self.game, world);
+        self.game.settle_world();
+        let result = f(self);
+        self.game.flush_world();
+        result
+    }
+
     /// Replaces the running game by the one a save holds, keeping the scripts: its handlers go
     /// on from the storage the save holds. The notes say what the save held that the content no
     /// longer has. A save that cannot be read is refused and the running game goes on.
     pub fn load_save(&mut self, path: &Path) -> Result<Problems, crate::Error> {
-        let (game, notes) = Game::read_save(self.game.content().clone(), path)?;
+        let (game, mut notes) = Game::read_save(self.game.content().clone(), path)?;
         self.replace_game(game);
+        // A world lent now takes the save's back at once.
+        let before = self.game.problems_len();
+        self.game.settle_world();
+        notes.extend(self.game.problems_since(before));
         Ok(Problems::new(notes, self.sources.clone()))
     }
 

@@ -46,6 +46,8 @@ enum Undo {
 struct HostUndo {
     queued: usize,
     said: usize,
+    /// Changes to the game's own world deferred before it (`Effects::defer`).
+    deferred: usize,
 }
 
 /// The game's state and the streams as they were before a list of the game's actions changed
@@ -62,6 +64,7 @@ pub(super) struct UndoPoint {
     rng: crate::rng::Streams,
     queued: usize,
     said: usize,
+    deferred: usize,
     /// Whether the scripts opened a checkpoint for it (`ScriptHost::checkpoint`), which its end closes.
     scripts: bool,
 }
@@ -161,6 +164,7 @@ impl Game {
             Undo::Host(point) => {
                 self.events.queue.truncate(point.queued);
                 self.messages.truncate(point.said);
+                self.drop_deferred(point.deferred);
             }
         }
         if error.is_reported() {
@@ -213,6 +217,7 @@ impl Game {
             Undo::Host(HostUndo {
                 queued: self.events.queue.len(),
                 said: self.messages.len(),
+                deferred: self.deferred_len(),
             })
         } else {
             let script = |a: &ActionEntry| matches!(&a.action, Action::Custom { id, .. } if !host.actions.contains_key(id));
@@ -259,6 +264,7 @@ impl Game {
             rng: self.rng.clone(),
             queued: self.events.queue.len(),
             said: self.messages.len(),
+            deferred: self.deferred_len(),
             scripts,
         }
     }
@@ -282,6 +288,7 @@ impl Game {
         self.rng = point.rng;
         self.events.queue.truncate(point.queued);
         self.messages.truncate(point.said);
+        self.drop_deferred(point.deferred);
     }
 
     /// Applies one action outside any list (Lua's `lantern.apply`, the `give` command).

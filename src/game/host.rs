@@ -44,6 +44,7 @@ impl Game {
         self.events.in_turn = false;
         self.drain();
         self.events.open = false;
+        self.flush_world();
         match (result, self.take_capped()) {
             (Ok(_), Some(capped)) => Err(capped),
             (result, _) => result,
@@ -89,6 +90,7 @@ impl Game {
             Ok(()) => {
                 self.keep(undo);
                 self.drain();
+                self.flush_world();
             }
             Err(_) => {
                 self.undo(undo);

@@ -19,6 +19,7 @@ mod state;
 pub(crate) mod streams;
 mod trace;
 mod verbs;
+mod world;
 
 #[doc(hidden)]
 pub use apply::ev;
@@ -32,6 +33,7 @@ pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
+pub(crate) use world::lend;
 
 use crate::content::{Content, Value};
 use crate::diag::Code;
@@ -171,6 +173,9 @@ pub struct Game {
     /// The content's symbols, for actions a game's code writes at run time (`perform`): made on
     /// the first such call, dropped when the content changes.
     symbols: std::cell::OnceCell<std::sync::Arc<crate::content::resolve::Symbols>>,
+    /// What the game keeps about its own world's loans: deferred changes, a save's world to put
+    /// back, a reconcile to do (`world`).
+    loan: world::Loan,
 }
 
 const LOG_KEEP: usize = 1000;
@@ -239,6 +244,7 @@ impl Game {
             scene_triggers: Vec::new(),
             scene_stale: true,
             symbols: std::cell::OnceCell::new(),
+            loan: world::Loan::default(),
         };
         game.scene_changed();
         game.index_quests();
@@ -523,7 +529,11 @@ impl Game {
     pub fn state_hash(&self) -> String {
         let mut state = self.state.clone();
         state.rng = self.rng.positions();
-        let json = serde_json::to_vec(&state).unwrap_or_default();
+        let mut json = serde_json::to_vec(&state).unwrap_or_default();
+        // The game's own world, as its hooks save it, when it declared one and lent it.
+        if let Some(world) = self.world_json() {
+            json.extend(serde_json::to_vec(&world).unwrap_or_default());
+        }
         format!("{:016x}", crate::rng::stable_hash(&json))
     }
 
@@ -555,9 +565,10 @@ impl Game {
             self.content.triggers.len(),
             self.content.quest_defs.len(),
         )));
-        let notes = self.reconcile();
+        let mut notes = self.reconcile();
         // Quest ordinals are positions in the new content.
         self.index_quests();
+        notes.extend(self.world_content_changed());
         notes
     }
 

@@ -25,6 +25,9 @@ struct SaveFile {
     /// Mod ids and versions the game was saved with.
     mods: BTreeMap<String, String>,
     state: State,
+    /// The game's own world, as its hooks save it (`Vocabulary::world`), when it declared one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    world: Option<serde_json::Value>,
 }
 
 /// What a save says of itself, read without building the rest.
@@ -41,6 +44,12 @@ impl Game {
     }
 
     fn save_text(&self, path: &Path) -> Result<(), String> {
+        if let Some(world) = self.world_missing() {
+            return Err(format!(
+                "the game's world (`{world}`) is part of its saves, and it is not lent now: \
+                 save inside `Game::with_world`"
+            ));
+        }
         let file = SaveFile {
             format: FORMAT.into(),
             version: VERSION,
@@ -51,6 +60,7 @@ impl Game {
                 .map(|m| (m.id.clone(), m.version.to_string()))
                 .collect(),
             state: self.snapshot(),
+            world: self.world_json(),
         };
         let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
         crate::write::replacing(path, text.as_bytes(), "saves")
@@ -148,6 +158,10 @@ impl Game {
         notes.extend(within_bounds(&mut state));
         let mut game = Game::from_state(content, state);
         notes.extend(game.reconcile());
+        // The game's own world comes back the first time it is lent (`Game::with_world`).
+        if game.code.world().is_some() {
+            game.loan.saved = file.world;
+        }
         Ok((game, notes))
     }
 }

@@ -108,6 +108,9 @@ impl Game {
             self.drain();
         }
         self.events.open = false;
+        if !self.events.in_turn {
+            self.flush_world();
+        }
         if self.state.over {
             self.say("You die.");
             Outcome::RunOver

@@ -88,6 +88,26 @@ impl<'g, S: GameState> Effects<'g, S> {
     pub fn game(&self) -> &Game {
         self.game
     }
+
+    /// The game's own world, lent to this game now ([`Game::with_world`]), as it was when the
+    /// turn began: the changes this turn's actions deferred are not in it yet. `Err` when no
+    /// world of this type is lent (the action fails with that reason).
+    pub fn world<W: std::any::Any>(&self) -> Result<&W, crate::Error> {
+        let game: &Game = self.game;
+        game.world::<W>()
+            .ok_or_else(|| crate::Error::Refused(game.not_lent(std::any::type_name::<W>())))
+    }
+
+    /// A change to the game's own world, made when the turn ends (as an engine's command buffer
+    /// applies its commands), in the order the turn's actions asked for them; dropped if this
+    /// action's list fails, or the verb it runs in, so a failed list leaves the world as it was.
+    /// `Err` when no world of this type is lent.
+    pub fn defer<W: std::any::Any>(
+        &mut self,
+        change: impl FnOnce(&mut W) + Send + 'static,
+    ) -> Result<(), crate::Error> {
+        self.game.defer_world(change).map_err(crate::Error::Refused)
+    }
 }
 
 /// A check or Lua function of the game at work: the game read-only.
@@ -123,6 +143,14 @@ impl<'g, S: GameState> Query<'g, S> {
     /// The whole game, read-only.
     pub fn game(&self) -> &'g Game {
         self.game
+    }
+
+    /// The game's own world, lent to this game now ([`Game::with_world`]), read-only. `Err` when
+    /// no world of this type is lent (the check fails with that reason).
+    pub fn world<W: std::any::Any>(&self) -> Result<&'g W, crate::Error> {
+        self.game
+            .world::<W>()
+            .ok_or_else(|| crate::Error::Refused(self.game.not_lent(std::any::type_name::<W>())))
     }
 }
 

@@ -14,9 +14,12 @@
 //! through the one door ([`Effects::state_mut`] inside an action).
 
 mod effects;
+mod world;
 
 pub use crate::content::declare::{Args, GameState, HostState, Param, Problem};
 pub use effects::{Effects, Query};
+pub(crate) use world::WorldCode;
+pub use world::WorldHooks;
 
 use crate::content::declare::{
     keys, Declarations, EventDecl, FieldDecl, FunctionDecl, Signature, StateType, TableDecl,
@@ -53,6 +56,8 @@ pub(crate) struct Code {
     pub fields: Vec<Arc<FieldFn>>,
     pub verbs: Vec<Arc<VerbFn>>,
     pub handlers: Vec<Arc<HandlerFn>>,
+    /// How the game's own world is saved, read back and reconciled, if it declared one.
+    pub world: Option<WorldCode>,
 }
 
 /// A game's declaration of its world, typed by its state `S` (use `()` for a game that keeps

@@ -1,0 +1,378 @@
+//! A game whose world lives in its own engine lends it to lantern for a turn
+//! (`Game::with_world`): its actions defer changes to it, its checks and Lua functions read it, a
+//! failed list or verb leaves it as it was, and with hooks declared a save, the hash and a reload
+//! cover it. The world here is a plain type standing for an engine's (an ECS `World` is lent the
+//! same way, as `examples/colony` does).
+
+use lantern::content::Value;
+use lantern::game::Game;
+use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
+use lantern::load::{load_game, World};
+use lantern::lua::Limits;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The engine's world: colonists by a stable number, each with a job that names content.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+struct Colony {
+    colonists: BTreeMap<u32, String>,
+    next: u32,
+}
+
+/// The part of the game lantern keeps: nothing but a count of hires.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+struct Ledger {
+    hires: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Job {
+    #[allow(dead_code)]
+    name: String,
+}
+
+fn rules() -> Rules {
+    Vocabulary::new("colony", Ledger::default())
+        .table::<Job>("jobs", "job")
+        .event("hired", &[("job", "job")], "A colonist was hired.")
+        .action(
+            "hire",
+            &[Param::id("job", "job")],
+            "Hires a colonist for a job.",
+            |fx, args| {
+                let job = args.id("job").ok_or("no job")?.to_string();
+                fx.state_mut().hires += 1;
+                fx.defer(move |c: &mut Colony| {
+                    c.next += 1;
+                    let n = c.next;
+                    c.colonists.insert(n, job);
+                })?;
+                fx.raise("hired", &[("job", Value::str(args.text("job")))])?;
+                Ok(())
+            },
+        )
+        .action("fail", &[], "Always fails.", |_, _| Err("no".into()))
+        .check(
+            "colonists_at_least",
+            &[Param::int("n")],
+            "Whether the colony has that many colonists.",
+            |q, args| Ok(q.world::<Colony>()?.colonists.len() as i64 >= args.int("n")),
+        )
+        .function("colonists", &[], "How many colonists there are.", |q, _| {
+            Ok(Value::Int(q.world::<Colony>()?.colonists.len() as i64))
+        })
+        .verb("hire", &[Param::id("job", "job")], "hire JOB", |g, args| {
+            let job = Value::str(args.text("job"));
+            Ok(g.perform("hire", &[("job", job)], "hire")?)
+        })
+        .verb("hire_then_fail", &[], "", |g, _| {
+            g.perform("hire", &[("job", Value::str("settlers:farmer"))], "hire")?;
+            Err("changed its mind".into())
+        })
+        .world(
+            WorldHooks::new(
+                |c: &Colony| serde_json::to_value(c).unwrap_or_default(),
+                |c: &mut Colony, saved, _content| {
+                    *c = serde_json::from_value(saved).map_err(|e| e.to_string())?;
+                    Ok(Vec::new())
+                },
+            )
+            .reconcile(|c: &mut Colony, content| {
+                let mut lines = Vec::new();
+                let jobs: Vec<String> = content
+                    .table::<Job>("jobs")
+                    .map(|(id, _)| id.to_string())
+                    .collect();
+                for (n, job) in c.colonists.iter_mut() {
+                    if !jobs.contains(job) {
+                        let was = std::mem::replace(job, jobs[0].clone());
+                        lines.push(format!("colonist {n}'s job `{was}` is gone; now `{job}`"));
+                    }
+                }
+                lines
+            }),
+        )
+        .rules()
+}
+
+const JOBS: &str =
+    "[[jobs]]\nid = \"farmer\"\nname = \"Farmer\"\n\n[[jobs]]\nid = \"miner\"\nname = \"Miner\"\n";
+
+/// The mods folder: one mod `settlers` with `files` (paths relative to it).
+fn mods(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("settlers");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(
+        m.join("mod.toml"),
+        "id = \"settlers\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    for (path, text) in files {
+        let p = m.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn world_of(dir: &tempfile::TempDir) -> World {
+    let world = load_game(&[dir.path().to_path_buf()], &rules(), Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    world
+}
+
+fn problems(g: &mut Game) -> Vec<String> {
+    g.take_problems().into_iter().map(|d| d.message).collect()
+}
+
+#[test]
+fn actions_defer_changes_to_the_lent_world_until_the_turn_ends() {
+    let dir = mods(&[("data/jobs.toml", JOBS)]);
+    let mut g = world_of(&dir).start(1);
+    let mut colony = Colony::default();
+    g.with_world(&mut colony, |g| {
+        g.turn(|g| {
+            g.perform("hire", &[("job", Value::str("farmer"))], "test")?;
+            g.perform("hire", &[("job", Value::str("miner"))], "test")?;
+            // Within the turn the world is as it was: the changes wait for its end.
+            assert_eq!(g.world::<Colony>().unwrap().colonists.len(), 0);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(g.world::<Colony>().unwrap().colonists.len(), 2);
+    });
+    assert_eq!(
+        colony.colonists,
+        BTreeMap::from([(1, "settlers:farmer".into()), (2, "settlers:miner".into())])
+    );
+    assert_eq!(g.host_state::<Ledger>().unwrap().hires, 2);
+}
+
+#[test]
+fn a_failed_list_or_verb_leaves_the_world_as_it_was() {
+    let dir = mods(&[
+        ("data/jobs.toml", JOBS),
+        (
+            "data/triggers.toml",
+            "[[event_types]]\nid = \"bell\"\n\n[[triggers]]\non = \"bell\"\nactions = [ { action = \"colony:hire\", job = \"farmer\" }, { action = \"colony:fail\" } ]\n",
+        ),
+    ]);
+    let mut g = world_of(&dir).start(1);
+    let mut colony = Colony::default();
+    g.with_world(&mut colony, |g| {
+        g.turn(|g| g.raise("settlers:bell", &[])).unwrap();
+        let err = g.verb("hire_then_fail", &[]).unwrap_err();
+        assert_eq!(err.to_string(), "changed its mind");
+    });
+    assert!(colony.colonists.is_empty(), "{colony:?}");
+    assert_eq!(g.host_state::<Ledger>().unwrap().hires, 0);
+    let p = problems(&mut g);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("nothing in this action list was applied")),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn checks_lua_functions_and_handlers_see_the_lent_world() {
+    let dir = mods(&[
+        ("data/jobs.toml", JOBS),
+        (
+            "data/quests.toml",
+            "[[event_types]]\nid = \"tick\"\n\n[[triggers]]\non = \"tick\"\ncondition = [ { check = \"colony:colonists_at_least\", n = 2 } ]\nactions = [ { action = \"colony:hire\", job = \"miner\" } ]\n",
+        ),
+        (
+            "scripts/main.lua",
+            "lantern.on('hired', function(ev)\n  lantern.log('hired a ' .. ev.job .. '; colonists: ' .. lantern.colony.colonists())\nend)\n",
+        ),
+    ]);
+    let mut g = world_of(&dir).start(1);
+    let mut colony = Colony::default();
+    g.with_world(&mut colony, |g| {
+        g.verb("hire", &[Value::str("farmer")]).unwrap();
+        g.turn(|g| g.raise("settlers:tick", &[])).unwrap();
+        g.verb("hire", &[Value::str("farmer")]).unwrap();
+        g.turn(|g| g.raise("settlers:tick", &[])).unwrap();
+    });
+    // The handler reads the world as the turn began; the check saw 1, then 2 colonists.
+    assert_eq!(
+        g.take_messages(),
+        [
+            "[settlers] hired a settlers:farmer; colonists: 0",
+            "[settlers] hired a settlers:farmer; colonists: 1",
+            "[settlers] hired a settlers:miner; colonists: 2",
+        ]
+    );
+    assert_eq!(colony.colonists.len(), 3);
+    assert!(problems(&mut g).is_empty());
+}
+
+#[test]
+fn without_the_world_lent_an_action_that_needs_it_fails_and_says_why() {
+    let dir = mods(&[("data/jobs.toml", JOBS)]);
+    let mut g = world_of(&dir).start(1);
+    let err = g
+        .perform("hire", &[("job", Value::str("farmer"))], "test")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the game's world (`engine_world::Colony`) is not lent to this game now: run the game inside `Game::with_world`"),
+        "{err}"
+    );
+    // A world of another type is not this one.
+    let mut other = 7u8;
+    let err = g.with_world(&mut other, |g| {
+        g.perform("hire", &[("job", Value::str("farmer"))], "test")
+            .unwrap_err()
+            .to_string()
+    });
+    assert!(
+        err.contains("the world lent to this game is not a `engine_world::Colony`"),
+        "{err}"
+    );
+    assert_eq!(g.host_state::<Ledger>().unwrap().hires, 0);
+}
+
+#[test]
+fn a_save_and_the_hash_cover_the_world_and_a_load_puts_it_back() {
+    let dir = mods(&[
+        ("data/jobs.toml", JOBS),
+        (
+            "scripts/main.lua",
+            "lantern.on('hired', function(ev) lantern.storage.n = (lantern.storage.n or 0) + 1 end)\n",
+        ),
+    ]);
+    let mut g = world_of(&dir).start(1);
+    let mut colony = Colony::default();
+    let save = dir.path().join("save.json");
+    let hash = g.with_world(&mut colony, |g| {
+        g.verb("hire", &[Value::str("farmer")]).unwrap();
+        g.verb("hire", &[Value::str("miner")]).unwrap();
+        g.save(&save).unwrap();
+        g.state_hash()
+    });
+    // Outside the loan the world cannot be saved: a save without it would lose it.
+    let err = g.save(&save).unwrap_err().to_string();
+    assert!(err.contains("save inside `Game::with_world`"), "{err}");
+
+    // Another process: the world starts empty and the save puts it back when it is lent.
+    let (mut loaded, notes) = world_of(&dir).load_save(&save).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(
+        loaded.state_hash(),
+        hash,
+        "the save's world counts until it is lent"
+    );
+    let mut fresh = Colony::default();
+    let again = loaded.with_world(&mut fresh, |g| {
+        let h = g.state_hash();
+        g.verb("hire", &[Value::str("miner")]).unwrap();
+        h
+    });
+    assert_eq!(again, hash);
+    assert_eq!(fresh.colonists.len(), 3);
+    assert_eq!(fresh.next, 3);
+    assert_eq!(
+        loaded.storage()["settlers"]["n"],
+        3,
+        "the scripts came with the save"
+    );
+
+    // A world that differs is a different game.
+    let mut other = colony.clone();
+    other.colonists.insert(99, "settlers:miner".into());
+    let differs = g.with_world(&mut other, |g| g.state_hash());
+    assert_ne!(differs, hash);
+}
+
+#[test]
+fn a_reload_reconciles_the_world_with_the_new_content() {
+    let dir = mods(&[("data/jobs.toml", JOBS)]);
+    let roots = [dir.path().to_path_buf()];
+    let (mut live, _) =
+        lantern::reload::Live::start_game(&roots, &rules(), 1, Limits::default()).unwrap();
+    let mut colony = Colony::default();
+    live.game_mut().with_world(&mut colony, |g| {
+        g.verb("hire", &[Value::str("miner")]).unwrap();
+    });
+    // The miners' job goes away.
+    std::fs::write(
+        dir.path().join("settlers/data/jobs.toml"),
+        "[[jobs]]\nid = \"farmer\"\nname = \"Farmer\"\n",
+    )
+    .unwrap();
+    // Reloaded with the world lent: the reconcile is part of the reload's report.
+    let report = live.reload();
+    assert!(report.ok, "{}", report.problems);
+    let lines: Vec<&str> = report
+        .problems
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(lines.is_empty(), "not lent during the reload: {lines:?}");
+    // Lent afterwards: reconciled then, and said among the game's problems.
+    live.game_mut().with_world(&mut colony, |_| {});
+    assert_eq!(colony.colonists[&1], "settlers:farmer");
+    let p = problems(live.game_mut());
+    assert_eq!(
+        p,
+        ["colonist 1's job `settlers:miner` is gone; now `settlers:farmer`"]
+    );
+}
+
+#[test]
+fn a_reload_with_the_world_lent_reconciles_it_in_the_report_and_a_load_puts_it_back_at_once() {
+    let dir = mods(&[("data/jobs.toml", JOBS)]);
+    let roots = [dir.path().to_path_buf()];
+    let (mut live, _) =
+        lantern::reload::Live::start_game(&roots, &rules(), 1, Limits::default()).unwrap();
+    let mut colony = Colony::default();
+    let save = dir.path().join("save.json");
+    let report = live.with_world(&mut colony, |live| {
+        live.game_mut()
+            .verb("hire", &[Value::str("miner")])
+            .unwrap();
+        live.game().save(&save).unwrap();
+        std::fs::write(
+            dir.path().join("settlers/data/jobs.toml"),
+            "[[jobs]]\nid = \"farmer\"\nname = \"Farmer\"\n",
+        )
+        .unwrap();
+        live.reload()
+    });
+    assert!(report.ok, "{}", report.problems);
+    let lines: Vec<&str> = report
+        .problems
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        lines,
+        ["colonist 1's job `settlers:miner` is gone; now `settlers:farmer`"]
+    );
+    assert_eq!(colony.colonists[&1], "settlers:farmer");
+
+    // The save (made before the reload) comes back into the lent world at once, and is
+    // reconciled with the content it now runs over, as a reload would: said in the load's notes.
+    let mut fresh = Colony::default();
+    let notes = live.with_world(&mut fresh, |live| live.load_save(&save).unwrap());
+    let lines: Vec<&str> = notes
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        lines,
+        ["colonist 1's job `settlers:miner` is gone; now `settlers:farmer`"]
+    );
+    assert_eq!(fresh.colonists[&1], "settlers:farmer");
+}
