@@ -366,3 +366,27 @@ fn the_lower_floors_import_nothing_above_them() {
     }
     assert!(up.is_empty(), "arrows back up the floors: {up:#?}");
 }
+
+#[test]
+fn the_library_does_not_depend_on_an_engine() {
+    // Bevy belongs to the crates that bring lantern to it (`crates/lantern-bevy`) and the games
+    // built on it (`examples/colony`), never to the library a game of any engine embeds.
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let dependencies = manifest
+        .split("\n[")
+        .filter(|section| {
+            section.starts_with("dependencies]")
+                || section.starts_with("dev-dependencies]")
+                || section.starts_with("build-dependencies]")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for line in dependencies.lines() {
+        assert!(
+            !line.trim_start().starts_with("bevy"),
+            "the library's manifest names an engine: {line}"
+        );
+    }
+    let bevy = std::fs::read_to_string(root().join("crates/lantern-bevy/Cargo.toml")).unwrap();
+    assert!(bevy.contains("bevy_ecs"), "lantern-bevy is where Bevy is");
+}

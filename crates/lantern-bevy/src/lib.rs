@@ -1,0 +1,168 @@
+//! lantern in a Bevy app: what any Bevy game hosting lantern's mods would otherwise write again.
+//!
+//! - [`Lantern`] is the running game over its mods ([`lantern::reload::Live`]) as an ordinary
+//!   resource: a `Game` is `Send`, and the resource keeps it in a `Mutex` to be `Sync` (locked
+//!   only by the tick, through `&mut`, so never contended).
+//! - [`ModEvents`] is where the game's systems raise events for the mods during a frame.
+//! - [`run_turn`], an exclusive system in [`LanternSet`], reloads the mods if they changed, then
+//!   runs one lantern turn with the `World` lent ([`lantern::game::Game::with_world`]): the
+//!   frame's events are raised and handled, the mods' triggers, quests and scripts run, and the
+//!   changes the game's actions deferred are applied to the `World` when the turn ends.
+//! - [`LanternOutput`] holds what the last tick said: lines for the player, problems rendered at
+//!   their files and lines, a reload's summary, and the error of a tick that failed (never
+//!   dropped: a tick past the event cap is `Error::EventCap`).
+
+use bevy_app::{App, Plugin, Update};
+use bevy_ecs::prelude::*;
+use lantern::content::{Content, Value};
+use lantern::diag::Problems;
+use lantern::reload::{Live, Pending, Watch};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The running game over its mods, with what reloads it.
+#[derive(Resource)]
+pub struct Lantern {
+    live: Mutex<Live>,
+    /// Raised by the watcher when a mod's files change; taken by the next tick.
+    pending: Pending,
+    _watch: Option<Watch>,
+}
+
+impl Lantern {
+    /// Loads the mods of `roots` with the game's rules and starts a game; the warnings the mods
+    /// gave, or [`lantern::Error::Mods`] with every problem.
+    pub fn start(
+        roots: &[PathBuf],
+        rules: &lantern::host::Rules,
+        seed: u64,
+    ) -> Result<(Lantern, Problems), lantern::Error> {
+        let (live, notes) = Live::start_game(roots, rules, seed, Default::default())?;
+        Ok((Lantern::of(live), notes))
+    }
+
+    /// A game already started (a loaded save, other limits).
+    pub fn of(live: Live) -> Lantern {
+        Lantern {
+            live: Mutex::new(live),
+            pending: Pending::default(),
+            _watch: None,
+        }
+    }
+
+    /// Watches the mods' folders: a change reloads the mods before the next tick.
+    pub fn watching(mut self) -> Result<Lantern, String> {
+        let pending = self.pending.clone();
+        let roots = self.live().roots().to_vec();
+        let watch = lantern::reload::watch_all(&roots, move || {
+            pending.raise();
+        })
+        .map_err(|e| format!("cannot watch the mods: {e}"))?;
+        self._watch = Some(watch);
+        Ok(self)
+    }
+
+    /// The running game and its mods, to play, save or reload by hand.
+    pub fn live(&mut self) -> &mut Live {
+        self.live.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The content the mods define, for the game's systems to read (its data tables).
+    pub fn content(&self) -> Arc<Content> {
+        let live = self.live.lock().unwrap_or_else(PoisonError::into_inner);
+        live.game().content().clone()
+    }
+
+    /// Asks for a reload before the next tick (what the watcher does).
+    pub fn reload_soon(&self) {
+        self.pending.raise();
+    }
+}
+
+/// Events the game's systems raise for the mods during a frame, handed to lantern by the tick in
+/// the order they were raised.
+#[derive(Resource, Default)]
+pub struct ModEvents(Vec<(String, Vec<(String, Value)>)>);
+
+impl ModEvents {
+    /// Raises `event` (the game's, the engine's or a mod's custom one) with its payload by field.
+    pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) {
+        self.0.push((
+            event.to_string(),
+            payload
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        ));
+    }
+}
+
+/// What the last tick said.
+#[derive(Resource, Default)]
+pub struct LanternOutput {
+    /// Lines for the player.
+    pub messages: Vec<String>,
+    /// The mods' problems, rendered at their files and lines.
+    pub problems: Vec<String>,
+    /// A reload's summary, when one ran before the tick.
+    pub reloaded: Option<String>,
+    /// Why the tick failed (an event refused, the event cap passed), if it did.
+    pub error: Option<lantern::Error>,
+}
+
+/// The system set lantern's tick runs in: order the game's systems that raise events before it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LanternSet;
+
+/// Adds [`ModEvents`], [`LanternOutput`] and [`run_turn`] (in [`LanternSet`], in `Update`); the
+/// app inserts the [`Lantern`] resource itself.
+pub struct LanternPlugin;
+
+impl Plugin for LanternPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ModEvents>()
+            .init_resource::<LanternOutput>()
+            .add_systems(Update, run_turn.in_set(LanternSet));
+    }
+}
+
+/// One lantern turn with the `World` lent: a reload first if the mods changed, then the frame's
+/// events raised and handled, and the game's deferred changes applied to the `World`.
+pub fn run_turn(world: &mut World) {
+    let events = std::mem::take(&mut world.resource_mut::<ModEvents>().0);
+    let mut output = LanternOutput::default();
+    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
+        let reload = lantern.pending.take();
+        let live = lantern.live();
+        live.with_world(world, |live| {
+            if reload {
+                let report = live.reload();
+                output
+                    .problems
+                    .extend((!report.problems.is_empty()).then(|| report.problems.to_string()));
+                output.reloaded = Some(report.summary);
+            }
+            let game = live.game_mut();
+            let turn = game.turn(|g| {
+                for (event, payload) in &events {
+                    let payload: Vec<(&str, Value)> = payload
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.clone()))
+                        .collect();
+                    g.raise(event, &payload)?;
+                }
+                Ok(())
+            });
+            output.error = turn.err();
+        });
+        let game = live.game_mut();
+        output.messages = game.take_messages();
+        let problems = game.take_problems();
+        if !problems.is_empty() {
+            output
+                .problems
+                .push(lantern::diag::render_all(&problems, live.sources()));
+        }
+    });
+    world.insert_resource(output);
+}

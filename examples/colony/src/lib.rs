@@ -1,0 +1,356 @@
+//! A headless real-time colony whose world lives in Bevy's ECS and whose content comes from
+//! lantern's mods: the third game that hosts them (after the roguelike and Harvest), and the one
+//! whose world lantern does not hold.
+//!
+//! The colony is a thousand colonist entities with a job each, the food stores and the clock as
+//! resources, and the game's systems (work, eat, the calendar) run every tick. Its jobs are a data
+//! table the mods write (`[[jobs]]`). lantern holds nothing of the world: each tick,
+//! `lantern_bevy::run_turn` lends it the `World` for one turn, the game's actions (`recruit`,
+//! `add_food`) defer their changes to it, its checks (`population_at_least`, `food_at_least`)
+//! and Lua functions read it, and the world's hooks put it into lantern's hash and saves and
+//! reassign the workers of a job a reload removed.
+
+use bevy_app::{App, Update};
+use bevy_ecs::prelude::*;
+use lantern::content::{Content, Value};
+use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
+use lantern_bevy::{Lantern, LanternOutput, LanternPlugin, LanternSet, ModEvents};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A colonist: a stable number of the game's (saves and the hash order by it, not by the
+/// engine's entity handles) and the job's ID.
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Colonist {
+    /// Given in order of arrival.
+    pub id: u32,
+    /// A job of the mods' `[[jobs]]` table (`settlement:farmer`).
+    pub job: String,
+}
+
+/// The colony's food.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Stores {
+    /// Food in store; below zero is a famine.
+    pub food: i64,
+}
+
+/// The clock and the next colonist's number.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Clock {
+    /// Ticks since the colony was founded.
+    pub tick: u64,
+    /// The number the next colonist gets.
+    pub next_id: u32,
+}
+
+/// How many ticks make a day.
+pub const TICKS_PER_DAY: u64 = 10;
+
+/// A job, as the mods write it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// Shown to players.
+    pub name: String,
+    /// Food a worker brings in each tick.
+    #[serde(default)]
+    pub food: i64,
+    /// Food a worker eats each tick.
+    #[serde(default)]
+    pub eats: i64,
+}
+
+/// What lantern keeps of the colony: nothing. The world is the engine's.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Nothing;
+
+/// The colony's vocabulary for its mods.
+pub fn rules() -> Rules {
+    Vocabulary::new("colony", Nothing)
+        .table::<Job>("jobs", "job")
+        .describe(
+            "jobs",
+            &[
+                ("name", "shown to players"),
+                ("food", "food a worker brings in each tick"),
+                ("eats", "food a worker eats each tick"),
+            ],
+        )
+        .event("day_started", &[("day", "int")], "A new day begins.")
+        .event("famine", &[("food", "int")], "The stores ran out.")
+        .event(
+            "recruited",
+            &[("job", "job"), ("count", "int")],
+            "Colonists arrived for a job.",
+        )
+        .action(
+            "recruit",
+            &[Param::id("job", "job"), Param::int("count").within(1, 1000)],
+            "Colonists arrive for a job.",
+            |fx, args| {
+                let job = args.id("job").ok_or("no job")?;
+                let count = args.int("count");
+                let name = job.to_string();
+                fx.defer(move |world: &mut World| {
+                    for _ in 0..count {
+                        spawn(world, &name);
+                    }
+                })?;
+                fx.raise(
+                    "recruited",
+                    &[("job", Value::id(&job)), ("count", Value::Int(count))],
+                )?;
+                Ok(())
+            },
+        )
+        .action(
+            "add_food",
+            &[Param::int("amount").within(-1_000_000, 1_000_000)],
+            "Food comes into the stores (or leaves them, below zero).",
+            |fx, args| {
+                let amount = args.int("amount");
+                if fx.world::<World>()?.resource::<Stores>().food + amount < 0 {
+                    return Err(format!("the stores hold less than {}", -amount));
+                }
+                fx.defer(move |world: &mut World| {
+                    world.resource_mut::<Stores>().food += amount;
+                })?;
+                Ok(())
+            },
+        )
+        .check(
+            "population_at_least",
+            &[Param::int("n")],
+            "Whether the colony has at least `n` colonists.",
+            |q, args| Ok(population(q.world::<World>()?) as i64 >= args.int("n")),
+        )
+        .check(
+            "food_at_least",
+            &[Param::int("amount")],
+            "Whether the stores hold at least `amount` food.",
+            |q, args| Ok(q.world::<World>()?.resource::<Stores>().food >= args.int("amount")),
+        )
+        .function(
+            "population",
+            &[],
+            "How many colonists there are.",
+            |q, _| Ok(Value::Int(population(q.world::<World>()?) as i64)),
+        )
+        .function("food", &[], "The food in store.", |q, _| {
+            Ok(Value::Int(q.world::<World>()?.resource::<Stores>().food))
+        })
+        .world(
+            WorldHooks::new(save, load)
+                .reconcile(|world: &mut World, content| reassign(world, content)),
+        )
+        .rules()
+}
+
+/// How many colonists there are.
+pub fn population(world: &World) -> usize {
+    world
+        .try_query::<&Colonist>()
+        .map_or(0, |q| q.iter_manual(world).count())
+}
+
+/// A new colonist for a job, numbered in order of arrival.
+fn spawn(world: &mut World, job: &str) {
+    let mut clock = world.resource_mut::<Clock>();
+    let id = clock.next_id;
+    clock.next_id += 1;
+    world.spawn(Colonist {
+        id,
+        job: job.to_string(),
+    });
+}
+
+/// The colony as a save keeps it, colonists in the order of their numbers.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    colonists: Vec<Colonist>,
+    stores: Stores,
+    clock: Clock,
+}
+
+fn save(world: &World) -> serde_json::Value {
+    let mut colonists: Vec<Colonist> = world
+        .try_query::<&Colonist>()
+        .map(|q| q.iter_manual(world).cloned().collect())
+        .unwrap_or_default();
+    colonists.sort_by_key(|c| c.id);
+    let saved = Saved {
+        colonists,
+        stores: *world.resource::<Stores>(),
+        clock: *world.resource::<Clock>(),
+    };
+    serde_json::to_value(saved).unwrap_or_default()
+}
+
+fn load(
+    world: &mut World,
+    saved: serde_json::Value,
+    _content: &Content,
+) -> Result<Vec<String>, String> {
+    let saved: Saved = serde_json::from_value(saved).map_err(|e| e.to_string())?;
+    let old: Vec<Entity> = world
+        .query_filtered::<Entity, With<Colonist>>()
+        .iter(world)
+        .collect();
+    for e in old {
+        world.despawn(e);
+    }
+    for c in saved.colonists {
+        world.spawn(c);
+    }
+    world.insert_resource(saved.stores);
+    world.insert_resource(saved.clock);
+    Ok(Vec::new())
+}
+
+/// The workers of a job the content no longer has go to its first job.
+fn reassign(world: &mut World, content: &Content) -> Vec<String> {
+    let jobs: Vec<String> = content
+        .table::<Job>("jobs")
+        .map(|(id, _)| id.to_string())
+        .collect();
+    let Some(first) = jobs.first() else {
+        return Vec::new();
+    };
+    let mut moved: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut q = world.query::<&mut Colonist>();
+    for mut c in q.iter_mut(world) {
+        if !jobs.contains(&c.job) {
+            *moved.entry(c.job.clone()).or_default() += 1;
+            c.job = first.clone();
+        }
+    }
+    moved
+        .into_iter()
+        .map(|(job, n)| format!("job `{job}` is gone: its {n} workers are now `{first}`"))
+        .collect()
+}
+
+/// Each tick: the workers bring in and eat food; the game raises `famine` when the stores run out.
+fn work(
+    lantern: Res<Lantern>,
+    colonists: Query<&Colonist>,
+    mut stores: ResMut<Stores>,
+    mut events: ResMut<ModEvents>,
+) {
+    let content = lantern.content();
+    let mut jobs: Vec<(&lantern::id::Id, &Job)> = content.table::<Job>("jobs").collect();
+    jobs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut net = 0i64;
+    for c in &colonists {
+        if let Some((_, job)) = jobs.iter().find(|(id, _)| id.as_str() == c.job) {
+            net += job.food - job.eats;
+        }
+    }
+    let before = stores.food;
+    stores.food += net;
+    if stores.food < 0 && before >= 0 {
+        events.raise("famine", &[("food", Value::Int(stores.food))]);
+    }
+}
+
+/// Each tick: the clock, and a new day every [`TICKS_PER_DAY`].
+fn calendar(mut clock: ResMut<Clock>, mut events: ResMut<ModEvents>) {
+    clock.tick += 1;
+    if clock.tick.is_multiple_of(TICKS_PER_DAY) {
+        let day = (clock.tick / TICKS_PER_DAY) as i64;
+        events.raise("day_started", &[("day", Value::Int(day))]);
+    }
+}
+
+/// On every fifth day the council meets: an encounter drawn as a random event, answered with the
+/// first option it can take.
+fn council(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    if !clock.tick.is_multiple_of(5 * TICKS_PER_DAY) {
+        return;
+    }
+    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
+        lantern.live().with_world(world, |live| {
+            let game = live.game_mut();
+            let Some(id) = game.draw_encounter("council") else {
+                return;
+            };
+            if game.start_encounter(&id).is_err() {
+                return;
+            }
+            let open = game
+                .encounter()
+                .map(|e| e.options.iter().position(|o| o.blocked.is_none()))
+                .unwrap_or(None);
+            if let Some(n) = open {
+                let _ = game.choose(n + 1);
+            }
+        });
+    });
+}
+
+/// A colony app over the mods of `roots`: `founders` colonists (farmers, then miners, then
+/// cooks), the game's systems, and lantern's tick after them.
+pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::Error> {
+    let (lantern, _notes) = Lantern::start(roots, &rules(), seed)?;
+    let mut app = App::new();
+    app.add_plugins(LanternPlugin)
+        .insert_resource(lantern)
+        .insert_resource(Stores { food: 500 })
+        .insert_resource(Clock::default())
+        .add_systems(Update, (calendar, work).chain().before(LanternSet))
+        .add_systems(Update, council.after(LanternSet));
+    let world = app.world_mut();
+    for i in 0..founders {
+        let job = ["settlement:farmer", "settlement:miner", "settlement:cook"][(i % 3) as usize];
+        spawn(world, job);
+    }
+    // A real-time colony raises more than a roguelike's hundred events in a tick.
+    world
+        .resource_mut::<Lantern>()
+        .live()
+        .game_mut()
+        .set_event_cap(10_000);
+    Ok(app)
+}
+
+/// The colony's bundled mods.
+pub fn mods_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("mods")
+}
+
+/// The whole game's state hash: lantern's state and the colony's world, lent for the asking.
+pub fn state_hash(app: &mut App) -> String {
+    let world = app.world_mut();
+    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
+        lantern
+            .live()
+            .with_world(world, |live| live.game().state_hash())
+    })
+}
+
+/// Saves the whole game (lantern's state and the world) to `path`.
+pub fn save_game(app: &mut App, path: &Path) -> Result<(), lantern::Error> {
+    let world = app.world_mut();
+    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
+        lantern
+            .live()
+            .with_world(world, |live| live.game().save(path))
+    })
+}
+
+/// Loads a save into the running app: lantern's state, and the world put back at once.
+pub fn load_game(app: &mut App, path: &Path) -> Result<lantern::diag::Problems, lantern::Error> {
+    let world = app.world_mut();
+    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
+        lantern
+            .live()
+            .with_world(world, |live| live.load_save(path))
+    })
+}
+
+/// What the last tick said.
+pub fn output(app: &App) -> &LanternOutput {
+    app.world().resource::<LanternOutput>()
+}

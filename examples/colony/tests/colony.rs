@@ -1,0 +1,153 @@
+//! The colony as its developer tests it: a real Bevy app over the bundled mods, ticked headless.
+
+use colony::{app, mods_dir, output, population, state_hash, Colonist};
+use lantern_bevy::Lantern;
+use std::path::PathBuf;
+
+fn run(app: &mut bevy_app::App, ticks: u32) -> Vec<String> {
+    let mut said = Vec::new();
+    for _ in 0..ticks {
+        app.update();
+        let out = output(app);
+        assert!(out.problems.is_empty(), "{:?}", out.problems);
+        assert!(out.error.is_none(), "{:?}", out.error);
+        said.extend(out.messages.iter().cloned());
+    }
+    said
+}
+
+#[test]
+fn the_mods_triggers_quest_encounter_and_script_run_over_the_engines_world() {
+    let mut app = app(&[mods_dir()], 1, 1000).unwrap();
+    let said = run(&mut app, 300);
+    // The Lua handler reads the world through the game's functions.
+    assert!(
+        said.iter().any(|l| l.starts_with("[settlement] day 10: ")),
+        "{said:?}"
+    );
+    // The quest counted the game's `recruited` events; the council's encounter was drawn.
+    assert!(
+        said.iter()
+            .any(|l| l == "Quest completed: A Growing Colony"),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|l| l == "A caravan offers seed for food."),
+        "{said:?}"
+    );
+    // Newcomers were spawned into the ECS by the game's deferred actions.
+    assert!(population(app.world()) > 1000);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_whole_game_and_another_seed_another() {
+    let hash = |seed| {
+        let mut a = app(&[mods_dir()], seed, 1000).unwrap();
+        run(&mut a, 200);
+        state_hash(&mut a)
+    };
+    assert_eq!(hash(3), hash(3));
+    assert_ne!(hash(3), hash(4));
+}
+
+#[test]
+fn two_processes_land_on_the_same_hash() {
+    let hash_of = |out: std::process::Output| {
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("state hash: ").map(str::to_string))
+            .unwrap_or_else(|| panic!("{text}"))
+    };
+    let bin = env!("CARGO_BIN_EXE_colony");
+    let a = hash_of(
+        std::process::Command::new(bin)
+            .args(["150", "9"])
+            .output()
+            .unwrap(),
+    );
+    let b = hash_of(
+        std::process::Command::new(bin)
+            .args(["150", "9"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(a, b);
+    let mut here = app(&[mods_dir()], 9, 1000).unwrap();
+    run(&mut here, 150);
+    assert_eq!(state_hash(&mut here), a, "this process too");
+}
+
+#[test]
+fn a_save_holds_the_whole_game_and_loads_into_a_new_app() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("colony.json");
+    let mut a = app(&[mods_dir()], 5, 1000).unwrap();
+    run(&mut a, 100);
+    colony::save_game(&mut a, &path).unwrap();
+    run(&mut a, 100);
+    // A new app with other founders: the save replaces lantern's state and the world.
+    let mut b = app(&[mods_dir()], 99, 10).unwrap();
+    let notes = colony::load_game(&mut b, &path).unwrap();
+    assert!(notes.is_empty(), "{notes}");
+    run(&mut b, 100);
+    assert_eq!(population(b.world()), population(a.world()));
+    assert_eq!(state_hash(&mut b), state_hash(&mut a));
+}
+
+#[test]
+fn a_reload_that_removes_a_job_reassigns_its_workers_between_two_ticks() {
+    let dir = tempfile::tempdir().unwrap();
+    copy(&mods_dir(), dir.path());
+    let mut a = app(&[dir.path().to_path_buf()], 1, 300).unwrap();
+    run(&mut a, 20);
+    std::fs::write(
+        dir.path().join("settlement/data/jobs.toml"),
+        "[[jobs]]\nid = \"farmer\"\nname = \"Farmer\"\nfood = 3\neats = 1\n\n\
+         [[jobs]]\nid = \"cook\"\nname = \"Cook\"\nfood = 2\neats = 1\n",
+    )
+    .unwrap();
+    a.world().resource::<Lantern>().reload_soon();
+    a.update();
+    let out = output(&a);
+    let summary = out.reloaded.clone().unwrap_or_default();
+    assert!(summary.contains("-1 job"), "{summary}");
+    let problems = out.problems.join("\n");
+    assert!(
+        problems
+            .contains("job `settlement:miner` is gone: its 100 workers are now `settlement:cook`"),
+        "{problems}"
+    );
+    let mut q = a.world_mut().query::<&Colonist>();
+    assert!(q.iter(a.world()).all(|c| c.job != "settlement:miner"));
+}
+
+#[test]
+fn a_tick_past_the_event_cap_says_so_and_drops_nothing_quietly() {
+    let mut a = app(&[mods_dir()], 1, 100).unwrap();
+    a.world_mut()
+        .resource_mut::<Lantern>()
+        .live()
+        .game_mut()
+        .set_event_cap(1);
+    // Day 1 raises `day_started`, whose trigger starts a quest and may recruit: past one event.
+    for _ in 0..10 {
+        a.update();
+    }
+    match &output(&a).error {
+        Some(lantern::Error::EventCap { cap: 1, raised, .. }) => assert!(*raised > 1),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn copy(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target: PathBuf = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
