@@ -376,3 +376,46 @@ fn a_reload_with_the_world_lent_reconciles_it_in_the_report_and_a_load_puts_it_b
     );
     assert_eq!(fresh.colonists[&1], "settlers:farmer");
 }
+
+#[test]
+fn a_game_raises_many_events_of_one_kind_at_once_or_none() {
+    let dir = mods(&[
+        ("data/jobs.toml", JOBS),
+        (
+            "data/counted.toml",
+            "[[quests]]\nid = \"shifts\"\nname = \"Shifts\"\non = \"hired\"\ncount = 1000\nactions = []\n",
+        ),
+    ]);
+    let mut g = world_of(&dir).start(1);
+    g.perform(
+        "start_quest",
+        &[("quest", Value::str("settlers:shifts"))],
+        "test",
+    )
+    .unwrap();
+    g.set_event_cap(2000);
+    let rows = (0..1000).map(|i| [Value::str(if i % 2 == 0 { "farmer" } else { "miner" })]);
+    let queued = g.turn(|g| g.raise_many("hired", &["job"], rows)).unwrap();
+    assert_eq!(queued, 1000);
+    let count =
+        |g: &Game| g.state().quests[&lantern::id::Id::qualified("settlers:shifts").unwrap()].count;
+    assert_eq!(count(&g), 1000);
+
+    // A row that does not fit refuses the call whole: none of its events is handled.
+    let rows = vec![vec![Value::str("farmer")], vec![Value::Int(3)]];
+    let err = g
+        .turn(|g| g.raise_many("hired", &["job"], rows))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("row 2 of `hired`: field `job`"), "{err}");
+    assert!(err.ends_with("none of the events was raised"), "{err}");
+    let err = g
+        .turn(|g| g.raise_many("hired", &["jobb"], [[Value::str("farmer")]]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("has no payload field `jobb`; did you mean `job`?"),
+        "{err}"
+    );
+    assert_eq!(count(&g), 1000);
+}

@@ -712,6 +712,17 @@ impl Game {
         Ok(())
     }
 
+    /// Where the queue ends now, to go back to if what is queued next is refused whole.
+    pub(crate) fn queue_mark(&self) -> (usize, usize) {
+        (self.events.queue.len(), self.events.unqueued)
+    }
+
+    /// Takes back what was queued since `queue_mark`.
+    pub(crate) fn back_to_mark(&mut self, (queued, unqueued): (usize, usize)) {
+        self.events.queue.truncate(queued);
+        self.events.unqueued = unqueued;
+    }
+
     /// Puts an event at the back of the queue, unless the queue holds a turn's cap of events
     /// already: no turn handles more, so it would be dropped with them, and a handler emitting in
     /// a loop would fill memory first. It is counted instead, and the turn's report says so.

@@ -170,6 +170,65 @@ impl Game {
             .map_err(crate::Error::Refused)
     }
 
+    /// Queues many events of one kind at once (a thousand colonists' ticks): the payload fields
+    /// are named once, in `fields`, and each row gives their values in that order. The names are
+    /// looked up once; each row is checked as [`raise`](Self::raise) checks a payload, and a row
+    /// that does not fit refuses the whole call, queueing none of them. Returns how many were
+    /// queued.
+    pub fn raise_many<R: AsRef<[Value]>>(
+        &mut self,
+        event: &str,
+        fields: &[&str],
+        rows: impl IntoIterator<Item = R>,
+    ) -> Result<usize, crate::Error> {
+        let content = self.content().clone();
+        let Some(kind) = content.events.lookup(event) else {
+            let help = crate::diag::did_you_mean_suffix(event, content.events.names());
+            return Err(crate::Error::Refused(format!(
+                "there is no event `{event}`{help}"
+            )));
+        };
+        let def = content.events.get(kind);
+        let mut at = Vec::with_capacity(fields.len());
+        for name in fields {
+            let Some((i, _)) = def.field(name) else {
+                let names = def.payload.iter().map(|(n, _)| n.as_str());
+                let help = crate::diag::did_you_mean_suffix(name, names);
+                return Err(crate::Error::Refused(format!(
+                    "event `{event}` has no payload field `{name}`{help}"
+                )));
+            };
+            at.push(i);
+        }
+        let mark = self.queue_mark();
+        let mut payload: Vec<(usize, Value)> = Vec::with_capacity(at.len());
+        let mut queued = 0;
+        for (n, row) in rows.into_iter().enumerate() {
+            let row = row.as_ref();
+            let result = if row.len() == at.len() {
+                payload.clear();
+                payload.extend(at.iter().copied().zip(row.iter().cloned()));
+                self.emit(kind, CreatureRef::Player, None, &payload, None)
+            } else {
+                Err(crate::Error::Refused(format!(
+                    "it has {} values for {} fields",
+                    row.len(),
+                    at.len()
+                )))
+            };
+            if let Err(e) = result {
+                self.back_to_mark(mark);
+                return Err(crate::Error::Refused(format!(
+                    "row {} of `{event}`: {}; none of the events was raised",
+                    n + 1,
+                    e.message()
+                )));
+            }
+            queued += 1;
+        }
+        Ok(queued)
+    }
+
     pub(crate) fn raise_because(
         &mut self,
         event: &str,
