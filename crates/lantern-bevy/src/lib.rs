@@ -85,6 +85,11 @@ impl Lantern {
 pub struct ModEvents(Vec<(String, Vec<(String, Value)>)>);
 
 impl ModEvents {
+    /// Forgets the events raised so far (for an app that runs without lantern).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
     /// Raises `event` (the game's, the engine's or a mod's custom one) with its payload by field.
     pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) {
         self.0.push((

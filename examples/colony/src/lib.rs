@@ -231,26 +231,45 @@ fn reassign(world: &mut World, content: &Content) -> Vec<String> {
         .collect()
 }
 
+/// The jobs of the content the game runs over, as the work system reads them: each job's food
+/// brought in less food eaten, per worker and tick. Made again after a reload.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Jobs(pub std::collections::BTreeMap<String, i64>);
+
+impl Jobs {
+    /// The jobs `content` defines.
+    pub fn of(content: &Content) -> Jobs {
+        Jobs(
+            content
+                .table::<Job>("jobs")
+                .map(|(id, job)| (id.to_string(), job.food - job.eats))
+                .collect(),
+        )
+    }
+}
+
 /// Each tick: the workers bring in and eat food; the game raises `famine` when the stores run out.
 fn work(
-    lantern: Res<Lantern>,
+    jobs: Res<Jobs>,
     colonists: Query<&Colonist>,
     mut stores: ResMut<Stores>,
     mut events: ResMut<ModEvents>,
 ) {
-    let content = lantern.content();
-    let mut jobs: Vec<(&lantern::id::Id, &Job)> = content.table::<Job>("jobs").collect();
-    jobs.sort_by(|a, b| a.0.cmp(b.0));
-    let mut net = 0i64;
-    for c in &colonists {
-        if let Some((_, job)) = jobs.iter().find(|(id, _)| id.as_str() == c.job) {
-            net += job.food - job.eats;
-        }
-    }
+    let net: i64 = colonists
+        .iter()
+        .map(|c| jobs.0.get(&c.job).copied().unwrap_or(0))
+        .sum();
     let before = stores.food;
     stores.food += net;
     if stores.food < 0 && before >= 0 {
         events.raise("famine", &[("food", Value::Int(stores.food))]);
+    }
+}
+
+/// After a tick that reloaded the mods: the work system's jobs are the new content's.
+fn refresh_jobs(output: Res<LanternOutput>, lantern: Res<Lantern>, mut jobs: ResMut<Jobs>) {
+    if output.reloaded.is_some() {
+        *jobs = Jobs::of(&lantern.content());
     }
 }
 
@@ -294,13 +313,15 @@ fn council(world: &mut World) {
 /// cooks), the game's systems, and lantern's tick after them.
 pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::Error> {
     let (lantern, _notes) = Lantern::start(roots, &rules(), seed)?;
+    let jobs = Jobs::of(&lantern.content());
     let mut app = App::new();
     app.add_plugins(LanternPlugin)
         .insert_resource(lantern)
+        .insert_resource(jobs)
         .insert_resource(Stores { food: 500 })
         .insert_resource(Clock::default())
         .add_systems(Update, (calendar, work).chain().before(LanternSet))
-        .add_systems(Update, council.after(LanternSet));
+        .add_systems(Update, (refresh_jobs, council).chain().after(LanternSet));
     let world = app.world_mut();
     for i in 0..founders {
         let job = ["settlement:farmer", "settlement:miner", "settlement:cook"][(i % 3) as usize];
@@ -313,6 +334,27 @@ pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::
         .game_mut()
         .set_event_cap(10_000);
     Ok(app)
+}
+
+/// The colony with its own systems only, no lantern: the jobs given, the events its systems
+/// raise heard by nobody. What a tick costs the game itself, beside which lantern's share is
+/// measured (`benches/tick.rs`).
+pub fn app_without_lantern(jobs: Jobs, founders: u32) -> App {
+    fn nobody_listens(mut events: ResMut<ModEvents>) {
+        events.clear();
+    }
+    let mut app = App::new();
+    app.init_resource::<ModEvents>()
+        .insert_resource(jobs)
+        .insert_resource(Stores { food: 500 })
+        .insert_resource(Clock::default())
+        .add_systems(Update, (calendar, work, nobody_listens).chain());
+    let world = app.world_mut();
+    for i in 0..founders {
+        let job = ["settlement:farmer", "settlement:miner", "settlement:cook"][(i % 3) as usize];
+        spawn(world, job);
+    }
+    app
 }
 
 /// The colony's bundled mods.
