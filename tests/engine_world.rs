@@ -78,6 +78,7 @@ fn rules() -> Rules {
                     Ok(Vec::new())
                 },
             )
+            .fresh(|_content| Colony::default())
             .reconcile(|c: &mut Colony, content| {
                 let mut lines = Vec::new();
                 let jobs: Vec<String> = content
@@ -418,4 +419,38 @@ fn a_game_raises_many_events_of_one_kind_at_once_or_none() {
         "{err}"
     );
     assert_eq!(count(&g), 1000);
+}
+
+#[test]
+fn a_test_game_gets_a_world_of_its_own_that_its_verbs_drive_and_g_world_reads() {
+    let dir = mods(&[
+        ("data/jobs.toml", JOBS),
+        (
+            "tests/world.lua",
+            "describe('the world', function()\n\
+               it('hires into a test game\\'s own world', function()\n\
+                 local g = lantern.test.game({ seed = 1 })\n\
+                 expect(g:world().next).to_be(0)\n\
+                 g:hire('settlers:farmer')\n\
+                 g:verb('hire', 'settlers:miner')\n\
+                 expect(g:world().next).to_be(2)\n\
+                 expect(g:world().colonists['2']).to_be('settlers:miner')\n\
+                 local other = lantern.test.game({ seed = 1 })\n\
+                 expect(other:world().next).to_be(0)\n\
+               end)\n\
+             end)\n",
+        ),
+    ]);
+    let files = lantern::harness::discover(dir.path());
+    let h = std::sync::Arc::new(
+        lantern::harness::Harness::new(dir.path(), Limits::default()).with_rules(rules()),
+    );
+    let results = lantern::harness::run(&h, &files, None);
+    assert_eq!(results.len(), 1);
+    assert!(
+        matches!(results[0].status, lantern::harness::Status::Passed),
+        "{:?} {:?}",
+        results[0].status,
+        results[0].output
+    );
 }

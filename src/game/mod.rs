@@ -33,7 +33,7 @@ pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
-pub(crate) use world::lend;
+pub(crate) use world::{lend, lend_dyn};
 
 use crate::content::{Content, Value};
 use crate::diag::Code;

@@ -59,7 +59,11 @@ impl Drop for EndLoan {
 /// Lends `world` to the game at `game`'s address, on this thread, until the guard drops. The
 /// caller holds `world`'s `&mut` for at least as long as the guard.
 pub(crate) fn lend<W: Any>(game: &Game, world: &mut W) -> impl Drop {
-    let world: &mut dyn Any = world;
+    lend_dyn(game, world)
+}
+
+/// [`lend`] for a world whose type is erased (a test game's).
+pub(crate) fn lend_dyn(game: &Game, world: &mut dyn Any) -> impl Drop {
     let lent = Lent {
         game: std::ptr::from_ref(game),
         world: NonNull::from(world),
@@ -103,6 +107,17 @@ impl Game {
         self.lent().map(|w| unsafe { w.as_ref() })?.downcast_ref()
     }
 
+    /// The world lent to this game now, to change directly: for the game's own code around
+    /// lantern's turns (a verb that runs the engine's systems on it). Unlike an action's
+    /// deferred change, what is changed through it is not undone when the verb fails.
+    pub fn world_mut<W: Any>(&mut self) -> Option<&mut W> {
+        // SAFETY: as in `world`; `&mut self` means no reference made from the loan lives, and
+        // the one made here borrows the game mutably, so none is made while it lives.
+        self.lent()
+            .map(|mut w| unsafe { w.as_mut() })?
+            .downcast_mut()
+    }
+
     /// The type-erased world lent to this game on this thread.
     fn lent(&self) -> Option<NonNull<dyn Any>> {
         LENT.with(Cell::get)
@@ -136,6 +151,11 @@ impl Game {
             ),
             Some(_) => format!("the world lent to this game is not a `{type_name}`"),
         }
+    }
+
+    /// The game's code (its declared world's hooks, for the harness).
+    pub(crate) fn code(&self) -> &crate::host::Code {
+        &self.code
     }
 
     /// How many changes are deferred: a transaction's undo point.
@@ -237,7 +257,7 @@ impl Game {
 
     /// The world as its hooks save it, when the game declared one and it is lent (or a loaded
     /// save's world waits to be put back): what a save writes and the hash covers.
-    pub(super) fn world_json(&self) -> Option<serde_json::Value> {
+    pub(crate) fn world_json(&self) -> Option<serde_json::Value> {
         let hooks = self.code.world()?;
         match self.lent() {
             // SAFETY: as in `world`.

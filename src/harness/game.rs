@@ -25,6 +25,9 @@ pub(crate) struct TestGame {
     output: Arc<AtomicRefCell<Vec<String>>>,
     /// How many games of this test file are alive, this one included.
     live: Arc<AtomicUsize>,
+    /// The game's own world, made fresh for this test game when the game says how
+    /// (`WorldHooks::fresh`), and lent to it around every call that drives it.
+    world: Option<Box<dyn std::any::Any + Send>>,
 }
 
 impl Drop for TestGame {
@@ -95,12 +98,16 @@ pub(crate) fn constructor(
         // What the mods' scripts ran while they loaded was done for this test.
         charge(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
         live.fetch_add(1, Relaxed);
+        let world = (game.code().world())
+            .and_then(|w| w.fresh.as_ref())
+            .map(|fresh| fresh(&prepared.content));
         Ok(TestGame {
             game,
             symbols,
             sources,
             output: output.clone(),
             live: live.clone(),
+            world,
         })
     })
 }
@@ -114,7 +121,7 @@ fn driving<A, R>(
 ) -> impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R> {
     move |lua, this, args| {
         let before = this.game.work();
-        let result = charged(lua, || f(lua, this, args));
+        let result = charged(lua, || this.with_world(|this| f(lua, this, args)));
         let work = this.game.work().saturating_sub(before);
         charge(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
         result
@@ -204,6 +211,7 @@ const METHODS: &[&str] = &[
     "hash",
     "verb",
     "state",
+    "world",
     "messages",
     "problems",
     "enemies",
@@ -242,6 +250,22 @@ fn known<V>(
 }
 
 impl TestGame {
+    /// Runs `f` with the test game's own world lent to its game, if it has one.
+    fn with_world<R>(&mut self, f: impl FnOnce(&mut TestGame) -> R) -> R {
+        let Some(mut world) = self.world.take() else {
+            return f(self);
+        };
+        let result = {
+            let _lent = crate::game::lend_dyn(&self.game, world.as_mut());
+            self.game.settle_world();
+            let result = f(self);
+            self.game.flush_world();
+            result
+        };
+        self.world = Some(world);
+        result
+    }
+
     fn entry(&self, action: crate::content::Action) -> crate::content::ActionEntry {
         crate::content::ActionEntry {
             action,
@@ -273,6 +297,51 @@ fn creature_of(v: &Value) -> Option<CreatureRef> {
         Value::String(s) => crate::lua::bridge::parse_ref(&s.to_string_lossy()),
         _ => None,
     }
+}
+
+/// The methods over the hosting game's own vocabulary: its verbs, its state, its world.
+fn hosting_game_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_method_mut(
+        "verb",
+        driving(|lua, this, (name, args): (String, mlua::Variadic<Value>)| {
+            let mut values = Vec::with_capacity(args.len());
+            for (i, a) in args.iter().enumerate() {
+                let v = crate::lua::bridge::from_lua(a).ok_or_else(|| {
+                    located(
+                        lua,
+                        format!(
+                            "g:verb: argument {} cannot be a {} (a number, text or boolean)",
+                            i + 1,
+                            a.type_name()
+                        ),
+                    )
+                })?;
+                values.push(v);
+            }
+            let done = this.game.verb(&name, &values);
+            this.flush();
+            done.map_err(|e| located(lua, e.into()))
+        }),
+    );
+    methods.add_method_mut(
+        "world",
+        driving(|lua, this, ()| match this.game.world_json() {
+            Some(json) => crate::lua::storage::from_json(lua, &json),
+            None => Err(located(
+                lua,
+                "this game keeps no world of its own for tests (`WorldHooks::fresh`)".to_string(),
+            )),
+        }),
+    );
+    methods.add_method(
+        "state",
+        reading(
+            |lua, this: &TestGame, ()| match this.game.state().host.to_json() {
+                Some(json) => crate::lua::storage::from_json(lua, &json),
+                None => Ok(Value::Nil),
+            },
+        ),
+    );
 }
 
 impl UserData for TestGame {
@@ -597,37 +666,7 @@ impl UserData for TestGame {
             "hash",
             reading(|_, this: &TestGame, ()| Ok(this.game.state_hash())),
         );
-        methods.add_method_mut(
-            "verb",
-            driving(|lua, this, (name, args): (String, mlua::Variadic<Value>)| {
-                let mut values = Vec::with_capacity(args.len());
-                for (i, a) in args.iter().enumerate() {
-                    let v = crate::lua::bridge::from_lua(a).ok_or_else(|| {
-                        located(
-                            lua,
-                            format!(
-                                "g:verb: argument {} cannot be a {} (a number, text or boolean)",
-                                i + 1,
-                                a.type_name()
-                            ),
-                        )
-                    })?;
-                    values.push(v);
-                }
-                let done = this.game.verb(&name, &values);
-                this.flush();
-                done.map_err(|e| located(lua, e.into()))
-            }),
-        );
-        methods.add_method(
-            "state",
-            reading(
-                |lua, this: &TestGame, ()| match this.game.state().host.to_json() {
-                    Some(json) => crate::lua::storage::from_json(lua, &json),
-                    None => Ok(Value::Nil),
-                },
-            ),
-        );
+        hosting_game_methods(methods);
         methods.add_method_mut(
             "messages",
             driving(|lua, this, ()| {

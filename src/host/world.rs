@@ -12,6 +12,7 @@ type SaveFn<W> = dyn Fn(&W) -> serde_json::Value + Send + Sync;
 type LoadFn<W> =
     dyn Fn(&mut W, serde_json::Value, &Content) -> Result<Vec<String>, String> + Send + Sync;
 type ReconcileFn<W> = dyn Fn(&mut W, &Content) -> Vec<String> + Send + Sync;
+type FreshFn<W> = dyn Fn(&Content) -> W + Send + Sync;
 
 /// How a game's own world joins the save, the state hash and a reload, for
 /// [`Vocabulary::world`]. What it saves is what the hash covers, so it is the part of the world
@@ -21,9 +22,10 @@ pub struct WorldHooks<W> {
     save: Arc<SaveFn<W>>,
     load: Arc<LoadFn<W>>,
     reconcile: Option<Arc<ReconcileFn<W>>>,
+    fresh: Option<Arc<FreshFn<W>>>,
 }
 
-impl<W: Any> WorldHooks<W> {
+impl<W: Any + Send> WorldHooks<W> {
     /// `save` writes the world as JSON (into the save file and the state hash); `load` puts a
     /// saved world back into the lent world, over the content the game runs now, and returns a
     /// line for everything it dropped or changed (each becomes a warning), or refuses the save's
@@ -39,7 +41,17 @@ impl<W: Any> WorldHooks<W> {
             save: Arc::new(save),
             load: Arc::new(load),
             reconcile: None,
+            fresh: None,
         }
+    }
+
+    /// How a new world is made over the mods' content, for a game the test harness makes: each
+    /// test game gets its own, lent to it around every call the test makes (`g:verb`, `g:emit`,
+    /// ...), so a test drives the game's real systems (a verb that runs them on the world) and
+    /// reads the world back with `g:world()` (as `save` writes it).
+    pub fn fresh(mut self, f: impl Fn(&Content) -> W + Send + Sync + 'static) -> WorldHooks<W> {
+        self.fresh = Some(Arc::new(f));
+        self
     }
 
     /// How the world is brought in line with content that changed under it (a reload that
@@ -61,6 +73,7 @@ type ErasedLoad = dyn Fn(&mut dyn Any, serde_json::Value, &Content) -> Option<Re
     + Send
     + Sync;
 type ErasedReconcile = dyn Fn(&mut dyn Any, &Content) -> Option<Vec<String>> + Send + Sync;
+type ErasedFresh = dyn Fn(&Content) -> Box<dyn Any + Send> + Send + Sync;
 
 /// The hooks with the world's type erased, for the engine.
 pub(crate) struct WorldCode {
@@ -69,6 +82,8 @@ pub(crate) struct WorldCode {
     pub(crate) save: Arc<ErasedSave>,
     pub(crate) load: Arc<ErasedLoad>,
     pub(crate) reconcile: Option<Arc<ErasedReconcile>>,
+    /// A new world for a test game, if the game says how to make one.
+    pub(crate) fresh: Option<Arc<ErasedFresh>>,
 }
 
 impl<S: GameState> Vocabulary<S> {
@@ -78,11 +93,12 @@ impl<S: GameState> Vocabulary<S> {
     /// reload reconciles it with the new content. Its actions and checks read it and defer
     /// changes to it ([`Effects::defer`](super::Effects::defer)) whether or not it is declared;
     /// declaring it is what makes it part of the game's saves and hash.
-    pub fn world<W: Any>(mut self, hooks: WorldHooks<W>) -> Self {
+    pub fn world<W: Any + Send>(mut self, hooks: WorldHooks<W>) -> Self {
         let WorldHooks {
             save,
             load,
             reconcile,
+            fresh,
         } = hooks;
         self.code.world = Some(WorldCode {
             type_name: std::any::type_name::<W>(),
@@ -93,8 +109,11 @@ impl<S: GameState> Vocabulary<S> {
             reconcile: reconcile.map(|f| {
                 Arc::new(move |w: &mut dyn Any, content: &Content| {
                     w.downcast_mut::<W>().map(|w| f(w, content))
-                })
-                    as Arc<dyn Fn(&mut dyn Any, &Content) -> Option<Vec<String>> + Send + Sync>
+                }) as Arc<ErasedReconcile>
+            }),
+            fresh: fresh.map(|f| {
+                Arc::new(move |content: &Content| Box::new(f(content)) as Box<dyn Any + Send>)
+                    as Arc<ErasedFresh>
             }),
         });
         self

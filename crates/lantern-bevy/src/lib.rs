@@ -81,13 +81,26 @@ impl Lantern {
 
 /// Events the game's systems raise for the mods during a frame, handed to lantern by the tick in
 /// the order they were raised.
-#[derive(Resource, Default)]
+#[derive(Resource, Default, Clone)]
 pub struct ModEvents(Vec<(String, Vec<(String, Value)>)>);
 
 impl ModEvents {
     /// Forgets the events raised so far (for an app that runs without lantern).
     pub fn clear(&mut self) {
         self.0.clear();
+    }
+
+    /// The events raised so far, in order, each with its payload by field.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, Vec<(&str, Value)>)> {
+        self.0.iter().map(|(event, payload)| {
+            (
+                event.as_str(),
+                payload
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.clone()))
+                    .collect(),
+            )
+        })
     }
 
     /// Raises `event` (the game's, the engine's or a mod's custom one) with its payload by field.

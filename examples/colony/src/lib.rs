@@ -12,6 +12,7 @@
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::RunSystemOnce;
 use lantern::content::{Content, Value};
 use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
 use lantern_bevy::{Lantern, LanternOutput, LanternPlugin, LanternSet, ModEvents};
@@ -140,11 +141,60 @@ pub fn rules() -> Rules {
         .function("food", &[], "The food in store.", |q, _| {
             Ok(Value::Int(q.world::<World>()?.resource::<Stores>().food))
         })
+        .verb(
+            "tick",
+            &[Param::int("ticks").optional().within(1, 1000)],
+            "Runs the colony's own systems (the calendar, the work) for some ticks: what a test drives.",
+            |g, args| {
+                for _ in 0..args.opt_int("ticks").unwrap_or(1) {
+                    let world = g
+                        .world_mut::<World>()
+                        .ok_or("the colony's world is not lent")?;
+                    world
+                        .run_system_once(calendar)
+                        .and_then(|()| world.run_system_once(work))
+                        .map_err(|e| e.to_string())?;
+                    let events = std::mem::take(&mut *world.resource_mut::<ModEvents>());
+                    for (event, payload) in events.iter() {
+                        g.raise(event, &payload)?;
+                    }
+                }
+                Ok(())
+            },
+        )
+        .verb(
+            "set_food",
+            &[Param::int("food")],
+            "Sets the stores (a test's starting point).",
+            |g, args| {
+                let food = args.int("food");
+                g.world_mut::<World>()
+                    .ok_or("the colony's world is not lent")?
+                    .resource_mut::<Stores>()
+                    .food = food;
+                Ok(())
+            },
+        )
         .world(
             WorldHooks::new(save, load)
-                .reconcile(|world: &mut World, content| reassign(world, content)),
+                .reconcile(|world: &mut World, content| reassign(world, content))
+                .fresh(test_world),
         )
         .rules()
+}
+
+/// A small colony for a test game: 30 founders, 500 food, the content's jobs.
+fn test_world(content: &Content) -> World {
+    let mut world = World::new();
+    world.insert_resource(Stores { food: 500 });
+    world.insert_resource(Clock::default());
+    world.insert_resource(Jobs::of(content));
+    world.init_resource::<ModEvents>();
+    for i in 0..30 {
+        let job = ["settlement:farmer", "settlement:miner", "settlement:cook"][i % 3];
+        spawn(&mut world, job);
+    }
+    world
 }
 
 /// How many colonists there are.
