@@ -100,7 +100,7 @@ pub(crate) fn constructor(
         live.fetch_add(1, Relaxed);
         let world = (game.code().world())
             .and_then(|w| w.fresh.as_ref())
-            .map(|fresh| fresh(&prepared.content));
+            .map(|fresh| fresh(prepared.content.clone()));
         Ok(TestGame {
             game,
             symbols,

@@ -12,7 +12,7 @@ type SaveFn<W> = dyn Fn(&W) -> serde_json::Value + Send + Sync;
 type LoadFn<W> =
     dyn Fn(&mut W, serde_json::Value, &Content) -> Result<Vec<String>, String> + Send + Sync;
 type ReconcileFn<W> = dyn Fn(&mut W, &Content) -> Vec<String> + Send + Sync;
-type FreshFn<W> = dyn Fn(&Content) -> W + Send + Sync;
+type FreshFn<W> = dyn Fn(Arc<Content>) -> W + Send + Sync;
 
 /// How a game's own world joins the save, the state hash and a reload, for
 /// [`Vocabulary::world`]. What it saves is what the hash covers, so it is the part of the world
@@ -45,11 +45,11 @@ impl<W: Any + Send> WorldHooks<W> {
         }
     }
 
-    /// How a new world is made over the mods' content, for a game the test harness makes: each
-    /// test game gets its own, lent to it around every call the test makes (`g:verb`, `g:emit`,
-    /// ...), so a test drives the game's real systems (a verb that runs them on the world) and
-    /// reads the world back with `g:world()` (as `save` writes it).
-    pub fn fresh(mut self, f: impl Fn(&Content) -> W + Send + Sync + 'static) -> WorldHooks<W> {
+    /// How a new world is made over the mods' content (shared, not copied), for a game the test
+    /// harness makes: each test game gets its own, lent to it around every call the test makes
+    /// (`g:verb`, `g:emit`, ...), so a test drives the game's real systems (a verb that runs
+    /// them on the world) and reads the world back with `g:world()` (as `save` writes it).
+    pub fn fresh(mut self, f: impl Fn(Arc<Content>) -> W + Send + Sync + 'static) -> WorldHooks<W> {
         self.fresh = Some(Arc::new(f));
         self
     }
@@ -73,7 +73,7 @@ type ErasedLoad = dyn Fn(&mut dyn Any, serde_json::Value, &Content) -> Option<Re
     + Send
     + Sync;
 type ErasedReconcile = dyn Fn(&mut dyn Any, &Content) -> Option<Vec<String>> + Send + Sync;
-type ErasedFresh = dyn Fn(&Content) -> Box<dyn Any + Send> + Send + Sync;
+type ErasedFresh = dyn Fn(Arc<Content>) -> Box<dyn Any + Send> + Send + Sync;
 
 /// The hooks with the world's type erased, for the engine.
 pub(crate) struct WorldCode {
@@ -112,7 +112,7 @@ impl<S: GameState> Vocabulary<S> {
                 }) as Arc<ErasedReconcile>
             }),
             fresh: fresh.map(|f| {
-                Arc::new(move |content: &Content| Box::new(f(content)) as Box<dyn Any + Send>)
+                Arc::new(move |content: Arc<Content>| Box::new(f(content)) as Box<dyn Any + Send>)
                     as Arc<ErasedFresh>
             }),
         });

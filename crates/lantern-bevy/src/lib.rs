@@ -8,6 +8,8 @@
 //!   runs one lantern turn with the `World` lent ([`lantern::game::Game::with_world`]): the
 //!   frame's events are raised and handled, the mods' triggers, quests and scripts run, and the
 //!   changes the game's actions deferred are applied to the `World` when the turn ends.
+//! - [`ModContent`] is the content the mods define (their data tables), shared with the game's
+//!   systems for reading and replaced by the tick after a reload: nothing is copied.
 //! - [`LanternOutput`] holds what the last tick said: lines for the player, problems rendered at
 //!   their files and lines, a reload's summary, and the error of a tick that failed (never
 //!   dropped: a tick past the event cap is `Error::EventCap`).
@@ -76,6 +78,26 @@ impl Lantern {
     /// Asks for a reload before the next tick (what the watcher does).
     pub fn reload_soon(&self) {
         self.pending.raise();
+    }
+}
+
+/// The content the mods define, for the game's systems to read (`content.table::<Job>("jobs")`):
+/// the running game's own `Arc`, replaced by [`run_turn`] after a reload that took.
+#[derive(Resource, Clone)]
+pub struct ModContent(pub Arc<Content>);
+
+impl std::ops::Deref for ModContent {
+    type Target = Content;
+    fn deref(&self) -> &Content {
+        &self.0
+    }
+}
+
+impl Lantern {
+    /// The content now, as the resource the game's systems read; [`LanternPlugin`] users insert
+    /// it with the [`Lantern`] resource.
+    pub fn mod_content(&self) -> ModContent {
+        ModContent(self.content())
     }
 }
 
@@ -149,12 +171,16 @@ impl Plugin for LanternPlugin {
 pub fn run_turn(world: &mut World) {
     let events = std::mem::take(&mut world.resource_mut::<ModEvents>().0);
     let mut output = LanternOutput::default();
+    let mut reloaded = None;
     world.resource_scope(|world, mut lantern: Mut<Lantern>| {
         let reload = lantern.pending.take();
         let live = lantern.live();
         live.with_world(world, |live| {
             if reload {
                 let report = live.reload();
+                if report.ok {
+                    reloaded = Some(live.game().content().clone());
+                }
                 output
                     .problems
                     .extend((!report.problems.is_empty()).then(|| report.problems.to_string()));
@@ -182,5 +208,8 @@ pub fn run_turn(world: &mut World) {
                 .push(lantern::diag::render_all(&problems, live.sources()));
         }
     });
+    if let Some(content) = reloaded {
+        world.insert_resource(ModContent(content));
+    }
     world.insert_resource(output);
 }

@@ -45,10 +45,7 @@ fn app(which: &str) -> (bevy_app::App, tempfile::TempDir) {
         let content =
             lantern::load::load_game(&[colony::mods_dir()], &colony::rules(), Default::default())
                 .content;
-        return (
-            colony::app_without_lantern(colony::Jobs::of(&content), FOUNDERS),
-            dir,
-        );
+        return (colony::app_without_lantern(content, FOUNDERS), dir);
     }
     let n: usize = which.parse().expect("alone, 0, 10 or 50");
     copy(&colony::mods_dir(), dir.path());

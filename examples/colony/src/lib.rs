@@ -15,9 +15,10 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::system::RunSystemOnce;
 use lantern::content::{Content, Value};
 use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
-use lantern_bevy::{Lantern, LanternOutput, LanternPlugin, LanternSet, ModEvents};
+use lantern_bevy::{Lantern, LanternOutput, LanternPlugin, LanternSet, ModContent, ModEvents};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A colonist: a stable number of the game's (saves and the hash order by it, not by the
 /// engine's entity handles) and the job's ID.
@@ -184,11 +185,11 @@ pub fn rules() -> Rules {
 }
 
 /// A small colony for a test game: 30 founders, 500 food, the content's jobs.
-fn test_world(content: &Content) -> World {
+fn test_world(content: Arc<Content>) -> World {
     let mut world = World::new();
     world.insert_resource(Stores { food: 500 });
     world.insert_resource(Clock::default());
-    world.insert_resource(Jobs::of(content));
+    world.insert_resource(ModContent(content));
     world.init_resource::<ModEvents>();
     for i in 0..30 {
         let job = ["settlement:farmer", "settlement:miner", "settlement:cook"][i % 3];
@@ -281,45 +282,31 @@ fn reassign(world: &mut World, content: &Content) -> Vec<String> {
         .collect()
 }
 
-/// The jobs of the content the game runs over, as the work system reads them: each job's food
-/// brought in less food eaten, per worker and tick. Made again after a reload.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct Jobs(pub std::collections::BTreeMap<String, i64>);
-
-impl Jobs {
-    /// The jobs `content` defines.
-    pub fn of(content: &Content) -> Jobs {
-        Jobs(
-            content
-                .table::<Job>("jobs")
-                .map(|(id, job)| (id.to_string(), job.food - job.eats))
-                .collect(),
-        )
-    }
-}
-
-/// Each tick: the workers bring in and eat food; the game raises `famine` when the stores run out.
+/// Each tick: the workers bring in and eat food, by the jobs the mods define now; the game raises
+/// `famine` when the stores run out.
 fn work(
-    jobs: Res<Jobs>,
+    content: Res<ModContent>,
     colonists: Query<&Colonist>,
     mut stores: ResMut<Stores>,
     mut events: ResMut<ModEvents>,
 ) {
+    // A handful of jobs: looked up once a tick, by name, from the content the mods define now.
+    let jobs: Vec<(&str, i64)> = content
+        .table::<Job>("jobs")
+        .map(|(id, job)| (id.as_str(), job.food - job.eats))
+        .collect();
     let net: i64 = colonists
         .iter()
-        .map(|c| jobs.0.get(&c.job).copied().unwrap_or(0))
+        .map(|c| {
+            jobs.iter()
+                .find(|(id, _)| *id == c.job)
+                .map_or(0, |(_, n)| *n)
+        })
         .sum();
     let before = stores.food;
     stores.food += net;
     if stores.food < 0 && before >= 0 {
         events.raise("famine", &[("food", Value::Int(stores.food))]);
-    }
-}
-
-/// After a tick that reloaded the mods: the work system's jobs are the new content's.
-fn refresh_jobs(output: Res<LanternOutput>, lantern: Res<Lantern>, mut jobs: ResMut<Jobs>) {
-    if output.reloaded.is_some() {
-        *jobs = Jobs::of(&lantern.content());
     }
 }
 
@@ -363,15 +350,15 @@ fn council(world: &mut World) {
 /// cooks), the game's systems, and lantern's tick after them.
 pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::Error> {
     let (lantern, _notes) = Lantern::start(roots, &rules(), seed)?;
-    let jobs = Jobs::of(&lantern.content());
+    let content = lantern.mod_content();
     let mut app = App::new();
     app.add_plugins(LanternPlugin)
         .insert_resource(lantern)
-        .insert_resource(jobs)
+        .insert_resource(content)
         .insert_resource(Stores { food: 500 })
         .insert_resource(Clock::default())
         .add_systems(Update, (calendar, work).chain().before(LanternSet))
-        .add_systems(Update, (refresh_jobs, council).chain().after(LanternSet));
+        .add_systems(Update, council.after(LanternSet));
     let world = app.world_mut();
     for i in 0..founders {
         let job = ["settlement:farmer", "settlement:miner", "settlement:cook"][(i % 3) as usize];
@@ -389,13 +376,13 @@ pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::
 /// The colony with its own systems only, no lantern: the jobs given, the events its systems
 /// raise heard by nobody. What a tick costs the game itself, beside which lantern's share is
 /// measured (`benches/tick.rs`).
-pub fn app_without_lantern(jobs: Jobs, founders: u32) -> App {
+pub fn app_without_lantern(content: Arc<Content>, founders: u32) -> App {
     fn nobody_listens(mut events: ResMut<ModEvents>) {
         events.clear();
     }
     let mut app = App::new();
     app.init_resource::<ModEvents>()
-        .insert_resource(jobs)
+        .insert_resource(ModContent(content))
         .insert_resource(Stores { food: 500 })
         .insert_resource(Clock::default())
         .add_systems(Update, (calendar, work, nobody_listens).chain());
