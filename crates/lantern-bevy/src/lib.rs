@@ -1,8 +1,9 @@
 //! lantern in a Bevy app: what any Bevy game hosting lantern's mods would otherwise write again.
 //!
 //! - [`Lantern`] is the running game over its mods ([`lantern::reload::Live`]) as an ordinary
-//!   resource: a `Game` is `Send`, and the resource keeps it in a `Mutex` to be `Sync` (locked
-//!   only by the tick, through `&mut`, so never contended).
+//!   resource that stays in the `World`: a `Game` is `Send`, and the resource shares it behind a
+//!   `Mutex` to be `Sync`. [`with_live`] locks it and lends it the `World` at once, which is how
+//!   the tick and the game's own exclusive systems reach both.
 //! - [`ModEvents`] is where the game's systems raise events for the mods during a frame.
 //! - [`run_turn`], an exclusive system in [`LanternSet`], reloads the mods if they changed, then
 //!   runs one lantern turn with the `World` lent ([`lantern::game::Game::with_world`]): the
@@ -20,12 +21,12 @@ use lantern::content::{Content, Value};
 use lantern::diag::Problems;
 use lantern::reload::{Live, Pending, Watch};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The running game over its mods, with what reloads it.
 #[derive(Resource)]
 pub struct Lantern {
-    live: Mutex<Live>,
+    live: Arc<Mutex<Live>>,
     /// Raised by the watcher when a mod's files change; taken by the next tick.
     pending: Pending,
     _watch: Option<Watch>,
@@ -46,7 +47,7 @@ impl Lantern {
     /// A game already started (a loaded save, other limits).
     pub fn of(live: Live) -> Lantern {
         Lantern {
-            live: Mutex::new(live),
+            live: Arc::new(Mutex::new(live)),
             pending: Pending::default(),
             _watch: None,
         }
@@ -64,9 +65,10 @@ impl Lantern {
         Ok(self)
     }
 
-    /// The running game and its mods, to play, save or reload by hand.
-    pub fn live(&mut self) -> &mut Live {
-        self.live.get_mut().unwrap_or_else(PoisonError::into_inner)
+    /// The running game and its mods, to play, save or reload by hand (without the `World`:
+    /// [`with_live`] lends both).
+    pub fn live(&self) -> MutexGuard<'_, Live> {
+        self.live.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The content the mods define, for the game's systems to read (its data tables).
@@ -166,39 +168,48 @@ impl Plugin for LanternPlugin {
     }
 }
 
+/// Runs `f` with the running game and the `World` lent to it (`Live::with_world`): what an
+/// exclusive system of the game calls to reach both. The [`Lantern`] resource stays in the
+/// `World` throughout; a change the game deferred is applied to the `World` when `f` returns, if
+/// no turn applied it before.
+///
+/// `f` must not lock the [`Lantern`] resource again (through the `World` it is lent): the game is
+/// the one `f` already holds.
+pub fn with_live<R>(world: &mut World, f: impl FnOnce(&mut Live) -> R) -> R {
+    let live = Arc::clone(&world.resource::<Lantern>().live);
+    let mut live = live.lock().unwrap_or_else(PoisonError::into_inner);
+    live.with_world(world, f)
+}
+
 /// One lantern turn with the `World` lent: a reload first if the mods changed, then the frame's
 /// events raised and handled, and the game's deferred changes applied to the `World`.
 pub fn run_turn(world: &mut World) {
     let events = std::mem::take(&mut world.resource_mut::<ModEvents>().0);
+    let reload = world.resource::<Lantern>().pending.take();
     let mut output = LanternOutput::default();
-    let mut reloaded = None;
-    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
-        let reload = lantern.pending.take();
-        let live = lantern.live();
-        live.with_world(world, |live| {
-            if reload {
-                let report = live.reload();
-                if report.ok {
-                    reloaded = Some(live.game().content().clone());
-                }
-                output
-                    .problems
-                    .extend((!report.problems.is_empty()).then(|| report.problems.to_string()));
-                output.reloaded = Some(report.summary);
+    let reloaded = with_live(world, |live| {
+        let mut reloaded = None;
+        if reload {
+            let report = live.reload();
+            if report.ok {
+                reloaded = Some(live.game().content().clone());
             }
-            let game = live.game_mut();
-            let turn = game.turn(|g| {
-                for (event, payload) in &events {
-                    let payload: Vec<(&str, Value)> = payload
-                        .iter()
-                        .map(|(k, v)| (k.as_str(), v.clone()))
-                        .collect();
-                    g.raise(event, &payload)?;
-                }
-                Ok(())
-            });
-            output.error = turn.err();
+            if !report.problems.is_empty() {
+                output.problems.push(report.problems.to_string());
+            }
+            output.reloaded = Some(report.summary);
+        }
+        let turn = live.game_mut().turn(|g| {
+            for (event, payload) in &events {
+                let payload: Vec<(&str, Value)> = payload
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.clone()))
+                    .collect();
+                g.raise(event, &payload)?;
+            }
+            Ok(())
         });
+        output.error = turn.err();
         let game = live.game_mut();
         output.messages = game.take_messages();
         let problems = game.take_problems();
@@ -207,6 +218,7 @@ pub fn run_turn(world: &mut World) {
                 .problems
                 .push(lantern::diag::render_all(&problems, live.sources()));
         }
+        reloaded
     });
     if let Some(content) = reloaded {
         world.insert_resource(ModContent(content));

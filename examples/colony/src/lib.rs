@@ -15,7 +15,9 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::system::RunSystemOnce;
 use lantern::content::{Content, Value};
 use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
-use lantern_bevy::{Lantern, LanternOutput, LanternPlugin, LanternSet, ModContent, ModEvents};
+use lantern_bevy::{
+    with_live, Lantern, LanternOutput, LanternPlugin, LanternSet, ModContent, ModEvents,
+};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -326,23 +328,21 @@ fn council(world: &mut World) {
     if !clock.tick.is_multiple_of(5 * TICKS_PER_DAY) {
         return;
     }
-    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
-        lantern.live().with_world(world, |live| {
-            let game = live.game_mut();
-            let Some(id) = game.draw_encounter("council") else {
-                return;
-            };
-            if game.start_encounter(&id).is_err() {
-                return;
-            }
-            let open = game
-                .encounter()
-                .map(|e| e.options.iter().position(|o| o.blocked.is_none()))
-                .unwrap_or(None);
-            if let Some(n) = open {
-                let _ = game.choose(n + 1);
-            }
-        });
+    with_live(world, |live| {
+        let game = live.game_mut();
+        let Some(id) = game.draw_encounter("council") else {
+            return;
+        };
+        if game.start_encounter(&id).is_err() {
+            return;
+        }
+        let open = game
+            .encounter()
+            .map(|e| e.options.iter().position(|o| o.blocked.is_none()))
+            .unwrap_or(None);
+        if let Some(n) = open {
+            let _ = game.choose(n + 1);
+        }
     });
 }
 
@@ -366,7 +366,7 @@ pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::
     }
     // A real-time colony raises more than a roguelike's hundred events in a tick.
     world
-        .resource_mut::<Lantern>()
+        .resource::<Lantern>()
         .live()
         .game_mut()
         .set_event_cap(10_000);
@@ -401,32 +401,17 @@ pub fn mods_dir() -> PathBuf {
 
 /// The whole game's state hash: lantern's state and the colony's world, lent for the asking.
 pub fn state_hash(app: &mut App) -> String {
-    let world = app.world_mut();
-    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
-        lantern
-            .live()
-            .with_world(world, |live| live.game().state_hash())
-    })
+    with_live(app.world_mut(), |live| live.game().state_hash())
 }
 
 /// Saves the whole game (lantern's state and the world) to `path`.
 pub fn save_game(app: &mut App, path: &Path) -> Result<(), lantern::Error> {
-    let world = app.world_mut();
-    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
-        lantern
-            .live()
-            .with_world(world, |live| live.game().save(path))
-    })
+    with_live(app.world_mut(), |live| live.game().save(path))
 }
 
 /// Loads a save into the running app: lantern's state, and the world put back at once.
 pub fn load_game(app: &mut App, path: &Path) -> Result<lantern::diag::Problems, lantern::Error> {
-    let world = app.world_mut();
-    world.resource_scope(|world, mut lantern: Mut<Lantern>| {
-        lantern
-            .live()
-            .with_world(world, |live| live.load_save(path))
-    })
+    with_live(app.world_mut(), |live| live.load_save(path))
 }
 
 /// What the last tick said.

@@ -124,8 +124,8 @@ fn a_reload_that_removes_a_job_reassigns_its_workers_between_two_ticks() {
 #[test]
 fn a_tick_past_the_event_cap_says_so_and_drops_nothing_quietly() {
     let mut a = app(&[mods_dir()], 1, 100).unwrap();
-    a.world_mut()
-        .resource_mut::<Lantern>()
+    a.world()
+        .resource::<Lantern>()
         .live()
         .game_mut()
         .set_event_cap(1);
