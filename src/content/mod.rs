@@ -98,6 +98,9 @@ pub struct Content {
     /// Whether any item or creature trigger listens to an event (indexed by [`EventKey`]): when none
     /// does, dispatch skips the source's inventory without looking at it.
     pub(crate) borne_listen: Vec<bool>,
+    /// Whether any trigger (of any home), quest or handler of the game's listens to an event
+    /// (indexed by [`EventKey`]): when none does and no script does, dispatch skips it.
+    pub(crate) heard: Vec<bool>,
     /// Quests by the event they count (indexed by [`EventKey`]): ordinals into [`Content::quest_defs`].
     pub(crate) quests_by_event: Vec<Vec<u32>>,
     /// Every quest in ID order, a dense copy of `quests` for dispatch; a quest's `ordinal` is its

@@ -145,7 +145,10 @@ impl Game {
             self.events.current = Some(self.events.handled);
             // The cause is moved in and out, not counted twice: this is the hottest loop.
             self.events.dispatching = Some((event.kind, parent, cause));
-            self.dispatch(&content, &event);
+            // An event nothing listens to is logged and counted, and visits no listener list.
+            if content.heard[event.kind.0 as usize] || self.scripts_listen(event.kind) {
+                self.dispatch(&content, &event);
+            }
             self.events.current = None;
             let cause = self
                 .events
@@ -174,6 +177,13 @@ impl Game {
             self.quests_indexed(),
             "quest progress and its dense copy differ"
         );
+    }
+
+    /// Whether the scripts have a handler for events of `kind` (yes, when they are busy).
+    fn scripts_listen(&self, kind: crate::content::EventKey) -> bool {
+        self.scripts
+            .try_borrow()
+            .map_or(true, |h| h.as_ref().is_some_and(|h| h.listens(kind)))
     }
 
     fn dispatch(&mut self, content: &crate::content::Content, event: &Event) {

@@ -101,6 +101,11 @@ impl Ctx<'_> {
 pub trait ScriptHost: Send {
     /// Called for every handled event, after the native triggers and quests.
     fn on_event(&mut self, game: &mut Game, event: &Event);
+    /// Whether a handler listens to events of `kind`: when no script and nothing else does, the
+    /// event is not dispatched at all. Answering `true` is always safe.
+    fn listens(&self, _kind: crate::content::EventKey) -> bool {
+        true
+    }
     /// Called when the queue is empty again: a place to write script state (storage) into the game.
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).

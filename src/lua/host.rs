@@ -258,6 +258,16 @@ impl LuaRuntime {
 }
 
 impl ScriptHost for LuaRuntime {
+    fn listens(&self, kind: crate::content::EventKey) -> bool {
+        // Busy (a handler running registers no others): say yes, as the trait allows.
+        self.shared.try_borrow().map_or(true, |shared| {
+            shared
+                .by_event
+                .get(kind.0 as usize)
+                .is_some_and(|list| !list.is_empty())
+        })
+    }
+
     fn on_event(&mut self, game: &mut Game, event: &Event) {
         let calls = {
             let shared = self.shared.borrow();

@@ -47,6 +47,7 @@ pub(super) fn resolve_all(
         top_level: Vec::new(),
         quests_by_event: Vec::new(),
         borne_listen: Vec::new(),
+        heard: Vec::new(),
         quest_defs: Vec::new(),
         trigger_ids: BTreeMap::new(),
         overrides,
@@ -504,6 +505,16 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
         content.quests_by_event[q.on.0 as usize].push(ordinal as u32);
     }
     content.quest_defs = content.quests.values().cloned().collect();
+    // An event nothing in the data or the game's Rust listens to; scripts are asked apart.
+    content.heard = (0..events)
+        .map(|k| {
+            !content.quests_by_event[k].is_empty()
+                || content.host_handlers.get(k).is_some_and(|h| !h.is_empty())
+        })
+        .collect();
+    for t in &triggers {
+        content.heard[t.on.0 as usize] = true;
+    }
     content.triggers = triggers;
 }
 
