@@ -209,11 +209,7 @@ enum Msg {
     Line(String),
     End,
     Changed,
-    /// The line editor's printer, for output that arrives while the prompt is shown.
-    Printer(Printer),
 }
-
-type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
 
 /// Loads the mods, starts the run and loads the save asked for; what went wrong is printed.
 fn start(options: &Options) -> Result<Live, ExitCode> {
@@ -254,7 +250,6 @@ pub(super) fn run(options: Options) -> ExitCode {
     // At a terminal the reader waits for each command's output before it shows the next prompt.
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let words = Arc::new(Mutex::new(completion_words(live.game())));
-    let mut printer: Option<Printer> = None;
     // However many bursts of changes come while a reload runs, one more reload follows them.
     let pending = crate::reload::Pending::default();
     let _watch = if options.watch {
@@ -291,19 +286,20 @@ pub(super) fn run(options: Options) -> ExitCode {
         let mut _ack = Ack(None);
         let line = match msg {
             Msg::End => break,
-            Msg::Printer(p) => {
-                printer = Some(p);
-                continue;
-            }
             Msg::Changed => {
                 pending.take();
-                // The prompt is on screen: print above it.
                 let text = reload(&mut live, &words);
-                match printer.as_mut() {
-                    Some(p) => {
-                        let _ = p.print(crate::diag::visible_lines(&text).into_owned());
-                    }
-                    None => print!("{text}"),
+                if interactive {
+                    // The prompt is on screen, the terminal in raw mode: clear the prompt's line,
+                    // print above it and show it again. (rustyline's external printer would do
+                    // this, but while one exists, input sent in one burst, a paste, sticks until
+                    // the next key press: rustyline issue 976.)
+                    // The text is made visible first; only lantern's own line control is raw.
+                    let shown = crate::diag::visible_lines(&text).replace('\n', "\r\n");
+                    std::print!("\r\x1b[2K{shown}> ");
+                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                } else {
+                    print!("{text}");
                 }
                 continue;
             }
@@ -456,17 +452,18 @@ fn read_lines(
                 rustyline::Editor::<Completion, rustyline::history::DefaultHistory>::new()
             {
                 editor.set_helper(Some(Completion { words }));
-                if let Ok(p) = editor.create_external_printer() {
-                    let _ = tx.send(Msg::Printer(Box::new(p)));
-                }
                 while let Ok(line) = editor.readline("> ") {
                     let _ = editor.add_history_entry(line.as_str());
-                    if tx.send(Msg::Line(line)).is_err() {
-                        return;
-                    }
-                    // Wait until the command's output is printed before showing the prompt again.
-                    if done.recv().is_err() {
-                        return;
+                    // A paste of several commands (bracketed paste keeps them in one line) runs
+                    // them one after another.
+                    for command in line.split('\n') {
+                        if tx.send(Msg::Line(command.to_string())).is_err() {
+                            return;
+                        }
+                        // Wait until the command's output is printed before going on.
+                        if done.recv().is_err() {
+                            return;
+                        }
                     }
                 }
                 let _ = tx.send(Msg::End);
