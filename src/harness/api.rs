@@ -308,8 +308,35 @@ fn expectation(lua: &Lua, value: Value) -> mlua::Result<Table> {
     t.raw_set("to_be_near", matcher(to_be_near)?)?;
     t.raw_set("to_contain", matcher(to_contain)?)?;
     t.raw_set("to_fail_with", matcher(to_fail_with)?)?;
+    // A matcher that is not there is a mistake at the test's line, with what was meant.
+    let meta = lua.create_table()?;
+    meta.raw_set(
+        "__index",
+        lua.create_function(|lua, (_, key): (Value, Value)| -> mlua::Result<Value> {
+            let name = key.to_string().unwrap_or_default();
+            crate::lua::budget::charge_suggestions(lua, MATCHERS.len())?;
+            let help = crate::diag::did_you_mean_suffix(&name, MATCHERS.iter().copied());
+            Err(failure(
+                lua,
+                format!(
+                    "expect(...) has no matcher `{}`{help}",
+                    crate::diag::visible(&crate::diag::shown(&name))
+                ),
+            ))
+        })?,
+    )?;
+    t.set_metatable(Some(meta))?;
     Ok(t)
 }
+
+/// The matchers of `expect(x)`.
+const MATCHERS: [&str; 5] = [
+    "to_be",
+    "to_equal",
+    "to_be_near",
+    "to_contain",
+    "to_fail_with",
+];
 
 fn arg(args: &mlua::MultiValue, i: usize) -> Value {
     args.get(i).cloned().unwrap_or(Value::Nil)
@@ -319,6 +346,17 @@ fn to_be(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> 
     let expected = arg(&args, 0);
     if same(actual, &expected) {
         Ok(())
+    } else if let (Value::Table(_), Value::Table(_)) = (actual, &expected) {
+        // Two tables are never the same one here: what was meant is their contents.
+        Err(failure(
+            lua,
+            format!(
+                "to_be asks whether two values are the same one, and these are two tables \
+                 ({} and {}); compare their contents with to_equal",
+                show(&expected),
+                show(actual)
+            ),
+        ))
     } else {
         Err(failure(
             lua,

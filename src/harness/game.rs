@@ -142,6 +142,45 @@ fn reading_field<T, R>(
     move |lua, this| charged(lua, || f(lua, this))
 }
 
+/// What `g:stub_rng` was given, as rolls: a number, or a list of numbers, each a roll.
+fn stub_of(lua: &Lua, value: Value) -> mlua::Result<Stub> {
+    Ok(match value {
+        Value::Number(n) => Stub::Fixed(roll(lua, n)?),
+        Value::Integer(i) => Stub::Fixed(roll(lua, i as f64)?),
+        Value::Table(t) => Stub::Sequence {
+            values: t
+                .sequence_values::<f64>()
+                .map(|v| v.and_then(|v| roll(lua, v)))
+                .collect::<mlua::Result<_>>()?,
+            next: 0,
+        },
+        other => {
+            return Err(located(
+                lua,
+                format!(
+                    "stub_rng takes a number or a list of numbers, not a {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    })
+}
+
+/// A stubbed roll: what a random stream gives, at least 0 and below 1.
+fn roll(lua: &Lua, value: f64) -> mlua::Result<f64> {
+    if (0.0..1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(located(
+            lua,
+            format!(
+                "stub_rng: {value} is not a roll: a roll is at least 0 and below 1 (0 passes \
+                 every chance, 0.999 all but certain ones)"
+            ),
+        ))
+    }
+}
+
 fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
     r.map(|_| ()).map_err(|e| located(lua, e.into()))
 }
@@ -533,23 +572,7 @@ impl UserData for TestGame {
                     crate::game::streams::check_stream(this.game.content(), name)
                         .map_err(|e| located(lua, e))?;
                 }
-                let stub = match value {
-                    Value::Number(n) => Stub::Fixed(n),
-                    Value::Integer(i) => Stub::Fixed(i as f64),
-                    Value::Table(t) => Stub::Sequence {
-                        values: t.sequence_values::<f64>().collect::<mlua::Result<_>>()?,
-                        next: 0,
-                    },
-                    other => {
-                        return Err(located(
-                            lua,
-                            format!(
-                                "stub_rng takes a number or a list of numbers, not a {}",
-                                other.type_name()
-                            ),
-                        ))
-                    }
-                };
+                let stub = stub_of(lua, value)?;
                 this.game.rng_mut().set_stub(stream.as_deref(), stub);
                 Ok(())
             }),
