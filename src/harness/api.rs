@@ -202,13 +202,15 @@ fn run_file_inner(
         output.borrow_mut().clear();
         collector.borrow_mut().running = Some(case.name.clone());
         // A test that caught its budget's or its memory's error has still failed.
+        unmatched_reset(&lua);
         let (result, duration) = super::timed(|| -> mlua::Result<()> {
             for hook in &case.hooks {
                 budget.reset(&lua);
                 budget.settle(hook.call::<()>(()))?;
             }
             budget.reset(&lua);
-            budget.settle(func.call::<()>(()))
+            budget.settle(func.call::<()>(()))?;
+            unmatched_failure(&lua).map_or(Ok(()), Err)
         });
         let printed = std::mem::take(&mut *output.borrow_mut());
         results.push(match result {
@@ -287,13 +289,53 @@ fn failure(lua: &Lua, message: String) -> mlua::Error {
     mlua::Error::runtime(format!("{at}{message}"))
 }
 
+/// The expectations of the running test that no matcher was called on yet, with where each was
+/// made: one left when the test ends checked nothing, and fails the test at its line.
+#[derive(Default)]
+struct Unmatched {
+    next: u64,
+    open: Vec<(u64, String)>,
+}
+
+/// Forgets the expectations of the test before.
+fn unmatched_reset(lua: &Lua) {
+    if let Some(mut u) = lua.app_data_mut::<Unmatched>() {
+        u.open.clear();
+    }
+}
+
+/// The first expectation the test made and never matched, as its failure.
+fn unmatched_failure(lua: &Lua) -> Option<mlua::Error> {
+    let u = lua.app_data_ref::<Unmatched>()?;
+    let (_, at) = u.open.first()?;
+    Some(mlua::Error::runtime(format!(
+        "{at}expect(...) checks nothing without a matcher: call one on it (`to_be`, `to_equal`, \
+         `to_be_near`, `to_contain`, `to_fail_with`)"
+    )))
+}
+
 /// `expect(x)`: a table of matchers bound to `x`, callable as `expect(x).to_be(y)` or `expect(x):to_be(y)`.
 fn expectation(lua: &Lua, value: Value) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.raw_set("__expectation", true)?;
+    let at = crate::lua::report::call_site(lua)
+        .map(|(f, l)| format!("{f}:{l}: "))
+        .unwrap_or_default();
+    if lua.app_data_ref::<Unmatched>().is_none() {
+        lua.set_app_data(Unmatched::default());
+    }
+    let id = lua.app_data_mut::<Unmatched>().map_or(0, |mut u| {
+        u.next += 1;
+        let id = u.next;
+        u.open.push((id, at));
+        id
+    });
     let matcher = |f: fn(&Lua, &Value, mlua::MultiValue) -> mlua::Result<()>| {
         let value = value.clone();
         lua.create_function(move |lua, mut args: mlua::MultiValue| {
+            if let Some(mut u) = lua.app_data_mut::<Unmatched>() {
+                u.open.retain(|(open, _)| *open != id);
+            }
             // Called with `:`, the first argument is the expectation itself.
             if let Some(Value::Table(first)) = args.front() {
                 if first.raw_get::<bool>("__expectation").unwrap_or(false) {
