@@ -265,3 +265,28 @@ fn the_players_mods_live_in_a_folder_of_their_own() {
     assert_eq!(alone.status.code(), Some(1));
     assert!(text.contains("there is no mod `core` in `mine`"), "{text}");
 }
+
+#[test]
+fn each_test_game_has_its_own_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    std::fs::write(
+        dir.path().join("core/tests/two_games_test.lua"),
+        r#"describe("two games", function()
+  it("say their own lines", function()
+    local first = lantern.test.game{}
+    first:give("core:gold", 5)
+    local second = lantern.test.game{}
+    second:give("core:potion", 1)
+    expect(first:messages()).to_equal({ "You receive 5 Gold." })
+    expect(second:messages()).to_equal({ "You receive 1 Healing Potion." })
+  end)
+end)
+"#,
+    )
+    .unwrap();
+    let out = lantern(&["test", "--mods", ".", "two_games"], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("1 passed, 0 failed"), "{text}");
+}

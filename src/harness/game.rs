@@ -25,6 +25,8 @@ pub(crate) struct TestGame {
     output: Arc<AtomicRefCell<Vec<String>>>,
     /// How many games of this test file are alive, this one included.
     live: Arc<AtomicUsize>,
+    /// What this game said, for `g:messages()` (the test's report has every game's lines).
+    said: Vec<String>,
     /// The game's own world, made fresh for this test game when the game says how
     /// (`WorldHooks::fresh`), and lent to it around every call that drives it.
     world: Option<Box<dyn std::any::Any + Send>>,
@@ -107,6 +109,7 @@ pub(crate) fn constructor(
             sources,
             output: output.clone(),
             live: live.clone(),
+            said: Vec::new(),
             world,
         })
     })
@@ -313,10 +316,12 @@ impl TestGame {
     }
 
     /// Messages and problems go to the test's output, so a failing test shows what happened.
+    /// Takes the game's lines: into the test's report, and into this game's own `g:messages()`.
     fn flush(&mut self) {
         let mut out = self.output.borrow_mut();
         for m in self.game.take_messages() {
-            out.push(m);
+            out.push(m.clone());
+            self.said.push(m);
         }
     }
 
@@ -694,8 +699,7 @@ impl UserData for TestGame {
             "messages",
             driving(|lua, this, ()| {
                 this.flush();
-                let lines: Vec<String> = this.output.borrow().clone();
-                lua.create_sequence_from(lines)
+                lua.create_sequence_from(this.said.iter().map(String::as_str))
             }),
         );
         methods.add_method_mut(
