@@ -1,5 +1,5 @@
-//! Runs the colony headless for a number of ticks (`colony [TICKS] [SEED]`) and prints what its
-//! mods said and the game's state hash.
+//! Runs the colony headless for a number of ticks (`colony [TICKS] [SEED] [MODS]`, the bundled
+//! mods by default) and prints what its mods said and the game's state hash.
 
 use std::process::ExitCode;
 
@@ -7,7 +7,10 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let ticks: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(300);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let mut app = match colony::app(&[colony::mods_dir()], seed, 1000) {
+    let mods = args
+        .next()
+        .map_or_else(colony::mods_dir, std::path::PathBuf::from);
+    let mut app = match colony::app(&[mods], seed, 1000) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("{e}");
