@@ -87,7 +87,8 @@ fixtures!(
 
 #[test]
 fn bundled_mods_check_clean() {
-    let out = lantern(&["check"], &root());
+    let shipped = common::shipped_mods();
+    let out = lantern(&["check"], shipped.path());
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("0 errors, 0 warnings in"));
@@ -109,6 +110,7 @@ fn json_format_carries_the_same_fields() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let out = lantern(&["check", "--format", "yaml"], &root());
+    let shipped = common::shipped_mods();
+    let out = lantern(&["check", "--format", "yaml"], shipped.path());
     assert_eq!(out.status.code(), Some(2));
 }

@@ -912,9 +912,15 @@ fn require_finds_modules_in_the_mods_own_folder() {
 
 #[test]
 fn the_example_mods_run_end_to_end() {
+    let shipped = common::shipped_mods();
     let script = "next\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nuse ritual:altar\nquests\nnext\nnext\nattack\nattack\nattack\n";
     let out = String::from_utf8(
-        common::lantern_with_input(&["play", "--no-watch", "--seed", "4"], &root(), script).stdout,
+        common::lantern_with_input(
+            &["play", "--no-watch", "--seed", "4"],
+            shipped.path(),
+            script,
+        )
+        .stdout,
     )
     .unwrap();
     assert!(out.contains("[ritual] the ritual is complete"), "{out}");

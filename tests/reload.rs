@@ -455,7 +455,12 @@ fn editor_swap_files_do_not_trigger_a_reload() {
 fn play_transcript(session: &str, expected: &str, seed: &str) {
     let script =
         std::fs::read_to_string(root().join(format!("tests/fixtures/play/{session}.txt"))).unwrap();
-    let out = common::lantern_with_input(&["play", "--no-watch", "--seed", seed], &root(), &script);
+    let shipped = common::shipped_mods();
+    let out = common::lantern_with_input(
+        &["play", "--no-watch", "--seed", seed],
+        shipped.path(),
+        &script,
+    );
     assert!(out.status.success());
     let transcript = format!(
         "{}--- stderr\n{}",
@@ -493,7 +498,8 @@ fn a_game_saved_in_one_session_continues_in_another_with_the_same_hash() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("run.json");
     let save_arg = save.to_string_lossy().into_owned();
-    let mods = root().join("mods").to_string_lossy().into_owned();
+    let shipped = common::shipped_mods();
+    let mods = shipped.path().join("mods").to_string_lossy().into_owned();
     let first = common::lantern_with_input(
         &["play", "--no-watch", "--seed", "6", "--mods", &mods],
         dir.path(),
@@ -522,7 +528,8 @@ fn a_hazard_in_progress_survives_save_and_load() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("hazard.json");
     let save_arg = save.to_string_lossy().into_owned();
-    let mods = root().join("mods").to_string_lossy().into_owned();
+    let shipped = common::shipped_mods();
+    let mods = shipped.path().join("mods").to_string_lossy().into_owned();
     let script = |tail: &str| {
         format!("give gold 500\nnext\nnext\nnext\nattack\nattack\nnext\nattack\nattack\nattack\nattack\nattack\nattack\nnext\nattack\nattack\nnext\nchoose 3\nnext\nroute safe\nplay 1 top\n{tail}")
     };

@@ -383,10 +383,14 @@ fn a_corrupt_or_truncated_save_is_refused() {
 #[test]
 fn the_same_seed_and_commands_give_the_same_hash_in_three_processes() {
     let script = "next\nnext\ntalk\nnext\nattack\nattack\nattack\nattack\nnext\nnext\nhash\n";
+    let shipped = common::shipped_mods();
     let mut hashes = Vec::new();
     for _ in 0..3 {
-        let out =
-            common::lantern_with_input(&["play", "--no-watch", "--seed", "99"], &root(), script);
+        let out = common::lantern_with_input(
+            &["play", "--no-watch", "--seed", "99"],
+            shipped.path(),
+            script,
+        );
         let text = String::from_utf8(out.stdout).unwrap();
         hashes.push(text.lines().last().unwrap().to_string());
     }
@@ -431,7 +435,8 @@ fn engine_event_keys_match_the_vocabulary() {
 
 #[test]
 fn the_scripted_play_session_transcript() {
-    let out = lantern(&["play", "--no-watch", "--seed", "5"], &root());
+    let shipped = common::shipped_mods();
+    let out = lantern(&["play", "--no-watch", "--seed", "5"], shipped.path());
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("lantern: 4 mods loaded, seed 5."));
 }

@@ -66,3 +66,20 @@ pub(crate) fn lantern_with_input(args: &[&str], dir: &Path, script: &str) -> Out
         .expect("write the script");
     child.wait_with_output().expect("lantern finishes")
 }
+
+/// The mods this repository ships in `mods/`. A modder's own (the README's `lantern new rats`
+/// puts one beside them) are not among them, and no test reads those.
+pub(crate) const SHIPPED: [&str; 2] = ["core", "examples"];
+
+/// A fresh folder with a copy of the shipped mods in its `mods/`: where a test that plays or
+/// checks "the bundled mods" runs (`lantern play` finds `mods/` there by default).
+pub(crate) fn shipped_mods() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for m in SHIPPED {
+        fs::copy_dir(
+            &root().join("mods").join(m),
+            &dir.path().join("mods").join(m),
+        );
+    }
+    dir
+}
