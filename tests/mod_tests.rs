@@ -2,7 +2,6 @@
 //! the project's own CI runs them. The files are run once through the harness; each result becomes
 //! a trial (libtest-mimic) that passes or fails with the harness's message.
 
-#[allow(dead_code)]
 mod common;
 #[path = "common/trials.rs"]
 mod trials;
