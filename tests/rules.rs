@@ -549,3 +549,26 @@ fn a_games_code_performs_built_in_actions_by_name_checked_as_a_mods() {
         "not on the rat"
     );
 }
+
+#[test]
+fn a_gift_past_a_full_stack_says_what_was_left_behind() {
+    // The potion stacks to 10 and the hero carries 2: of 20 given, 8 are kept.
+    let mut g = Game::new(core(), 3);
+    g.command_action(
+        act(Action::GiveItem {
+            item: id("core:potion"),
+            count: 20,
+            target: Who::Player,
+        }),
+        "give",
+    )
+    .unwrap();
+    assert_eq!(g.state().player.count(&id("core:potion")), 10);
+    assert_eq!(
+        g.take_messages(),
+        [
+            "You receive 20 Healing Potion.",
+            "You carry at most 10 Healing Potion: 12 left behind."
+        ]
+    );
+}

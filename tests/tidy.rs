@@ -172,7 +172,7 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/content/schema.rs", "data_schema_for", 181),
     ("src/cli/views.rs", "hazard_view", 169),
     ("src/content/parse.rs", "read_host_entry", 165),
-    ("src/cli/play.rs", "command", 163),
+    ("src/cli/play.rs", "command", 152),
 ];
 
 /// Every function of a file with its length in lines: from its `fn` line to the brace that

@@ -670,8 +670,6 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
                 })
                 .transpose()?
                 .unwrap_or(1);
-            let before = game.state().player.count(&item);
-            let name = content.items[&item].name.clone();
             let entry = crate::content::ActionEntry {
                 action: crate::content::Action::GiveItem {
                     item: item.clone(),
@@ -680,17 +678,8 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
                 },
                 span: crate::diag::Span::file_start(crate::diag::FileId(0)),
             };
-            let done = game.command_action(entry, "give").map(outcome)?;
-            // The action said what was given; a full stack keeps less.
-            let kept = game.state().player.count(&item).saturating_sub(before);
-            if kept < count {
-                let most = content.items[&item].stack;
-                Ok(format!(
-                    "Only {kept} {name} kept: you carry at most {most}.{done}"
-                ))
-            } else {
-                Ok(done)
-            }
+            // The game says what was given, and what a full stack left behind.
+            game.command_action(entry, "give").map(outcome)
         }
         "start" => {
             let quest = find_id(&content.quests, arg(1)?, "core", "quest")?;

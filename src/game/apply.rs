@@ -118,7 +118,16 @@ impl Game {
         self.lists.depth -= 1;
         if self.lists.depth == 0 && std::mem::take(&mut self.lists.uncapped) {
             let content = self.content.clone();
-            self.state.player.cap(&content);
+            // Said, so that "You receive 20 Coin." is not the last word on 10 that were kept.
+            for (item, over) in self.state.player.cap(&content) {
+                let (name, most) = content
+                    .items
+                    .get(&item)
+                    .map_or((item.to_string(), 0), |d| (d.name.clone(), d.stack));
+                self.say(format!(
+                    "You carry at most {most} {name}: {over} left behind."
+                ));
+            }
             for e in &mut self.state.enemies {
                 e.cap(&content);
             }

@@ -166,18 +166,29 @@ impl Creature {
     }
 
     /// Cuts every item down to its definition's `stack` cap, as an action list's commit does: the
-    /// earliest stacks are kept whole, the last ones lose the excess.
-    pub fn cap(&mut self, content: &Content) {
+    /// earliest stacks are kept whole, the last ones lose the excess. Returns how many of each
+    /// item were left behind.
+    pub fn cap(&mut self, content: &Content) -> Vec<(Id, u32)> {
         let mut seen: BTreeMap<Id, u32> = BTreeMap::new();
+        let mut dropped: Vec<(Id, u32)> = Vec::new();
         for stack in self.inventory.iter_mut() {
             let Some(def) = content.items.get(&stack.item) else {
                 continue;
             };
             let before = seen.get(&stack.item).copied().unwrap_or(0);
-            stack.count = stack.count.min(def.stack.saturating_sub(before));
+            let kept = stack.count.min(def.stack.saturating_sub(before));
+            if kept < stack.count {
+                let over = stack.count - kept;
+                match dropped.iter_mut().find(|(id, _)| *id == stack.item) {
+                    Some((_, n)) => *n = n.saturating_add(over),
+                    None => dropped.push((stack.item.clone(), over)),
+                }
+            }
+            stack.count = kept;
             seen.insert(stack.item.clone(), before.saturating_add(stack.count));
         }
         self.inventory.retain(|s| s.count > 0);
+        dropped
     }
 
     /// Removes `count` of an item, first stacks first; the caller has checked there are enough.
