@@ -18,7 +18,7 @@ use lantern::lua::Limits;
 use std::path::PathBuf;
 
 fn mods() -> PathBuf {
-    common::root().join("examples/harvest/mods")
+    common::harvest_mods()
 }
 
 fn world_over(roots: &[PathBuf]) -> World {

@@ -2,6 +2,7 @@
 //! case, run with Harvest's vocabulary: its verbs, state and tables. Built without the roguelike
 //! too, as a game that embeds lantern takes it.
 
+mod common;
 #[path = "../examples/harvest/farm.rs"]
 #[allow(dead_code)]
 mod farm;
@@ -11,12 +12,11 @@ mod trials;
 use lantern::harness::{self, Harness};
 use lantern::lua::Limits;
 use libtest_mimic::Arguments;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 fn main() {
     let args = Arguments::from_args();
-    let mods = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/harvest/mods");
+    let mods = common::harvest_mods();
     let files = harness::discover(&mods);
     let h = Arc::new(Harness::new(&mods, Limits::default()).with_rules(farm::rules()));
     let results = harness::run(&h, &files, None);

@@ -83,3 +83,23 @@ pub(crate) fn shipped_mods() -> tempfile::TempDir {
     }
     dir
 }
+
+/// The mods Harvest ships (`examples/harvest/mods`): a modder's own beside them
+/// (`cargo run --example harvest -- new x`) are not among them.
+pub(crate) const HARVEST_SHIPPED: [&str; 1] = ["valley"];
+
+/// Harvest's shipped mods, copied once per test process into cargo's temporary folder for
+/// integration tests: what Harvest's tests read, whatever else lies in `examples/harvest/mods`.
+pub(crate) fn harvest_mods() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("harvest-mods-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for m in HARVEST_SHIPPED {
+            fs::copy_dir(&root().join("examples/harvest/mods").join(m), &dir.join(m));
+        }
+        dir
+    })
+    .clone()
+}
