@@ -77,6 +77,9 @@ pub struct Streams {
     streams: BTreeMap<String, ChaCha8Rng>,
     /// Stubs by stream name; the empty name stubs every stream.
     stubs: BTreeMap<String, Stub>,
+    /// For each stub, whether a roll has used it: shared by the copies a transaction keeps, so a
+    /// roll made in a list that failed still counts (a test asks, `g:stub_rng`).
+    used: BTreeMap<String, std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Streams {
@@ -86,6 +89,7 @@ impl Streams {
             seed,
             streams: BTreeMap::new(),
             stubs: BTreeMap::new(),
+            used: BTreeMap::new(),
         }
     }
 
@@ -103,10 +107,17 @@ impl Streams {
     }
 
     fn stub(&mut self, name: &str) -> Option<f64> {
-        if let Some(s) = self.stubs.get_mut(name) {
-            return Some(s.next());
+        let key = if self.stubs.contains_key(name) {
+            name
+        } else if self.stubs.contains_key("") {
+            ""
+        } else {
+            return None;
+        };
+        if let Some(used) = self.used.get(key) {
+            used.store(true, std::sync::atomic::Ordering::Relaxed);
         }
-        self.stubs.get_mut("").map(Stub::next)
+        self.stubs.get_mut(key).map(Stub::next)
     }
 
     /// A roll in `[0, 1)`.
@@ -176,9 +187,17 @@ impl Streams {
             .count()
     }
 
-    /// Stubs one stream (or every stream, with `None`).
-    pub(crate) fn set_stub(&mut self, stream: Option<&str>, stub: Stub) {
-        self.stubs.insert(stream.unwrap_or("").to_string(), stub);
+    /// Stubs one stream (or every stream, with `None`); the flag turns true when a roll uses it.
+    pub(crate) fn set_stub(
+        &mut self,
+        stream: Option<&str>,
+        stub: Stub,
+    ) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        let key = stream.unwrap_or("").to_string();
+        let used = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        self.used.insert(key.clone(), used.clone());
+        self.stubs.insert(key, stub);
+        used
     }
 
     /// How far each stream has been drawn: what a save file keeps.

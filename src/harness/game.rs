@@ -578,7 +578,7 @@ impl UserData for TestGame {
                         .map_err(|e| located(lua, e))?;
                 }
                 let stub = stub_of(lua, value)?;
-                this.game.rng_mut().set_stub(stream.as_deref(), stub);
+                super::api::stub_set(lua, this.game.rng_mut().set_stub(stream.as_deref(), stub));
                 Ok(())
             }),
         );
