@@ -117,20 +117,28 @@ impl Game {
     pub(super) fn close_list(&mut self) {
         self.lists.depth -= 1;
         if self.lists.depth == 0 && std::mem::take(&mut self.lists.uncapped) {
-            let content = self.content.clone();
-            // Said, so that "You receive 20 Coin." is not the last word on 10 that were kept.
-            for (item, over) in self.state.player.cap(&content) {
-                let (name, most) = content
-                    .items
-                    .get(&item)
-                    .map_or((item.to_string(), 0), |d| (d.name.clone(), d.stack));
-                self.say(format!(
-                    "You carry at most {most} {name}: {over} left behind."
-                ));
-            }
-            for e in &mut self.state.enemies {
-                e.cap(&content);
-            }
+            self.cap_stacks();
+        }
+    }
+
+    /// Cuts every creature's items to their stack caps, and says what the player left behind
+    /// (so "You receive 20 Coin." is not the last word on 10 that were kept). Rare, and kept out
+    /// of `close_list`, which every action list runs.
+    #[cold]
+    #[inline(never)]
+    fn cap_stacks(&mut self) {
+        let content = self.content.clone();
+        for (item, over) in self.state.player.cap(&content) {
+            let (name, most) = content
+                .items
+                .get(&item)
+                .map_or((item.to_string(), 0), |d| (d.name.clone(), d.stack));
+            self.say(format!(
+                "You carry at most {most} {name}: {over} left behind."
+            ));
+        }
+        for e in &mut self.state.enemies {
+            e.cap(&content);
         }
     }
 

@@ -142,13 +142,15 @@ impl ModEvents {
 /// What the last tick said.
 #[derive(Resource, Default)]
 pub struct LanternOutput {
-    /// Lines for the player.
+    /// Lines for the player, as the mods wrote them: make them visible
+    /// (`lantern::diag::visible`) before a terminal shows them.
     pub messages: Vec<String>,
     /// The mods' problems, rendered at their files and lines.
     pub problems: Vec<String>,
     /// A reload's summary, when one ran before the tick.
     pub reloaded: Option<String>,
-    /// Why the tick failed (an event refused, the event cap passed), if it did.
+    /// Why the tick failed (an event refused, the event cap passed), if it did; its message may
+    /// quote a mod's names, so show it as the messages are.
     pub error: Option<lantern::Error>,
 }
 

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     let mut app = match colony::app(&[mods], seed, 1000) {
         Ok(app) => app,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", lantern::diag::visible(&e.to_string()));
             if let Some(p) = e.problems() {
                 eprintln!("{p}");
             }
@@ -30,7 +30,7 @@ fn main() -> ExitCode {
             eprintln!("{p}");
         }
         if let Some(e) = &out.error {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", lantern::diag::visible(&e.to_string()));
         }
     }
     let population = colony::population(app.world());
