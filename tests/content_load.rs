@@ -30,14 +30,10 @@ fn design_examples_load_verbatim() {
     );
     let quest = &c.quests[&Id::qualified("core:rattenplage").unwrap()];
     assert_eq!(quest.count, 5);
-    assert_eq!(c.events.get(quest.on).name, "creature_died");
     assert_eq!(c.triggers.len(), 2);
-    assert_eq!(c.triggers[1].condition.len(), 7);
-    assert_eq!(c.triggers[1].actions.actions.len(), 10);
-    assert_eq!(
-        c.encounters[&Id::qualified("rats:horse_race").unwrap()].options[0].probability,
-        0.7
-    );
+    assert_eq!(c.encounters.len(), 1);
+    // What each definition resolved to inside (events, conditions, actions, odds) is checked by
+    // `content::resolve` unit tests over the same folder: those fields are not public API.
 }
 
 #[test]

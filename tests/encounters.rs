@@ -24,12 +24,32 @@ fn content_at(mods: &Path) -> Arc<Content> {
 
 /// The bundled core plus the `quick` fixture mod, in one temporary mods directory.
 fn quick() -> Arc<Content> {
+    content_at(&quick_dir())
+}
+
+fn quick_dir() -> std::path::PathBuf {
     let dir = tempfile::tempdir().unwrap().keep();
     common::world::copy_dir(&root().join("mods/core"), &dir.join("core"));
     common::world::copy_dir(
         &root().join("tests/fixtures/encounters/mods/quick"),
         &dir.join("quick"),
     );
+    dir
+}
+
+/// `quick()` with the horse race's first option at another probability, written in its TOML as
+/// a modder would.
+fn quick_with_odds(probability: &str) -> Arc<Content> {
+    let dir = quick_dir();
+    let file = dir.join("core/data/encounters.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("probability = 0.7"), "the horse race moved");
+    let text = text.replacen(
+        "probability = 0.7",
+        &format!("probability = {probability}"),
+        1,
+    );
+    std::fs::write(&file, text).unwrap();
     content_at(&dir)
 }
 
@@ -314,13 +334,7 @@ fn ec6_damaging_towers_when_there_are_none_is_a_no_op() {
 
 #[test]
 fn ec7_probability_zero_always_fails_but_the_cost_is_paid() {
-    let mut c = (*quick()).clone();
-    c.encounters
-        .get_mut(&id("core:horse_race"))
-        .unwrap()
-        .options[0]
-        .probability = 0.0;
-    let mut g = Game::new(Arc::new(c), 1);
+    let mut g = Game::new(quick_with_odds("0.0"), 1);
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
     g.stub_rng(None, Stub::Fixed(0.0));
@@ -330,13 +344,7 @@ fn ec7_probability_zero_always_fails_but_the_cost_is_paid() {
 
 #[test]
 fn ec8_probability_one_always_succeeds() {
-    let mut c = (*quick()).clone();
-    c.encounters
-        .get_mut(&id("core:horse_race"))
-        .unwrap()
-        .options[0]
-        .probability = 1.0;
-    let mut g = Game::new(Arc::new(c), 1);
+    let mut g = Game::new(quick_with_odds("1.0"), 1);
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
     g.stub_rng(None, Stub::Fixed(0.999));

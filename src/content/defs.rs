@@ -28,7 +28,7 @@ pub struct Rarity {
     /// Shown to players.
     pub name: String,
     /// Its order: lowest first.
-    pub rank: i64,
+    pub(crate) rank: i64,
     /// Where it is defined.
     pub span: Span,
 }
@@ -37,11 +37,11 @@ pub struct Rarity {
 #[derive(Debug, Clone)]
 pub struct Modifier {
     /// The attribute it adds to.
-    pub attribute: String,
+    pub(crate) attribute: String,
     /// How much it adds (negative takes away).
-    pub add: i64,
+    pub(crate) add: i64,
     /// When it applies; always when empty.
-    pub condition: Vec<Condition>,
+    pub(crate) condition: Vec<Condition>,
     /// Where it is written.
     pub span: Span,
 }
@@ -56,27 +56,27 @@ pub struct Item {
     /// What it is.
     pub description: String,
     /// Its tags.
-    pub tags: Vec<Id>,
+    pub(crate) tags: Vec<Id>,
     /// Maximum count per stack.
     pub stack: u32,
     /// Its rarity, if any.
     pub rarity: Option<String>,
     /// Initial per-instance properties (`endurance = 100`).
-    pub properties: BTreeMap<String, i64>,
+    pub(crate) properties: BTreeMap<String, i64>,
     /// The slot it is worn in (`weapon`, ...), if any: a slotted item is equipped when its slot is free.
-    pub slot: Option<String>,
+    pub(crate) slot: Option<String>,
     /// Damage it deals as a weapon.
-    pub damage: i64,
+    pub(crate) damage: i64,
     /// The type of that damage.
-    pub damage_type: String,
+    pub(crate) damage_type: String,
     /// What it adds to its bearer's attributes.
-    pub modifiers: Vec<Modifier>,
+    pub(crate) modifiers: Vec<Modifier>,
     /// Triggers that listen while it is carried.
-    pub triggers: Vec<TriggerRef>,
+    pub(crate) triggers: Vec<TriggerRef>,
     /// What `use` does, if it can be used.
-    pub on_use: Option<ActionList>,
+    pub(crate) on_use: Option<ActionList>,
     /// Whether one is used up by `use`.
-    pub consumable: bool,
+    pub(crate) consumable: bool,
     /// Where it is defined.
     pub span: Span,
 }
@@ -96,9 +96,9 @@ pub enum AiAct {
 #[derive(Debug, Clone)]
 pub struct AiRule {
     /// When the rule applies; always when empty.
-    pub condition: Vec<Condition>,
+    pub(crate) condition: Vec<Condition>,
     /// What it does.
-    pub act: AiAct,
+    pub(crate) act: AiAct,
 }
 
 /// A creature (`[[creatures]]`): an enemy, an NPC, or the player's own definition.
@@ -111,23 +111,23 @@ pub struct Creature {
     /// What it is.
     pub description: String,
     /// Its tags.
-    pub tags: Vec<Id>,
+    pub(crate) tags: Vec<Id>,
     /// Health it starts with.
     pub health: i64,
     /// Its base attributes (`max_health` is its health unless given).
-    pub attributes: BTreeMap<String, i64>,
+    pub(crate) attributes: BTreeMap<String, i64>,
     /// Damage it deals without a weapon.
-    pub damage: i64,
+    pub(crate) damage: i64,
     /// The type of that damage.
-    pub damage_type: String,
+    pub(crate) damage_type: String,
     /// Items it starts with, and how many.
-    pub items: Vec<(Id, u32)>,
+    pub(crate) items: Vec<(Id, u32)>,
     /// Triggers that listen while it is in the game.
-    pub triggers: Vec<TriggerRef>,
+    pub(crate) triggers: Vec<TriggerRef>,
     /// Its AI rules, in order.
-    pub ai: Vec<AiRule>,
+    pub(crate) ai: Vec<AiRule>,
     /// What talking to it does, if it is an NPC.
-    pub talk: Option<ActionList>,
+    pub(crate) talk: Option<ActionList>,
     /// Where it is defined.
     pub span: Span,
 }
@@ -154,23 +154,23 @@ pub enum TriggerHome {
 #[derive(Debug, Clone)]
 pub struct Trigger {
     /// The trigger's own `id`, or `file:line` for one without.
-    pub key: String,
+    pub(crate) key: String,
     /// The random stream of its `chance` and of its drawing actions: `trigger:<key>`.
-    pub stream: String,
+    pub(crate) stream: String,
     /// Its `id`, if it has one.
     pub id: Option<Id>,
     /// Where it stands.
-    pub home: TriggerHome,
+    pub(crate) home: TriggerHome,
     /// The event it listens to.
-    pub on: EventKey,
+    pub(crate) on: EventKey,
     /// Payload fields that must all be equal: (field index, value).
-    pub when: Vec<(usize, Value)>,
+    pub(crate) when: Vec<(usize, Value)>,
     /// Conditions that must all hold.
-    pub condition: Vec<Condition>,
+    pub(crate) condition: Vec<Condition>,
     /// The chance it fires, 0 to 1, when its conditions hold.
-    pub chance: Option<f64>,
+    pub(crate) chance: Option<f64>,
     /// What it does: a transaction.
-    pub actions: ActionList,
+    pub(crate) actions: ActionList,
     /// Where it is defined.
     pub span: Span,
 }
@@ -185,19 +185,19 @@ pub struct Quest {
     /// What it asks.
     pub description: String,
     /// The event it counts.
-    pub on: EventKey,
+    pub(crate) on: EventKey,
     /// Payload fields that must all be equal: (field index, value).
-    pub when: Vec<(usize, Value)>,
+    pub(crate) when: Vec<(usize, Value)>,
     /// Conditions an event must meet to count.
-    pub condition: Vec<Condition>,
+    pub(crate) condition: Vec<Condition>,
     /// How many events complete it.
     pub count: u32,
     /// Its reward: a transaction.
-    pub actions: ActionList,
+    pub(crate) actions: ActionList,
     /// The random stream of its drawing actions: `quest:<id>`.
-    pub stream: String,
+    pub(crate) stream: String,
     /// Its position among all quests in ID order (for dense per-quest tables).
-    pub ordinal: u32,
+    pub(crate) ordinal: u32,
     /// Where it is defined.
     pub span: Span,
 }
@@ -208,13 +208,13 @@ pub struct EncounterOption {
     /// What the player reads.
     pub text: String,
     /// Conditions it needs; blocked, with a reason, when one fails.
-    pub requirements: Vec<Condition>,
+    pub(crate) requirements: Vec<Condition>,
     /// What it costs, applied first.
-    pub costs: ActionList,
+    pub(crate) costs: ActionList,
     /// The chance its rewards come, 0 to 1, drawn after the costs.
-    pub probability: f64,
+    pub(crate) probability: f64,
     /// What it gives.
-    pub rewards: ActionList,
+    pub(crate) rewards: ActionList,
     /// Where it is written.
     pub span: Span,
 }
@@ -229,11 +229,11 @@ pub struct Encounter {
     /// What the player reads.
     pub description: String,
     /// Its relative chance of being drawn.
-    pub weight: f64,
+    pub(crate) weight: f64,
     /// When it can be drawn.
-    pub condition: Vec<Condition>,
+    pub(crate) condition: Vec<Condition>,
     /// Its options.
-    pub options: Vec<EncounterOption>,
+    pub(crate) options: Vec<EncounterOption>,
     /// Where it is defined.
     pub span: Span,
 }

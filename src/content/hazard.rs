@@ -69,7 +69,7 @@ impl CardEffect {
 /// One effect of a card action.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum CardEffect {
+pub(crate) enum CardEffect {
     /// Adds progress of a type (plus any pending focus).
     Progress {
         /// The progress type.
@@ -120,11 +120,11 @@ pub enum CardEffect {
 
 /// A card's bottom action: its mana cost and effects.
 #[derive(Debug, Clone)]
-pub struct Bottom {
+pub(crate) struct Bottom {
     /// Dice to spend: any showing a color, the card's own first.
-    pub cost: u32,
+    pub(crate) cost: u32,
     /// What it does.
-    pub effects: Vec<CardEffect>,
+    pub(crate) effects: Vec<CardEffect>,
 }
 
 /// A card (`[[cards]]`) of the personal deck (seed 002).
@@ -137,21 +137,21 @@ pub struct Card {
     /// What it says.
     pub text: String,
     /// Its color.
-    pub color: Color,
+    pub(crate) color: Color,
     /// Its rarity, if any.
     pub rarity: Option<String>,
     /// Its class.
-    pub class: CardClass,
+    pub(crate) class: CardClass,
     /// Copies in the starting deck.
-    pub starter: u32,
+    pub(crate) starter: u32,
     /// Its top action's effects (paid with nothing).
-    pub top: Vec<CardEffect>,
+    pub(crate) top: Vec<CardEffect>,
     /// Its bottom action, if it has one.
-    pub bottom: Option<Bottom>,
+    pub(crate) bottom: Option<Bottom>,
     /// Whether it stays in the enchantment zone when played.
-    pub enchant: bool,
+    pub(crate) enchant: bool,
     /// Applied at the start of every round while the card is in the enchantment zone.
-    pub ongoing: Vec<CardEffect>,
+    pub(crate) ongoing: Vec<CardEffect>,
     /// Where it is defined.
     pub span: Span,
 }
@@ -169,11 +169,11 @@ pub struct ProgressType {
 
 /// A route meter: a progress type and its threshold in each round (the last is the final round's).
 #[derive(Debug, Clone)]
-pub struct Meter {
+pub(crate) struct Meter {
     /// The progress type it counts.
-    pub progress: Id,
+    pub(crate) progress: Id,
     /// The threshold in each round.
-    pub thresholds: Vec<i64>,
+    pub(crate) thresholds: Vec<i64>,
 }
 
 /// A hazard (`[[hazards]]`, seed 002).
@@ -186,19 +186,19 @@ pub struct Hazard {
     /// What the player reads.
     pub text: String,
     /// How many rounds it lasts.
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     /// The safe route's meter.
-    pub safe: Meter,
+    pub(crate) safe: Meter,
     /// Both required in the same round.
-    pub risk: Vec<Meter>,
+    pub(crate) risk: Vec<Meter>,
     /// The safe route's progress type may be picked from these at reveal (the seed's H07).
-    pub choose_progress: Vec<Id>,
+    pub(crate) choose_progress: Vec<Id>,
     /// Applied when a round fails.
-    pub penalty: ActionList,
+    pub(crate) penalty: ActionList,
     /// Applied when the final round fails.
-    pub final_penalty: ActionList,
+    pub(crate) final_penalty: ActionList,
     /// Score thresholds, highest first: the first whose `at_least` the score reaches applies.
-    pub outcomes: Vec<(i64, ActionList)>,
+    pub(crate) outcomes: Vec<(i64, ActionList)>,
     /// Where it is defined.
     pub span: Span,
 }

@@ -27,7 +27,8 @@ pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
 pub use defs::*;
 pub use dice::{Color, DieState};
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
-pub use hazard::{Bottom, Card, CardClass, CardEffect, Hazard, Meter, ProgressType};
+pub use hazard::{Card, Hazard, ProgressType};
+pub(crate) use hazard::{Bottom, CardClass, CardEffect, Meter};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;

@@ -617,6 +617,23 @@ mod tests {
     }
 
     #[test]
+    fn design_examples_resolve_to_what_they_describe() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut ext = crate::bundled_rules().extensions();
+        ext.checks.insert(crate::id::Id::qualified("rats:is_night").unwrap());
+        ext.actions.insert(crate::id::Id::qualified("rats:summon").unwrap());
+        let loaded = load(&root.join("tests/fixtures/design_examples/mods"), &ext);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let c = &loaded.content;
+        let quest = &c.quests[&crate::id::Id::qualified("core:rattenplage").unwrap()];
+        assert_eq!(c.events.get(quest.on).name, "creature_died");
+        assert_eq!(c.triggers[1].condition.len(), 7);
+        assert_eq!(c.triggers[1].actions.actions.len(), 10);
+        let race = &c.encounters[&crate::id::Id::qualified("rats:horse_race").unwrap()];
+        assert_eq!(race.options[0].probability, 0.7);
+    }
+
+    #[test]
     fn rarities_are_ordered_by_rank_and_declared_once() {
         let (c, problems) = check(
             "[[rarities]]\nid = \"blue\"\nrank = 2\n\n[[rarities]]\nid = \"white\"\nrank = 1\n\n\
