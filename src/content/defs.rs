@@ -35,7 +35,7 @@ pub struct Rarity {
 
 /// Adds to an attribute while its condition holds (`self` is the bearer, `target` the opponent if any).
 #[derive(Debug, Clone)]
-pub struct Modifier {
+pub(crate) struct Modifier {
     /// The attribute it adds to.
     pub(crate) attribute: String,
     /// How much it adds (negative takes away).
@@ -43,7 +43,7 @@ pub struct Modifier {
     /// When it applies; always when empty.
     pub(crate) condition: Vec<Condition>,
     /// Where it is written.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 /// An item (`[[items]]`).
@@ -83,7 +83,7 @@ pub struct Item {
 
 /// What a creature does on its turn: the first rule whose condition holds.
 #[derive(Debug, Clone)]
-pub enum AiAct {
+pub(crate) enum AiAct {
     /// Attacks the player.
     Attack,
     /// Does nothing this turn.
@@ -94,7 +94,7 @@ pub enum AiAct {
 
 /// One rule of a creature's AI: what it does when the condition holds.
 #[derive(Debug, Clone)]
-pub struct AiRule {
+pub(crate) struct AiRule {
     /// When the rule applies; always when empty.
     pub(crate) condition: Vec<Condition>,
     /// What it does.
@@ -138,7 +138,7 @@ pub struct TriggerRef(pub u32);
 
 /// Where a trigger stands, which decides its bearer and the events it sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TriggerHome {
+pub(crate) enum TriggerHome {
     /// Top level: in a data file's `[[triggers]]`; its bearer is the player.
     TopLevel,
     /// On an item: its bearer carries the item.
@@ -204,9 +204,9 @@ pub struct Quest {
 
 /// One option of an encounter.
 #[derive(Debug, Clone)]
-pub struct EncounterOption {
+pub(crate) struct EncounterOption {
     /// What the player reads.
-    pub text: String,
+    pub(crate) text: String,
     /// Conditions it needs; blocked, with a reason, when one fails.
     pub(crate) requirements: Vec<Condition>,
     /// What it costs, applied first.
@@ -215,8 +215,6 @@ pub struct EncounterOption {
     pub(crate) probability: f64,
     /// What it gives.
     pub(crate) rewards: ActionList,
-    /// Where it is written.
-    pub span: Span,
 }
 
 /// An encounter (`[[encounters]]`): a narrative choice (seed 000).

@@ -110,7 +110,7 @@ impl Game {
     }
 
     /// Whether a quest is not started, active or done.
-    pub fn quest_state(&self, quest: &crate::id::Id) -> QuestState {
+    pub(crate) fn quest_state(&self, quest: &crate::id::Id) -> QuestState {
         match self.state.quests.get(quest) {
             None => QuestState::NotStarted,
             Some(p) if p.done => QuestState::Done,

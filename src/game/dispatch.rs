@@ -85,7 +85,7 @@ impl Game {
     }
 
     /// The most events one turn handles.
-    pub fn event_cap(&self) -> usize {
+    pub(crate) fn event_cap(&self) -> usize {
         self.events.event_cap
     }
 

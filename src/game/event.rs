@@ -12,11 +12,11 @@ pub struct Event {
     /// The creature the event fires at (see the event table in the guide).
     pub source: CreatureRef,
     /// The other side of the event, if any.
-    pub target: Option<CreatureRef>,
+    pub(crate) target: Option<CreatureRef>,
     /// Payload values by field index; absent fields are `None`. Shared, so logging an event is cheap;
     /// by `Rc`, since a game stays on the thread that owns its Lua state and an atomic count on
     /// every event was measurable.
-    pub payload: Arc<[Option<Value>]>,
+    pub(crate) payload: Arc<[Option<Value>]>,
 }
 
 impl Event {
@@ -34,7 +34,7 @@ pub struct Handled {
     /// The trigger or quest whose actions queued this event, if any.
     pub cause: Option<Arc<str>>,
     /// The number of the handled event whose handling queued this one.
-    pub parent: Option<usize>,
+    pub(crate) parent: Option<usize>,
 }
 
 /// Payload allocations kept for reuse: an event that leaves the log gives its payload back when

@@ -54,7 +54,7 @@ pub struct Ctx<'a> {
     /// The bearer of the trigger, or the actor of a command.
     pub(crate) bearer: CreatureRef,
     /// The other side of the event, if any.
-    pub target: Option<CreatureRef>,
+    pub(crate) target: Option<CreatureRef>,
     /// The source of the event being handled (`who = "source"`), if the context is an event's.
     pub source: Option<CreatureRef>,
     /// The trigger key, quest ID, encounter or command this comes from: for messages and chains.

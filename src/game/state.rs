@@ -50,9 +50,9 @@ pub struct Creature {
     /// Its health now.
     pub health: i64,
     /// Its tags.
-    pub tags: Vec<Id>,
+    pub(crate) tags: Vec<Id>,
     /// Its base attributes (items add to them).
-    pub attributes: BTreeMap<String, i64>,
+    pub(crate) attributes: BTreeMap<String, i64>,
     /// What it carries.
     pub inventory: Vec<ItemStack>,
 }
@@ -168,7 +168,7 @@ impl Creature {
     /// Cuts every item down to its definition's `stack` cap, as an action list's commit does: the
     /// earliest stacks are kept whole, the last ones lose the excess. Returns how many of each
     /// item were left behind.
-    pub fn cap(&mut self, content: &Content) -> Vec<(Id, u32)> {
+    pub(crate) fn cap(&mut self, content: &Content) -> Vec<(Id, u32)> {
         let mut seen: BTreeMap<Id, u32> = BTreeMap::new();
         let mut dropped: Vec<(Id, u32)> = Vec::new();
         for stack in self.inventory.iter_mut() {

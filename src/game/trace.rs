@@ -39,14 +39,14 @@ pub struct Trace {
     /// The event evaluated, and the turn it was handled in.
     pub event: EventKey,
     pub turn: u64,
-    pub steps: Steps,
+    pub(crate) steps: Steps,
     /// What the failed condition saw, when a step is `ConditionFailed`. Kept beside the steps
     /// rather than inside one so the evaluation writes it once, in the trace's own slot.
     pub saw: Saw,
     /// What the event had in the field, when a step is `WhenDiffered`.
-    pub got: Option<Value>,
+    pub(crate) got: Option<Value>,
     /// Why the actions failed, when a step is `ActionsFailed`.
-    pub failure: String,
+    pub(crate) failure: String,
 }
 
 impl Trace {
@@ -67,7 +67,7 @@ impl Trace {
 /// Counted rather than `Option`s, so starting an evaluation's trace clears one byte, not the
 /// whole array (the measurements are in docs/performance.md).
 #[derive(Clone, Copy)]
-pub struct Steps {
+pub(crate) struct Steps {
     len: u8,
     steps: [TraceStep; 2],
 }
@@ -83,7 +83,7 @@ impl Default for Steps {
 
 impl Steps {
     /// Adds a step; a third is dropped (an evaluation records at most two).
-    pub fn push(&mut self, step: TraceStep) {
+    pub(crate) fn push(&mut self, step: TraceStep) {
         if let Some(slot) = self.steps.get_mut(self.len as usize) {
             *slot = step;
             self.len += 1;
@@ -91,24 +91,24 @@ impl Steps {
     }
 
     /// Records the first step of an evaluation whose steps were just cleared: what decided it.
-    pub fn first(&mut self, step: TraceStep) {
+    pub(crate) fn first(&mut self, step: TraceStep) {
         self.steps[0] = step;
         self.len = 1;
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.len = 0;
     }
 
-    pub fn as_slice(&self) -> &[TraceStep] {
+    pub(crate) fn as_slice(&self) -> &[TraceStep] {
         &self.steps[..self.len as usize]
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &TraceStep> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &TraceStep> {
         self.as_slice().iter()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 }
@@ -126,16 +126,16 @@ impl std::fmt::Debug for Steps {
 }
 
 /// What a trace needs from the definition it traces.
-pub struct Traced<'a> {
-    pub when: &'a [(usize, Value)],
-    pub condition: &'a [Condition],
-    pub stream: &'a str,
-    pub goal: Option<u32>,
+pub(crate) struct Traced<'a> {
+    pub(crate) when: &'a [(usize, Value)],
+    pub(crate) condition: &'a [Condition],
+    pub(crate) stream: &'a str,
+    pub(crate) goal: Option<u32>,
 }
 
 impl Trace {
     /// The trace in words.
-    pub fn render(&self, content: &Content, traced: &Traced) -> String {
+    pub(crate) fn render(&self, content: &Content, traced: &Traced) -> String {
         let def = content.events.get(self.event);
         let mut f = format!("on `{}` (turn {}):\n", def.name, self.turn);
         if self.steps.is_empty() {

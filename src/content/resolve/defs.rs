@@ -430,7 +430,6 @@ pub(super) fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encoun
                     .as_ref()
                     .map(|a| actions(cx, a))
                     .unwrap_or_else(|| no_actions(ospan)),
-                span: ospan,
             }
         })
         .collect();
