@@ -8,7 +8,7 @@ use crate::id::Id;
 
 /// What a card is for; the simulator's flat-round and X-interaction metrics read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CardClass {
+pub(crate) enum CardClass {
     /// Progress cards.
     Progress,
     /// Focus cards.
@@ -35,12 +35,12 @@ impl CardClass {
     ];
 
     /// The class's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 
     /// A class by its name.
-    pub fn parse(s: &str) -> Option<CardClass> {
+    pub(crate) fn parse(s: &str) -> Option<CardClass> {
         let all = [
             CardClass::Progress,
             CardClass::Focus,

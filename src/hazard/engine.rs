@@ -102,7 +102,7 @@ pub struct HazardRun {
     /// The route, once chosen.
     pub route: Option<Route>,
     /// The safe route's progress type (the hazard's, or the one chosen at reveal).
-    pub safe_type: Id,
+    pub(crate) safe_type: Id,
     /// Zero-based.
     pub round: u32,
     /// The four mana dice.
@@ -120,16 +120,16 @@ pub struct HazardRun {
     /// Focus, which some cards spend and give.
     pub focus: i64,
     /// O (true) or X (false) for every finished round.
-    pub marks: Vec<bool>,
+    pub(crate) marks: Vec<bool>,
     /// Actions of played cards, waiting for the game to apply them.
     #[serde(skip)]
-    pub pending: Vec<ActionEntry>,
+    pub(crate) pending: Vec<ActionEntry>,
     /// Classes of the cards played this round (for the simulator's flat-round metric).
     #[serde(skip)]
-    pub played: Vec<CardClass>,
+    pub(crate) played: Vec<CardClass>,
     /// Dice that bottom actions will not spend, this round (`preserve`).
     #[serde(default)]
-    pub preserved: u32,
+    pub(crate) preserved: u32,
 }
 
 /// The result of a round.
@@ -141,7 +141,7 @@ pub struct RoundEnd {
     /// Whether every meter reached its threshold.
     pub success: bool,
     /// Whether it was the last round.
-    pub last: bool,
+    pub(crate) last: bool,
 }
 
 impl HazardRun {
@@ -226,7 +226,7 @@ impl HazardRun {
     }
 
     /// The progress types of the route's meters, in meter order.
-    pub fn meter_types<'a>(&'a self, hazard: &'a Hazard) -> Vec<&'a Id> {
+    pub(crate) fn meter_types<'a>(&'a self, hazard: &'a Hazard) -> Vec<&'a Id> {
         match self.route {
             Some(Route::Safe) => vec![&self.safe_type],
             Some(Route::Risk) => hazard.risk.iter().map(|m| &m.progress).collect(),

@@ -42,15 +42,15 @@ pub struct RouteStats {
     /// Runs played.
     pub runs: u64,
     /// Runs with a score above zero.
-    pub cleared: u64,
+    pub(crate) cleared: u64,
     /// Runs that entered the final round with at most one available die.
-    pub final_crisis: u64,
+    pub(crate) final_crisis: u64,
     /// Rounds in which only progress cards were played.
-    pub flat_rounds: u64,
+    pub(crate) flat_rounds: u64,
     /// Runs whose roll showed two or more X dice.
-    pub many_x: u64,
+    pub(crate) many_x: u64,
     /// Of those, runs in which an X-interaction card was in hand.
-    pub many_x_with_answer: u64,
+    pub(crate) many_x_with_answer: u64,
     /// Score to number of runs.
     pub scores: BTreeMap<i64, u64>,
 }
@@ -77,19 +77,19 @@ impl RouteStats {
     }
 
     /// The share of runs cleared (a score above zero).
-    pub fn clear_rate(&self) -> f64 {
+    pub(crate) fn clear_rate(&self) -> f64 {
         Self::rate(self.cleared, self.runs)
     }
     /// The share of runs that entered the final round with at most one available die.
-    pub fn crisis_rate(&self) -> f64 {
+    pub(crate) fn crisis_rate(&self) -> f64 {
         Self::rate(self.final_crisis, self.runs)
     }
     /// Rounds with only progress cards played, per run.
-    pub fn flat_per_run(&self) -> f64 {
+    pub(crate) fn flat_per_run(&self) -> f64 {
         Self::rate(self.flat_rounds, self.runs)
     }
     /// Of the runs whose roll showed two or more X dice, the share with an X-interaction card in hand.
-    pub fn x_answer_rate(&self) -> f64 {
+    pub(crate) fn x_answer_rate(&self) -> f64 {
         Self::rate(self.many_x_with_answer, self.many_x)
     }
 }
