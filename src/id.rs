@@ -68,12 +68,12 @@ impl Id {
     }
 
     /// The part before `:`.
-    pub fn namespace(&self) -> &str {
+    pub(crate) fn namespace(&self) -> &str {
         self.0.split_once(':').map(|(ns, _)| ns).unwrap_or("")
     }
 
     /// The part after `:`.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.0.split_once(':').map(|(_, n)| n).unwrap_or(&self.0)
     }
 

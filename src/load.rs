@@ -54,7 +54,7 @@ pub struct World {
     /// The mods loaded, in load order.
     pub(crate) folders: Vec<crate::mods::ModFolder>,
     /// The mods' scripts, if Lua started.
-    pub lua: Option<LuaRuntime>,
+    pub(crate) lua: Option<LuaRuntime>,
     /// Every file read: diagnostics' spans point here.
     pub sources: SourceMap,
     /// Every problem, causes first.

@@ -268,11 +268,6 @@ impl Live {
         self.generation.load(Ordering::SeqCst)
     }
 
-    /// A handle on the counter, for other threads.
-    pub fn generation_counter(&self) -> Arc<AtomicU64> {
-        self.generation.clone()
-    }
-
     /// Loads the whole mod set beside the live game; swaps content and scripts when it loads cleanly.
     /// Problems the game raised before and had not taken yet stay the game's
     /// ([`Game::take_problems`](crate::game::Game::take_problems)), placed in the new

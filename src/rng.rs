@@ -93,11 +93,6 @@ impl Streams {
         }
     }
 
-    /// The run's seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
     fn stream(&mut self, name: &str) -> &mut ChaCha8Rng {
         if !self.streams.contains_key(name) {
             let rng = ChaCha8Rng::from_seed(derive_seed(self.seed, name));
@@ -121,7 +116,7 @@ impl Streams {
     }
 
     /// A roll in `[0, 1)`.
-    pub fn roll(&mut self, name: &str) -> f64 {
+    pub(crate) fn roll(&mut self, name: &str) -> f64 {
         if let Some(v) = self.stub(name) {
             return v;
         }
@@ -143,7 +138,7 @@ impl Streams {
     /// so a wider range could only be reached in steps of `span / 2^53` (the whole range gave even
     /// numbers only): it is drawn as an integer instead, from 64-bit words, rejecting the few that
     /// would make some values likelier than others.
-    pub fn between(&mut self, name: &str, lo: i64, hi: i64) -> i64 {
+    pub(crate) fn between(&mut self, name: &str, lo: i64, hi: i64) -> i64 {
         debug_assert!(lo <= hi);
         let last = (i128::from(hi) - i128::from(lo)) as u64;
         if last < (1u64 << 53) || self.stubbed(name) {

@@ -24,12 +24,12 @@ pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};
 pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
-pub use defs::{Creature, Encounter, Item, Override, Quest, Rarity, Tag, Trigger, TriggerRef};
 pub(crate) use defs::{AiAct, AiRule, EncounterOption, Modifier, TriggerHome};
+pub use defs::{Creature, Encounter, Item, Override, Quest, Rarity, Tag, Trigger, TriggerRef};
 pub use dice::{Color, DieState};
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
-pub use hazard::{Card, Hazard, ProgressType};
 pub(crate) use hazard::{Bottom, CardClass, CardEffect, Meter};
+pub use hazard::{Card, Hazard, ProgressType};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;

@@ -177,15 +177,15 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// It follows from another problem reported first (a reference to a definition that could not
     /// be read): listed after every cause.
-    pub follows: bool,
+    pub(crate) follows: bool,
     /// For a count of problems left out of a report ([`Code::Elided`]): how many errors and
     /// warnings it stands for, which the summary counts.
-    pub stands_for: (usize, usize),
+    pub(crate) stands_for: (usize, usize),
 }
 
 impl Diagnostic {
     /// An error of a kind with its message; place it with [`at`](Self::at).
-    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn error(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -199,7 +199,7 @@ impl Diagnostic {
     }
 
     /// A warning of a kind with its message.
-    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message)
@@ -207,19 +207,19 @@ impl Diagnostic {
     }
 
     /// Marks it as following from a problem reported before it.
-    pub fn following(mut self) -> Diagnostic {
+    pub(crate) fn following(mut self) -> Diagnostic {
         self.follows = true;
         self
     }
 
     /// Places it at `span`.
-    pub fn at(mut self, span: Span) -> Diagnostic {
+    pub(crate) fn at(mut self, span: Span) -> Diagnostic {
         self.span = Some(span);
         self
     }
 
     /// Adds a secondary place with its own message.
-    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
             message: message.into(),
@@ -228,13 +228,13 @@ impl Diagnostic {
     }
 
     /// Adds the help line.
-    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
 
     /// Sets the help line only when there is one.
-    pub fn with_help_opt(mut self, help: Option<String>) -> Diagnostic {
+    pub(crate) fn with_help_opt(mut self, help: Option<String>) -> Diagnostic {
         if help.is_some() {
             self.help = help;
         }

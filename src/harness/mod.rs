@@ -23,11 +23,11 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone)]
 pub struct TestFile {
     /// The file's path.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// The real path of the folder it may not leave (its mod's, or `scripts/`).
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// `core/tests/quests.lua` or `scripts/run.lua`.
-    pub display: String,
+    pub(crate) display: String,
 }
 
 /// How a test ended.
@@ -105,9 +105,9 @@ pub struct Harness {
     /// The mods directories, in the order their mods are found.
     pub roots: Vec<PathBuf>,
     /// The scripts' limits for every test game.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// The hosting game's vocabulary the mods are loaded with (the roguelike's by default).
-    pub rules: crate::host::Rules,
+    pub(crate) rules: crate::host::Rules,
     prepared: Mutex<PreparedSets>,
     /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
     load_problems: Mutex<Vec<String>>,
@@ -120,7 +120,7 @@ impl Harness {
     }
 
     /// A harness over several mods directories (the game's, then the player's).
-    pub fn over(roots: &[PathBuf], limits: Limits) -> Harness {
+    pub(crate) fn over(roots: &[PathBuf], limits: Limits) -> Harness {
         Harness {
             roots: roots.to_vec(),
             limits,
@@ -138,7 +138,7 @@ impl Harness {
     }
 
     /// The diagnostics of the mod sets that did not load during the run, each once.
-    pub fn load_problems(&self) -> Vec<String> {
+    pub(crate) fn load_problems(&self) -> Vec<String> {
         self.load_problems
             .lock()
             .map(|p| p.clone())

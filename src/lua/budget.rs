@@ -272,7 +272,7 @@ impl Budget {
     /// [`Budget::reset`] ended with: its own result, unless it passed its budget or ran out of
     /// memory, which fail it whatever the script did with the error. A test that `pcall`s an
     /// endless loop has not passed.
-    pub fn settle<R>(&self, result: mlua::Result<R>) -> mlua::Result<R> {
+    pub(crate) fn settle<R>(&self, result: mlua::Result<R>) -> mlua::Result<R> {
         let ran_out = self
             .0
             .whole
@@ -302,7 +302,7 @@ impl Budget {
 
     /// If the call ran past its budget, the error that stopped it, even when the script caught it:
     /// a call over budget has failed, whatever it did with the error.
-    pub fn stopped(&self) -> Option<mlua::Error> {
+    pub(crate) fn stopped(&self) -> Option<mlua::Error> {
         let b = &self.0;
         if !b.tripped.load(R) {
             return None;

@@ -55,11 +55,11 @@ pub const QUARANTINE_AFTER: u32 = 5;
 
 /// A function registered by a script, with its failure record.
 pub(crate) struct Registered {
-    pub mod_id: String,
-    pub func: Function,
+    pub(crate) mod_id: String,
+    pub(crate) func: Function,
     /// The memory account of the mod that registered it, which its code is charged to wherever
     /// it is called from.
-    pub owner: Owner,
+    pub(crate) owner: Owner,
     failures: u32,
     quarantined: bool,
 }
@@ -78,10 +78,10 @@ impl Registered {
 
 /// A `lantern.on` subscription.
 pub(crate) struct Handler {
-    pub event: String,
-    pub key: Option<EventKey>,
-    pub site: Option<(String, usize)>,
-    pub registered: Registered,
+    pub(crate) event: String,
+    pub(crate) key: Option<EventKey>,
+    pub(crate) site: Option<(String, usize)>,
+    pub(crate) registered: Registered,
 }
 
 impl Handler {
@@ -113,26 +113,26 @@ pub(crate) struct Listener {
 /// What the API functions and the runtime share.
 #[derive(Default)]
 pub(crate) struct Shared {
-    pub handlers: Vec<Handler>,
+    pub(crate) handlers: Vec<Handler>,
     /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
     /// event takes its list without copying a function reference per handler (handlers are only
     /// registered while the mods load, so the lists never change during a game).
-    pub by_event: Vec<std::sync::Arc<[Listener]>>,
-    pub actions: BTreeMap<Id, Registered>,
-    pub checks: BTreeMap<Id, Registered>,
-    pub on_reload: Vec<(String, Function)>,
+    pub(crate) by_event: Vec<std::sync::Arc<[Listener]>>,
+    pub(crate) actions: BTreeMap<Id, Registered>,
+    pub(crate) checks: BTreeMap<Id, Registered>,
+    pub(crate) on_reload: Vec<(String, Function)>,
     pub content: Option<Arc<Content>>,
-    pub symbols: Option<Symbols>,
+    pub(crate) symbols: Option<Symbols>,
     /// True while mods' `main.lua` run: the only time `lantern.on` and `register_*` are allowed.
-    pub loading: bool,
+    pub(crate) loading: bool,
     /// Messages logged while no game was running.
-    pub messages: Vec<String>,
+    pub(crate) messages: Vec<String>,
     /// The hosting game's vocabulary: its Lua functions and its actions.
-    pub rules: crate::host::Rules,
+    pub(crate) rules: crate::host::Rules,
     /// What mods' code ran inside another mod's call (an action one registered, applied by
     /// another's script), by mod: added to their turn's count, and their storage written, when
     /// the runtime next looks (`LuaRuntime::settle_crossed`).
-    pub crossed: BTreeMap<String, u64>,
+    pub(crate) crossed: BTreeMap<String, u64>,
 }
 
 /// One mod's scripts in the state.

@@ -21,9 +21,9 @@ use std::collections::BTreeMap;
 
 /// One script of a mod, as it was read at load.
 pub(super) struct Script<'a> {
-    pub mod_id: &'a str,
-    pub file: FileId,
-    pub text: &'a str,
+    pub(crate) mod_id: &'a str,
+    pub(crate) file: FileId,
+    pub(crate) text: &'a str,
 }
 
 /// Every problem the scripts' literal calls would raise when they run.

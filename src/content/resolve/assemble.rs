@@ -620,8 +620,10 @@ mod tests {
     fn design_examples_resolve_to_what_they_describe() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut ext = crate::bundled_rules().extensions();
-        ext.checks.insert(crate::id::Id::qualified("rats:is_night").unwrap());
-        ext.actions.insert(crate::id::Id::qualified("rats:summon").unwrap());
+        ext.checks
+            .insert(crate::id::Id::qualified("rats:is_night").unwrap());
+        ext.actions
+            .insert(crate::id::Id::qualified("rats:summon").unwrap());
         let loaded = load(&root.join("tests/fixtures/design_examples/mods"), &ext);
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
         let c = &loaded.content;

@@ -35,22 +35,22 @@ pub(crate) const MOST_REGISTERED: usize = 1000;
 #[derive(Debug, Clone)]
 pub struct ApiDoc {
     /// `lantern.on`
-    pub path: String,
+    pub(crate) path: String,
     /// (name, LuaLS type) of each parameter; a type ending in `?` is optional.
-    pub params: Vec<(&'static str, &'static str)>,
-    pub returns: Option<&'static str>,
-    pub doc: &'static str,
+    pub(crate) params: Vec<(&'static str, &'static str)>,
+    pub(crate) returns: Option<&'static str>,
+    pub(crate) doc: &'static str,
     /// A function, or a field when `false`.
-    pub function: bool,
+    pub(crate) function: bool,
 }
 
 /// What a mod's API functions know: the mod they belong to and the runtime's shared registry.
 #[derive(Clone)]
 pub(crate) struct ModCx {
-    pub mod_id: String,
+    pub(crate) mod_id: String,
     /// The mod's memory account.
-    pub owner: crate::lua::memory::Owner,
-    pub shared: Arc<AtomicRefCell<Shared>>,
+    pub(crate) owner: crate::lua::memory::Owner,
+    pub(crate) shared: Arc<AtomicRefCell<Shared>>,
 }
 
 pub(crate) struct Api<'a> {
