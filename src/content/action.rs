@@ -150,10 +150,3 @@ pub struct ActionList {
     /// The list itself, so a failure names its file and line.
     pub span: Span,
 }
-
-impl ActionList {
-    /// Whether it has no action.
-    pub fn is_empty(&self) -> bool {
-        self.actions.is_empty()
-    }
-}

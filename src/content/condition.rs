@@ -28,7 +28,7 @@ impl Who {
     pub(crate) const NAMES: &'static [&'static str] = &["self", "target", "player", "source"];
 
     /// A `who` by its name.
-    pub fn parse(s: &str) -> Option<Who> {
+    pub(crate) fn parse(s: &str) -> Option<Who> {
         match s {
             "self" => Some(Who::Bearer),
             "target" => Some(Who::Target),
@@ -39,7 +39,7 @@ impl Who {
     }
 
     /// The name data files write.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Who::Bearer => "self",
             Who::Target => "target",
@@ -53,11 +53,11 @@ impl Who {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemFilter {
     /// One item definition, if the filter names one.
-    pub item: Option<Id>,
+    pub(crate) item: Option<Id>,
     /// Any item with this tag.
-    pub tag: Option<Id>,
+    pub(crate) tag: Option<Id>,
     /// With the tag, only items of this rarity.
-    pub rarity: Option<String>,
+    pub(crate) rarity: Option<String>,
 }
 
 /// Where a quest is, for the `quest` check.
@@ -76,7 +76,7 @@ impl QuestState {
     pub(crate) const NAMES: &'static [&'static str] = &["not_started", "active", "done"];
 
     /// A state by its name.
-    pub fn parse(s: &str) -> Option<QuestState> {
+    pub(crate) fn parse(s: &str) -> Option<QuestState> {
         match s {
             "not_started" => Some(QuestState::NotStarted),
             "active" => Some(QuestState::Active),
@@ -86,7 +86,7 @@ impl QuestState {
     }
 
     /// The name data files write.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         QuestState::NAMES[self as usize]
     }
 }
@@ -167,11 +167,11 @@ pub enum Check {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Condition {
     /// The check.
-    pub check: Check,
+    pub(crate) check: Check,
     /// `not = true`: the condition holds when the check does not.
-    pub negate: bool,
+    pub(crate) negate: bool,
     /// Shown when an encounter option is blocked by this condition.
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
     /// Where it was written.
     pub span: Span,
 }

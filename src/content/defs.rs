@@ -64,26 +64,26 @@ pub struct Item {
     /// Initial per-instance properties (`endurance = 100`).
     pub(crate) properties: BTreeMap<String, i64>,
     /// The slot it is worn in (`weapon`, ...), if any: a slotted item is equipped when its slot is free.
-    pub(crate) slot: Option<String>,
+    pub slot: Option<String>,
     /// Damage it deals as a weapon.
-    pub(crate) damage: i64,
+    pub damage: i64,
     /// The type of that damage.
-    pub(crate) damage_type: String,
+    pub damage_type: String,
     /// What it adds to its bearer's attributes.
     pub(crate) modifiers: Vec<Modifier>,
     /// Triggers that listen while it is carried.
     pub(crate) triggers: Vec<TriggerRef>,
     /// What `use` does, if it can be used.
-    pub(crate) on_use: Option<ActionList>,
+    pub on_use: Option<ActionList>,
     /// Whether one is used up by `use`.
-    pub(crate) consumable: bool,
+    pub consumable: bool,
     /// Where it is defined.
     pub span: Span,
 }
 
 /// What a creature does on its turn: the first rule whose condition holds.
 #[derive(Debug, Clone)]
-pub(crate) enum AiAct {
+pub enum AiAct {
     /// Attacks the player.
     Attack,
     /// Does nothing this turn.
@@ -94,11 +94,11 @@ pub(crate) enum AiAct {
 
 /// One rule of a creature's AI: what it does when the condition holds.
 #[derive(Debug, Clone)]
-pub(crate) struct AiRule {
+pub struct AiRule {
     /// When the rule applies; always when empty.
-    pub(crate) condition: Vec<Condition>,
+    pub condition: Vec<Condition>,
     /// What it does.
-    pub(crate) act: AiAct,
+    pub act: AiAct,
 }
 
 /// A creature (`[[creatures]]`): an enemy, an NPC, or the player's own definition.
@@ -117,17 +117,17 @@ pub struct Creature {
     /// Its base attributes (`max_health` is its health unless given).
     pub(crate) attributes: BTreeMap<String, i64>,
     /// Damage it deals without a weapon.
-    pub(crate) damage: i64,
+    pub damage: i64,
     /// The type of that damage.
-    pub(crate) damage_type: String,
+    pub damage_type: String,
     /// Items it starts with, and how many.
     pub(crate) items: Vec<(Id, u32)>,
     /// Triggers that listen while it is in the game.
     pub(crate) triggers: Vec<TriggerRef>,
     /// Its AI rules, in order.
-    pub(crate) ai: Vec<AiRule>,
+    pub ai: Vec<AiRule>,
     /// What talking to it does, if it is an NPC.
-    pub(crate) talk: Option<ActionList>,
+    pub talk: Option<ActionList>,
     /// Where it is defined.
     pub span: Span,
 }

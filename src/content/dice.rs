@@ -19,12 +19,12 @@ pub enum Color {
 
 impl Color {
     /// Every color, in order.
-    pub const ALL: [Color; 4] = [Color::Red, Color::Blue, Color::Purple, Color::Gold];
+    pub(crate) const ALL: [Color; 4] = [Color::Red, Color::Blue, Color::Purple, Color::Gold];
     /// Their names, in order.
     pub(crate) const NAMES: &'static [&'static str] = &["red", "blue", "purple", "gold"];
 
     /// A color by its name.
-    pub fn parse(s: &str) -> Option<Color> {
+    pub(crate) fn parse(s: &str) -> Option<Color> {
         Color::NAMES
             .iter()
             .position(|n| *n == s)
@@ -54,7 +54,7 @@ impl DieState {
     pub(crate) const NAMES: &'static [&'static str] = &["available", "spent", "exhausted"];
 
     /// A state by its name.
-    pub fn parse(s: &str) -> Option<DieState> {
+    pub(crate) fn parse(s: &str) -> Option<DieState> {
         match s {
             "available" => Some(DieState::Available),
             "spent" => Some(DieState::Spent),

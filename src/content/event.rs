@@ -19,12 +19,10 @@ pub struct EventDef {
     /// `creature_died` for engine events, `rats:ritual_done` for custom ones.
     pub name: String,
     /// Which of these events the world's triggers (top level, the scene's, quests) see.
-    pub world: WorldSees,
-    /// The mod's ID of a custom event (`rats:ritual_done`); `None` for the engine's and the game's.
-    pub custom: Option<Id>,
+    pub(crate) world: WorldSees,
     /// The payload fields, in order, with their types.
     pub payload: Vec<(String, FieldType)>,
-    /// What the event means, for `lantern docs` and the guide.
+    /// What the event means, for documentation and editors.
     pub description: String,
     /// Where a custom event is declared.
     pub span: Option<Span>,
@@ -85,7 +83,7 @@ impl std::hash::Hasher for Fnv {
 
 impl EventTable {
     /// The engine's events, then `custom` in ID order.
-    pub fn new(custom: Vec<EventDef>) -> EventTable {
+    pub(crate) fn new(custom: Vec<EventDef>) -> EventTable {
         EventTable::with_game(Vec::new(), custom)
     }
 
@@ -97,7 +95,6 @@ impl EventTable {
             .map(|e| EventDef {
                 name: e.name.to_string(),
                 world: e.world,
-                custom: None,
                 payload: e.payload.iter().map(|(n, t)| (n.to_string(), *t)).collect(),
                 description: format!("source: {}; target: {}", e.source, e.target),
                 span: None,
@@ -129,7 +126,7 @@ impl EventTable {
     /// `rats:ritual_done`). Allocates nothing for names of ordinary length: `emit_event` looks one
     /// up on every call.
     #[inline]
-    pub fn lookup_for(&self, mod_id: &[u8], name: &[u8]) -> Option<EventKey> {
+    pub(crate) fn lookup_for(&self, mod_id: &[u8], name: &[u8]) -> Option<EventKey> {
         if let Some(key) = self.lookup_bytes(name) {
             return Some(key);
         }
@@ -158,22 +155,17 @@ impl EventTable {
     }
 
     /// How many event kinds there are.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.defs.len()
     }
 
-    /// Whether there are none (never, since the engine's are always there).
-    pub fn is_empty(&self) -> bool {
-        self.defs.is_empty()
-    }
-
     /// Every event's name, in key order.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
         self.defs.iter().map(|d| d.name.as_str())
     }
 
     /// Every event with its key, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (EventKey, &EventDef)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (EventKey, &EventDef)> {
         self.defs
             .iter()
             .enumerate()
@@ -292,7 +284,6 @@ mod tests {
             .map(|n| EventDef {
                 name: n.to_string(),
                 world: WorldSees::Every,
-                custom: Id::qualified(n),
                 payload: Vec::new(),
                 description: String::new(),
                 span: None,
@@ -318,7 +309,6 @@ mod tests {
             .map(|n| EventDef {
                 name: n.to_string(),
                 world: WorldSees::Every,
-                custom: Id::qualified(n),
                 payload: Vec::new(),
                 description: String::new(),
                 span: None,

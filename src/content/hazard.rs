@@ -8,7 +8,7 @@ use crate::id::Id;
 
 /// What a card is for; the simulator's flat-round and X-interaction metrics read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CardClass {
+pub enum CardClass {
     /// Progress cards.
     Progress,
     /// Focus cards.
@@ -35,7 +35,7 @@ impl CardClass {
     ];
 
     /// The class's name.
-    pub(crate) fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 
@@ -141,7 +141,7 @@ pub struct Card {
     /// Its rarity, if any.
     pub rarity: Option<String>,
     /// Its class.
-    pub(crate) class: CardClass,
+    pub class: CardClass,
     /// Copies in the starting deck.
     pub(crate) starter: u32,
     /// Its top action's effects (paid with nothing).

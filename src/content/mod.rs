@@ -24,12 +24,14 @@ pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};
 pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
-pub(crate) use defs::{AiAct, AiRule, EncounterOption, Modifier, TriggerHome};
-pub use defs::{Creature, Encounter, Item, Override, Quest, Rarity, Tag, Trigger, TriggerRef};
+pub use defs::{
+    AiAct, AiRule, Creature, Encounter, Item, Override, Quest, Rarity, Tag, Trigger, TriggerRef,
+};
+pub(crate) use defs::{EncounterOption, Modifier, TriggerHome};
 pub use dice::{Color, DieState};
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
-pub(crate) use hazard::{Bottom, CardClass, CardEffect, Meter};
-pub use hazard::{Card, Hazard, ProgressType};
+pub(crate) use hazard::{Bottom, CardEffect, Meter};
+pub use hazard::{Card, CardClass, Hazard, ProgressType};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;
@@ -52,7 +54,7 @@ pub struct ModInfo {
     pub deps: Vec<String>,
     /// Whether it has scripts (`scripts/main.lua`): a game over it needs them plugged in
     /// ([`World::start`](crate::load::World::start), [`World::load_save`](crate::load::World::load_save)).
-    pub scripted: bool,
+    pub(crate) scripted: bool,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -63,7 +65,7 @@ pub struct Extensions {
     /// Checks registered by the mods' scripts, by ID.
     pub checks: BTreeSet<Id>,
     /// Mods whose scripts failed to load, so what they register is unknown.
-    pub failed: BTreeSet<String>,
+    pub(crate) failed: BTreeSet<String>,
     /// The hosting game's declarations: its tables, events, actions and checks.
     pub(crate) declared: Arc<declare::Declarations>,
 }
@@ -114,7 +116,7 @@ pub struct Content {
     /// and `lantern check`.
     pub overrides: Vec<Override>,
     /// How many data files were read.
-    pub files: usize,
+    pub(crate) files: usize,
     /// The hosting game's declarations this content was resolved against, its code with them: a
     /// game made from it, a reload of it and a test game over it all use these rules.
     pub(crate) declared: Arc<declare::Declarations>,
@@ -180,11 +182,6 @@ impl HostTables {
         })
     }
 
-    /// Whether `id` is an entry of kind `kind`.
-    pub fn contains(&self, kind: &str, id: &Id) -> bool {
-        self.0.get(kind).is_some_and(|t| t.contains_key(id))
-    }
-
     /// The IDs of kind `kind`, in ID order.
     pub(crate) fn ids(&self, kind: &str) -> impl Iterator<Item = &Id> {
         self.0.get(kind).into_iter().flat_map(|t| t.keys())
@@ -222,7 +219,7 @@ impl Content {
 
 impl Content {
     /// A trigger by its reference.
-    pub fn trigger(&self, r: TriggerRef) -> &Trigger {
+    pub(crate) fn trigger(&self, r: TriggerRef) -> &Trigger {
         &self.triggers[r.0 as usize]
     }
 

@@ -84,13 +84,13 @@ pub struct EngineEvent {
     /// Its name, bare.
     pub name: &'static str,
     /// Which of them the world's triggers see (the guide's table of events says why).
-    pub world: WorldSees,
+    pub(crate) world: WorldSees,
     /// Its payload fields and their types.
     pub payload: &'static [(&'static str, FieldType)],
     /// Who its source is, in words.
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     /// Who its target is, in words.
-    pub target: &'static str,
+    pub(crate) target: &'static str,
 }
 
 use FieldType as F;

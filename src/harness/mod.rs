@@ -138,7 +138,7 @@ impl Harness {
     }
 
     /// The diagnostics of the mod sets that did not load during the run, each once.
-    pub(crate) fn load_problems(&self) -> Vec<String> {
+    pub fn load_problems(&self) -> Vec<String> {
         self.load_problems
             .lock()
             .map(|p| p.clone())

@@ -266,7 +266,6 @@ fn event_table(
         custom_events.push(EventDef {
             name: id.to_string(),
             world: WorldSees::Every,
-            custom: Some(id.clone()),
             payload,
             description: src.raw.description.clone(),
             span: Some(Span::new(src.file, src.raw.id.span())),
@@ -587,7 +586,6 @@ fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
         out.push(EventDef {
             name: e.name.clone(),
             world: WorldSees::Every,
-            custom: None,
             payload: e.payload.clone(),
             description: e.doc.to_string(),
             span: None,
