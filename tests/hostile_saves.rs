@@ -276,7 +276,7 @@ fn a_save_loads_into_content_that_changed_and_the_game_goes_on() {
 }
 
 #[test]
-fn a_hazard_whose_rounds_shrank_is_closed_with_a_note() {
+fn a_hazard_whose_rounds_shrank_is_set_aside_with_a_note() {
     let dir = common::core_only();
     let mut g = rich_game(core_content(dir.path()));
     assert!(g.hazard().is_some());
@@ -311,7 +311,7 @@ fn a_hazard_whose_rounds_shrank_is_closed_with_a_note() {
     let notes: Vec<&str> = notes.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
         notes,
-        ["Collapsing Bridge has 1 rounds now, and the run was in round 2; the hazard was closed, and the run goes on"]
+        ["Collapsing Bridge has 1 rounds now, and the run was in round 2; the hazard is set aside until it returns, and the run goes on"]
     );
     assert!(g.hazard().is_none());
     // The run goes on: the next room opens.

@@ -689,10 +689,101 @@ fn renaming_a_hazard_in_play_closes_it_and_the_run_goes_on() {
         .collect();
     assert!(
         notes.contains(
-            &"hazard `core:collapsing_bridge` no longer exists; the hazard was closed, and the run goes on"
+            &"hazard `core:collapsing_bridge` no longer exists; the hazard is set aside until it returns, and the run goes on"
         ),
         "{notes:?}"
     );
     assert!(s.live.game().hazard().is_none());
+    // Renamed back in the same room: the run goes on where it was.
+    std::fs::write(&hazards, &text).unwrap();
+    let report = s.reload_ok();
+    let notes = report.problems.to_string();
+    assert!(
+        notes.contains("hazard `core:collapsing_bridge` exists again; it goes on"),
+        "{notes}"
+    );
+    assert!(s.live.game().hazard().is_some());
+    // Renamed again and the player moves on: the run stays behind with its room.
+    std::fs::write(
+        &hazards,
+        text.replace("id = \"collapsing_bridge\"", "id = \"fallen_bridge\""),
+    )
+    .unwrap();
+    s.reload_ok();
     s.live.game_mut().verb("next", &[]).unwrap();
+    let left: Vec<String> = s
+        .live
+        .game_mut()
+        .take_problems()
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        left,
+        ["hazard `core:collapsing_bridge`, set aside when its definition disappeared, stays behind with its scene"]
+    );
+    std::fs::write(&hazards, &text).unwrap();
+    s.reload_ok();
+    assert!(s.live.game().hazard().is_none(), "not in the next room");
+}
+
+/// A mod folder moved away and back (a branch switch) takes its quests, done and active, and the
+/// open encounter aside, and gives them back: one message each way, nothing lost.
+#[test]
+fn a_mod_moved_away_and_back_keeps_its_quests_and_open_encounter() {
+    let data = format!(
+        "{}\n[[quests]]\nid = \"first\"\non = \"tick\"\ncount = 1\n\n\
+         [[encounters]]\nid = \"shrine\"\ntitle = \"A shrine\"\ndescription = \"Moss.\"\n\n\
+         [[encounters.options]]\ntext = \"Pray\"\n",
+        QUEST.replace("COUNT", "5")
+    );
+    let mut s = Session::new(&[("data/all.toml", &data)]);
+    let g = s.live.game_mut();
+    for quest in ["test:ticks", "test:first"] {
+        g.command_action(
+            lantern::content::ActionEntry {
+                action: lantern::content::Action::StartQuest { quest: id(quest) },
+                span: lantern::diag::Span::file_start(lantern::diag::FileId(0)),
+            },
+            "start",
+        )
+        .unwrap();
+    }
+    let tick = g.content().events.lookup("test:tick").unwrap();
+    for _ in 0..2 {
+        g.emit_command(tick, None, &[]).unwrap();
+    }
+    g.start_encounter(&id("test:shrine")).unwrap();
+    let before = g.state().quests.clone();
+    assert!(before[&id("test:first")].done);
+    assert_eq!(before[&id("test:ticks")].count, 2);
+
+    let away = tempfile::tempdir().unwrap();
+    std::fs::rename(s.file("test"), away.path().join("test")).unwrap();
+    let report = s.reload_ok();
+    let notes = report.problems.to_string();
+    for line in [
+        "quest `test:first` no longer exists; its progress is set aside until it returns",
+        "quest `test:ticks` no longer exists; its progress is set aside until it returns",
+        "encounter `test:shrine` no longer exists; it is set aside until it returns",
+    ] {
+        assert!(notes.contains(line), "{line}\n{notes}");
+    }
+    assert!(s.live.game().state().quests.is_empty());
+    assert!(s.live.game().encounter().is_none());
+
+    std::fs::rename(away.path().join("test"), s.file("test")).unwrap();
+    let report = s.reload_ok();
+    let notes = report.problems.to_string();
+    for line in [
+        "quest `test:first` exists again; its progress returned",
+        "quest `test:ticks` exists again; its progress returned",
+        "encounter `test:shrine` exists again; it is open again",
+    ] {
+        assert!(notes.contains(line), "{line}\n{notes}");
+    }
+    let g = s.live.game();
+    assert_eq!(g.state().quests, before);
+    assert!(g.state().set_aside.is_empty());
+    assert_eq!(g.encounter().unwrap().id, id("test:shrine"));
 }

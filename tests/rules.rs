@@ -464,7 +464,7 @@ fn a_conditional_modifier_counts_only_against_the_opponent_it_names() {
 }
 
 #[test]
-fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_dropped() {
+fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_set_aside() {
     let mut g = Game::new(core(), 11);
     start_rattenplage(&mut g);
     let dir = tempfile::tempdir().unwrap();
@@ -479,7 +479,7 @@ fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_dropped(
     let messages: Vec<&str> = notes.iter().map(|d| d.message.as_str()).collect();
     assert!(
         messages
-            .contains(&"quest `core:vanished_quest` no longer exists; its progress was dropped"),
+            .contains(&"quest `core:vanished_quest` no longer exists; its progress is set aside until it returns"),
         "{messages:?}"
     );
     assert!(
@@ -492,6 +492,11 @@ fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_dropped(
         loaded.state().orphans.len(),
         1,
         "the item is set aside, not deleted"
+    );
+    assert!(
+        loaded.state().set_aside.quests[&id("core:vanished_quest")]
+            == g.state().quests[&id("core:rattenplage")],
+        "the quest's progress is set aside, not deleted"
     );
     assert_eq!(
         loaded.state().player.count(&id("core:gold")),

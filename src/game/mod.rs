@@ -29,7 +29,7 @@ pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
 #[doc(hidden)]
 pub use hazard::describe_face;
-pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, State};
+pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
@@ -213,6 +213,7 @@ impl Game {
             quest_slots: Default::default(),
             storage: BTreeMap::new(),
             orphans: Vec::new(),
+            set_aside: Default::default(),
             rng: BTreeMap::new(),
             turn: 0,
             combat: false,
@@ -577,10 +578,14 @@ impl Game {
         notes
     }
 
-    /// Drops quest progress whose quest is gone and sets aside items whose definition is gone.
+    /// Sets aside quest progress, the open encounter and hazard, and items whose definition is
+    /// gone, and gives back what was set aside and exists again: one message each way.
     fn reconcile(&mut self) -> Vec<Diagnostic> {
         let mut notes = Vec::new();
         let content = self.content.clone();
+        let note = |notes: &mut Vec<Diagnostic>, m: String| {
+            notes.push(Diagnostic::warning(Code::Reconciled, m));
+        };
         let gone: Vec<Id> = self
             .state
             .quests
@@ -589,11 +594,30 @@ impl Game {
             .cloned()
             .collect();
         for q in gone {
-            self.state.quests.remove(&q);
-            notes.push(Diagnostic::warning(
-                Code::Reconciled,
-                format!("quest `{q}` no longer exists; its progress was dropped"),
-            ));
+            if let Some(p) = self.state.quests.remove(&q) {
+                self.state.set_aside.quests.insert(q.clone(), p);
+            }
+            note(
+                &mut notes,
+                format!("quest `{q}` no longer exists; its progress is set aside until it returns"),
+            );
+        }
+        let back: Vec<Id> = self
+            .state
+            .set_aside
+            .quests
+            .keys()
+            .filter(|q| content.quests.contains_key(*q))
+            .cloned()
+            .collect();
+        for q in back {
+            if let Some(p) = self.state.set_aside.quests.remove(&q) {
+                self.state.quests.entry(q.clone()).or_insert(p);
+            }
+            note(
+                &mut notes,
+                format!("quest `{q}` exists again; its progress returned"),
+            );
         }
         if let Some(e) = self
             .state
@@ -602,25 +626,57 @@ impl Game {
             .filter(|e| !content.encounters.contains_key(e))
         {
             self.state.encounter = None;
-            notes.push(Diagnostic::warning(
-                Code::Reconciled,
-                format!("encounter `{e}` no longer exists; it was closed"),
-            ));
+            self.state.set_aside.encounter = Some((e.clone(), self.state.scene));
+            note(
+                &mut notes,
+                format!("encounter `{e}` no longer exists; it is set aside until it returns"),
+            );
+        }
+        if let Some((e, scene)) = self.state.set_aside.encounter.clone() {
+            let free = self.state.encounter.is_none() && self.state.hazard.is_none();
+            if scene == self.state.scene && free && content.encounters.contains_key(&e) {
+                self.state.set_aside.encounter = None;
+                self.state.encounter = Some(e.clone());
+                note(
+                    &mut notes,
+                    format!("encounter `{e}` exists again; it is open again"),
+                );
+            }
         }
         if let Some(mut run) = self.state.hazard.take() {
             match run.reconcile(&content) {
                 Ok(changes) => {
-                    notes.extend(
-                        changes
-                            .into_iter()
-                            .map(|m| Diagnostic::warning(Code::Reconciled, m)),
-                    );
+                    for m in changes {
+                        note(&mut notes, m);
+                    }
                     self.state.hazard = Some(run);
                 }
-                Err(why) => notes.push(Diagnostic::warning(
-                    Code::Reconciled,
-                    format!("{why}; the hazard was closed, and the run goes on"),
-                )),
+                Err(why) => {
+                    self.state.set_aside.hazard = Some((run, self.state.scene));
+                    note(
+                        &mut notes,
+                        format!(
+                            "{why}; the hazard is set aside until it returns, and the run goes on"
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some((mut run, scene)) = self.state.set_aside.hazard.take() {
+            let free = self.state.encounter.is_none() && self.state.hazard.is_none();
+            let ready = scene == self.state.scene && free;
+            match ready.then(|| run.reconcile(&content)) {
+                Some(Ok(changes)) => {
+                    note(
+                        &mut notes,
+                        format!("hazard `{}` exists again; it goes on", run.hazard),
+                    );
+                    for m in changes {
+                        note(&mut notes, m);
+                    }
+                    self.state.hazard = Some(run);
+                }
+                _ => self.state.set_aside.hazard = Some((run, scene)),
             }
         }
         let mut orphans = std::mem::take(&mut self.state.orphans);

@@ -9,6 +9,7 @@
 use super::apply::ev;
 use super::{Creature, CreatureRef, Event, Game, Outcome};
 use crate::content::Value;
+use crate::diag::{Code, Diagnostic};
 use crate::id::Id;
 
 impl Game {
@@ -17,6 +18,24 @@ impl Game {
     /// move another's.
     pub fn begin_scene(&mut self) {
         self.state.scene += 1;
+        // An encounter or hazard set aside in a reload belongs to the scene it was open in.
+        let aside = &mut self.state.set_aside;
+        let left = [
+            aside
+                .encounter
+                .take()
+                .map(|(e, _)| format!("encounter `{e}`")),
+            aside
+                .hazard
+                .take()
+                .map(|(h, _)| format!("hazard `{}`", h.hazard)),
+        ];
+        for what in left.into_iter().flatten() {
+            self.report(Diagnostic::warning(
+                Code::Reconciled,
+                format!("{what}, set aside when its definition disappeared, stays behind with its scene"),
+            ));
+        }
     }
 
     /// The number of scenes begun (0 before the first).

@@ -214,6 +214,29 @@ pub struct QuestProgress {
     pub done: bool,
 }
 
+/// Progress whose content disappeared in a reload (a mod folder moved away, a data file saved
+/// half-written): kept, listed, and given back when the content returns, so that a reload never
+/// destroys what a later one could restore. Items set aside are in [`State::orphans`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetAside {
+    /// Quest progress, done quests included, by quest.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub quests: BTreeMap<Id, QuestProgress>,
+    /// The open encounter, with the scene it was open in: it returns only to that scene.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<(Id, u64)>,
+    /// The hazard being played, with its scene, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hazard: Option<(crate::hazard::HazardRun, u64)>,
+}
+
+impl SetAside {
+    /// Whether nothing is set aside.
+    pub fn is_empty(&self) -> bool {
+        self.quests.is_empty() && self.encounter.is_none() && self.hazard.is_none()
+    }
+}
+
 /// Quest progress by quest ordinal (see [`State::quest_slots`]). Derived from `quests`, so two
 /// states compare equal whatever their copies hold.
 #[derive(Debug, Clone, Default)]
@@ -253,6 +276,9 @@ pub struct State {
     /// Items whose definition disappeared in a reload: kept aside, listed, restored if it returns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub orphans: Vec<ItemStack>,
+    /// Quest progress, the encounter and the hazard whose definition disappeared in a reload.
+    #[serde(default, skip_serializing_if = "SetAside::is_empty")]
+    pub set_aside: SetAside,
     /// Random stream positions.
     pub rng: BTreeMap<String, u128>,
     /// Turns taken.
