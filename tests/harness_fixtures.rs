@@ -168,6 +168,56 @@ end)
     }
 }
 
+/// A bare ID in a mod's own test is that mod's, as in its data and scripts; another mod's is
+/// written with its namespace, and leaving it out says which one was meant.
+#[test]
+fn a_bare_id_in_a_mods_test_is_that_mods() {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    let m = dir.path().join("dairy");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::create_dir_all(m.join("tests")).unwrap();
+    std::fs::write(
+        m.join("mod.toml"),
+        "id = \"dairy\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("data/items.toml"),
+        "[[items]]\nid = \"wheel\"\nname = \"Wheel of cheese\"\nstack = 10\n",
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("tests/own_test.lua"),
+        r#"describe("bare IDs", function()
+  it("are the mod's own", function()
+    local g = lantern.test.game{}
+    g:give("wheel", 2)
+    g:apply{ action = "give_item", item = "wheel" }
+    expect(g.player:count("wheel")).to_be(3)
+    expect(g.player:count("dairy:wheel")).to_be(3)
+    g:give("core:gold", 1)
+    expect(g.player:count("core:gold")).to_be(121)
+  end)
+  it("do not reach another mod's", function()
+    local g = lantern.test.game{}
+    g:give("gold", 1)
+  end)
+end)
+"#,
+    )
+    .unwrap();
+    let out = lantern(&["test", "--mods", ".", "bare IDs"], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "ok   bare IDs > are the mod's own",
+        "at dairy/tests/own_test.lua:13\n  there is no item `dairy:gold`; did you mean `core:gold`?",
+        "1 passed, 1 failed",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+}
+
 /// `lantern test` over a fixture, its whole output (stdout, then stderr) and exit code.
 fn transcript(fixture: &str, args: &[&str]) -> String {
     let dir = root().join("tests/fixtures").join(fixture);

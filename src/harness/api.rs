@@ -115,7 +115,7 @@ fn run_file_inner(
     let test = lua.create_table()?;
     test.raw_set(
         "game",
-        super::game::constructor(&lua, h.clone(), output.clone())?,
+        super::game::constructor(&lua, h.clone(), output.clone(), file.mod_id.clone())?,
     )?;
     lantern.raw_set("test", test)?;
     let out = output.clone();

@@ -30,6 +30,9 @@ pub(crate) struct TestGame {
     /// The game's own world, made fresh for this test game when the game says how
     /// (`WorldHooks::fresh`), and lent to it around every call that drives it.
     world: Option<Box<dyn std::any::Any + Send>>,
+    /// The namespace a bare ID in the test's calls belongs to: the test file's mod's, as in
+    /// that mod's data and scripts (the game's home mod's for a file under `scripts/`).
+    home: String,
 }
 
 impl Drop for TestGame {
@@ -57,6 +60,7 @@ pub(crate) fn constructor(
     lua: &Lua,
     h: Arc<Harness>,
     output: Arc<AtomicRefCell<Vec<String>>>,
+    mod_id: Option<String>,
 ) -> mlua::Result<mlua::Function> {
     let live = Arc::new(AtomicUsize::new(0));
     crate::lua::budget::function(lua, move |lua, opts: Option<Table>| {
@@ -103,7 +107,11 @@ pub(crate) fn constructor(
         let world = (game.code().world())
             .and_then(|w| w.fresh.as_ref())
             .map(|fresh| fresh(prepared.content.clone()));
+        let home = mod_id
+            .clone()
+            .unwrap_or_else(|| prepared.content.declared.home().to_string());
         Ok(TestGame {
+            home,
             game,
             symbols,
             sources,
@@ -269,11 +277,6 @@ fn located(lua: &Lua, message: String) -> mlua::Error {
     mlua::Error::runtime(format!("{at}{message}"))
 }
 
-/// The namespace a bare ID in a test's call belongs to: the game's home mod's.
-fn home(game: &Game) -> &str {
-    game.content().declared.home()
-}
-
 fn id(text: &str, home: &str) -> mlua::Result<Id> {
     Id::parse(text, home).ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
 }
@@ -282,12 +285,12 @@ fn id(text: &str, home: &str) -> mlua::Result<Id> {
 /// instead of quietly counting zero of an item that does not exist.
 fn known<V>(
     lua: &Lua,
-    game: &Game,
+    game: &TestGame,
     registry: impl Fn(&crate::content::Content) -> &std::collections::BTreeMap<Id, V>,
     text: &str,
     kind: &str,
 ) -> mlua::Result<Id> {
-    crate::content::find_id(registry(game.content()), text, home(game), kind)
+    crate::content::find_id(registry(game.game.content()), text, &game.home, kind)
         .map_err(|e| located(lua, e.into()))
 }
 
@@ -419,7 +422,7 @@ impl UserData for TestGame {
         methods.add_method_mut(
             "start_encounter",
             driving(|lua, this, e: String| {
-                let e = known(lua, &this.game, |c| &c.encounters, &e, "encounter")?;
+                let e = known(lua, this, |c| &c.encounters, &e, "encounter")?;
                 let r = this.game.start_encounter(&e);
                 this.flush();
                 check(lua, r)
@@ -428,7 +431,7 @@ impl UserData for TestGame {
         methods.add_method_mut(
             "start",
             driving(|lua, this, quest: String| {
-                let quest = known(lua, &this.game, |c| &c.quests, &quest, "quest")?;
+                let quest = known(lua, this, |c| &c.quests, &quest, "quest")?;
                 let entry = this.entry(crate::content::Action::StartQuest { quest });
                 let r = this.game.command_action(entry, "start");
                 this.flush();
@@ -439,7 +442,7 @@ impl UserData for TestGame {
             "give",
             driving(|lua, this, (item, count): (String, Option<u32>)| {
                 let entry = this.entry(crate::content::Action::GiveItem {
-                    item: known(lua, &this.game, |c| &c.items, &item, "item")?,
+                    item: known(lua, this, |c| &c.items, &item, "item")?,
                     count: count.unwrap_or(1),
                     target: crate::content::Who::Player,
                 });
@@ -457,7 +460,7 @@ impl UserData for TestGame {
                 let entry = crate::content::resolve::runtime_action(
                     &this.symbols,
                     &content.events,
-                    content.declared.home(),
+                    &this.home,
                     &map,
                 )
                 .map_err(|e| located(lua, e))?;
@@ -469,7 +472,7 @@ impl UserData for TestGame {
         methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
             let r = {
                 let mut g = this.borrow_mut::<TestGame>()?;
-                let creature = known(lua, &g.game, |c| &c.creatures, &creature, "creature")?;
+                let creature = known(lua, &g, |c| &c.creatures, &creature, "creature")?;
                 let r = g
                     .game
                     .spawn(&creature)
@@ -497,7 +500,7 @@ impl UserData for TestGame {
                     })?;
                     let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name())))?;
                     let value = match (ty, value) {
-                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Host(_), PValue::Str(s)) => PValue::id(&id(&s, home(&this.game))?),
+                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Host(_), PValue::Str(s)) => PValue::id(&id(&s, &this.home)?),
                         (_, v) => v,
                     };
                     values.push((index, value));
@@ -510,7 +513,7 @@ impl UserData for TestGame {
         methods.add_method(
             "quest",
             reading(|lua, this: &TestGame, quest: String| {
-                let q = known(lua, &this.game, |c| &c.quests, &quest, "quest")?;
+                let q = known(lua, this, |c| &c.quests, &quest, "quest")?;
                 let Some(p) = this.game.state().quests.get(&q) else {
                     return Ok(Value::Nil);
                 };
@@ -585,7 +588,7 @@ impl UserData for TestGame {
         methods.add_method_mut(
             "start_hazard",
             driving(|lua, this, h: String| {
-                let h = known(lua, &this.game, |c| &c.hazards, &h, "hazard")?;
+                let h = known(lua, this, |c| &c.hazards, &h, "hazard")?;
                 let r = this.game.start_hazard(&h);
                 this.flush();
                 check(lua, r)
@@ -603,7 +606,7 @@ impl UserData for TestGame {
                         )))
                     }
                 };
-                let progress = progress.map(|p| id(&p, home(&this.game))).transpose()?;
+                let progress = progress.map(|p| id(&p, &this.home)).transpose()?;
                 let r = this.game.choose_route(route, progress.as_ref());
                 this.flush();
                 check(lua, r)
@@ -638,7 +641,7 @@ impl UserData for TestGame {
             "dev_card",
             driving(|_, this, card: String| {
                 this.game
-                    .dev_card(&id(&card, home(&this.game))?)
+                    .dev_card(&id(&card, &this.home)?)
                     .map_err(mlua::Error::runtime)
             }),
         );
@@ -803,7 +806,7 @@ impl UserData for Creature {
             "count",
             reading(|lua, this: &Creature, item: String| {
                 let g = this.owner.borrow::<TestGame>()?;
-                let item = known(lua, &g.game, |c| &c.items, &item, "item")?;
+                let item = known(lua, &g, |c| &c.items, &item, "item")?;
                 Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
             }),
         );
@@ -820,7 +823,7 @@ impl UserData for Creature {
             "property",
             reading(|lua, this: &Creature, (item, property): (String, String)| {
                 let g = this.owner.borrow::<TestGame>()?;
-                let item = known(lua, &g.game, |c| &c.items, &item, "item")?;
+                let item = known(lua, &g, |c| &c.items, &item, "item")?;
                 Ok(g.game.creature(this.r).and_then(|c| {
                     c.inventory
                         .iter()

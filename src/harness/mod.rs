@@ -28,6 +28,9 @@ pub struct TestFile {
     pub(crate) root: PathBuf,
     /// `core/tests/quests.lua` or `scripts/run.lua`.
     pub(crate) display: String,
+    /// The mod it belongs to: a bare ID in its calls is that mod's, as in the mod's data and
+    /// scripts. `None` for `scripts/`, where a bare ID is the game's home mod's.
+    pub(crate) mod_id: Option<String>,
 }
 
 /// How a test ended.
@@ -204,13 +207,19 @@ pub fn discover_all(roots: &[PathBuf]) -> Vec<TestFile> {
     let mut sources = crate::diag::SourceMap::new();
     let mut diags = Vec::new();
     for m in crate::mods::discover(roots, &mut sources, &mut diags) {
-        collect(&m.dir, &m.dir.join("tests"), &m.root, &mut files);
+        collect(
+            &m.dir,
+            &m.dir.join("tests"),
+            &m.root,
+            Some(m.id()),
+            &mut files,
+        );
     }
     for root in roots {
         let scripts = root.parent().map(|p| p.join("scripts"));
         if let Some(scripts) = scripts.filter(|s| s.is_dir()) {
             let base = scripts.parent().unwrap_or(Path::new("."));
-            collect(&scripts, &scripts, base, &mut files);
+            collect(&scripts, &scripts, base, None, &mut files);
         }
     }
     files.sort_by(|a, b| a.display.cmp(&b.display));
@@ -220,7 +229,7 @@ pub fn discover_all(roots: &[PathBuf]) -> Vec<TestFile> {
 
 /// The Lua files under `dir`, inside the folder `root`. A file that may not be read (a link out
 /// of the folder) is listed too: running it reports why.
-fn collect(root: &Path, dir: &Path, base: &Path, out: &mut Vec<TestFile>) {
+fn collect(root: &Path, dir: &Path, base: &Path, mod_id: Option<&str>, out: &mut Vec<TestFile>) {
     let real = crate::mods::real_root(root);
     for found in crate::mods::walk(&real, dir) {
         let path = match found {
@@ -233,6 +242,7 @@ fn collect(root: &Path, dir: &Path, base: &Path, out: &mut Vec<TestFile>) {
                 path,
                 root: real.clone(),
                 display,
+                mod_id: mod_id.map(str::to_string),
             });
         }
     }
