@@ -514,13 +514,18 @@ impl UserData for TestGame {
             "quest",
             reading(|lua, this: &TestGame, quest: String| {
                 let q = known(lua, this, |c| &c.quests, &quest, "quest")?;
-                let Some(p) = this.game.state().quests.get(&q) else {
-                    return Ok(Value::Nil);
+                // A quest not started reads as one, not as nil: `g:quest(id).count` is 0 then,
+                // never "attempt to index a nil value".
+                let p = this.game.state().quests.get(&q);
+                let state = match p {
+                    None => "not_started",
+                    Some(p) if p.done => "done",
+                    Some(_) => "active",
                 };
                 let t = lua.create_table()?;
-                t.raw_set("count", p.count)?;
-                t.raw_set("done", p.done)?;
-                t.raw_set("state", if p.done { "done" } else { "active" })?;
+                t.raw_set("count", p.map_or(0, |p| p.count))?;
+                t.raw_set("done", p.is_some_and(|p| p.done))?;
+                t.raw_set("state", state)?;
                 Ok(Value::Table(t))
             }),
         );

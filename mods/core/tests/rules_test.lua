@@ -13,7 +13,7 @@ describe("Rattenplage", function()
   it("counts nothing before start_quest", function()
     g:emit("creature_died", { target = rat(g) })
     g:emit("creature_died", { target = rat(g) })
-    expect(g:quest("core:rattenplage")).to_be(nil)
+    expect(g:quest("core:rattenplage")).to_equal({ count = 0, done = false, state = "not_started" })
   end)
 
   it("pays 50 gold and completes after five rats", function()

@@ -4,7 +4,7 @@
 describe("the settlement", function()
   it("starts its growth quest on the first day", function()
     local g = lantern.test.game({ seed = 1 })
-    expect(g:quest("settlement:growth")).to_be(nil)
+    expect(g:quest("settlement:growth").state).to_be("not_started")
     g:tick(10)
     expect(g:quest("settlement:growth").state).to_be("active")
   end)
