@@ -256,7 +256,7 @@ fn a_broken_mod_set_is_reported_once_per_run() {
 #[test]
 fn a_filter_that_matches_nothing_fails() {
     let text = transcript("harness_broken", &["bda"]);
-    assert!(text.starts_with("exit: 1\n"), "{text}");
+    assert!(text.starts_with("exit: 5\n"), "{text}");
     assert!(
         text.contains("error: no test matches `bda`; did you mean `bad`?"),
         "{text}"

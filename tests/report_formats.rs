@@ -1,7 +1,8 @@
 //! Reports that cannot be forged: a test run whose names, messages and printed output are hostile
 //! (line breaks, TAP directives, escape sequences, characters XML cannot hold) is reported in each
 //! format, and each report is read back by a consumer of that format: TAP by a strict TAP reader
-//! (below), JUnit by an XML 1.0 parser, pretty and the terminal by what a terminal obeys.
+//! (below), JUnit by an XML 1.0 parser, JSON by a JSON parser, pretty and the terminal by what a
+//! terminal obeys.
 
 mod common;
 
@@ -91,6 +92,37 @@ fn tap_reads_back_as_four_results_three_failed() {
     }
     assert_eq!((points, failed), (4, 3), "{text}");
     assert!(text.contains("hides \\# TODO behind a directive"), "{text}");
+}
+
+#[test]
+fn json_parses_with_every_name_and_message_kept() {
+    let text = report(hostile_run().path(), "json");
+    assert_inert(&text);
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(
+        (&doc["passed"], &doc["failed"], &doc["skipped"]),
+        (&1.into(), &3.into(), &0.into())
+    );
+    let tests = doc["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 4);
+    // What the test file wrote comes back exactly, escapes and all.
+    assert!(
+        tests.iter().any(|t| t["name"]
+            .as_str()
+            .unwrap()
+            .ends_with(" > x\nok 99 - forged")),
+        "{text}"
+    );
+    assert!(
+        tests.iter().any(|t| t["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("\u{202E}desrever"))),
+        "{text}"
+    );
+    assert!(tests.iter().any(|t| t["output"][0]
+        .as_str()
+        .is_some_and(|o| o.starts_with("printed\u{1b}]52"))));
 }
 
 #[test]

@@ -7,6 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 
+/// The exit code of a run that found no test to run (a filter that matches nothing, a mod set
+/// without tests), apart from 1 for failed tests: pytest's code for "no tests collected".
+const NOTHING_TO_RUN: u8 = 5;
+
 pub(super) fn run(
     roots: &[PathBuf],
     rules: &crate::host::Rules,
@@ -78,7 +82,7 @@ fn run_once(
                 shown(roots)
             ),
         }
-        return ExitCode::from(1);
+        return ExitCode::from(NOTHING_TO_RUN);
     }
     print!("{}", report::render(&results, format));
     if results

@@ -1,4 +1,4 @@
-//! Test reports: pretty for people, TAP for tools, JUnit XML for CI systems.
+//! Test reports: pretty for people, TAP for tools, JUnit XML for CI systems, JSON for scripts.
 //!
 //! Test names, messages and printed output come from test files and mods, and some are hostile:
 //! a name `"x\nok 99 - forged"` printed raw is a forged TAP result, `# TODO` in a name turns a
@@ -6,7 +6,8 @@
 //! format escapes them by its own rules: pretty shows them (`diag::visible`, each printed line
 //! indented under its test), TAP escapes `#` and `\\` in descriptions and writes messages as YAML
 //! double-quoted scalars, JUnit writes XML character references and shows the characters XML 1.0
-//! cannot hold. `tests/report_formats.rs` parses every format of a hostile run.
+//! cannot hold, and JSON writes every character a terminal would obey as a `\uXXXX` escape.
+//! `tests/report_formats.rs` parses every format of a hostile run.
 
 use super::{summary, Status, TestResult};
 use crate::diag::{needs_escape, visible, visible_lines};
@@ -23,6 +24,8 @@ pub enum Format {
     Tap,
     /// JUnit XML, for CI.
     Junit,
+    /// One JSON document, for scripts and mod portals: every result and the totals.
+    Json,
 }
 
 /// The report of a run in a format.
@@ -31,6 +34,62 @@ pub fn render(results: &[TestResult], format: Format) -> String {
         Format::Pretty => pretty(results),
         Format::Tap => tap(results),
         Format::Junit => junit(results),
+        Format::Json => json(results),
+    }
+}
+
+fn json(results: &[TestResult]) -> String {
+    let count = |status: &str| {
+        results
+            .iter()
+            .filter(|r| status_name(&r.status) == status)
+            .count()
+    };
+    let tests: Vec<serde_json::Value> = results
+        .iter()
+        .map(|r| {
+            let (message, location) = match &r.status {
+                Status::Failed { message, location } => (Some(message), location.as_ref()),
+                _ => (None, None),
+            };
+            serde_json::json!({
+                "file": r.file,
+                "name": r.name,
+                "status": status_name(&r.status),
+                "message": message,
+                "location": location,
+                "duration_ms": r.duration.as_micros() as f64 / 1000.0,
+                "output": r.output,
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "passed": count("passed"),
+        "failed": count("failed"),
+        "skipped": count("skipped"),
+        "tests": tests,
+    });
+    let mut out = String::new();
+    // serde_json escapes the C0 controls; DEL, C1 controls and bidirectional overrides a
+    // terminal would obey are written as `\uXXXX` escapes too (they occur only inside strings).
+    for c in format!("{doc:#}\n").chars() {
+        if c != '\n' && needs_escape(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{u:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn status_name(status: &Status) -> &'static str {
+    match status {
+        Status::Passed => "passed",
+        Status::Failed { .. } => "failed",
+        Status::Skipped => "skipped",
     }
 }
 
