@@ -88,6 +88,28 @@ fn lua_defs_are_written_by_the_command() {
     assert!(text.contains("---@param handler fun(ev: lantern.Event)"));
 }
 
+/// Editor files go where they are asked to, folders made on the way (`.vscode/` in a fresh mod).
+#[test]
+fn editor_files_create_their_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::lantern(
+        &[
+            "docs",
+            "--lua-defs",
+            ".luals/lib/lantern.d.lua",
+            "--schema",
+            ".vscode/schemas",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(dir.path().join(".luals/lib/lantern.d.lua").is_file());
+    assert!(dir
+        .path()
+        .join(".vscode/schemas/lantern-data.schema.json")
+        .is_file());
+}
+
 #[test]
 fn the_testing_chapter_examples_pass() {
     let chapter = std::fs::read_to_string(root().join("docs/guide/05-testing.md")).unwrap();

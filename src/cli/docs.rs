@@ -21,6 +21,10 @@ pub(super) fn run(
                 return ExitCode::from(1);
             }
         };
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Err(code) = folder.map_or(Ok(()), make_folder) {
+            return code;
+        }
         if let Err(e) = crate::write::replacing(path, text.as_bytes(), "editor files") {
             eprintln!("error: {e}");
             return ExitCode::from(1);
@@ -38,6 +42,9 @@ pub(super) fn run(
                 crate::content::schema::manifest_schema(),
             ),
         ];
+        if let Err(code) = make_folder(dir) {
+            return code;
+        }
         for (name, value) in files {
             let path = dir.join(name);
             let text = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -49,4 +56,13 @@ pub(super) fn run(
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Creates the folder the files go to when it is missing (`lantern docs --schema .vscode/schemas`
+/// in a fresh mod).
+fn make_folder(dir: &Path) -> Result<(), ExitCode> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        eprintln!("error: cannot create the folder {}: {e}", dir.display());
+        ExitCode::from(1)
+    })
 }
