@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, Problems, SourceMap};
 use crate::game::{Game, ScriptHost};
 use crate::host::Rules;
 use crate::load::load_game;
-use crate::lua::{Limits, LuaRuntime};
+use crate::lua::Limits;
 #[cfg(feature = "watch")]
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::BTreeMap;
@@ -294,10 +294,10 @@ impl Live {
         let mut changes = describe_changes(self.game.content(), &world.content);
         let scripts = changed_scripts(&self.sources, &world.sources);
         if !scripts.is_empty() {
-            let registered = world.lua.as_ref().map_or(0, LuaRuntime::registrations);
             let said = format!(
-                "scripts changed: {}; {registered} handlers, actions and checks registered again",
-                scripts.join(", ")
+                "scripts changed: {}{}",
+                scripts.join(", "),
+                registered_again(&world, &scripts)
             );
             changes = if changes == "no changes" {
                 said
@@ -354,6 +354,42 @@ impl Live {
 }
 
 /// The Lua files that are new, gone or different between two loads, by display path.
+/// `; rats registered 3 handlers, 1 action again`: what each mod whose scripts changed registered
+/// when they ran again, by mod (the other mods' registrations are not news).
+fn registered_again(world: &crate::load::World, scripts: &[String]) -> String {
+    let Some(lua) = world.lua.as_ref() else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    for m in &world.folders {
+        let prefix = format!("{}/", crate::mods::files::display_path(&m.dir, &m.root));
+        if !scripts.iter().any(|s| s.starts_with(&prefix)) {
+            continue;
+        }
+        let counts = lua.registrations(m.id());
+        let named: Vec<String> = counts
+            .iter()
+            .zip(["handler", "action", "check"])
+            .filter(|(n, _)| **n > 0)
+            .map(|(n, what)| format!("{n} {what}{}", if *n == 1 { "" } else { "s" }))
+            .collect();
+        let what = if named.is_empty() {
+            "nothing".to_string()
+        } else {
+            named.join(", ")
+        };
+        parts.push(format!(
+            "{} registered {what} again",
+            crate::diag::shown(m.id())
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", parts.join("; "))
+    }
+}
+
 fn changed_scripts(old: &SourceMap, new: &SourceMap) -> Vec<String> {
     let lua = |m: &SourceMap| -> BTreeMap<String, String> {
         m.files()

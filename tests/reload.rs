@@ -787,3 +787,29 @@ fn a_mod_moved_away_and_back_keeps_its_quests_and_open_encounter() {
     assert!(g.state().set_aside.is_empty());
     assert_eq!(g.encounter().unwrap().id, id("test:shrine"));
 }
+
+/// The summary of a script edit says what that mod registered again, not every mod's count.
+#[test]
+fn a_script_edit_is_summed_up_by_its_own_mods_registrations() {
+    let one = "lantern.on(\"turn_started\", function() end)\n";
+    let mut s = Session::new(&[("scripts/main.lua", one)]);
+    // A second scripted mod whose registrations are not this edit's news.
+    s.write("other/mod.toml", "id = \"other\"\nversion = \"1.0.0\"\n");
+    s.write(
+        "other/scripts/main.lua",
+        "for _ = 1, 5 do lantern.on(\"turn_started\", function() end) end\n",
+    );
+    s.reload_ok();
+    s.write(
+        "test/scripts/main.lua",
+        &format!("{one}{one}lantern.register_check(\"ready\", function() return true end)\n"),
+    );
+    let report = s.reload_ok();
+    assert!(
+        report.summary.ends_with(
+            "scripts changed: test/scripts/main.lua; test registered 2 handlers, 1 check again"
+        ),
+        "{}",
+        report.summary
+    );
+}

@@ -160,10 +160,19 @@ impl LuaRuntime {
         self.refs_free = room;
     }
 
-    /// How many handlers, actions and checks the scripts registered, for the reload summary.
-    pub(crate) fn registrations(&self) -> usize {
+    /// How many handlers, actions and checks one mod's scripts registered, for the reload summary.
+    pub(crate) fn registrations(&self, mod_id: &str) -> [usize; 3] {
         let shared = self.shared.borrow();
-        shared.handlers.len() + shared.actions.len() + shared.checks.len()
+        let mine = |r: &super::Registered| r.mod_id == mod_id;
+        [
+            shared
+                .handlers
+                .iter()
+                .filter(|h| mine(&h.registered))
+                .count(),
+            shared.actions.values().filter(|r| mine(r)).count(),
+            shared.checks.values().filter(|r| mine(r)).count(),
+        ]
     }
 
     /// The actions and checks the scripts registered, for the content resolver.
