@@ -719,3 +719,35 @@ fn every_bundled_hazard_meets_the_five_success_metrics() {
     }
     assert!(missed.is_empty(), "{missed:#?}");
 }
+
+/// The guide's simulator table is what `lantern sim` prints for its command, so the chapter cannot
+/// go stale when a hazard is retuned.
+#[test]
+fn the_guides_simulator_table_is_what_the_simulator_prints() {
+    let chapter = std::fs::read_to_string(root().join("docs/guide/06-hazards.md")).unwrap();
+    let at = chapter
+        .find("`lantern sim hazard rockslide --runs 50000` prints")
+        .expect("the guide shows a simulator table");
+    let rest = &chapter[at..];
+    let start = rest.find("```text\n").unwrap() + "```text\n".len();
+    let block = &rest[start..start + rest[start..].find("```").unwrap()];
+    let mods = common::core_only();
+    let out = common::lantern(
+        &[
+            "sim",
+            "hazard",
+            "rockslide",
+            "--runs",
+            "50000",
+            "--mods",
+            ".",
+        ],
+        mods.path(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim_end(),
+        block.trim_end(),
+        "docs/guide/06-hazards.md shows another table than `lantern sim` prints"
+    );
+}
