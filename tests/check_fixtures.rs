@@ -60,6 +60,7 @@ fixtures!(
     lua_runaway_loop,
     lua_runtime_error,
     lua_syntax_error,
+    lua_unclosed_block,
     lua_unknown_event,
     manifest_names_a_mod_twice,
     missing_dependency,

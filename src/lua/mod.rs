@@ -31,6 +31,7 @@ pub(crate) mod report;
 pub(crate) mod sandbox;
 mod script_check;
 pub(crate) mod storage;
+mod unclosed;
 
 /// The instruction budget alone, for the Lua bench's baseline.
 #[doc(hidden)]
@@ -501,7 +502,29 @@ impl LuaRuntime {
         };
         let mut help = Vec::new();
         let located = self.files.locate(&message, &traceback);
-        if let Some(span) = located {
+        let syntax = matches!(e, mlua::Error::SyntaxError { .. });
+        let mut opened = syntax.then(|| self.files.opened_at(&message)).flatten();
+        if syntax && opened.is_none() {
+            // Lua did not say which block: guess it from the indentation.
+            let text = located.and_then(|at| {
+                let (_, file, text) = self.scripts.iter().find(|(_, f, _)| *f == at.file)?;
+                Some((*file, text))
+            });
+            if let Some(u) = text.and_then(|(_, text)| unclosed::guess(text)) {
+                opened = self.files.line_span_in(located.map(|l| l.file), u.line);
+                help.push(format!(
+                    "the `{}` at line {} has no `end` of its own: the `end` at line {} lines up with the block around it",
+                    u.keyword, u.line, u.end_line
+                ));
+            }
+        }
+        if let Some(span) = opened {
+            // An unclosed block: its opening line is the cause, where Lua noticed is the label.
+            d = d.at(span);
+            if let Some(noticed) = located {
+                d = d.with_label(noticed, "Lua noticed it here");
+            }
+        } else if let Some(span) = located {
             d = d.at(span);
         } else if let Some(span) = last_seen() {
             d = d.at(span);

@@ -43,6 +43,13 @@ impl ScriptFiles {
         })
     }
 
+    /// The span of a line of the script read as `file`.
+    pub(super) fn line_span_in(&self, file: Option<FileId>, line: usize) -> Option<Span> {
+        let file = file?;
+        let path = self.files.iter().find(|(_, (f, _))| *f == file)?.0;
+        self.line_span(path, line)
+    }
+
     /// The span of a `path:line` entry (a traceback frame, or the start of a message) that names a
     /// script this runtime read.
     pub(super) fn at(&self, entry: &str) -> Option<Span> {
@@ -65,6 +72,21 @@ impl ScriptFiles {
             })
             .and_then(|(path, line)| self.line_span(path, line));
         claimed.or_else(|| traceback.iter().find_map(|t| self.at(t)))
+    }
+}
+
+impl ScriptFiles {
+    /// Where the block a syntax error says is unclosed was opened: Lua's "`'end' expected (to
+    /// close 'if' at line 3) near <eof>`" is noticed at the end of the file, but its cause is
+    /// line 3. Only for a real syntax error's message (a script may write any text into an error).
+    pub(super) fn opened_at(&self, syntax_message: &str) -> Option<Span> {
+        let message = syntax_message.strip_prefix("syntax error: ")?;
+        let (path, _) = split_position(message)?;
+        let at = message.find("(to close '")? + "(to close '".len();
+        let rest = &message[at..];
+        let line = rest.split_once("' at line ")?.1;
+        let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        self.line_span(path, line[..digits].parse().ok()?)
     }
 }
 
