@@ -273,9 +273,25 @@ impl LuaRuntime {
                 mod_id,
                 file: *file,
                 text,
+                lantern: self.lantern_names(mod_id),
             })
             .collect();
         script_check::check(&scripts, &content.events, symbols)
+    }
+
+    /// The names in a mod's `lantern` table after its scripts ran: lantern's functions and
+    /// whatever the mod put there itself.
+    fn lantern_names(&self, mod_id: &str) -> std::collections::BTreeSet<String> {
+        let Some(m) = self.mods.iter().find(|m| m.id == mod_id) else {
+            return Default::default();
+        };
+        m.lantern
+            .pairs::<mlua::Value, mlua::Value>()
+            .filter_map(|pair| match pair.ok()?.0 {
+                mlua::Value::String(s) => Some(s.to_str().ok()?.to_string()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Messages the scripts logged while loading.

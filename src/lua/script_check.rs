@@ -1,7 +1,9 @@
 //! Reading a mod's scripts without running them, to report at load what would otherwise fail only
 //! when a handler runs: for literal event names and payload tables in `lantern.emit_event`, literal
-//! action tables in `lantern.apply`, and `ev.<field>` reads in a `lantern.on` handler of a known
-//! event, the same message the runtime would give, at the file and line, with "did you mean".
+//! action tables in `lantern.apply`, `ev.<field>` reads in a `lantern.on` handler of a known
+//! event, and a `lantern.<name>(...)` call of a name the mod's `lantern` table does not hold
+//! (`lantern.emit` for `emit_event`), the same message the runtime would give, at the file and
+//! line, with "did you mean".
 //!
 //! Scripts are parsed with `full_moon`, a Lua 5.4 parser. Only what is written as a literal is
 //! judged: a name or a table built at run time is the runtime's to check. A handler whose `ev` is
@@ -24,6 +26,9 @@ pub(super) struct Script<'a> {
     pub(crate) mod_id: &'a str,
     pub(crate) file: FileId,
     pub(crate) text: &'a str,
+    /// The names in its `lantern` table after it ran: a literal `lantern.<name>(...)` call names
+    /// one of them, or fails when it runs.
+    pub(crate) lantern: std::collections::BTreeSet<String>,
 }
 
 /// Every problem the scripts' literal calls would raise when they run.
@@ -59,13 +64,21 @@ struct Calls<'a, 'b> {
 
 impl Visitor for Calls<'_, '_> {
     fn visit_function_call(&mut self, call: &FunctionCall) {
-        let Some((name, args)) = lantern_call(call) else {
+        let Some((name, token, args)) = lantern_call(call) else {
             return;
         };
         match name.as_str() {
             "emit_event" => self.emit_event(&args),
             "apply" => self.apply(&args),
             "on" => self.on(&args),
+            _ if !self.script.lantern.is_empty() && !self.script.lantern.contains(&name) => {
+                let names = self.script.lantern.iter().map(String::as_str);
+                let help = crate::diag::did_you_mean_suffix(&name, names);
+                self.error(
+                    token,
+                    format!("`lantern.{name}` is not a function of lantern's{help}"),
+                );
+            }
             _ => {}
         }
     }
@@ -261,7 +274,7 @@ impl Visitor for Reads<'_> {
 }
 
 /// `lantern.<name>(args)`: the name and the arguments, for a direct call of the API.
-fn lantern_call(call: &FunctionCall) -> Option<(String, Vec<&Expression>)> {
+fn lantern_call(call: &FunctionCall) -> Option<(String, &TokenReference, Vec<&Expression>)> {
     let Prefix::Name(base) = call.prefix() else {
         return None;
     };
@@ -282,7 +295,7 @@ fn lantern_call(call: &FunctionCall) -> Option<(String, Vec<&Expression>)> {
         FunctionArgs::Parentheses { arguments, .. } => arguments.iter().collect(),
         _ => return None,
     };
-    Some((identifier(name), args))
+    Some((identifier(name), name, args))
 }
 
 fn identifier(token: &TokenReference) -> String {
