@@ -436,3 +436,53 @@ fn the_same_seed_chooses_the_same_encounter_and_roll_in_three_processes() {
         "{transcripts:#?}"
     );
 }
+
+/// An encounter none of whose options the player can take does not trap the run: `next` leaves
+/// it with a line, and leaving is refused while any option is open.
+#[test]
+fn an_encounter_with_every_option_blocked_can_be_left() {
+    let dir = quick_dir();
+    std::fs::write(
+        dir.join("quick/data/locked.toml"),
+        "[[encounters]]\nid = \"locked\"\ntitle = \"A locked door\"\ndescription = \"Iron.\"\nweight = 0\n\n\
+         [[encounters.options]]\ntext = \"Unlock it\"\nrequirements = [ { check = \"has_item\", item = \"core:key\", reason = \"needs a key\" } ]\n",
+    )
+    .unwrap();
+    let mut g = Game::new(content_at(&dir), 1);
+    g.start_encounter(&id("quick:locked")).unwrap();
+    assert_eq!(
+        g.encounter().unwrap().options[0].blocked.as_deref(),
+        Some("needs a key")
+    );
+    g.take_messages();
+    g.verb("next", &[]).unwrap();
+    // The next room may hold an encounter of its own; the locked one is behind.
+    assert!(g.encounter().is_none_or(|e| e.id != id("quick:locked")));
+    assert_eq!(
+        g.take_messages().first().map(String::as_str),
+        Some("No choice is open to you; you leave it behind.")
+    );
+
+    // With an option open, leaving is refused and `next` asks for a choice.
+    set_gold(&mut g, 200);
+    g.start_encounter(&id("core:horse_race")).unwrap();
+    let refused = g.leave_encounter().unwrap_err().to_string();
+    assert!(refused.starts_with("option 1 is open to you"), "{refused}");
+    let refused = g.verb("next", &[]).unwrap_err().to_string();
+    assert!(refused.contains("choose an option"), "{refused}");
+}
+
+/// An option that cannot succeed (probability 0) says so as a lost roll does.
+#[test]
+fn a_probability_zero_option_prints_the_failure_line() {
+    let mut g = Game::new(quick_with_odds("0.0"), 1);
+    set_gold(&mut g, 200);
+    g.start_encounter(&id("core:horse_race")).unwrap();
+    g.take_messages();
+    g.choose(1).unwrap();
+    let said = g.take_messages();
+    assert!(
+        said.iter().any(|m| m == "The roll does not go your way."),
+        "{said:?}"
+    );
+}

@@ -242,6 +242,9 @@ pub(super) fn encounter_text(game: &Game) -> Option<String> {
             Some(reason) => out.push_str(&format!("\n  {}. {} (blocked: {reason})", i + 1, o.text)),
         }
     }
+    if e.options.iter().all(|o| o.blocked.is_some()) {
+        out.push_str("\n  (every option is blocked: `next` leaves it)");
+    }
     Some(out)
 }
 

@@ -111,6 +111,21 @@ impl Game {
         Ok(Outcome::Done)
     }
 
+    /// Leaves the open encounter without a choice, which is allowed only when every option of it
+    /// is blocked: an encounter no option of which a player can take must not trap the run.
+    pub fn leave_encounter(&mut self) -> Result<(), crate::Error> {
+        let view = self.encounter().ok_or("there is no encounter to leave")?;
+        if let Some(open) = view.options.iter().position(|o| o.blocked.is_none()) {
+            return Err(crate::Error::Refused(format!(
+                "option {} is open to you: an encounter is left without a choice only when every option is blocked",
+                open + 1
+            )));
+        }
+        self.state.encounter = None;
+        self.say("No choice is open to you; you leave it behind.");
+        Ok(())
+    }
+
     /// The open encounter with every option's availability.
     pub fn encounter(&self) -> Option<EncounterView> {
         let id = self.state.encounter.as_ref()?;
@@ -297,8 +312,9 @@ impl Game {
             Ok(success) => {
                 self.keep(undo);
                 self.state.encounter = None;
-                // Only a roll can go one way or the other; a certain option just happens.
-                if option.probability > 0.0 && option.probability < 1.0 {
+                // Only a roll can go one way or the other; a certain success just happens, and a
+                // certain failure (probability 0) says so as a lost roll does.
+                if option.probability < 1.0 {
                     self.say(if success {
                         "The roll goes your way."
                     } else {

@@ -24,8 +24,12 @@ pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
     if g.in_combat() {
         return Err("you cannot leave during a fight; `attack` or `flee`".into());
     }
-    if g.encounter().is_some() {
-        return Err("choose an option of the encounter first (`choose N`)".into());
+    if let Some(e) = g.encounter() {
+        if e.options.iter().any(|o| o.blocked.is_none()) {
+            return Err("choose an option of the encounter first (`choose N`)".into());
+        }
+        // Every option is blocked: the player moves on instead of being trapped.
+        g.leave_encounter()?;
     }
     if g.hazard().is_some() {
         return Err("the hazard is not over: choose a route, `play` cards and `end` rounds".into());
