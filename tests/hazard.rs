@@ -687,6 +687,90 @@ end)
     assert_eq!(loaded.state_hash(), g.state_hash());
 }
 
+/// A card whose Lua effect fails is still played (its progress counts, its cost is paid), and the
+/// message says so instead of "nothing was applied".
+#[test]
+fn a_failing_lua_card_effect_says_the_play_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("t");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"t\"\nversion = \"1.0.0\"\n").unwrap();
+    std::fs::write(
+        m.join("data/hazard.toml"),
+        r#"
+[[progress_types]]
+id = "grit"
+
+[[progress_types]]
+id = "luck"
+
+[[cards]]
+id = "flare"
+color = "red"
+class = "progress"
+starter = 8
+top = [ { effect = "progress", type = "grit", amount = 1 }, { effect = "t:fizzle" } ]
+
+[[hazards]]
+id = "pit"
+rounds = 1
+safe = { progress = "grit", thresholds = [2] }
+risk = [ { progress = "grit", thresholds = [3] }, { progress = "luck", thresholds = [3] } ]
+
+[[hazards.outcomes]]
+at_least = -1
+actions = []
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("scripts/main.lua"),
+        "lantern.register_action(\"fizzle\", function() error(\"the fuse is wet\") end)\n",
+    )
+    .unwrap();
+    let (mut g, _world) = {
+        let mut world = lantern::load::load_world(dir.path(), lantern::lua::Limits::default());
+        assert!(
+            !world.has_errors(),
+            "{}",
+            lantern::diag::render_all(&world.diagnostics, &world.sources)
+        );
+        let mut g = Game::new(world.content.clone(), 3);
+        let mut lua = world.take_lua().unwrap();
+        lua.attach_storage(&mut g);
+        g.set_scripts(Some(Box::new(lua)));
+        (g, world)
+    };
+    g.start_hazard(&id("t:pit")).unwrap();
+    g.choose_route(Route::Safe, None).unwrap();
+    let hand = g.hazard().unwrap().hand.len();
+    g.play_card(0, Side::Top).unwrap();
+    let run = g.hazard().unwrap();
+    assert_eq!(run.hand.len(), hand - 1, "the card was played");
+    assert_eq!(run.meters[0], 1, "its progress counted");
+    let problems: Vec<String> = g
+        .take_problems()
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(
+        problems.iter().any(|p| p.contains("the fuse is wet")),
+        "{problems:?}"
+    );
+    let last = problems.last().unwrap();
+    assert!(
+        last.ends_with("none of flare's actions was applied; the play stands (its progress counted and its cost was paid)"),
+        "{problems:?}"
+    );
+    assert!(
+        !problems
+            .iter()
+            .any(|p| p.contains("nothing in this action list")),
+        "{problems:?}"
+    );
+}
+
 /// The hazard design's five success metrics, for every bundled hazard and both routes, under the
 /// greedy policy: what `lantern sim` prints with its "Missed:" line, as a test. 5,000 runs a route
 /// keep the rates within about a point of the 50,000-run figures in docs/performance.md, and every

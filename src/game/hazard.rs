@@ -148,7 +148,18 @@ impl Game {
                 span: pending[0].span,
                 actions: pending,
             };
-            if let Err(d) = self.apply_list(&list, &ctx) {
+            if let Err(mut d) = self.apply_list(&list, &ctx) {
+                // The list is undone, the play is not: say which is which.
+                let stand = format!(
+                    "none of {name}'s actions was applied; the play stands (its progress counted and its cost was paid)"
+                );
+                d.message = match d
+                    .message
+                    .strip_suffix("nothing in this action list was applied")
+                {
+                    Some(head) => format!("{head}{stand}"),
+                    None => format!("{}; {stand}", d.message),
+                };
                 self.problems.push(d);
             }
         }
