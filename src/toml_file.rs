@@ -32,6 +32,8 @@ pub(crate) fn all_errors<T: DeserializeOwned>(
     let whole = value.span();
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut removed: Vec<String> = Vec::new();
+    // Unknown keys reported so far, not yet matched with a missing one: diagnostic index, key.
+    let mut unknown: Vec<(usize, String)> = Vec::new();
     for _ in 0..MOST {
         let e = match T::deserialize(ValueDeserializer::from(value.clone())) {
             Ok(t) => return (diags, Some(t)),
@@ -40,12 +42,28 @@ pub(crate) fn all_errors<T: DeserializeOwned>(
         let message = first_line(e.message());
         let span = e.span().unwrap_or(whole.clone());
         // A key this loop took out is missing now: that is its own doing, not a second mistake.
-        let missing_removed = message
+        let missing = message
             .strip_prefix("missing field `")
-            .and_then(|r| r.strip_suffix('`'))
-            .is_some_and(|f| removed.iter().any(|r| r == f));
+            .and_then(|r| r.strip_suffix('`'));
+        let missing_removed = missing.is_some_and(|f| removed.iter().any(|r| r == f));
+        // A required key written with a typo (`onn` for `on`) is one mistake: the unknown key's
+        // message says the key it meant is required, and no second message says it is missing.
+        let misspelt = missing.and_then(|f| {
+            let i = unknown
+                .iter()
+                .position(|(_, typed)| did_you_mean(typed, [f]).is_some())?;
+            Some((unknown.remove(i).0, f))
+        });
+        if let Some((at, field)) = misspelt {
+            diags[at].help = Some(format!("did you mean `{field}`? every {what} needs it"));
+        }
         let key = key_at(&value, &span);
-        if !missing_removed {
+        if parse_unknown_field(message).is_some() {
+            if let Some(k) = &key {
+                unknown.push((diags.len(), k.clone()));
+            }
+        }
+        if !missing_removed && misspelt.is_none() {
             let d = error_to_diagnostic(&e, file, whole.clone(), what, key.as_deref());
             diags.push(match (one_for_many::<T>(&value, &span, message), &key) {
                 (Some(text), Some(k)) if !k.is_empty() => {
