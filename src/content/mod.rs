@@ -117,6 +117,9 @@ pub struct Content {
     pub overrides: Vec<Override>,
     /// How many data files were read.
     pub(crate) files: usize,
+    /// The events some `emit_event` action of the data names, for `lantern check`'s warning
+    /// about a trigger or quest waiting on an event nothing emits.
+    pub(crate) emitted: std::collections::BTreeSet<EventKey>,
     /// The hosting game's declarations this content was resolved against, its code with them: a
     /// game made from it, a reload of it and a test game over it all use these rules.
     pub(crate) declared: Arc<declare::Declarations>,

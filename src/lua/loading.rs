@@ -276,7 +276,7 @@ impl LuaRuntime {
                 lantern: self.lantern_names(mod_id),
             })
             .collect();
-        script_check::check(&scripts, &content.events, symbols)
+        script_check::check(&scripts, content, symbols)
     }
 
     /// The names in a mod's `lantern` table after its scripts ran: lantern's functions and

@@ -10,7 +10,7 @@
 //! shadowed (`local ev`, a nested function taking `ev`) is left alone rather than guessed at.
 
 use crate::content::resolve::Symbols;
-use crate::content::{EventTable, Value};
+use crate::content::{Content, EventKey, EventTable, Value};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId, Span};
 use full_moon::ast::{
@@ -19,7 +19,7 @@ use full_moon::ast::{
 };
 use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
 use full_moon::visitors::{Visit, Visitor};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One script of a mod, as it was read at load.
 pub(super) struct Script<'a> {
@@ -31,17 +31,22 @@ pub(super) struct Script<'a> {
     pub(crate) lantern: std::collections::BTreeSet<String>,
 }
 
-/// Every problem the scripts' literal calls would raise when they run.
+/// Every problem the scripts' literal calls would raise when they run, and a warning for each
+/// trigger and quest that waits on a custom event nothing emits.
 pub(super) fn check(
     scripts: &[Script<'_>],
-    events: &EventTable,
+    content: &Content,
     symbols: &Symbols,
 ) -> Vec<Diagnostic> {
+    let events = &content.events;
     let mut diags = Vec::new();
+    let mut emits = Emits::default();
     for script in scripts {
         let parsed = full_moon::parse_fallible(script.text, full_moon::LuaVersion::lua54());
-        // A script that does not parse has been reported by Lua itself, at its line.
+        // A script that does not parse has been reported by Lua itself, at its line; what it
+        // would emit cannot be known.
         if !parsed.errors().is_empty() {
+            emits.unknown = true;
             continue;
         }
         let mut calls = Calls {
@@ -49,10 +54,72 @@ pub(super) fn check(
             events,
             symbols,
             diags: &mut diags,
+            emits: &mut emits,
+            literal_emits: 0,
         };
         calls.visit_ast(parsed.ast());
+        // `emit_event` named anywhere else (`local emit = lantern.emit_event`) may emit anything.
+        if script.text.matches("emit_event").count() > calls.literal_emits {
+            emits.unknown = true;
+        }
+    }
+    if !emits.unknown {
+        diags.extend(never_emitted(content, &emits.events));
     }
     diags
+}
+
+/// The custom events the scripts emit by a literal name, and whether one may emit others.
+#[derive(Default)]
+struct Emits {
+    events: BTreeSet<EventKey>,
+    unknown: bool,
+}
+
+/// A warning for each trigger and quest waiting on a mod's custom event that no `emit_event`
+/// action of the data and no script emits: it can never fire or count.
+fn never_emitted(content: &Content, by_scripts: &BTreeSet<EventKey>) -> Vec<Diagnostic> {
+    let silent = |key: EventKey| {
+        content.events.get(key).span.is_some()
+            && !content.emitted.contains(&key)
+            && !by_scripts.contains(&key)
+    };
+    let warn = |what: String, key: EventKey, span: Span| {
+        let name = &content.events.get(key).name;
+        let bare = name.split_once(':').map_or(name.as_str(), |(_, n)| n);
+        let never = if what.starts_with("quest") {
+            "counts"
+        } else {
+            "fires"
+        };
+        Diagnostic::warning(
+            Code::ContentRule,
+            format!("{what} waits on `{name}`, which nothing emits, so it never {never}"),
+        )
+        .at(span)
+        .with_help(format!(
+            "emit it from a script (`lantern.emit_event(\"{bare}\")`) or an action (`{{ action = \"emit_event\", event = \"{name}\" }}`)"
+        ))
+    };
+    let mut out: Vec<Diagnostic> = content
+        .triggers
+        .iter()
+        .filter(|t| silent(t.on))
+        .map(|t| {
+            let what =
+                t.id.as_ref()
+                    .map_or("trigger".to_string(), |id| format!("trigger `{id}`"));
+            warn(what, t.on, t.span)
+        })
+        .collect();
+    out.extend(
+        content
+            .quests
+            .values()
+            .filter(|q| silent(q.on))
+            .map(|q| warn(format!("quest `{}`", q.id), q.on, q.span)),
+    );
+    out
 }
 
 struct Calls<'a, 'b> {
@@ -60,6 +127,9 @@ struct Calls<'a, 'b> {
     events: &'a EventTable,
     symbols: &'a Symbols,
     diags: &'b mut Vec<Diagnostic>,
+    emits: &'b mut Emits,
+    /// The literal `lantern.emit_event(...)` calls read in this script.
+    literal_emits: usize,
 }
 
 impl Visitor for Calls<'_, '_> {
@@ -101,7 +171,9 @@ impl Calls<'_, '_> {
     /// `lantern.emit_event("name", { field = value })`: the event is declared, and each literal
     /// field is one of its payload's, of its type.
     fn emit_event(&mut self, args: &[&Expression]) {
+        self.literal_emits += 1;
         let Some((event, at)) = args.first().and_then(|e| string_of(e)) else {
+            self.emits.unknown = true;
             return;
         };
         let Some(kind) = self
@@ -116,6 +188,7 @@ impl Calls<'_, '_> {
             );
             return;
         };
+        self.emits.events.insert(kind);
         let def = self.events.get(kind);
         let Some(Expression::TableConstructor(table)) = args.get(1) else {
             return;

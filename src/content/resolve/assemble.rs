@@ -53,6 +53,7 @@ pub(super) fn resolve_all(
         overrides,
         events: events.clone(),
         files: std::mem::take(&mut raw.files),
+        emitted: Default::default(),
         declared: ext.declared.clone(),
         tables: Default::default(),
         entry_triggers: BTreeMap::new(),
@@ -63,12 +64,14 @@ pub(super) fn resolve_all(
         syms: &syms,
         events: &events,
         ext,
+        emitted: Default::default(),
     };
     stage.game_tables(&mut content, &declared.host, diags);
     stage.loose_references(diags);
     let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
     stage.definitions(&mut content, &declared, &mut triggers, diags);
     stage.top_level_triggers(&mut triggers, diags);
+    content.emitted = stage.emitted.take();
     name_triggers(&mut content, &triggers, diags);
     index(&mut content, triggers);
     modifier_cycles(&content, diags);
@@ -228,6 +231,7 @@ fn event_table(
             diags,
             ns: src.ns.clone(),
             file: src.file,
+            emitted: None,
         };
         if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
             cx.diags.push(
@@ -281,6 +285,8 @@ struct Stage<'a> {
     syms: &'a Symbols,
     events: &'a EventTable,
     ext: &'a Extensions,
+    /// The events the data's `emit_event` actions name, as they are read.
+    emitted: std::cell::RefCell<std::collections::BTreeSet<crate::content::EventKey>>,
 }
 
 impl Stage<'_> {
@@ -290,7 +296,7 @@ impl Stage<'_> {
         ns: &str,
         file: crate::diag::FileId,
     ) -> Cx<'d> {
-        Cx::new(self.syms, self.events, diags, ns, file)
+        Cx::new(self.syms, self.events, diags, ns, file, Some(&self.emitted))
     }
 
     /// The entries of the game's tables: the IDs they name checked, the game's own rules run

@@ -98,6 +98,9 @@ pub(crate) struct Cx<'a> {
     pub diags: &'a mut Vec<Diagnostic>,
     pub ns: String,
     pub file: FileId,
+    /// The events an `emit_event` action of the data names, gathered over the whole load (for
+    /// `lantern check`'s "nothing emits it"); `None` where one action is read alone.
+    pub emitted: Option<&'a std::cell::RefCell<std::collections::BTreeSet<EventKey>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -107,6 +110,7 @@ impl<'a> Cx<'a> {
         diags: &'a mut Vec<Diagnostic>,
         ns: &str,
         file: FileId,
+        emitted: Option<&'a std::cell::RefCell<std::collections::BTreeSet<EventKey>>>,
     ) -> Cx<'a> {
         Cx {
             syms,
@@ -114,6 +118,7 @@ impl<'a> Cx<'a> {
             diags,
             ns: ns.to_string(),
             file,
+            emitted,
         }
     }
 
@@ -326,6 +331,7 @@ pub(crate) fn runtime_action(
         diags: &mut diags,
         ns: ns.to_string(),
         file: FileId(0),
+        emitted: None,
     };
     let entry = Spanned::new(0..0, map.clone());
     let action = vocabulary::action(&mut cx, &entry);
