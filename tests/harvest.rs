@@ -1172,3 +1172,45 @@ fn a_games_player_and_home_mod_come_from_its_vocabulary() {
         "{results:?}"
     );
 }
+
+/// `harvest play`: the console every game's tools have, its commands Harvest's declared verbs
+/// (which take over the console's `play`, `route` and `choose`) beside the console's own; the
+/// real example binary, fed commands from a pipe, its whole transcript compared.
+#[test]
+fn harvest_play_is_the_console_over_harvests_verbs() {
+    let examples = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("examples"))
+        .unwrap();
+    let exe = examples.join(format!("harvest{}", std::env::consts::EXE_SUFFIX));
+    // `cargo test` builds the examples, `cargo test --test harvest` alone does not: build it (a
+    // no-op when it is up to date) so the test never runs a stale binary.
+    let built = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--example", "harvest"])
+        .current_dir(common::root())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(
+        &common::root().join("examples/harvest/mods"),
+        &dir.path().join("mods"),
+    );
+    let out = common::run_with_input(
+        &exe,
+        &["play", "--no-watch", "--mods", "mods", "--seed", "3"],
+        dir.path(),
+        "help\nplant wheat\nplant wheet\nsleep\nsleep\nchoose 3\nquests\nencounter\nspawn rat\nhash\nquit\n",
+    );
+    let text = format!(
+        "{}--- stderr\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    common::expect_file(
+        &common::root().join("tests/fixtures/host/harvest_play.txt"),
+        &text,
+    );
+}

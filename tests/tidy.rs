@@ -165,14 +165,12 @@ const LONGEST_FUNCTION: usize = 150;
 /// Functions longer than [`LONGEST_FUNCTION`] today, and the most lines each may have until it is
 /// split (issue 25: split `resolve_all` at its stages, and the rest where their logic divides).
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("src/harness/game.rs", "add_methods", 358),
+    ("src/harness/game.rs", "add_methods", 351),
     ("src/content/resolve/vocabulary.rs", "action", 208),
     ("src/mods/order.rs", "load_order", 192),
-    ("src/cli/play.rs", "run", 167),
     ("src/content/schema.rs", "data_schema_for", 181),
     ("src/cli/views.rs", "hazard_view", 169),
     ("src/content/parse.rs", "read_host_entry", 165),
-    ("src/cli/play.rs", "command", 152),
 ];
 
 /// Every function of a file with its length in lines: from its `fn` line to the brace that

@@ -3,8 +3,9 @@
 //! checks, Lua functions, verbs and handlers are declared in `farm.rs`; its mods are in `mods/`.
 //!
 //! `cargo run --example harvest` plays a scripted week on the farm (`session.rs`) and prints what
-//! happened and the state hash. `cargo run --example harvest -- check` (or `test`, `docs`, `new`)
-//! runs lantern's tools for Harvest's own world over its mods.
+//! happened and the state hash. `cargo run --example harvest -- check` (or `test`, `docs`, `new`,
+//! `sim`, `play`) runs lantern's tools for Harvest's own world over its mods: `play` is a console
+//! over Harvest's verbs that swaps in a changed mod while the farm runs.
 
 mod farm;
 mod session;
@@ -14,7 +15,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mods = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/harvest/mods");
-    // `check`, `test`, `docs` and `new` for Harvest's own world (lantern's `cli` feature: clap).
+    // `check`, `test`, `docs`, `new`, `sim` and `play` for Harvest's own world (lantern's `cli`
+    // feature: clap and rustyline).
     #[cfg(feature = "cli")]
     if std::env::args().nth(1).is_some() {
         return lantern::cli::tools("harvest", &farm::rules(), &[mods]);

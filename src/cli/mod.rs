@@ -32,14 +32,13 @@ macro_rules! eprintln {
 mod check;
 mod docs;
 mod new;
-#[cfg(feature = "roguelike")]
 mod play;
+#[cfg(feature = "roguelike")]
+mod rogue;
 mod sim;
 mod test;
 mod tools;
-#[cfg(feature = "roguelike")]
 mod views;
-#[cfg(feature = "roguelike")]
 mod words;
 
 use crate::host::Rules;
@@ -73,25 +72,30 @@ enum Command {
     Docs(DocsArgs),
     #[cfg(feature = "roguelike")]
     /// Play the reference game over the mods, one command per line.
-    Play {
-        /// A folder that holds mods; give it again for more (the game's first, then the player's).
-        #[arg(long, default_value = "mods")]
-        mods: Vec<PathBuf>,
-        /// The run seed: the same seed and commands give the same game.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Do not watch the mods for changes (`reload` still reloads by hand).
-        #[arg(long)]
-        no_watch: bool,
-        /// Continue a saved game.
-        #[arg(long)]
-        load: Option<PathBuf>,
-        /// Developer commands (`devcard CARD` adds any card to the hazard hand).
-        #[arg(long)]
-        dev: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
+    Play(PlayArgs),
+}
+
+/// `play`'s arguments, for lantern and for a game's own tools.
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// A folder that holds mods; give it again for more (the game's first, then the player's).
+    /// Default: `mods` (a game's tools: the game's own).
+    #[arg(long)]
+    mods: Vec<PathBuf>,
+    /// The run seed: the same seed and commands give the same game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not watch the mods for changes (`reload` still reloads by hand).
+    #[arg(long)]
+    no_watch: bool,
+    /// Continue a saved game.
+    #[arg(long)]
+    load: Option<PathBuf>,
+    /// Developer commands (`devcard CARD` adds any card to the hazard hand).
+    #[arg(long)]
+    dev: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Subcommand)]
@@ -238,6 +242,24 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
         }
         Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules, program),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
+        Tool::Play(a, flavor) => {
+            let mods = or_default(a.mods, default);
+            missing_folder(&mods).unwrap_or_else(|| {
+                play::run(
+                    play::Options {
+                        dev: a.dev,
+                        mods,
+                        rules: rules.clone(),
+                        seed: a.seed,
+                        load: a.load,
+                        watch: !a.no_watch,
+                        limits: a.limits.limits(),
+                    },
+                    flavor,
+                    program,
+                )
+            })
+        }
         Tool::Sim(SimWhat::Hazard {
             id,
             mods,
@@ -275,6 +297,8 @@ enum Tool {
     New(NewArgs),
     Docs(DocsArgs),
     Sim(SimWhat),
+    /// The console, with a game's own commands besides its verbs.
+    Play(PlayArgs, &'static play::Flavor),
 }
 
 /// The scripts' limits for one run; the defaults are in the guide's Lua chapter.
@@ -340,22 +364,7 @@ pub fn main() -> ExitCode {
         Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default, "lantern"),
         Command::Sim { what } => run_tool(Tool::Sim(what), &rules, &default, "lantern"),
         #[cfg(feature = "roguelike")]
-        Command::Play {
-            mods,
-            seed,
-            no_watch,
-            load,
-            dev,
-            limits,
-        } => missing_folder(&mods).unwrap_or_else(|| {
-            play::run(play::Options {
-                dev,
-                mods,
-                seed,
-                load,
-                watch: !no_watch,
-                limits: limits.limits(),
-            })
-        }),
+        #[cfg(feature = "roguelike")]
+        Command::Play(a) => run_tool(Tool::Play(a, &rogue::FLAVOR), &rules, &default, "lantern"),
     }
 }

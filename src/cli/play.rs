@@ -1,4 +1,8 @@
-//! `lantern play`: the reference game in the terminal, one command per line.
+//! `play`: a game in the terminal, one command per line. Every game's tools have it (`harvest
+//! play`): the console's own commands (quests, the open encounter and hazard, give, start, emit,
+//! why, log, save, load, restart, reload), then the game's declared verbs, each listed in `help`
+//! with its parameters and documentation; a game's [`Flavor`] adds commands of its own before both
+//! (the roguelike's are in `rogue.rs`).
 //!
 //! Reads from the keyboard with a line editor (history, completion of commands and IDs), or line by
 //! line from a pipe (plain text, each command echoed), so a session can be scripted and its
@@ -6,17 +10,13 @@
 //! between two commands, never during one.
 
 use super::shown;
-use super::views::{
-    deck, describe_event, encounter_text, hazard_round_text, hazard_text, inventory, look, map,
-    quests, status,
-};
+use super::views::{deck, describe_event, encounter_text, hazard_round_text, hazard_text, quests};
 use crate::content::{find_id, Value};
 use crate::diag::render_all;
 use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
 use crate::lua::Limits;
 use crate::reload::Live;
-use crate::roguelike;
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,6 +24,8 @@ use std::sync::{mpsc, Arc, Mutex};
 
 pub(super) struct Options {
     pub mods: Vec<PathBuf>,
+    /// The game's vocabulary: its verbs are commands, and every reload keeps it.
+    pub rules: crate::host::Rules,
     pub seed: u64,
     pub load: Option<PathBuf>,
     /// Watch the mods directory and reload on changes.
@@ -36,28 +38,52 @@ pub(super) struct Options {
 /// One console command as `help` shows it and completion offers it: the names it answers to
 /// (besides its one-letter aliases), how it is written, and what it does. `command` and the play
 /// loop run them; a test holds every name to a command that runs.
-struct Command {
-    names: &'static [&'static str],
-    usage: &'static str,
-    help: &'static str,
+pub(super) struct Command {
+    pub(super) names: &'static [&'static str],
+    pub(super) usage: &'static str,
+    pub(super) help: &'static str,
 }
 
-/// Every command of `lantern play`, in the order `help` lists them.
+/// A flavor's commands: `None` when the line is not one of them.
+pub(super) type FlavorCommand = fn(&mut Game, &[&str]) -> Option<Result<String, crate::Error>>;
+
+/// What a game adds to the console: commands of its own, run before the console's and the
+/// declared verbs (shown first in `help`); the banner's hint; and how the end of a run is told.
+pub(super) struct Flavor {
+    pub(super) commands: &'static [Command],
+    /// Runs one of `commands`; `None` when the line is not one of them.
+    pub(super) run: FlavorCommand,
+    /// What the banner says to type first.
+    pub(super) begin: &'static str,
+    /// What an encounter whose every option is blocked says the player can do.
+    pub(super) stuck: &'static str,
+    pub(super) ending: fn(&Game) -> String,
+}
+
+/// A game's console with nothing of its own but its declared verbs.
+pub(super) const PLAIN: Flavor = Flavor {
+    commands: &[],
+    run: |_, _| None,
+    begin: "`help` lists the game's verbs too",
+    stuck: "every option is blocked",
+    ending: plain_ending,
+};
+
+fn plain_ending(game: &Game) -> String {
+    let s = game.state();
+    let done = s.quests.values().filter(|q| q.done).count();
+    format!(
+        "The run is over: turn {}, {} quests done. `restart` begins a new run, `load FILE` goes back to a save, `quit` leaves.",
+        s.turn, done
+    )
+}
+
+/// The console's own commands, in the order `help` lists them (after the game's).
 const COMMANDS: &[Command] = &[
     Command {
         names: &["help"],
         usage: "help",
         help: "these commands",
-    },
-    Command {
-        names: &["status"],
-        usage: "status",
-        help: "health, position, gold, active quests",
-    },
-    Command {
-        names: &["inventory"],
-        usage: "inventory",
-        help: "what you carry",
     },
     Command {
         names: &["quests"],
@@ -68,41 +94,6 @@ const COMMANDS: &[Command] = &[
         names: &["deck"],
         usage: "deck",
         help: "the cards your hazards draw from",
-    },
-    Command {
-        names: &["map"],
-        usage: "map",
-        help: "the floors and rooms of the run",
-    },
-    Command {
-        names: &["next"],
-        usage: "next",
-        help: "enter the next room",
-    },
-    Command {
-        names: &["attack"],
-        usage: "attack [N]",
-        help: "attack enemy N (default: the first)",
-    },
-    Command {
-        names: &["flee"],
-        usage: "flee",
-        help: "leave a fight",
-    },
-    Command {
-        names: &["use"],
-        usage: "use ITEM",
-        help: "use an item (`use potion`)",
-    },
-    Command {
-        names: &["talk"],
-        usage: "talk",
-        help: "talk to the room's NPC",
-    },
-    Command {
-        names: &["look"],
-        usage: "look",
-        help: "the room you are in, who is here, what is open",
     },
     Command {
         names: &["encounter"],
@@ -191,18 +182,69 @@ const COMMANDS: &[Command] = &[
     },
 ];
 
-/// `help`'s text, from the table.
-fn help() -> String {
+/// `help`'s text: `help`, the game's commands, its declared verbs (those its commands do not
+/// already cover), then the console's.
+fn help(flavor: &Flavor, game: &Game) -> String {
     let mut out = String::from("commands:");
-    for c in COMMANDS {
-        let line = match (c.help, c.usage.len()) {
-            ("", _) => format!("\n  {}", c.usage),
-            (help, n) if n > 20 => format!("\n  {}   {help}", c.usage),
-            (help, _) => format!("\n  {:<20} {help}", c.usage),
-        };
-        out.push_str(&line);
+    let mut line = |usage: &str, help: &str| {
+        out.push_str(&match (help, usage.chars().count()) {
+            ("", _) => format!("\n  {usage}"),
+            (help, n) if n > 20 => format!("\n  {usage}   {help}"),
+            (help, _) => format!("\n  {usage:<20} {help}"),
+        });
+    };
+    // `help` first, then the game's commands and verbs, then the rest of the console's.
+    let (first, rest) = COMMANDS.split_at(1);
+    for c in first.iter().chain(flavor.commands) {
+        line(c.usage, c.help);
+    }
+    for (_, usage, doc) in verbs(game, flavor) {
+        line(&usage, doc);
+    }
+    for c in rest.iter().filter(|c| console_has(game, flavor, c)) {
+        line(c.usage, c.help);
     }
     out
+}
+
+/// Whether one of the console's own commands is the game's: not shadowed by a command or verb of
+/// the game's of the same name (Harvest's `play`), and, for `spawn` and `give`, not left out with
+/// the creature-and-inventory vocabulary.
+fn console_has(game: &Game, flavor: &Flavor, c: &Command) -> bool {
+    let declared = &game.content().declared;
+    let shadowed = c.names.iter().any(|n| {
+        declared.verbs.contains_key(*n) || flavor.commands.iter().any(|f| f.names.contains(n))
+    });
+    let creatures = !(declared.without_creatures && matches!(c.names, ["spawn"] | ["give"]));
+    !shadowed && creatures
+}
+
+/// The game's declared verbs the flavor's commands do not answer to: name, usage, documentation.
+fn verbs<'a>(game: &'a Game, flavor: &Flavor) -> Vec<(&'a str, String, &'static str)> {
+    game.content()
+        .declared
+        .verbs
+        .iter()
+        .filter(|(name, _)| {
+            !flavor
+                .commands
+                .iter()
+                .any(|c| c.names.contains(&name.as_str()))
+        })
+        .map(|(name, sig)| {
+            let mut usage = name.clone();
+            for p in &sig.params {
+                let param = p.name.to_uppercase();
+                usage.push(' ');
+                usage.push_str(&if p.required {
+                    param
+                } else {
+                    format!("[{param}]")
+                });
+            }
+            (name.as_str(), usage, sig.doc)
+        })
+        .collect()
 }
 
 enum Msg {
@@ -213,18 +255,19 @@ enum Msg {
 
 /// Loads the mods, starts the run and loads the save asked for; what went wrong is printed.
 fn start(options: &Options) -> Result<Live, ExitCode> {
-    let (mut live, notes) = match Live::start_over(&options.mods, options.seed, options.limits) {
-        Ok(started) => started,
-        Err(e) => {
-            if let Some(problems) = e.problems() {
-                eprintln!("{problems}");
+    let (mut live, notes) =
+        match Live::start_game(&options.mods, &options.rules, options.seed, options.limits) {
+            Ok(started) => started,
+            Err(e) => {
+                if let Some(problems) = e.problems() {
+                    eprintln!("{problems}");
+                }
+                eprintln!(
+                    "the mods have errors; fix them and start again (`lantern check` lists them)"
+                );
+                return Err(ExitCode::from(1));
             }
-            eprintln!(
-                "the mods have errors; fix them and start again (`lantern check` lists them)"
-            );
-            return Err(ExitCode::from(1));
-        }
-    };
+        };
     if !notes.is_empty() {
         eprintln!("{notes}");
     }
@@ -240,7 +283,7 @@ fn start(options: &Options) -> Result<Live, ExitCode> {
     Ok(live)
 }
 
-pub(super) fn run(options: Options) -> ExitCode {
+pub(super) fn run(options: Options, flavor: &Flavor, program: &str) -> ExitCode {
     let mut live = match start(&options) {
         Ok(live) => live,
         Err(code) => return code,
@@ -249,7 +292,7 @@ pub(super) fn run(options: Options) -> ExitCode {
     let (tx, rx) = mpsc::channel::<Msg>();
     // At a terminal the reader waits for each command's output before it shows the next prompt.
     let (done_tx, done_rx) = mpsc::channel::<()>();
-    let words = Arc::new(Mutex::new(completion_words(live.game())));
+    let words = Arc::new(Mutex::new(completion_words(live.game(), flavor)));
     // However many bursts of changes come while a reload runs, one more reload follows them.
     let pending = crate::reload::Pending::default();
     let _watch = if options.watch {
@@ -275,9 +318,11 @@ pub(super) fn run(options: Options) -> ExitCode {
     // The banner comes once the watcher is running, so a tool that waits for it can edit at once,
     // and before the first prompt.
     println!(
-        "lantern: {} mods loaded, seed {}. Type `help` for commands, `next` to begin.",
+        "{}: {} mods loaded, seed {}. Type `help` for commands, {}.",
+        program,
         live.game().content().mods.len(),
-        live.game().seed()
+        live.game().seed(),
+        flavor.begin
     );
     read_lines(tx.clone(), interactive, words.clone(), done_rx);
     drop(tx);
@@ -288,7 +333,7 @@ pub(super) fn run(options: Options) -> ExitCode {
             Msg::End => break,
             Msg::Changed => {
                 pending.take();
-                let text = reload(&mut live, &words);
+                let text = reload(&mut live, &words, flavor);
                 if interactive {
                     // The prompt is on screen, the terminal in raw mode: clear the prompt's line,
                     // print above it and show it again. (rustyline's external printer would do
@@ -319,14 +364,16 @@ pub(super) fn run(options: Options) -> ExitCode {
         match words_of_line[0] {
             "quit" | "exit" => break,
             "reload" => {
-                print!("{}", reload(&mut live, &words));
+                print!("{}", reload(&mut live, &words, flavor));
                 continue;
             }
             "devcard" if options.dev => {
                 let result = words_of_line
                     .get(1)
                     .ok_or_else(|| crate::Error::from("`devcard` needs a card"))
-                    .and_then(|c| find_id(&live.game().content().cards, c, "core", "card"))
+                    .and_then(|c| {
+                        find_id(&live.game().content().cards, c, home(live.game()), "card")
+                    })
                     .and_then(|card| live.game_mut().dev_card(&card));
                 match result {
                     Ok(()) => println!("{}", hazard_text(live.game()).unwrap_or_default()),
@@ -335,29 +382,7 @@ pub(super) fn run(options: Options) -> ExitCode {
                 continue;
             }
             "restart" => {
-                let seed = match words_of_line.get(1).map(|s| s.parse::<u64>()) {
-                    None => live.game().seed(),
-                    Some(Ok(seed)) => seed,
-                    Some(Err(_)) => {
-                        println!("error: `restart` takes a seed, a whole number");
-                        continue;
-                    }
-                };
-                match live.restart(seed) {
-                    Ok(notes) => {
-                        print_problems(&notes);
-                        if let Ok(mut w) = words.lock() {
-                            *w = completion_words(live.game());
-                        }
-                        println!("A new run begins, seed {seed}. `next` to enter the first room.");
-                    }
-                    Err(e) => {
-                        if let Some(problems) = e.problems() {
-                            print_problems(problems);
-                        }
-                        println!("the mods do not load; the run goes on as it was");
-                    }
-                }
+                restart(&mut live, words_of_line.get(1).copied(), &words, flavor);
                 continue;
             }
             "load" => {
@@ -377,7 +402,7 @@ pub(super) fn run(options: Options) -> ExitCode {
             _ => {}
         }
         let was_over = live.game().state().over;
-        let result = command(live.game_mut(), line);
+        let result = command(live.game_mut(), line, flavor);
         let game = live.game_mut();
         match result {
             Ok(text) => {
@@ -389,14 +414,14 @@ pub(super) fn run(options: Options) -> ExitCode {
                     println!("{text}");
                 }
                 if game.state().over && !was_over {
-                    println!("{}", ending(game));
+                    println!("{}", (flavor.ending)(game));
                 }
             }
             Err(e) => {
                 game.take_messages();
                 if game.state().over {
                     // Not a mistake of the player's: the run has ended.
-                    println!("{}", ending(game));
+                    println!("{}", (flavor.ending)(game));
                 } else {
                     println!("error: {e}");
                 }
@@ -406,6 +431,34 @@ pub(super) fn run(options: Options) -> ExitCode {
         print_diags(&problems, live.sources());
     }
     ExitCode::SUCCESS
+}
+
+/// `restart [SEED]`: a new run over the mods as they are now; the run goes on when they do not
+/// load.
+fn restart(live: &mut Live, seed: Option<&str>, words: &Arc<Mutex<Vec<String>>>, flavor: &Flavor) {
+    let seed = match seed.map(str::parse::<u64>) {
+        None => live.game().seed(),
+        Some(Ok(seed)) => seed,
+        Some(Err(_)) => {
+            println!("error: `restart` takes a seed, a whole number");
+            return;
+        }
+    };
+    match live.restart(seed) {
+        Ok(notes) => {
+            print_problems(&notes);
+            if let Ok(mut w) = words.lock() {
+                *w = completion_words(live.game(), flavor);
+            }
+            println!("A new run begins, seed {seed}.");
+        }
+        Err(e) => {
+            if let Some(problems) = e.problems() {
+                print_problems(problems);
+            }
+            println!("the mods do not load; the run goes on as it was");
+        }
+    }
 }
 
 /// Tells the line editor, when dropped, that a command's output is complete.
@@ -420,7 +473,7 @@ impl Drop for Ack<'_> {
 }
 
 /// Reloads the mods; returns the summary and what went wrong or was dropped, ready to print.
-fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>) -> String {
+fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>, flavor: &Flavor) -> String {
     let report = live.reload();
     let mut text = String::new();
     if !report.problems.is_empty() {
@@ -433,7 +486,7 @@ fn reload(live: &mut Live, words: &Arc<Mutex<Vec<String>>>) -> String {
     ));
     if report.ok {
         if let Ok(mut w) = words.lock() {
-            *w = completion_words(live.game());
+            *w = completion_words(live.game(), flavor);
         }
     }
     text
@@ -481,10 +534,11 @@ fn read_lines(
 }
 
 /// Commands and every ID of the content, for tab completion.
-fn completion_words(game: &Game) -> Vec<String> {
+fn completion_words(game: &Game, flavor: &Flavor) -> Vec<String> {
     let c = game.content();
     let mut words: Vec<String> = COMMANDS
         .iter()
+        .chain(flavor.commands)
         .flat_map(|c| c.names.iter().map(|n| n.to_string()))
         .collect();
     words.extend(c.items.keys().map(|k| k.to_string()));
@@ -492,6 +546,7 @@ fn completion_words(game: &Game) -> Vec<String> {
     words.extend(c.quests.keys().map(|k| k.to_string()));
     words.extend(c.trigger_ids.keys().map(|k| k.to_string()));
     words.extend(c.events.names().map(str::to_string));
+    words.extend(c.declared.verbs.keys().cloned());
     words.sort();
     words.dedup();
     words
@@ -551,21 +606,29 @@ fn outcome(o: Outcome) -> String {
     }
 }
 
-/// How a run ended, and what can follow it.
-fn ending(game: &Game) -> String {
-    let s = game.state();
-    let done = s.quests.values().filter(|q| q.done).count();
-    format!(
-        "The run is over: {}, turn {}, {} quests done. `restart` begins a new run (`restart N` with seed N), `load FILE` goes back to a save, `quit` leaves.",
-        super::views::whereabouts(game),
-        s.turn,
-        done
-    )
+/// The namespace a bare ID typed at the console belongs to: the game's home mod's.
+fn home(game: &Game) -> &str {
+    game.content().declared.home()
 }
 
-fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
+fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate::Error> {
     let content = game.content().clone();
+    let home = home(game).to_string();
+    let home = home.as_str();
     let words: Vec<&str> = line.split_whitespace().collect();
+    if let Some(done) = (flavor.run)(game, &words) {
+        return done;
+    }
+    if content.declared.verbs.contains_key(words[0]) {
+        return verb(game, &words, flavor);
+    }
+    // A console command this game leaves out (`spawn` without creatures) is not one here.
+    if COMMANDS
+        .iter()
+        .any(|c| c.names.contains(&words[0]) && !console_has(game, flavor, c))
+    {
+        return Err(format!("unknown command `{}`; `help` lists the commands", words[0]).into());
+    }
     let arg = |i: usize| {
         words
             .get(i)
@@ -573,19 +636,9 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
             .ok_or_else(|| format!("`{}` needs an argument; see `help`", words[0]))
     };
     match words[0] {
-        "help" => Ok(help()),
-        "status" => Ok(status(game)),
-        "inventory" | "inv" | "i" => Ok(inventory(game)),
+        "help" => Ok(help(flavor, game)),
         "quests" => Ok(quests(game)),
         "deck" => Ok(deck(game)),
-        "map" => Ok(map(game)),
-        "next" | "n" => roguelike::enter_next_room(game).map(|o| {
-            let text = outcome(o);
-            match encounter_text(game).or_else(|| hazard_text(game)) {
-                Some(e) => format!("{text}{e}"),
-                None => text,
-            }
-        }),
         "hazard" | "h" => Ok(hazard_text(game).unwrap_or_else(|| "there is no hazard here".into())),
         "route" => {
             let route = match arg(1)? {
@@ -595,7 +648,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
             };
             let progress = words
                 .get(2)
-                .map(|p| find_id(&content.progress_types, p, "core", "progress type"))
+                .map(|p| find_id(&content.progress_types, p, home, "progress type"))
                 .transpose()?;
             game.choose_route(route, progress.as_ref()).map(|o| {
                 format!(
@@ -629,26 +682,8 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
                 hazard_round_text(game).unwrap_or_default()
             )
         }),
-        "attack" | "a" => {
-            let n = words
-                .get(1)
-                .map(|n| {
-                    n.parse::<usize>()
-                        .map_err(|_| format!("`{n}` is not an enemy number"))
-                })
-                .transpose()?;
-            roguelike::attack(game, n.map(|n| n.saturating_sub(1))).map(outcome)
-        }
-        "flee" => roguelike::flee(game).map(outcome),
-        "use" => {
-            let item = find_id(&content.items, arg(1)?, "core", "item")?;
-            roguelike::use_item(game, &item).map(outcome)
-        }
-        "talk" => roguelike::talk(game).map(outcome),
-        "look" | "l" => Ok(look(game)),
-        "encounter" => {
-            Ok(encounter_text(game).unwrap_or_else(|| "there is no encounter here".into()))
-        }
+        "encounter" => Ok(encounter_text(game, flavor.stuck)
+            .unwrap_or_else(|| "there is no encounter here".into())),
         "choose" | "c" => {
             let n = arg(1)?
                 .parse::<usize>()
@@ -656,12 +691,12 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
             game.choose(n).map(outcome)
         }
         "spawn" => {
-            let def = find_id(&content.creatures, arg(1)?, "core", "creature")?;
+            let def = find_id(&content.creatures, arg(1)?, home, "creature")?;
             let r = game.spawn(&def)?;
             Ok(format!("spawned {} as {r}", def))
         }
         "give" => {
-            let item = find_id(&content.items, arg(1)?, "core", "item")?;
+            let item = find_id(&content.items, arg(1)?, home, "item")?;
             let count = words
                 .get(2)
                 .map(|c| {
@@ -682,7 +717,7 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
             game.command_action(entry, "give").map(outcome)
         }
         "start" => {
-            let quest = find_id(&content.quests, arg(1)?, "core", "quest")?;
+            let quest = find_id(&content.quests, arg(1)?, home, "quest")?;
             let entry = crate::content::ActionEntry {
                 action: crate::content::Action::StartQuest { quest },
                 span: crate::diag::Span::file_start(crate::diag::FileId(0)),
@@ -716,8 +751,23 @@ fn command(game: &mut Game, line: &str) -> Result<String, crate::Error> {
     }
 }
 
+/// One of the game's declared verbs, its words as arguments (a whole number as a number, any
+/// other word as text, which the verb's parameters check and resolve as IDs); then the open
+/// encounter or hazard round, if the verb opened or moved one.
+fn verb(game: &mut Game, words: &[&str], flavor: &Flavor) -> Result<String, crate::Error> {
+    let args: Vec<Value> = words[1..]
+        .iter()
+        .map(|w| w.parse().map_or_else(|_| Value::str(w), Value::Int))
+        .collect();
+    game.verb(words[0], &args)?;
+    Ok(encounter_text(game, flavor.stuck)
+        .or_else(|| hazard_round_text(game))
+        .unwrap_or_default())
+}
+
 fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, crate::Error> {
     let content = game.content().clone();
+    let home = home(game).to_string();
     let name = words.first().ok_or("`emit` needs an event name")?;
     let kind = content.events.lookup(name).ok_or_else(|| {
         let help = crate::diag::did_you_mean(name, content.events.names()).unwrap_or_default();
@@ -754,7 +804,7 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, crate::Error> {
             ),
             crate::content::vocab::FieldType::String
             | crate::content::vocab::FieldType::DamageType => Value::str(v),
-            _ => Value::id(&Id::parse(v, "core").ok_or_else(|| format!("`{v}` is not an ID"))?),
+            _ => Value::id(&Id::parse(v, &home).ok_or_else(|| format!("`{v}` is not an ID"))?),
         };
         payload.push((index, value));
     }
@@ -769,7 +819,7 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, crate::Error> {
                 .ok_or("there is no enemy 0")?,
         ),
         Some((v, Err(_))) => {
-            let c = find_id(&content.creatures, v, "core", "creature")?;
+            let c = find_id(&content.creatures, v, &home, "creature")?;
             Some(game.spawn(&c)?)
         }
     };
@@ -778,33 +828,62 @@ fn emit(game: &mut Game, words: &[&str]) -> Result<Outcome, crate::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::{help, COMMANDS};
+    use super::{help, Flavor, Game, COMMANDS, PLAIN};
 
-    #[test]
-    fn help_lists_every_command_of_the_table_once() {
-        let text = help();
-        for c in COMMANDS {
-            let listed = |l: &&str| {
-                *l == format!("  {}", c.usage) || l.starts_with(&format!("  {} ", c.usage))
-            };
-            assert_eq!(text.lines().filter(listed).count(), 1, "{}", c.usage);
-        }
-        assert_eq!(text.lines().count(), COMMANDS.len() + 1);
+    fn game() -> Game {
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mods");
+        crate::load::load_world(&mods, crate::lua::Limits::default()).start(1)
+    }
+
+    fn flavors() -> Vec<&'static Flavor> {
+        #[cfg(feature = "roguelike")]
+        return vec![&PLAIN, &super::super::rogue::FLAVOR];
+        #[cfg(not(feature = "roguelike"))]
+        vec![&PLAIN]
     }
 
     #[test]
-    fn every_command_of_the_table_runs() {
+    fn help_lists_every_command_of_the_tables_once() {
+        let game = game();
+        for flavor in flavors() {
+            let text = help(flavor, &game);
+            let usages: Vec<String> = flavor
+                .commands
+                .iter()
+                .chain(
+                    COMMANDS
+                        .iter()
+                        .filter(|c| super::console_has(&game, flavor, c)),
+                )
+                .map(|c| c.usage.to_string())
+                .chain(super::verbs(&game, flavor).into_iter().map(|(_, u, _)| u))
+                .collect();
+            for usage in &usages {
+                let listed =
+                    |l: &&str| *l == format!("  {usage}") || l.starts_with(&format!("  {usage} "));
+                assert_eq!(text.lines().filter(listed).count(), 1, "{usage}");
+            }
+            assert_eq!(text.lines().count(), usages.len() + 1);
+        }
+    }
+
+    #[test]
+    fn every_command_of_the_tables_runs() {
         // These the play loop answers itself, before `command`.
         let in_the_loop = ["quit", "restart", "load", "reload"];
-        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mods");
-        let mut world = crate::load::load_world(&mods, crate::lua::Limits::default());
-        let mut game = world.start(1);
-        for name in COMMANDS.iter().flat_map(|c| c.names.iter()) {
-            if in_the_loop.contains(name) {
-                continue;
-            }
-            if let Err(e) = super::command(&mut game, name) {
-                assert!(!e.to_string().contains("unknown command"), "{name}: {e}");
+        for flavor in flavors() {
+            let mut game = game();
+            let names = COMMANDS
+                .iter()
+                .chain(flavor.commands)
+                .flat_map(|c| c.names.iter());
+            for name in names {
+                if in_the_loop.contains(name) {
+                    continue;
+                }
+                if let Err(e) = super::command(&mut game, name, flavor) {
+                    assert!(!e.to_string().contains("unknown command"), "{name}: {e}");
+                }
             }
         }
     }

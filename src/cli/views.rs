@@ -1,9 +1,8 @@
-//! What the play session shows: the player's status, inventory, quests and map, the open
-//! encounter and hazard, and events in the log. Plain functions from the game to text.
+//! What the console shows of any game: its quests, the deck, the open encounter and hazard, and
+//! events in the log. Plain functions from the game to text.
 
 use crate::game::{CreatureRef, Game};
 use crate::id::Id;
-use crate::roguelike::world::{self, Room};
 
 pub(super) fn describe_event(game: &Game, e: &crate::game::Event) -> String {
     let def = game.content().events.get(e.kind);
@@ -233,7 +232,9 @@ pub(super) fn deck(game: &Game) -> String {
     out
 }
 
-pub(super) fn encounter_text(game: &Game) -> Option<String> {
+/// The open encounter and its options; `stuck` is what to say when every option is blocked
+/// (what the game lets a player do then).
+pub(super) fn encounter_text(game: &Game, stuck: &str) -> Option<String> {
     let e = game.encounter()?;
     let mut out = format!("[{}]", e.title);
     for (i, o) in e.options.iter().enumerate() {
@@ -243,120 +244,9 @@ pub(super) fn encounter_text(game: &Game) -> Option<String> {
         }
     }
     if e.options.iter().all(|o| o.blocked.is_some()) {
-        out.push_str("\n  (every option is blocked: `next` leaves it)");
+        out.push_str(&format!("\n  ({stuck})"));
     }
     Some(out)
-}
-
-fn gold(game: &Game) -> u32 {
-    game.state().player.count(&Id::new("core", "gold"))
-}
-
-/// Where the player is, in words: "in Rat Nest (room 4 of the run)".
-pub(super) fn whereabouts(game: &Game) -> String {
-    let room = crate::roguelike::current_room(game)
-        .and_then(|r| {
-            Some(world::room_name(
-                &r,
-                game.content().entry::<Room>("room", &r)?,
-            ))
-        })
-        .unwrap_or_else(|| "the start".into());
-    format!("in {room} (room {} of the run)", game.scene())
-}
-
-/// `look`: the room the run is in, who is in it, and the encounter or hazard open there.
-pub(super) fn look(game: &Game) -> String {
-    if crate::roguelike::current_room(game).is_none() {
-        return "You stand at the start of the run; `next` enters the first room.".into();
-    }
-    let mut out = format!("You are {}.", whereabouts(game));
-    let content = game.content();
-    let room = crate::roguelike::current_room(game).and_then(|r| content.entry::<Room>("room", &r));
-    if let Some(room) = room {
-        if !room.description.is_empty() {
-            out.push_str(&format!("\n{}", room.description));
-        }
-        let npc = room.npc.as_deref().and_then(Id::qualified);
-        if let Some(c) = npc.and_then(|n| content.creatures.get(&n)) {
-            out.push_str(&format!("\n{} is here; `talk` to them.", c.name));
-        }
-    }
-    for (r, c) in game.enemies().filter(|(_, c)| c.alive()) {
-        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
-    }
-    if let Some(e) = encounter_text(game) {
-        out.push_str(&format!("\n{e}"));
-    }
-    if game.hazard().is_some() {
-        out.push_str("\na hazard is under way: `hazard` shows it");
-    }
-    out
-}
-
-pub(super) fn status(game: &Game) -> String {
-    let s = game.state();
-    let max = game.attribute(CreatureRef::Player, "max_health", None);
-    let active: Vec<String> = s
-        .quests
-        .iter()
-        .filter(|(_, p)| !p.done)
-        .map(|(id, p)| {
-            format!(
-                "{} {}/{}",
-                game.content()
-                    .quests
-                    .get(id)
-                    .map(|q| q.name.as_str())
-                    .unwrap_or(id.as_str()),
-                p.count,
-                game.content().quests.get(id).map_or(0, |q| q.count)
-            )
-        })
-        .collect();
-    let mut out = format!(
-        "health {}/{max}, gold {}, {}",
-        s.player.health,
-        gold(game),
-        whereabouts(game)
-    );
-    if !active.is_empty() {
-        out.push_str(&format!("\nquests: {}", active.join(", ")));
-    }
-    for (r, c) in game.enemies() {
-        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
-    }
-    out
-}
-
-pub(super) fn inventory(game: &Game) -> String {
-    let inv = &game.state().player.inventory;
-    if inv.is_empty() {
-        return "you carry nothing".into();
-    }
-    inv.iter()
-        .map(|s| {
-            let name = game
-                .content()
-                .items
-                .get(&s.item)
-                .map(|i| i.name.as_str())
-                .unwrap_or(s.item.as_str());
-            let props: Vec<String> = s
-                .properties
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            let eq = if s.equipped { " (equipped)" } else { "" };
-            let props = if props.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", props.join(", "))
-            };
-            format!("{} x{}{eq}{props}  ({})", name, s.count, s.item)
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 pub(super) fn quests(game: &Game) -> String {
@@ -378,26 +268,4 @@ pub(super) fn quests(game: &Game) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-pub(super) fn map(game: &Game) -> String {
-    let content = game.content();
-    let run = crate::roguelike::position(game);
-    let mut out = Vec::new();
-    for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
-        out.push(format!("{} (depth {})", world::floor_name(id, f), f.depth));
-        for (ri, r) in f.rooms.iter().enumerate() {
-            let here = if fi == run.floor && run.room == Some(ri) {
-                " <- you are here"
-            } else {
-                ""
-            };
-            let room =
-                Id::qualified(r).and_then(|id| Some((content.entry::<Room>("room", &id)?, id)));
-            let kind = room.as_ref().map_or("?", |(r, _)| r.kind.as_str());
-            let name = room.map_or_else(|| r.clone(), |(room, id)| world::room_name(&id, room));
-            out.push(format!("  {}. {name} [{kind}]{here}", ri + 1));
-        }
-    }
-    out.join("\n")
 }

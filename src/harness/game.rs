@@ -294,6 +294,21 @@ fn known<V>(
         .map_err(|e| located(lua, e.into()))
 }
 
+/// `g:quest(id)`: `{ count, done, state }`. A quest not started reads as one, not as nil:
+/// `g:quest(id).count` is 0 then, never "attempt to index a nil value".
+fn quest_table(lua: &Lua, p: Option<&crate::game::QuestProgress>) -> mlua::Result<Table> {
+    let state = match p {
+        None => "not_started",
+        Some(p) if p.done => "done",
+        Some(_) => "active",
+    };
+    let t = lua.create_table()?;
+    t.raw_set("count", p.map_or(0, |p| p.count))?;
+    t.raw_set("done", p.is_some_and(|p| p.done))?;
+    t.raw_set("state", state)?;
+    Ok(t)
+}
+
 impl TestGame {
     /// Runs `f` with the test game's own world lent to its game, if it has one.
     fn with_world<R>(&mut self, f: impl FnOnce(&mut TestGame) -> R) -> R {
@@ -514,19 +529,7 @@ impl UserData for TestGame {
             "quest",
             reading(|lua, this: &TestGame, quest: String| {
                 let q = known(lua, this, |c| &c.quests, &quest, "quest")?;
-                // A quest not started reads as one, not as nil: `g:quest(id).count` is 0 then,
-                // never "attempt to index a nil value".
-                let p = this.game.state().quests.get(&q);
-                let state = match p {
-                    None => "not_started",
-                    Some(p) if p.done => "done",
-                    Some(_) => "active",
-                };
-                let t = lua.create_table()?;
-                t.raw_set("count", p.map_or(0, |p| p.count))?;
-                t.raw_set("done", p.is_some_and(|p| p.done))?;
-                t.raw_set("state", state)?;
-                Ok(Value::Table(t))
+                quest_table(lua, this.game.state().quests.get(&q)).map(Value::Table)
             }),
         );
         methods.add_method(

@@ -49,22 +49,28 @@ pub(crate) fn core_only() -> tempfile::TempDir {
 
 /// Runs `lantern` with `args` in `dir`, feeding `script` on standard input (a scripted play session).
 pub(crate) fn lantern_with_input(args: &[&str], dir: &Path, script: &str) -> Output {
+    run_with_input(Path::new(env!("CARGO_BIN_EXE_lantern")), args, dir, script)
+}
+
+/// Runs the program `exe` with `args` in `dir`, feeding `script` on standard input.
+#[allow(dead_code)] // Not every test binary that shares this module plays a session.
+pub(crate) fn run_with_input(exe: &Path, args: &[&str], dir: &Path, script: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lantern"))
+    let mut child = Command::new(exe)
         .args(args)
         .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("the lantern binary runs");
+        .expect("the program runs");
     child
         .stdin
         .take()
         .expect("stdin is piped")
         .write_all(script.as_bytes())
         .expect("write the script");
-    child.wait_with_output().expect("lantern finishes")
+    child.wait_with_output().expect("the program finishes")
 }
 
 /// The mods this repository ships in `mods/`. A modder's own (the README's `lantern new rats`

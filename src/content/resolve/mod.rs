@@ -122,6 +122,15 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The event an `emit_event` action names, noted as one the data emits.
+    pub(crate) fn emitted(&mut self, name: &Spanned<String>) -> Option<EventKey> {
+        let key = self.event(name)?;
+        if let Some(emitted) = self.emitted {
+            emitted.borrow_mut().insert(key);
+        }
+        Some(key)
+    }
+
     pub(crate) fn span(&self, range: Range<usize>) -> Span {
         Span::new(self.file, range)
     }

@@ -643,10 +643,7 @@ pub(super) fn action(cx: &mut Cx, raw: &RawEntry) -> Option<ActionEntry> {
             }
         }
         "emit_event" => {
-            let event = e.str(cx, "event").and_then(|ev| cx.event(&ev));
-            if let (Some(k), Some(emitted)) = (event, cx.emitted) {
-                emitted.borrow_mut().insert(k);
-            }
+            let event = e.str(cx, "event").and_then(|ev| cx.emitted(&ev));
             let target = e.raw("target").is_some().then(|| who(cx, &mut e, "target"));
             e.allow(&["target", "payload"]);
             let payload = match (event, e.raw("payload")) {
