@@ -74,7 +74,7 @@ fn writing_to_a_view_or_reading_it_by_number_is_an_error_at_its_line() {
         problems[0]
     );
     assert!(
-        problems[0].contains(" --> test/scripts/main.lua:2:"),
+        problems[0].contains("/test/scripts/main.lua:2:"),
         "{}",
         problems[0]
     );
@@ -86,7 +86,7 @@ fn writing_to_a_view_or_reading_it_by_number_is_an_error_at_its_line() {
         problems[1]
     );
     assert!(
-        problems[1].contains(" --> test/scripts/main.lua:5:"),
+        problems[1].contains("/test/scripts/main.lua:5:"),
         "{}",
         problems[1]
     );
@@ -119,7 +119,7 @@ fn a_view_kept_past_its_handlers_reads_as_an_error_that_says_so() {
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(problems[0].contains(gone), "{}", problems[0]);
     assert!(
-        problems[0].contains(" --> test/scripts/main.lua:12:"),
+        problems[0].contains("/test/scripts/main.lua:12:"),
         "{}",
         problems[0]
     );

@@ -260,7 +260,7 @@ fn storage_that_holds_itself_is_an_error_and_the_game_goes_on() {
         ),
     );
     assert!(
-        out.contains("error: [evil] lantern.storage.me holds a table that holds it (a cycle), which cannot be saved; the storage keeps its last saved state\n --> evil/scripts/main.lua:3:"),
+        out.contains("error: [evil] lantern.storage.me holds a table that holds it (a cycle), which cannot be saved; the storage keeps its last saved state\n --> mods/evil/scripts/main.lua:3:"),
         "at the line that closed the cycle: {out}"
     );
     assert!(
@@ -477,7 +477,7 @@ fn emitting_in_a_loop_fills_no_more_than_a_turn_and_the_game_goes_on() {
     .unwrap();
     let out = play(dir.path(), "emit turn_started\nseed\n");
     assert!(
-        out.contains("a handler of `turn_started` failed: lantern.emit_event: 100 events are queued already, a whole turn's cap, so `evil:ping` would never be handled (does a handler emit in a loop?)\n --> evil/scripts/main.lua:2:1"),
+        out.contains("a handler of `turn_started` failed: lantern.emit_event: 100 events are queued already, a whole turn's cap, so `evil:ping` would never be handled (does a handler emit in a loop?)\n --> mods/evil/scripts/main.lua:2:1"),
         "{out}"
     );
     assert!(
@@ -630,7 +630,7 @@ fn a_flood_of_mistakes_is_reported_in_bounded_output() {
         "{out}"
     );
     assert!(
-        out.contains(" --> evil/data/mac.toml:2:"),
+        out.contains("/evil/data/mac.toml:2:"),
         "a lone carriage return ends a line: {out}"
     );
     assert!(

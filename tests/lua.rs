@@ -305,7 +305,7 @@ fn a_failing_handler_between_two_good_ones_leaves_them_running() {
         "{}",
         p[0]
     );
-    assert!(p[0].contains(" --> test/scripts/main.lua:2:"), "{}", p[0]);
+    assert!(p[0].contains("/test/scripts/main.lua:2:"), "{}", p[0]);
     assert!(p[0].contains("while handling turn_started"), "{}", p[0]);
 }
 
@@ -330,19 +330,19 @@ fn a_misspelt_id_on_a_creature_handle_is_an_error_at_its_line() {
         "{}",
         p[0]
     );
-    assert!(p[0].contains(" --> test/scripts/main.lua:4:"), "{}", p[0]);
+    assert!(p[0].contains("/test/scripts/main.lua:4:"), "{}", p[0]);
     assert!(
         p[1].contains("there is no tag `core:undaed`; did you mean `core:undead`?"),
         "{}",
         p[1]
     );
-    assert!(p[1].contains(" --> test/scripts/main.lua:6:"), "{}", p[1]);
+    assert!(p[1].contains("/test/scripts/main.lua:6:"), "{}", p[1]);
     assert!(
         p[2].contains("there is no attribute `armour`; did you mean `armor`?"),
         "{}",
         p[2]
     );
-    assert!(p[2].contains(" --> test/scripts/main.lua:7:"), "{}", p[2]);
+    assert!(p[2].contains("/test/scripts/main.lua:7:"), "{}", p[2]);
 }
 
 #[test]
@@ -362,7 +362,7 @@ fn reading_a_field_an_event_does_not_have_is_an_error_at_its_line() {
         "{}",
         p[0]
     );
-    assert!(p[0].contains(" --> test/scripts/main.lua:2:"), "{}", p[0]);
+    assert!(p[0].contains("/test/scripts/main.lua:2:"), "{}", p[0]);
 }
 
 #[test]
@@ -561,13 +561,13 @@ fn a_failed_action_list_gives_back_what_scripts_stored_during_it() {
     assert!(
         p[0].contains(
             "the action `test:boom` failed: test/scripts/main.lua:8: the second action fails"
-        ) && p[0].contains(" --> test/scripts/main.lua:8:"),
+        ) && p[0].contains("/test/scripts/main.lua:8:"),
         "the cause first, at its line: {}",
         p[0]
     );
     assert!(
         p[1].contains("error: stopped by the failure above (from test/data/t.toml:4); nothing in this action list was applied")
-            && p[1].contains(" --> test/data/t.toml:"),
+            && p[1].contains("/test/data/t.toml:"),
         "then which list it stopped, without saying it again: {}",
         p[1]
     );
@@ -790,7 +790,7 @@ fn a_cycle_in_storage_is_reported_at_the_line_that_closed_it() {
     assert_eq!(p.len(), 1, "{p:?}");
     assert!(
         p[0].contains("lantern.storage.tree.child.parent holds a table that holds it (a cycle)")
-            && p[0].contains(" --> test/scripts/main.lua:5:")
+            && p[0].contains("/test/scripts/main.lua:5:")
             && p[0].contains("stored here"),
         "{}",
         p[0]
@@ -805,7 +805,7 @@ fn a_cycle_in_storage_is_reported_at_the_line_that_closed_it() {
     let p = problems(&mut g, &world);
     assert_eq!(p.len(), 1, "{p:?}");
     assert!(
-        p[0].contains("(a cycle)") && p[0].contains(" --> test/scripts/main.lua:3:"),
+        p[0].contains("(a cycle)") && p[0].contains("/test/scripts/main.lua:3:"),
         "{}",
         p[0]
     );
@@ -829,7 +829,7 @@ fn storing_what_cannot_be_saved_is_reported_at_the_line_that_stored_it() {
     turn(&mut g);
     let p = problems(&mut g, &world);
     assert_eq!(p.len(), 1, "one mod, one message: {p:?}");
-    assert!(p[0].contains(" --> test/scripts/main.lua:8:"), "{}", p[0]);
+    assert!(p[0].contains("/test/scripts/main.lua:8:"), "{}", p[0]);
     assert!(p[0].contains("stored here"), "{}", p[0]);
     // The next turn, only the function is left: it is reported at its own line.
     let fixed = TestMods::new(&[(
@@ -845,7 +845,7 @@ fn storing_what_cannot_be_saved_is_reported_at_the_line_that_stored_it() {
     let p = problems(&mut g, &world);
     assert!(
         p[0].contains("lantern.storage.t.f holds a function")
-            && p[0].contains(" --> test/scripts/main.lua:4:"),
+            && p[0].contains("/test/scripts/main.lua:4:"),
         "a table filled before it is stored is placed where it is stored: {}",
         p[0]
     );
@@ -865,7 +865,7 @@ fn an_argument_of_the_wrong_type_says_what_was_wanted() {
         ),
         "{text}"
     );
-    assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
+    assert!(text.contains("/test/scripts/main.lua:2:"), "{text}");
 }
 
 #[test]
@@ -880,7 +880,7 @@ fn a_syntax_error_in_main_lua_is_reported_at_its_line() {
         text.contains("error: [test] its scripts/main.lua failed: syntax error:"),
         "{text}"
     );
-    assert!(text.contains(" --> test/scripts/main.lua:3:"), "{text}");
+    assert!(text.contains("/test/scripts/main.lua:3:"), "{text}");
 }
 
 #[test]
@@ -895,7 +895,7 @@ fn listening_to_an_unknown_event_points_at_the_call() {
         text.contains("mod `test` listens to `creature_dyed`, which is not an event"),
         "{text}"
     );
-    assert!(text.contains(" --> test/scripts/main.lua:2:1"), "{text}");
+    assert!(text.contains("/test/scripts/main.lua:2:1"), "{text}");
     assert!(text.contains("did you mean `creature_died`?"), "{text}");
 }
 
@@ -1063,7 +1063,7 @@ fn reading_the_game_while_the_mod_loads_says_when_it_can_be_read() {
         ),
         "{text}"
     );
-    assert!(text.contains(" --> test/scripts/main.lua:2:"), "{text}");
+    assert!(text.contains("/test/scripts/main.lua:2:"), "{text}");
 }
 
 #[test]

@@ -239,7 +239,7 @@ fn two_triggers_that_fire_each_other_stop_at_the_cap_with_the_chain_named() {
         ),
         "{rendered}"
     );
-    assert!(rendered.contains("--> loop/data/loop.toml:"), "{rendered}");
+    assert!(rendered.contains("/loop/data/loop.toml:"), "{rendered}");
     // The game goes on: the next command is handled normally.
     g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
 }
@@ -333,7 +333,7 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
         "{rendered}"
     );
     assert!(
-        rendered.contains("--> shop/data/shop.toml:10:11"),
+        rendered.contains("/shop/data/shop.toml:10:11"),
         "{rendered}"
     );
 }

@@ -144,7 +144,7 @@ pub(crate) fn read_mods(
             };
             defs.files += 1;
             let (text, utf8_error) = crate::mods::decode_utf8(&bytes);
-            let file = sources.add(display, text);
+            let file = sources.add_read(display, &path, text);
             if let Some((offset, d)) = utf8_error {
                 diags.push(d.at(Span::new(file, offset..offset + 1)));
                 continue;

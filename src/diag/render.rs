@@ -58,7 +58,7 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
         } else {
             ":::"
         };
-        let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", visible(file.path()));
+        let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", visible(&file.shown()));
         let text = file.line_text(line);
         let (end_line, end_col) = file.line_col(span.end.max(span.start));
         let caret_len = if end_line == line && end_col > col {

@@ -1,6 +1,7 @@
 //! The texts of every file the loader read, so a span can be turned into `path:line:col` and a source line.
 
 use std::ops::Range;
+use std::path::Path;
 use std::sync::Arc;
 
 /// Index of a file in a [`SourceMap`].
@@ -42,6 +43,8 @@ impl Span {
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     path: String,
+    /// Where it was read on disk, when it was (a mod's file, not a test's text).
+    disk: Option<Arc<Path>>,
     text: Arc<str>,
     line_starts: Vec<u32>,
 }
@@ -61,6 +64,7 @@ impl SourceFile {
         );
         SourceFile {
             path: path.into(),
+            disk: None,
             text,
             line_starts,
         }
@@ -69,6 +73,22 @@ impl SourceFile {
     /// The display path.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The path a terminal or an editor opens from the current directory: the file's place on
+    /// disk, relative to the current directory when it is under it (`mods/rats/data/a.toml` from
+    /// the project's root), else whole; the display path for a file not read from disk.
+    pub fn shown(&self) -> std::borrow::Cow<'_, str> {
+        let Some(disk) = &self.disk else {
+            return self.path.as_str().into();
+        };
+        let cwd = std::env::current_dir().ok();
+        let under = cwd.as_deref().and_then(|cwd| disk.strip_prefix(cwd).ok());
+        let shown = under.unwrap_or(disk).to_string_lossy();
+        match shown.strip_prefix("./") {
+            Some(rest) => rest.to_string().into(),
+            None => shown.into_owned().into(),
+        }
     }
 
     /// The text.
@@ -132,6 +152,20 @@ impl SourceMap {
     /// Adds a file; its ID is its position.
     pub(crate) fn add(&mut self, path: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         self.files.push(SourceFile::new(path, text));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Adds a file read from `disk`, so its problems name a path that opens
+    /// ([`SourceFile::shown`]).
+    pub(crate) fn add_read(
+        &mut self,
+        path: impl Into<String>,
+        disk: &Path,
+        text: impl Into<Arc<str>>,
+    ) -> FileId {
+        let mut file = SourceFile::new(path, text);
+        file.disk = Some(disk.into());
+        self.files.push(file);
         FileId(self.files.len() as u32 - 1)
     }
 

@@ -92,7 +92,9 @@ impl LuaRuntime {
             }
         };
         let (text, bad) = crate::mods::decode_utf8(&bytes);
-        self.files.add(sources, display.clone(), text.clone());
+        let disk = m.dir.join("scripts/main.lua");
+        self.files
+            .add(sources, display.clone(), Some(&disk), text.clone());
         if let Some(file) = self.files.file(&display) {
             self.scripts.push((id.clone(), file, text.clone()));
         }
@@ -126,7 +128,7 @@ impl LuaRuntime {
         self.shared.borrow_mut().loading = false;
         // Files `require` read become part of the source map, so their errors render with carets too.
         for (path, text) in read.borrow_mut().drain(..) {
-            self.files.add(sources, path.clone(), text.clone());
+            self.files.add(sources, path.clone(), None, text.clone());
             if let Some(file) = self.files.file(&path) {
                 self.scripts.push((id.clone(), file, text));
             }

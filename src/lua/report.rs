@@ -18,11 +18,20 @@ pub(super) struct ScriptFiles {
 
 impl ScriptFiles {
     /// Adds a file to the source map and remembers where its lines start.
-    pub(super) fn add(&mut self, sources: &mut SourceMap, path: String, text: String) {
+    pub(super) fn add(
+        &mut self,
+        sources: &mut SourceMap,
+        path: String,
+        disk: Option<&std::path::Path>,
+        text: String,
+    ) {
         let mut starts = vec![0u32];
         starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         starts.push(text.len() as u32 + 1);
-        let file = sources.add(path.clone(), text);
+        let file = match disk {
+            Some(disk) => sources.add_read(path.clone(), disk, text),
+            None => sources.add(path.clone(), text),
+        };
         self.files.insert(path, (file, starts));
     }
 
@@ -244,9 +253,15 @@ mod tests {
         files.add(
             &mut sources,
             "a/scripts/main.lua".into(),
+            None,
             "x\ny\nz\n".into(),
         );
-        files.add(&mut sources, "b/scripts/main.lua".into(), "p\nq\n".into());
+        files.add(
+            &mut sources,
+            "b/scripts/main.lua".into(),
+            None,
+            "p\nq\n".into(),
+        );
         files
     }
 

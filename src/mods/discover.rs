@@ -151,7 +151,7 @@ fn read_folder(
         }
     };
     let (text, utf8_error) = decode_utf8(&bytes);
-    let file = sources.add(display, text.clone());
+    let file = sources.add_read(display, &dir.join("mod.toml"), text.clone());
     if let Some((offset, d)) = utf8_error {
         diags.push(d.at(crate::diag::Span::new(file, offset..offset + 1)));
         return None;
