@@ -388,3 +388,33 @@ fn the_library_does_not_depend_on_an_engine() {
     let bevy = std::fs::read_to_string(root().join("crates/lantern-bevy/Cargo.toml")).unwrap();
     assert!(bevy.contains("bevy_ecs"), "lantern-bevy is where Bevy is");
 }
+
+/// A newcomer's own mods in `mods/` (the README's `lantern new rats`) never break the project's
+/// tests: a test reads the bundled mods by name (`tests/common`'s `SHIPPED`, `mods/core`), never
+/// the whole `mods/` folder, and a unit test that loads it lists the mods it loads.
+#[test]
+fn tests_read_only_the_mods_this_repository_ships() {
+    let mut files = rust_files(&root().join("tests"));
+    files.extend(rust_files(&root().join("src")));
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let whole = line.contains("root().join(\"mods\")")
+                || line.contains("CARGO_MANIFEST_DIR\")).join(\"mods\")");
+            // The shipped list's loop, and the unit test that loads `core` alone by name.
+            let by_name = line.contains(".join(m)") || rel == "src/cli/play.rs";
+            // `tests/embed` is a crate of its own, with its own `mods/`.
+            let own = rel == "tests/tidy.rs" || rel.starts_with("tests/embed/");
+            if whole && !by_name && !own {
+                found.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
