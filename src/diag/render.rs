@@ -134,10 +134,10 @@ fn window(text: &str, start: usize, len: usize) -> (String, String, usize) {
             if piece == "\t" {
                 indent.push('\t');
             } else {
-                indent.extend(std::iter::repeat_n(' ', piece.chars().count()));
+                indent.extend(std::iter::repeat_n(' ', cells(&piece)));
             }
         } else if i < end {
-            carets += piece.chars().count();
+            carets += cells(&piece);
         }
         shown.push_str(&piece);
     }
@@ -145,6 +145,12 @@ fn window(text: &str, start: usize, len: usize) -> (String, String, usize) {
         shown.push('…');
     }
     (shown, indent, carets.max(1))
+}
+
+/// The terminal cells a shown character takes: two for a wide one (`赌`), none for a combining
+/// mark, one for each character of an escape (`\x1b` is four).
+fn cells(piece: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(piece)
 }
 
 /// Every diagnostic, errors and warnings in the order given, separated by blank lines.
@@ -226,6 +232,26 @@ pub fn render_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> serde_jso
 mod tests {
     use super::*;
     use crate::diag::Code;
+
+    /// The seeds' own texts: after Chinese (two cells a character) and German with a combining
+    /// mark (none), the carets sit under the mistake, as many as it has cells.
+    #[test]
+    fn carets_count_terminal_cells_not_characters() {
+        let mut sources = SourceMap::new();
+        let text = "text = \"下注 100 金币\" # Rattenplage, Ku\u{308}che: 赌马 oops\n";
+        let file = sources.add("rats/data/a.toml", text);
+        let start = text.find("赌马 oops").unwrap();
+        let span = Span::new(file, start..start + "赌马 oops".len());
+        let d = Diagnostic::error(Code::UnknownKey, "x").at(span);
+        let out = render(&d, &sources);
+        let lines: Vec<&str> = out.lines().collect();
+        let (source, carets) = (lines[3], lines[4]);
+        let cells_before = |s: &str, upto: usize| cells(&s[..upto]);
+        let at = source.find("赌马").unwrap();
+        assert_eq!(carets.find('^').unwrap(), cells_before(source, at), "{out}");
+        // 赌马 is four cells, the space one, oops four.
+        assert_eq!(carets.matches('^').count(), 9, "{out}");
+    }
 
     #[test]
     fn caret_sits_under_the_span() {
