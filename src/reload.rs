@@ -275,7 +275,6 @@ impl Live {
     pub fn reload(&mut self) -> ReloadReport {
         let start = Instant::now();
         let mut world = load_game(&self.roots, &self.rules, self.limits);
-        let elapsed = start.elapsed();
         if world.has_errors() {
             let problems = Problems::new(world.diagnostics, Arc::new(world.sources));
             return ReloadReport {
@@ -318,6 +317,9 @@ impl Live {
             self.game.set_scripts(None);
         }
         notes.extend(self.game.take_problems());
+        // The whole reload, as the player waits for it: loading, comparing, swapping content and
+        // scripts in and their `on_reload` handlers (the old version is dropped on the way).
+        let elapsed = start.elapsed();
         let content = self.game.content();
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         // Which mods: by name while the list is short, by count past that.
