@@ -8,7 +8,11 @@
 //!    list with nothing stored: the list's storage journal must cost what the list writes, not
 //!    what the storage holds (a checkpoint that copied the storage cost 35x);
 //! 5. a turn whose handler reads its storage of 1,000 values, against one with nothing stored: a
-//!    turn that writes no storage does not write it into the game again.
+//!    turn that writes no storage does not write it into the game again;
+//! 6. `lantern.game.player:count("bench:gold")` from a handler, against the same shape on bare mlua
+//!    (a table's field, then a Rust method taking a string and returning an integer): issue 27's
+//!    target is at most 3x. `LANTERN_BENCH_ONLY_VIEW=1` runs only this row, and
+//!    `LANTERN_BENCH_VIEW_ROUNDS=<n>` sets its rounds, for instruction counts under valgrind.
 //!
 //! Run with `cargo bench --bench lua`.
 
@@ -64,7 +68,99 @@ fn paired(mut ours: impl FnMut() -> f64, mut bare: impl FnMut() -> f64) -> (f64,
     (a[2], b[2])
 }
 
+/// Row 6: reads of a creature's item count through `lantern.game`, per read, and the bare shape.
+fn game_view(rounds: u64) -> (f64, f64) {
+    let k = 50u64;
+    let dir = tempfile::tempdir().unwrap();
+    write_mod(
+        dir.path(),
+        &format!(
+            "lantern.on('ping', function(ev) if ev.power == 0 then for i = 1, {k} do local n = lantern.game.player:count('bench:gold') end end end)"
+        ),
+    );
+    std::fs::write(
+        dir.path().join("bench/data/items.toml"),
+        "[[items]]\nid = \"gold\"\nstack = 999\n",
+    )
+    .unwrap();
+    let mut world = lantern::load::load_world(dir.path(), Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    let mut game = world.start(1);
+    let reads = |game: &mut Game, power: i64| {
+        game.turn(|g| {
+            g.raise(
+                "bench:ping",
+                &[("power", Value::Int(power)), ("altar", Value::str("x"))],
+            )
+        })
+        .unwrap();
+    };
+    reads(&mut game, 0);
+    assert!(game.take_problems().is_empty());
+    // `LANTERN_BENCH_VIEW_PART=with|without|bare` runs one loop alone, for instruction counts: a
+    // read costs (with - without) / reads, the bare shape bare / calls.
+    let part = std::env::var("LANTERN_BENCH_VIEW_PART").unwrap_or_default();
+    let mut with = 0.0;
+    let mut without = 0.0;
+    for _ in 0..rounds {
+        if part.is_empty() || part == "with" {
+            let s = Instant::now();
+            reads(&mut game, 0);
+            with += s.elapsed().as_secs_f64();
+        }
+        if part.is_empty() || part == "without" {
+            let s = Instant::now();
+            reads(&mut game, 9);
+            without += s.elapsed().as_secs_f64();
+        }
+    }
+    let ours = (with - without) * 1e9 / (rounds * k) as f64;
+
+    struct Player;
+    impl mlua::UserData for Player {
+        fn add_methods<M: mlua::UserDataMethods<Self>>(methods: &mut M) {
+            methods.add_method("count", |_, _, item: mlua::String| {
+                Ok(item.as_bytes().len() as i64)
+            });
+        }
+    }
+    let bare_lua = mlua::Lua::new();
+    let view = bare_lua.create_table().unwrap();
+    view.set("player", Player).unwrap();
+    bare_lua.globals().set("view", view).unwrap();
+    let f: mlua::Function = bare_lua
+        .load(format!(
+            "return function() for i = 1, {k} do local n = view.player:count('bench:gold') end end"
+        ))
+        .eval()
+        .unwrap();
+    let bare_rounds = if part.is_empty() || part == "bare" {
+        rounds
+    } else {
+        1
+    };
+    let bare = per_op(bare_rounds * k, || {
+        for _ in 0..bare_rounds {
+            f.call::<()>(()).unwrap();
+        }
+    });
+    (ours, bare)
+}
+
 fn main() {
+    if std::env::var_os("LANTERN_BENCH_ONLY_VIEW").is_some() {
+        let rounds = std::env::var("LANTERN_BENCH_VIEW_ROUNDS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(2000);
+        let (ours, bare) = game_view(rounds);
+        println!("6. lantern.game.player:count     : {ours:>8.0} ns   bare table field + Rust method: {bare:>6.0} ns   ratio {:.2} (target <= 3)", ours / bare);
+        return;
+    }
     // `LANTERN_BENCH_CALLS=<n>` sets the number of handler calls per timing, for valgrind.
     let n = std::env::var("LANTERN_BENCH_CALLS")
         .ok()
@@ -300,4 +396,8 @@ fn main() {
     };
     let (big, empty) = paired(|| per_turn(1000), || per_turn(0));
     println!("5. turn reading its storage, 1,000 values stored: {big:>8.0} ns   nothing stored: {empty:>6.0} ns   ratio {:.2} (target about 1)", big / empty);
+
+    // 6. A creature's item count through `lantern.game`.
+    let (ours, bare) = paired(|| game_view(2000).0, || game_view(2000).1);
+    println!("6. lantern.game.player:count     : {ours:>8.0} ns   bare table field + Rust method: {bare:>6.0} ns   ratio {:.2} (target <= 3)", ours / bare);
 }

@@ -305,6 +305,10 @@ pub(crate) fn find_id<V>(
     default_ns: &str,
     kind: &str,
 ) -> Result<Id, crate::Error> {
+    // A whole ID that is there: found by its text, nothing made (scripts ask this per call).
+    if let Some((id, _)) = registry.get_key_value(text) {
+        return Ok(id.clone());
+    }
     let shown = crate::diag::shown;
     let id =
         Id::parse(text, default_ns).ok_or_else(|| format!("`{}` is not an ID", shown(text)))?;

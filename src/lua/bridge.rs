@@ -173,16 +173,26 @@ const HANDLES: &str = "lantern.handles";
 /// The table of creature handles made so far in `lua`, by [`handle_key`], made on first use.
 /// Event views (`ev.source`, through their C fast path) and `lantern.game` share it.
 pub(crate) fn handles(lua: &Lua) -> mlua::Result<mlua::Table> {
-    if let Some(t) = lua.named_registry_value::<Option<mlua::Table>>(HANDLES)? {
-        return Ok(t);
+    // Kept in the state's app data too: a lookup by type, where the registry's is by name (a
+    // string made and hashed on every `lantern.game.player`).
+    if let Some(t) = lua.app_data_ref::<Handles>() {
+        return Ok(t.0.clone());
     }
-    let t = {
-        let _host = lantern_owned(lua);
-        lua.create_table()?
+    let t = match lua.named_registry_value::<Option<mlua::Table>>(HANDLES)? {
+        Some(t) => t,
+        None => {
+            let _host = lantern_owned(lua);
+            let t = lua.create_table()?;
+            lua.set_named_registry_value(HANDLES, &t)?;
+            t
+        }
     };
-    lua.set_named_registry_value(HANDLES, &t)?;
+    lua.set_app_data(Handles(t.clone()));
     Ok(t)
 }
+
+/// The table of creature handles, in the state's app data.
+struct Handles(mlua::Table);
 
 /// The handle of a creature: made the first time any script asks for it and kept, charged to
 /// lantern. A handle made anew on each access was garbage with a finalizer (mlua's), which Lua's
@@ -285,11 +295,12 @@ impl UserData for Creature {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("count", |lua, this, item: LuaValue| {
             charged(lua, || {
-                let item = text_arg(&item, "count", "an item ID")?;
-                with_game(|g| {
-                    let item = script_id(lua, g.content(), &g.content().items, &item, "item")?;
-                    Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
-                })?
+                with_text(&item, "count", "an item ID", |item| {
+                    with_game(|g| {
+                        let item = script_id(lua, g.content(), &g.content().items, item, "item")?;
+                        Ok(g.creature(this.0).map_or(0, |c| c.count(&item)))
+                    })?
+                })
             })
         });
         methods.add_method("has_tag", |lua, this, tag: LuaValue| {
@@ -326,6 +337,22 @@ impl UserData for Creature {
 }
 
 /// A creature method's text argument: `handle:count("core:gold")`.
+/// [`text_arg`] without a copy, for a hot method: `f` reads the text where Lua keeps it (text
+/// that is not UTF-8 is read as `text_arg` reads it).
+fn with_text<R>(
+    v: &LuaValue,
+    method: &str,
+    what: &str,
+    f: impl FnOnce(&str) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    if let LuaValue::String(s) = v {
+        if let Ok(text) = s.to_str() {
+            return f(&text);
+        }
+    }
+    f(&text_arg(v, method, what)?)
+}
+
 fn text_arg(v: &LuaValue, method: &str, what: &str) -> mlua::Result<String> {
     match v {
         LuaValue::String(s) => Ok(s.to_string_lossy()),
@@ -346,6 +373,14 @@ fn script_id<V>(
     text: &str,
     kind: &str,
 ) -> mlua::Result<crate::id::Id> {
+    // A whole ID names its mod: no need to ask which script called (reading Lua's stack is most
+    // of what a call like `player:count("core:gold")` costs).
+    if text.contains(':') {
+        return crate::content::find_id(registry, text, "", kind).or_else(|e| {
+            super::budget::charge_suggestions(lua, registry.len())?;
+            Err(mlua::Error::runtime(e))
+        });
+    }
     // A call from no script's file (lantern's own code) means the game's home mod.
     let caller = super::report::call_site(lua)
         .and_then(|(file, _)| file.split('/').next().map(str::to_string))

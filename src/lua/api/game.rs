@@ -159,12 +159,34 @@ fn creatures(field: &str) -> mlua::Result<()> {
     Ok(())
 }
 
-pub(super) fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
-    let view = api.lua().create_userdata(GameView)?;
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    let lua = api.lua();
+    // `lantern.game` is a read-only table whose fields come from the view: the player's handle,
+    // which never changes, is a plain field of it, so `lantern.game.player:count(...)` makes one
+    // call into Rust, not two (issue 27: a read of the game at most 3x a bare call).
+    let view = lua.create_userdata(GameView)?;
+    let game = lua.create_table()?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", view)?;
+    meta.raw_set(
+        "__newindex",
+        crate::lua::budget::function(lua, |_, (_, key): (mlua::Value, mlua::Value)| {
+            let key = key.to_string().unwrap_or_default();
+            Err::<(), _>(mlua::Error::runtime(format!(
+                "lantern.game is read-only: `{}` cannot be set",
+                crate::diag::shown(&key)
+            )))
+        })?,
+    )?;
+    meta.raw_set("__metatable", "lantern.game")?;
+    game.set_metatable(Some(meta))?;
+    if !cx.shared.borrow().rules.defs().without_creatures {
+        game.raw_set("player", handle(lua, CreatureRef::Player)?)?;
+    }
     api.field(
         "game",
         "lantern.Game",
         "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`), and the fields the hosting game adds (`Vocabulary::game_field`, listed on `lantern.Game`). Every access reads the current state.",
-        view,
+        game,
     )
 }
