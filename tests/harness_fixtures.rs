@@ -88,6 +88,22 @@ fn new_scaffolds_a_mod_whose_test_passes() {
     let test = lantern(&["test", "rats"], dir.path());
     let text = String::from_utf8_lossy(&test.stdout);
     assert!(text.ends_with("\n2 passed, 0 failed\n"), "{text}");
+    // The editor's setup comes with it, and `check` and `test` above read past it.
+    let m = dir.path().join("mods/rats");
+    let luarc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(m.join(".luarc.json")).unwrap()).unwrap();
+    assert_eq!(luarc["runtime.version"], "Lua 5.4");
+    assert_eq!(luarc["workspace.library"][0], ".lantern");
+    let taplo: toml::Table =
+        toml::from_str(&std::fs::read_to_string(m.join(".taplo.toml")).unwrap()).unwrap();
+    let rules = taplo["rule"].as_array().unwrap();
+    for rule in rules {
+        let schema = rule["schema"]["path"].as_str().unwrap();
+        assert!(m.join(schema).is_file(), "{schema}");
+    }
+    assert_eq!(rules[0]["include"][0].as_str(), Some("data/**/*.toml"));
+    let defs = std::fs::read_to_string(m.join(".lantern/lantern.d.lua")).unwrap();
+    assert!(defs.starts_with("---@meta"), "{defs}");
     let again = lantern(&["new", "rats"], dir.path());
     assert_eq!(again.status.code(), Some(1));
     let bad = lantern(&["new", "Bad-Name"], dir.path());

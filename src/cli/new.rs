@@ -50,10 +50,18 @@ pub(super) fn run_for(
             return ExitCode::from(1);
         }
     }
+    if let Err(e) = editor_files(&dir, rules) {
+        eprintln!(
+            "error: cannot write the editor files into `{}`: {e}",
+            dir.display()
+        );
+        return ExitCode::from(1);
+    }
     println!("created mod `{name}` in {}", dir.display());
     for (path, _) in &files {
         println!("  {name}/{path}");
     }
+    println!("  {name}/.luarc.json, {name}/.taplo.toml and {name}/.lantern/: your editor's setup (open the mod's folder in VS Code with the Lua and Even Better TOML extensions)");
     if host {
         println!("next: `{program} check` and `{program} test {name}`");
         return ExitCode::SUCCESS;
@@ -237,3 +245,67 @@ fn plays_core(rules: &crate::host::Rules) -> bool {
         false
     }
 }
+
+/// The editor setup a new mod gets, for VS Code with LuaLS (the "Lua" extension) and Taplo ("Even
+/// Better TOML") opened on the mod's folder: the game's Lua definitions and JSON Schemas in
+/// `.lantern/` (what `docs --lua-defs` and `docs --schema` write), a `.luarc.json` that reads them
+/// and leaves out what the sandbox has not, and a `.taplo.toml` that validates the mod's data
+/// files (nested folders included) and manifest. `docs` writes them again after a game update.
+fn editor_files(dir: &std::path::Path, rules: &crate::host::Rules) -> std::io::Result<()> {
+    let tools = dir.join(".lantern");
+    std::fs::create_dir_all(&tools)?;
+    let defs = crate::lua::defs::generate_for(rules).map_err(std::io::Error::other)?;
+    std::fs::write(tools.join("lantern.d.lua"), defs)?;
+    let schemas = [
+        (
+            "lantern-data.schema.json",
+            crate::content::schema::data_schema_for(rules.defs()),
+        ),
+        (
+            "lantern-mod.schema.json",
+            crate::content::schema::manifest_schema(),
+        ),
+    ];
+    for (name, schema) in schemas {
+        let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+        std::fs::write(tools.join(name), text)?;
+    }
+    std::fs::write(dir.join(".luarc.json"), LUARC)?;
+    std::fs::write(dir.join(".taplo.toml"), TAPLO)
+}
+
+/// LuaLS's settings for a mod: Lua 5.4, lantern's definitions, the sandbox's libraries only, and
+/// the test files' globals.
+const LUARC: &str = r#"{
+  "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
+  "runtime.version": "Lua 5.4",
+  "runtime.builtin": {
+    "io": "disable",
+    "os": "disable",
+    "debug": "disable",
+    "package": "disable",
+    "ffi": "disable",
+    "jit": "disable",
+    "bit": "disable",
+    "bit32": "disable"
+  },
+  "workspace.library": [".lantern"],
+  "workspace.ignoreDir": [".lantern"],
+  "diagnostics.globals": ["describe", "it", "expect", "before_each", "pending"]
+}
+"#;
+
+/// Taplo's settings for a mod: every data file, at any depth under `data/`, and the manifest,
+/// against lantern's schemas for this game.
+const TAPLO: &str = r#"# Even Better TOML (Taplo) checks this mod's files against lantern's schemas as you type;
+# `lantern check` remains the final word (it knows every ID of the mod set).
+[[rule]]
+include = ["data/**/*.toml"]
+[rule.schema]
+path = "./.lantern/lantern-data.schema.json"
+
+[[rule]]
+include = ["mod.toml"]
+[rule.schema]
+path = "./.lantern/lantern-mod.schema.json"
+"#;
