@@ -34,15 +34,21 @@ fn write_mod(dir: &std::path::Path, main: &str) {
     std::fs::write(m.join("scripts/main.lua"), main).unwrap();
 }
 
-fn world(main: &str) -> (Game, lantern::lua::LuaRuntime, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    write_mod(dir.path(), main);
-    let mut world = lantern::load::load_world(dir.path(), Limits::default());
+/// The mods in `dir`, which load without a word.
+fn loaded(dir: &std::path::Path) -> lantern::load::World {
+    let world = lantern::load::load_world(dir, Limits::default());
     assert!(
         !world.has_errors(),
         "{}",
         lantern::diag::render_all(&world.diagnostics, &world.sources)
     );
+    world
+}
+
+fn world(main: &str) -> (Game, lantern::lua::LuaRuntime, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    write_mod(dir.path(), main);
+    let mut world = loaded(dir.path());
     let mut game = Game::new(world.content.clone(), 1);
     let mut lua = world.take_lua().unwrap();
     lua.attach_storage(&mut game);
@@ -83,12 +89,7 @@ fn game_view(rounds: u64) -> (f64, f64) {
         "[[items]]\nid = \"gold\"\nstack = 999\n",
     )
     .unwrap();
-    let mut world = lantern::load::load_world(dir.path(), Limits::default());
-    assert!(
-        !world.has_errors(),
-        "{}",
-        lantern::diag::render_all(&world.diagnostics, &world.sources)
-    );
+    let mut world = loaded(dir.path());
     let mut game = world.start(1);
     let reads = |game: &mut Game, power: i64| {
         game.turn(|g| {
@@ -334,12 +335,7 @@ fn main() {
             "[[triggers]]\non = \"bench:ping\"\nactions = [ { action = \"bench:note\" }, { action = \"heal\", amount = 1 } ]\n",
         )
         .unwrap();
-        let mut world = lantern::load::load_world(dir.path(), Limits::default());
-        assert!(
-            !world.has_errors(),
-            "{}",
-            lantern::diag::render_all(&world.diagnostics, &world.sources)
-        );
+        let mut world = loaded(dir.path());
         let mut game = world.start(1);
         game.set_event_cap(10 * lists);
         let ping = [("power", Value::Int(1)), ("altar", Value::str("x"))];
@@ -377,9 +373,7 @@ fn main() {
                  end)"
             ),
         );
-        let mut world = lantern::load::load_world(dir.path(), Limits::default());
-        assert!(!world.has_errors());
-        let mut game = world.start(1);
+        let mut game = loaded(dir.path()).start(1);
         let ping = [("power", Value::Int(1)), ("altar", Value::str("x"))];
         let turns = 2000u64;
         game.turn(|g| g.raise("bench:ping", &ping)).unwrap();

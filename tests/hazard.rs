@@ -576,17 +576,34 @@ fn preserve_keeps_the_next_die_a_bottom_action_spends() {
     assert_eq!(run.dice[0].state, DieState::Spent);
 }
 
-/// A card effect registered in Lua reads the dice through `lantern.game.hazard` and changes them
-/// with `set_die`; the outcome's `unlock_card` grows the personal deck, and the save keeps it.
-#[test]
-fn a_lua_card_effect_sets_dice_and_an_outcome_unlocks_cards_that_the_save_keeps() {
+/// A mods folder with one mod `t`: its `data/hazard.toml` and `scripts/main.lua`.
+fn scripted_mod(hazard: &str, main: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join("t");
     std::fs::create_dir_all(m.join("data")).unwrap();
     std::fs::create_dir_all(m.join("scripts")).unwrap();
     std::fs::write(m.join("mod.toml"), "id = \"t\"\nversion = \"1.0.0\"\n").unwrap();
-    std::fs::write(
-        m.join("data/hazard.toml"),
+    std::fs::write(m.join("data/hazard.toml"), hazard).unwrap();
+    std::fs::write(m.join("scripts/main.lua"), main).unwrap();
+    dir
+}
+
+/// A game over that folder with its scripts plugged in; the mods load without a word.
+fn started(dir: &tempfile::TempDir, seed: u64) -> Game {
+    let mut world = lantern::load::load_world(dir.path(), lantern::lua::Limits::default());
+    assert!(
+        !world.has_errors(),
+        "{}",
+        lantern::diag::render_all(&world.diagnostics, &world.sources)
+    );
+    world.start(seed)
+}
+
+/// A card effect registered in Lua reads the dice through `lantern.game.hazard` and changes them
+/// with `set_die`; the outcome's `unlock_card` grows the personal deck, and the save keeps it.
+#[test]
+fn a_lua_card_effect_sets_dice_and_an_outcome_unlocks_cards_that_the_save_keeps() {
+    let dir = scripted_mod(
         r#"
 [[progress_types]]
 id = "grit"
@@ -622,10 +639,6 @@ actions = [ { action = "unlock_card", card = "charm", count = 2 } ]
 at_least = -1
 actions = []
 "#,
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("scripts/main.lua"),
         r#"
 lantern.register_action("paint_blanks", function(ctx, args)
   local h = lantern.game.hazard
@@ -638,18 +651,8 @@ lantern.register_action("paint_blanks", function(ctx, args)
   lantern.storage.painted = #lantern.game.hazard.dice
 end)
 "#,
-    )
-    .unwrap();
-    let mut world = lantern::load::load_world(dir.path(), lantern::lua::Limits::default());
-    assert!(
-        !world.has_errors(),
-        "{}",
-        lantern::diag::render_all(&world.diagnostics, &world.sources)
     );
-    let mut g = Game::new(world.content.clone(), 11);
-    let mut lua = world.take_lua().unwrap();
-    lua.attach_storage(&mut g);
-    g.set_scripts(Some(Box::new(lua)));
+    let mut g = started(&dir, 11);
     assert_eq!(g.state().deck.len(), 8);
 
     g.start_hazard(&id("t:pit")).unwrap();
@@ -691,13 +694,7 @@ end)
 /// message says so instead of "nothing was applied".
 #[test]
 fn a_failing_lua_card_effect_says_the_play_stands() {
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("t");
-    std::fs::create_dir_all(m.join("data")).unwrap();
-    std::fs::create_dir_all(m.join("scripts")).unwrap();
-    std::fs::write(m.join("mod.toml"), "id = \"t\"\nversion = \"1.0.0\"\n").unwrap();
-    std::fs::write(
-        m.join("data/hazard.toml"),
+    let dir = scripted_mod(
         r#"
 [[progress_types]]
 id = "grit"
@@ -722,26 +719,9 @@ risk = [ { progress = "grit", thresholds = [3] }, { progress = "luck", threshold
 at_least = -1
 actions = []
 "#,
-    )
-    .unwrap();
-    std::fs::write(
-        m.join("scripts/main.lua"),
         "lantern.register_action(\"fizzle\", function() error(\"the fuse is wet\") end)\n",
-    )
-    .unwrap();
-    let (mut g, _world) = {
-        let mut world = lantern::load::load_world(dir.path(), lantern::lua::Limits::default());
-        assert!(
-            !world.has_errors(),
-            "{}",
-            lantern::diag::render_all(&world.diagnostics, &world.sources)
-        );
-        let mut g = Game::new(world.content.clone(), 3);
-        let mut lua = world.take_lua().unwrap();
-        lua.attach_storage(&mut g);
-        g.set_scripts(Some(Box::new(lua)));
-        (g, world)
-    };
+    );
+    let mut g = started(&dir, 3);
     g.start_hazard(&id("t:pit")).unwrap();
     g.choose_route(Route::Safe, None).unwrap();
     let hand = g.hazard().unwrap().hand.len();
