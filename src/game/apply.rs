@@ -6,6 +6,10 @@ use crate::diag::Code;
 use crate::diag::Diagnostic;
 use crate::id::Id;
 
+/// How a failed list's message ends: the list was undone whole. A caller whose list is one part of
+/// something that stands (a card's actions, after its play) says what stands in its place.
+pub(super) const NOTHING_APPLIED: &str = "nothing in this action list was applied";
+
 /// Engine event keys, by their fixed position in `vocab::ENGINE_EVENTS` (the roguelike's events;
 /// lantern's own code and tests name them; a game names events by their names).
 #[doc(hidden)]
@@ -190,7 +194,7 @@ impl Game {
             let d = Diagnostic::error(
                 Code::ActionFailed,
                 format!(
-                    "stopped by the failure above (from {}); nothing in this action list was applied",
+                    "stopped by the failure above (from {}); {NOTHING_APPLIED}",
                     ctx.cause
                 ),
             )
@@ -200,10 +204,7 @@ impl Game {
         }
         let d = Diagnostic::error(
             Code::ActionFailed,
-            format!(
-                "{error} (from {}); nothing in this action list was applied",
-                ctx.cause
-            ),
+            format!("{error} (from {}); {NOTHING_APPLIED}", ctx.cause),
         )
         .at(list.span);
         let error = crate::Error::from(d.clone());

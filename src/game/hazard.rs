@@ -153,10 +153,7 @@ impl Game {
                 let stand = format!(
                     "none of {name}'s actions was applied; the play stands (its progress counted and its cost was paid)"
                 );
-                d.message = match d
-                    .message
-                    .strip_suffix("nothing in this action list was applied")
-                {
+                d.message = match d.message.strip_suffix(super::apply::NOTHING_APPLIED) {
                     Some(head) => format!("{head}{stand}"),
                     None => format!("{}; {stand}", d.message),
                 };
