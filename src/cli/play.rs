@@ -198,7 +198,7 @@ fn help(flavor: &Flavor, game: &Game) -> String {
     for c in first.iter().chain(flavor.commands) {
         line(c.usage, c.help);
     }
-    for (_, usage, doc) in verbs(game, flavor) {
+    for (usage, doc) in verbs(game, flavor) {
         line(&usage, doc);
     }
     for c in rest.iter().filter(|c| console_has(game, flavor, c)) {
@@ -219,8 +219,8 @@ fn console_has(game: &Game, flavor: &Flavor, c: &Command) -> bool {
     !shadowed && creatures
 }
 
-/// The game's declared verbs the flavor's commands do not answer to: name, usage, documentation.
-fn verbs<'a>(game: &'a Game, flavor: &Flavor) -> Vec<(&'a str, String, &'static str)> {
+/// The game's declared verbs the flavor's commands do not answer to: usage and documentation.
+fn verbs(game: &Game, flavor: &Flavor) -> Vec<(String, &'static str)> {
     game.content()
         .declared
         .verbs
@@ -242,7 +242,7 @@ fn verbs<'a>(game: &'a Game, flavor: &Flavor) -> Vec<(&'a str, String, &'static 
                     format!("[{param}]")
                 });
             }
-            (name.as_str(), usage, sig.doc)
+            (usage, sig.doc)
         })
         .collect()
 }
@@ -865,7 +865,7 @@ mod tests {
                         .filter(|c| super::console_has(&game, flavor, c)),
                 )
                 .map(|c| c.usage.to_string())
-                .chain(super::verbs(&game, flavor).into_iter().map(|(_, u, _)| u))
+                .chain(super::verbs(&game, flavor).into_iter().map(|(u, _)| u))
                 .collect();
             for usage in &usages {
                 let listed =

@@ -101,7 +101,8 @@ fn run(game: &mut Game, words: &[&str]) -> Option<Result<String, crate::Error>> 
             let Some(item) = words.get(1) else {
                 return Some(Err("`use` needs an argument; see `help`".into()));
             };
-            match find_id(&game.content().items, item, "core", "item") {
+            let home = game.content().declared.home().to_string();
+            match find_id(&game.content().items, item, &home, "item") {
                 Ok(item) => done(roguelike::use_item(game, &item)),
                 Err(e) => Err(e),
             }
