@@ -61,6 +61,7 @@ fixtures!(
     lua_runtime_error,
     lua_syntax_error,
     lua_unclosed_block,
+    lua_writes_the_game,
     event_nothing_emits,
     lua_unknown_event,
     manifest_names_a_mod_twice,

@@ -165,9 +165,19 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     // which never changes, is a plain field of it, so `lantern.game.player:count(...)` makes one
     // call into Rust, not two (issue 27: a read of the game at most 3x a bare call).
     let view = lua.create_userdata(GameView)?;
+    // The fields that never change (the player's handle) sit in a table between the two, read by
+    // the VM without a call; `lantern.game` itself stays empty, so every write reaches
+    // `__newindex` and is refused.
+    let fixed = lua.create_table()?;
+    if !cx.shared.borrow().rules.defs().without_creatures {
+        fixed.raw_set("player", handle(lua, CreatureRef::Player)?)?;
+    }
+    let to_view = lua.create_table()?;
+    to_view.raw_set("__index", view)?;
+    fixed.set_metatable(Some(to_view))?;
     let game = lua.create_table()?;
     let meta = lua.create_table()?;
-    meta.raw_set("__index", view)?;
+    meta.raw_set("__index", fixed)?;
     meta.raw_set(
         "__newindex",
         crate::lua::budget::function(lua, |_, (_, key): (mlua::Value, mlua::Value)| {
@@ -180,9 +190,6 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     )?;
     meta.raw_set("__metatable", "lantern.game")?;
     game.set_metatable(Some(meta))?;
-    if !cx.shared.borrow().rules.defs().without_creatures {
-        game.raw_set("player", handle(lua, CreatureRef::Player)?)?;
-    }
     api.field(
         "game",
         "lantern.Game",
