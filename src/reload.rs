@@ -207,7 +207,10 @@ impl Live {
     /// goes on counting. [`Error::Mods`](crate::Error::Mods) when the mods do not load (the old
     /// run goes on).
     pub fn restart(&mut self, seed: u64) -> Result<Problems, crate::Error> {
-        let (fresh, notes) = Live::start_game(&self.roots, &self.rules, seed, self.limits)?;
+        let (mut fresh, notes) = Live::start_game(&self.roots, &self.rules, seed, self.limits)?;
+        if let Some(lang) = self.game.language() {
+            fresh.game.set_language(lang);
+        }
         self.game = fresh.game;
         self.sources = fresh.sources;
         Ok(notes)

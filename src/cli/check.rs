@@ -42,6 +42,10 @@ pub(super) fn run(roots: &[PathBuf], rules: &Rules, format: Format, limits: Limi
                 })).collect::<Vec<_>>(),
                 "summary": summary_line(&loaded.diagnostics, mods),
                 "mods": loaded.content.mods.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+                "translations": loaded.content.coverage().iter().map(|c| serde_json::json!({
+                    "mod": c.mod_id, "language": c.language, "texts": c.texts,
+                    "translated": c.translated, "missing": c.missing,
+                })).collect::<Vec<_>>(),
             });
             println!(
                 "{}",

@@ -94,6 +94,9 @@ struct PlayArgs {
     /// Developer commands (`devcard CARD` adds any card to the hazard hand).
     #[arg(long)]
     dev: bool,
+    /// The language to play in (`de`, `zh-Hans`): texts a language lacks are each mod's own.
+    #[arg(long)]
+    lang: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -125,6 +128,9 @@ enum SimWhat {
         /// A policy written in Lua: a file returning `function(run) return { card = N, side = "top" } end`.
         #[arg(long, value_name = "FILE")]
         lua_policy: Option<PathBuf>,
+        /// The language of the names in the report (`de`).
+        #[arg(long)]
+        lang: Option<String>,
     },
 }
 
@@ -158,6 +164,9 @@ struct TestArgs {
     /// Rerun the tests whenever a mod or test file changes.
     #[arg(long)]
     watch: bool,
+    /// The language test games are in (`lantern.test.game{ lang = "de" }` sets one game's).
+    #[arg(long)]
+    lang: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -182,6 +191,41 @@ struct DocsArgs {
     /// Write JSON Schemas for data files and manifests into this folder (for Taplo / Even Better TOML).
     #[arg(long, value_name = "DIR")]
     schema: Option<PathBuf>,
+}
+
+/// Puts `game` in `lang`: a usage error when it is no language tag, a warning when no mod has a
+/// text in it (every text is then the mod's own).
+fn set_language(game: &mut crate::game::Game, lang: &str) -> Result<(), ExitCode> {
+    check_language(game.content(), lang)?;
+    game.set_language(lang);
+    Ok(())
+}
+
+/// Whether `lang` is a language tag, warning when no mod has a text in it.
+fn check_language(content: &crate::content::Content, lang: &str) -> Result<(), ExitCode> {
+    language_tag(lang)?;
+    let base = lang.split(['-', '_']).next().unwrap_or(lang);
+    let known = content.languages();
+    if !known.iter().any(|l| l == lang || l == base) {
+        eprintln!(
+            "warning: no mod has texts in `{}`; each mod's own language is shown (the mods have {})",
+            crate::diag::visible(lang),
+            known.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// A usage error when `lang` is not a language tag.
+fn language_tag(lang: &str) -> Result<(), ExitCode> {
+    if lang.parse::<unic_langid::LanguageIdentifier>().is_err() {
+        eprintln!(
+            "error: `{}` is not a language tag\n  = help: write one such as `en`, `de` or `zh-Hans`",
+            crate::diag::visible(lang)
+        );
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
 }
 
 /// The mods folders given, or `default` when none was.
@@ -229,6 +273,9 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
         }
         Tool::Test(a) => {
             let mods = or_default(a.mods, default);
+            if let Some(Err(code)) = a.lang.as_deref().map(language_tag) {
+                return code;
+            }
             missing_folder(&mods).unwrap_or_else(|| {
                 test::run(
                     &mods,
@@ -237,6 +284,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                     a.format,
                     a.watch,
                     a.limits.limits(),
+                    a.lang.as_deref(),
                 )
             })
         }
@@ -251,6 +299,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                         mods,
                         rules: rules.clone(),
                         seed: a.seed,
+                        lang: a.lang,
                         load: a.load,
                         watch: !a.no_watch,
                         limits: a.limits.limits(),
@@ -270,6 +319,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
             format,
             threads,
             lua_policy,
+            lang,
         }) => {
             let mods = or_default(mods, default);
             missing_folder(&mods).unwrap_or_else(|| {
@@ -284,6 +334,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                     format,
                     threads,
                     lua_policy: lua_policy.as_deref(),
+                    lang: lang.as_deref(),
                 })
             })
         }

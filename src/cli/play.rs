@@ -27,6 +27,8 @@ pub(super) struct Options {
     /// The game's vocabulary: its verbs are commands, and every reload keeps it.
     pub rules: crate::host::Rules,
     pub seed: u64,
+    /// The language to play in.
+    pub lang: Option<String>,
     pub load: Option<PathBuf>,
     /// Watch the mods directory and reload on changes.
     pub watch: bool,
@@ -270,6 +272,9 @@ fn start(options: &Options) -> Result<Live, ExitCode> {
         };
     if !notes.is_empty() {
         eprintln!("{notes}");
+    }
+    if let Some(lang) = &options.lang {
+        super::set_language(live.game_mut(), lang)?;
     }
     if let Some(path) = &options.load {
         match live.load_save(path) {

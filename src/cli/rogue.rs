@@ -116,12 +116,20 @@ fn run(game: &mut Game, words: &[&str]) -> Option<Result<String, crate::Error>> 
 fn ending(game: &Game) -> String {
     let s = game.state();
     let done = s.quests.values().filter(|q| q.done).count();
-    format!(
-        "The run is over: {}, turn {}, {} quests done. `restart` begins a new run (`restart N` with seed N), `load FILE` goes back to a save, `quit` leaves.",
-        whereabouts(game),
-        s.turn,
-        done
+    t(
+        game,
+        "run_over",
+        &[
+            ("where", whereabouts(game).into()),
+            ("turn", s.turn.into()),
+            ("count", done.into()),
+        ],
     )
+}
+
+/// The reference game's text `key` of `core`'s locale files, in the game's language.
+fn t(game: &Game, key: &str, args: &[(&str, crate::content::TextArg)]) -> String {
+    game.text(&format!("core:{key}"), args)
 }
 
 fn gold(game: &Game) -> u32 {
@@ -130,32 +138,44 @@ fn gold(game: &Game) -> u32 {
 
 /// Where the player is, in words: "in Rat Nest (room 4 of the run)".
 pub(super) fn whereabouts(game: &Game) -> String {
+    let content = game.content();
     let room = crate::roguelike::current_room(game)
         .and_then(|r| {
             Some(world::room_name(
+                content,
                 &r,
-                game.content().entry::<Room>("room", &r)?,
+                content.entry::<Room>("room", &r)?,
             ))
         })
-        .unwrap_or_else(|| "the start".into());
-    format!("in {room} (room {} of the run)", game.scene())
+        .unwrap_or_else(|| t(game, "the_start", &[]));
+    t(
+        game,
+        "whereabouts",
+        &[("room", room.into()), ("scene", game.scene().into())],
+    )
 }
 
 /// `look`: the room the run is in, who is in it, and the encounter or hazard open there.
 pub(super) fn look(game: &Game) -> String {
     if crate::roguelike::current_room(game).is_none() {
-        return "You stand at the start of the run; `next` enters the first room.".into();
+        return t(game, "at_the_start", &[]);
     }
-    let mut out = format!("You are {}.", whereabouts(game));
+    let mut out = t(game, "you_are", &[("where", whereabouts(game).into())]);
     let content = game.content();
     let room = crate::roguelike::current_room(game).and_then(|r| content.entry::<Room>("room", &r));
-    if let Some(room) = room {
+    if let (Some(room), Some(id)) = (room, crate::roguelike::current_room(game)) {
         if !room.description.is_empty() {
-            out.push_str(&format!("\n{}", room.description));
+            out.push_str(&format!(
+                "\n{}",
+                world::room_description(content, &id, room)
+            ));
         }
         let npc = room.npc.as_deref().and_then(Id::qualified);
         if let Some(c) = npc.and_then(|n| content.creatures.get(&n)) {
-            out.push_str(&format!("\n{} is here; `talk` to them.", c.name));
+            out.push_str(&format!(
+                "\n{}",
+                t(game, "npc_here", &[("npc", c.name.as_str().into())])
+            ));
         }
     }
     for (r, c) in game.enemies().filter(|(_, c)| c.alive()) {
@@ -165,7 +185,7 @@ pub(super) fn look(game: &Game) -> String {
         out.push_str(&format!("\n{e}"));
     }
     if game.hazard().is_some() {
-        out.push_str("\na hazard is under way: `hazard` shows it");
+        out.push_str(&format!("\n{}", t(game, "hazard_under_way", &[])));
     }
     out
 }
@@ -190,14 +210,23 @@ pub(super) fn status(game: &Game) -> String {
             )
         })
         .collect();
-    let mut out = format!(
-        "health {}/{max}, gold {}, {}",
-        s.player.health,
-        gold(game),
-        whereabouts(game)
+    let mut out = t(
+        game,
+        "status",
+        &[
+            ("health", s.player.health.into()),
+            ("max", max.into()),
+            ("gold", gold(game).into()),
+            ("where", whereabouts(game).into()),
+        ],
     );
     if !active.is_empty() {
-        out.push_str(&format!("\nquests: {}", active.join(", ")));
+        let quests = t(
+            game,
+            "quests_under_way",
+            &[("quests", active.join(", ").into())],
+        );
+        out.push_str(&format!("\n{quests}"));
     }
     for (r, c) in game.enemies() {
         out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
@@ -208,7 +237,7 @@ pub(super) fn status(game: &Game) -> String {
 pub(super) fn inventory(game: &Game) -> String {
     let inv = &game.state().player.inventory;
     if inv.is_empty() {
-        return "you carry nothing".into();
+        return t(game, "carry_nothing", &[]);
     }
     inv.iter()
         .map(|s| {
@@ -223,7 +252,11 @@ pub(super) fn inventory(game: &Game) -> String {
                 .iter()
                 .map(|(k, v)| format!("{k} {v}"))
                 .collect();
-            let eq = if s.equipped { " (equipped)" } else { "" };
+            let eq = if s.equipped {
+                format!(" ({})", t(game, "equipped", &[]))
+            } else {
+                String::new()
+            };
             let props = if props.is_empty() {
                 String::new()
             } else {
@@ -240,17 +273,25 @@ pub(super) fn map(game: &Game) -> String {
     let run = crate::roguelike::position(game);
     let mut out = Vec::new();
     for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
-        out.push(format!("{} (depth {})", world::floor_name(id, f), f.depth));
+        let floor = world::floor_name(content, id, f);
+        out.push(t(
+            game,
+            "map_floor",
+            &[("floor", floor.into()), ("depth", f.depth.into())],
+        ));
         for (ri, r) in f.rooms.iter().enumerate() {
             let here = if fi == run.floor && run.room == Some(ri) {
-                " <- you are here"
+                format!(" <- {}", t(game, "you_are_here", &[]))
             } else {
-                ""
+                String::new()
             };
             let room =
                 Id::qualified(r).and_then(|id| Some((content.entry::<Room>("room", &id)?, id)));
             let kind = room.as_ref().map_or("?", |(r, _)| r.kind.as_str());
-            let name = room.map_or_else(|| r.clone(), |(room, id)| world::room_name(&id, room));
+            let name = room.map_or_else(
+                || r.clone(),
+                |(room, id)| world::room_name(content, &id, room),
+            );
             out.push(format!("  {}. {name} [{kind}]{here}", ri + 1));
         }
     }

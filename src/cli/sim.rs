@@ -31,16 +31,24 @@ pub(super) struct Options<'a> {
     pub format: SimFormat,
     pub threads: Option<usize>,
     pub lua_policy: Option<&'a Path>,
+    /// The language of the names the report shows.
+    pub lang: Option<&'a str>,
 }
 
 pub(super) fn run(o: Options) -> ExitCode {
-    let world = crate::load::load_game(o.mods, o.rules, Limits::default());
+    let mut world = crate::load::load_game(o.mods, o.rules, Limits::default());
     if world.has_errors() {
         eprintln!(
             "{}",
             crate::diag::render_all(&world.diagnostics, &world.sources)
         );
         return ExitCode::from(1);
+    }
+    if let Some(lang) = o.lang {
+        if let Err(code) = super::check_language(&world.content, lang) {
+            return code;
+        }
+        world.content = std::sync::Arc::new(world.content.in_language(lang));
     }
     let Some(id) = crate::id::Id::parse(o.hazard, "core") else {
         eprintln!("error: `{}` is not a hazard ID", o.hazard);

@@ -18,8 +18,10 @@ pub(super) fn run(
     format: report::Format,
     watch: bool,
     limits: Limits,
+    lang: Option<&str>,
 ) -> ExitCode {
-    let code = run_once(roots, rules, filter, format, limits);
+    let run_once = |filter| run_once(roots, rules, filter, format, limits, lang);
+    let code = run_once(filter);
     if !watch {
         return code;
     }
@@ -39,7 +41,7 @@ pub(super) fn run(
         // Every change reruns every test: the whole bundled suite takes well under a second, and a
         // changed data file can break any mod's tests.
         println!();
-        run_once(roots, rules, filter, format, limits);
+        run_once(filter);
     }
     code
 }
@@ -50,6 +52,7 @@ fn run_once(
     filter: Option<&str>,
     format: report::Format,
     limits: Limits,
+    lang: Option<&str>,
 ) -> ExitCode {
     let mut files = harness::discover_all(roots);
     // A filter that names a mod (or `scripts`) selects that folder's files; any other filter
@@ -62,7 +65,11 @@ fn run_once(
             filter = None;
         }
     }
-    let h = Arc::new(Harness::over(roots, limits).with_rules(rules.clone()));
+    let mut h = Harness::over(roots, limits).with_rules(rules.clone());
+    if let Some(lang) = lang {
+        h = h.in_language(lang);
+    }
+    let h = Arc::new(h);
     let results = harness::run(&h, &files, filter);
     // The mods' own problems once, first: every test that made a game of them failed because of them.
     for problems in h.load_problems() {

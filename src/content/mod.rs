@@ -15,6 +15,7 @@ pub mod event;
 #[doc(hidden)]
 pub mod generate;
 mod hazard;
+pub mod locale;
 pub(crate) mod parse;
 pub(crate) mod raw;
 pub(crate) mod resolve;
@@ -32,6 +33,7 @@ pub use dice::{Color, DieState};
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 pub(crate) use hazard::{Bottom, CardEffect, Meter};
 pub use hazard::{Card, CardClass, Hazard, ProgressType};
+pub use locale::TextArg;
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;
@@ -55,6 +57,10 @@ pub struct ModInfo {
     /// Whether it has scripts (`scripts/main.lua`): a game over it needs them plugged in
     /// ([`World::start`](crate::load::World::start), [`World::load_save`](crate::load::World::load_save)).
     pub(crate) scripted: bool,
+    /// The language its data is written in (its manifest's `language`, `en` when not said).
+    pub(crate) language: String,
+    /// Text keys that need no translation (its manifest's `untranslated`).
+    pub(crate) untranslated: Vec<String>,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -130,6 +136,10 @@ pub struct Content {
     /// The game's Rust handlers by the event they listen to (indexed by [`EventKey`]; empty when
     /// the game declares none): positions in its rules' list of handlers.
     pub(crate) host_handlers: Vec<Vec<usize>>,
+    /// Every text in every language the mods have ([`locale`]).
+    pub(crate) locales: Arc<locale::Locales>,
+    /// The language the definitions' texts are in (`None`: each mod's default).
+    pub(crate) language: Option<String>,
 }
 
 /// The entries of a game's own tables, each in the game's type.
@@ -356,13 +366,15 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
 
 /// Resolves raw definitions into content and names the triggers that have no `id` by `file:line`.
 pub(crate) fn build(
-    raw: parse::RawDefs,
+    mut raw: parse::RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Content {
+    let locale_files = std::mem::take(&mut raw.locales);
     let mut content = resolve::resolve(raw, mods, ext, diags);
+    locale::assemble(&mut content, locale_files, diags);
     for t in &mut content.triggers {
         if t.key.is_empty() {
             t.key = sources.file_line(t.span);
@@ -387,5 +399,7 @@ pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
             .map(|d| d.id.clone())
             .collect(),
         scripted: m.dir.join("scripts").join("main.lua").is_file(),
+        language: m.manifest.language.clone(),
+        untranslated: m.manifest.untranslated.clone(),
     }
 }

@@ -45,6 +45,8 @@ pub(crate) struct RawDefs {
     /// `(mod, id, why)` of the definitions that could not be read (a wrong type, a file that does
     /// not parse): references to them are not reported again as unknown.
     pub broken: Vec<(String, String, &'static str)>,
+    /// Every locale file, in load order.
+    pub locales: Vec<super::locale::LocaleFile>,
 }
 
 /// IDs an entry of a game's table names, as written, each with the kind it must be.
@@ -152,6 +154,8 @@ pub(crate) fn read_mods(
             let text = sources.get(file).text().to_string();
             read_file(&text, file, m.id(), rules, &mut defs, diags);
         }
+        defs.locales
+            .extend(super::locale::read_mod(m, sources, diags));
     }
     defs
 }

@@ -93,6 +93,9 @@ pub enum Code {
     Vocabulary,
     /// Problems left out of a report, counted: past the most shown of one file or one load.
     Elided,
+    /// A translation mistake: a text key defined nowhere, missing in a language or never used, an
+    /// argument a text needs and is not given, a malformed plural.
+    Locale,
 }
 
 impl Code {
@@ -124,6 +127,7 @@ impl Code {
         Code::EmptyRoom,
         Code::Vocabulary,
         Code::Elided,
+        Code::Locale,
     ];
 
     /// The stable name: `unknown-key`, `toml-syntax`, ...
@@ -155,6 +159,7 @@ impl Code {
             Code::EmptyRoom => "empty-room",
             Code::Vocabulary => "vocabulary",
             Code::Elided => "elided",
+            Code::Locale => "locale",
         }
     }
 }

@@ -137,9 +137,15 @@ impl Game {
                 .items
                 .get(&item)
                 .map_or((item.to_string(), 0), |d| (d.name.clone(), d.stack));
-            self.say(format!(
-                "You carry at most {most} {name}: {over} left behind."
-            ));
+            let line = self.text(
+                "carry_at_most",
+                &[
+                    ("most", most.into()),
+                    ("item", name.into()),
+                    ("over", over.into()),
+                ],
+            );
+            self.say(line);
         }
         for e in &mut self.state.enemies {
             e.cap(&content);
@@ -338,24 +344,28 @@ impl Game {
                     .items
                     .get(*id)
                     .map_or_else(|| id.to_string(), |i| i.name.clone());
-                format!("{n} {name}")
+                self.text(
+                    "item_count",
+                    &[("count", (*n).into()), ("item", name.into())],
+                )
             })
             .collect();
+        let items = ("items", list.join(", ").into());
         let player = who == CreatureRef::Player;
-        let verb = match (gain, player) {
-            (Gain::Got(true), true) => "You pick up",
-            (Gain::Got(_), true) => "You receive",
-            (Gain::Lost, true) => "You lose",
+        let key = match (gain, player) {
+            (Gain::Got(true), true) => "you_pick_up",
+            (Gain::Got(_), true) => "you_receive",
+            (Gain::Lost, true) => "you_lose",
             (Gain::Got(_), false) => "receives",
             (Gain::Lost, false) => "loses",
         };
         let line = if player {
-            format!("{verb} {}.", list.join(", "))
+            self.text(key, &[items])
         } else {
             let name = self
                 .creature(who)
                 .map_or_else(|| who.to_string(), |c| c.name.clone());
-            format!("{name} {verb} {}.", list.join(", "))
+            self.text(key, &[("who", name.into()), items])
         };
         self.say(line);
     }
@@ -455,7 +465,8 @@ impl Game {
                         .get(quest)
                         .map(|q| q.name.clone())
                         .unwrap_or_default();
-                    self.say(format!("Quest started: {name}"));
+                    let line = self.text("quest_started", &[("quest", name.into())]);
+                    self.say(line);
                     self.push(
                         Event::new(
                             ev::QUEST_STARTED,
@@ -655,11 +666,11 @@ impl Game {
                 self.state
                     .deck
                     .extend(std::iter::repeat_n(card.clone(), adding));
-                self.say(if adding == 1 {
-                    format!("{name} joins your deck.")
-                } else {
-                    format!("{adding} {name} join your deck.")
-                });
+                let line = self.text(
+                    "joins_deck",
+                    &[("count", adding.into()), ("card", name.into())],
+                );
+                self.say(line);
             }
             Action::SetDie { die, face, state } => {
                 let run = self
@@ -791,7 +802,15 @@ impl Game {
         c.health = c.health.saturating_sub(dealt).max(0);
         let died = !c.alive();
         let name = c.name.clone();
-        self.say(format!("{name} takes {dealt} {damage_type} damage."));
+        let line = self.text(
+            "takes_damage",
+            &[
+                ("who", name.as_str().into()),
+                ("amount", dealt.into()),
+                ("damage_type", damage_type.into()),
+            ],
+        );
+        self.say(line);
         self.push(
             Event::new(
                 ev::DAMAGE_TAKEN,
@@ -802,7 +821,8 @@ impl Game {
             None,
         );
         if died {
-            self.say(format!("{name} dies."));
+            let line = self.text("dies", &[("who", name.into())]);
+            self.say(line);
             self.push(
                 Event::new(ev::CREATURE_DIED, victim, None, Vec::new()),
                 None,

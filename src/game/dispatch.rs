@@ -463,13 +463,22 @@ impl Game {
         self.trace_step(Subject::Quest(ordinal), Ok(TraceStep::Counted { count }));
         if count < q.count {
             self.set_quest(id, super::QuestProgress { count, done: false });
-            self.say(format!("{}: {count}/{}", q.name, q.count));
+            let line = self.text(
+                "quest_progress",
+                &[
+                    ("quest", q.name.as_str().into()),
+                    ("count", count.into()),
+                    ("need", q.count.into()),
+                ],
+            );
+            self.say(line);
             return;
         }
         let outcome = self.run_actions(&q.actions, ctx);
         if outcome.is_ok() {
             self.set_quest(id, super::QuestProgress { count, done: true });
-            self.say(format!("Quest completed: {}", q.name));
+            let line = self.text("quest_completed", &[("quest", q.name.as_str().into())]);
+            self.say(line);
             self.push(
                 Event::new(
                     ev::QUEST_COMPLETED,
@@ -553,7 +562,8 @@ impl Game {
             raised,
             cap,
         });
-        self.say("The turn was stopped: too many events (see the problems).");
+        let line = self.text("turn_stopped", &[]);
+        self.say(line);
         self.problems.push(d);
     }
 }

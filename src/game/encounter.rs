@@ -122,7 +122,8 @@ impl Game {
             )));
         }
         self.state.encounter = None;
-        self.say("No choice is open to you; you leave it behind.");
+        let line = self.text("no_choice_open", &[]);
+        self.say(line);
         Ok(())
     }
 
@@ -193,18 +194,23 @@ impl Game {
                         )
                     })
                     .unwrap_or_default();
-                format!("needs at least {count} {what}{rarity}")
+                c.text(
+                    "needs_at_least",
+                    &[
+                        ("count", (*count).into()),
+                        ("what", what.into()),
+                        ("rarity", rarity.into()),
+                    ],
+                )
             }
             (Check::HasItem { filter, .. }, true) => {
-                format!(
-                    "needs no {}",
-                    filter
-                        .item
-                        .as_ref()
-                        .map(item_name)
-                        .or(filter.tag.as_ref().map(tag_name))
-                        .unwrap_or_default()
-                )
+                let what = filter
+                    .item
+                    .as_ref()
+                    .map(item_name)
+                    .or(filter.tag.as_ref().map(tag_name))
+                    .unwrap_or_default();
+                c.text("needs_no", &[("what", what.into())])
             }
             (
                 Check::Attribute {
@@ -215,33 +221,51 @@ impl Game {
                 },
                 false,
             ) => {
-                format!(
-                    "needs {attribute} {} {value}",
-                    if *below { "below" } else { "of at least" }
+                let key = if *below {
+                    "needs_below"
+                } else {
+                    "needs_at_least_value"
+                };
+                c.text(
+                    key,
+                    &[
+                        ("attribute", attribute.as_str().into()),
+                        ("value", (*value).into()),
+                    ],
                 )
             }
             (Check::HealthBelow { fraction, .. }, false) => {
-                format!("needs health below {}%", (fraction * 100.0).round())
+                let percent = (fraction * 100.0).round() as i64;
+                c.text("needs_health_below", &[("percent", percent.into())])
             }
-            (Check::HasTag { tag, .. }, false) => format!("needs to be {}", tag_name(tag)),
-            (Check::HasTag { tag, .. }, true) => format!("cannot be {}", tag_name(tag)),
+            (Check::HasTag { tag, .. }, false) => {
+                c.text("needs_to_be", &[("tag", tag_name(tag).into())])
+            }
+            (Check::HasTag { tag, .. }, true) => {
+                c.text("cannot_be", &[("tag", tag_name(tag).into())])
+            }
             (Check::Quest { quest, state }, _) => {
                 let name = c
                     .quests
                     .get(quest)
                     .map(|q| q.name.clone())
                     .unwrap_or_else(|| quest.to_string());
-                let state = match state {
-                    crate::content::QuestState::NotStarted => "not started",
-                    crate::content::QuestState::Active => "under way",
-                    crate::content::QuestState::Done => "done",
+                let state = c.text(
+                    match state {
+                        crate::content::QuestState::NotStarted => "quest_not_started",
+                        crate::content::QuestState::Active => "quest_under_way",
+                        crate::content::QuestState::Done => "quest_done",
+                    },
+                    &[],
+                );
+                let key = if req.negate {
+                    "needs_quest_not"
+                } else {
+                    "needs_quest"
                 };
-                format!(
-                    "needs the quest {name} {}{state}",
-                    if req.negate { "not " } else { "" }
-                )
+                c.text(key, &[("quest", name.into()), ("state", state.into())])
             }
-            _ => format!("needs: {}", describe(req)),
+            _ => c.text("needs_other", &[("what", describe(req).into())]),
         };
         text
     }

@@ -44,7 +44,8 @@ impl Game {
         let deck = self.state.deck.clone();
         let run = HazardRun::start(hazard, &deck, &mut self.hazard_streams(id));
         self.state.hazard = Some(run);
-        self.say(format!("A hazard: {}.", hazard.name));
+        let line = self.text("hazard_begins", &[("hazard", hazard.name.as_str().into())]);
+        self.say(line);
         self.push(
             Event::new(
                 ev::HAZARD_STARTED,
@@ -95,11 +96,14 @@ impl Game {
         run.choose_route(hazard, route, progress, &mut self.hazard_streams(&id))?;
         self.begin_turn();
         let faces: Vec<String> = run.dice.iter().map(|d| describe_face(d.face)).collect();
-        self.say(format!(
-            "You take the {} route. The dice: {}.",
-            route.name(),
-            faces.join(", ")
-        ));
+        let line = self.text(
+            "route_taken",
+            &[
+                ("route", route.name().into()),
+                ("dice", faces.join(", ").into()),
+            ],
+        );
+        self.say(line);
         self.state.hazard = Some(run);
         Ok(self.end_turn())
     }
@@ -126,11 +130,23 @@ impl Game {
             .map(|c| c.name.clone())
             .unwrap_or_default();
         let which = if side == Side::Top { "top" } else { "bottom" };
-        if did.is_empty() {
-            self.say(format!("You play {name} ({which}): it changes nothing."));
+        let line = if did.is_empty() {
+            self.text(
+                "card_changes_nothing",
+                &[("card", name.as_str().into()), ("half", which.into())],
+            )
         } else {
-            self.say(format!("You play {name} ({which}): {}.", did.join(", ")));
-        }
+            let changes = ("changes", did.join(", ").into());
+            self.text(
+                "card_played",
+                &[
+                    ("card", name.as_str().into()),
+                    ("half", which.into()),
+                    changes,
+                ],
+            )
+        };
+        self.say(line);
         self.push(
             Event::new(
                 ev::CARD_PLAYED,
@@ -190,7 +206,11 @@ impl Game {
         let end = run.end_round(&content, &mut self.hazard_streams(&id))?;
         self.begin_turn();
         let mark = if end.success { "O" } else { "X" };
-        self.say(format!("Round {}: {mark}.", end.round));
+        let line = self.text(
+            "round_ended",
+            &[("round", end.round.into()), ("mark", mark.into())],
+        );
+        self.say(line);
         self.state.hazard = Some(run.clone());
         self.push(
             Event::new(
@@ -219,7 +239,8 @@ impl Game {
         }
         if end.last {
             let score = run.score();
-            self.say(format!("The hazard is over: score {score:+}."));
+            let line = self.text("hazard_over", &[("score", format!("{score:+}").into())]);
+            self.say(line);
             if let Some(outcome) = hazard.outcome(score) {
                 if let Err(d) = self.apply_list(outcome, &ctx) {
                     self.problems.push(d);
@@ -279,7 +300,7 @@ fn what_changed(
         }
     }
     if after.focus > before.focus {
-        out.push(format!("focus {} for the next progress", after.focus));
+        out.push(content.text("focus_for_next", &[("focus", after.focus.into())]));
     }
     // The played card left the hand; anything else new in it was drawn.
     let mut left = before.hand.clone();
@@ -301,21 +322,21 @@ fn what_changed(
         }
     }
     if !drawn.is_empty() {
-        out.push(format!("you draw {}", drawn.join(", ")));
+        out.push(content.text("you_draw", &[("cards", drawn.join(", ").into())]));
     }
     for (i, (now, was)) in after.dice.iter().zip(&before.dice).enumerate() {
         if now.face != was.face || now.state != was.state {
             let face = super::describe_face(now.face);
-            let change = if now.face != was.face {
-                format!("now {face}, {}", now.state.name())
+            let (die, state) = (("die", (i + 1).into()), ("state", now.state.name().into()));
+            out.push(if now.face != was.face {
+                content.text("die_now", &[die, ("face", face.into()), state])
             } else {
-                now.state.name().to_string()
-            };
-            out.push(format!("die {} {change}", i + 1));
+                content.text("die_state", &[die, state])
+            });
         }
     }
     if after.enchanted.len() > before.enchanted.len() {
-        out.push("it stays in play as an enchantment".into());
+        out.push(content.text("stays_enchantment", &[]));
     }
     out
 }

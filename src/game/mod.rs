@@ -453,6 +453,39 @@ impl Game {
         self.messages.push(line.into());
     }
 
+    /// The language the game's texts are in; `None` while each mod's are in its own default.
+    pub fn language(&self) -> Option<&str> {
+        self.content.language()
+    }
+
+    /// Shows the game in `lang` (`de`, `zh-Hans`) from now on: the definitions' texts, lantern's
+    /// own messages and [`Game::text`]. A text `lang` lacks falls back to its base language (`de`
+    /// for `de-AT`), then to the mod's own. Only what players read changes: the same commands give
+    /// the same state hash in every language, and a reload keeps the language.
+    pub fn set_language(&mut self, lang: &str) {
+        if self.content.language() != Some(lang) {
+            self.content = Arc::new(self.content.in_language(lang));
+            self.rename_creatures();
+        }
+    }
+
+    /// Gives every creature its definition's name in the content's language.
+    pub(super) fn rename_creatures(&mut self) {
+        let content = &self.content;
+        let state = &mut self.state;
+        for c in std::iter::once(&mut state.player).chain(state.enemies.iter_mut()) {
+            if let Some(def) = content.creatures.get(&c.def) {
+                c.name.clone_from(&def.name);
+            }
+        }
+    }
+
+    /// The text `key` (`core:enter`; a bare key is lantern's own) in the game's language, with
+    /// its `{arguments}` from `args`: what a game's code says to players ([`Content::text`]).
+    pub fn text(&self, key: &str, args: &[(&str, crate::content::TextArg)]) -> String {
+        self.content.text(key, args)
+    }
+
     /// Recent handled events, oldest first.
     pub fn log(&self) -> impl Iterator<Item = &Handled> {
         self.events.log.iter()
@@ -535,6 +568,10 @@ impl Game {
     pub fn state_hash(&self) -> String {
         let mut state = self.state.clone();
         state.rng = self.rng.positions();
+        // A creature's name is what players read, in their language: not the game's state.
+        for c in std::iter::once(&mut state.player).chain(state.enemies.iter_mut()) {
+            c.name.clear();
+        }
         let mut json = serde_json::to_vec(&state).unwrap_or_default();
         // The game's own world, as its hooks save it, when it declared one and lent it.
         if let Some(world) = self.world_json() {
@@ -563,6 +600,10 @@ impl Game {
     /// Replaces the content (a reload). State keeps its IDs; what no longer exists is dropped or set
     /// aside with a warning that names it.
     pub fn swap_content(&mut self, content: Arc<Content>) -> Vec<Diagnostic> {
+        let content = match self.content.language() {
+            Some(lang) if content.language() != Some(lang) => Arc::new(content.in_language(lang)),
+            _ => content,
+        };
         self.code = crate::host::shared_code(&content.declared);
         self.content = content;
         self.symbols = std::cell::OnceCell::new();
@@ -572,6 +613,7 @@ impl Game {
             self.content.quest_defs.len(),
         )));
         let mut notes = self.reconcile();
+        self.rename_creatures();
         // Quest ordinals are positions in the new content.
         self.index_quests();
         notes.extend(self.world_content_changed());

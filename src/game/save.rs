@@ -157,6 +157,8 @@ impl Game {
         };
         notes.extend(within_bounds(&mut state));
         let mut game = Game::from_state(content, state);
+        // The save's names are in the language it was played in.
+        game.rename_creatures();
         notes.extend(game.reconcile());
         // The game's own world comes back the first time it is lent (`Game::with_world`).
         if game.code.world().is_some() {

@@ -76,7 +76,8 @@ impl Game {
                 .enemies()
                 .map(|(r, c)| format!("{} ({r})", c.name))
                 .collect();
-            self.say(format!("A fight! {}", names.join(", ")));
+            let line = self.text("fight", &[("foes", names.join(", ").into())]);
+            self.say(line);
             self.push(
                 Event::new(ev::COMBAT_STARTED, CreatureRef::Player, None, Vec::new()),
                 None,
@@ -114,7 +115,8 @@ impl Game {
         self.drain();
         if self.state.combat && !self.state.over && !self.in_combat() {
             self.clear_enemies();
-            self.say("The fight is won.");
+            let line = self.text("fight_won", &[]);
+            self.say(line);
             self.push(
                 Event::new(
                     ev::COMBAT_ENDED,
@@ -131,7 +133,8 @@ impl Game {
             self.flush_world();
         }
         if self.state.over {
-            self.say("You die.");
+            let line = self.text("you_die", &[]);
+            self.say(line);
             Outcome::RunOver
         } else {
             Outcome::Done

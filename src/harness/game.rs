@@ -78,6 +78,10 @@ pub(crate) fn constructor(
             .as_ref()
             .and_then(|o| o.get::<Option<u64>>("seed").ok().flatten())
             .unwrap_or(1);
+        let lang: Option<String> = opts
+            .as_ref()
+            .and_then(|o| o.get::<Option<String>>("lang").ok().flatten())
+            .or_else(|| h.lang.clone());
         let mods: Vec<String> = opts
             .as_ref()
             .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
@@ -99,6 +103,9 @@ pub(crate) fn constructor(
         })?;
         let symbols = crate::content::resolve::symbols_of(&prepared.content, &scripts.extensions());
         let mut game = Game::new(prepared.content.clone(), seed);
+        if let Some(lang) = &lang {
+            game.set_language(lang);
+        }
         scripts.attach_storage(&mut game);
         game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.

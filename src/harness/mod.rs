@@ -111,6 +111,8 @@ pub struct Harness {
     pub(crate) limits: Limits,
     /// The hosting game's vocabulary the mods are loaded with (the roguelike's by default).
     pub(crate) rules: crate::host::Rules,
+    /// The language of every test game that does not name its own (`lantern test --lang de`).
+    pub(crate) lang: Option<String>,
     prepared: Mutex<PreparedSets>,
     /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
     load_problems: Mutex<Vec<String>>,
@@ -128,6 +130,7 @@ impl Harness {
             roots: roots.to_vec(),
             limits,
             rules: crate::bundled_rules(),
+            lang: None,
             prepared: Mutex::new(BTreeMap::new()),
             load_problems: Mutex::new(Vec::new()),
         }
@@ -137,6 +140,13 @@ impl Harness {
     /// tables, events, actions, checks, functions and verbs (`g:verb`).
     pub fn with_rules(mut self, rules: crate::host::Rules) -> Harness {
         self.rules = rules;
+        self
+    }
+
+    /// The same harness with every test game in `lang` (`de`), unless a test names its own
+    /// (`lantern.test.game{ lang = "en" }`): a mod's tests run once per language this way.
+    pub fn in_language(mut self, lang: &str) -> Harness {
+        self.lang = Some(lang.to_string());
         self
     }
 

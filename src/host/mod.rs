@@ -651,6 +651,21 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// A text of the mods' locale files the game's code says (`"core:you_enter"`, with the
+    /// arguments it fills: `&["room"]`), through [`Game::text`](crate::game::Game::text). `lantern
+    /// check` then reports the text missing from every language, and a translation that uses an
+    /// argument the game does not give; it is not reported as unused.
+    pub fn text(mut self, key: &str, args: &[&'static str]) -> Self {
+        match Id::qualified(key) {
+            Some(id) => self.defs.texts.push((id, args.to_vec())),
+            None => self
+                .defs
+                .problems
+                .push(format!("the text `{key}` must be a whole key (`mod:key`)")),
+        }
+        self
+    }
+
     /// The mod whose IDs a bare name means where no mod is at hand: a console command
     /// (`give gold`), `why`, and the calls of a test game (`g:count("gold")`). Without it a bare
     /// name is the game's namespace's.

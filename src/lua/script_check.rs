@@ -9,6 +9,7 @@
 //! judged: a name or a table built at run time is the runtime's to check. A handler whose `ev` is
 //! shadowed (`local ev`, a nested function taking `ev`) is left alone rather than guessed at.
 
+use crate::content::locale::check::{ScriptTexts, TextUse};
 use crate::content::resolve::Symbols;
 use crate::content::{Content, EventKey, EventTable, Value};
 use crate::diag::Code;
@@ -41,12 +42,14 @@ pub(super) fn check(
     let events = &content.events;
     let mut diags = Vec::new();
     let mut emits = Emits::default();
+    let mut texts = ScriptTexts::default();
     for script in scripts {
         let parsed = full_moon::parse_fallible(script.text, full_moon::LuaVersion::lua54());
         // A script that does not parse has been reported by Lua itself, at its line; what it
         // would emit cannot be known.
         if !parsed.errors().is_empty() {
             emits.unknown = true;
+            texts.dynamic.insert(script.mod_id.to_string());
             continue;
         }
         let mut calls = Calls {
@@ -56,16 +59,24 @@ pub(super) fn check(
             diags: &mut diags,
             emits: &mut emits,
             literal_emits: 0,
+            texts: &mut texts,
+            literal_texts: 0,
         };
         calls.visit_ast(parsed.ast());
+        let (literal_texts, literal_emits) = (calls.literal_texts, calls.literal_emits);
+        // `lantern.text` named anywhere else (`local t = lantern.text`) may name any text.
+        if script.text.matches("lantern.text").count() > literal_texts {
+            texts.dynamic.insert(script.mod_id.to_string());
+        }
         // `emit_event` named anywhere else (`local emit = lantern.emit_event`) may emit anything.
-        if script.text.matches("emit_event").count() > calls.literal_emits {
+        if script.text.matches("emit_event").count() > literal_emits {
             emits.unknown = true;
         }
     }
     if !emits.unknown {
         diags.extend(never_emitted(content, &emits.events));
     }
+    diags.extend(crate::content::locale::check::check(content, &texts));
     diags
 }
 
@@ -130,6 +141,9 @@ struct Calls<'a, 'b> {
     emits: &'b mut Emits,
     /// The literal `lantern.emit_event(...)` calls read in this script.
     literal_emits: usize,
+    texts: &'b mut ScriptTexts,
+    /// The `lantern.text(...)` calls read in this script.
+    literal_texts: usize,
 }
 
 impl Visitor for Calls<'_, '_> {
@@ -141,6 +155,7 @@ impl Visitor for Calls<'_, '_> {
             "emit_event" => self.emit_event(&args),
             "apply" => self.apply(&args),
             "on" => self.on(&args),
+            "text" => self.text(&args),
             _ if !self.script.lantern.is_empty() && !self.script.lantern.contains(&name) => {
                 let names = self.script.lantern.iter().map(String::as_str);
                 let help = crate::diag::did_you_mean_suffix(&name, names);
@@ -229,6 +244,39 @@ impl Calls<'_, '_> {
                 }
             }
         }
+    }
+
+    /// `lantern.text("key", { name = value })`: the text, and the arguments given when they are
+    /// written as a table.
+    fn text(&mut self, args: &[&Expression]) {
+        self.literal_texts += 1;
+        let Some((key, at)) = args.first().and_then(|e| string_of(e)) else {
+            self.texts.dynamic.insert(self.script.mod_id.to_string());
+            return;
+        };
+        let (ns, key) = match key.split_once(':') {
+            Some((ns, key)) => (ns.to_string(), key.to_string()),
+            None => (self.script.mod_id.to_string(), key),
+        };
+        let given = match args.get(1) {
+            None => Some(Vec::new()),
+            Some(Expression::TableConstructor(table)) => table
+                .fields()
+                .iter()
+                .map(|f| match f {
+                    Field::NameKey { key, .. } => Some(identifier(key)),
+                    _ => None,
+                })
+                .collect(),
+            Some(_) => None,
+        };
+        let at = self.span(at);
+        self.texts.uses.push(TextUse {
+            ns,
+            key,
+            args: given,
+            at,
+        });
     }
 
     /// `lantern.apply({ action = "...", ... })` written wholly in literals: validated as the runtime

@@ -22,6 +22,9 @@ struct RawManifest {
     optional: Vec<Spanned<String>>,
     #[serde(default)]
     conflicts: Vec<Spanned<String>>,
+    language: Option<Spanned<String>>,
+    #[serde(default)]
+    untranslated: Vec<String>,
 }
 
 /// A validated manifest.
@@ -40,6 +43,11 @@ pub(crate) struct Manifest {
     pub depends: Vec<Dependency>,
     pub optional: Vec<Dependency>,
     pub conflicts: Vec<Dependency>,
+    /// The language its texts are written in (`language = "de"`; `en` when not said).
+    pub language: String,
+    /// Text keys that are the same in every language (`"brand"`, or `"names.*"` for a prefix):
+    /// `lantern check` does not ask translations for them.
+    pub untranslated: Vec<String>,
 }
 
 /// `core >=0.1`: a mod id with an optional semver requirement, and where it was written.
@@ -100,6 +108,23 @@ impl Manifest {
                 ("conflicts", &conflicts),
             ],
         ));
+        let language = match &raw.language {
+            Some(l) => match l.get_ref().parse::<unic_langid::LanguageIdentifier>() {
+                Ok(_) => l.get_ref().clone(),
+                Err(e) => {
+                    errors.push(
+                        Diagnostic::error(
+                            Code::Manifest,
+                            format!("`{}` is not a language tag ({e})", l.get_ref()),
+                        )
+                        .at(at(l))
+                        .with_help("write a language tag such as `en`, `de` or `zh-Hans`"),
+                    );
+                    String::new()
+                }
+            },
+            None => "en".to_string(),
+        };
         match version {
             Some(version) if errors.is_empty() => Ok(Manifest {
                 id: raw.id.get_ref().clone(),
@@ -111,6 +136,8 @@ impl Manifest {
                 depends,
                 optional,
                 conflicts,
+                language,
+                untranslated: raw.untranslated,
             }),
             _ => Err(errors),
         }

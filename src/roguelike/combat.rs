@@ -1,6 +1,7 @@
 //! Fights: the player's attack, the enemies' turns (the first AI rule whose condition holds, else
 //! an attack), and fleeing.
 
+use super::world;
 use super::VerbResult;
 use crate::content::{AiAct, Value};
 use crate::game::{CreatureRef, Ctx, Game};
@@ -57,7 +58,11 @@ fn strike(g: &mut Game, attacker: CreatureRef, victim: CreatureRef) {
         .creature(victim)
         .map(|c| c.name.clone())
         .unwrap_or_default();
-    g.say(format!("{name} hits {victim_name}."));
+    world::say(
+        g,
+        "hits",
+        &[("who", name.into()), ("whom", victim_name.into())],
+    );
     let mut hit = vec![("damage_type", Value::str(&damage_type))];
     if let Some(w) = &weapon {
         hit.push(("weapon", Value::id(w)));
@@ -106,7 +111,7 @@ fn enemies_act(g: &mut Game) {
             None | Some(AiAct::Attack) => strike(g, me, CreatureRef::Player),
             Some(AiAct::Wait) => {
                 let name = def.name.clone();
-                g.say(format!("{name} waits."));
+                world::say(g, "waits", &[("who", name.into())]);
             }
             Some(AiAct::Actions(list)) => {
                 if let Err(d) = g.apply_list(list, &ctx) {
@@ -126,7 +131,7 @@ pub(crate) fn flee(g: &mut Game) -> VerbResult {
     }
     g.begin_turn();
     g.clear_enemies();
-    g.say("You flee.");
+    world::say(g, "you_flee", &[]);
     g.raise("combat_ended", &[("outcome", Value::str("fled"))])?;
     Ok(g.end_turn())
 }

@@ -1,6 +1,7 @@
 //! Using an item the player carries, and talking to the room's NPC: each runs content's action
 //! list (the item's `use`, the NPC's `talk`) through the door.
 
+use super::world;
 use super::world::Room;
 use super::VerbResult;
 use crate::content::Value;
@@ -34,7 +35,7 @@ pub(crate) fn use_item(g: &mut Game, item: &Id) -> VerbResult {
     if def.consumable {
         g.consume(CreatureRef::Player, item, 1);
     }
-    g.say(format!("You use {}.", def.name));
+    world::say(g, "you_use", &[("item", def.name.as_str().into())]);
     g.raise("item_used", &[("item", Value::id(item))])?;
     super::combat::enemies_answer(g);
     Ok(g.end_turn())
@@ -50,7 +51,7 @@ pub(crate) fn talk(g: &mut Game) -> VerbResult {
         .ok_or("there is nobody to talk to")?;
     let def = content.creatures.get(&npc).ok_or("the NPC is gone")?;
     g.begin_turn();
-    g.say(format!("You talk to {}.", def.name));
+    world::say(g, "you_talk_to", &[("npc", def.name.as_str().into())]);
     if let Some(talk) = &def.talk {
         let (cause, stream) = (format!("talk {npc}"), format!("talk:{npc}"));
         let ctx = Ctx::player(&cause, &stream);

@@ -60,10 +60,8 @@ pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
     ];
     g.perform("roguelike:enter", &place, "enter")?;
     if entering_floor {
-        g.say(format!(
-            "You descend to {}.",
-            world::floor_name(floor_id, floor_def)
-        ));
+        let floor = world::floor_name(&content, floor_id, floor_def);
+        world::say(g, "you_descend", &[("floor", floor.into())]);
         g.raise(
             "floor_entered",
             &[
@@ -73,12 +71,13 @@ pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
         )?;
     }
     let room_def = content.entry::<Room>("room", &room_id);
-    g.say(format!(
-        "You enter {}.",
-        room_def.map_or_else(|| room_id.to_string(), |r| world::room_name(&room_id, r))
-    ));
+    let room_name = room_def.map_or_else(
+        || room_id.to_string(),
+        |r| world::room_name(&content, &room_id, r),
+    );
+    world::say(g, "you_enter", &[("room", room_name.into())]);
     if let Some(r) = room_def.filter(|r| !r.description.is_empty()) {
-        g.say(r.description.clone());
+        g.say(world::room_description(&content, &room_id, r));
     }
     g.raise("room_entered", &[("prefab", Value::id(&room_id))])?;
     if let Some(room_def) = room_def {
@@ -125,7 +124,7 @@ fn fill_room(g: &mut Game, id: &Id, room: &Room, (floor, at): (usize, usize)) {
             .get(&npc)
             .map(|c| c.name.clone())
             .unwrap_or_default();
-        g.say(format!("{name} is here; `talk` to them."));
+        world::say(g, "npc_here", &[("npc", name.into())]);
     }
     match room.kind {
         RoomKind::Encounter => {
@@ -142,11 +141,11 @@ fn fill_room(g: &mut Game, id: &Id, room: &Room, (floor, at): (usize, usize)) {
                 }
                 None => {
                     let why = if content.encounters.is_empty() {
-                        "no encounters are defined"
+                        "no_encounters"
                     } else {
-                        "no encounter is eligible here"
+                        "no_eligible_encounter"
                     };
-                    quiet_room(g, format!("encounter room `{id}`: {why}"), why);
+                    quiet_room(g, format!("encounter room `{id}`"), why);
                 }
             }
         }
@@ -165,8 +164,8 @@ fn fill_room(g: &mut Game, id: &Id, room: &Room, (floor, at): (usize, usize)) {
                     let _ = g.open_hazard(&h);
                 }
                 None => {
-                    let why = "no hazards are defined";
-                    quiet_room(g, format!("hazard room `{id}`: {why}"), why);
+                    let why = "no_hazards";
+                    quiet_room(g, format!("hazard room `{id}`"), why);
                 }
             }
         }
@@ -175,8 +174,18 @@ fn fill_room(g: &mut Game, id: &Id, room: &Room, (floor, at): (usize, usize)) {
 }
 
 /// A room whose encounter or hazard there is none of: it completes empty, with a warning.
-fn quiet_room(g: &mut Game, problem: String, why: &str) {
-    g.say(format!("The room is quiet: {why}."));
+fn quiet_room(g: &mut Game, room: String, why_key: &str) {
+    let why = g.text(&format!("core:{why_key}"), &[]);
+    world::say(g, "quiet_room", &[("why", why.into())]);
+    // The modder's message stays in English, as every diagnostic does.
+    let problem = format!(
+        "{room}: {}",
+        match why_key {
+            "no_encounters" => "no encounters are defined",
+            "no_eligible_encounter" => "no encounter is eligible here",
+            _ => "no hazards are defined",
+        }
+    );
     g.report(Diagnostic::warning(
         Code::EmptyRoom,
         format!("{problem}; the room completes empty"),

@@ -10,7 +10,8 @@
 //! `attack`, `flee`, `use`, `talk`) are declared here as a game's verbs, so a test's `g:attack(1)`
 //! and `g:verb("attack", 1)` run them as Harvest's run its own.
 
-use crate::content::Content;
+use crate::content::{Content, TextArg};
+use crate::game::Game;
 use crate::host::{Param, Problem, Rules, Vocabulary};
 use crate::id::Id;
 use serde::{Deserialize, Serialize};
@@ -133,6 +134,31 @@ pub(crate) fn rules() -> Rules {
     Vocabulary::new(NAMESPACE, Run::default())
         .player("core:player")
         .home("core")
+        // What its code and its console say, from core's locale files.
+        .text("core:you_descend", &["floor"])
+        .text("core:you_enter", &["room"])
+        .text("core:npc_here", &["npc"])
+        .text("core:quiet_room", &["why"])
+        .text("core:no_encounters", &[])
+        .text("core:no_eligible_encounter", &[])
+        .text("core:no_hazards", &[])
+        .text("core:hits", &["who", "whom"])
+        .text("core:waits", &["who"])
+        .text("core:you_flee", &[])
+        .text("core:you_use", &["item"])
+        .text("core:you_talk_to", &["npc"])
+        .text("core:the_start", &[])
+        .text("core:whereabouts", &["room", "scene"])
+        .text("core:at_the_start", &[])
+        .text("core:you_are", &["where"])
+        .text("core:hazard_under_way", &[])
+        .text("core:status", &["health", "max", "gold", "where"])
+        .text("core:quests_under_way", &["quests"])
+        .text("core:carry_nothing", &[])
+        .text("core:equipped", &[])
+        .text("core:map_floor", &["floor", "depth"])
+        .text("core:you_are_here", &[])
+        .text("core:run_over", &["where", "turn", "count"])
         .verb("next", &[], "Enters the next room (and the next floor when this one is done).", |g, _| {
             done(super::enter_next_room(g))
         })
@@ -284,11 +310,24 @@ pub(crate) fn room_at(content: &Content, floor: usize, room: Option<usize>) -> O
 }
 
 /// A room's name as players see it.
-pub(crate) fn room_name(id: &Id, room: &Room) -> String {
-    room.name.clone().unwrap_or_else(|| id.name().to_string())
+pub(crate) fn room_name(content: &Content, id: &Id, room: &Room) -> String {
+    let written = room.name.as_deref().unwrap_or(id.name());
+    content.text_of("rooms", id, "name", written)
+}
+
+/// A room's description as players read it.
+pub(crate) fn room_description(content: &Content, id: &Id, room: &Room) -> String {
+    content.text_of("rooms", id, "description", &room.description)
 }
 
 /// A floor's name as players see it.
-pub(crate) fn floor_name(id: &Id, floor: &Floor) -> String {
-    floor.name.clone().unwrap_or_else(|| id.name().to_string())
+pub(crate) fn floor_name(content: &Content, id: &Id, floor: &Floor) -> String {
+    let written = floor.name.as_deref().unwrap_or(id.name());
+    content.text_of("floors", id, "name", written)
+}
+
+/// Says the reference game's message `key` of `core`'s locale files, with `args`.
+pub(crate) fn say(g: &mut Game, key: &str, args: &[(&str, TextArg)]) {
+    let line = g.text(&format!("core:{key}"), args);
+    g.say(line);
 }

@@ -1,7 +1,7 @@
 -- The bundled encounters: how one is drawn, what its options ask and cost, how a roll decides.
 
-local function race(gold)
-  local g = lantern.test.game{ seed = 12345, mods = { "core" } }
+local function race(gold, lang)
+  local g = lantern.test.game{ seed = 12345, mods = { "core" }, lang = lang }
   g:apply({ action = "take_item", item = "core:gold", count = g.player:count("core:gold") })
   if gold > 0 then g:give("core:gold", gold) end
   g:start_encounter("core:horse_race")
@@ -26,9 +26,11 @@ describe("encounters", function()
   end)
 
   it("50 gold blocks the 100 gold bet with its reason", function()
-    local e = race(50):encounter()
+    local e = race(50, "en"):encounter()
     expect(e.options[1].blocked).to_be(true)
-    expect(e.options[1].reason).to_be("需要至少 100 金币")
+    expect(e.options[1].reason).to_be("需要至少 100 金币")   -- the seed's own words
+    local de = race(50, "de"):encounter()
+    expect(de.options[1].reason).to_be("braucht mindestens 100 Gold")
   end)
 
   it("150 gold makes the bet selectable", function()

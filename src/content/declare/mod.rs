@@ -79,6 +79,9 @@ pub(crate) struct Declarations {
     /// The mod whose IDs a bare name means where no mod is at hand (the console, `why`, a test
     /// game's calls); empty for the game's namespace.
     pub home: String,
+    /// The texts the game's code says (`core:you_enter`), with the arguments it gives each:
+    /// `lantern check` finds one no language has, and a translation using an argument not given.
+    pub texts: Vec<(Id, Vec<&'static str>)>,
     /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
     /// errors when a mod set is loaded with these declarations.
     pub problems: Vec<String>,

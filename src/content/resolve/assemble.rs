@@ -58,6 +58,8 @@ pub(super) fn resolve_all(
         tables: Default::default(),
         entry_triggers: BTreeMap::new(),
         host_handlers: host_handlers(ext, &events, diags),
+        locales: Default::default(),
+        language: None,
     };
     let stage = Stage {
         raw: &raw,

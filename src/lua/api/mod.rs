@@ -14,6 +14,7 @@ mod host;
 mod log;
 mod rng;
 mod storage;
+mod text;
 
 pub(crate) use log::MOST_OUTPUT;
 pub(crate) use rng::random;
@@ -149,6 +150,7 @@ pub(crate) fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Resu
     rng::register(&mut api, cx)?;
     game::register(&mut api, cx)?;
     log::register(&mut api, cx)?;
+    text::register(&mut api, cx)?;
     host::register(lua, &table, cx, docs)?;
     Ok(table)
 }

@@ -1,0 +1,425 @@
+//! Translation mistakes, found by `lantern check`: a text used and defined in no language, a
+//! language missing some of a mod's texts (one warning per mod and language, with the count), a
+//! text defined and never used, an argument a text uses that no caller gives, a plural form the
+//! language never chooses. And the coverage per mod and language, for a portal to show.
+
+use super::{Locales, Space, Text, LANTERN};
+use crate::content::Content;
+use crate::diag::Code;
+use crate::diag::{did_you_mean, Diagnostic, Span};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A text a script names with a literal key (`lantern.text("rats_left", { count = n })`).
+#[derive(Debug, Clone)]
+pub(crate) struct TextUse {
+    /// Its namespace (the calling mod's for a bare key).
+    pub ns: String,
+    pub key: String,
+    /// The arguments the call gives, when they are written as a table constructor.
+    pub args: Option<Vec<String>>,
+    pub at: Span,
+}
+
+/// What the scripts say of texts.
+#[derive(Debug, Default)]
+pub(crate) struct ScriptTexts {
+    pub uses: Vec<TextUse>,
+    /// Mods whose scripts name a text by a key built at run time: their texts are not reported
+    /// unused, since any may be.
+    pub dynamic: BTreeSet<String>,
+}
+
+/// How much of a mod's texts one language has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Coverage {
+    /// The mod whose texts these are (`lantern` for lantern's own).
+    pub mod_id: String,
+    /// The language.
+    pub language: String,
+    /// Texts the mod has in its own language (less those marked `untranslated`).
+    pub texts: usize,
+    /// How many of them this language has.
+    pub translated: usize,
+    /// The keys it lacks, in order.
+    pub missing: Vec<String>,
+}
+
+impl Content {
+    /// For every mod and every language its texts are translated into (by it or by another mod),
+    /// how many of its texts that language has.
+    pub fn coverage(&self) -> Vec<Coverage> {
+        let mut out = Vec::new();
+        for (ns, space) in self.locales.spaces() {
+            // A language some locale file gives (lantern's built-in German is no mod's work).
+            let given =
+                |texts: &BTreeMap<String, super::Entry>| texts.values().any(|e| e.at.is_some());
+            for (lang, _) in space
+                .langs
+                .iter()
+                .filter(|(l, t)| **l != space.default && given(t))
+            {
+                let expected = expected(space);
+                let missing: Vec<String> = expected
+                    .iter()
+                    .filter(|k| space.find_in(k, lang).is_none())
+                    .map(|k| k.to_string())
+                    .collect();
+                out.push(Coverage {
+                    mod_id: ns.clone(),
+                    language: lang.clone(),
+                    texts: expected.len(),
+                    translated: expected.len() - missing.len(),
+                    missing,
+                });
+            }
+        }
+        out
+    }
+}
+
+impl Space {
+    /// The text of `key` in `lang` or its base language, without falling back to the default.
+    fn find_in(&self, key: &str, lang: &str) -> Option<&super::Entry> {
+        let base = lang.split(['-', '_']).next().unwrap_or(lang);
+        [lang, base]
+            .into_iter()
+            .find_map(|l| self.langs.get(l)?.get(key))
+    }
+}
+
+/// The keys every translation of `space` should have.
+fn expected(space: &Space) -> Vec<&str> {
+    space
+        .langs
+        .get(&space.default)
+        .into_iter()
+        .flat_map(|t| t.keys())
+        .map(String::as_str)
+        .filter(|k| !space.is_untranslated(k))
+        .collect()
+}
+
+/// Who says each text (by namespace and key), with the arguments each gives when known and where
+/// it says it.
+type Given = BTreeMap<(String, String), Vec<(Option<Vec<String>>, Option<Span>)>>;
+
+/// Every translation mistake of the content and the scripts.
+pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic> {
+    let locales = &content.locales;
+    let mut diags = Vec::new();
+    // Who gives which arguments to each text: data (none), the game's code, lantern, scripts.
+    let mut given = Given::new();
+    let mut lacking: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (id, args) in &content.declared.texts {
+        let (ns, key) = (id.as_str().split_once(':')).unwrap_or((LANTERN, id.as_str()));
+        let args = args.iter().map(|a| a.to_string()).collect();
+        given
+            .entry((ns.into(), key.into()))
+            .or_default()
+            .push((Some(args), None));
+        // A mod that has no locale files at all (a stand-in for the game's home mod in a test) is not written
+        // for this game's messages; one that has them and lacks some is.
+        let localized = locales.space(ns).is_some_and(|s| {
+            s.langs
+                .values()
+                .flat_map(|t| t.values())
+                .any(|e| e.at.is_some())
+        });
+        if localized && !locales.has(ns, key) {
+            lacking.entry(ns).or_default().push(key);
+        }
+    }
+    for (ns, keys) in lacking {
+        let mut shown: Vec<String> = keys.iter().take(5).map(|k| format!("`{k}`")).collect();
+        if keys.len() > 5 {
+            shown.push(format!("and {} more", keys.len() - 5));
+        }
+        diags.push(
+            Diagnostic::warning(
+                Code::Locale,
+                format!(
+                    "the game says {} of `{ns}`'s texts that no language of `{ns}` has: {}",
+                    keys.len(),
+                    shown.join(", ")
+                ),
+            )
+            .with_help(format!(
+                "players read `[missing text {ns}:{}]`; add the texts to `{ns}`'s locale/<language>.toml",
+                keys[0]
+            )),
+        );
+    }
+    if let Some(own) = locales.space(LANTERN).and_then(|s| s.langs.get("en")) {
+        for (key, entry) in own {
+            let args = entry.text.args().into_iter().map(String::from).collect();
+            given
+                .entry((LANTERN.into(), key.clone()))
+                .or_default()
+                .push((Some(args), None));
+        }
+    }
+    for u in &scripts.uses {
+        given
+            .entry((u.ns.clone(), u.key.clone()))
+            .or_default()
+            .push((u.args.clone(), Some(u.at)));
+        if !locales.has(&u.ns, &u.key) {
+            diags.push(
+                Diagnostic::warning(
+                    Code::Locale,
+                    format!(
+                        "`{}:{}` is a text no language of `{}` has",
+                        u.ns, u.key, u.ns
+                    ),
+                )
+                .at(u.at)
+                .with_help_opt(locales.space(&u.ns).and_then(|s| {
+                    did_you_mean(
+                        &u.key,
+                        s.langs.values().flat_map(|t| t.keys().map(String::as_str)),
+                    )
+                })),
+            );
+        }
+    }
+    for (ns, space) in locales.spaces() {
+        let mut ctx = SpaceCheck {
+            content,
+            ns,
+            space,
+            given: &given,
+            dynamic: scripts.dynamic.contains(ns.as_str()),
+            diags: &mut diags,
+        };
+        ctx.unused();
+        ctx.arguments();
+        ctx.plurals();
+    }
+    for c in content
+        .coverage()
+        .into_iter()
+        .filter(|c| !c.missing.is_empty())
+    {
+        let at = file_of(locales, &c.mod_id, &c.language);
+        let mut shown: Vec<String> = c.missing.iter().take(5).map(|k| format!("`{k}`")).collect();
+        if c.missing.len() > 5 {
+            shown.push(format!("and {} more", c.missing.len() - 5));
+        }
+        let d = Diagnostic::warning(
+            Code::Locale,
+            format!(
+                "`{}` lacks {} of `{}`'s {} texts: {}",
+                c.language,
+                c.missing.len(),
+                c.mod_id,
+                c.texts,
+                shown.join(", ")
+            ),
+        )
+        .with_help(format!(
+            "players in `{}` read these in `{}`'s own language; translate them, or list a text that reads the same in every language in `untranslated` in mod.toml",
+            c.language, c.mod_id
+        ));
+        diags.push(match at {
+            Some(at) => d.at(at),
+            None => d,
+        });
+    }
+    diags
+}
+
+/// The start of the first file that gives `ns`'s texts in `lang`.
+fn file_of(locales: &Locales, ns: &str, lang: &str) -> Option<Span> {
+    let space = locales.space(ns)?;
+    let at = space.langs.get(lang)?.values().filter_map(|e| e.at).min()?;
+    Some(Span::file_start(at.file))
+}
+
+struct SpaceCheck<'a> {
+    content: &'a Content,
+    ns: &'a str,
+    space: &'a Space,
+    given: &'a Given,
+    dynamic: bool,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl SpaceCheck<'_> {
+    /// Whether anything uses `key`: a data text (as its own key or by naming it), a game's
+    /// table entry, the game's code, lantern, a script.
+    fn used(&self, key: &str) -> bool {
+        self.space.data_keys.contains(key)
+            || self.space.aliases.values().any(|k| k == key)
+            || self
+                .given
+                .contains_key(&(self.ns.to_string(), key.to_string()))
+            || self.host_entry_key(key)
+            || self.named_from_elsewhere(key)
+    }
+
+    /// `rooms.cellar.name`: a text of an entry of one of the game's tables.
+    fn host_entry_key(&self, key: &str) -> bool {
+        let mut parts = key.splitn(3, '.');
+        let (Some(table), Some(name), Some(_)) = (parts.next(), parts.next(), parts.next()) else {
+            return false;
+        };
+        let Some(id) = crate::id::Id::parse(name, self.ns) else {
+            return false;
+        };
+        self.content
+            .host_table(table)
+            .is_some_and(|t| t.contains_key(&id))
+    }
+
+    /// A data text of another mod naming this one (`@rats:greeting`).
+    fn named_from_elsewhere(&self, key: &str) -> bool {
+        let full = format!("{}:{key}", self.ns);
+        self.content
+            .locales
+            .spaces()
+            .any(|(_, s)| s.aliases.values().any(|k| *k == full))
+    }
+
+    /// Texts nothing uses: a translation's key that the mod does not have (a misspelling), or a
+    /// key of the mod's own language that no data, code or script names.
+    fn unused(&mut self) {
+        if self.ns == LANTERN {
+            return self.lanterns_own();
+        }
+        let default = &self.space.default;
+        let own: Vec<&str> = self
+            .space
+            .langs
+            .get(default)
+            .map(|t| t.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        for (lang, texts) in &self.space.langs {
+            for (key, entry) in texts {
+                let Some(at) = entry.at else { continue };
+                let in_default = own.contains(&key.as_str());
+                if lang != default && in_default {
+                    continue;
+                }
+                if self.used(key) || (self.dynamic && in_default) {
+                    continue;
+                }
+                let help = did_you_mean(key, own.iter().copied().filter(|k| *k != key));
+                let message = if lang == default {
+                    format!("the text `{key}` of `{}` is never used", self.ns)
+                } else {
+                    format!("`{}` has no text `{key}` to translate", self.ns)
+                };
+                self.diags.push(
+                    Diagnostic::warning(Code::Locale, message)
+                        .at(at)
+                        .with_help_opt(help),
+                );
+            }
+        }
+    }
+
+    /// A mod's translation of lantern's own messages may hold only their keys.
+    fn lanterns_own(&mut self) {
+        let own: Vec<&str> = self
+            .space
+            .langs
+            .get("en")
+            .map(|t| t.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        for texts in self.space.langs.values() {
+            for (key, entry) in texts {
+                let Some(at) = entry.at else { continue };
+                if !own.contains(&key.as_str()) {
+                    let help = did_you_mean(key, own.iter().copied());
+                    self.diags.push(
+                        Diagnostic::warning(
+                            Code::Locale,
+                            format!("lantern has no message `{key}` to translate"),
+                        )
+                        .at(at)
+                        .with_help_opt(help),
+                    );
+                }
+            }
+        }
+    }
+
+    /// An argument a text uses that a caller does not give shows as `{name}` to players.
+    fn arguments(&mut self) {
+        for texts in self.space.langs.values() {
+            for (key, entry) in texts {
+                let Some(at) = entry.at else { continue };
+                let uses = entry.text.args();
+                if uses.is_empty() {
+                    continue;
+                }
+                let callers = self.given.get(&(self.ns.to_string(), key.clone()));
+                let from_data = self.space.data_keys.contains(key)
+                    || self.space.aliases.values().any(|k| k == key);
+                let mut lacking: BTreeSet<&str> = BTreeSet::new();
+                for (given, _) in callers.into_iter().flatten() {
+                    if let Some(given) = given {
+                        lacking.extend(uses.iter().filter(|a| !given.iter().any(|g| g == *a)));
+                    }
+                }
+                if from_data {
+                    lacking.extend(uses.iter());
+                }
+                if lacking.is_empty() {
+                    continue;
+                }
+                let names: Vec<String> = lacking.iter().map(|a| format!("`{{{a}}}`")).collect();
+                let who = if from_data { "the data" } else { "its callers" };
+                let givers: BTreeSet<String> = callers
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(g, _)| g.clone())
+                    .flatten()
+                    .collect();
+                let help = if givers.is_empty() {
+                    "a text the data names has no arguments".to_string()
+                } else {
+                    format!(
+                        "the arguments given are {}",
+                        givers
+                            .iter()
+                            .map(|g| format!("`{{{g}}}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::Locale,
+                        format!("the text `{key}` uses {}, which {who} do not give; players read it as written", names.join(", ")),
+                    )
+                    .at(at)
+                    .with_help(help),
+                );
+            }
+        }
+    }
+
+    /// A plural form its language never chooses is a mistake in the translation.
+    fn plurals(&mut self) {
+        for (lang, texts) in &self.space.langs {
+            let chosen = super::text::categories(lang);
+            for (key, entry) in texts {
+                let (Text::Plural(forms), Some(at)) = (&entry.text, entry.at) else {
+                    continue;
+                };
+                for form in forms.keys().filter(|f| !chosen.contains(f)) {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            Code::Locale,
+                            format!("the `{form}` form of `{key}` is never chosen in `{lang}`"),
+                        )
+                        .at(at)
+                        .with_help(format!("`{lang}` has the forms {}", chosen.join(", "))),
+                    );
+                }
+            }
+        }
+    }
+}

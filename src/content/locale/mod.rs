@@ -1,0 +1,353 @@
+//! Texts in the player's language. A mod's `locale/<lang>.toml` files give its texts by key, a
+//! translation mod's `locale/<mod>/<lang>.toml` another mod's; every player-facing text of the
+//! data has a key without being given one (`creatures.rat.name`, see `fields`) and may name one
+//! instead of being written (`name = "@rat_name"`). `Locales` holds them all, with the data's
+//! own words as each mod's default language; `Content::in_language` gives the content with its
+//! texts in one language, and `Content::text` a message with its arguments. A lookup falls back
+//! from the language (`de-AT`) to its base (`de`) to the mod's default; a text no language has is
+//! shown as `[missing text rats:rats_left]`, which a player can report. lantern's own messages are the
+//! `lantern` namespace, in English and German, built in.
+
+pub(crate) mod check;
+mod fields;
+mod read;
+mod text;
+
+pub use check::Coverage;
+pub(crate) use read::{read_mod, LocaleFile};
+pub(crate) use text::Text;
+pub use text::TextArg;
+
+use crate::content::Content;
+use crate::diag::Code;
+use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::id::Id;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The namespace of lantern's own messages.
+pub(crate) const LANTERN: &str = "lantern";
+
+/// lantern's own messages, built in; a mod adds a language with `locale/lantern/<lang>.toml`.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("en", include_str!("builtin/en.toml")),
+    ("de", include_str!("builtin/de.toml")),
+];
+
+/// Every text of a mod set, by namespace, language and key.
+#[derive(Debug, Clone, Default)]
+pub struct Locales {
+    spaces: BTreeMap<String, Space>,
+}
+
+/// One namespace's texts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Space {
+    /// The language the mod's data is written in.
+    pub default: String,
+    /// Texts by language, then key.
+    pub langs: BTreeMap<String, BTreeMap<String, Entry>>,
+    /// The key a data text names with `@` instead of its own (`creatures.rat.name` -> `rat`).
+    pub aliases: BTreeMap<String, String>,
+    /// The keys the data's texts have, whether written or named.
+    pub data_keys: BTreeSet<String>,
+    /// Keys (or `prefix.*`) that need no translation.
+    pub untranslated: Vec<String>,
+}
+
+/// One text in one language.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub text: Text,
+    /// Where it is written in a locale file (`None`: in the data, or built in).
+    pub at: Option<Span>,
+}
+
+impl Space {
+    /// The text of `key` in `lang`, its base language, or the default; with the language found.
+    fn find(&self, key: &str, lang: Option<&str>) -> Option<(&Entry, &str)> {
+        let base = lang.and_then(|l| l.split(['-', '_']).next());
+        [lang, base, Some(self.default.as_str())]
+            .into_iter()
+            .flatten()
+            .find_map(|l| {
+                let (l, texts) = self.langs.get_key_value(l)?;
+                Some((texts.get(key)?, l.as_str()))
+            })
+    }
+
+    /// Whether `key` needs no translation.
+    pub(crate) fn is_untranslated(&self, key: &str) -> bool {
+        self.untranslated.iter().any(|u| match u.strip_suffix('*') {
+            Some(prefix) => key.starts_with(prefix),
+            None => u == key,
+        })
+    }
+}
+
+impl Locales {
+    pub(crate) fn space(&self, ns: &str) -> Option<&Space> {
+        self.spaces.get(ns)
+    }
+
+    pub(crate) fn spaces(&self) -> impl Iterator<Item = (&String, &Space)> {
+        self.spaces.iter()
+    }
+
+    /// `key` of `ns` in `lang` with `args`, or the missing-text marker.
+    pub(crate) fn render(
+        &self,
+        ns: &str,
+        key: &str,
+        lang: Option<&str>,
+        args: &[(&str, TextArg)],
+    ) -> String {
+        match self.spaces.get(ns).and_then(|s| s.find(key, lang)) {
+            Some((entry, found_in)) => entry.text.render(found_in, args),
+            None => missing(ns, key),
+        }
+    }
+
+    /// Whether any language of `ns` has `key`.
+    pub(crate) fn has(&self, ns: &str, key: &str) -> bool {
+        self.spaces
+            .get(ns)
+            .is_some_and(|s| s.langs.values().any(|t| t.contains_key(key)))
+    }
+}
+
+/// What a player sees for a text no language has: the key, to report.
+fn missing(ns: &str, key: &str) -> String {
+    format!("[missing text {ns}:{key}]")
+}
+
+/// Builds the content's texts: lantern's own, every locale file in load order (a later mod's
+/// text of the same key and language wins, as overrides do), and the data's texts as each mod's
+/// default language. A data text naming a key (`@key`) is replaced by that key's text.
+pub(crate) fn assemble(content: &mut Content, files: Vec<LocaleFile>, diags: &mut Vec<Diagnostic>) {
+    let mut locales = Locales::default();
+    let mut builtin = Space {
+        default: "en".into(),
+        ..Space::default()
+    };
+    for (lang, text) in BUILT_IN {
+        let mut ignored = Vec::new();
+        let texts = read::read_texts(text, crate::diag::FileId(u32::MAX), &mut ignored);
+        debug_assert!(ignored.is_empty(), "built-in {lang}: {ignored:?}");
+        let table = builtin.langs.entry(lang.to_string()).or_default();
+        for (key, text, _) in texts {
+            table.insert(key, Entry { text, at: None });
+        }
+    }
+    locales.spaces.insert(LANTERN.into(), builtin);
+    for m in &content.mods {
+        locales.spaces.insert(
+            m.id.clone(),
+            Space {
+                default: m.language.clone(),
+                untranslated: m.untranslated.clone(),
+                ..Space::default()
+            },
+        );
+    }
+    for f in files {
+        if !may_translate(content, &f, diags) {
+            continue;
+        }
+        let Some(space) = locales.spaces.get_mut(&f.ns) else {
+            continue;
+        };
+        let table = space.langs.entry(f.lang).or_default();
+        for (key, text, at) in f.texts {
+            table.insert(key, Entry { text, at: Some(at) });
+        }
+    }
+    data_texts(content, &mut locales, diags);
+    content.locales = std::sync::Arc::new(locales);
+}
+
+/// Whether a file translating another mod (`locale/rats/de.toml`) may: the mod is loaded and the
+/// translating mod depends on it, so it loads after it and its texts win.
+fn may_translate(content: &Content, f: &LocaleFile, diags: &mut Vec<Diagnostic>) -> bool {
+    if f.ns == f.by || f.ns == LANTERN {
+        return true;
+    }
+    let at = Span::file_start(f.file);
+    if !content.mods.iter().any(|m| m.id == f.ns) {
+        let help = did_you_mean(&f.ns, content.mods.iter().map(|m| m.id.as_str()));
+        diags.push(
+            Diagnostic::warning(
+                Code::Locale,
+                format!(
+                    "`{}` translates `{}`, which is not loaded; its texts are not used",
+                    f.by, f.ns
+                ),
+            )
+            .at(at)
+            .with_help_opt(help),
+        );
+        return false;
+    }
+    let depends = content
+        .mods
+        .iter()
+        .find(|m| m.id == f.by)
+        .is_some_and(|m| m.deps.contains(&f.ns));
+    if !depends {
+        diags.push(
+            Diagnostic::error(
+                Code::Locale,
+                format!("`{}` translates `{}` without depending on it", f.by, f.ns),
+            )
+            .at(at)
+            .with_help(format!(
+                "add `optional = [\"{}\"]` (or `depends`) to `{}`'s mod.toml, so it loads after `{}` and its texts win",
+                f.ns, f.by, f.ns
+            )),
+        );
+        return false;
+    }
+    true
+}
+
+/// The data's texts: a written one is its mod's default-language text of its own key; one that
+/// names a key (`@rat_name`, `@@` for a text that starts with `@`) takes that key's text.
+fn data_texts(content: &mut Content, locales: &mut Locales, diags: &mut Vec<Diagnostic>) {
+    fields::each_text(content, |f| {
+        let Some(space) = locales.spaces.get_mut(f.ns) else {
+            return;
+        };
+        // An empty text (a description not written) is nothing to translate.
+        if f.text.is_empty() {
+            return;
+        }
+        if let Some(rest) = f.text.strip_prefix("@@") {
+            *f.text = format!("@{rest}");
+        } else if let Some(named) = f.text.strip_prefix('@') {
+            let (ns, key) = match named.split_once(':') {
+                Some((ns, key)) => (ns.to_string(), key.to_string()),
+                None => (f.ns.to_string(), named.to_string()),
+            };
+            space.data_keys.insert(f.key.clone());
+            if ns == f.ns {
+                space.aliases.insert(f.key.clone(), key.clone());
+            } else {
+                space.aliases.insert(f.key.clone(), format!("{ns}:{key}"));
+            }
+            if !locales.has(&ns, &key) {
+                diags.push(
+                    Diagnostic::warning(
+                        Code::Locale,
+                        format!("`{}` names the text `{ns}:{key}`, which no language of `{ns}` has", f.key),
+                    )
+                    .at(f.at)
+                    .with_help(format!("add `{key} = \"...\"` to `{ns}`'s locale/<language>.toml, or write the text itself")),
+                );
+            }
+            *f.text = locales.render(&ns, &key, None, &[]);
+            return;
+        }
+        let space = locales.spaces.get_mut(f.ns).expect("looked up above");
+        space.data_keys.insert(f.key.clone());
+        let default = space.default.clone();
+        space
+            .langs
+            .entry(default)
+            .or_default()
+            .entry(f.key)
+            .or_insert_with(|| Entry {
+                text: Text::One(text::Template::literal(f.text)),
+                at: None,
+            });
+    });
+}
+
+impl Content {
+    /// The language the content's texts are in; `None` when each mod's are in its own default.
+    pub fn language(&self) -> Option<&str> {
+        self.language.as_deref()
+    }
+
+    /// Every language some mod has texts in, lantern's own and the mods' defaults included.
+    pub fn languages(&self) -> Vec<String> {
+        let mut langs: BTreeSet<String> = BTreeSet::new();
+        for (_, space) in self.locales.spaces() {
+            langs.insert(space.default.clone());
+            langs.extend(space.langs.keys().cloned());
+        }
+        langs.into_iter().collect()
+    }
+
+    /// This content with every text of its definitions in `lang`: the content a game in that
+    /// language runs over (its state is the same; only what players read changes).
+    pub fn in_language(&self, lang: &str) -> Content {
+        let mut out = self.clone();
+        out.language = Some(lang.to_string());
+        let locales = self.locales.clone();
+        fields::each_text(&mut out, |f| {
+            let Some(space) = locales.space(f.ns) else {
+                return;
+            };
+            let key = space.aliases.get(&f.key).unwrap_or(&f.key);
+            let (ns, key) = match key.split_once(':') {
+                Some((ns, key)) => (ns, key),
+                None => (f.ns, key.as_str()),
+            };
+            // A text no language has (an empty one, a named key that is missing) stays as it is.
+            if let Some((entry, found_in)) = locales.space(ns).and_then(|s| s.find(key, Some(lang)))
+            {
+                *f.text = entry.text.render(found_in, &[]);
+            }
+        });
+        out
+    }
+
+    /// The text `key` (`rats:rats_left`; a bare key is lantern's own) in the content's language, with
+    /// its `{arguments}` filled from `args`. A text no language has reads
+    /// `[missing text rats:rats_left]`; an argument not given stays `{room}`.
+    pub fn text(&self, key: &str, args: &[(&str, TextArg)]) -> String {
+        let (ns, key) = key.split_once(':').unwrap_or((LANTERN, key));
+        self.locales.render(ns, key, self.language.as_deref(), args)
+    }
+
+    /// The text `field` of the entry `id` of the game's table `table` (`rooms`) in the content's
+    /// language: its key is `<table>.<name>.<field>` in the ID's namespace, as the built-in
+    /// tables' are; `written` (what the entry says) when no language has one. `written` may name a
+    /// key (`@cellar_name`), as any data text may.
+    pub fn text_of(&self, table: &str, id: &Id, field: &str, written: &str) -> String {
+        if let Some(rest) = written.strip_prefix("@@") {
+            return format!("@{rest}");
+        }
+        if let Some(named) = written.strip_prefix('@') {
+            let (ns, key) = named.split_once(':').unwrap_or((id.namespace(), named));
+            return self.locales.render(ns, key, self.language.as_deref(), &[]);
+        }
+        let key = format!("{table}.{}.{field}", id.name());
+        match self
+            .locales
+            .space(id.namespace())
+            .and_then(|s| s.find(&key, self.language.as_deref()))
+        {
+            Some((entry, lang)) => entry.text.render(lang, &[]),
+            None => written.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanterns_own_texts_read_cleanly_in_every_built_in_language() {
+        let mut keys: Vec<Vec<String>> = Vec::new();
+        for (lang, text) in BUILT_IN {
+            let mut diags = Vec::new();
+            let texts = read::read_texts(text, crate::diag::FileId(0), &mut diags);
+            assert!(diags.is_empty(), "{lang}: {diags:?}");
+            let mut k: Vec<String> = texts.into_iter().map(|t| t.0).collect();
+            k.sort();
+            keys.push(k);
+        }
+        assert_eq!(keys[0], keys[1], "English and German have the same keys");
+    }
+}

@@ -1,0 +1,61 @@
+//! `lantern.text`: a text of the mods' locale files in the game's language, with its arguments.
+//!
+//! A bare key is the calling mod's (`"rats_left"` in `rats` is `rats:rats_left`); another mod's is
+//! written with its namespace. The result is charged to the script by its bytes.
+
+use super::{Api, ModCx};
+use crate::content::TextArg;
+use crate::lua::bridge::with_game;
+
+/// The most arguments one call fills: a text has a handful.
+const MOST_ARGS: usize = 64;
+
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    let c = cx.clone();
+    api.function(
+        "text",
+        &[("key", "string"), ("args", "table<string, string|integer>?")],
+        Some("string"),
+        "The text `key` of your mod's `locale/<language>.toml` (another mod's as `mod:key`) in the game's language, its `{name}` arguments filled from `args`; a plural form is chosen by `args.count`. A text no language has reads `[missing text mod:key]`. Write a handler's messages with it: `lantern.log(lantern.text(\"rats_left\", { count = n }))`.",
+        move |lua, (key, args): (String, Option<mlua::Table>)| {
+            let key = if key.contains(':') { key } else { format!("{}:{key}", c.mod_id) };
+            let mut filled: Vec<(String, TextArg)> = Vec::new();
+            if let Some(args) = args {
+                for pair in args.pairs::<String, mlua::Value>() {
+                    let (name, value) = pair?;
+                    if filled.len() == MOST_ARGS {
+                        return Err(mlua::Error::runtime(format!(
+                            "lantern.text fills at most {MOST_ARGS} arguments"
+                        )));
+                    }
+                    let value = match value {
+                        mlua::Value::Integer(n) => TextArg::Num(n),
+                        mlua::Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => {
+                            TextArg::Num(n as i64)
+                        }
+                        mlua::Value::String(s) => TextArg::Str(s.to_string_lossy()),
+                        other => TextArg::Str(other.to_string()?),
+                    };
+                    crate::lua::budget::charge_bytes(lua, name.len())?;
+                    filled.push((name, value));
+                }
+            }
+            let args: Vec<(&str, TextArg)> =
+                filled.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            let text = match with_game(|g| g.text(&key, &args)) {
+                Ok(text) => text,
+                // While the mods load there is no game yet: the mod's own language.
+                Err(_) => match c.shared.borrow().content.as_ref() {
+                    Some(content) => content.text(&key, &args),
+                    None => {
+                        return Err(mlua::Error::runtime(
+                            "lantern.text works once the mods are loaded (in a handler, an action or a check)",
+                        ))
+                    }
+                },
+            };
+            crate::lua::budget::charge_bytes(lua, text.len())?;
+            Ok(text)
+        },
+    )
+}

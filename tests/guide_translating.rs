@@ -1,0 +1,188 @@
+//! The translating chapter of the guide is run: its blocks marked `file=...` become two mods (a mod
+//! and a translation mod of it) beside core; `lantern check` finds nothing, the mod's own tests
+//! pass, and the same game plays in English, German and French to the same state hash. The
+//! reference game plays in German and English to the same hash, across processes. And each kind
+//! of translation mistake is reported at its place.
+
+mod common;
+
+use common::world::copy_dir;
+use common::{lantern, lantern_with_input, root};
+use lantern::content::TextArg;
+use std::path::Path;
+
+/// The chapter's blocks that name a file, written under `dir`.
+fn write_chapter(dir: &Path) -> usize {
+    let chapter = std::fs::read_to_string(root().join("docs/guide/07-translating.md")).unwrap();
+    let mut current: Option<(String, String)> = None;
+    let mut written = 0;
+    for line in chapter.lines() {
+        match (&mut current, line) {
+            (None, l) if l.starts_with("```") && l.contains(" file=") => {
+                let path = l.split(" file=").nth(1).unwrap().trim().to_string();
+                current = Some((path, String::new()));
+            }
+            (Some(_), "```") => {
+                let (path, text) = current.take().unwrap();
+                let path = dir.join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+                written += 1;
+            }
+            (Some((_, text)), l) => {
+                text.push_str(l);
+                text.push('\n');
+            }
+            _ => {}
+        }
+    }
+    written
+}
+
+fn chapter_mods() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    assert_eq!(write_chapter(dir.path()), 8, "the chapter's files");
+    dir
+}
+
+#[test]
+fn the_chapters_mods_check_cleanly_and_their_tests_pass() {
+    let dir = chapter_mods();
+    let out = lantern(&["check", "--mods", "."], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stderr}{stdout}");
+    assert!(
+        stdout.contains("0 errors, 0 warnings in 3 mods"),
+        "{stderr}{stdout}"
+    );
+    let out = lantern(&["test", "--mods", ".", "rats"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn a_translation_mod_adds_a_third_language_and_the_game_stays_the_same() {
+    let dir = chapter_mods();
+    let mut hashes = Vec::new();
+    for lang in ["en", "de", "fr"] {
+        let mut world = lantern::load::load_world(dir.path(), Default::default());
+        assert!(!world.has_errors());
+        let mut g = world.start(5);
+        g.set_language(lang);
+        let rat = g.content().creatures[&lantern::id::Id::new("rats", "sewer_rat")]
+            .name
+            .clone();
+        let left = g.text("rats:rats_left", &[("count", TextArg::Num(1))]);
+        let (want_rat, want_left) = match lang {
+            "en" => ("Sewer Rat", "1 rat left to catch."),
+            "de" => ("Kanalratte", "Noch 1 Ratte zu fangen."),
+            _ => ("Rat d'égout", "Encore 1 rat à attraper."),
+        };
+        assert_eq!(
+            (rat.as_str(), left.as_str()),
+            (want_rat, want_left),
+            "{lang}"
+        );
+        for _ in 0..4 {
+            g.verb("next", &[]).ok();
+            while g.in_combat() {
+                g.verb("attack", &[]).unwrap();
+            }
+        }
+        let said = g.take_messages().join("\n");
+        // lantern's and core's own lines have German, not French: French players read English.
+        let entered = match lang {
+            "de" => "Du betrittst Kellertreppe.",
+            _ => "You enter Cellar Steps.",
+        };
+        assert!(said.contains(entered), "{lang}: {said}");
+        hashes.push(g.state_hash());
+    }
+    assert_eq!(hashes[0], hashes[1]);
+    assert_eq!(hashes[0], hashes[2]);
+}
+
+#[test]
+fn the_bundled_game_plays_in_german_and_english_to_the_same_hash_across_processes() {
+    let dir = common::core_only();
+    let commands = "next\nnext\nnext\nattack\nattack\nattack\nattack\nstatus\nhash\nquit\n";
+    let play = |lang: &str| {
+        let out = lantern_with_input(
+            &[
+                "play",
+                "--mods",
+                ".",
+                "--no-watch",
+                "--seed",
+                "4",
+                "--lang",
+                lang,
+            ],
+            dir.path(),
+            commands,
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (en, de) = (play("en"), play("de"));
+    let hash = |s: &str| {
+        s.lines()
+            .map(|l| l.trim_start_matches("> "))
+            .find(|l| l.len() == 16 && l.bytes().all(|b| b.is_ascii_hexdigit()))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no hash in\n{s}"))
+    };
+    assert_eq!(hash(&en), hash(&de), "en:\n{en}\nde:\n{de}");
+    assert!(en.contains("You enter Cellar Steps."), "{en}");
+    assert!(de.contains("Du betrittst Kellertreppe."), "{de}");
+    assert!(de.contains("Gesundheit"), "{de}");
+    assert!(de.contains("Ratte"), "{de}");
+    assert!(
+        !de.contains("You "),
+        "every line of the German game is German:\n{de}"
+    );
+}
+
+/// A mod with one of each translation mistake, and the message for each.
+#[test]
+fn every_translation_mistake_is_reported_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("tests/fixtures/locale/mistakes"), dir.path());
+    let out = lantern(&["check", "--mods", "."], dir.path());
+    let text = format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    common::expect_file(
+        &root().join("tests/fixtures/locale/mistakes.expected.txt"),
+        &text,
+    );
+    let out = lantern(&["check", "--mods", ".", "--format", "json"], dir.path());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let de = json["translations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["mod"] == "tavern" && t["language"] == "de")
+        .expect("tavern's German coverage");
+    assert_eq!(de["texts"], 5, "{de}");
+    assert_eq!(de["translated"], 3, "{de}");
+    assert_eq!(
+        de["missing"],
+        serde_json::json!(["items.mead.name", "wares"]),
+        "{de}"
+    );
+}
