@@ -293,7 +293,20 @@ impl Live {
                 generation: self.generation(),
             };
         }
+        // Compared in the game's language, so a text that did not change is not counted.
+        if let Some(lang) = self.game.language() {
+            world.content = Arc::new(world.content.in_language(lang));
+        }
         let mut changes = describe_changes(self.game.content(), &world.content);
+        let texts = changed_locales(&self.sources, &world.sources);
+        if !texts.is_empty() {
+            let said = format!("texts changed: {}", texts.join(", "));
+            changes = if changes == "no changes" {
+                said
+            } else {
+                format!("{changes}; {said}")
+            };
+        }
         let scripts = changed_scripts(&self.sources, &world.sources);
         if !scripts.is_empty() {
             let said = format!(
@@ -396,9 +409,18 @@ fn registered_again(world: &crate::load::World, scripts: &[String]) -> String {
 }
 
 fn changed_scripts(old: &SourceMap, new: &SourceMap) -> Vec<String> {
+    changed_files(old, new, |path| path.ends_with(".lua"))
+}
+
+/// The locale files (`rats/locale/de.toml`) that changed, were added or were removed.
+fn changed_locales(old: &SourceMap, new: &SourceMap) -> Vec<String> {
+    changed_files(old, new, |path| path.contains("/locale/"))
+}
+
+fn changed_files(old: &SourceMap, new: &SourceMap, wanted: impl Fn(&str) -> bool) -> Vec<String> {
     let lua = |m: &SourceMap| -> BTreeMap<String, String> {
         m.files()
-            .filter(|(_, f)| f.path().ends_with(".lua"))
+            .filter(|(_, f)| wanted(f.path()))
             .map(|(_, f)| (f.path().to_string(), f.text().to_string()))
             .collect()
     };

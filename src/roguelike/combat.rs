@@ -15,7 +15,7 @@ pub(crate) fn attack(g: &mut Game, enemy: Option<usize>) -> VerbResult {
             .enemies()
             .next()
             .map(|(r, _)| r)
-            .ok_or("there is nothing to attack")?,
+            .ok_or_else(|| world::text(g, "nothing_to_attack", &[]))?,
     };
     if !g.creature(target).is_some_and(|c| c.alive()) {
         return Err(crate::Error::Refused(format!(
@@ -127,7 +127,7 @@ fn enemies_act(g: &mut Game) {
 pub(crate) fn flee(g: &mut Game) -> VerbResult {
     g.ready()?;
     if !g.in_combat() {
-        return Err("there is nothing to flee from".into());
+        return Err(world::text(g, "nothing_to_flee", &[]).into());
     }
     g.begin_turn();
     g.clear_enemies();

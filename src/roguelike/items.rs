@@ -48,7 +48,7 @@ pub(crate) fn talk(g: &mut Game) -> VerbResult {
     let npc = super::rooms::current_room(g)
         .and_then(|r| content.entry::<Room>("room", &r))
         .and_then(|r| r.npc.as_deref().and_then(Id::qualified))
-        .ok_or("there is nobody to talk to")?;
+        .ok_or_else(|| world::text(g, "nobody_to_talk_to", &[]))?;
     let def = content.creatures.get(&npc).ok_or("the NPC is gone")?;
     g.begin_turn();
     world::say(g, "you_talk_to", &[("npc", def.name.as_str().into())]);

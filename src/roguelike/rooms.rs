@@ -22,17 +22,17 @@ pub(crate) fn current_room(g: &Game) -> Option<Id> {
 pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
     g.ready()?;
     if g.in_combat() {
-        return Err("you cannot leave during a fight; `attack` or `flee`".into());
+        return Err(world::text(g, "leave_during_fight", &[]).into());
     }
     if let Some(e) = g.encounter() {
         if e.options.iter().any(|o| o.blocked.is_none()) {
-            return Err("choose an option of the encounter first (`choose N`)".into());
+            return Err(world::text(g, "choose_first", &[]).into());
         }
         // Every option is blocked: the player moves on instead of being trapped.
         g.leave_encounter()?;
     }
     if g.hazard().is_some() {
-        return Err("the hazard is not over: choose a route, `play` cards and `end` rounds".into());
+        return Err(world::text(g, "hazard_not_over", &[]).into());
     }
     let content = g.content().clone();
     let floors = world::floors(&content);
@@ -45,7 +45,7 @@ pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
         room = 0;
     }
     let Some(&(floor_id, floor_def)) = floors.get(floor) else {
-        return Err("the run is complete: there is no room left".into());
+        return Err(world::text(g, "run_complete", &[]).into());
     };
     let Some(room_id) = floor_def.rooms.get(room).and_then(|r| Id::qualified(r)) else {
         return Err(crate::Error::Refused(format!(

@@ -159,6 +159,13 @@ pub(crate) fn rules() -> Rules {
         .text("core:map_floor", &["floor", "depth"])
         .text("core:you_are_here", &[])
         .text("core:run_over", &["where", "turn", "count"])
+        .text("core:leave_during_fight", &[])
+        .text("core:choose_first", &[])
+        .text("core:hazard_not_over", &[])
+        .text("core:run_complete", &[])
+        .text("core:nothing_to_attack", &[])
+        .text("core:nothing_to_flee", &[])
+        .text("core:nobody_to_talk_to", &[])
         .verb("next", &[], "Enters the next room (and the next floor when this one is done).", |g, _| {
             done(super::enter_next_room(g))
         })
@@ -326,8 +333,13 @@ pub(crate) fn floor_name(content: &Content, id: &Id, floor: &Floor) -> String {
     content.text_of("floors", id, "name", written)
 }
 
+/// The reference game's text `key` of `core`'s locale files, with `args`.
+pub(crate) fn text(g: &Game, key: &str, args: &[(&str, TextArg)]) -> String {
+    g.text(&format!("core:{key}"), args)
+}
+
 /// Says the reference game's message `key` of `core`'s locale files, with `args`.
 pub(crate) fn say(g: &mut Game, key: &str, args: &[(&str, TextArg)]) {
-    let line = g.text(&format!("core:{key}"), args);
+    let line = text(g, key, args);
     g.say(line);
 }
