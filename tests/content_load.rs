@@ -239,15 +239,27 @@ fn the_editor_schema_knows_what_a_games_table_keys_read() {
 }
 
 #[test]
-fn docs_writes_both_schemas() {
+fn docs_writes_every_schema() {
     let dir = tempfile::tempdir().unwrap();
     let out = common::lantern(&["docs", "--schema", "schema"], dir.path());
     assert!(out.status.success());
-    for name in ["lantern-data.schema.json", "lantern-mod.schema.json"] {
+    for name in [
+        "lantern-data.schema.json",
+        "lantern-mod.schema.json",
+        "lantern-locale.schema.json",
+    ] {
         let text = std::fs::read_to_string(dir.path().join("schema").join(name)).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["$schema"], "http://json-schema.org/draft-07/schema#");
     }
+    // A locale file's plural forms are CLDR's, `other` among them always.
+    let text =
+        std::fs::read_to_string(dir.path().join("schema/lantern-locale.schema.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let plural = &v["definitions"]["plural"];
+    assert_eq!(plural["required"], serde_json::json!(["other"]));
+    assert_eq!(plural["additionalProperties"], false);
+    assert!(plural["properties"]["few"].is_object());
 }
 
 /// Every card effect the bundled mods write is one the editor schema offers, `preserve` included.

@@ -410,23 +410,38 @@ fn an_atomic_save_by_rename_is_seen() {
 #[test]
 fn an_edited_locale_file_is_picked_up_and_the_game_keeps_its_language() {
     let mut s = Session::new(&[
-        ("data/items.toml", "[[items]]\nid = \"cheese\"\nname = \"Cheese\"\n"),
+        (
+            "data/items.toml",
+            "[[items]]\nid = \"cheese\"\nname = \"Cheese\"\n",
+        ),
         ("locale/de.toml", "[items.cheese]\nname = \"Käse\"\n"),
     ]);
     s.live.game_mut().set_language("de");
-    let cheese = |s: &Session| s.live.game().content().items[&id("test:cheese")].name.clone();
+    let cheese = |s: &Session| {
+        s.live.game().content().items[&id("test:cheese")]
+            .name
+            .clone()
+    };
     assert_eq!(cheese(&s), "Käse");
-    s.write("test/locale/de.toml", "[items.cheese]\nname = \"Bergkäse\"\n");
+    s.write(
+        "test/locale/de.toml",
+        "[items.cheese]\nname = \"Bergkäse\"\n",
+    );
     let report = s.reload_ok();
     assert_eq!(cheese(&s), "Bergkäse", "{}", report.summary);
     assert!(
-        report.summary.ends_with("~1 item; texts changed: test/locale/de.toml"),
+        report
+            .summary
+            .ends_with("~1 item; texts changed: test/locale/de.toml"),
         "{}",
         report.summary
     );
     assert_eq!(s.live.game().language(), Some("de"));
     // A new language added by a file of its own.
-    s.write("test/locale/fr.toml", "[items.cheese]\nname = \"Fromage\"\n");
+    s.write(
+        "test/locale/fr.toml",
+        "[items.cheese]\nname = \"Fromage\"\n",
+    );
     s.reload_ok();
     s.live.game_mut().set_language("fr");
     assert_eq!(cheese(&s), "Fromage");

@@ -32,16 +32,7 @@ pub(super) fn run(
         println!("wrote {}", path.display());
     }
     if let Some(dir) = schema {
-        let files = [
-            (
-                "lantern-data.schema.json",
-                crate::content::schema::data_schema_for(rules.defs()),
-            ),
-            (
-                "lantern-mod.schema.json",
-                crate::content::schema::manifest_schema(),
-            ),
-        ];
+        let files = crate::content::schema::editor_schemas(rules.defs());
         if let Err(code) = make_folder(dir) {
             return code;
         }

@@ -256,17 +256,7 @@ fn editor_files(dir: &std::path::Path, rules: &crate::host::Rules) -> std::io::R
     std::fs::create_dir_all(&tools)?;
     let defs = crate::lua::defs::generate_for(rules).map_err(std::io::Error::other)?;
     std::fs::write(tools.join("lantern.d.lua"), defs)?;
-    let schemas = [
-        (
-            "lantern-data.schema.json",
-            crate::content::schema::data_schema_for(rules.defs()),
-        ),
-        (
-            "lantern-mod.schema.json",
-            crate::content::schema::manifest_schema(),
-        ),
-    ];
-    for (name, schema) in schemas {
+    for (name, schema) in crate::content::schema::editor_schemas(rules.defs()) {
         let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
         std::fs::write(tools.join(name), text)?;
     }
@@ -308,4 +298,9 @@ path = "./.lantern/lantern-data.schema.json"
 include = ["mod.toml"]
 [rule.schema]
 path = "./.lantern/lantern-mod.schema.json"
+
+[[rule]]
+include = ["locale/**/*.toml"]
+[rule.schema]
+path = "./.lantern/lantern-locale.schema.json"
 "#;

@@ -309,6 +309,54 @@ pub(crate) fn manifest_schema() -> Value {
             "depends": { "type": "array", "items": dep, "description": "loaded first; required" },
             "optional": { "type": "array", "items": dep, "description": "loaded first when present" },
             "conflicts": { "type": "array", "items": dep, "description": "refuse to load both" },
+            "language": { "type": "string", "pattern": "^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$", "description": "the language the mod's data is written in (`en` when not said): a language tag such as `de` or `zh-Hans`" },
+            "untranslated": { "type": "array", "items": { "type": "string" }, "description": "text keys that read the same in every language (`brand`, or `names.*`): no translation is asked for them" },
         }
     })
+}
+
+/// The schema of a locale file (`locale/de.toml`): texts by key, nested tables as dotted keys, a
+/// table of plural forms with `other` as one text.
+pub(crate) fn locale_schema() -> Value {
+    let text = json!({ "type": "string", "description": "a text; `{name}` is an argument, `{{` and `}}` are braces" });
+    let forms: serde_json::Map<String, Value> = crate::content::locale::PLURAL_FORMS
+        .iter()
+        .map(|f| (f.to_string(), text.clone()))
+        .collect();
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "lantern locale file",
+        "description": "a mod's texts in one language, by key: `locale/<language>.toml` for the mod's own, `locale/<mod>/<language>.toml` for another mod's",
+        "$ref": "#/definitions/table",
+        "definitions": {
+            "text": text,
+            "plural": {
+                "type": "object",
+                "description": "plural forms, chosen by the `count` argument and the language's rules",
+                "required": ["other"],
+                "additionalProperties": false,
+                "properties": forms,
+            },
+            "table": {
+                "type": "object",
+                "additionalProperties": { "anyOf": [
+                    { "$ref": "#/definitions/text" },
+                    { "$ref": "#/definitions/plural" },
+                    { "$ref": "#/definitions/table" },
+                ] },
+            },
+        },
+    })
+}
+
+/// Every schema an editor validates a mod's files with, by file name: data files, manifests and
+/// locale files.
+pub(crate) fn editor_schemas(
+    rules: &crate::content::declare::Declarations,
+) -> [(&'static str, Value); 3] {
+    [
+        ("lantern-data.schema.json", data_schema_for(rules)),
+        ("lantern-mod.schema.json", manifest_schema()),
+        ("lantern-locale.schema.json", locale_schema()),
+    ]
 }

@@ -16,6 +16,9 @@ mod text;
 pub use check::Coverage;
 pub(crate) use read::{read_mod, LocaleFile};
 pub(crate) use text::Text;
+
+/// The plural forms a locale file's table may hold, CLDR's categories.
+pub(crate) const PLURAL_FORMS: [&str; 6] = text::CATEGORIES;
 pub use text::TextArg;
 
 use crate::content::Content;
