@@ -6,7 +6,7 @@
 //! farm inside its door: an action list that fails rolls the farm back, and saves, the state hash
 //! and hot reload carry it.
 
-use lantern::content::Value;
+use lantern::content::{TextArg, Value};
 use lantern::game::Game;
 use lantern::host::{Effects, Param, Problem, Rules, Vocabulary};
 use serde::{Deserialize, Serialize};
@@ -73,6 +73,13 @@ pub(crate) fn new_farm() -> Farm {
 /// Harvest's vocabulary.
 pub(crate) fn rules() -> Rules {
     Vocabulary::new("farm", new_farm())
+        // What Harvest's code says, from the valley mod's locale files.
+        .text("valley:farm_loses", &["count"])
+        .text("valley:farm_earns", &["count"])
+        .text("valley:farm_pays", &["count"])
+        .text("valley:you_plant", &["crop"])
+        .text("valley:you_sell", &["amount", "count"])
+        .text("valley:reputation_up", &[])
         // A farm has no creatures or inventories: mods use the farm's actions and checks instead.
         .without_creatures()
         .table::<Crop>("crops", "crop")
@@ -135,7 +142,7 @@ pub(crate) fn rules() -> Rules {
             |fx, args| {
                 let lost = args.int("amount").clamp(0, fx.state().money);
                 fx.state_mut().money -= lost;
-                fx.say(format!("The farm loses {lost} coins."));
+                say(fx, "farm_loses", &[("count", lost.into())]);
                 Ok(())
             },
         )
@@ -146,7 +153,7 @@ pub(crate) fn rules() -> Rules {
             |fx, args| {
                 let amount = args.int("amount").max(0);
                 fx.state_mut().money = fx.state().money.saturating_add(amount);
-                fx.say(format!("The farm earns {amount} coins."));
+                say(fx, "farm_earns", &[("count", amount.into())]);
                 Ok(())
             },
         )
@@ -161,7 +168,8 @@ pub(crate) fn rules() -> Rules {
                         .content()
                         .entry("crop", &crop)
                         .ok_or_else(|| format!("there is no crop `{crop}`"))?;
-                    (c.name.clone(), c.seed_price)
+                    let name = fx.content().text_of("crops", &crop, "name", &c.name);
+                    (name, c.seed_price)
                 };
                 if fx.state().plots.len() >= PLOTS {
                     return Err(format!("all {PLOTS} plots are planted"));
@@ -172,7 +180,7 @@ pub(crate) fn rules() -> Rules {
                     crop: crop.to_string(),
                     planted: day,
                 });
-                fx.say(format!("You plant {name}."));
+                say(fx, "you_plant", &[("crop", name.into())]);
                 Ok(())
             },
         )
@@ -207,7 +215,11 @@ pub(crate) fn rules() -> Rules {
                 let farm = fx.state_mut();
                 farm.barn.insert(crop.to_string(), held - amount);
                 farm.money = farm.money.saturating_add(money);
-                fx.say(format!("You sell {amount} for {money} coins."));
+                say(
+                    fx,
+                    "you_sell",
+                    &[("amount", amount.into()), ("count", money.into())],
+                );
                 fx.raise(
                     "crop_sold",
                     &[
@@ -300,7 +312,7 @@ pub(crate) fn rules() -> Rules {
         // A handler in Rust: the game's own reaction to an event, beside the mods' triggers.
         .on("quest_completed", |fx, _| {
             fx.state_mut().reputation += 1;
-            fx.say("The valley thinks better of your farm.");
+            say(fx, "reputation_up", &[]);
             Ok(())
         })
         .reconcile(|farm, content| {
@@ -427,8 +439,14 @@ fn pay(fx: &mut Effects<'_, Farm>, amount: i64) -> Result<(), String> {
         return Err(format!("the farm has {has} coins, not {amount}"));
     }
     fx.state_mut().money = has - amount;
-    fx.say(format!("The farm pays {amount} coins."));
+    say(fx, "farm_pays", &[("count", amount.into())]);
     Ok(())
+}
+
+/// Says Harvest's line `key` from the valley mod's locale files, in the player's language.
+fn say(fx: &mut Effects<'_, Farm>, key: &str, args: &[(&str, TextArg)]) {
+    let line = fx.content().text(&format!("valley:{key}"), args);
+    fx.say(line);
 }
 
 /// The farm's work waits while a storm is being weathered.

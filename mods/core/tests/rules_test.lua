@@ -94,7 +94,7 @@ describe("the event queue", function()
   end)
 
   it("refuses a command that is not possible, and says why", function()
-    local g = lantern.test.game{ seed = 7, mods = { "core" } }
+    local g = lantern.test.game{ seed = 7, mods = { "core" }, lang = "en" }
     expect(function() g:attack() end).to_fail_with("nothing to attack")
   end)
 end)
