@@ -169,7 +169,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/content/resolve/vocabulary.rs", "action", 208),
     ("src/mods/order.rs", "load_order", 192),
     ("src/content/schema.rs", "data_schema_for", 181),
-    ("src/cli/views.rs", "hazard_view", 169),
     ("src/content/parse.rs", "read_host_entry", 165),
 ];
 

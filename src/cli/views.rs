@@ -1,6 +1,7 @@
 //! What the console shows of any game: its quests, the deck, the open encounter and hazard, and
 //! events in the log. Plain functions from the game to text.
 
+use crate::content::TextArg;
 use crate::game::{CreatureRef, Game};
 use crate::id::Id;
 
@@ -38,6 +39,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
     let run = game.hazard()?;
     let content = game.content();
     let h = content.hazards.get(&run.hazard)?;
+    let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
     let ptype = |id: &Id| {
         content
             .progress_types
@@ -45,73 +47,9 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
             .map(|p| p.name.clone())
             .unwrap_or_else(|| id.to_string())
     };
-    let list = |v: &[i64]| {
-        v.iter()
-            .map(|t| t.to_string())
-            .collect::<Vec<_>>()
-            .join("/")
-    };
     let mut out = String::new();
     if full {
-        out.push_str(&format!("[{}] {}\n  rounds {}", h.name, h.text, h.rounds));
-        out.push_str(&format!(
-            "\n  safe route: {} {}",
-            ptype(&h.safe.progress),
-            list(&h.safe.thresholds)
-        ));
-        if !h.choose_progress.is_empty() {
-            out.push_str(&format!(
-                " (or choose: {})",
-                h.choose_progress
-                    .iter()
-                    .map(ptype)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        out.push_str(&format!(
-            "\n  risk route, both required: {}",
-            h.risk
-                .iter()
-                .map(|m| format!("{} {}", ptype(&m.progress), list(&m.thresholds)))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ));
-        // FR-01 and FR-07: what a failed round costs, and what is different about the final one.
-        let finals = |ms: &[&crate::content::Meter]| {
-            ms.iter()
-                .map(|m| {
-                    let (last, rest) = m.thresholds.split_last().unwrap_or((&0, &[]));
-                    let before = rest.iter().max().copied().unwrap_or(0);
-                    format!(
-                        "{} {last}{}",
-                        ptype(&m.progress),
-                        if *last > before {
-                            format!(" (+{} on the round before)", last - before)
-                        } else {
-                            String::new()
-                        }
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(" and ")
-        };
-        out.push_str(&format!(
-            "\n  final round (round {}): safe {}; risk {}",
-            h.rounds,
-            finals(&[&h.safe]),
-            finals(&h.risk.iter().collect::<Vec<_>>())
-        ));
-        out.push_str(&format!(
-            "\n  a failed round costs: {}",
-            super::words::actions(content, &h.penalty)
-        ));
-        if !h.final_penalty.actions.is_empty() {
-            out.push_str(&format!(
-                "; a failed final round also: {}",
-                super::words::actions(content, &h.final_penalty)
-            ));
-        }
+        out.push_str(&hazard_rules(content, h));
     }
     if let Some(route) = run.route {
         let meters: Vec<String> = run
@@ -126,36 +64,50 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
             .iter()
             .map(|m| if *m { 'O' } else { 'X' })
             .collect();
+        let route = t(&format!("route_{}", route.name()), &[]);
         out.push_str(&format!(
-            "\n  {} route, round {} of {}: {}",
-            route.name(),
-            run.round + 1,
-            h.rounds,
-            meters.join(", ")
+            "\n  {}",
+            t(
+                "route_round",
+                &[
+                    ("route", route.into()),
+                    ("round", (run.round + 1).into()),
+                    ("rounds", h.rounds.into()),
+                    ("meters", meters.join(", ").into()),
+                ]
+            )
         ));
         if run.focus > 0 {
-            out.push_str(&format!(", focus {}", run.focus));
+            out.push_str(&format!(", {}", t("focus", &[("focus", run.focus.into())])));
         }
         if !marks.is_empty() {
-            out.push_str(&format!(", marks {marks}"));
+            out.push_str(&format!(", {}", t("marks", &[("marks", marks.into())])));
         }
         let dice: Vec<String> = run
             .dice
             .iter()
             .map(|d| {
-                let face = crate::game::describe_face(d.face);
+                let face = crate::game::face_text(content, d.face);
                 match d.state {
                     crate::hazard::DieState::Available => face,
-                    crate::hazard::DieState::Spent => format!("({face} spent)"),
-                    crate::hazard::DieState::Exhausted => format!("({face} exhausted)"),
+                    state => t(
+                        "die_in_state",
+                        &[
+                            ("face", face.into()),
+                            ("state", t(state.name(), &[]).into()),
+                        ],
+                    ),
                 }
             })
             .collect();
-        out.push_str(&format!("\n  dice: {}", dice.join(" ")));
+        out.push_str(&format!(
+            "\n  {}",
+            t("dice", &[("dice", dice.join(" ").into())])
+        ));
     } else {
-        out.push_str("\n  choose a route: `route safe` or `route risk`");
+        out.push_str(&format!("\n  {}", t("choose_route", &[])));
     }
-    out.push_str("\n  hand:");
+    out.push_str(&format!("\n  {}", t("hand", &[])));
     for (i, id) in run.hand.iter().enumerate() {
         let Some(c) = content.cards.get(id) else {
             continue;
@@ -166,27 +118,35 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
             .as_ref()
             .map(|b| {
                 let cost = if b.cost == 0 {
-                    "free".to_string()
-                } else if b.cost == 1 {
-                    "1 die".to_string()
+                    t("free", &[])
                 } else {
-                    format!("{} dice", b.cost)
+                    t("dice_cost", &[("count", b.cost.into())])
                 };
                 let enchant = if c.enchant {
-                    format!("; ENCHANT, then every round: {}", words(&c.ongoing))
+                    format!(
+                        "; {}",
+                        t("enchant_then", &[("effects", words(&c.ongoing).into())])
+                    )
                 } else {
                     String::new()
                 };
-                format!("; bottom ({cost}): {}{enchant}", words(&b.effects))
+                let half = t(
+                    "bottom_half",
+                    &[("cost", cost.into()), ("effects", words(&b.effects).into())],
+                );
+                format!("; {half}{enchant}")
             })
             .unwrap_or_default();
-        out.push_str(&format!(
-            "\n    {}. {} [{}] top: {}{bottom}",
-            i + 1,
-            c.name,
-            c.color.name(),
-            words(&c.top)
-        ));
+        let line = t(
+            "card_line",
+            &[
+                ("n", (i + 1).into()),
+                ("card", c.name.as_str().into()),
+                ("color", t(c.color.name(), &[]).into()),
+                ("effects", words(&c.top).into()),
+            ],
+        );
+        out.push_str(&format!("\n    {line}{bottom}"));
     }
     if !run.enchanted.is_empty() {
         let names: Vec<String> = run
@@ -194,14 +154,108 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
             .iter()
             .filter_map(|id| content.cards.get(id).map(|c| c.name.clone()))
             .collect();
-        out.push_str(&format!("\n  enchantments: {}", names.join(", ")));
+        out.push_str(&format!(
+            "\n  {}",
+            t("enchantments", &[("cards", names.join(", ").into())])
+        ));
     }
-    out.push_str(&format!(
-        "\n  deck {}, discard {}",
-        run.deck.len(),
-        run.discard.len()
-    ));
+    let piles = [
+        ("deck", run.deck.len().into()),
+        ("discard", run.discard.len().into()),
+    ];
+    out.push_str(&format!("\n  {}", t("deck_and_discard", &piles)));
     Some(out.trim_start_matches('\n').to_string())
+}
+
+/// A hazard's text, routes, thresholds and penalties: what the player reads before choosing.
+fn hazard_rules(content: &crate::content::Content, h: &crate::content::Hazard) -> String {
+    let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
+    let ptype = |id: &Id| {
+        content
+            .progress_types
+            .get(id)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let and = format!(" {} ", t("and", &[]));
+    let mut out = String::new();
+    out.push_str(&format!(
+        "[{}] {}\n  {}",
+        h.name,
+        h.text,
+        t("hazard_rounds", &[("rounds", h.rounds.into())])
+    ));
+    let meter = format!("{} {}", ptype(&h.safe.progress), list(&h.safe.thresholds));
+    out.push_str(&format!(
+        "\n  {}",
+        t("safe_route", &[("meter", meter.into())])
+    ));
+    if !h.choose_progress.is_empty() {
+        let kinds: Vec<String> = h.choose_progress.iter().map(ptype).collect();
+        out.push_str(&format!(
+            " {}",
+            t("or_choose", &[("kinds", kinds.join(", ").into())])
+        ));
+    }
+    let risk: Vec<String> = h
+        .risk
+        .iter()
+        .map(|m| format!("{} {}", ptype(&m.progress), list(&m.thresholds)))
+        .collect();
+    out.push_str(&format!(
+        "\n  {}",
+        t("risk_route", &[("meters", risk.join(&and).into())])
+    ));
+    // FR-01 and FR-07: what a failed round costs, and what is different about the final one.
+    let finals = |ms: &[&crate::content::Meter]| {
+        ms.iter()
+            .map(|m| {
+                let (last, rest) = m.thresholds.split_last().unwrap_or((&0, &[]));
+                let before = rest.iter().max().copied().unwrap_or(0);
+                let more = if *last > before {
+                    format!(
+                        " {}",
+                        t("on_the_round_before", &[("more", (last - before).into())])
+                    )
+                } else {
+                    String::new()
+                };
+                format!("{} {last}{more}", ptype(&m.progress))
+            })
+            .collect::<Vec<_>>()
+            .join(&and)
+    };
+    let risk = finals(&h.risk.iter().collect::<Vec<_>>());
+    out.push_str(&format!(
+        "\n  {}",
+        t(
+            "final_round",
+            &[
+                ("round", h.rounds.into()),
+                ("safe", finals(&[&h.safe]).into()),
+                ("risk", risk.into())
+            ]
+        )
+    ));
+    let costs = super::words::actions(content, &h.penalty);
+    out.push_str(&format!(
+        "\n  {}",
+        t("round_costs", &[("actions", costs.into())])
+    ));
+    if !h.final_penalty.actions.is_empty() {
+        let also = super::words::actions(content, &h.final_penalty);
+        out.push_str(&format!(
+            "; {}",
+            t("final_round_also", &[("actions", also.into())])
+        ));
+    }
+    out
 }
 
 /// The personal deck a hazard draws from: each card once, with its copies, colour and class.
@@ -215,18 +269,21 @@ pub(super) fn deck(game: &Game) -> String {
         }
     }
     if counts.is_empty() {
-        return "your deck is empty".into();
+        return game.text("deck_empty", &[]);
     }
-    let mut out = format!("{} cards:", game.state().deck.len());
+    let mut out = game.text("deck_cards", &[("count", game.state().deck.len().into())]);
     for (id, n) in counts {
         match content.cards.get(id) {
             Some(c) => out.push_str(&format!(
                 "\n  {} x{n} [{}, {}]  ({id})",
                 c.name,
-                c.color.name(),
+                content.text(c.color.name(), &[]),
                 c.class.name()
             )),
-            None => out.push_str(&format!("\n  {id} x{n} (no longer in the mods)")),
+            None => out.push_str(&format!(
+                "\n  {id} x{n} ({})",
+                game.text("no_longer_in_mods", &[])
+            )),
         }
     }
     out
@@ -240,7 +297,17 @@ pub(super) fn encounter_text(game: &Game, stuck: &str) -> Option<String> {
     for (i, o) in e.options.iter().enumerate() {
         match &o.blocked {
             None => out.push_str(&format!("\n  {}. {}", i + 1, o.text)),
-            Some(reason) => out.push_str(&format!("\n  {}. {} (blocked: {reason})", i + 1, o.text)),
+            Some(reason) => {
+                let option = format!("{}. {}", i + 1, o.text);
+                let line = game.text(
+                    "blocked",
+                    &[
+                        ("option", option.into()),
+                        ("reason", reason.as_str().into()),
+                    ],
+                );
+                out.push_str(&format!("\n  {line}"));
+            }
         }
     }
     if e.options.iter().all(|o| o.blocked.is_some()) {
@@ -252,7 +319,7 @@ pub(super) fn encounter_text(game: &Game, stuck: &str) -> Option<String> {
 pub(super) fn quests(game: &Game) -> String {
     let s = game.state();
     if s.quests.is_empty() {
-        return "no quests started".into();
+        return game.text("no_quests", &[]);
     }
     s.quests
         .iter()
@@ -263,7 +330,11 @@ pub(super) fn quests(game: &Game) -> String {
                 q.map(|q| q.name.as_str()).unwrap_or("?"),
                 p.count,
                 q.map_or(0, |q| q.count),
-                if p.done { " done" } else { "" }
+                if p.done {
+                    format!(" {}", game.text("quest_done", &[]))
+                } else {
+                    String::new()
+                }
             )
         })
         .collect::<Vec<_>>()

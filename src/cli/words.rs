@@ -1,9 +1,10 @@
-//! Actions and card effects in the player's words: "deals 3 fire damage to the target",
-//! "+3 Force", for what the game shows (a hazard's penalties, a card's actions, what a rule did).
-//! Plain functions from content to text; nothing here changes the game.
+//! Actions and card effects in the player's words, in the game's language: "3 fire damage to the
+//! target", "+3 Force", for what the console shows (a hazard's penalties, a card's effects). Plain
+//! functions from content to text; nothing here changes the game. The words are lantern's own
+//! texts (`src/content/locale/builtin/`).
 
 use crate::content::CardEffect;
-use crate::content::{Action, ActionList, Content, Who};
+use crate::content::{Action, ActionList, Content, TextArg, Who};
 use crate::id::Id;
 
 fn item_name(content: &Content, id: &Id) -> String {
@@ -20,75 +21,6 @@ fn progress_name(content: &Content, id: &Id) -> String {
         .map_or_else(|| id.to_string(), |p| p.name.clone())
 }
 
-fn whom(who: Who) -> &'static str {
-    match who {
-        Who::Bearer => "you",
-        Who::Target => "the target",
-        Who::Player => "you",
-        Who::Source => "the source",
-    }
-}
-
-/// One action, as the player reads it.
-pub(super) fn action(content: &Content, action: &Action) -> String {
-    match action {
-        Action::Damage {
-            amount,
-            damage_type,
-            target,
-        } => format!("{amount} {damage_type} damage to {}", whom(*target)),
-        Action::Heal { amount, target } => match target {
-            Who::Bearer | Who::Player => format!("heals {amount}"),
-            other => format!("heals {} {amount}", whom(*other)),
-        },
-        Action::GiveItem { item, count, .. } => format!("+{count} {}", item_name(content, item)),
-        Action::TakeItem { item, count, .. } => format!("-{count} {}", item_name(content, item)),
-        Action::GiveRandomItems { tag, count, .. } => {
-            format!("+{count} random {}", tag_name(content, tag))
-        }
-        Action::TakeRandomItems { tag, count, .. } => {
-            format!("-{count} random {}", tag_name(content, tag))
-        }
-        Action::DamageRandomItems {
-            tag,
-            property,
-            amount,
-            count,
-            ..
-        } => format!("-{amount} {property} to {count} {}", tag_name(content, tag)),
-        Action::StartQuest { quest } => format!(
-            "starts the quest {}",
-            content
-                .quests
-                .get(quest)
-                .map_or_else(|| quest.to_string(), |q| q.name.clone())
-        ),
-        Action::EmitEvent { event, .. } => format!("raises {}", content.events.get(*event).name),
-        Action::UnlockCard { card, count } => {
-            let name = content
-                .cards
-                .get(card)
-                .map_or_else(|| card.to_string(), |c| c.name.clone());
-            if *count == 1 {
-                format!("{name} joins your deck")
-            } else {
-                format!("{count} {name} join your deck")
-            }
-        }
-        Action::SetDie { die, face, state } => {
-            let mut parts = Vec::new();
-            if let Some(face) = face {
-                parts.push(face.map_or("X".to_string(), |c| c.name().to_string()));
-            }
-            if let Some(state) = state {
-                parts.push(state.name().to_string());
-            }
-            format!("die {die} becomes {}", parts.join(" and "))
-        }
-        Action::Custom { id, .. } | Action::Game { id, .. } => id.to_string(),
-    }
-}
-
 fn tag_name(content: &Content, tag: &Id) -> String {
     content
         .tags
@@ -96,10 +28,120 @@ fn tag_name(content: &Content, tag: &Id) -> String {
         .map_or_else(|| tag.to_string(), |t| t.name.clone())
 }
 
+fn whom(content: &Content, who: Who) -> String {
+    content.text(
+        match who {
+            Who::Bearer | Who::Player => "you",
+            Who::Target => "the_target",
+            Who::Source => "the_source",
+        },
+        &[],
+    )
+}
+
+/// One action, as the player reads it.
+pub(super) fn action(content: &Content, action: &Action) -> String {
+    let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
+    match action {
+        Action::Damage {
+            amount,
+            damage_type,
+            target,
+        } => t(
+            "damage_to",
+            &[
+                ("amount", (*amount).into()),
+                ("damage_type", content.word(damage_type).into()),
+                ("whom", whom(content, *target).into()),
+            ],
+        ),
+        Action::Heal { amount, target } => match target {
+            Who::Bearer | Who::Player => t("heals", &[("amount", (*amount).into())]),
+            other => t(
+                "heals_whom",
+                &[
+                    ("whom", whom(content, *other).into()),
+                    ("amount", (*amount).into()),
+                ],
+            ),
+        },
+        Action::GiveItem { item, count, .. } => format!("+{count} {}", item_name(content, item)),
+        Action::TakeItem { item, count, .. } => format!("-{count} {}", item_name(content, item)),
+        Action::GiveRandomItems { tag, count, .. } | Action::TakeRandomItems { tag, count, .. } => {
+            let sign = if matches!(action, Action::GiveRandomItems { .. }) {
+                "+"
+            } else {
+                "-"
+            };
+            t(
+                "random_items",
+                &[
+                    ("sign", sign.into()),
+                    ("count", (*count).into()),
+                    ("tag", tag_name(content, tag).into()),
+                ],
+            )
+        }
+        Action::DamageRandomItems {
+            tag,
+            property,
+            amount,
+            count,
+            ..
+        } => t(
+            "wears_down",
+            &[
+                ("amount", (*amount).into()),
+                ("property", property.as_str().into()),
+                ("count", (*count).into()),
+                ("tag", tag_name(content, tag).into()),
+            ],
+        ),
+        Action::StartQuest { quest } => {
+            let name = content
+                .quests
+                .get(quest)
+                .map_or_else(|| quest.to_string(), |q| q.name.clone());
+            t("starts_quest", &[("quest", name.into())])
+        }
+        Action::EmitEvent { event, .. } => t(
+            "raises",
+            &[("event", content.events.get(*event).name.as_str().into())],
+        ),
+        Action::UnlockCard { card, count } => {
+            let name = content
+                .cards
+                .get(card)
+                .map_or_else(|| card.to_string(), |c| c.name.clone());
+            // The same words as the line the action says when it runs, without the full stop.
+            let line = t(
+                "joins_deck",
+                &[("count", (*count).into()), ("card", name.into())],
+            );
+            line.trim_end_matches('.').to_string()
+        }
+        Action::SetDie { die, face, state } => {
+            let mut parts = Vec::new();
+            if let Some(face) = face {
+                parts.push(face.map_or("X".to_string(), |c| t(c.name(), &[])));
+            }
+            if let Some(state) = state {
+                parts.push(t(state.name(), &[]));
+            }
+            let and = format!(" {} ", t("and", &[]));
+            t(
+                "die_becomes",
+                &[("die", (*die).into()), ("what", parts.join(&and).into())],
+            )
+        }
+        Action::Custom { id, .. } | Action::Game { id, .. } => id.to_string(),
+    }
+}
+
 /// An action list, joined: "2 physical damage to you, -5 Gold"; "nothing" when empty.
 pub(super) fn actions(content: &Content, list: &ActionList) -> String {
     if list.actions.is_empty() {
-        return "nothing".into();
+        return content.text("nothing", &[]);
     }
     list.actions
         .iter()
@@ -110,20 +152,24 @@ pub(super) fn actions(content: &Content, list: &ActionList) -> String {
 
 /// One card effect: "+3 Force", "focus +1", "draw 1".
 pub(super) fn effect(content: &Content, effect: &CardEffect) -> String {
+    let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
     match effect {
         CardEffect::Progress { kind, amount } => {
             format!("+{amount} {}", progress_name(content, kind))
         }
-        CardEffect::Focus { amount } => format!("focus +{amount}"),
-        CardEffect::Draw { count } => format!("draw {count}"),
-        CardEffect::Reroll { count } => format!("reroll {count}"),
-        CardEffect::TreatX { color } => format!("an X die becomes {}", color.name()),
-        CardEffect::ExhaustX { kind, amount } => format!(
-            "burn an X die for +{amount} {}",
-            progress_name(content, kind)
+        CardEffect::Focus { amount } => t("focus_plus", &[("amount", (*amount).into())]),
+        CardEffect::Draw { count } => t("draw", &[("count", (*count).into())]),
+        CardEffect::Reroll { count } => t("reroll", &[("count", (*count).into())]),
+        CardEffect::TreatX { color } => t("x_becomes", &[("color", t(color.name(), &[]).into())]),
+        CardEffect::ExhaustX { kind, amount } => t(
+            "burn_x",
+            &[
+                ("amount", (*amount).into()),
+                ("kind", progress_name(content, kind).into()),
+            ],
         ),
-        CardEffect::Refresh { count } => format!("refresh {count}"),
-        CardEffect::Preserve { count } => format!("the next {count} dice you pay are kept"),
+        CardEffect::Refresh { count } => t("refresh", &[("count", (*count).into())]),
+        CardEffect::Preserve { count } => t("preserve", &[("count", (*count).into())]),
         CardEffect::Action(entry) => action(content, &entry.action),
     }
 }
@@ -131,7 +177,7 @@ pub(super) fn effect(content: &Content, effect: &CardEffect) -> String {
 /// A card's effects, joined: "+1 Force, draw 1"; "nothing" when there are none.
 pub(super) fn effects(content: &Content, list: &[CardEffect]) -> String {
     if list.is_empty() {
-        return "nothing".into();
+        return content.text("nothing", &[]);
     }
     list.iter()
         .map(|e| effect(content, e))

@@ -807,7 +807,7 @@ impl Game {
             &[
                 ("who", name.as_str().into()),
                 ("amount", dealt.into()),
-                ("damage_type", damage_type.into()),
+                ("damage_type", self.content.word(damage_type).into()),
             ],
         );
         self.say(line);

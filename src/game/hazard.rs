@@ -95,11 +95,16 @@ impl Game {
         let id = run.hazard.clone();
         run.choose_route(hazard, route, progress, &mut self.hazard_streams(&id))?;
         self.begin_turn();
-        let faces: Vec<String> = run.dice.iter().map(|d| describe_face(d.face)).collect();
+        let faces: Vec<String> = run
+            .dice
+            .iter()
+            .map(|d| face_text(&content, d.face))
+            .collect();
+        let route_word = self.text(&format!("route_{}", route.name()), &[]);
         let line = self.text(
             "route_taken",
             &[
-                ("route", route.name().into()),
+                ("route", route_word.into()),
                 ("dice", faces.join(", ").into()),
             ],
         );
@@ -130,10 +135,15 @@ impl Game {
             .map(|c| c.name.clone())
             .unwrap_or_default();
         let which = if side == Side::Top { "top" } else { "bottom" };
+        // The event's payload keeps the engine's word; the line is in the player's language.
+        let half = content.word(which);
         let line = if did.is_empty() {
             self.text(
                 "card_changes_nothing",
-                &[("card", name.as_str().into()), ("half", which.into())],
+                &[
+                    ("card", name.as_str().into()),
+                    ("half", half.as_str().into()),
+                ],
             )
         } else {
             let changes = ("changes", did.join(", ").into());
@@ -141,7 +151,7 @@ impl Game {
                 "card_played",
                 &[
                     ("card", name.as_str().into()),
-                    ("half", which.into()),
+                    ("half", half.as_str().into()),
                     changes,
                 ],
             )
@@ -274,6 +284,14 @@ pub fn describe_face(face: crate::hazard::Face) -> String {
     }
 }
 
+/// A die's face in the content's language (`X` in every language).
+pub(crate) fn face_text(content: &crate::content::Content, face: crate::hazard::Face) -> String {
+    match face {
+        crate::hazard::Face::Color(c) => content.text(c.name(), &[]),
+        crate::hazard::Face::X => "X".into(),
+    }
+}
+
 /// What a play changed, in the player's words: progress, focus, cards drawn, dice turned, spent
 /// and refreshed, an enchantment placed.
 fn what_changed(
@@ -326,8 +344,9 @@ fn what_changed(
     }
     for (i, (now, was)) in after.dice.iter().zip(&before.dice).enumerate() {
         if now.face != was.face || now.state != was.state {
-            let face = super::describe_face(now.face);
-            let (die, state) = (("die", (i + 1).into()), ("state", now.state.name().into()));
+            let face = face_text(content, now.face);
+            let state = content.text(now.state.name(), &[]);
+            let (die, state) = (("die", (i + 1).into()), ("state", state.into()));
             out.push(if now.face != was.face {
                 content.text("die_now", &[die, ("face", face.into()), state])
             } else {

@@ -312,6 +312,16 @@ impl Content {
         self.locales.render(ns, key, self.language.as_deref(), args)
     }
 
+    /// One of lantern's own words (a damage type, a die's color or state, `top`) in the content's
+    /// language, or the word itself when lantern has no text for it.
+    pub(crate) fn word(&self, word: &str) -> String {
+        if self.locales.has(LANTERN, word) {
+            self.text(word, &[])
+        } else {
+            word.to_string()
+        }
+    }
+
     /// The text `field` of the entry `id` of the game's table `table` (`rooms`) in the content's
     /// language: its key is `<table>.<name>.<field>` in the ID's namespace, as the built-in
     /// tables' are; `written` (what the entry says) when no language has one. `written` may name a
@@ -348,6 +358,8 @@ mod tests {
             let texts = read::read_texts(text, crate::diag::FileId(0), &mut diags);
             assert!(diags.is_empty(), "{lang}: {diags:?}");
             let mut k: Vec<String> = texts.into_iter().map(|t| t.0).collect();
+            // lantern's keys are plain names: a dotted one is a key that fell into a table.
+            assert!(k.iter().all(|k| crate::id::is_ident(k)), "{lang}: {k:?}");
             k.sort();
             keys.push(k);
         }
