@@ -1,6 +1,8 @@
 //! Load + resolve of a large generated mod set, beside plain `toml::from_str` into `toml::Value` of
 //! the same files in the same run. Prints both figures and their ratio (target: under 2).
 //!
+//! Also times `Content::in_language` (a game switched to another language) beside the load.
+//!
 //! Run with `cargo bench --bench load`. Sizes: `LANTERN_BENCH_MODS` (200) and `LANTERN_BENCH_DEFS` (500).
 
 use lantern::content::{generate, load};
@@ -41,6 +43,7 @@ fn main() {
     let rounds = 5;
     let mut baseline = Vec::new();
     let mut lantern = Vec::new();
+    let mut translated = Vec::new();
     for _ in 0..rounds {
         let start = Instant::now();
         let mut n = 0;
@@ -56,12 +59,18 @@ fn main() {
         let loaded = load(&dir, &lantern::roguelike::rules().extensions());
         std::hint::black_box(&loaded.content);
         lantern.push(start.elapsed());
+
+        // A game switched to another language: the content copied with every text looked up.
+        let start = Instant::now();
+        std::hint::black_box(loaded.content.in_language("de"));
+        translated.push(start.elapsed());
     }
     let median = |v: &mut Vec<Duration>| {
         v.sort();
         v[v.len() / 2]
     };
     let (b, l) = (median(&mut baseline), median(&mut lantern));
+    let t = median(&mut translated);
     println!(
         "baseline  toml::from_str -> toml::Value : {:>8.1} ms",
         b.as_secs_f64() * 1e3
@@ -73,6 +82,11 @@ fn main() {
     println!(
         "ratio: {:.2} (target < 2)",
         l.as_secs_f64() / b.as_secs_f64()
+    );
+    println!(
+        "lantern   the content in another language : {:>8.1} ms ({:.2} of a load)",
+        t.as_secs_f64() * 1e3,
+        t.as_secs_f64() / l.as_secs_f64()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

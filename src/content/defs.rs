@@ -29,6 +29,8 @@ pub struct Rarity {
     pub name: String,
     /// Its order: lowest first.
     pub(crate) rank: i64,
+    /// The mod that declares it: its name is that mod's text `rarities.<id>.name`.
+    pub(crate) ns: String,
     /// Where it is defined.
     pub span: Span,
 }

@@ -140,6 +140,9 @@ pub struct Content {
     pub(crate) locales: Arc<locale::Locales>,
     /// The language the definitions' texts are in (`None`: each mod's default).
     pub(crate) language: Option<String>,
+    /// The content as the mods wrote it, when this one is in another language: what every
+    /// translation starts from.
+    pub(crate) untranslated: Option<Arc<Content>>,
 }
 
 /// The entries of a game's own tables, each in the game's type.

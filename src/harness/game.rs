@@ -102,10 +102,11 @@ pub(crate) fn constructor(
             ))
         })?;
         let symbols = crate::content::resolve::symbols_of(&prepared.content, &scripts.extensions());
-        let mut game = Game::new(prepared.content.clone(), seed);
-        if let Some(lang) = &lang {
-            game.set_language(lang);
-        }
+        let content = match &lang {
+            Some(lang) => prepared.content_in(lang),
+            None => prepared.content.clone(),
+        };
+        let mut game = Game::new(content, seed);
         scripts.attach_storage(&mut game);
         game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.

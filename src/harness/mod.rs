@@ -81,9 +81,21 @@ pub struct Prepared {
     pub(crate) folders: Vec<ModFolder>,
     /// The files the content was read from: its spans point here.
     pub sources: crate::diag::SourceMap,
+    /// The content in each language a test asked for, made once per run.
+    languages: Mutex<BTreeMap<String, Arc<Content>>>,
 }
 
 impl Prepared {
+    /// The content with its texts in `lang`, shared by every test game in that language.
+    pub(crate) fn content_in(&self, lang: &str) -> Arc<Content> {
+        let Ok(mut made) = self.languages.lock() else {
+            return Arc::new(self.content.in_language(lang));
+        };
+        made.entry(lang.to_string())
+            .or_insert_with(|| Arc::new(self.content.in_language(lang)))
+            .clone()
+    }
+
     /// A fresh game over this content with fresh scripts (what `lantern.test.game{}` makes
     /// before applying its options), or the scripts' problems rendered.
     pub fn game(&self, seed: u64, limits: Limits) -> Result<crate::game::Game, String> {
@@ -196,6 +208,7 @@ impl Harness {
                 content: world.content.clone(),
                 folders: world.folders.clone(),
                 sources: world.sources.clone(),
+                languages: Default::default(),
             }))
         };
         self.prepared

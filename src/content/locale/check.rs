@@ -49,8 +49,10 @@ impl Content {
     /// For every mod and every language its texts are translated into (by it or by another mod),
     /// how many of its texts that language has.
     pub fn coverage(&self) -> Vec<Coverage> {
+        let data = data_keys(self);
         let mut out = Vec::new();
         for (ns, space) in self.locales.spaces() {
+            let expected = expected(space, data.get(ns.as_str()));
             // A language some locale file gives (lantern's built-in German is no mod's work).
             let given =
                 |texts: &BTreeMap<String, super::Entry>| texts.values().any(|e| e.at.is_some());
@@ -59,7 +61,6 @@ impl Content {
                 .iter()
                 .filter(|(l, t)| **l != space.default && given(t))
             {
-                let expected = expected(space);
                 let missing: Vec<String> = expected
                     .iter()
                     .filter(|k| space.find_in(k, lang).is_none())
@@ -78,24 +79,41 @@ impl Content {
     }
 }
 
-impl Space {
-    /// The text of `key` in `lang` or its base language, without falling back to the default.
-    fn find_in(&self, key: &str, lang: &str) -> Option<&super::Entry> {
-        let base = lang.split(['-', '_']).next().unwrap_or(lang);
-        [lang, base]
-            .into_iter()
-            .find_map(|l| self.langs.get(l)?.get(key))
-    }
+/// The keys the data's written texts have, by namespace: the texts in each mod's own language
+/// that a translation gives again (a text that names a key is that key's).
+fn data_keys(content: &Content) -> BTreeMap<&str, BTreeSet<String>> {
+    let base = content.untranslated.as_deref().unwrap_or(content);
+    let mut keys: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    super::fields::each_text_read(base, |f| {
+        if f.text.is_empty() {
+            return;
+        }
+        let own = f.key();
+        let named = base
+            .locales
+            .space(f.ns)
+            .is_some_and(|s| s.aliases.contains_key(&own));
+        if !named {
+            if let Some((ns, _)) = base.locales.spaces().find(|(ns, _)| ns.as_str() == f.ns) {
+                keys.entry(ns.as_str()).or_default().insert(own);
+            }
+        }
+    });
+    keys
 }
 
-/// The keys every translation of `space` should have.
-fn expected(space: &Space) -> Vec<&str> {
-    space
+/// The keys every translation of `space` should have: its own language's locale file and its
+/// data's written texts, less what needs no translation.
+fn expected<'a>(space: &'a Space, data: Option<&'a BTreeSet<String>>) -> Vec<&'a str> {
+    let mut keys: BTreeSet<&str> = space
         .langs
         .get(&space.default)
         .into_iter()
         .flat_map(|t| t.keys())
         .map(String::as_str)
+        .collect();
+    keys.extend(data.into_iter().flatten().map(String::as_str));
+    keys.into_iter()
         .filter(|k| !space.is_untranslated(k))
         .collect()
 }
@@ -183,11 +201,14 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
             );
         }
     }
+    let data = data_keys(content);
+    let none = BTreeSet::new();
     for (ns, space) in locales.spaces() {
         let mut ctx = SpaceCheck {
             content,
             ns,
             space,
+            data: data.get(ns.as_str()).unwrap_or(&none),
             given: &given,
             dynamic: scripts.dynamic.contains(ns.as_str()),
             diags: &mut diags,
@@ -240,6 +261,8 @@ struct SpaceCheck<'a> {
     content: &'a Content,
     ns: &'a str,
     space: &'a Space,
+    /// The keys of the namespace's written data texts.
+    data: &'a BTreeSet<String>,
     given: &'a Given,
     dynamic: bool,
     diags: &'a mut Vec<Diagnostic>,
@@ -249,7 +272,7 @@ impl SpaceCheck<'_> {
     /// Whether anything uses `key`: a data text (as its own key or by naming it), a game's
     /// table entry, the game's code, lantern, a script.
     fn used(&self, key: &str) -> bool {
-        self.space.data_keys.contains(key)
+        self.data.contains(key)
             || self.space.aliases.values().any(|k| k == key)
             || self
                 .given
@@ -288,12 +311,13 @@ impl SpaceCheck<'_> {
             return self.lanterns_own();
         }
         let default = &self.space.default;
-        let own: Vec<&str> = self
+        let mut own: Vec<&str> = self
             .space
             .langs
             .get(default)
             .map(|t| t.keys().map(String::as_str).collect())
             .unwrap_or_default();
+        own.extend(self.data.iter().map(String::as_str));
         for (lang, texts) in &self.space.langs {
             for (key, entry) in texts {
                 let Some(at) = entry.at else { continue };
@@ -355,8 +379,8 @@ impl SpaceCheck<'_> {
                     continue;
                 }
                 let callers = self.given.get(&(self.ns.to_string(), key.clone()));
-                let from_data = self.space.data_keys.contains(key)
-                    || self.space.aliases.values().any(|k| k == key);
+                let from_data =
+                    self.data.contains(key) || self.space.aliases.values().any(|k| k == key);
                 let mut lacking: BTreeSet<&str> = BTreeSet::new();
                 for (given, _) in callers.into_iter().flatten() {
                     if let Some(given) = given {

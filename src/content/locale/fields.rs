@@ -1,103 +1,110 @@
 //! Every player-facing text of the data, with the key it has without being given one:
 //! `<table>.<name>.<field>` in the namespace of the definition's ID (`creatures.rat.name` of
 //! `rats`), options and their requirements numbered from 1 as a player sees them
-//! (`encounters.horse_race.options.1.text`, `...options.1.requirements.1.reason`).
+//! (`encounters.horse_race.options.1.text`, `...options.1.requirements.1.reason`). The key is
+//! made only when asked for: loading walks every text and looks at its first byte alone.
 
 use crate::content::Content;
 use crate::diag::Span;
-use crate::id::Id;
+use std::borrow::Cow;
 
-/// One text of the data: its namespace, its key, where its definition is, and the text itself.
-pub(crate) struct Field<'a> {
+/// One text of the data: whose it is, what its key is made of, where its definition is, and the
+/// text itself (`&mut String` to change it, `&str` to read it).
+pub(crate) struct Field<'a, T> {
     pub ns: &'a str,
-    pub key: String,
+    table: &'static str,
+    name: &'a str,
+    field: Cow<'static, str>,
     pub at: Span,
-    pub text: &'a mut String,
+    pub text: T,
 }
 
-/// Calls `f` with every text of the content's definitions, in a stable order.
-pub(crate) fn each_text(content: &mut Content, mut f: impl FnMut(Field<'_>)) {
-    let mut def = |table: &str, id: &Id, at: Span, fields: Vec<(&str, &mut String)>| {
-        for (name, text) in fields {
-            f(Field {
-                ns: id.namespace(),
-                key: format!("{table}.{}.{name}", id.name()),
-                at,
-                text,
-            });
+impl<T> Field<'_, T> {
+    /// `creatures.rat.name`.
+    pub(crate) fn key(&self) -> String {
+        format!("{}.{}.{}", self.table, self.name, self.field)
+    }
+}
+
+/// The texts of one registry, each of its definitions' `fields`.
+macro_rules! named {
+    ($content:ident, $emit:ident, $map:ident, $table:literal, [$($field:ident),+] $(, $m:tt)?) => {
+        for (id, d) in & $($m)? $content.$map {
+            fields_of!($emit, id, d, $table, [$($field),+] $(, $m)?);
         }
     };
-    for (id, t) in &mut content.tags {
-        def(
-            "tags",
-            id,
-            t.span,
-            vec![("name", &mut t.name), ("description", &mut t.description)],
-        );
-    }
-    for (id, i) in &mut content.items {
-        def(
-            "items",
-            id,
-            i.span,
-            vec![("name", &mut i.name), ("description", &mut i.description)],
-        );
-    }
-    for (id, c) in &mut content.creatures {
-        def(
-            "creatures",
-            id,
-            c.span,
-            vec![("name", &mut c.name), ("description", &mut c.description)],
-        );
-    }
-    for (id, q) in &mut content.quests {
-        def(
-            "quests",
-            id,
-            q.span,
-            vec![("name", &mut q.name), ("description", &mut q.description)],
-        );
-    }
-    for (id, p) in &mut content.progress_types {
-        def("progress_types", id, p.span, vec![("name", &mut p.name)]);
-    }
-    for (id, h) in &mut content.hazards {
-        def(
-            "hazards",
-            id,
-            h.span,
-            vec![("name", &mut h.name), ("text", &mut h.text)],
-        );
-    }
-    for (id, c) in &mut content.cards {
-        def(
-            "cards",
-            id,
-            c.span,
-            vec![("name", &mut c.name), ("text", &mut c.text)],
-        );
-    }
-    for (id, e) in &mut content.encounters {
-        let mut fields: Vec<(String, &mut String)> = vec![
-            ("title".into(), &mut e.title),
-            ("description".into(), &mut e.description),
-        ];
-        for (n, o) in e.options.iter_mut().enumerate() {
-            fields.push((format!("options.{}.text", n + 1), &mut o.text));
-            for (m, r) in o.requirements.iter_mut().enumerate() {
-                if let Some(reason) = r.reason.as_mut() {
-                    fields.push((
-                        format!("options.{}.requirements.{}.reason", n + 1, m + 1),
-                        reason,
-                    ));
+}
+
+/// One definition's `fields`, one at a time (so the optional `mut` is not inside a repetition).
+macro_rules! fields_of {
+    ($emit:ident, $id:ident, $d:ident, $table:literal, [] $(, $m:tt)?) => {};
+    ($emit:ident, $id:ident, $d:ident, $table:literal, [$field:ident $(, $rest:ident)*] $(, $m:tt)?) => {
+        $emit(Field {
+            ns: $id.namespace(),
+            table: $table,
+            name: $id.name(),
+            field: Cow::Borrowed(stringify!($field)),
+            at: $d.span,
+            text: & $($m)? $d.$field,
+        });
+        fields_of!($emit, $id, $d, $table, [$($rest),*] $(, $m)?);
+    };
+}
+
+/// Walks every text of `$content` (`mut` to change them), calling `$f` with each [`Field`].
+macro_rules! walk {
+    ($content:expr, $f:ident $(, $m:tt)?) => {{
+        let content = $content;
+        for r in & $($m)? content.rarities {
+            $f(Field {
+                ns: &r.ns,
+                table: "rarities",
+                name: &r.id,
+                field: Cow::Borrowed("name"),
+                at: r.span,
+                text: & $($m)? r.name,
+            });
+        }
+        named!(content, $f, tags, "tags", [name, description] $(, $m)?);
+        named!(content, $f, items, "items", [name, description] $(, $m)?);
+        named!(content, $f, creatures, "creatures", [name, description] $(, $m)?);
+        named!(content, $f, quests, "quests", [name, description] $(, $m)?);
+        named!(content, $f, progress_types, "progress_types", [name] $(, $m)?);
+        named!(content, $f, hazards, "hazards", [name, text] $(, $m)?);
+        named!(content, $f, cards, "cards", [name, text] $(, $m)?);
+        named!(content, $f, encounters, "encounters", [title, description] $(, $m)?);
+        for (id, e) in & $($m)? content.encounters {
+            for (n, o) in (& $($m)? e.options).into_iter().enumerate() {
+                let field = Cow::Owned(format!("options.{}.text", n + 1));
+                $f(Field {
+                    ns: id.namespace(),
+                    table: "encounters",
+                    name: id.name(),
+                    field,
+                    at: e.span,
+                    text: & $($m)? o.text,
+                });
+                for (r, req) in (& $($m)? o.requirements).into_iter().enumerate() {
+                    if let Some(reason) = & $($m)? req.reason {
+                        let field = Cow::Owned(format!("options.{}.requirements.{}.reason", n + 1, r + 1));
+                        $f(Field {
+                            ns: id.namespace(),
+                            table: "encounters",
+                            name: id.name(),
+                            field,
+                            at: e.span,
+                            text: reason,
+                        });
+                    }
                 }
             }
         }
-        for (name, text) in fields {
-            def("encounters", id, e.span, vec![(name.as_str(), text)]);
-        }
-    }
+    }};
+}
+
+/// Calls `f` with every text of the content's definitions, to change it, in a stable order.
+pub(crate) fn each_text(content: &mut Content, mut f: impl FnMut(Field<'_, &mut String>)) {
+    walk!(&mut *content, f, mut);
     // Dispatch reads quests from a dense copy: it shows what the registry shows.
     for q in &mut content.quest_defs {
         if let Some(def) = content.quests.get(&q.id) {
@@ -105,4 +112,9 @@ pub(crate) fn each_text(content: &mut Content, mut f: impl FnMut(Field<'_>)) {
             q.description.clone_from(&def.description);
         }
     }
+}
+
+/// Calls `f` with every text of the content's definitions, to read it, in a stable order.
+pub(crate) fn each_text_read(content: &Content, mut f: impl FnMut(Field<'_, &String>)) {
+    walk!(content, f);
 }

@@ -26,6 +26,7 @@ use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// The namespace of lantern's own messages.
 pub(crate) const LANTERN: &str = "lantern";
@@ -49,10 +50,9 @@ pub(crate) struct Space {
     pub default: String,
     /// Texts by language, then key.
     pub langs: BTreeMap<String, BTreeMap<String, Entry>>,
-    /// The key a data text names with `@` instead of its own (`creatures.rat.name` -> `rat`).
+    /// The key a data text names with `@` instead of its own (`creatures.rat.name` -> `rat`;
+    /// another mod's as `mod:key`).
     pub aliases: BTreeMap<String, String>,
-    /// The keys the data's texts have, whether written or named.
-    pub data_keys: BTreeSet<String>,
     /// Keys (or `prefix.*`) that need no translation.
     pub untranslated: Vec<String>,
 }
@@ -61,7 +61,7 @@ pub(crate) struct Space {
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub text: Text,
-    /// Where it is written in a locale file (`None`: in the data, or built in).
+    /// Where it is written in a locale file (`None`: built in).
     pub at: Option<Span>,
 }
 
@@ -76,6 +76,21 @@ impl Space {
                 let (l, texts) = self.langs.get_key_value(l)?;
                 Some((texts.get(key)?, l.as_str()))
             })
+    }
+
+    /// The text of `key` in `lang` or its base language, without the mod's own language: a
+    /// translation's text, if it has one.
+    pub(crate) fn find_in(&self, key: &str, lang: &str) -> Option<(&Entry, &str)> {
+        let base = lang.split(['-', '_']).next().unwrap_or(lang);
+        [lang, base].into_iter().find_map(|l| {
+            let (l, texts) = self.langs.get_key_value(l)?;
+            Some((texts.get(key)?, l.as_str()))
+        })
+    }
+
+    /// The key a data text has: the one it names with `@`, or its own.
+    pub(crate) fn key_of<'k>(&'k self, own: &'k str) -> &'k str {
+        self.aliases.get(own).map_or(own, String::as_str)
     }
 
     /// Whether `key` needs no translation.
@@ -123,25 +138,33 @@ fn missing(ns: &str, key: &str) -> String {
     format!("[missing text {ns}:{key}]")
 }
 
+/// lantern's own texts, read once per process.
+fn built_in() -> &'static Space {
+    static READ: std::sync::OnceLock<Space> = std::sync::OnceLock::new();
+    READ.get_or_init(|| {
+        let mut space = Space {
+            default: "en".into(),
+            ..Space::default()
+        };
+        for (lang, text) in BUILT_IN {
+            let mut ignored = Vec::new();
+            let texts = read::read_texts(text, crate::diag::FileId(u32::MAX), &mut ignored);
+            debug_assert!(ignored.is_empty(), "built-in {lang}: {ignored:?}");
+            let table = space.langs.entry(lang.to_string()).or_default();
+            for (key, text, _) in texts {
+                table.insert(key, Entry { text, at: None });
+            }
+        }
+        space
+    })
+}
+
 /// Builds the content's texts: lantern's own, every locale file in load order (a later mod's
 /// text of the same key and language wins, as overrides do), and the data's texts as each mod's
 /// default language. A data text naming a key (`@key`) is replaced by that key's text.
 pub(crate) fn assemble(content: &mut Content, files: Vec<LocaleFile>, diags: &mut Vec<Diagnostic>) {
     let mut locales = Locales::default();
-    let mut builtin = Space {
-        default: "en".into(),
-        ..Space::default()
-    };
-    for (lang, text) in BUILT_IN {
-        let mut ignored = Vec::new();
-        let texts = read::read_texts(text, crate::diag::FileId(u32::MAX), &mut ignored);
-        debug_assert!(ignored.is_empty(), "built-in {lang}: {ignored:?}");
-        let table = builtin.langs.entry(lang.to_string()).or_default();
-        for (key, text, _) in texts {
-            table.insert(key, Entry { text, at: None });
-        }
-    }
-    locales.spaces.insert(LANTERN.into(), builtin);
+    locales.spaces.insert(LANTERN.into(), built_in().clone());
     for m in &content.mods {
         locales.spaces.insert(
             m.id.clone(),
@@ -165,7 +188,7 @@ pub(crate) fn assemble(content: &mut Content, files: Vec<LocaleFile>, diags: &mu
         }
     }
     data_texts(content, &mut locales, diags);
-    content.locales = std::sync::Arc::new(locales);
+    content.locales = Arc::new(locales);
 }
 
 /// Whether a file translating another mod (`locale/rats/de.toml`) may: the mod is loaded and the
@@ -212,55 +235,41 @@ fn may_translate(content: &Content, f: &LocaleFile, diags: &mut Vec<Diagnostic>)
     true
 }
 
-/// The data's texts: a written one is its mod's default-language text of its own key; one that
-/// names a key (`@rat_name`, `@@` for a text that starts with `@`) takes that key's text.
+/// The data texts that name a key (`@rat_name`, `@core:greeting`) take that key's text in the
+/// mod's own language, and the key is remembered for every language; `@@` is a text that starts
+/// with `@`. A written text stays as it is: it is its mod's own language, found in the content
+/// itself, never copied.
 fn data_texts(content: &mut Content, locales: &mut Locales, diags: &mut Vec<Diagnostic>) {
     fields::each_text(content, |f| {
-        let Some(space) = locales.spaces.get_mut(f.ns) else {
-            return;
-        };
-        // An empty text (a description not written) is nothing to translate.
-        if f.text.is_empty() {
+        if !f.text.starts_with('@') {
             return;
         }
         if let Some(rest) = f.text.strip_prefix("@@") {
             *f.text = format!("@{rest}");
-        } else if let Some(named) = f.text.strip_prefix('@') {
-            let (ns, key) = match named.split_once(':') {
-                Some((ns, key)) => (ns.to_string(), key.to_string()),
-                None => (f.ns.to_string(), named.to_string()),
-            };
-            space.data_keys.insert(f.key.clone());
-            if ns == f.ns {
-                space.aliases.insert(f.key.clone(), key.clone());
-            } else {
-                space.aliases.insert(f.key.clone(), format!("{ns}:{key}"));
-            }
-            if !locales.has(&ns, &key) {
-                diags.push(
-                    Diagnostic::warning(
-                        Code::Locale,
-                        format!("`{}` names the text `{ns}:{key}`, which no language of `{ns}` has", f.key),
-                    )
-                    .at(f.at)
-                    .with_help(format!("add `{key} = \"...\"` to `{ns}`'s locale/<language>.toml, or write the text itself")),
-                );
-            }
-            *f.text = locales.render(&ns, &key, None, &[]);
             return;
         }
-        let space = locales.spaces.get_mut(f.ns).expect("looked up above");
-        space.data_keys.insert(f.key.clone());
-        let default = space.default.clone();
-        space
-            .langs
-            .entry(default)
-            .or_default()
-            .entry(f.key)
-            .or_insert_with(|| Entry {
-                text: Text::One(text::Template::literal(f.text)),
-                at: None,
-            });
+        let named = f.text[1..].to_string();
+        let (ns, key) = match named.split_once(':') {
+            Some((ns, key)) => (ns.to_string(), key.to_string()),
+            None => (f.ns.to_string(), named.clone()),
+        };
+        let own = f.key();
+        if !locales.has(&ns, &key) {
+            diags.push(
+                Diagnostic::warning(
+                    Code::Locale,
+                    format!("`{own}` names the text `{ns}:{key}`, which no language of `{ns}` has"),
+                )
+                .at(f.at)
+                .with_help(format!("add `{key} = \"...\"` to `{ns}`'s locale/<language>.toml, or write the text itself")),
+            );
+        }
+        *f.text = locales.render(&ns, &key, None, &[]);
+        if let Some(space) = locales.spaces.get_mut(f.ns) {
+            space
+                .aliases
+                .insert(own, if ns == f.ns { key } else { named });
+        }
     });
 }
 
@@ -281,23 +290,31 @@ impl Content {
     }
 
     /// This content with every text of its definitions in `lang`: the content a game in that
-    /// language runs over (its state is the same; only what players read changes).
-    pub fn in_language(&self, lang: &str) -> Content {
-        let mut out = self.clone();
+    /// language runs over (its state is the same; only what players read changes). A text `lang`
+    /// lacks is its base language's (`de` for `de-AT`), else the mod's own.
+    pub fn in_language(self: &Arc<Self>, lang: &str) -> Content {
+        // Always from the content as the mods wrote it, whatever language this one is in.
+        let base = self.untranslated.clone().unwrap_or_else(|| self.clone());
+        let mut out = (*base).clone();
         out.language = Some(lang.to_string());
-        let locales = self.locales.clone();
+        out.untranslated = Some(base.clone());
+        let locales = &base.locales;
+        // Only a namespace with a text in `lang`, or naming another's, can change: the rest
+        // keep their own words without a key being made.
+        let base_lang = lang.split(['-', '_']).next().unwrap_or(lang);
+        let changes = |s: &Space| {
+            !s.aliases.is_empty() || s.langs.contains_key(lang) || s.langs.contains_key(base_lang)
+        };
         fields::each_text(&mut out, |f| {
-            let Some(space) = locales.space(f.ns) else {
+            let Some(space) = locales.space(f.ns).filter(|s| changes(s)) else {
                 return;
             };
-            let key = space.aliases.get(&f.key).unwrap_or(&f.key);
-            let (ns, key) = match key.split_once(':') {
+            let own = f.key();
+            let (ns, key) = match space.key_of(&own).split_once(':') {
                 Some((ns, key)) => (ns, key),
-                None => (f.ns, key.as_str()),
+                None => (f.ns, space.key_of(&own)),
             };
-            // A text no language has (an empty one, a named key that is missing) stays as it is.
-            if let Some((entry, found_in)) = locales.space(ns).and_then(|s| s.find(key, Some(lang)))
-            {
+            if let Some((entry, found_in)) = locales.space(ns).and_then(|s| s.find_in(key, lang)) {
                 *f.text = entry.text.render(found_in, &[]);
             }
         });

@@ -116,11 +116,6 @@ impl Template {
         Ok(Template(pieces))
     }
 
-    /// A text with no arguments, as it is.
-    pub(crate) fn literal(text: &str) -> Template {
-        Template(vec![Piece::Lit(text.to_string())])
-    }
-
     /// The names of its arguments.
     pub(crate) fn args(&self) -> impl Iterator<Item = &str> {
         self.0.iter().filter_map(|p| match p {

@@ -60,6 +60,7 @@ pub(super) fn resolve_all(
         host_handlers: host_handlers(ext, &events, diags),
         locales: Default::default(),
         language: None,
+        untranslated: None,
     };
     let stage = Stage {
         raw: &raw,
@@ -208,6 +209,7 @@ fn rarities(raw: &RawDefs, syms: &mut Symbols, diags: &mut Vec<Diagnostic>) -> V
             id: id.clone(),
             name: src.raw.name.clone().unwrap_or_else(|| id.clone()),
             rank: src.raw.rank,
+            ns: src.ns.clone(),
             span,
         });
     }
