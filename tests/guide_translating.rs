@@ -136,6 +136,16 @@ fn the_bundled_game_plays_in_german_and_english_to_the_same_hash_across_processe
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let (en, de) = (play("en"), play("de"));
+    // Switched in the middle of the run, with `lang`: the same game again.
+    let out = lantern_with_input(
+        &["play", "--mods", ".", "--no-watch", "--seed", "4"],
+        dir.path(),
+        &commands.replacen("attack\n", "lang de\nattack\n", 1),
+    );
+    let switched = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(switched.contains("You enter Cellar Steps."), "{switched}");
+    assert!(switched.contains("language: de"), "{switched}");
+    assert!(switched.contains("Gesundheit"), "{switched}");
     let hash = |s: &str| {
         s.lines()
             .map(|l| l.trim_start_matches("> "))
@@ -144,6 +154,7 @@ fn the_bundled_game_plays_in_german_and_english_to_the_same_hash_across_processe
             .unwrap_or_else(|| panic!("no hash in\n{s}"))
     };
     assert_eq!(hash(&en), hash(&de), "en:\n{en}\nde:\n{de}");
+    assert_eq!(hash(&en), hash(&switched), "{switched}");
     assert!(en.contains("You enter Cellar Steps."), "{en}");
     assert!(de.contains("Du betrittst Kellertreppe."), "{de}");
     assert!(de.contains("Gesundheit"), "{de}");

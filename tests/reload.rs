@@ -669,7 +669,7 @@ fn lantern_play_reloads_a_saved_edit_between_commands() {
     let mods = TestMods::new(&[("data/items.toml", "[[items]]\nid = \"cheese\"\n")]);
     let dir = mods.path();
     let play = Running::start(&["play", "--mods", &dir.to_string_lossy()], &dir);
-    play.wait_for("mods loaded");
+    play.wait_for(" loaded, seed");
     std::fs::write(
         dir.join("test/data/items.toml"),
         "[[items]]\nid = \"cheese\"\n\n[[items]]\nid = \"bread\"\n",

@@ -173,6 +173,11 @@ const COMMANDS: &[Command] = &[
         help: "reload the mods now (changes are picked up by themselves unless --no-watch)",
     },
     Command {
+        names: &["lang"],
+        usage: "lang [LANGUAGE]",
+        help: "the languages the mods have / play in LANGUAGE from now on (`lang de`)",
+    },
+    Command {
         names: &["seed", "hash"],
         usage: "seed / hash",
         help: "the run seed / the state hash",
@@ -322,10 +327,11 @@ pub(super) fn run(options: Options, flavor: &Flavor, program: &str) -> ExitCode 
     };
     // The banner comes once the watcher is running, so a tool that waits for it can edit at once,
     // and before the first prompt.
+    let mods = live.game().content().mods.len();
     println!(
-        "{}: {} mods loaded, seed {}. Type `help` for commands, {}.",
+        "{}: {mods} mod{} loaded, seed {}. Type `help` for commands, {}.",
         program,
-        live.game().content().mods.len(),
+        if mods == 1 { "" } else { "s" },
         live.game().seed(),
         flavor.begin
     );
@@ -750,9 +756,38 @@ fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate
         "save" => game
             .save(Path::new(arg(1)?))
             .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
+        "lang" => language(game, words.get(1).copied()),
         "seed" => Ok(game.seed().to_string()),
         "hash" => Ok(game.state_hash()),
         other => Err(format!("unknown command `{other}`; `help` lists the commands").into()),
+    }
+}
+
+/// `lang`: the game's language and the ones the mods have; `lang de` switches to German.
+fn language(game: &mut Game, lang: Option<&str>) -> Result<String, crate::Error> {
+    let known = game.content().languages().join(", ");
+    let Some(lang) = lang else {
+        let now = game.language().unwrap_or("each mod's own");
+        return Ok(format!("language: {now} (the mods have {known})"));
+    };
+    if lang.parse::<unic_langid::LanguageIdentifier>().is_err() {
+        return Err(
+            format!("`{lang}` is not a language tag, such as `en`, `de` or `zh-Hans`").into(),
+        );
+    }
+    let base = lang.split(['-', '_']).next().unwrap_or(lang);
+    game.set_language(lang);
+    if game
+        .content()
+        .languages()
+        .iter()
+        .any(|l| l == lang || l == base)
+    {
+        Ok(format!("language: {lang}"))
+    } else {
+        Ok(format!(
+            "language: {lang}, which no mod has: each mod's own language is shown (the mods have {known})"
+        ))
     }
 }
 
