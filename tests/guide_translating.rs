@@ -197,3 +197,48 @@ fn every_translation_mistake_is_reported_at_its_place() {
         "{de}"
     );
 }
+
+/// A hostile upload: twenty thousand stray keys, twenty thousand `@` texts and a manifest listing
+/// twenty thousand untranslated keys. `lantern check` reads it in one pass (a look-up per key, "did
+/// you mean" for the first problems only) and shows a bounded report.
+#[test]
+fn a_locale_of_twenty_thousand_stray_keys_is_checked_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("flood");
+    std::fs::create_dir_all(m.join("locale")).unwrap();
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    let n = 20_000;
+    let untranslated: Vec<String> = (0..n).map(|i| format!("\"u{i}.*\"")).collect();
+    std::fs::write(
+        m.join("mod.toml"),
+        format!(
+            "id = \"flood\"\nversion = \"1.0.0\"\nuntranslated = [{}]\n",
+            untranslated.join(", ")
+        ),
+    )
+    .unwrap();
+    let keys: String = (0..n).map(|i| format!("stray_{i} = \"x\"\n")).collect();
+    std::fs::write(m.join("locale/en.toml"), &keys).unwrap();
+    std::fs::write(m.join("locale/de.toml"), keys.replace("stray", "streu")).unwrap();
+    let items: String = (0..n)
+        .map(|i| format!("[[items]]\nid = \"i{i}\"\nname = \"@stray_{i}\"\n"))
+        .collect();
+    std::fs::write(m.join("data/items.toml"), items).unwrap();
+    let out = lantern(&["check", "--mods", "."], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("has no text `streu_"),
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    assert!(
+        stderr.contains("more problems"),
+        "{}",
+        &stderr[stderr.len().saturating_sub(2000)..]
+    );
+    assert!(
+        stderr.lines().count() < 5_000,
+        "{} lines",
+        stderr.lines().count()
+    );
+}

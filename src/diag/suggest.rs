@@ -17,6 +17,7 @@ where
         return None;
     }
     let (wrong_ns, wrong_name) = wrong.rsplit_once(':').unwrap_or(("", wrong));
+    let wrong_chars = wrong_name.chars().count();
     let mut best: Option<(f64, &str)> = None;
     for candidate in candidates {
         if candidate.len() > LONGEST_COMPARED {
@@ -31,7 +32,10 @@ where
             strsim::jaro_winkler(wrong, candidate)
         };
         let score = whole.max(strsim::jaro_winkler(wrong_name, name) - 0.01);
-        let close = score >= 0.8 || strsim::damerau_levenshtein(wrong_name, name) <= 1;
+        // One edit apart needs lengths one apart: most candidates are ruled out by that alone.
+        let close = score >= 0.8
+            || (wrong_chars.abs_diff(name.chars().count()) <= 1
+                && strsim::damerau_levenshtein(wrong_name, name) <= 1);
         if close && best.is_none_or(|(s, c)| score > s || (score == s && candidate < c)) {
             best = Some((score, candidate));
         }

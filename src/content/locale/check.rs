@@ -9,6 +9,10 @@ use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The most key comparisons "did you mean" makes for one namespace's stray keys: a few
+/// hundred suggestions for a mod of a few hundred texts, one or two for a flood of them.
+const MOST_COMPARED: usize = 100_000;
+
 /// A text a script names with a literal key (`lantern.text("rats_left", { count = n })`).
 #[derive(Debug, Clone)]
 pub(crate) struct TextUse {
@@ -203,12 +207,22 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
     }
     let data = data_keys(content);
     let none = BTreeSet::new();
+    let named: BTreeSet<(String, String)> = locales
+        .spaces()
+        .flat_map(|(ns, s)| {
+            s.aliases.values().map(move |k| match k.split_once(':') {
+                Some((other, key)) => (other.to_string(), key.to_string()),
+                None => (ns.clone(), k.clone()),
+            })
+        })
+        .collect();
     for (ns, space) in locales.spaces() {
         let mut ctx = SpaceCheck {
             content,
             ns,
             space,
             data: data.get(ns.as_str()).unwrap_or(&none),
+            named: &named,
             given: &given,
             dynamic: scripts.dynamic.contains(ns.as_str()),
             diags: &mut diags,
@@ -263,6 +277,8 @@ struct SpaceCheck<'a> {
     space: &'a Space,
     /// The keys of the namespace's written data texts.
     data: &'a BTreeSet<String>,
+    /// Every text a data text names with `@`, by namespace and key.
+    named: &'a BTreeSet<(String, String)>,
     given: &'a Given,
     dynamic: bool,
     diags: &'a mut Vec<Diagnostic>,
@@ -272,13 +288,11 @@ impl SpaceCheck<'_> {
     /// Whether anything uses `key`: a data text (as its own key or by naming it), a game's
     /// table entry, the game's code, lantern, a script.
     fn used(&self, key: &str) -> bool {
+        let full = (self.ns.to_string(), key.to_string());
         self.data.contains(key)
-            || self.space.aliases.values().any(|k| k == key)
-            || self
-                .given
-                .contains_key(&(self.ns.to_string(), key.to_string()))
+            || self.named.contains(&full)
+            || self.given.contains_key(&full)
             || self.host_entry_key(key)
-            || self.named_from_elsewhere(key)
     }
 
     /// `rooms.cellar.name`: a text of an entry of one of the game's tables.
@@ -295,15 +309,6 @@ impl SpaceCheck<'_> {
             .is_some_and(|t| t.contains_key(&id))
     }
 
-    /// A data text of another mod naming this one (`@rats:greeting`).
-    fn named_from_elsewhere(&self, key: &str) -> bool {
-        let full = format!("{}:{key}", self.ns);
-        self.content
-            .locales
-            .spaces()
-            .any(|(_, s)| s.aliases.values().any(|k| *k == full))
-    }
-
     /// Texts nothing uses: a translation's key that the mod does not have (a misspelling), or a
     /// key of the mod's own language that no data, code or script names.
     fn unused(&mut self) {
@@ -311,24 +316,34 @@ impl SpaceCheck<'_> {
             return self.lanterns_own();
         }
         let default = &self.space.default;
-        let mut own: Vec<&str> = self
+        let mut own: BTreeSet<&str> = self
             .space
             .langs
             .get(default)
             .map(|t| t.keys().map(String::as_str).collect())
             .unwrap_or_default();
         own.extend(self.data.iter().map(String::as_str));
+        // "Did you mean" compares with every key: for the first problems a file shows, so a
+        // file of a hundred thousand stray keys costs no more than a look-up each.
+        let mut suggested = 0;
         for (lang, texts) in &self.space.langs {
             for (key, entry) in texts {
                 let Some(at) = entry.at else { continue };
-                let in_default = own.contains(&key.as_str());
+                let in_default = own.contains(key.as_str());
                 if lang != default && in_default {
                     continue;
                 }
                 if self.used(key) || (self.dynamic && in_default) {
                     continue;
                 }
-                let help = did_you_mean(key, own.iter().copied().filter(|k| *k != key));
+                suggested += 1;
+                let help = if suggested <= crate::diag::MOST_PER_FILE
+                    && suggested * own.len() <= MOST_COMPARED
+                {
+                    did_you_mean(key, own.iter().copied().filter(|k| *k != key))
+                } else {
+                    None
+                };
                 let message = if lang == default {
                     format!("the text `{key}` of `{}` is never used", self.ns)
                 } else {
@@ -379,8 +394,8 @@ impl SpaceCheck<'_> {
                     continue;
                 }
                 let callers = self.given.get(&(self.ns.to_string(), key.clone()));
-                let from_data =
-                    self.data.contains(key) || self.space.aliases.values().any(|k| k == key);
+                let from_data = self.data.contains(key)
+                    || self.named.contains(&(self.ns.to_string(), key.clone()));
                 let mut lacking: BTreeSet<&str> = BTreeSet::new();
                 for (given, _) in callers.into_iter().flatten() {
                     if let Some(given) = given {

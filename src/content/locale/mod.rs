@@ -54,7 +54,7 @@ pub(crate) struct Space {
     /// another mod's as `mod:key`).
     pub aliases: BTreeMap<String, String>,
     /// Keys (or `prefix.*`) that need no translation.
-    pub untranslated: Vec<String>,
+    pub untranslated: BTreeSet<String>,
 }
 
 /// One text in one language.
@@ -95,10 +95,17 @@ impl Space {
 
     /// Whether `key` needs no translation.
     pub(crate) fn is_untranslated(&self, key: &str) -> bool {
-        self.untranslated.iter().any(|u| match u.strip_suffix('*') {
-            Some(prefix) => key.starts_with(prefix),
-            None => u == key,
-        })
+        // A set looked up by the key and each of its beginnings (`names.*`), so a manifest listing
+        // a hundred thousand keys costs a look-up each, not a scan.
+        if self.untranslated.is_empty() {
+            return false;
+        }
+        self.untranslated.contains(key)
+            || key
+                .char_indices()
+                .map(|(i, _)| &key[..i])
+                .chain([key])
+                .any(|prefix| self.untranslated.contains(&format!("{prefix}*")))
     }
 }
 
@@ -170,7 +177,7 @@ pub(crate) fn assemble(content: &mut Content, files: Vec<LocaleFile>, diags: &mu
             m.id.clone(),
             Space {
                 default: m.language.clone(),
-                untranslated: m.untranslated.clone(),
+                untranslated: m.untranslated.iter().cloned().collect(),
                 ..Space::default()
             },
         );
@@ -366,6 +373,18 @@ impl Content {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn untranslated_keys_are_exact_or_a_beginning_with_a_star() {
+        let space = Space {
+            untranslated: ["brand", "names.*"].map(String::from).into(),
+            ..Space::default()
+        };
+        assert!(space.is_untranslated("brand"));
+        assert!(space.is_untranslated("names.ada"));
+        assert!(!space.is_untranslated("brand.name"));
+        assert!(!space.is_untranslated("name"));
+    }
 
     #[test]
     fn lanterns_own_texts_read_cleanly_in_every_built_in_language() {
