@@ -179,7 +179,15 @@ pub(super) fn look(game: &Game) -> String {
         }
     }
     for (r, c) in game.enemies().filter(|(_, c)| c.alive()) {
-        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
+        let line = game.text(
+            "creature_line",
+            &[
+                ("who", game.creature_ref_text(r).into()),
+                ("name", c.name.as_str().into()),
+                ("health", c.health.into()),
+            ],
+        );
+        out.push_str(&format!("\n  {line}"));
     }
     if let Some(e) = encounter_text(game, STUCK) {
         out.push_str(&format!("\n{e}"));
@@ -229,7 +237,15 @@ pub(super) fn status(game: &Game) -> String {
         out.push_str(&format!("\n{quests}"));
     }
     for (r, c) in game.enemies() {
-        out.push_str(&format!("\n  {r}: {} {} hp", c.name, c.health));
+        let line = game.text(
+            "creature_line",
+            &[
+                ("who", game.creature_ref_text(r).into()),
+                ("name", c.name.as_str().into()),
+                ("health", c.health.into()),
+            ],
+        );
+        out.push_str(&format!("\n  {line}"));
     }
     out
 }

@@ -481,6 +481,15 @@ impl Game {
         }
     }
 
+    /// How players read a creature's reference (`enemy 2`, what `attack 2` names), in the game's
+    /// language.
+    pub(crate) fn creature_ref_text(&self, r: CreatureRef) -> String {
+        match r {
+            CreatureRef::Player => self.text("player_ref", &[]),
+            CreatureRef::Enemy(i) => self.text("enemy_ref", &[("n", (i + 1).into())]),
+        }
+    }
+
     /// The text `key` (`core:enter`; a bare key is lantern's own) in the game's language, with
     /// its `{arguments}` from `args`: what a game's code says to players ([`Content::text`]).
     pub fn text(&self, key: &str, args: &[(&str, crate::content::TextArg)]) -> String {

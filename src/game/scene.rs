@@ -74,7 +74,7 @@ impl Game {
             self.state.combat = true;
             let names: Vec<String> = self
                 .enemies()
-                .map(|(r, c)| format!("{} ({r})", c.name))
+                .map(|(r, c)| format!("{} ({})", c.name, self.creature_ref_text(r)))
                 .collect();
             let line = self.text("fight", &[("foes", names.join(", ").into())]);
             self.say(line);
