@@ -168,7 +168,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/harness/game.rs", "add_methods", 351),
     ("src/content/resolve/vocabulary.rs", "action", 208),
     ("src/mods/order.rs", "load_order", 192),
-    ("src/content/schema.rs", "data_schema_for", 181),
     ("src/content/parse.rs", "read_host_entry", 165),
 ];
 

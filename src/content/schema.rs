@@ -1,9 +1,13 @@
-//! JSON Schemas for data files and manifests, for editors (Taplo, "Even Better TOML"): completion,
-//! hover text and squiggles before `lantern check` runs.
+//! JSON Schemas for data files, manifests and locale files, for editors (Taplo, "Even Better
+//! TOML"): completion, hover text and squiggles before `lantern check` runs.
 //!
 //! Names come from the engine's own vocabulary (events, checks, actions, attributes, damage types,
-//! colors); the keys of each table are written here, and a test compares them with the keys the
-//! loader really accepts, so the two cannot drift apart unnoticed.
+//! colors). Each built-in action's and check's table is closed over the keys the resolver itself
+//! reads for it (`resolve::builtin_keys`, which reads each one as the loader does), a game's over
+//! its declared parameters; a mod's own stays open. The keys of each table, their types and the
+//! required ones are written here, and tests hold them to the loader: the keys against what it
+//! accepts, and every valid and broken file of the project against a stock validator
+//! (`tests/schema_validation.rs`).
 
 use super::dice::Color;
 use super::hazard::CardClass;
@@ -101,6 +105,241 @@ fn open_enum(list: Vec<String>) -> Value {
     json!({ "anyOf": [ { "enum": names(list) }, { "type": "string", "pattern": "^[a-z0-9_]+:[a-z0-9_]+$" } ] })
 }
 
+/// For each built-in check or action (`head` names it), its own table: the keys the resolver
+/// reads for it (`builtin_keys`), closed, the ones it needs required, each key's values where
+/// they are the engine's words. A mod's own (`rats:summon`) stays open: its arguments are its own.
+fn builtin_tables(head: &str, checks: bool) -> Vec<Value> {
+    super::resolve::builtin_keys(checks)
+        .into_iter()
+        .map(|(name, read)| {
+            let mut props = Map::new();
+            for key in &read.known {
+                props.insert(key.to_string(), argument_shape(key));
+            }
+            let mut then = json!({ "properties": props, "required": read.required });
+            if !read.open {
+                then["additionalProperties"] = Value::Bool(false);
+            }
+            json!({
+                "if": { "properties": { head: { "const": name } }, "required": [head] },
+                "then": then,
+            })
+        })
+        .collect()
+}
+
+/// For each of the game's own checks or actions, its table: its declared parameters, closed,
+/// each of its type.
+fn game_tables<'a>(
+    head: &'a str,
+    declared: impl Iterator<Item = (&'a crate::id::Id, &'a crate::content::declare::Signature)> + 'a,
+) -> impl Iterator<Item = Value> + 'a {
+    use crate::content::vocab::FieldType;
+    declared.map(move |(id, sig)| {
+        let mut props = Map::new();
+        props.insert(head.to_string(), json!({}));
+        if head == "check" {
+            // Every condition may be negated and say why it blocks, whichever check it names.
+            props.insert("not".into(), json!({ "type": "boolean" }));
+            props.insert("reason".into(), json!({ "type": "string" }));
+        }
+        let mut required = Vec::new();
+        for p in &sig.params {
+            let shape = match p.ty {
+                FieldType::Int => {
+                    json!({ "type": "integer", "minimum": p.range.0, "maximum": p.range.1 })
+                }
+                FieldType::Float => json!({ "type": "number" }),
+                FieldType::String => json!({ "type": "string" }),
+                FieldType::Bool => json!({ "type": "boolean" }),
+                FieldType::DamageType => {
+                    json!({ "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) })
+                }
+                _ => json!({ "type": "string", "pattern": ID_PATTERN }),
+            };
+            props.insert(p.name.to_string(), shape);
+            if p.required {
+                required.push(p.name);
+            }
+        }
+        json!({
+            "if": { "properties": { head: { "const": id.as_str() } }, "required": [head] },
+            "then": { "properties": props, "required": required, "additionalProperties": false },
+        })
+    })
+}
+
+/// What a built-in check's or action's key holds, by its name.
+fn argument_shape(key: &str) -> Value {
+    let id = json!({ "type": "string", "pattern": ID_PATTERN });
+    match key {
+        "who" | "target" => json!({ "enum": crate::content::Who::NAMES }),
+        "damage_type" => json!({ "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) }),
+        "attribute" => json!({ "enum": names(attribute_names().map(str::to_string)) }),
+        "not" => json!({ "type": "boolean" }),
+        "reason" => json!({ "type": "string" }),
+        "item" | "tag" | "quest" | "card" | "creature" | "encounter" | "hazard" | "value" => id,
+        "amount" | "count" | "at_least" | "below" | "die" => json!({ "type": "integer" }),
+        "fraction" | "probability" => json!({ "type": "number", "minimum": 0, "maximum": 1 }),
+        "payload" => json!({ "type": "object" }),
+        _ => json!({}),
+    }
+}
+
+/// The schema of the entries of one of the game's own tables: their `id`, the keys its type
+/// reads (when serde tells them) with what each holds where the game says, the IDs they name.
+fn game_table_schema(table: &crate::content::declare::TableDecl) -> Value {
+    let mut props = Map::new();
+    props.insert("id".to_string(), json!({ "type": "string" }));
+    // A dotted reference (`needs.crop`) is inside a key the schema knows nothing else of.
+    for (field, ty) in table.refs.iter().filter(|(f, _)| !f.contains('.')) {
+        let id = json!({ "type": "string", "pattern": ID_PATTERN });
+        props.insert(
+            field.to_string(),
+            json!({
+                "description": format!("the ID of a {}, or an array of them", ty.name()),
+                "anyOf": [ id.clone(), { "type": "array", "items": id } ],
+            }),
+        );
+    }
+    // The keys the game's type reads, when serde says: their values are the type's to check.
+    for key in table.keys.unwrap_or_default() {
+        props.entry(key.to_string()).or_insert_with(|| json!({}));
+    }
+    // What the type reads at a key, unless the key names IDs (described above).
+    for (key, shape) in &table.shapes {
+        let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
+        if p.get("anyOf").is_some() {
+            continue;
+        }
+        match shape {
+            crate::content::declare::keys::Shape::Names(names) => p["enum"] = json!(names),
+            crate::content::declare::keys::Shape::Type(ty) => p["type"] = json!(ty),
+        }
+    }
+    if table.in_play.is_some() {
+        props.insert(
+            "triggers".to_string(),
+            json!({
+                "type": "array",
+                "description": "triggers that listen while the game has the entry in play",
+                "items": { "$ref": "#/definitions/trigger" },
+            }),
+        );
+    }
+    for (key, help) in &table.help {
+        let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
+        p["description"] = Value::String(help.to_string());
+    }
+    json!({
+        "type": "array",
+        "description": format!("the game's `{}` entries; each is a {}", table.key, table.kind),
+        "items": {
+            "type": "object",
+            "required": ["id"],
+            "additionalProperties": table.keys.is_none(),
+            "properties": props,
+        }
+    })
+}
+
+/// The keys a definition of `table` cannot leave out: what the loader's types require.
+fn required_keys(table: &str) -> &'static [&'static str] {
+    match table {
+        "triggers" => &["on", "actions"],
+        "rarities" => &["id", "rank"],
+        "creatures" => &["id", "health"],
+        "quests" => &["id", "on"],
+        "encounters" => &["id", "title"],
+        "hazards" => &["id", "rounds", "safe", "risk"],
+        "cards" => &["id", "color", "class"],
+        _ => &["id"],
+    }
+}
+
+/// What a key of a definition holds, where the loader's type says and no rule above does.
+fn key_shape(table: &str, key: &str) -> Value {
+    let id = json!({ "type": "string", "pattern": ID_PATTERN });
+    let ids = json!({ "type": "array", "items": id.clone() });
+    let int = json!({ "type": "integer" });
+    let ints = json!({ "type": "object", "additionalProperties": { "type": "integer" } });
+    let meter = json!({
+        "type": "object",
+        "required": ["progress", "thresholds"],
+        "additionalProperties": false,
+        "properties": {
+            "progress": id.clone(),
+            "thresholds": { "type": "array", "items": int.clone(), "description": "the progress each round needs" },
+        }
+    });
+    match (table, key) {
+        // A rarity's ID has no namespace.
+        ("rarities", "id") => json!({ "type": "string", "pattern": "^[a-z0-9_]+$" }),
+        (_, "id") => id,
+        (_, "name" | "description" | "text" | "title") => json!({ "type": "string" }),
+        (_, "health" | "damage" | "stack" | "count" | "rank" | "rounds" | "starter") => int,
+        (_, "weight") => json!({ "type": "number", "minimum": 0 }),
+        (_, "consumable" | "enchant") => json!({ "type": "boolean" }),
+        (_, "tags" | "choose_progress") => ids,
+        ("items" | "cards", "rarity") => json!({ "type": "string", "pattern": "^[a-z0-9_]+$" }),
+        (_, "properties" | "attributes") => ints,
+        (_, "when") => json!({ "type": "object" }),
+        (_, "payload") => json!({ "type": "object", "additionalProperties": { "type": "string" } }),
+        (_, "safe") => meter,
+        (_, "risk") => json!({ "type": "array", "items": meter }),
+        ("creatures", "items") => json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["item"],
+                "additionalProperties": false,
+                "properties": { "item": id, "count": int },
+            }
+        }),
+        (_, "modifiers") => json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["attribute", "add"],
+                "additionalProperties": false,
+                "properties": {
+                    "attribute": { "type": "string" },
+                    "add": int,
+                    "condition": { "type": "array", "items": { "$ref": "#/definitions/condition" } },
+                },
+            }
+        }),
+        (_, "outcomes") => json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["at_least", "actions"],
+                "additionalProperties": false,
+                "properties": {
+                    "at_least": int,
+                    "actions": { "type": "array", "items": { "$ref": "#/definitions/action" } },
+                },
+            }
+        }),
+        (_, "options") => json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["text"],
+                "additionalProperties": false,
+                "properties": {
+                    "text": { "type": "string", "description": "what the player reads" },
+                    "requirements": { "type": "array", "items": { "$ref": "#/definitions/condition" } },
+                    "costs": { "type": "array", "items": { "$ref": "#/definitions/action" } },
+                    "probability": { "type": "number", "minimum": 0, "maximum": 1, "description": "the chance the rewards come" },
+                    "rewards": { "type": "array", "items": { "$ref": "#/definitions/action" } },
+                },
+            }
+        }),
+        _ => json!({}),
+    }
+}
+
 /// What an ID written in a data file looks like: bare or `mod:name`.
 const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
 
@@ -122,26 +361,27 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
         .chain(rules.public_actions().map(|(id, _)| id.to_string()))
         .collect();
     let events: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.name.to_string()).collect();
-    let who = json!({ "enum": crate::content::Who::NAMES });
     let condition = json!({
         "type": "object",
         "required": ["check"],
         "properties": {
             "check": open_enum(checks),
-            "who": who,
             "not": { "type": "boolean" },
             "reason": { "type": "string", "description": "shown when it blocks an encounter option" },
-            "attribute": { "enum": names(attribute_names().map(str::to_string)) },
-        }
+        },
+        "allOf": builtin_tables("check", true)
+            .into_iter()
+            .chain(game_tables("check", rules.checks.iter()))
+            .collect::<Vec<_>>(),
     });
     let action = json!({
         "type": "object",
         "required": ["action"],
-        "properties": {
-            "action": open_enum(actions.clone()),
-            "target": who,
-            "damage_type": { "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) },
-        }
+        "properties": { "action": open_enum(actions.clone()) },
+        "allOf": builtin_tables("action", false)
+            .into_iter()
+            .chain(game_tables("action", rules.public_actions()))
+            .collect::<Vec<_>>(),
     });
     // A card effect is one of the hazard effects or any action, built-in or a mod's.
     let effect = json!({
@@ -194,19 +434,14 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
                 "color" => json!({ "enum": names(Color::NAMES.iter().map(|s| s.to_string())) }),
                 "class" => json!({ "enum": names(CardClass::NAMES.iter().map(|s| s.to_string())) }),
                 "chance" => json!({ "type": "number", "minimum": 0, "maximum": 1 }),
-                _ => json!({}),
+                key => key_shape(table, key),
             };
             if !help.is_empty() {
                 p["description"] = Value::String(help.to_string());
             }
             props.insert(key.to_string(), p);
         }
-        // A trigger's `id` is optional; every other definition has one.
-        let required = if *table == "triggers" {
-            json!(["on", "actions"])
-        } else {
-            json!(["id"])
-        };
+        let required = json!(required_keys(table));
         properties.insert(
             table.to_string(),
             json!({ "type": "array", "items": { "type": "object", "required": required, "additionalProperties": false, "properties": props } }),
@@ -218,61 +453,7 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
         }
     }
     for table in &rules.tables {
-        let mut props = Map::new();
-        props.insert("id".to_string(), json!({ "type": "string" }));
-        // A dotted reference (`needs.crop`) is inside a key the schema knows nothing else of.
-        for (field, ty) in table.refs.iter().filter(|(f, _)| !f.contains('.')) {
-            let id = json!({ "type": "string", "pattern": ID_PATTERN });
-            props.insert(
-                field.to_string(),
-                json!({
-                    "description": format!("the ID of a {}, or an array of them", ty.name()),
-                    "anyOf": [ id.clone(), { "type": "array", "items": id } ],
-                }),
-            );
-        }
-        // The keys the game's type reads, when serde says: their values are the type's to check.
-        for key in table.keys.unwrap_or_default() {
-            props.entry(key.to_string()).or_insert_with(|| json!({}));
-        }
-        // What the type reads at a key, unless the key names IDs (described above).
-        for (key, shape) in &table.shapes {
-            let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
-            if p.get("anyOf").is_some() {
-                continue;
-            }
-            match shape {
-                crate::content::declare::keys::Shape::Names(names) => p["enum"] = json!(names),
-                crate::content::declare::keys::Shape::Type(ty) => p["type"] = json!(ty),
-            }
-        }
-        if table.in_play.is_some() {
-            props.insert(
-                "triggers".to_string(),
-                json!({
-                    "type": "array",
-                    "description": "triggers that listen while the game has the entry in play",
-                    "items": { "$ref": "#/definitions/trigger" },
-                }),
-            );
-        }
-        for (key, help) in &table.help {
-            let p = props.entry(key.to_string()).or_insert_with(|| json!({}));
-            p["description"] = Value::String(help.to_string());
-        }
-        properties.insert(
-            table.key.to_string(),
-            json!({
-                "type": "array",
-                "description": format!("the game's `{}` entries; each is a {}", table.key, table.kind),
-                "items": {
-                    "type": "object",
-                    "required": ["id"],
-                    "additionalProperties": table.keys.is_none(),
-                    "properties": props,
-                }
-            }),
-        );
+        properties.insert(table.key.to_string(), game_table_schema(table));
     }
     let trigger_props = properties["triggers"]["items"]["properties"].clone();
     json!({
@@ -293,7 +474,7 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
 
 /// The schema of `mod.toml`.
 pub(crate) fn manifest_schema() -> Value {
-    let dep = json!({ "type": "string", "pattern": "^[a-z0-9_]+(\\s*[<>=^~*].*)?$", "description": "a mod id, optionally with a version requirement: `core >=0.1`" });
+    let dep = json!({ "type": "string", "pattern": "^[a-z0-9_]+(\\s*[<>=^~*0-9].*)?$", "description": "a mod id, optionally with a version requirement: `core >=0.1`, `core 0.1`" });
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "lantern mod manifest",
@@ -303,7 +484,7 @@ pub(crate) fn manifest_schema() -> Value {
         "properties": {
             "id": { "type": "string", "pattern": "^[a-z0-9_]+$", "description": "also the namespace of everything the mod defines" },
             "name": { "type": "string" },
-            "version": { "type": "string", "description": "semver: three numbers" },
+            "version": { "type": "string", "pattern": "^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$", "description": "semver: three numbers" },
             "description": { "type": "string" },
             "authors": { "type": "array", "items": { "type": "string" } },
             "depends": { "type": "array", "items": dep, "description": "loaded first; required" },

@@ -29,6 +29,7 @@ pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
 #[doc(hidden)]
 pub use hazard::describe_face;
+#[cfg(feature = "cli")]
 pub(crate) use hazard::face_text;
 pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State};
 #[doc(hidden)]

@@ -18,6 +18,7 @@ pub(crate) use read::{read_mod, LocaleFile};
 pub(crate) use text::Text;
 
 /// The plural forms a locale file's table may hold, CLDR's categories.
+#[cfg(feature = "cli")]
 pub(crate) const PLURAL_FORMS: [&str; 6] = text::CATEGORIES;
 pub use text::TextArg;
 

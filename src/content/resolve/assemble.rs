@@ -236,6 +236,7 @@ fn event_table(
             ns: src.ns.clone(),
             file: src.file,
             emitted: None,
+            probe: None,
         };
         if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
             cx.diags.push(

@@ -7,6 +7,15 @@ use crate::diag::{did_you_mean, Diagnostic, Span};
 use std::collections::BTreeMap;
 use toml::Spanned;
 
+/// What one entry read: the keys it knew, the ones it needed, and whether it takes any key.
+#[derive(Debug, Default)]
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) struct Probed {
+    pub known: Vec<&'static str>,
+    pub required: Vec<&'static str>,
+    pub open: bool,
+}
+
 /// A condition or action table being read. Every getter marks its key as known; [`Entry::finish`]
 /// reports the keys nobody asked for, with a suggestion among the known ones.
 pub(crate) struct Entry<'a> {
@@ -15,6 +24,8 @@ pub(crate) struct Entry<'a> {
     /// "check `has_tag`", for messages.
     pub what: String,
     known: Vec<&'static str>,
+    /// Whether it took every key left as arguments (`rest_as_args`).
+    open: bool,
     /// Required keys that are not there, reported by [`Entry::finish`] (unless a misspelt key
     /// stands in their place, which is reported instead: one mistake, one message).
     missing: Vec<&'static str>,
@@ -31,6 +42,7 @@ impl<'a> Entry<'a> {
             span,
             what,
             known: Vec::new(),
+            open: false,
             missing: Vec::new(),
         }
     }
@@ -165,6 +177,7 @@ impl<'a> Entry<'a> {
 
     /// The fields nobody asked for, as plain values: the arguments of a Lua-registered check or action.
     pub(crate) fn rest_as_args(&mut self, cx: &mut Cx) -> BTreeMap<String, Value> {
+        self.open = true;
         let mut args = BTreeMap::new();
         for (key, v) in self.map {
             if self.known.contains(&key.as_str()) {
@@ -193,6 +206,13 @@ impl<'a> Entry<'a> {
     /// except one whose place a misspelt key takes (`amout = 1` for `amount`: the unknown key's
     /// "did you mean `amount`?" says it all).
     pub(crate) fn finish(self, cx: &mut Cx) {
+        if let Some(probe) = cx.probe {
+            probe.borrow_mut().push(Probed {
+                known: self.known.clone(),
+                required: self.missing.clone(),
+                open: self.open,
+            });
+        }
         let unknown = || {
             self.map
                 .keys()

@@ -101,6 +101,9 @@ pub(crate) struct Cx<'a> {
     /// The events an `emit_event` action of the data names, gathered over the whole load (for
     /// `lantern check`'s "nothing emits it"); `None` where one action is read alone.
     pub emitted: Option<&'a std::cell::RefCell<std::collections::BTreeSet<EventKey>>>,
+    /// Where each entry read notes the keys it knew and needed, when the editor schema asks
+    /// (`builtin_keys`); `None` while loading.
+    pub probe: Option<&'a std::cell::RefCell<Vec<fields::Probed>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -119,6 +122,7 @@ impl<'a> Cx<'a> {
             ns: ns.to_string(),
             file,
             emitted,
+            probe: None,
         }
     }
 
@@ -278,6 +282,66 @@ pub(crate) fn vocabulary_names() -> (&'static [&'static str], &'static [&'static
     (vocabulary::CHECKS, vocabulary::ACTIONS)
 }
 
+/// The keys each built-in action (`actions`) or check (`checks`) reads and the ones it needs, as
+/// the resolver itself reads them: what the editor schema closes each one's table with. Each is
+/// read again with every key found so far present, until no new one appears, so a key read only
+/// beside another is found too. `open` is set for one that takes any key (`emit_event`'s payload).
+#[cfg(feature = "cli")]
+pub(crate) fn builtin_keys(checks: bool) -> BTreeMap<&'static str, fields::Probed> {
+    let syms = Symbols::default();
+    let events = EventTable::new(Vec::new());
+    let (names, head) = if checks {
+        (vocabulary::CHECKS, "check")
+    } else {
+        (vocabulary::ACTIONS, "action")
+    };
+    let mut out = BTreeMap::new();
+    for &name in names {
+        let mut shape = fields::Probed::default();
+        for pass in 0..4 {
+            let mut map = BTreeMap::new();
+            map.insert(
+                head.to_string(),
+                Spanned::new(0..0, toml::Value::from(name)),
+            );
+            for key in &shape.known {
+                map.entry(key.to_string())
+                    .or_insert_with(|| Spanned::new(0..0, toml::Value::from("x")));
+            }
+            map.insert("zz_probe".into(), Spanned::new(0..0, toml::Value::from(1)));
+            let record = std::cell::RefCell::new(Vec::new());
+            let mut diags = Vec::new();
+            let mut cx = Cx::new(&syms, &events, &mut diags, "probe", FileId(0), None);
+            cx.probe = Some(&record);
+            let entry = Spanned::new(0..0, map);
+            if checks {
+                vocabulary::condition(&mut cx, &entry);
+            } else {
+                vocabulary::action(&mut cx, &entry);
+            }
+            let Some(read) = record.into_inner().pop() else {
+                break;
+            };
+            let before = shape.known.len();
+            if pass == 0 {
+                shape.required = read.required;
+            }
+            shape.open = read.open;
+            for key in read.known {
+                if key != "zz_probe" && !shape.known.contains(&key) {
+                    shape.known.push(key);
+                }
+            }
+            if pass > 0 && shape.known.len() == before {
+                break;
+            }
+        }
+        shape.known.sort_unstable();
+        out.insert(name, shape);
+    }
+    out
+}
+
 /// The built-in card effects, by name (any action is a card effect too).
 #[cfg(feature = "cli")]
 pub(crate) fn card_effect_names() -> &'static [&'static str] {
@@ -341,6 +405,7 @@ pub(crate) fn runtime_action(
         ns: ns.to_string(),
         file: FileId(0),
         emitted: None,
+        probe: None,
     };
     let entry = Spanned::new(0..0, map.clone());
     let action = vocabulary::action(&mut cx, &entry);
