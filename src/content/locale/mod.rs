@@ -262,14 +262,25 @@ fn data_texts(content: &mut Content, locales: &mut Locales, diags: &mut Vec<Diag
             None => (f.ns.to_string(), named.clone()),
         };
         let own = f.key();
-        if !locales.has(&ns, &key) {
+        let default = locales
+            .space(&ns)
+            .map(|s| s.default.clone())
+            .unwrap_or_default();
+        let in_default = locales
+            .space(&ns)
+            .and_then(|s| s.langs.get(&s.default))
+            .is_some_and(|t| t.contains_key(&key));
+        if !in_default {
+            // Players in the mod's own language, and in any that lacks it, would read the key.
+            let message = if locales.has(&ns, &key) {
+                format!("`{own}` names the text `{ns}:{key}`, which `{ns}`'s own language (`{default}`) does not have")
+            } else {
+                format!("`{own}` names the text `{ns}:{key}`, which no language of `{ns}` has")
+            };
             diags.push(
-                Diagnostic::warning(
-                    Code::Locale,
-                    format!("`{own}` names the text `{ns}:{key}`, which no language of `{ns}` has"),
-                )
-                .at(f.at)
-                .with_help(format!("add `{key} = \"...\"` to `{ns}`'s locale/<language>.toml, or write the text itself")),
+                Diagnostic::warning(Code::Locale, message)
+                    .at(f.at)
+                    .with_help(format!("add `{key} = \"...\"` to `{ns}`'s locale/{default}.toml, or write the text itself")),
             );
         }
         *f.text = locales.render(&ns, &key, None, &[]);
