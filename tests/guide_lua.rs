@@ -222,3 +222,27 @@ fn every_test_game_method_is_in_the_testing_chapter() {
         "undocumented in docs/guide/05-testing.md: {missing:?}"
     );
 }
+
+/// Every event is a class of its own in the definitions, its payload typed, and `lantern.on` has an
+/// overload per event name, so an editor types `ev` in a handler: `ev.amout` of `damage_taken` is
+/// an unknown field there. A game's events are classes too.
+#[test]
+fn the_definitions_type_each_events_handler() {
+    let defs = lantern::lua::defs::generate_for(&lantern::roguelike::rules()).unwrap();
+    let class = defs
+        .split("---@class lantern.ev.damage_taken: lantern.Event\n")
+        .nth(1)
+        .expect("a class for damage_taken");
+    assert!(
+        class.starts_with("---@field amount integer\n---@field damage_type string\n"),
+        "{class}"
+    );
+    assert!(defs.contains(
+        "---@overload fun(event: \"creature_died\", handler: fun(ev: lantern.ev.creature_died))"
+    ));
+    // The roguelike's own events (`room_entered`) are classes too, with their payload.
+    assert!(
+        defs.contains("---@class lantern.ev.room_entered: lantern.Event\n---@field prefab string"),
+        "{defs}"
+    );
+}

@@ -65,9 +65,19 @@ pub fn lua_defs(docs: &[ApiDoc], rules: &crate::host::Rules) -> String {
     for f in &rules.defs().fields {
         let _ = writeln!(out, "---@field {} {} {}", f.name, f.lua_type, f.doc);
     }
+    let events = event_classes(&mut out, rules);
     out.push_str("\n---@class lantern\nlantern = {}\n");
     for d in docs {
         out.push('\n');
+        // `lantern.on("creature_died", function(ev) ...)`: `ev` is that event's class.
+        if d.path == "lantern.on" {
+            for e in &events {
+                let _ = writeln!(
+                    out,
+                    "---@overload fun(event: \"{e}\", handler: fun(ev: lantern.ev.{e}))"
+                );
+            }
+        }
         for line in d.doc.split(". ") {
             let line = line.trim_end_matches('.');
             if !line.is_empty() {
@@ -95,6 +105,38 @@ pub fn lua_defs(docs: &[ApiDoc], rules: &crate::host::Rules) -> String {
         }
     }
     out
+}
+
+/// A class per event the engine and the game declare (`lantern.ev.creature_died`), its payload
+/// fields typed; returns their names, for `lantern.on`'s overloads. A mod's own events are its
+/// data's, which these definitions are written before.
+fn event_classes(out: &mut String, rules: &crate::host::Rules) -> Vec<String> {
+    use crate::content::vocab::{FieldType, ENGINE_EVENTS};
+    let lua_type = |t: &FieldType| match t {
+        FieldType::Int => "integer",
+        FieldType::Float => "number",
+        FieldType::Bool => "boolean",
+        FieldType::Creature => "lantern.Creature",
+        _ => "string",
+    };
+    let mut names = Vec::new();
+    let engine = ENGINE_EVENTS
+        .iter()
+        .map(|e| (e.name.to_string(), e.payload.iter().map(|(n, t)| (n.to_string(), *t)).collect::<Vec<_>>()));
+    let game = rules
+        .defs()
+        .events
+        .iter()
+        .map(|e| (e.name.clone(), e.payload.clone()));
+    out.push('\n');
+    for (name, payload) in engine.chain(game) {
+        let _ = writeln!(out, "---@class lantern.ev.{name}: lantern.Event");
+        for (field, ty) in &payload {
+            let _ = writeln!(out, "---@field {field} {}", lua_type(ty));
+        }
+        names.push(name);
+    }
+    names
 }
 
 /// Registers the API for a throwaway mod and writes the definitions from what was registered,
