@@ -86,6 +86,17 @@ fn lua_defs_are_written_by_the_command() {
     assert!(text.starts_with("---@meta"));
     assert!(text.contains("function lantern.emit_event(event, payload, opts) end"));
     assert!(text.contains("---@param handler fun(ev: lantern.Event)"));
+    // The test API beside it: every matcher, and a test game's methods and the game's verbs.
+    let tests = std::fs::read_to_string(dir.path().join("lantern-test.d.lua")).unwrap();
+    for wanted in [
+        "function expect(value) end",
+        "---@field to_fail_with fun(message: string)",
+        "function lantern.test.game(options) end",
+        "---@field stub_rng fun(self: lantern.TestGame, ...: any): any",
+        "---@field attack fun(self: lantern.TestGame, ...: any): any",
+    ] {
+        assert!(tests.contains(wanted), "{wanted}\n{tests}");
+    }
 }
 
 /// Editor files go where they are asked to, folders made on the way (`.vscode/` in a fresh mod).

@@ -104,6 +104,11 @@ fn new_scaffolds_a_mod_whose_test_passes() {
     assert_eq!(rules[0]["include"][0].as_str(), Some("data/**/*.toml"));
     let defs = std::fs::read_to_string(m.join(".lantern/lantern.d.lua")).unwrap();
     assert!(defs.starts_with("---@meta"), "{defs}");
+    let tests = std::fs::read_to_string(m.join(".lantern/lantern-test.d.lua")).unwrap();
+    assert!(
+        tests.contains("function describe(name, body) end"),
+        "{tests}"
+    );
     let again = lantern(&["new", "rats"], dir.path());
     assert_eq!(again.status.code(), Some(1));
     let bad = lantern(&["new", "Bad-Name"], dir.path());

@@ -25,11 +25,23 @@ pub(super) fn run(
         if let Err(code) = folder.map_or(Ok(()), make_folder) {
             return code;
         }
-        if let Err(e) = crate::write::replacing(path, text.as_bytes(), "editor files") {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
+        // The test API beside it: `lantern.d.lua` and `lantern-test.d.lua`.
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("lantern");
+        let stem = stem.strip_suffix(".d").unwrap_or(stem);
+        let tests = path.with_file_name(format!("{stem}-test.d.lua"));
+        for (path, text) in [
+            (path.to_path_buf(), text),
+            (tests, crate::harness::defs::lua_defs(rules)),
+        ] {
+            if let Err(e) = crate::write::replacing(&path, text.as_bytes(), "editor files") {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+            println!("wrote {}", path.display());
         }
-        println!("wrote {}", path.display());
     }
     if let Some(dir) = schema {
         let files = crate::content::schema::editor_schemas(rules.defs());

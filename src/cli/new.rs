@@ -256,6 +256,10 @@ fn editor_files(dir: &std::path::Path, rules: &crate::host::Rules) -> std::io::R
     std::fs::create_dir_all(&tools)?;
     let defs = crate::lua::defs::generate_for(rules).map_err(std::io::Error::other)?;
     std::fs::write(tools.join("lantern.d.lua"), defs)?;
+    std::fs::write(
+        tools.join("lantern-test.d.lua"),
+        crate::harness::defs::lua_defs(rules),
+    )?;
     for (name, schema) in crate::content::schema::editor_schemas(rules.defs()) {
         let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
         std::fs::write(tools.join(name), text)?;

@@ -409,7 +409,7 @@ fn expectation(lua: &Lua, value: Value) -> mlua::Result<Table> {
 }
 
 /// The matchers of `expect(x)`.
-const MATCHERS: [&str; 5] = [
+pub(super) const MATCHERS: [&str; 5] = [
     "to_be",
     "to_equal",
     "to_be_near",

@@ -241,7 +241,7 @@ fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
 }
 
 /// A test game's own methods and fields, for "did you mean" when a test calls one that does not exist.
-const METHODS: &[&str] = &[
+pub(super) const METHODS: &[&str] = &[
     "seed",
     "turn",
     "choose",

@@ -8,6 +8,8 @@
 //! back in file order, so two runs give the same report. [`report`] renders pretty, TAP and JUnit.
 
 pub(crate) mod api;
+#[cfg(feature = "cli")]
+pub(crate) mod defs;
 pub(crate) mod game;
 pub mod report;
 

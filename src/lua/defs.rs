@@ -120,9 +120,15 @@ fn event_classes(out: &mut String, rules: &crate::host::Rules) -> Vec<String> {
         _ => "string",
     };
     let mut names = Vec::new();
-    let engine = ENGINE_EVENTS
-        .iter()
-        .map(|e| (e.name.to_string(), e.payload.iter().map(|(n, t)| (n.to_string(), *t)).collect::<Vec<_>>()));
+    let engine = ENGINE_EVENTS.iter().map(|e| {
+        (
+            e.name.to_string(),
+            e.payload
+                .iter()
+                .map(|(n, t)| (n.to_string(), *t))
+                .collect::<Vec<_>>(),
+        )
+    });
     let game = rules
         .defs()
         .events
