@@ -257,3 +257,48 @@ fn the_definitions_type_each_events_handler() {
         "{defs}"
     );
 }
+
+/// The definitions held to a real checker: emmylua_check (which reads LuaLS annotations) over the
+/// shipped mods with what `lantern new` sets up finds nothing, and over a script with a misspelt
+/// API function, a wrong argument type and an unknown field of a typed event finds each. It needs
+/// the checker (`cargo install emmylua_check`, several minutes of build, so CI leaves it out): run
+/// it with `LANTERN_EMMYLUA=$(which emmylua_check) cargo test --test guide_lua -- --ignored`.
+#[test]
+#[ignore = "needs emmylua_check: see the comment"]
+fn a_real_checker_finds_nothing_in_the_shipped_mods_and_every_mistake_in_a_bad_one() {
+    let checker = std::env::var("LANTERN_EMMYLUA").unwrap_or_else(|_| "emmylua_check".into());
+    let dir = common::shipped_mods();
+    let mods = dir.path().join("mods");
+    let out = common::lantern(&["new", "probe", "--mods", "mods"], dir.path());
+    assert!(out.status.success());
+    for setup in [".lantern", ".luarc.json"] {
+        std::fs::rename(mods.join("probe").join(setup), mods.join(setup)).unwrap();
+    }
+    std::fs::remove_dir_all(mods.join("probe")).unwrap();
+    let run = |dir: &std::path::Path| {
+        let out = std::process::Command::new(&checker)
+            .arg(dir)
+            .output()
+            .expect("emmylua_check runs (LANTERN_EMMYLUA names it)");
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let clean = run(&mods);
+    assert!(
+        !clean.contains("warning:") && !clean.contains("error:"),
+        "{clean}"
+    );
+    std::fs::create_dir_all(mods.join("bad/scripts")).unwrap();
+    std::fs::write(
+        mods.join("bad/scripts/main.lua"),
+        "lantern.on(\"damage_taken\", function(ev)\n  if ev.amout > 2 then lantern.log(ev.amount) end\nend)\nlantern.emit(\"boom\")\nlocal _ = lantern.rng(5)\n",
+    )
+    .unwrap();
+    let bad = run(&mods);
+    for wanted in [
+        "Undefined field `amout`",
+        "Undefined field `emit`",
+        "expected `string` but found `5`",
+    ] {
+        assert!(bad.contains(wanted), "{wanted}\n{bad}");
+    }
+}

@@ -79,8 +79,25 @@ function pending(name, body) end
 ---@param body fun()
 function before_each(body) end
 
+---@class lantern.TestCreature A creature of a test game: `g.player`, or what `g:spawn` returns.
+---@field ref string
+---@field name string
+---@field health integer
+---@field alive boolean
+local TestCreature = {}
+---@param item string
+---@return integer
+function TestCreature:count(item) end
+---@param name string
+---@return integer
+function TestCreature:attribute(name) end
+---@param item string
+---@param key string
+---@return integer?
+function TestCreature:property(item, key) end
+
 ---@class lantern.TestGame A game a test drives, isolated from every other test.
----@field player lantern.Creature
+---@field player lantern.TestCreature
 "#,
     );
     for name in super::game::METHODS {

@@ -5,6 +5,7 @@ local function rat(g)
 end
 
 describe("Rattenplage", function()
+  ---@type lantern.TestGame
   local g
   before_each(function()
     g = lantern.test.game{ seed = 7, mods = { "core" } }
