@@ -309,6 +309,18 @@ fn key_shape(table: &str, key: &str) -> Value {
                 },
             }
         }),
+        ("creatures", "ai") => json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "condition": { "type": "array", "items": { "$ref": "#/definitions/condition" } },
+                    "do": { "enum": ["attack", "wait"], "description": "what it does when the condition holds" },
+                    "actions": { "type": "array", "items": { "$ref": "#/definitions/action" } },
+                },
+            }
+        }),
         (_, "outcomes") => json!({
             "type": "array",
             "items": {
