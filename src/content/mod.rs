@@ -15,7 +15,7 @@ pub mod event;
 #[doc(hidden)]
 pub mod generate;
 mod hazard;
-pub mod locale;
+pub(crate) mod locale;
 pub(crate) mod parse;
 pub(crate) mod raw;
 pub(crate) mod resolve;
@@ -33,7 +33,7 @@ pub use dice::{Color, DieState};
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 pub(crate) use hazard::{Bottom, CardEffect, Meter};
 pub use hazard::{Card, CardClass, Hazard, ProgressType};
-pub use locale::TextArg;
+pub use locale::{Coverage, TextArg};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;

@@ -40,7 +40,7 @@ const BUILT_IN: &[(&str, &str)] = &[
 
 /// Every text of a mod set, by namespace, language and key.
 #[derive(Debug, Clone, Default)]
-pub struct Locales {
+pub(crate) struct Locales {
     spaces: BTreeMap<String, Space>,
 }
 
