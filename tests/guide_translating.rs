@@ -163,6 +163,23 @@ fn the_bundled_game_plays_in_german_and_english_to_the_same_hash_across_processe
         !de.contains("You "),
         "every line of the German game is German:\n{de}"
     );
+    // A language that is no tag is a usage error; one no mod has plays each mod's own, and says so.
+    for tool in [
+        &["play", "--lang", "x y"][..],
+        &["test", "--lang", "x y"],
+        &["sim", "hazard", "rockslide", "--lang", "x y"],
+    ] {
+        let out = lantern(&[tool, &["--mods", "."]].concat(), dir.path());
+        assert_eq!(out.status.code(), Some(2), "{tool:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("`x y` is not a language tag"));
+    }
+    let out = lantern_with_input(
+        &["play", "--mods", ".", "--no-watch", "--lang", "fr"],
+        dir.path(),
+        "next\nquit\n",
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no mod has texts in `fr`"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("You enter Cellar Steps."));
 }
 
 /// A mod with one of each translation mistake, and the message for each.
