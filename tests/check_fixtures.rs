@@ -38,6 +38,7 @@ fixtures!(
     a_mod_given_for_its_folder,
     bad_encounter,
     bad_hazard,
+    bad_language,
     bad_manifest_id,
     bad_rooms,
     bad_semver,

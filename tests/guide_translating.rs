@@ -146,13 +146,7 @@ fn the_bundled_game_plays_in_german_and_english_to_the_same_hash_across_processe
     assert!(switched.contains("You enter Cellar Steps."), "{switched}");
     assert!(switched.contains("language: de"), "{switched}");
     assert!(switched.contains("Gesundheit"), "{switched}");
-    let hash = |s: &str| {
-        s.lines()
-            .map(|l| l.trim_start_matches("> "))
-            .find(|l| l.len() == 16 && l.bytes().all(|b| b.is_ascii_hexdigit()))
-            .map(str::to_string)
-            .unwrap_or_else(|| panic!("no hash in\n{s}"))
-    };
+    let hash = |s: &str| common::printed_hash(s).unwrap_or_else(|| panic!("no hash in\n{s}"));
     assert_eq!(hash(&en), hash(&de), "en:\n{en}\nde:\n{de}");
     assert_eq!(hash(&en), hash(&switched), "{switched}");
     assert!(en.contains("You enter Cellar Steps."), "{en}");

@@ -1177,28 +1177,9 @@ fn a_games_player_and_home_mod_come_from_its_vocabulary() {
 /// `harvest play`: the console every game's tools have, its commands Harvest's declared verbs
 /// (which take over the console's `play`, `route` and `choose`) beside the console's own; the
 /// real example binary, fed commands from a pipe, its whole transcript compared.
-/// The example's binary, built first: `cargo test` builds the examples, `cargo test --test harvest`
-/// alone does not, and a test must never run a stale one.
-fn harvest_exe() -> std::path::PathBuf {
-    let examples = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .and_then(|deps| deps.parent())
-        .map(|dir| dir.join("examples"))
-        .unwrap();
-    let exe = examples.join(format!("harvest{}", std::env::consts::EXE_SUFFIX));
-    let built = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--example", "harvest"])
-        .current_dir(common::root())
-        .status()
-        .unwrap();
-    assert!(built.success());
-    exe
-}
-
 #[test]
 fn harvest_plays_in_german_to_the_same_hash_as_in_english() {
-    let exe = harvest_exe();
+    let exe = common::harvest_exe();
     let dir = tempfile::tempdir().unwrap();
     common::world::copy_dir(
         &common::root().join("examples/harvest/mods"),
@@ -1228,14 +1209,12 @@ fn harvest_plays_in_german_to_the_same_hash_as_in_english() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let (en, de) = (play("en"), play("de"));
-    let hash = |s: &str| {
-        s.lines()
-            .map(|l| l.trim_start_matches("> "))
-            .find(|l| l.len() == 16 && l.bytes().all(|b| b.is_ascii_hexdigit()))
-            .map(str::to_string)
-    };
-    assert!(hash(&en).is_some(), "{en}");
-    assert_eq!(hash(&en), hash(&de), "en:\n{en}\nde:\n{de}");
+    assert!(common::printed_hash(&en).is_some(), "{en}");
+    assert_eq!(
+        common::printed_hash(&en),
+        common::printed_hash(&de),
+        "en:\n{en}\nde:\n{de}"
+    );
     assert!(en.contains("You plant Wheat."), "{en}");
     assert!(de.contains("Du pflanzt Weizen."), "{de}");
     assert!(de.contains("Der Hof zahlt 2 Münzen."), "{de}");
@@ -1243,7 +1222,7 @@ fn harvest_plays_in_german_to_the_same_hash_as_in_english() {
 
 #[test]
 fn harvest_play_is_the_console_over_harvests_verbs() {
-    let exe = harvest_exe();
+    let exe = common::harvest_exe();
     let dir = tempfile::tempdir().unwrap();
     common::world::copy_dir(
         &common::root().join("examples/harvest/mods"),

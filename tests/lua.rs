@@ -1152,3 +1152,31 @@ fn a_save_loads_with_its_scripts_by_every_public_path() {
     turn(&mut second);
     assert!(said(&mut second).is_empty());
 }
+
+/// `lantern.text` in a handler: a bare key is the mod's own, arguments fill the text, a key no
+/// language has is shown for a player to report, and a table of more arguments than any text has
+/// is an error at the script's line (and the next turn's handler runs).
+#[test]
+fn lantern_text_reads_the_mods_texts_and_refuses_a_flood_of_arguments() {
+    let lua = "lantern.on('turn_started', function(ev)\n  lantern.log(lantern.text('hello', { who = 'Ada' }), lantern.text('gone'))\n  if lantern.game.turn == 1 then\n    local many = {}\n    for i = 1, 100 do many['a' .. i] = i end\n    lantern.text('hello', many)\n  end\nend)\n";
+    let mods = TestMods::new(&[
+        ("scripts/main.lua", lua),
+        ("locale/en.toml", "hello = \"Hello, {who}.\"\n"),
+    ]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("lantern.text fills at most 64 arguments"),
+        "{}",
+        p[0]
+    );
+    assert!(p[0].contains("test/scripts/main.lua:6"), "{}", p[0]);
+    turn(&mut g);
+    let said = said(&mut g);
+    assert!(
+        said.contains(&"[test] Hello, Ada.\t[missing text test:gone]".to_string()),
+        "{said:?}"
+    );
+}

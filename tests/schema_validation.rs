@@ -208,21 +208,7 @@ fn every_broken_file_is_rejected_by_the_validator_and_by_check() {
 /// checks are typed from its declarations, and its mods pass.
 #[test]
 fn a_games_data_passes_the_schema_its_tools_write() {
-    let built = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--example", "harvest"])
-        .current_dir(root())
-        .status()
-        .unwrap();
-    assert!(built.success());
-    let exe = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .and_then(|deps| deps.parent())
-        .map(|dir| {
-            dir.join("examples")
-                .join(format!("harvest{}", std::env::consts::EXE_SUFFIX))
-        })
-        .unwrap();
+    let exe = common::harvest_exe();
     let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(exe)
         .args(["docs", "--schema", "schema"])

@@ -204,28 +204,41 @@ fn set_language(game: &mut crate::game::Game, lang: &str) -> Result<(), ExitCode
 /// Whether `lang` is a language tag, warning when no mod has a text in it.
 fn check_language(content: &crate::content::Content, lang: &str) -> Result<(), ExitCode> {
     language_tag(lang)?;
-    let base = lang.split(['-', '_']).next().unwrap_or(lang);
-    let known = content.languages();
-    if !known.iter().any(|l| l == lang || l == base) {
-        eprintln!(
-            "warning: no mod has texts in `{}`; each mod's own language is shown (the mods have {})",
-            crate::diag::visible(lang),
-            known.join(", ")
-        );
+    if let Some(warning) = language_unknown(content, lang) {
+        eprintln!("warning: {warning}");
     }
     Ok(())
 }
 
 /// A usage error when `lang` is not a language tag.
 fn language_tag(lang: &str) -> Result<(), ExitCode> {
-    if lang.parse::<unic_langid::LanguageIdentifier>().is_err() {
-        eprintln!(
-            "error: `{}` is not a language tag\n  = help: write one such as `en`, `de` or `zh-Hans`",
-            crate::diag::visible(lang)
-        );
+    if let Err(message) = language_syntax(lang) {
+        eprintln!("error: {message}");
         return Err(ExitCode::from(2));
     }
     Ok(())
+}
+
+/// What is wrong with `lang` as a language tag, if anything: for `--lang` and the console's `lang`.
+fn language_syntax(lang: &str) -> Result<(), String> {
+    match lang.parse::<unic_langid::LanguageIdentifier>() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(format!(
+            "`{}` is not a language tag\n  = help: write one such as `en`, `de` or `zh-Hans`",
+            crate::diag::visible(lang)
+        )),
+    }
+}
+
+/// The warning for a language no mod has a text in (every text is then the mod's own).
+fn language_unknown(content: &crate::content::Content, lang: &str) -> Option<String> {
+    (!content.has_language(lang)).then(|| {
+        format!(
+            "no mod has texts in `{}`; each mod's own language is shown (the mods have {})",
+            crate::diag::visible(lang),
+            content.languages().join(", ")
+        )
+    })
 }
 
 /// The mods folders given, or `default` when none was.

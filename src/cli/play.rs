@@ -765,30 +765,17 @@ fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate
 
 /// `lang`: the game's language and the ones the mods have; `lang de` switches to German.
 fn language(game: &mut Game, lang: Option<&str>) -> Result<String, crate::Error> {
-    let known = game.content().languages().join(", ");
     let Some(lang) = lang else {
         let now = game.language().unwrap_or("each mod's own");
+        let known = game.content().languages().join(", ");
         return Ok(format!("language: {now} (the mods have {known})"));
     };
-    if lang.parse::<unic_langid::LanguageIdentifier>().is_err() {
-        return Err(
-            format!("`{lang}` is not a language tag, such as `en`, `de` or `zh-Hans`").into(),
-        );
-    }
-    let base = lang.split(['-', '_']).next().unwrap_or(lang);
+    super::language_syntax(lang)?;
     game.set_language(lang);
-    if game
-        .content()
-        .languages()
-        .iter()
-        .any(|l| l == lang || l == base)
-    {
-        Ok(format!("language: {lang}"))
-    } else {
-        Ok(format!(
-            "language: {lang}, which no mod has: each mod's own language is shown (the mods have {known})"
-        ))
-    }
+    Ok(match super::language_unknown(game.content(), lang) {
+        None => format!("language: {lang}"),
+        Some(warning) => format!("language: {lang}; {warning}"),
+    })
 }
 
 /// One of the game's declared verbs, its words as arguments (a whole number as a number, any

@@ -127,6 +127,18 @@ fn ending(game: &Game) -> String {
     )
 }
 
+/// An enemy as `look` and `status` list it: `enemy 1: Rat 4 hp`, in the game's language.
+fn enemy_line(game: &Game, r: CreatureRef, c: &crate::game::Creature) -> String {
+    game.text(
+        "creature_line",
+        &[
+            ("who", game.creature_ref_text(r).into()),
+            ("name", c.name.as_str().into()),
+            ("health", c.health.into()),
+        ],
+    )
+}
+
 /// The reference game's text `key` of `core`'s locale files, in the game's language.
 fn t(game: &Game, key: &str, args: &[(&str, crate::content::TextArg)]) -> String {
     game.text(&format!("core:{key}"), args)
@@ -179,15 +191,7 @@ pub(super) fn look(game: &Game) -> String {
         }
     }
     for (r, c) in game.enemies().filter(|(_, c)| c.alive()) {
-        let line = game.text(
-            "creature_line",
-            &[
-                ("who", game.creature_ref_text(r).into()),
-                ("name", c.name.as_str().into()),
-                ("health", c.health.into()),
-            ],
-        );
-        out.push_str(&format!("\n  {line}"));
+        out.push_str(&format!("\n  {}", enemy_line(game, r, c)));
     }
     if let Some(e) = encounter_text(game, STUCK) {
         out.push_str(&format!("\n{e}"));
@@ -237,15 +241,7 @@ pub(super) fn status(game: &Game) -> String {
         out.push_str(&format!("\n{quests}"));
     }
     for (r, c) in game.enemies() {
-        let line = game.text(
-            "creature_line",
-            &[
-                ("who", game.creature_ref_text(r).into()),
-                ("name", c.name.as_str().into()),
-                ("health", c.health.into()),
-            ],
-        );
-        out.push_str(&format!("\n  {line}"));
+        out.push_str(&format!("\n  {}", enemy_line(game, r, c)));
     }
     out
 }

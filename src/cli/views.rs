@@ -40,13 +40,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
     let content = game.content();
     let h = content.hazards.get(&run.hazard)?;
     let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
-    let ptype = |id: &Id| {
-        content
-            .progress_types
-            .get(id)
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| id.to_string())
-    };
+    let ptype = |id: &Id| super::words::progress_name(content, id);
     let mut out = String::new();
     if full {
         out.push_str(&hazard_rules(content, h));
@@ -170,13 +164,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
 /// A hazard's text, routes, thresholds and penalties: what the player reads before choosing.
 fn hazard_rules(content: &crate::content::Content, h: &crate::content::Hazard) -> String {
     let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
-    let ptype = |id: &Id| {
-        content
-            .progress_types
-            .get(id)
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| id.to_string())
-    };
+    let ptype = |id: &Id| super::words::progress_name(content, id);
     let list = |v: &[i64]| {
         v.iter()
             .map(|t| t.to_string())

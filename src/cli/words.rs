@@ -14,7 +14,8 @@ fn item_name(content: &Content, id: &Id) -> String {
         .map_or_else(|| id.to_string(), |i| i.name.clone())
 }
 
-fn progress_name(content: &Content, id: &Id) -> String {
+/// A progress type's name, or its ID when it is gone.
+pub(super) fn progress_name(content: &Content, id: &Id) -> String {
     content
         .progress_types
         .get(id)

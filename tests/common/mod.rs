@@ -37,6 +37,34 @@ pub(crate) fn expect_file(path: &Path, actual: &str) {
     }
 }
 
+/// The Harvest example's binary, built first: `cargo test` builds the examples, a test binary run
+/// alone (`cargo test --test harvest`) does not, and a test must never run a stale one.
+pub(crate) fn harvest_exe() -> PathBuf {
+    let built = Command::new(env!("CARGO"))
+        .args(["build", "--example", "harvest"])
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(built.success());
+    std::env::current_exe()
+        .expect("the test binary's path")
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("examples"))
+        .expect("the target folder")
+        .join(format!("harvest{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// The state hash a console printed for `hash` (sixteen hex digits on a line of their own, after
+/// the prompt when there is one).
+pub(crate) fn printed_hash(output: &str) -> Option<String> {
+    output
+        .lines()
+        .map(|l| l.trim_start_matches("> "))
+        .find(|l| l.len() == 16 && l.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(str::to_string)
+}
+
 pub(crate) mod fs;
 pub(crate) mod world;
 

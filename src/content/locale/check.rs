@@ -53,34 +53,37 @@ impl Content {
     /// For every mod and every language its texts are translated into (by it or by another mod),
     /// how many of its texts that language has.
     pub fn coverage(&self) -> Vec<Coverage> {
-        let data = data_keys(self);
-        let mut out = Vec::new();
-        for (ns, space) in self.locales.spaces() {
-            let expected = expected(space, data.get(ns.as_str()));
-            // A language some locale file gives (lantern's built-in German is no mod's work).
-            let given =
-                |texts: &BTreeMap<String, super::Entry>| texts.values().any(|e| e.at.is_some());
-            for (lang, _) in space
-                .langs
-                .iter()
-                .filter(|(l, t)| **l != space.default && given(t))
-            {
-                let missing: Vec<String> = expected
-                    .iter()
-                    .filter(|k| space.find_in(k, lang).is_none())
-                    .map(|k| k.to_string())
-                    .collect();
-                out.push(Coverage {
-                    mod_id: ns.clone(),
-                    language: lang.clone(),
-                    texts: expected.len(),
-                    translated: expected.len() - missing.len(),
-                    missing,
-                });
-            }
-        }
-        out
+        coverage(self, &data_keys(self))
     }
+}
+
+/// [`Content::coverage`] with the data's keys already gathered.
+fn coverage(content: &Content, data: &BTreeMap<&str, BTreeSet<String>>) -> Vec<Coverage> {
+    let mut out = Vec::new();
+    for (ns, space) in content.locales.spaces() {
+        let expected = expected(space, data.get(ns.as_str()));
+        // A language some locale file gives (lantern's built-in German is no mod's work).
+        let given = |texts: &BTreeMap<String, super::Entry>| texts.values().any(|e| e.at.is_some());
+        for (lang, _) in space
+            .langs
+            .iter()
+            .filter(|(l, t)| **l != space.default && given(t))
+        {
+            let missing: Vec<String> = expected
+                .iter()
+                .filter(|k| space.find_in(k, lang).is_none())
+                .map(|k| k.to_string())
+                .collect();
+            out.push(Coverage {
+                mod_id: ns.clone(),
+                language: lang.clone(),
+                texts: expected.len(),
+                translated: expected.len() - missing.len(),
+                missing,
+            });
+        }
+    }
+    out
 }
 
 /// The keys the data's written texts have, by namespace: the texts in each mod's own language
@@ -98,7 +101,7 @@ fn data_keys(content: &Content) -> BTreeMap<&str, BTreeSet<String>> {
             .space(f.ns)
             .is_some_and(|s| s.aliases.contains_key(&own));
         if !named {
-            if let Some((ns, _)) = base.locales.spaces().find(|(ns, _)| ns.as_str() == f.ns) {
+            if let Some((ns, _)) = base.locales.spaces.get_key_value(f.ns) {
                 keys.entry(ns.as_str()).or_default().insert(own);
             }
         }
@@ -231,8 +234,7 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
         ctx.arguments();
         ctx.plurals();
     }
-    for c in content
-        .coverage()
+    for c in coverage(content, &data)
         .into_iter()
         .filter(|c| !c.missing.is_empty())
     {

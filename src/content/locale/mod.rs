@@ -69,8 +69,7 @@ pub(crate) struct Entry {
 impl Space {
     /// The text of `key` in `lang`, its base language, or the default; with the language found.
     fn find(&self, key: &str, lang: Option<&str>) -> Option<(&Entry, &str)> {
-        let base = lang.and_then(|l| l.split(['-', '_']).next());
-        [lang, base, Some(self.default.as_str())]
+        [lang, lang.map(base_language), Some(self.default.as_str())]
             .into_iter()
             .flatten()
             .find_map(|l| {
@@ -82,8 +81,7 @@ impl Space {
     /// The text of `key` in `lang` or its base language, without the mod's own language: a
     /// translation's text, if it has one.
     pub(crate) fn find_in(&self, key: &str, lang: &str) -> Option<(&Entry, &str)> {
-        let base = lang.split(['-', '_']).next().unwrap_or(lang);
-        [lang, base].into_iter().find_map(|l| {
+        [lang, base_language(lang)].into_iter().find_map(|l| {
             let (l, texts) = self.langs.get_key_value(l)?;
             Some((texts.get(key)?, l.as_str()))
         })
@@ -139,6 +137,11 @@ impl Locales {
             .get(ns)
             .is_some_and(|s| s.langs.values().any(|t| t.contains_key(key)))
     }
+}
+
+/// The language a tag falls back to: `de` for `de-AT`, `zh` for `zh-Hans`.
+pub(crate) fn base_language(lang: &str) -> &str {
+    lang.split(['-', '_']).next().unwrap_or(lang)
 }
 
 /// What a player sees for a text no language has: the key, to report.
@@ -308,6 +311,13 @@ impl Content {
         langs.into_iter().collect()
     }
 
+    /// Whether some mod (or lantern itself) has texts in `lang` or in its base language.
+    #[cfg(feature = "cli")]
+    pub(crate) fn has_language(&self, lang: &str) -> bool {
+        let base = base_language(lang);
+        self.languages().iter().any(|l| l == lang || l == base)
+    }
+
     /// This content with every text of its definitions in `lang`: the content a game in that
     /// language runs over (its state is the same; only what players read changes). A text `lang`
     /// lacks is its base language's (`de` for `de-AT`), else the mod's own.
@@ -320,9 +330,10 @@ impl Content {
         let locales = &base.locales;
         // Only a namespace with a text in `lang`, or naming another's, can change: the rest
         // keep their own words without a key being made.
-        let base_lang = lang.split(['-', '_']).next().unwrap_or(lang);
         let changes = |s: &Space| {
-            !s.aliases.is_empty() || s.langs.contains_key(lang) || s.langs.contains_key(base_lang)
+            !s.aliases.is_empty()
+                || s.langs.contains_key(lang)
+                || s.langs.contains_key(base_language(lang))
         };
         fields::each_text(&mut out, |f| {
             let Some(space) = locales.space(f.ns).filter(|s| changes(s)) else {
