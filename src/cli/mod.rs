@@ -31,6 +31,7 @@ macro_rules! eprintln {
 
 mod check;
 mod docs;
+mod lsp;
 mod new;
 mod play;
 #[cfg(feature = "roguelike")]
@@ -70,6 +71,9 @@ enum Command {
     },
     /// Write editor support files.
     Docs(DocsArgs),
+    /// Serve the mods to an editor: a language server over stdio (diagnostics as you type,
+    /// completion, go to definition, references, hover).
+    Lsp(LspArgs),
     #[cfg(feature = "roguelike")]
     /// Play the reference game over the mods, one command per line.
     Play(PlayArgs),
@@ -167,6 +171,18 @@ struct TestArgs {
     /// The language test games are in (`lantern.test.game{ lang = "de" }` sets one game's).
     #[arg(long)]
     lang: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// `lsp`'s arguments.
+#[derive(clap::Args)]
+struct LspArgs {
+    /// A folder that holds mods; give it again for more. Default: the game's own (`mods` for
+    /// lantern) and the editor's workspace (its `mods` folder, the folder that holds the mod
+    /// opened, or the folder itself).
+    #[arg(long)]
+    mods: Vec<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -303,6 +319,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
         }
         Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules, program),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
+        Tool::Lsp(a) => lsp::run(a.mods, default, rules, a.limits.limits()),
         Tool::Play(a, flavor) => {
             let mods = or_default(a.mods, default);
             missing_folder(&mods).unwrap_or_else(|| {
@@ -361,6 +378,7 @@ enum Tool {
     New(NewArgs),
     Docs(DocsArgs),
     Sim(SimWhat),
+    Lsp(LspArgs),
     /// The console, with a game's own commands besides its verbs.
     Play(PlayArgs, &'static play::Flavor),
 }
@@ -426,6 +444,7 @@ pub fn main() -> ExitCode {
         Command::Test(a) => run_tool(Tool::Test(a), &rules, &default, "lantern"),
         Command::New(a) => run_tool(Tool::New(a), &rules, &default, "lantern"),
         Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default, "lantern"),
+        Command::Lsp(a) => run_tool(Tool::Lsp(a), &rules, &default, "lantern"),
         Command::Sim { what } => run_tool(Tool::Sim(what), &rules, &default, "lantern"),
         #[cfg(feature = "roguelike")]
         #[cfg(feature = "roguelike")]

@@ -1,9 +1,11 @@
-//! lantern's tools for a game with its own vocabulary: `check`, `test`, `docs`, `new`, `sim` and
-//! `play` (the console, its commands the game's verbs) over the game's world, from a few lines of
+//! lantern's tools for a game with its own vocabulary: `check`, `test`, `docs`, `new`, `sim`,
+//! `lsp` and `play` (the console, its commands the game's verbs) over the game's world, from a few lines of
 //! the game's own `main` (`examples/harvest` has them). The `lantern` binary is the same tools for
 //! the reference roguelike, whose console adds its own commands.
 
-use super::{parsed, run_tool, CheckArgs, DocsArgs, NewArgs, PlayArgs, SimWhat, TestArgs, Tool};
+use super::{
+    parsed, run_tool, CheckArgs, DocsArgs, LspArgs, NewArgs, PlayArgs, SimWhat, TestArgs, Tool,
+};
 use crate::host::Rules;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -25,6 +27,9 @@ enum GameTool {
     New(NewArgs),
     /// Write editor support files (the Lua definitions include the game's functions).
     Docs(DocsArgs),
+    /// Serve the game's mods to an editor: a language server over stdio that knows the game's
+    /// vocabulary.
+    Lsp(LspArgs),
     /// Play the game over the mods in the terminal, one command per line: its verbs, and the
     /// console's commands; a change to a mod is swapped in while the game runs.
     Play(PlayArgs),
@@ -36,7 +41,7 @@ enum GameTool {
     },
 }
 
-/// Runs `check`, `test`, `docs`, `new`, `sim` or `play` from the process's arguments for a game called `name`
+/// Runs `check`, `test`, `docs`, `new`, `sim`, `lsp` or `play` from the process's arguments for a game called `name`
 /// whose vocabulary is `rules`, over `default_mods` unless `--mods` is given, and returns the exit
 /// code (0 success, 1 content errors or failed tests, 2 usage errors).
 pub fn tools(name: &str, rules: &Rules, default_mods: &[PathBuf]) -> ExitCode {
@@ -61,6 +66,7 @@ pub fn tools_from(
         GameTool::Test(a) => Tool::Test(a),
         GameTool::New(a) => Tool::New(a),
         GameTool::Docs(a) => Tool::Docs(a),
+        GameTool::Lsp(a) => Tool::Lsp(a),
         GameTool::Sim { what } => Tool::Sim(what),
         GameTool::Play(a) => Tool::Play(a, &super::play::PLAIN),
     };

@@ -91,6 +91,12 @@ impl SourceFile {
         }
     }
 
+    /// Where it was read on disk, when it was (a mod's file, not a test's text or lantern's own).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    pub(crate) fn disk(&self) -> Option<&Path> {
+        self.disk.as_deref()
+    }
+
     /// The text.
     pub fn text(&self) -> &str {
         &self.text

@@ -149,6 +149,12 @@ fn event_classes(out: &mut String, rules: &crate::host::Rules) -> Vec<String> {
 /// for a game's vocabulary: its Lua functions (`lantern.farm.money`) are
 /// listed with the documentation the game gave them.
 pub fn generate_for(rules: &crate::host::Rules) -> mlua::Result<String> {
+    Ok(lua_defs(&api_docs(rules)?, rules))
+}
+
+/// Every documented entry of the API scripts get for a game's vocabulary, as the API registers
+/// itself: what `generate_for` writes, and what the language server completes after `lantern.`.
+pub(crate) fn api_docs(rules: &crate::host::Rules) -> mlua::Result<Vec<ApiDoc>> {
     let lua = super::sandbox::new_state()?;
     let cx = super::api::ModCx {
         mod_id: "example".into(),
@@ -158,5 +164,5 @@ pub fn generate_for(rules: &crate::host::Rules) -> mlua::Result<String> {
     cx.shared.borrow_mut().rules = rules.clone();
     let mut docs = Vec::new();
     super::api::build(&lua, &cx, &mut docs)?;
-    Ok(lua_defs(&docs, rules))
+    Ok(docs)
 }

@@ -6,6 +6,10 @@
 //! or a folder), and at most [`MOST_BYTES`] of it are read, however large the file says it is.
 //! Walking a folder visits each real folder once (so symlink loops end) and stops at
 //! [`MOST_FILES`] files. What is refused is never read, and becomes a diagnostic at the path.
+//!
+//! An editor's unsaved buffers stand in for the files they edit while [`with_unsaved`] runs (the
+//! language server checks what the modder sees, not what was last saved): the same path checks
+//! and limits apply, and only the text read is the buffer's.
 
 use crate::diag::Code;
 use crate::diag::Diagnostic;
@@ -71,6 +75,34 @@ impl Refused {
     }
 }
 
+/// Texts that stand in for files on disk, by the files' real paths.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) type Unsaved = std::collections::HashMap<PathBuf, std::sync::Arc<str>>;
+
+thread_local! {
+    /// The unsaved texts [`with_unsaved`] put in place on this thread, if any.
+    static UNSAVED: std::cell::RefCell<Option<std::sync::Arc<Unsaved>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `unsaved` read in place of the files at those real paths (which must exist on
+/// disk: a buffer of a file never saved is not part of any mod yet), then puts the files back.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) fn with_unsaved<R>(unsaved: std::sync::Arc<Unsaved>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<std::sync::Arc<Unsaved>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            UNSAVED.with(|u| *u.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = Restore(UNSAVED.with(|u| u.borrow_mut().replace(unsaved)));
+    f()
+}
+
+/// The unsaved text standing in for the file at the real path `real`, if any.
+fn unsaved(real: &Path) -> Option<std::sync::Arc<str>> {
+    UNSAVED.with(|u| u.borrow().as_ref().and_then(|m| m.get(real).cloned()))
+}
+
 /// The real path of a mod folder, which every file of the mod must resolve inside.
 pub(crate) fn real_root(root: &Path) -> PathBuf {
     std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
@@ -89,6 +121,12 @@ pub(crate) fn read_mod_file(root: &Path, rel: &str) -> Result<Option<Vec<u8>>, R
 /// Reads the file `path`, which must resolve inside `real_root`.
 pub(crate) fn read_inside(real_root: &Path, path: &Path) -> Result<Vec<u8>, Refused> {
     let real = resolve(real_root, path)?;
+    if let Some(text) = unsaved(&real) {
+        if text.len() as u64 > MOST_BYTES {
+            return Err(Refused::TooLarge);
+        }
+        return Ok(text.as_bytes().to_vec());
+    }
     let kind = std::fs::metadata(&real).map_err(Refused::Unreadable)?;
     if !kind.is_file() {
         return Err(Refused::NotAFile(kind_of(&kind)));
@@ -308,4 +346,40 @@ pub(crate) fn display_path(path: &Path, mods_root: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+#[cfg(all(test, feature = "cli"))]
+mod unsaved_tests {
+    use super::*;
+
+    #[test]
+    fn an_unsaved_text_is_read_in_place_of_its_file_only_while_it_stands_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.toml");
+        std::fs::write(&file, "on disk").unwrap();
+        let root = real_root(dir.path());
+        let unsaved: Unsaved = [(
+            std::fs::canonicalize(&file).unwrap(),
+            "in the editor".into(),
+        )]
+        .into();
+        let read = with_unsaved(std::sync::Arc::new(unsaved), || {
+            read_inside(&root, &file).unwrap()
+        });
+        assert_eq!(read, b"in the editor");
+        assert_eq!(read_inside(&root, &file).unwrap(), b"on disk");
+        // A symlink out of the mod is refused whatever stands in for its target.
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret");
+        std::fs::write(&secret, "x").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&secret, dir.path().join("link.toml")).unwrap();
+            let unsaved: Unsaved = [(std::fs::canonicalize(&secret).unwrap(), "y".into())].into();
+            let read = with_unsaved(std::sync::Arc::new(unsaved), || {
+                read_inside(&root, &dir.path().join("link.toml"))
+            });
+            assert!(matches!(read, Err(Refused::Outside)));
+        }
+    }
 }

@@ -1,0 +1,168 @@
+//! One check of the mod set as the editor shows it (unsaved buffers in place of their files), and
+//! what the server answers from it: every definition by ID with its place, which mod each file
+//! belongs to, the names scripts registered, and the data schema for keys and values.
+
+use crate::content::Content;
+use crate::diag::{Diagnostic, FileId, SourceMap, Span};
+use crate::host::Rules;
+use crate::lua::Limits;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A definition: its kind (`item`, `event`, a game's `crop`) and where its `id` is written.
+#[derive(Debug, Clone)]
+pub(super) struct Def {
+    pub kind: &'static str,
+    pub span: Span,
+}
+
+/// The result of one check, with its indexes.
+pub(super) struct Analysis {
+    pub content: Arc<Content>,
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Each file read from disk, by its real path.
+    pub files: HashMap<PathBuf, FileId>,
+    /// The real path of each file read from disk.
+    pub paths: HashMap<FileId, PathBuf>,
+    /// The mod each file belongs to (its namespace: what a bare name in it means).
+    pub mod_of: HashMap<FileId, String>,
+    /// Every definition, by its whole ID (`core:rat`; a rarity by its bare name).
+    pub defs: BTreeMap<String, Vec<Def>>,
+    /// Actions and checks the scripts registered.
+    pub lua_actions: BTreeSet<String>,
+    pub lua_checks: BTreeSet<String>,
+}
+
+/// Checks the mods under `roots` as `lantern check` does, reading `unsaved` in place of files.
+pub(super) fn check(
+    roots: &[PathBuf],
+    rules: &Rules,
+    limits: Limits,
+    unsaved: Arc<crate::mods::Unsaved>,
+) -> Analysis {
+    let world =
+        crate::mods::with_unsaved(unsaved, || crate::load::check_game(roots, rules, limits));
+    let ext = world
+        .lua
+        .as_ref()
+        .map(|l| l.extensions())
+        .unwrap_or_default();
+    let mut files = HashMap::new();
+    let mut paths = HashMap::new();
+    let mut mod_of = HashMap::new();
+    let mod_dirs: Vec<(PathBuf, String)> = world
+        .content
+        .mods
+        .iter()
+        .map(|m| (super::position::real(&m.dir), m.id.clone()))
+        .collect();
+    for (id, file) in world.sources.files() {
+        let Some(disk) = file.disk() else { continue };
+        let real = super::position::real(disk);
+        if let Some((_, m)) = mod_dirs.iter().find(|(dir, _)| real.starts_with(dir)) {
+            mod_of.insert(id, m.clone());
+        }
+        files.insert(real.clone(), id);
+        paths.insert(id, real);
+    }
+    Analysis {
+        defs: definitions(&world.content),
+        content: world.content,
+        sources: world.sources,
+        diagnostics: world.diagnostics,
+        files,
+        paths,
+        mod_of,
+        lua_actions: ext.actions.iter().map(|i| i.to_string()).collect(),
+        lua_checks: ext.checks.iter().map(|i| i.to_string()).collect(),
+    }
+}
+
+/// Every definition of the content, by ID.
+fn definitions(c: &Content) -> BTreeMap<String, Vec<Def>> {
+    let mut defs: BTreeMap<String, Vec<Def>> = BTreeMap::new();
+    let mut add = |id: &str, kind: &'static str, span: Span| {
+        defs.entry(id.to_string())
+            .or_default()
+            .push(Def { kind, span });
+    };
+    c.tags
+        .values()
+        .for_each(|d| add(d.id.as_str(), "tag", d.span));
+    c.rarities.iter().for_each(|d| add(&d.id, "rarity", d.span));
+    c.items
+        .values()
+        .for_each(|d| add(d.id.as_str(), "item", d.span));
+    c.creatures
+        .values()
+        .for_each(|d| add(d.id.as_str(), "creature", d.span));
+    c.quests
+        .values()
+        .for_each(|d| add(d.id.as_str(), "quest", d.span));
+    c.encounters
+        .values()
+        .for_each(|d| add(d.id.as_str(), "encounter", d.span));
+    c.progress_types
+        .values()
+        .for_each(|d| add(d.id.as_str(), "progress type", d.span));
+    c.hazards
+        .values()
+        .for_each(|d| add(d.id.as_str(), "hazard", d.span));
+    c.cards
+        .values()
+        .for_each(|d| add(d.id.as_str(), "card", d.span));
+    for (id, r) in &c.trigger_ids {
+        add(id.as_str(), "trigger", c.trigger(*r).span);
+    }
+    for (_, e) in c.events.iter() {
+        if let Some(span) = e.span {
+            add(&e.name, "event", span);
+        }
+    }
+    for table in &c.declared.tables {
+        for id in c.tables.ids(table.kind) {
+            if let Some(span) = c.entry_span(table.kind, id) {
+                add(id.as_str(), table.kind, span);
+            }
+        }
+    }
+    defs
+}
+
+impl Analysis {
+    /// The file read from the real path `path`, if it was.
+    pub(super) fn file(&self, path: &Path) -> Option<FileId> {
+        self.files.get(path).copied()
+    }
+
+    /// The whole ID a name written in `file` means: itself when it has a namespace, else the
+    /// file's mod's (a rarity, which has none, by its name).
+    pub(super) fn qualify(&self, name: &str, file: FileId) -> String {
+        if name.contains(':')
+            || self
+                .defs
+                .get(name)
+                .is_some_and(|d| d.iter().any(|d| d.kind == "rarity"))
+        {
+            return name.to_string();
+        }
+        match self.mod_of.get(&file) {
+            Some(m) => format!("{m}:{name}"),
+            None => name.to_string(),
+        }
+    }
+
+    /// The IDs of one kind (every kind when `None`), in ID order.
+    pub(super) fn ids_of<'a>(
+        &'a self,
+        kind: Option<&'a str>,
+    ) -> impl Iterator<Item = (&'a str, &'static str)> + 'a {
+        self.defs.iter().flat_map(move |(id, defs)| {
+            defs.iter()
+                .filter(move |d| kind.is_none_or(|k| d.kind == k))
+                .map(move |d| (id.as_str(), d.kind))
+        })
+    }
+}

@@ -1,0 +1,272 @@
+//! Go to definition, find references and hover: an ID named in a string (a data file's value, a
+//! script's argument) is found across every mod, as the loader resolves it (a bare name is its
+//! file's mod's); hover shows a definition's entry, an event's payload, a key's help and an API
+//! function's signature.
+
+use super::analysis::Analysis;
+use super::context::{toml_at, TomlAt};
+use super::position::{uri_of, Lines};
+use super::scan::{string_at, strings, Lang};
+use super::schema_walk::Schema;
+use super::server::{DocKind, Server};
+use crate::diag::{FileId, Span};
+use lsp_types::{Location, MarkupContent, MarkupKind};
+
+/// The name written in the string at `offset`, as the ID it means (and as written).
+fn name_at(
+    a: &Analysis,
+    file: Option<FileId>,
+    kind: DocKind,
+    text: &str,
+    offset: usize,
+) -> Option<(String, String)> {
+    let lang = if kind == DocKind::Lua {
+        Lang::Lua
+    } else {
+        Lang::Toml
+    };
+    let inner = string_at(text, lang, offset)?;
+    let written = text[inner].to_string();
+    let id = match file {
+        Some(f) => a.qualify(&written, f),
+        None => written.clone(),
+    };
+    Some((id, written))
+}
+
+/// Where a span is, for the editor.
+pub(super) fn location(a: &Analysis, span: Span) -> Option<Location> {
+    let path = a.paths.get(&span.file)?;
+    let lines = Lines::new(a.sources.get(span.file).text());
+    Some(Location::new(
+        uri_of(path)?,
+        lines.range(span.start as usize..span.end as usize),
+    ))
+}
+
+/// The definitions of the ID named at `offset`.
+pub(super) fn definition(
+    a: &Analysis,
+    file: Option<FileId>,
+    kind: DocKind,
+    text: &str,
+    offset: usize,
+) -> Vec<Location> {
+    let Some((id, written)) = name_at(a, file, kind, text, offset) else {
+        return Vec::new();
+    };
+    let defs = a.defs.get(&id).or_else(|| a.defs.get(&written));
+    defs.into_iter()
+        .flatten()
+        .filter_map(|d| location(a, d.span))
+        .collect()
+}
+
+/// Every place the ID named at `offset` is written, in every data file and script of the mod
+/// set; its definitions too when `declaration` says.
+pub(super) fn references(
+    a: &Analysis,
+    file: Option<FileId>,
+    kind: DocKind,
+    text: &str,
+    offset: usize,
+    declaration: bool,
+) -> Vec<Location> {
+    let Some((id, written)) = name_at(a, file, kind, text, offset) else {
+        return Vec::new();
+    };
+    let target = if a.defs.contains_key(&id) {
+        id
+    } else {
+        written
+    };
+    let defs: Vec<Span> = a
+        .defs
+        .get(&target)
+        .into_iter()
+        .flatten()
+        .map(|d| d.span)
+        .collect();
+    let mut out = Vec::new();
+    for (&f, path) in &a.paths {
+        let lang = match path.extension().and_then(|e| e.to_str()) {
+            Some("lua") => Lang::Lua,
+            Some("toml") if path.file_name().is_some_and(|n| n != "mod.toml") => Lang::Toml,
+            _ => continue,
+        };
+        let source = a.sources.get(f).text();
+        for (inner, _) in strings(source, lang) {
+            let raw = &source[inner.clone()];
+            if raw != target && a.qualify(raw, f) != target {
+                continue;
+            }
+            // A definition's span is its quoted value.
+            let quoted = Span::new(f, inner.start.saturating_sub(1)..inner.end + 1);
+            if !declaration && defs.contains(&quoted) {
+                continue;
+            }
+            out.extend(location(a, Span::new(f, inner)));
+        }
+    }
+    out.sort_by(|x, y| (x.uri.as_str(), x.range.start).cmp(&(y.uri.as_str(), y.range.start)));
+    out
+}
+
+/// What to show for the thing at `offset`, as Markdown.
+pub(super) fn hover(
+    server: &Server,
+    a: &Analysis,
+    file: Option<FileId>,
+    kind: DocKind,
+    text: &str,
+    offset: usize,
+) -> Option<MarkupContent> {
+    let value = hover_name(a, file, kind, text, offset).or_else(|| match kind {
+        DocKind::Data => hover_key(server, text, offset),
+        DocKind::Lua => hover_api(server, text, offset),
+        _ => None,
+    })?;
+    Some(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    })
+}
+
+/// A definition's kind, ID and entry, or an event's payload.
+fn hover_name(
+    a: &Analysis,
+    file: Option<FileId>,
+    kind: DocKind,
+    text: &str,
+    offset: usize,
+) -> Option<String> {
+    let (id, written) = name_at(a, file, kind, text, offset)?;
+    let mut parts = Vec::new();
+    for d in a
+        .defs
+        .get(&id)
+        .or_else(|| a.defs.get(&written))
+        .into_iter()
+        .flatten()
+    {
+        let source = a.sources.get(d.span.file);
+        let (line, _) = source.line_col(d.span.start);
+        parts.push(format!(
+            "**{}** `{}`, in `{}` line {line}\n\n```toml\n{}\n```",
+            d.kind,
+            id,
+            crate::diag::visible(source.path()),
+            entry_text(source.text(), d.span.start as usize)
+        ));
+    }
+    let event = a
+        .content
+        .events
+        .lookup(&written)
+        .or_else(|| a.content.events.lookup(&id));
+    if let (true, Some(key)) = (parts.is_empty(), event) {
+        let e = a.content.events.get(key);
+        let payload: Vec<String> = e
+            .payload
+            .iter()
+            .map(|(n, t)| format!("- `{n}`: {}", t.name()))
+            .collect();
+        parts.push(
+            format!(
+                "**event** `{}`\n\n{}\n\n{}",
+                e.name,
+                e.description,
+                payload.join("\n")
+            )
+            .trim_end()
+            .to_string(),
+        );
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n---\n\n"))
+}
+
+/// The entry a definition's `id` stands in: from its table header (or the line before it) to
+/// the next header, at most 30 lines.
+fn entry_text(text: &str, at: usize) -> String {
+    let start = text[..at]
+        .rfind("\n[")
+        .map(|i| i + 1)
+        .unwrap_or_else(|| text[..at].rfind('\n').map_or(0, |i| i + 1));
+    let end = text[at..].find("\n[").map_or(text.len(), |i| at + i);
+    let lines: Vec<&str> = text[start..end].trim_end().lines().take(30).collect();
+    crate::diag::visible(&lines.join("\n")).replace("```", "'''")
+}
+
+/// A data file's key: its help from the schema.
+fn hover_key(server: &Server, text: &str, offset: usize) -> Option<String> {
+    let b = text.as_bytes();
+    let is_key = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let (mut start, mut end) = (offset.min(b.len()), offset.min(b.len()));
+    while start > 0 && is_key(b[start - 1]) {
+        start -= 1;
+    }
+    while end < b.len() && is_key(b[end]) {
+        end += 1;
+    }
+    if start == end {
+        return None;
+    }
+    let TomlAt::Key {
+        table, siblings, ..
+    } = toml_at(text, end)
+    else {
+        return None;
+    };
+    let schema = Schema::new(&server.schemas.data);
+    let root = &server.schemas.data;
+    let node = if table.is_empty() {
+        Some(root)
+    } else {
+        schema.table(&table)
+    }?;
+    let key = &text[start..end];
+    let prop = schema.property(node, key, &siblings)?;
+    let words = schema.words(prop);
+    let mut out = format!("`{key}`");
+    if let Some(help) = schema.help(prop) {
+        out.push_str(&format!(": {help}"));
+    }
+    if !words.is_empty() && words.len() <= 40 {
+        out.push_str(&format!(
+            "\n\none of: {}",
+            words
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Some(out)
+}
+
+/// A script's `lantern.x.y`: the function's signature and documentation.
+fn hover_api(server: &Server, text: &str, offset: usize) -> Option<String> {
+    let b = text.as_bytes();
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+    let (mut start, mut end) = (offset.min(b.len()), offset.min(b.len()));
+    while start > 0 && is_name(b[start - 1]) {
+        start -= 1;
+    }
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+        end += 1;
+    }
+    let path = &text[start..end];
+    let doc = server.api.iter().find(|d| d.path == path)?;
+    let params: Vec<String> = doc
+        .params
+        .iter()
+        .map(|(n, t)| format!("{n}: {t}"))
+        .collect();
+    let ret = doc.returns.map(|r| format!(": {r}")).unwrap_or_default();
+    let head = if doc.function {
+        format!("{}({}){ret}", doc.path, params.join(", "))
+    } else {
+        format!("{}{ret}", doc.path)
+    };
+    Some(format!("```lua\n{head}\n```\n\n{}", doc.doc))
+}

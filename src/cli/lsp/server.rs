@@ -1,0 +1,348 @@
+//! The server's state and its loop: the open documents (their unsaved texts), the last check of
+//! the mod set, and one message at a time. Edits arriving together are checked once: the server
+//! reads every message already waiting before it checks again, so a burst of keystrokes costs
+//! one check, and a request is answered from a check that includes every edit sent before it.
+
+use super::analysis::{check, Analysis};
+use super::position::{path_of, real, Lines};
+use crate::host::Rules;
+use crate::lua::Limits;
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
+use lsp_types::{notification as note, request as req, Uri};
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What kind of file a document is, which decides what is offered in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DocKind {
+    /// A data file (`*.toml` under a mod's `data/`).
+    Data,
+    /// A `mod.toml`.
+    Manifest,
+    /// A script or a test.
+    Lua,
+    /// Anything else (a locale file, a README).
+    Other,
+}
+
+impl DocKind {
+    fn of(path: &std::path::Path) -> DocKind {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let in_data = path.components().any(|c| c.as_os_str() == "data");
+        match (name, ext) {
+            ("mod.toml", _) => DocKind::Manifest,
+            (_, "lua") => DocKind::Lua,
+            (_, "toml") if in_data => DocKind::Data,
+            _ => DocKind::Other,
+        }
+    }
+}
+
+/// An open document.
+struct Doc {
+    text: String,
+    version: i32,
+    /// Its real path, when it names a file.
+    path: Option<PathBuf>,
+}
+
+/// The schemas completion and hover read.
+pub(super) struct Schemas {
+    pub data: Value,
+    pub manifest: Value,
+}
+
+pub(super) struct Server {
+    roots: Vec<PathBuf>,
+    rules: Rules,
+    limits: Limits,
+    docs: HashMap<String, Doc>,
+    analysis: Option<Analysis>,
+    /// A document changed since the last check.
+    stale: bool,
+    /// The URIs diagnostics were last published for: a file that became clean is cleared.
+    published: BTreeSet<String>,
+    pub(super) schemas: Schemas,
+    /// The Lua API's documented entries, for completion and hover after `lantern.`.
+    pub(super) api: Vec<crate::lua::api::ApiDoc>,
+    /// How many checks ran: for the log, and for the tests that count them.
+    checks: u64,
+}
+
+impl Server {
+    pub(super) fn new(roots: Vec<PathBuf>, rules: &Rules, limits: Limits) -> Server {
+        Server {
+            roots,
+            rules: rules.clone(),
+            limits,
+            docs: HashMap::new(),
+            analysis: None,
+            stale: true,
+            published: BTreeSet::new(),
+            schemas: Schemas {
+                data: crate::content::schema::data_schema_for(rules.defs()),
+                manifest: crate::content::schema::manifest_schema(),
+            },
+            api: crate::lua::defs::api_docs(rules).unwrap_or_default(),
+            checks: 0,
+        }
+    }
+
+    /// Runs until the client says `exit` or goes away.
+    pub(super) fn run(mut self, connection: &Connection) -> Result<(), String> {
+        loop {
+            let message = if self.stale {
+                match connection.receiver.try_recv() {
+                    Ok(m) => m,
+                    Err(e) if e.is_empty() => {
+                        self.recheck(connection);
+                        continue;
+                    }
+                    Err(_) => return Ok(()),
+                }
+            } else {
+                match connection.receiver.recv() {
+                    Ok(m) => m,
+                    Err(_) => return Ok(()),
+                }
+            };
+            match message {
+                Message::Request(request) => {
+                    if connection
+                        .handle_shutdown(&request)
+                        .map_err(|e| e.to_string())?
+                    {
+                        return Ok(());
+                    }
+                    if self.stale {
+                        self.recheck(connection);
+                    }
+                    let response = self.answer(request);
+                    send(connection, Message::Response(response));
+                }
+                Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(()),
+                Message::Notification(n) => self.notified(n),
+                Message::Response(_) => {}
+            }
+        }
+    }
+
+    /// A document opened, changed, saved or closed, or files changed on disk.
+    fn notified(&mut self, n: Notification) {
+        match n.method.as_str() {
+            note::DidOpenTextDocument::METHOD => {
+                if let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                {
+                    let path = path_of(&p.text_document.uri).map(|p| real(&p));
+                    self.docs.insert(
+                        p.text_document.uri.as_str().to_string(),
+                        Doc {
+                            text: p.text_document.text,
+                            version: p.text_document.version,
+                            path,
+                        },
+                    );
+                }
+            }
+            note::DidChangeTextDocument::METHOD => {
+                if let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                {
+                    if let Some(doc) = self.docs.get_mut(p.text_document.uri.as_str()) {
+                        for change in p.content_changes {
+                            apply(&mut doc.text, change);
+                        }
+                        doc.version = p.text_document.version;
+                    }
+                }
+            }
+            note::DidCloseTextDocument::METHOD => {
+                if let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                {
+                    self.docs.remove(p.text_document.uri.as_str());
+                }
+            }
+            // Saved, or changed on disk by another program: read again.
+            note::DidSaveTextDocument::METHOD | note::DidChangeWatchedFiles::METHOD => {}
+            _ => return,
+        }
+        self.stale = true;
+    }
+
+    /// Checks the mod set with the open documents' texts and publishes what changed.
+    fn recheck(&mut self, connection: &Connection) {
+        self.stale = false;
+        let unsaved: crate::mods::Unsaved = self
+            .docs
+            .values()
+            .filter_map(|d| {
+                Some((
+                    d.path.clone().filter(|p| p.is_file())?,
+                    Arc::from(d.text.as_str()),
+                ))
+            })
+            .collect();
+        let analysis = check(&self.roots, &self.rules, self.limits, Arc::new(unsaved));
+        self.checks += 1;
+        let (by_file, placeless) = super::publish::diagnostics(&analysis);
+        let mut now = BTreeSet::new();
+        for (key, (uri, diagnostics)) in by_file {
+            let version = self.docs.get(&key).map(|d| d.version);
+            publish(connection, uri, diagnostics, version);
+            now.insert(key);
+        }
+        for gone in self.published.difference(&now) {
+            if let Ok(uri) = gone.parse::<Uri>() {
+                let version = self.docs.get(gone).map(|d| d.version);
+                publish(connection, uri, Vec::new(), version);
+            }
+        }
+        self.published = now;
+        for line in placeless {
+            let params = lsp_types::LogMessageParams {
+                typ: lsp_types::MessageType::WARNING,
+                message: line,
+            };
+            send(
+                connection,
+                Message::Notification(Notification::new(note::LogMessage::METHOD.into(), params)),
+            );
+        }
+        self.analysis = Some(analysis);
+    }
+
+    /// The answer to a request.
+    fn answer(&mut self, request: Request) -> Response {
+        let id = request.id.clone();
+        let result = self.result(request);
+        match result {
+            Ok(value) => Response::new_ok(id, value),
+            Err(message) => {
+                Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message)
+            }
+        }
+    }
+
+    fn result(&self, request: Request) -> Result<Value, String> {
+        let Some(a) = self.analysis.as_ref() else {
+            return Ok(Value::Null);
+        };
+        let json = |v: serde_json::Result<Value>| v.map_err(|e| e.to_string());
+        match request.method.as_str() {
+            req::Completion::METHOD => {
+                let p: lsp_types::CompletionParams = params(request)?;
+                let Some((doc, kind, offset)) = self.at(&p.text_document_position) else {
+                    return Ok(Value::Null);
+                };
+                let file = doc.path.as_deref().and_then(|p| a.file(p));
+                json(serde_json::to_value(super::complete::complete(
+                    self, a, file, kind, &doc.text, offset,
+                )))
+            }
+            req::GotoDefinition::METHOD => {
+                let p: lsp_types::GotoDefinitionParams = params(request)?;
+                let Some((doc, kind, offset)) = self.at(&p.text_document_position_params) else {
+                    return Ok(Value::Null);
+                };
+                let file = doc.path.as_deref().and_then(|p| a.file(p));
+                json(serde_json::to_value(super::navigate::definition(
+                    a, file, kind, &doc.text, offset,
+                )))
+            }
+            req::References::METHOD => {
+                let p: lsp_types::ReferenceParams = params(request)?;
+                let Some((doc, kind, offset)) = self.at(&p.text_document_position) else {
+                    return Ok(Value::Null);
+                };
+                let file = doc.path.as_deref().and_then(|p| a.file(p));
+                let include = p.context.include_declaration;
+                json(serde_json::to_value(super::navigate::references(
+                    a, file, kind, &doc.text, offset, include,
+                )))
+            }
+            req::HoverRequest::METHOD => {
+                let p: lsp_types::HoverParams = params(request)?;
+                let Some((doc, kind, offset)) = self.at(&p.text_document_position_params) else {
+                    return Ok(Value::Null);
+                };
+                let file = doc.path.as_deref().and_then(|p| a.file(p));
+                let hover = super::navigate::hover(self, a, file, kind, &doc.text, offset).map(
+                    |contents| lsp_types::Hover {
+                        contents: lsp_types::HoverContents::Markup(contents),
+                        range: None,
+                    },
+                );
+                json(serde_json::to_value(hover))
+            }
+            req::CodeActionRequest::METHOD => {
+                let p: lsp_types::CodeActionParams = params(request)?;
+                json(serde_json::to_value(super::publish::quick_fixes(
+                    &p.text_document.uri,
+                    &p.context.diagnostics,
+                )))
+            }
+            _ => Err(format!(
+                "lantern's language server does not answer `{}`",
+                request.method
+            )),
+        }
+    }
+
+    /// The open document a position is in, its kind, and the position's byte offset.
+    fn at(&self, at: &lsp_types::TextDocumentPositionParams) -> Option<(&Doc, DocKind, usize)> {
+        let doc = self.docs.get(at.text_document.uri.as_str())?;
+        let kind = path_of(&at.text_document.uri).map_or(DocKind::Other, |p| DocKind::of(&p));
+        Some((doc, kind, Lines::new(&doc.text).offset(at.position)))
+    }
+}
+
+/// A request's parameters.
+fn params<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, String> {
+    serde_json::from_value(request.params).map_err(|e| format!("bad parameters: {e}"))
+}
+
+/// Applies one change the editor sent: the whole text, or a range replaced.
+fn apply(text: &mut String, change: lsp_types::TextDocumentContentChangeEvent) {
+    match change.range {
+        None => *text = change.text,
+        Some(range) => {
+            let lines = Lines::new(text);
+            let (start, end) = (lines.offset(range.start), lines.offset(range.end));
+            if start <= end {
+                text.replace_range(start..end, &change.text);
+            }
+        }
+    }
+}
+
+fn publish(
+    connection: &Connection,
+    uri: Uri,
+    diagnostics: Vec<lsp_types::Diagnostic>,
+    version: Option<i32>,
+) {
+    let params = lsp_types::PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    };
+    send(
+        connection,
+        Message::Notification(Notification::new(
+            note::PublishDiagnostics::METHOD.into(),
+            params,
+        )),
+    );
+}
+
+/// Sends a message; a client gone is noticed by the loop's next read.
+fn send(connection: &Connection, message: Message) {
+    let _ = connection.sender.send(message);
+}

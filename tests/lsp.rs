@@ -1,0 +1,331 @@
+//! `lantern lsp` driven through the protocol as an editor drives it: the real binary over stdio,
+//! a real mod folder on disk, unsaved edits, and the answers a modder sees.
+
+mod common;
+#[path = "common/lsp.rs"]
+mod lsp;
+
+use lsp::Client;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+const MANIFEST: &str = "id = \"rats\"\nname = \"Rats\"\nversion = \"0.1.0\"\n";
+
+const DATA: &str = r#"[[items]]
+id = "coin"
+name = "Rat coin"
+
+[[creatures]]
+id = "rat"
+name = "Rat"
+health = 3
+items = [{ item = "coin", count = 1 }]
+
+[[triggers]]
+on = "creature_died"
+actions = [{ action = "give_item", item = "coin" }]
+"#;
+
+const SCRIPT: &str = r#"lantern.on("damage_taken", function(ev)
+  lantern.log("hit for " .. ev.amount)
+end)
+"#;
+
+/// A folder with `mods/rats` (data and a script), the workspace an editor opens.
+fn workspace() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("mods/rats");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(m.join("mod.toml"), MANIFEST).unwrap();
+    std::fs::write(m.join("data/rats.toml"), DATA).unwrap();
+    std::fs::write(m.join("scripts/main.lua"), SCRIPT).unwrap();
+    let data = m.join("data/rats.toml");
+    let script = m.join("scripts/main.lua");
+    (dir, data, script)
+}
+
+fn start(dir: &Path) -> Client {
+    let (client, init) = Client::start(Path::new(env!("CARGO_BIN_EXE_lantern")), &[], dir);
+    let caps = &init["capabilities"];
+    for cap in [
+        "completionProvider",
+        "definitionProvider",
+        "referencesProvider",
+        "hoverProvider",
+        "codeActionProvider",
+    ] {
+        assert!(!caps[cap].is_null(), "the server offers {cap}: {caps}");
+    }
+    client
+}
+
+/// The labels of a completion answer.
+fn labels(answer: &Value) -> Vec<String> {
+    let items = answer.get("items").unwrap_or(answer);
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The line and UTF-16 column just after the first `needle` on a line of `text`.
+fn after(text: &str, needle: &str) -> (u32, u32) {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` in the text"))
+        + needle.len();
+    let line = text[..at].matches('\n').count();
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (line as u32, text[start..at].encode_utf16().count() as u32)
+}
+
+#[test]
+fn an_unsaved_mistake_is_reported_where_check_puts_it_and_fixed_by_its_quick_fix() {
+    let (dir, data, _) = workspace();
+    let mut c = start(dir.path());
+    c.open(&data);
+    c.sync();
+    assert_eq!(c.published(&data), None, "a clean mod has nothing to say");
+
+    // A typo, not saved: the server checks the buffer, the file on disk stays as it was.
+    let typo = DATA.replace(
+        "action = \"give_item\", item = \"coin\"",
+        "action = \"give_item\", item = \"cion\"",
+    );
+    c.change(&data, 2, &typo);
+    c.sync();
+    let diags = c.published(&data).expect("diagnostics for the edited file");
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let d = &diags[0];
+    assert_eq!(d["source"], "lantern");
+    assert_eq!(d["severity"], 1);
+    assert!(d["message"].as_str().unwrap().contains("cion"), "{d}");
+    let (line, col) = after(&typo, "item = \"cion");
+    assert_eq!(d["range"]["start"]["line"], line);
+    assert_eq!(
+        std::fs::read_to_string(&data).unwrap(),
+        DATA,
+        "nothing is written to disk"
+    );
+    let check = common::lantern(&["check", "--mods", "mods"], dir.path());
+    assert!(check.status.success(), "the saved mod is still clean");
+
+    // The same message as `lantern check` gives for the saved typo.
+    std::fs::write(&data, &typo).unwrap();
+    let check = common::lantern(&["check", "--mods", "mods", "--format", "json"], dir.path());
+    let json: Value = serde_json::from_slice(&check.stdout).unwrap();
+    let from_check = &json["diagnostics"][0];
+    assert_eq!(d["code"], from_check["code"]);
+    assert!(d["message"]
+        .as_str()
+        .unwrap()
+        .starts_with(from_check["message"].as_str().unwrap()));
+    std::fs::write(&data, DATA).unwrap();
+
+    // The quick fix writes the name meant, inside the quotes.
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": lsp::uri(&data) },
+            "range": d["range"],
+            "context": { "diagnostics": [d] },
+        }),
+    );
+    let action = &actions[0];
+    assert_eq!(action["kind"], "quickfix");
+    let edit = &action["edit"]["changes"][lsp::uri(&data)][0];
+    assert_eq!(edit["newText"], "rats:coin", "{action}");
+    assert_eq!(
+        edit["range"]["start"],
+        json!({ "line": line, "character": col - 4 })
+    );
+    assert_eq!(
+        edit["range"]["end"],
+        json!({ "line": line, "character": col })
+    );
+
+    // Mended in the buffer: the file's diagnostics are cleared.
+    c.change(&data, 3, DATA);
+    c.sync();
+    assert_eq!(c.published(&data), Some(Vec::new()));
+    assert!(c.stop().success());
+}
+
+#[test]
+fn a_script_error_in_an_unsaved_buffer_is_at_its_line() {
+    let (dir, _, script) = workspace();
+    let mut c = start(dir.path());
+    c.open(&script);
+    c.change(
+        &script,
+        2,
+        "lantern.on(\"damage_taken\", function(ev)\n  local x = = 1\nend)\n",
+    );
+    c.sync();
+    let diags = c.published(&script).expect("diagnostics for the script");
+    assert!(
+        diags.iter().any(|d| d["range"]["start"]["line"] == 1),
+        "{diags:#?}"
+    );
+    assert!(c.stop().success());
+}
+
+#[test]
+fn completion_knows_keys_arguments_events_and_every_id() {
+    let (dir, data, script) = workspace();
+    let mut c = start(dir.path());
+    c.open(&data);
+
+    // An item ID where an action names an item.
+    let text = DATA.replace("item = \"coin\" }]\n\"#", "");
+    let (line, col) = after(DATA, "action = \"give_item\", item = \"");
+    let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
+    assert!(
+        got.contains(&"rats:coin".to_string()) && got.contains(&"coin".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        !got.contains(&"rats:rat".to_string()),
+        "a creature is no item: {got:?}"
+    );
+    let _ = text;
+
+    // An action's own arguments once its name is written.
+    let edited = DATA.replace("item = \"coin\" }]\n", "item = \"coin\", c }]\n");
+    c.change(&data, 2, &edited);
+    let (line, col) = after(&edited, "item = \"coin\", c");
+    let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
+    assert!(got.contains(&"count".to_string()), "{got:?}");
+
+    // Event names after `on = "`.
+    let (line, col) = after(&edited, "on = \"");
+    let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
+    assert!(
+        got.contains(&"damage_taken".to_string()) && got.contains(&"creature_died".to_string()),
+        "{got:?}"
+    );
+
+    // A creature's keys, with their help.
+    let answer = c.at("textDocument/completion", &data, 8, 0, json!({}));
+    let health = answer["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "health")
+        .cloned();
+    assert_eq!(
+        health.expect("health offered")["detail"],
+        "maximum and starting health"
+    );
+
+    // In Lua: the API after `lantern.`, the payload after the handler's `ev.`.
+    c.open(&script);
+    let lua = "lantern.on(\"damage_taken\", function(ev)\n  lantern.\n  local n = ev.\nend)\n";
+    c.change(&script, 2, lua);
+    let got = labels(&c.at("textDocument/completion", &script, 1, 10, json!({})));
+    assert!(
+        got.contains(&"on".to_string()) && got.contains(&"emit_event".to_string()),
+        "{got:?}"
+    );
+    let got = labels(&c.at("textDocument/completion", &script, 2, 15, json!({})));
+    assert!(
+        got.contains(&"amount".to_string()) && got.contains(&"damage_type".to_string()),
+        "{got:?}"
+    );
+    assert!(c.stop().success());
+}
+
+#[test]
+fn definition_references_and_hover_follow_an_id_across_files() {
+    let (dir, data, script) = workspace();
+    // A second mod names the first's coin from its own data.
+    let other = dir.path().join("mods/rich");
+    std::fs::create_dir_all(other.join("data")).unwrap();
+    std::fs::write(
+        other.join("mod.toml"),
+        "id = \"rich\"\nname = \"Rich\"\nversion = \"0.1.0\"\ndepends = [\"rats\"]\n",
+    )
+    .unwrap();
+    let rich = other.join("data/rich.toml");
+    std::fs::write(&rich, "[[triggers]]\non = \"turn_started\"\nactions = [{ action = \"give_item\", item = \"rats:coin\" }]\n").unwrap();
+    let mut c = start(dir.path());
+    c.open(&data);
+    c.open(&script);
+
+    let (line, col) = after(DATA, "action = \"give_item\", item = \"co");
+    let defs = c.at("textDocument/definition", &data, line, col, json!({}));
+    assert_eq!(defs.as_array().unwrap().len(), 1, "{defs}");
+    assert_eq!(defs[0]["uri"], lsp::uri(&data));
+    assert_eq!(defs[0]["range"]["start"]["line"], 1, "the item's `id`");
+
+    let refs = c.at(
+        "textDocument/references",
+        &data,
+        line,
+        col,
+        json!({ "context": { "includeDeclaration": false } }),
+    );
+    let places: Vec<(String, u64)> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["uri"].as_str().unwrap().to_string(),
+                r["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (lsp::uri(&data), 8),
+            (lsp::uri(&data), 12),
+            (lsp::uri(&rich), 2)
+        ],
+        "the creature's item, the trigger's and the other mod's, bare and whole"
+    );
+    let with = c.at(
+        "textDocument/references",
+        &data,
+        line,
+        col,
+        json!({ "context": { "includeDeclaration": true } }),
+    );
+    assert_eq!(with.as_array().unwrap().len(), 4);
+
+    let hover = c.at("textDocument/hover", &data, line, col, json!({}));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("**item** `rats:coin`") && shown.contains("name = \"Rat coin\""),
+        "{shown}"
+    );
+
+    let hover = c.at("textDocument/hover", &data, 7, 2, json!({}));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("maximum and starting health"),
+        "{hover}"
+    );
+
+    let hover = c.at("textDocument/hover", &script, 0, 14, json!({}));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("**event** `damage_taken`") && shown.contains("`amount`: int"),
+        "{shown}"
+    );
+    let hover = c.at("textDocument/hover", &script, 0, 9, json!({}));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("lantern.on("),
+        "{hover}"
+    );
+    assert!(c.stop().success());
+}
