@@ -329,3 +329,42 @@ fn definition_references_and_hover_follow_an_id_across_files() {
     );
     assert!(c.stop().success());
 }
+
+#[test]
+fn a_games_tools_serve_its_own_tables_events_and_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    common::fs::copy_dir(&common::harvest_mods(), &dir.path().join("mods"));
+    let crops = dir.path().join("mods/valley/data/crops.toml");
+    let text = std::fs::read_to_string(&crops).unwrap();
+    let exe = common::harvest_exe();
+    let (mut c, _) = Client::start(&exe, &["--mods", "mods"], dir.path());
+    c.open(&crops);
+
+    // A crop's companions are crops.
+    let (line, col) = after(&text, "companions = [\"");
+    let got = labels(&c.at("textDocument/completion", &crops, line, col, json!({})));
+    assert!(
+        got.contains(&"valley:wheat".to_string()) && got.contains(&"pumpkin".to_string()),
+        "{got:?}"
+    );
+    // The game's events and actions where a trigger names them.
+    let (line, col) = after(&text, "on = \"");
+    let got = labels(&c.at("textDocument/completion", &crops, line, col, json!({})));
+    assert!(got.contains(&"day_started".to_string()), "{got:?}");
+    let (line, col) = after(&text, "actions = [ { action = \"");
+    let got = labels(&c.at("textDocument/completion", &crops, line, col, json!({})));
+    assert!(got.contains(&"farm:earn".to_string()), "{got:?}");
+    // The keys of the game's own type, and a misspelt crop checked as `check` does.
+    let typo = text.replace("companions = [\"wheat\"]", "companions = [\"wheet\"]");
+    c.change(&crops, 2, &typo);
+    c.sync();
+    let diags = c.published(&crops).expect("the misspelt crop is reported");
+    assert!(
+        diags[0]["message"].as_str().unwrap().contains("wheet"),
+        "{diags:?}"
+    );
+    assert_eq!(diags[0]["data"]["text"], "valley:wheat");
+    let got = labels(&c.at("textDocument/completion", &crops, 3, 0, json!({})));
+    assert!(got.contains(&"seed_price".to_string()), "{got:?}");
+    assert!(c.stop().success());
+}

@@ -206,7 +206,7 @@ fn values_of_key(
         "encounter" => Some("encounter"),
         "hazard" => Some("hazard"),
         "rarity" => Some("rarity"),
-        "progress" | "choose_progress" => Some("progress type"),
+        "progress" | "choose_progress" | "type" => Some("progress type"),
         "value" => None,
         k => {
             // A key of the game's table that names IDs, or an argument named after a kind.
