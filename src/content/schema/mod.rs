@@ -4,99 +4,21 @@
 //! Names come from the engine's own vocabulary (events, checks, actions, attributes, damage types,
 //! colors). Each built-in action's and check's table is closed over the keys the resolver itself
 //! reads for it (`resolve::builtin_keys`, which reads each one as the loader does), a game's over
-//! its declared parameters; a mod's own stays open. The keys of each table, their types and the
-//! required ones are written here, and tests hold them to the loader: the keys against what it
+//! its declared parameters; a mod's own stays open. Each table's entries (`entries`) have the keys,
+//! value types and required keys of the type the loader reads them into, with what serde cannot
+//! tell written beside them; tests hold the schema to the loader: the keys against what it
 //! accepts, and every valid and broken file of the project against a stock validator
 //! (`tests/schema_validation.rs`).
 
+mod entries;
+
 use super::dice::Color;
-use super::hazard::CardClass;
 use super::resolve::vocabulary_names;
-use super::vocab::{attribute_names, DAMAGE_TYPES, ENGINE_EVENTS, SLOTS};
+use super::vocab::{attribute_names, DAMAGE_TYPES, ENGINE_EVENTS};
 use serde_json::{json, Map, Value};
 
-/// The keys of every table a data file may hold, with a line of help each.
-pub(crate) const TABLE_KEYS: &[(&str, &[(&str, &str)])] = &[
-    ("tags", &[("id", "the tag's ID"), ("name", "shown to players"), ("description", "")]),
-    ("rarities", &[("id", "a rarity name, no namespace"), ("name", ""), ("rank", "order: lowest first")]),
-    (
-        "items",
-        &[
-            ("id", ""),
-            ("name", ""),
-            ("description", ""),
-            ("tags", "tag IDs"),
-            ("stack", "the most a creature holds"),
-            ("rarity", "a rarity level"),
-            ("properties", "per-instance numbers, such as { endurance = 100 }"),
-            ("slot", "weapon, armor or trinket"),
-            ("damage", "a weapon's damage"),
-            ("damage_type", ""),
-            ("modifiers", "{ attribute, add, condition }"),
-            ("triggers", "triggers its bearer carries"),
-            ("use", "actions when used"),
-            ("consumable", "used up on use"),
-        ],
-    ),
-    (
-        "creatures",
-        &[
-            ("id", ""),
-            ("name", ""),
-            ("description", ""),
-            ("tags", ""),
-            ("health", "maximum and starting health"),
-            ("attributes", "base attribute values"),
-            ("damage", "the natural attack"),
-            ("damage_type", ""),
-            ("items", "starting inventory: { item, count }"),
-            ("triggers", ""),
-            ("ai", "rules: { condition, do = \"attack\" | \"wait\" } or { condition, actions }"),
-            ("talk", "actions when the player talks to it"),
-        ],
-    ),
-    ("triggers", &[("id", "optional; why, tests and overrides address it"), ("on", "the event"), ("when", "payload fields that must be equal"), ("condition", "conditions, all must hold"), ("chance", "0 to 1"), ("actions", "an action list, applied whole or not at all")]),
-    (
-        "quests",
-        &[("id", ""), ("name", ""), ("description", ""), ("on", "the event counted"), ("when", ""), ("condition", ""), ("count", "how many to complete"), ("actions", "the reward")],
-    ),
-    ("encounters", &[("id", ""), ("title", ""), ("description", ""), ("weight", "relative chance of being drawn"), ("condition", "eligibility"), ("options", "[[encounters.options]]")]),
-    ("event_types", &[("id", ""), ("description", ""), ("payload", "field = type: int, float, string, bool, item, creature, quest, encounter, damage_type, hazard, card, or a kind of the game's tables")]),
-    ("progress_types", &[("id", ""), ("name", "")]),
-    (
-        "hazards",
-        &[
-            ("id", ""),
-            ("name", ""),
-            ("text", "the scenario"),
-            ("rounds", ""),
-            ("safe", "{ progress, thresholds = [per round] }"),
-            ("risk", "two meters, both required"),
-            ("choose_progress", "progress types the safe route may pick at reveal"),
-            ("penalty", "actions for a failed round"),
-            ("final_penalty", "more actions for a failed final round"),
-            ("outcomes", "[[hazards.outcomes]] at_least, actions"),
-        ],
-    ),
-    (
-        "cards",
-        &[
-            ("id", ""),
-            ("name", ""),
-            ("text", ""),
-            ("color", "red, blue, purple or gold"),
-            ("rarity", ""),
-            ("class", "progress, focus, draw, dice, x_interaction or enchant"),
-            ("starter", "copies in the starting deck"),
-            ("top", "free effects"),
-            ("bottom", "{ cost, effects }"),
-            ("enchant", "the bottom action enchants"),
-            ("ongoing", "effects every round while enchanted"),
-        ],
-    ),
-];
-
-fn names(list: impl IntoIterator<Item = String>) -> Value {
+/// A list of names as a JSON array.
+pub(super) fn names(list: impl IntoIterator<Item = String>) -> Value {
     Value::Array(list.into_iter().map(Value::String).collect())
 }
 
@@ -243,117 +165,8 @@ fn game_table_schema(table: &crate::content::declare::TableDecl) -> Value {
     })
 }
 
-/// The keys a definition of `table` cannot leave out: what the loader's types require.
-fn required_keys(table: &str) -> &'static [&'static str] {
-    match table {
-        "triggers" => &["on", "actions"],
-        "rarities" => &["id", "rank"],
-        "creatures" => &["id", "health"],
-        "quests" => &["id", "on"],
-        "encounters" => &["id", "title"],
-        "hazards" => &["id", "rounds", "safe", "risk"],
-        "cards" => &["id", "color", "class"],
-        _ => &["id"],
-    }
-}
-
-/// What a key of a definition holds, where the loader's type says and no rule above does.
-fn key_shape(table: &str, key: &str) -> Value {
-    let id = json!({ "type": "string", "pattern": ID_PATTERN });
-    let ids = json!({ "type": "array", "items": id.clone() });
-    let int = json!({ "type": "integer" });
-    let ints = json!({ "type": "object", "additionalProperties": { "type": "integer" } });
-    let meter = json!({
-        "type": "object",
-        "required": ["progress", "thresholds"],
-        "additionalProperties": false,
-        "properties": {
-            "progress": id.clone(),
-            "thresholds": { "type": "array", "items": int.clone(), "description": "the progress each round needs" },
-        }
-    });
-    match (table, key) {
-        // A rarity's ID has no namespace.
-        ("rarities", "id") => json!({ "type": "string", "pattern": "^[a-z0-9_]+$" }),
-        (_, "id") => id,
-        (_, "name" | "description" | "text" | "title") => json!({ "type": "string" }),
-        (_, "health" | "damage" | "stack" | "count" | "rank" | "rounds" | "starter") => int,
-        (_, "weight") => json!({ "type": "number", "minimum": 0 }),
-        (_, "consumable" | "enchant") => json!({ "type": "boolean" }),
-        (_, "tags" | "choose_progress") => ids,
-        ("items" | "cards", "rarity") => json!({ "type": "string", "pattern": "^[a-z0-9_]+$" }),
-        (_, "properties" | "attributes") => ints,
-        (_, "when") => json!({ "type": "object" }),
-        (_, "payload") => json!({ "type": "object", "additionalProperties": { "type": "string" } }),
-        (_, "safe") => meter,
-        (_, "risk") => json!({ "type": "array", "items": meter }),
-        ("creatures", "items") => json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["item"],
-                "additionalProperties": false,
-                "properties": { "item": id, "count": int },
-            }
-        }),
-        (_, "modifiers") => json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["attribute", "add"],
-                "additionalProperties": false,
-                "properties": {
-                    "attribute": { "type": "string" },
-                    "add": int,
-                    "condition": { "type": "array", "items": { "$ref": "#/definitions/condition" } },
-                },
-            }
-        }),
-        ("creatures", "ai") => json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                    "condition": { "type": "array", "items": { "$ref": "#/definitions/condition" } },
-                    "do": { "enum": ["attack", "wait"], "description": "what it does when the condition holds" },
-                    "actions": { "type": "array", "items": { "$ref": "#/definitions/action" } },
-                },
-            }
-        }),
-        (_, "outcomes") => json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["at_least", "actions"],
-                "additionalProperties": false,
-                "properties": {
-                    "at_least": int,
-                    "actions": { "type": "array", "items": { "$ref": "#/definitions/action" } },
-                },
-            }
-        }),
-        (_, "options") => json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["text"],
-                "additionalProperties": false,
-                "properties": {
-                    "text": { "type": "string", "description": "what the player reads" },
-                    "requirements": { "type": "array", "items": { "$ref": "#/definitions/condition" } },
-                    "costs": { "type": "array", "items": { "$ref": "#/definitions/action" } },
-                    "probability": { "type": "number", "minimum": 0, "maximum": 1, "description": "the chance the rewards come" },
-                    "rewards": { "type": "array", "items": { "$ref": "#/definitions/action" } },
-                },
-            }
-        }),
-        _ => json!({}),
-    }
-}
-
 /// What an ID written in a data file looks like: bare or `mod:name`.
-const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
+pub(super) const ID_PATTERN: &str = "^([a-z0-9_]+:)?[a-z0-9_]+$";
 
 /// The schema of a data file for a game's vocabulary (the roguelike's is the empty one): its
 /// tables are arrays of entries with an `id`, the keys the game's type reads (when serde tells
@@ -372,7 +185,11 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
         .map(|s| s.to_string())
         .chain(rules.public_actions().map(|(id, _)| id.to_string()))
         .collect();
-    let events: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.name.to_string()).collect();
+    let events: Vec<String> = ENGINE_EVENTS
+        .iter()
+        .map(|e| e.name.to_string())
+        .chain(rules.events.iter().map(|e| e.name.to_string()))
+        .collect();
     let condition = json!({
         "type": "object",
         "required": ["check"],
@@ -411,52 +228,10 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
         }
     });
     let mut properties = Map::new();
-    for (table, keys) in TABLE_KEYS {
-        let mut props = Map::new();
-        for (key, help) in *keys {
-            let mut p = match *key {
-                "condition" | "requirements" => {
-                    json!({ "type": "array", "items": { "$ref": "#/definitions/condition" } })
-                }
-                "actions" | "use" | "talk" | "penalty" | "final_penalty" => {
-                    json!({ "type": "array", "items": { "$ref": "#/definitions/action" } })
-                }
-                "triggers" => {
-                    json!({ "type": "array", "items": { "$ref": "#/definitions/trigger" } })
-                }
-                "top" | "ongoing" => {
-                    json!({ "type": "array", "items": { "$ref": "#/definitions/card_effect" } })
-                }
-                "bottom" => json!({
-                    "type": "object",
-                    "additionalProperties": false,
-                    "properties": {
-                        "cost": { "type": "integer", "minimum": 0, "description": "dice to spend: any showing a color, the card's own color first" },
-                        "effects": { "type": "array", "items": { "$ref": "#/definitions/card_effect" } },
-                    }
-                }),
-                // Engine events for completion; a bare name is also one of the mod's own custom events.
-                "on" => {
-                    json!({ "anyOf": [ { "enum": names(events.clone()) }, { "type": "string", "pattern": "^([a-z0-9_]+:)?[a-z0-9_]+$" } ] })
-                }
-                "damage_type" => {
-                    json!({ "enum": names(DAMAGE_TYPES.iter().map(|s| s.to_string())) })
-                }
-                "slot" => json!({ "enum": names(SLOTS.iter().map(|s| s.to_string())) }),
-                "color" => json!({ "enum": names(Color::NAMES.iter().map(|s| s.to_string())) }),
-                "class" => json!({ "enum": names(CardClass::NAMES.iter().map(|s| s.to_string())) }),
-                "chance" => json!({ "type": "number", "minimum": 0, "maximum": 1 }),
-                key => key_shape(table, key),
-            };
-            if !help.is_empty() {
-                p["description"] = Value::String(help.to_string());
-            }
-            props.insert(key.to_string(), p);
-        }
-        let required = json!(required_keys(table));
+    for table in crate::content::parse::TABLES {
         properties.insert(
             table.to_string(),
-            json!({ "type": "array", "items": { "type": "object", "required": required, "additionalProperties": false, "properties": props } }),
+            json!({ "type": "array", "items": entries::entry(table, &events) }),
         );
     }
     if rules.without_creatures {
@@ -467,7 +242,6 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
     for table in &rules.tables {
         properties.insert(table.key.to_string(), game_table_schema(table));
     }
-    let trigger_props = properties["triggers"]["items"]["properties"].clone();
     // Stable for a game: `urn:lantern:schema:<game>:data`, the roguelike's `...:roguelike:data`.
     let game = if rules.namespace.is_empty() {
         "lantern"
@@ -486,7 +260,7 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
             "condition": condition,
             "action": action,
             "card_effect": effect,
-            "trigger": { "type": "object", "required": ["on", "actions"], "additionalProperties": false, "properties": trigger_props },
+            "trigger": entries::entry("triggers", &events),
         }
     })
 }
