@@ -208,6 +208,14 @@ fn completion_knows_keys_arguments_events_and_every_id() {
         "{got:?}"
     );
 
+    // A trigger's `when` holds its event's payload fields.
+    let when = format!("{edited}\n[[triggers]]\non = \"damage_taken\"\nwhen = {{ am");
+    c.change(&data, 3, &when);
+    let (line, col) = after(&when, "when = { am");
+    let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
+    assert_eq!(got, ["amount", "damage_type"], "the fields holding `am`, no trigger keys");
+    c.change(&data, 4, &edited);
+
     // A creature's keys, with their help.
     let answer = c.at("textDocument/completion", &data, 8, 0, json!({}));
     let health = answer["items"]

@@ -113,10 +113,29 @@ fn data(
         TomlAt::Key {
             table,
             siblings,
+            outer,
             typed,
         } => {
             out.typed = typed.clone();
             let typed = &text[typed];
+            // `when = { ... }` holds payload fields of the entry's event.
+            if table.last().is_some_and(|k| k == "when") {
+                let event = outer
+                    .iter()
+                    .find(|(k, _)| k == "on")
+                    .map(|(_, v)| v.as_str());
+                let own = file
+                    .and_then(|f| a.mod_of.get(&f))
+                    .map_or("", String::as_str);
+                let events = &a.content.events;
+                let key = event.and_then(|e| events.lookup_for(own.as_bytes(), e.as_bytes()));
+                let payload = key.map(|k| events.get(k).payload.as_slice());
+                for (field, ty) in payload.unwrap_or_default() {
+                    let ty = Some(ty.name().to_string());
+                    out.push(typed, field, CompletionItemKind::FIELD, ty, None);
+                }
+                return;
+            }
             let node = if table.is_empty() {
                 Some(root)
             } else {
@@ -287,6 +306,7 @@ fn manifest(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut 
             table,
             siblings,
             typed,
+            ..
         } if table.is_empty() => {
             out.typed = typed.clone();
             for key in schema.keys(root, &siblings) {

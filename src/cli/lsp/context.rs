@@ -13,6 +13,9 @@ pub(super) enum TomlAt {
         table: Vec<String>,
         /// The keys already written in that table with their string values (`action = "give_item"`).
         siblings: Vec<(String, String)>,
+        /// Those of the table it stands in, for a table inside an entry (a trigger's `on` for the
+        /// keys of its `when = { ... }`).
+        outer: Vec<(String, String)>,
         /// The part typed so far.
         typed: Range<usize>,
     },
@@ -219,6 +222,15 @@ fn value_written(stack: &mut [Frame], value: Option<String>) {
 }
 
 fn key_at(stack: &[Frame], typed: Range<usize>) -> TomlAt {
+    let outer = stack
+        .iter()
+        .rev()
+        .skip(1)
+        .find_map(|f| match f {
+            Frame::Table { siblings, .. } => Some(siblings.clone()),
+            Frame::Array { .. } => None,
+        })
+        .unwrap_or_default();
     match stack.last() {
         Some(Frame::Table {
             path,
@@ -231,6 +243,7 @@ fn key_at(stack: &[Frame], typed: Range<usize>) -> TomlAt {
             TomlAt::Key {
                 table,
                 siblings: siblings.clone(),
+                outer,
                 typed,
             }
         }
@@ -381,6 +394,7 @@ mod tests {
                     table,
                     siblings,
                     typed,
+                    ..
                 },
                 text,
             ) => (table, siblings, text[typed].to_string()),
@@ -428,6 +442,13 @@ mod tests {
         assert_eq!(typed, "");
         let (table, _, _) = key("[[creatures]]\nid = \"rat\"\n|");
         assert_eq!(table, s(&["creatures"]));
+        // A table inside an entry knows the entry's keys.
+        let (at, _) = at("[[triggers]]\non = \"damage_taken\"\nwhen = { am|");
+        let TomlAt::Key { table, outer, .. } = at else {
+            panic!("{at:?}")
+        };
+        assert_eq!(table, s(&["triggers", "when"]));
+        assert_eq!(outer, vec![("on".to_string(), "damage_taken".to_string())]);
     }
 
     #[test]
