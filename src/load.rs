@@ -256,3 +256,112 @@ pub fn load_world_of(
         scripts_taken: false,
     }
 }
+
+/// What the scripts of a load registered: a load whose scripts register the same resolves its
+/// data the same.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Registered {
+    actions: std::collections::BTreeSet<crate::id::Id>,
+    checks: std::collections::BTreeSet<crate::id::Id>,
+    failed: std::collections::BTreeSet<String>,
+}
+
+impl World {
+    /// What this load's scripts registered (nothing when Lua did not start).
+    pub(crate) fn registered(&self) -> Registered {
+        let ext = self
+            .lua
+            .as_ref()
+            .map(LuaRuntime::extensions)
+            .unwrap_or_default();
+        Registered {
+            actions: ext.actions,
+            checks: ext.checks,
+            failed: ext.failed,
+        }
+    }
+}
+
+/// The mods under `roots` loaded again over `content` when only their scripts changed since the
+/// load `sources` holds: every manifest, data file and locale file is read and found as it was,
+/// and the scripts, run again, register what they registered then (`registered`), so the data
+/// would resolve to the same content; `None` when any of that is not so, and a full load is due.
+/// What the data said when it was loaded (its warnings) is not said again.
+pub(crate) fn scripts_only(
+    roots: &[PathBuf],
+    rules: &Rules,
+    limits: Limits,
+    content: &Arc<Content>,
+    sources: &SourceMap,
+    registered: &Registered,
+) -> Option<World> {
+    let mut fresh = SourceMap::new();
+    let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
+    let found = crate::mods::discover(roots, &mut fresh, &mut diagnostics);
+    let folders = crate::mods::load_order(found, &mut diagnostics);
+    // The manifests come first in both loads, in the same order; the data and locale files next,
+    // then the scripts.
+    let files: Vec<_> = sources.files().collect();
+    let scripts_from = files
+        .iter()
+        .position(|(_, f)| f.path().ends_with(".lua"))
+        .unwrap_or(files.len());
+    let manifests = fresh.files().count();
+    let same_manifests = fresh.files().all(|(id, f)| {
+        files
+            .get(id.0 as usize)
+            .is_some_and(|(_, old)| old.path() == f.path() && old.text() == f.text())
+    });
+    if !same_manifests || manifests > scripts_from || diagnostics.iter().any(Diagnostic::is_error) {
+        return None;
+    }
+    // As many data and locale files as then, each with the text it had.
+    let data_files: usize = folders
+        .iter()
+        .map(|m| {
+            let root = crate::mods::real_root(&m.dir);
+            ["data", "locale"]
+                .iter()
+                .flat_map(|d| crate::mods::walk(&root, &m.dir.join(d)))
+                .filter(|f| {
+                    matches!(f, crate::mods::Found::File(p) if p.extension().is_some_and(|e| e == "toml"))
+                })
+                .count()
+        })
+        .sum();
+    if data_files != scripts_from - manifests {
+        return None;
+    }
+    for (_, old) in &files[manifests..scripts_from] {
+        let disk = old.disk()?;
+        let m = folders.iter().find(|m| disk.starts_with(&m.dir))?;
+        let bytes = crate::mods::read_inside(&crate::mods::real_root(&m.dir), disk).ok()?;
+        if bytes != old.text().as_bytes() {
+            return None;
+        }
+    }
+    let mut sources = sources.clone();
+    sources.truncate(scripts_from);
+    let mut lua = LuaRuntime::new(limits).ok()?;
+    lua.set_rules(rules.clone());
+    for m in &folders {
+        lua.load_mod(m, &mut sources, &mut diagnostics);
+    }
+    let mut world = World {
+        content: content.clone(),
+        folders,
+        lua: Some(lua),
+        sources,
+        diagnostics,
+        scripts_taken: false,
+    };
+    if world.registered() != *registered {
+        return None;
+    }
+    if let Some(lua) = world.lua.as_mut() {
+        lua.bind(content.clone(), &mut world.diagnostics);
+        world.diagnostics.extend(lua.take_load_messages());
+    }
+    crate::diag::bound(&mut world.diagnostics, &world.sources);
+    Some(world)
+}

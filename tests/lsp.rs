@@ -213,7 +213,11 @@ fn completion_knows_keys_arguments_events_and_every_id() {
     c.change(&data, 3, &when);
     let (line, col) = after(&when, "when = { am");
     let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
-    assert_eq!(got, ["amount", "damage_type"], "the fields holding `am`, no trigger keys");
+    assert_eq!(
+        got,
+        ["amount", "damage_type"],
+        "the fields holding `am`, no trigger keys"
+    );
     c.change(&data, 4, &edited);
 
     // A creature's keys, with their help.

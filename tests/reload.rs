@@ -432,7 +432,8 @@ fn an_edited_locale_file_is_picked_up_and_the_game_keeps_its_language() {
     assert!(
         report
             .summary
-            .ends_with("~1 item; texts changed: test/locale/de.toml"),
+            // The item's definition is as it was: its text is what changed, and says so once.
+            .ends_with(": texts changed: test/locale/de.toml"),
         "{}",
         report.summary
     );
@@ -857,4 +858,102 @@ fn a_script_edit_is_summed_up_by_its_own_mods_registrations() {
         "{}",
         report.summary
     );
+}
+
+/// A mod whose data uses an action its script registers, for the scripts-only reloads below.
+const ZAP_DATA: &str = "[[items]]\nid = \"coin\"\n\n[[triggers]]\non = \"turn_started\"\nactions = [ { action = \"test:zap\" }, { action = \"give_item\", item = \"coin\" } ]\n";
+
+fn zap_script(says: &str) -> String {
+    format!(
+        "lantern.register_action('zap', function(args, ctx) lantern.storage.zaps = (lantern.storage.zaps or 0) + 1 end)\nlantern.on('turn_started', function() lantern.log('{says} ' .. (lantern.storage.zaps or 0)) end)\n"
+    )
+}
+
+#[test]
+fn a_script_edit_keeps_the_content_and_plays_as_a_full_reload_would() {
+    // One session takes the scripts-only reload; the other is made to read its data again by a
+    // comment added to the data file at the same time. Both play on to the same state.
+    let play = |touch_data: bool| {
+        let mut s = Session::new(&[
+            ("data/zap.toml", ZAP_DATA),
+            ("scripts/main.lua", &zap_script("v1")),
+        ]);
+        s.turn();
+        s.turn();
+        let before = s.live.game().content().clone();
+        s.write("test/scripts/main.lua", &zap_script("v2"));
+        if touch_data {
+            s.write("test/data/zap.toml", &format!("{ZAP_DATA}# touched\n"));
+        }
+        let report = s.reload_ok();
+        let kept = std::sync::Arc::ptr_eq(&before, s.live.game().content());
+        assert_eq!(
+            kept, !touch_data,
+            "the content is kept exactly when no data changed"
+        );
+        assert!(
+            report
+                .summary
+                .contains("scripts changed: test/scripts/main.lua"),
+            "{}",
+            report.summary
+        );
+        s.messages();
+        s.turn();
+        let said = s.messages();
+        let content = s.live.game().content().clone();
+        (s.live.game().state_hash(), said, content)
+    };
+    let (kept_hash, kept_said, kept_content) = play(false);
+    let (full_hash, full_said, full_content) = play(true);
+    assert_eq!(
+        kept_said.last().map(String::as_str),
+        Some("[test] v2 3"),
+        "{kept_said:?}"
+    );
+    assert_eq!(kept_said, full_said);
+    assert_eq!(kept_hash, full_hash);
+    assert_eq!(
+        lantern::reload::describe_changes(&kept_content, &full_content),
+        "no changes"
+    );
+}
+
+#[test]
+fn a_script_that_stops_registering_an_action_the_data_uses_is_caught_as_in_a_full_reload() {
+    let mut s = Session::new(&[
+        ("data/zap.toml", ZAP_DATA),
+        ("scripts/main.lua", &zap_script("v1")),
+    ]);
+    s.write(
+        "test/scripts/main.lua",
+        "lantern.on('turn_started', function() lantern.log('no zap') end)\n",
+    );
+    let report = s.reload_after_change();
+    assert!(!report.ok, "{}", report.summary);
+    let text = report.problems.render();
+    assert!(text.contains("test:zap"), "{text}");
+    // And a script that registers it again loads over the same data.
+    s.write("test/scripts/main.lua", &zap_script("v3"));
+    let report = s.reload_ok();
+    assert!(
+        report.summary.contains("scripts changed"),
+        "{}",
+        report.summary
+    );
+}
+
+#[test]
+fn a_data_file_added_beside_a_script_edit_is_read() {
+    let mut s = Session::new(&[
+        ("data/zap.toml", ZAP_DATA),
+        ("scripts/main.lua", &zap_script("v1")),
+    ]);
+    let before = s.live.game().content().clone();
+    s.write("test/data/more.toml", "[[items]]\nid = \"gem\"\n");
+    s.write("test/scripts/main.lua", &zap_script("v2"));
+    let report = s.reload_ok();
+    assert!(!std::sync::Arc::ptr_eq(&before, s.live.game().content()));
+    assert!(report.summary.contains("+1 item"), "{}", report.summary);
+    assert!(s.live.game().content().items.contains_key(&id("test:gem")));
 }

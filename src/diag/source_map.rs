@@ -92,7 +92,6 @@ impl SourceFile {
     }
 
     /// Where it was read on disk, when it was (a mod's file, not a test's text or lantern's own).
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) fn disk(&self) -> Option<&Path> {
         self.disk.as_deref()
     }
@@ -173,6 +172,12 @@ impl SourceMap {
         file.disk = Some(disk.into());
         self.files.push(file);
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Keeps the first `files` files and forgets the rest (a reload of scripts over data read
+    /// before them).
+    pub(crate) fn truncate(&mut self, files: usize) {
+        self.files.truncate(files);
     }
 
     /// The file; a span from another load (a bug, never a modder's doing) reads as an empty file

@@ -1,0 +1,265 @@
+//! A generated pack at 1,000, 10,000 and 100,000 definitions (a million with
+//! `LANTERN_BENCH_PACK_SIZES=1000,10000,100000,1000000`), 500 definitions and one small script a
+//! mod, and what a pack that size costs where a player or a modder feels it, each beside a plain
+//! `toml::from_str` of the pack's files in the same run:
+//!
+//! - loading it (data and scripts: `load::load_game`);
+//! - a reload after one data file changes, and after one script changes (`reload::Live::reload`,
+//!   the whole of it);
+//! - `lantern check` of it (the release binary, wall time and peak resident memory);
+//! - one test's game over it (`Harness::prepare` once, then `Prepared::game`).
+//!
+//! Prints a table and draws the curve (`target/bench/pack.svg`, log-log; docs/performance.md keeps
+//! a copy). Run with `cargo bench --bench pack`.
+
+use lantern::lua::Limits;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const DEFS_A_MOD: usize = 500;
+
+const SCRIPT: &str = "lantern.on(\"turn_started\", function(ev)\n  lantern.storage.turns = (lantern.storage.turns or 0) + 1\nend)\n";
+
+fn median(mut v: Vec<Duration>) -> f64 {
+    v.sort();
+    v[v.len() / 2].as_secs_f64() * 1e3
+}
+
+/// Times `f` `rounds` times: the median in milliseconds.
+fn time(rounds: usize, mut f: impl FnMut()) -> f64 {
+    median(
+        (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// One size's figures, in milliseconds (memory in bytes).
+struct Row {
+    defs: usize,
+    parse: f64,
+    load: f64,
+    reload_data: f64,
+    reload_script: f64,
+    check: f64,
+    check_peak: u64,
+    test_game: f64,
+}
+
+/// The peak resident memory of the largest child waited for so far, in bytes.
+fn children_peak() -> u64 {
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    usage.ru_maxrss as u64 * 1024
+}
+
+fn measure(dir: &Path, defs: usize) -> Row {
+    let mods = (defs / DEFS_A_MOD).max(1);
+    let _ = std::fs::remove_dir_all(dir);
+    let total =
+        lantern::content::generate::write_mod_set(dir, mods, DEFS_A_MOD).expect("write the pack");
+    for m in 0..mods {
+        let scripts = dir.join(format!("m{m}/scripts"));
+        std::fs::create_dir_all(&scripts).unwrap();
+        std::fs::write(scripts.join("main.lua"), SCRIPT).unwrap();
+    }
+    let files: Vec<PathBuf> = (0..mods)
+        .map(|m| dir.join(format!("m{m}/data/defs.toml")))
+        .collect();
+    let rounds = if total >= 500_000 {
+        1
+    } else if total >= 50_000 {
+        3
+    } else {
+        7
+    };
+    let rules = lantern::roguelike::rules();
+    let roots = [dir.to_path_buf()];
+
+    let parse = time(rounds, || {
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            std::hint::black_box(toml::from_str::<toml::Value>(&text).unwrap());
+        }
+    });
+    let load = time(rounds, || {
+        let world = lantern::load::load_game(&roots, &rules, Limits::default());
+        assert!(!world.has_errors(), "{:?}", world.diagnostics.first());
+    });
+
+    let (mut live, _) = lantern::reload::Live::start_game(&roots, &rules, 1, Limits::default())
+        .expect("the pack starts");
+    let edited = &files[mods / 2];
+    let data = std::fs::read_to_string(edited).unwrap();
+    let mut n = 0;
+    let reload_data = time(rounds, || {
+        n += 1;
+        std::fs::write(
+            edited,
+            data.replacen("name = \"Item 0\"", &format!("name = \"Item {n}\""), 1),
+        )
+        .unwrap();
+        assert!(live.reload().ok);
+    });
+    let script = dir.join(format!("m{}/scripts/main.lua", mods / 2));
+    let reload_script = time(rounds, || {
+        n += 1;
+        std::fs::write(&script, format!("{SCRIPT}-- edit {n}\n")).unwrap();
+        assert!(live.reload().ok);
+    });
+    drop(live);
+
+    let exe = env!("CARGO_BIN_EXE_lantern");
+    let check = time(rounds, || {
+        let out = std::process::Command::new(exe)
+            .args(["check", "--mods"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
+    let check_peak = children_peak();
+
+    let harness = std::sync::Arc::new(lantern::harness::Harness::new(dir, Limits::default()));
+    let prepared = harness.prepare(&[]).expect("the pack prepares");
+    let mut seed = 0;
+    let test_game = time(rounds.max(5), || {
+        seed += 1;
+        std::hint::black_box(prepared.game(seed, Limits::default()).unwrap());
+    });
+    let _ = std::fs::remove_dir_all(dir);
+    Row {
+        defs: total,
+        parse,
+        load,
+        reload_data,
+        reload_script,
+        check,
+        check_peak,
+        test_game,
+    }
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("LANTERN_BENCH_PACK_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
+    let dir = std::env::temp_dir().join(format!("lantern-bench-pack-{}", std::process::id()));
+    println!("| definitions | parse (baseline) | load | reload, one data file | reload, one script | `lantern check` | check's peak memory | a test's game |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut rows = Vec::new();
+    for defs in sizes {
+        let r = measure(&dir, defs);
+        println!(
+            "| {} | {:.1} ms | {:.1} ms ({:.2}x) | {:.1} ms ({:.2} of a load) | {:.1} ms ({:.2}) | {:.1} ms | {:.0} MB ({:.2} KB a definition) | {:.2} ms |",
+            r.defs,
+            r.parse,
+            r.load,
+            r.load / r.parse,
+            r.reload_data,
+            r.reload_data / r.load,
+            r.reload_script,
+            r.reload_script / r.load,
+            r.check,
+            r.check_peak as f64 / 1e6,
+            r.check_peak as f64 / 1e3 / r.defs as f64,
+            r.test_game,
+        );
+        rows.push(r);
+    }
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench/pack.svg");
+    match plot(&rows, &out) {
+        Ok(()) => println!("\ncurve: {}", out.display()),
+        Err(e) => println!("\nno curve drawn: {e}"),
+    }
+}
+
+/// A curve: its name, its figure of a row, its color.
+type Series = (&'static str, fn(&Row) -> f64, plotters::style::RGBColor);
+
+/// Each cost against the pack's size, log-log.
+fn plot(rows: &[Row], out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    if rows.len() < 2 {
+        return Err("one size is no curve".into());
+    }
+    std::fs::create_dir_all(out.parent().unwrap())?;
+    let root = SVGBackend::new(out, (900, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let series: [Series; 6] = [
+        (
+            "toml::from_str (baseline)",
+            |r| r.parse,
+            RGBColor(150, 150, 150),
+        ),
+        ("load", |r| r.load, RGBColor(31, 119, 180)),
+        (
+            "reload, one data file",
+            |r| r.reload_data,
+            RGBColor(214, 39, 40),
+        ),
+        (
+            "reload, one script",
+            |r| r.reload_script,
+            RGBColor(255, 127, 14),
+        ),
+        (
+            "lantern check (process)",
+            |r| r.check,
+            RGBColor(44, 160, 44),
+        ),
+        ("a test's game", |r| r.test_game, RGBColor(148, 103, 189)),
+    ];
+    let (lo, hi) = rows
+        .iter()
+        .flat_map(|r| series.iter().map(move |(_, f, _)| f(r)))
+        .fold((f64::MAX, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let first = rows[0].defs as f64;
+    let last = rows[rows.len() - 1].defs as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("lantern: what a pack costs as it grows", ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (first..last).log_scale(),
+            (lo.max(0.01) / 2.0..hi * 2.0).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("definitions in the pack")
+        .y_desc("milliseconds")
+        .draw()?;
+    for (name, f, color) in series {
+        chart
+            .draw_series(LineSeries::new(
+                rows.iter().map(|r| (r.defs as f64, f(r))),
+                color.stroke_width(2),
+            ))?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
