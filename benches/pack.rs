@@ -10,7 +10,8 @@
 //! - one test's game over it (`Harness::prepare` once, then `Prepared::game`).
 //!
 //! Prints a table and draws the curve (`target/bench/pack.svg`, log-log; docs/performance.md keeps
-//! a copy). Run with `cargo bench --bench pack`.
+//! a copy). Run with `cargo bench --bench pack`; `LANTERN_BENCH_PACK_ONLY=game` (or `load`,
+//! `reload`, `check`) measures that column alone, for a profiler.
 
 use lantern::lua::Limits;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,38 @@ struct Row {
     check: f64,
     check_peak: u64,
     test_game: f64,
+}
+
+/// A reload after one data file of the pack changes, and after one script changes (medians).
+fn reloads(
+    dir: &Path,
+    files: &[PathBuf],
+    rounds: usize,
+    rules: &lantern::host::Rules,
+) -> (f64, f64) {
+    let mods = files.len();
+    let roots = [dir.to_path_buf()];
+    let (mut live, _) = lantern::reload::Live::start_game(&roots, rules, 1, Limits::default())
+        .expect("the pack starts");
+    let edited = &files[mods / 2];
+    let data = std::fs::read_to_string(edited).unwrap();
+    let mut n = 0;
+    let reload_data = time(rounds, || {
+        n += 1;
+        std::fs::write(
+            edited,
+            data.replacen("name = \"Item 0\"", &format!("name = \"Item {n}\""), 1),
+        )
+        .unwrap();
+        assert!(live.reload().ok);
+    });
+    let script = dir.join(format!("m{}/scripts/main.lua", mods / 2));
+    let reload_script = time(rounds, || {
+        n += 1;
+        std::fs::write(&script, format!("{SCRIPT}-- edit {n}\n")).unwrap();
+        assert!(live.reload().ok);
+    });
+    (reload_data, reload_script)
 }
 
 /// The peak resident memory of the largest child waited for so far, in bytes.
@@ -90,55 +123,48 @@ fn measure(dir: &Path, defs: usize) -> Row {
             std::hint::black_box(toml::from_str::<toml::Value>(&text).unwrap());
         }
     });
-    let load = time(rounds, || {
-        let world = lantern::load::load_game(&roots, &rules, Limits::default());
-        assert!(!world.has_errors(), "{:?}", world.diagnostics.first());
-    });
-
-    let (mut live, _) = lantern::reload::Live::start_game(&roots, &rules, 1, Limits::default())
-        .expect("the pack starts");
-    let edited = &files[mods / 2];
-    let data = std::fs::read_to_string(edited).unwrap();
-    let mut n = 0;
-    let reload_data = time(rounds, || {
-        n += 1;
-        std::fs::write(
-            edited,
-            data.replacen("name = \"Item 0\"", &format!("name = \"Item {n}\""), 1),
-        )
-        .unwrap();
-        assert!(live.reload().ok);
-    });
-    let script = dir.join(format!("m{}/scripts/main.lua", mods / 2));
-    let reload_script = time(rounds, || {
-        n += 1;
-        std::fs::write(&script, format!("{SCRIPT}-- edit {n}\n")).unwrap();
-        assert!(live.reload().ok);
-    });
-    drop(live);
-
-    let exe = env!("CARGO_BIN_EXE_lantern");
-    let check = time(rounds, || {
-        let out = std::process::Command::new(exe)
-            .args(["check", "--mods"])
-            .arg(dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    });
+    let only = std::env::var("LANTERN_BENCH_PACK_ONLY").ok();
+    let wanted = |what: &str| only.as_deref().is_none_or(|o| o == what);
+    let mut load = 0.0;
+    if wanted("load") {
+        load = time(rounds, || {
+            let world = lantern::load::load_game(&roots, &rules, Limits::default());
+            assert!(!world.has_errors(), "{:?}", world.diagnostics.first());
+        });
+    }
+    let (mut reload_data, mut reload_script) = (0.0, 0.0);
+    if wanted("reload") {
+        (reload_data, reload_script) = reloads(dir, &files, rounds, &rules);
+    }
+    let mut check = 0.0;
+    if wanted("check") {
+        let exe = env!("CARGO_BIN_EXE_lantern");
+        check = time(rounds, || {
+            let out = std::process::Command::new(exe)
+                .args(["check", "--mods"])
+                .arg(dir)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        });
+    }
     let check_peak = children_peak();
-
-    let harness = std::sync::Arc::new(lantern::harness::Harness::new(dir, Limits::default()));
-    let prepared = harness.prepare(&[]).expect("the pack prepares");
-    let mut seed = 0;
-    let test_game = time(rounds.max(5), || {
-        seed += 1;
-        std::hint::black_box(prepared.game(seed, Limits::default()).unwrap());
-    });
+    let mut test_game = 0.0;
+    if wanted("game") {
+        let harness = std::sync::Arc::new(lantern::harness::Harness::new(dir, Limits::default()));
+        let prepared = harness.prepare(&[]).expect("the pack prepares");
+        let mut seed = 0;
+        // Alone (for a profiler), long enough to see.
+        let rounds = if only.is_some() { 100 } else { rounds.max(5) };
+        test_game = time(rounds, || {
+            seed += 1;
+            std::hint::black_box(prepared.game(seed, Limits::default()).unwrap());
+        });
+    }
     let _ = std::fs::remove_dir_all(dir);
     Row {
         defs: total,
