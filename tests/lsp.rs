@@ -380,3 +380,82 @@ fn a_games_tools_serve_its_own_tables_events_and_actions() {
     assert!(got.contains(&"seed_price".to_string()), "{got:?}");
     assert!(c.stop().success());
 }
+
+#[test]
+fn hostile_positions_edits_names_and_requests_leave_the_server_answering() {
+    let (dir, data, _) = workspace();
+    // A name a mod controls, with a terminal escape and a bidirectional control in it.
+    let hostile = DATA.replace("name = \"Rat coin\"", "name = \"Rat coin\u{202e}\"");
+    std::fs::write(&data, &hostile).unwrap();
+    let mut c = start(dir.path());
+    c.open(&data);
+
+    // Far past the end, inside a surrogate pair, in a document never opened, of no file.
+    for (line, character) in [(10_000, 10_000), (1, 10_000), (0, 3)] {
+        for method in [
+            "textDocument/completion",
+            "textDocument/hover",
+            "textDocument/definition",
+        ] {
+            c.at(method, &data, line, character, json!({}));
+        }
+    }
+    let emoji = dir.path().join("mods/rats/data/emoji.toml");
+    std::fs::write(&emoji, "[[tags]]\nid = \"😀x\"\n").unwrap();
+    c.open(&emoji);
+    c.at("textDocument/hover", &emoji, 1, 7, json!({}));
+    c.at(
+        "textDocument/completion",
+        &dir.path().join("mods/rats/data/never.toml"),
+        0,
+        0,
+        json!({}),
+    );
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": "untitled:Untitled-1", "languageId": "toml", "version": 1, "text": "[[items]]\nid = \"" } }),
+    );
+    let untitled = json!({ "textDocument": { "uri": "untitled:Untitled-1" }, "position": { "line": 1, "character": 6 } });
+    c.request("textDocument/completion", untitled);
+
+    // Edits with a range past the end (put at the end) and one backwards (refused).
+    let past =
+        json!({ "start": { "line": 900, "character": 0 }, "end": { "line": 901, "character": 0 } });
+    let backwards =
+        json!({ "start": { "line": 2, "character": 0 }, "end": { "line": 1, "character": 0 } });
+    for range in [past, backwards] {
+        c.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": lsp::uri(&data), "version": 5 }, "contentChanges": [ { "range": range, "text": "x" } ] }),
+        );
+    }
+    c.sync();
+    assert!(
+        c.published(&data).is_some(),
+        "the `x` put at the end is a mistake, reported"
+    );
+    c.change(&data, 6, &hostile);
+    c.sync();
+
+    // The hostile name reaches the editor escaped.
+    let (line, col) = after(&hostile, "action = \"give_item\", item = \"co");
+    let hover = c.at("textDocument/hover", &data, line, col, json!({}));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+        "{shown:?}"
+    );
+
+    // A file deleted while open, and a request the server does not know.
+    std::fs::remove_file(&emoji).unwrap();
+    c.notify("workspace/didChangeWatchedFiles", json!({ "changes": [] }));
+    c.sync();
+    let unknown = c.answer("workspace/symbol", json!({ "query": "rat" }));
+    assert!(unknown.unwrap_err().contains("does not answer"));
+    let garbage = c.answer("textDocument/completion", json!({ "nonsense": true }));
+    assert!(garbage.unwrap_err().contains("bad parameters"));
+    assert!(
+        c.stop().success(),
+        "the server ends cleanly after all of it"
+    );
+}

@@ -80,6 +80,14 @@ impl Client {
 
     /// Sends a request and waits for its answer, keeping the notifications that come before it.
     pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
+        match self.answer(method, params) {
+            Ok(v) => v,
+            Err(e) => panic!("`{method}` failed: {e}"),
+        }
+    }
+
+    /// Sends a request: its result, or its error's message.
+    pub(crate) fn answer(&mut self, method: &str, params: Value) -> Result<Value, String> {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
         let message = Message::Request(Request::new(id.clone(), method.to_string(), params));
@@ -92,9 +100,9 @@ impl Client {
             {
                 Message::Response(r) if r.id == id => {
                     if let Some(e) = r.error {
-                        panic!("`{method}` failed: {}", e.message);
+                        return Err(e.message);
                     }
-                    return r.result.unwrap_or(Value::Null);
+                    return Ok(r.result.unwrap_or(Value::Null));
                 }
                 Message::Notification(n) => self.notes.push(n),
                 _ => {}

@@ -175,7 +175,7 @@ fn hover_name(
             format!(
                 "**event** `{}`\n\n{}\n\n{}",
                 e.name,
-                e.description,
+                crate::diag::visible(&e.description),
                 payload.join("\n")
             )
             .trim_end()

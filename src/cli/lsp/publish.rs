@@ -39,13 +39,14 @@ pub(super) fn diagnostics(a: &Analysis) -> (ByFile, Vec<String>) {
                 let location = super::navigate::location(a, label.span)?;
                 Some(DiagnosticRelatedInformation {
                     location,
-                    message: label.message.clone(),
+                    message: crate::diag::visible(&label.message).into_owned(),
                 })
             })
             .collect();
-        let mut message = problem.message.clone();
+        // A message may quote what a mod wrote: shown escaped, as `check` shows it.
+        let mut message = crate::diag::visible(&problem.message).into_owned();
         if let Some(help) = &problem.help {
-            message.push_str(&format!("\nhelp: {help}"));
+            message.push_str(&format!("\nhelp: {}", crate::diag::visible(help)));
         }
         let diagnostic = Diagnostic {
             range,
