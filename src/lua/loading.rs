@@ -33,6 +33,9 @@ impl LuaRuntime {
         };
         let mut docs = Vec::new();
         let read: sandbox::ReadFiles = Arc::new(AtomicRefCell::new(Vec::new()));
+        // lantern's own setup, run in Lua: charged to no script's count, and never stopped by a
+        // count an earlier script ran past.
+        let paused = self.budget.pause();
         let built = (|| -> mlua::Result<(Table, Table)> {
             let lantern = api::build(&self.lua, &cx, &mut docs)?;
             let log: Function = lantern.raw_get("log")?;
@@ -59,6 +62,7 @@ impl LuaRuntime {
             super::journal::flag(&self.lua, &lantern);
             Ok((env, lantern))
         })();
+        drop(paused);
         if self.docs.is_empty() {
             self.docs = docs;
         }

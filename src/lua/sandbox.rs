@@ -71,7 +71,34 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
         .set_name("=lantern")
         .eval()?;
     lua.set_named_registry_value(SETMETATABLE, setmetatable)?;
+    lua.set_named_registry_value(MAKE_ENVIRONMENT, environment_maker(&lua)?)?;
     Ok(lua)
+}
+
+/// The registry key of the function that makes a new environment's plain functions and copied
+/// libraries.
+const MAKE_ENVIRONMENT: &str = "lantern.make_environment";
+
+/// A Lua function returning a new table of the plain functions ([`PLAIN`]) and a copy of each
+/// library ([`LIBRARIES`]), read from the globals when it is called. Made in Lua: copying the
+/// libraries through the Rust API cost 50 µs a mod, a fresh test game over 200 mods 10 ms.
+fn environment_maker(lua: &Lua) -> mlua::Result<Function> {
+    let plain: Vec<String> = PLAIN
+        .iter()
+        .map(|n| format!("{n} = rawget(g, \"{n}\")"))
+        .collect();
+    let libraries: Vec<String> = LIBRARIES
+        .iter()
+        .map(|n| format!("{n} = copy(rawget(g, \"{n}\"))"))
+        .collect();
+    let source = format!(
+        "local g, next, rawget = _G, next, rawget\n\
+         local function copy(t) local c = {{}} for k, v in next, t do c[k] = v end return c end\n\
+         return function() return {{ {}, {} }} end",
+        plain.join(", "),
+        libraries.join(", ")
+    );
+    lua.load(source).set_name("=lantern").eval()
 }
 
 /// The longest module name `require` takes, in bytes.
@@ -158,24 +185,13 @@ pub(crate) fn environment(
     read: ReadFiles,
     account: Account,
 ) -> mlua::Result<Table> {
-    let globals = lua.globals();
-    let env = lua.create_table()?;
-    for name in PLAIN {
-        env.raw_set(*name, globals.raw_get::<Value>(*name)?)?;
-    }
+    let env: Table = lua
+        .named_registry_value::<Function>(MAKE_ENVIRONMENT)?
+        .call(())?;
     env.raw_set(
         "setmetatable",
         lua.named_registry_value::<Function>(SETMETATABLE)?,
     )?;
-    for lib in LIBRARIES {
-        let original: Table = globals.raw_get(*lib)?;
-        let copy = lua.create_table()?;
-        for pair in original.pairs::<Value, Value>() {
-            let (k, v) = pair?;
-            copy.raw_set(k, v)?;
-        }
-        env.raw_set(*lib, copy)?;
-    }
     let string: Table = env.raw_get("string")?;
     string.raw_set("dump", Value::Nil)?;
     let math: Table = env.raw_get("math")?;
