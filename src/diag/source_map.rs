@@ -142,10 +142,11 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// Every file read during one load, addressed by [`FileId`].
+/// Every file read during one load, addressed by [`FileId`]. Cloning it shares the files (a
+/// test game's map is its mod set's, with the game's scripts added).
 #[derive(Debug, Default, Clone)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
@@ -156,7 +157,7 @@ impl SourceMap {
 
     /// Adds a file; its ID is its position.
     pub(crate) fn add(&mut self, path: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
-        self.files.push(SourceFile::new(path, text));
+        self.files.push(Arc::new(SourceFile::new(path, text)));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -170,7 +171,7 @@ impl SourceMap {
     ) -> FileId {
         let mut file = SourceFile::new(path, text);
         file.disk = Some(disk.into());
-        self.files.push(file);
+        self.files.push(Arc::new(file));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -185,7 +186,7 @@ impl SourceMap {
     pub fn get(&self, id: FileId) -> &SourceFile {
         static UNKNOWN: std::sync::LazyLock<SourceFile> =
             std::sync::LazyLock::new(|| SourceFile::new("<a file of another load>", ""));
-        self.files.get(id.0 as usize).unwrap_or(&UNKNOWN)
+        self.files.get(id.0 as usize).map_or(&UNKNOWN, |f| f)
     }
 
     /// Every file with its ID.
@@ -193,7 +194,7 @@ impl SourceMap {
         self.files
             .iter()
             .enumerate()
-            .map(|(i, f)| (FileId(i as u32), f))
+            .map(|(i, f)| (FileId(i as u32), &**f))
     }
 
     /// `path:line:col` of the start of a span.

@@ -202,7 +202,6 @@ impl LuaRuntime {
     pub(crate) fn bind(&mut self, content: Arc<Content>, diags: &mut Vec<Diagnostic>) {
         let _host = self.accounts.charge_to(Owner::HOST);
         let _paused = self.budget.pause();
-        let symbols = crate::content::resolve::symbols_of(&content, &self.extensions());
         let files = &self.files;
         let mut shared = self.shared.borrow_mut();
         let mut by_event: Vec<Vec<Listener>> =
@@ -253,7 +252,7 @@ impl LuaRuntime {
             ));
         }
         shared.content = Some(content);
-        shared.symbols = Some(symbols);
+        shared.failed_scripts = self.failed.clone();
         let messages = std::mem::take(&mut shared.messages);
         drop(shared);
         for m in messages {
@@ -266,7 +265,11 @@ impl LuaRuntime {
     /// `lantern check`. Parsing costs what running does not (about 4 MB of Lua a second, and some
     /// 250 bytes of memory per byte of script), so a reload during play leaves it to the runtime.
     pub(crate) fn check_scripts(&self) -> Vec<Diagnostic> {
-        let shared = self.shared.borrow();
+        let mut shared = self.shared.borrow_mut();
+        if shared.symbols().is_none() {
+            return Vec::new();
+        }
+        let shared = &*shared;
         let (Some(content), Some(symbols)) = (shared.content.as_ref(), shared.symbols.as_ref())
         else {
             return Vec::new();

@@ -19,7 +19,13 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         move |lua, action: Table| {
             let map = to_toml_map(lua, &action)?;
             let entry = {
-                let shared = c.shared.borrow();
+                let mut guard = c.shared.try_borrow_mut().map_err(|_| {
+                    mlua::Error::runtime("lantern.apply cannot run here: the runtime is busy")
+                })?;
+                if guard.symbols().is_none() {
+                    return Err(mlua::Error::runtime("lantern.apply works only while the game runs"));
+                }
+                let shared = &*guard;
                 let (Some(symbols), Some(content)) = (shared.symbols.as_ref(), shared.content.as_ref()) else {
                     return Err(mlua::Error::runtime("lantern.apply works only while the game runs"));
                 };
@@ -28,7 +34,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                     Err(e) => {
                         // The resolver's "did you mean" compared the name with every one of its kind.
                         let names = symbols.len() + content.events.len();
-                        drop(shared);
+                        drop(guard);
                         crate::lua::budget::charge_suggestions(lua, names)?;
                         return Err(mlua::Error::runtime(format!("lantern.apply: {e}")));
                     }
