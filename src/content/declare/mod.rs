@@ -11,6 +11,8 @@
 mod args;
 pub(crate) mod keys;
 mod problem;
+#[cfg(feature = "cli")]
+pub(crate) mod required;
 mod state;
 
 pub use args::{Args, Param};

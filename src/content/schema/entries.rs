@@ -101,7 +101,7 @@ fn read_of<T: serde::de::DeserializeOwned>() -> Read {
                 )
             })
             .collect(),
-        required: keys::required_of::<T>().unwrap_or_default(),
+        required: super::super::declare::required::required_of::<T>().unwrap_or_default(),
     }
 }
 
