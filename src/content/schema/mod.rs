@@ -104,6 +104,10 @@ fn argument_shape(key: &str) -> Value {
         "amount" | "count" | "at_least" | "below" | "die" => json!({ "type": "integer" }),
         "fraction" | "probability" => json!({ "type": "number", "minimum": 0, "maximum": 1 }),
         "payload" => json!({ "type": "object" }),
+        "rarity" | "min_rarity" | "max_rarity" => {
+            json!({ "type": "string", "pattern": "^[a-z0-9_]+$" })
+        }
+        "event" | "face" | "state" | "property" => json!({ "type": "string" }),
         _ => json!({}),
     }
 }
