@@ -100,6 +100,9 @@ pub(crate) fn read_mods(
     diags: &mut Vec<Diagnostic>,
 ) -> RawDefs {
     let mut defs = RawDefs::default();
+    // Every data file is read (and its place in the source map taken) in order; the parsing,
+    // which needs nothing but each file's text, comes after, on every core (`parse_all`).
+    let mut jobs: Vec<(FileId, &str, std::sync::Arc<str>)> = Vec::new();
     for m in mods {
         let mods_root = m.root.as_path();
         let root = crate::mods::real_root(&m.dir);
@@ -151,13 +154,105 @@ pub(crate) fn read_mods(
                 diags.push(d.at(Span::new(file, offset..offset + 1)));
                 continue;
             }
-            let text = sources.get(file).text().to_string();
-            read_file(&text, file, m.id(), rules, &mut defs, diags);
+            jobs.push((file, m.id(), sources.get(file).shared_text()));
         }
         defs.locales
             .extend(super::locale::read_mod(m, sources, diags));
     }
+    parse_all(&jobs, rules, &mut defs, diags);
     defs
+}
+
+/// Below this many bytes of data, the files are parsed on the calling thread: starting threads
+/// would cost more than it saves.
+const PARALLEL_FROM: usize = 256 * 1024;
+
+/// Parses each file's text into `defs`, in the files' order. A large mod set is cut into as many
+/// runs of files as there are cores, each parsed on its own thread into its own `RawDefs`, then
+/// joined in order: every list ends as one thread would have made it, so loading is the same
+/// on any machine.
+fn parse_all(
+    jobs: &[(FileId, &str, std::sync::Arc<str>)],
+    rules: &Declarations,
+    defs: &mut RawDefs,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if bytes < PARALLEL_FROM { 1 } else { cores };
+    parse_on(jobs, rules, defs, diags, threads);
+}
+
+/// [`parse_all`] on at most `threads` threads.
+fn parse_on(
+    jobs: &[(FileId, &str, std::sync::Arc<str>)],
+    rules: &Declarations,
+    defs: &mut RawDefs,
+    diags: &mut Vec<Diagnostic>,
+    threads: usize,
+) {
+    let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
+    let threads = threads.min(jobs.len());
+    if threads < 2 {
+        for (file, ns, text) in jobs {
+            read_file(text, *file, ns, rules, defs, diags);
+        }
+        return;
+    }
+    // Runs of about equal bytes.
+    let mut runs: Vec<&[(FileId, &str, std::sync::Arc<str>)]> = Vec::new();
+    let (mut start, mut taken) = (0, 0);
+    for (i, (_, _, text)) in jobs.iter().enumerate() {
+        taken += text.len();
+        if taken * threads >= bytes * (runs.len() + 1) || i + 1 == jobs.len() {
+            runs.push(&jobs[start..=i]);
+            start = i + 1;
+        }
+    }
+    let parsed: Vec<(RawDefs, Vec<Diagnostic>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .iter()
+            .map(|run| {
+                scope.spawn(move || {
+                    let (mut defs, mut diags) = (RawDefs::default(), Vec::new());
+                    for (file, ns, text) in *run {
+                        read_file(text, *file, ns, rules, &mut defs, &mut diags);
+                    }
+                    (defs, diags)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    for (run, run_diags) in parsed {
+        defs.append(run);
+        diags.extend(run_diags);
+    }
+}
+
+impl RawDefs {
+    /// Adds what another `RawDefs` holds after what this one holds.
+    fn append(&mut self, mut other: RawDefs) {
+        self.tags.append(&mut other.tags);
+        self.rarities.append(&mut other.rarities);
+        self.items.append(&mut other.items);
+        self.creatures.append(&mut other.creatures);
+        self.triggers.append(&mut other.triggers);
+        self.quests.append(&mut other.quests);
+        self.encounters.append(&mut other.encounters);
+        self.event_types.append(&mut other.event_types);
+        self.progress_types.append(&mut other.progress_types);
+        self.hazards.append(&mut other.hazards);
+        self.cards.append(&mut other.cards);
+        self.host.append(&mut other.host);
+        self.loose_refs.append(&mut other.loose_refs);
+        self.files += other.files;
+        self.broken.append(&mut other.broken);
+        self.locales.append(&mut other.locales);
+    }
 }
 
 /// Parses one data file's text into `defs`.
@@ -557,4 +652,42 @@ fn looks_like_data(path: &Path) -> bool {
     let ext = path.extension().unwrap_or_default().to_string_lossy();
     !backup
         && (name.contains(".toml") || strsim::damerau_levenshtein(&ext.to_lowercase(), "toml") <= 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsing_on_many_threads_gives_what_one_thread_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::content::generate::write_mod_set(dir.path(), 7, 300).unwrap();
+        let mut sources = SourceMap::new();
+        let mut jobs = Vec::new();
+        for m in 0..7 {
+            let path = dir.path().join(format!("m{m}/data/defs.toml"));
+            let mut text = std::fs::read_to_string(&path).unwrap();
+            // A mistake in some files: their diagnostics keep their order too.
+            if m % 3 == 1 {
+                text.push_str("\n[[items]]\nid = \"broken\"\nstack = \"many\"\n");
+            }
+            let file = sources.add(format!("m{m}/data/defs.toml"), text);
+            jobs.push((
+                file,
+                ["m0", "m1", "m2", "m3", "m4", "m5", "m6"][m],
+                sources.get(file).shared_text(),
+            ));
+        }
+        let rules = crate::bundled_rules();
+        let run = |threads| {
+            let (mut defs, mut diags) = (RawDefs::default(), Vec::new());
+            parse_on(&jobs, rules.defs(), &mut defs, &mut diags, threads);
+            (format!("{defs:?}"), format!("{diags:?}"), defs.items.len())
+        };
+        let one = run(1);
+        assert!(one.2 > 1000 && one.1.contains("stack"), "{} items", one.2);
+        for threads in [2, 3, 16] {
+            assert_eq!(run(threads), one, "{threads} threads");
+        }
+    }
 }

@@ -96,6 +96,11 @@ impl SourceFile {
         self.disk.as_deref()
     }
 
+    /// The text, shared.
+    pub(crate) fn shared_text(&self) -> Arc<str> {
+        self.text.clone()
+    }
+
     /// The text.
     pub fn text(&self) -> &str {
         &self.text
