@@ -459,3 +459,37 @@ fn hostile_positions_edits_names_and_requests_leave_the_server_answering() {
         "the server ends cleanly after all of it"
     );
 }
+
+#[test]
+fn no_editor_or_a_garbled_one_is_told_plainly() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |input: &[u8]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
+            .arg("lsp")
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, said) = run(b"");
+    assert_eq!(code, Some(1));
+    assert!(
+        said.contains("before an editor said `initialize`"),
+        "{said}"
+    );
+    let (code, said) = run(b"Content-Length: 5\r\n\r\nhello");
+    assert_eq!(code, Some(1));
+    assert!(
+        said.contains("the editor's messages could not be read"),
+        "{said}"
+    );
+}

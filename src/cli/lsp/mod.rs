@@ -42,16 +42,21 @@ pub(super) fn run(
     limits: Limits,
 ) -> ExitCode {
     let (connection, io) = Connection::stdio();
-    let code = match serve(&connection, mods, default, rules, limits) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    let served = serve(&connection, mods, default, rules, limits);
+    drop(connection);
+    // What the reading thread met (a message that is not the protocol's) explains an end better
+    // than the loop's view of it.
+    match (served, io.join()) {
+        (Ok(()), Ok(())) => ExitCode::SUCCESS,
+        (_, Err(e)) => {
+            eprintln!("error: the editor's messages could not be read: {e}");
+            ExitCode::from(1)
+        }
+        (Err(e), Ok(())) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
-    };
-    drop(connection);
-    let _ = io.join();
-    code
+    }
 }
 
 /// The handshake, then the loop.
@@ -77,9 +82,16 @@ fn serve(
         ..Default::default()
     };
     let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
-    let init = connection
-        .initialize(capabilities)
-        .map_err(|e| e.to_string())?;
+    let init = connection.initialize(capabilities).map_err(|e| {
+        if e.channel_is_disconnected() {
+            "the input ended before an editor said `initialize`: `lantern lsp` is a language \
+             server, which an editor starts and speaks to on stdin and stdout (chapter 1 of the \
+             modder guide shows how)"
+                .to_string()
+        } else {
+            e.to_string()
+        }
+    })?;
     let roots = if mods.is_empty() {
         // The game's folders first, then the player's, each once.
         let mut roots: Vec<PathBuf> = default.iter().filter(|d| d.is_dir()).cloned().collect();
