@@ -11,7 +11,8 @@
 //!
 //! Prints a table and draws the curve (`target/bench/pack.svg`, log-log; docs/performance.md keeps
 //! a copy). Run with `cargo bench --bench pack`; `LANTERN_BENCH_PACK_ONLY=game` (or `load`,
-//! `reload`, `check`) measures that column alone, for a profiler.
+//! `reload`, `check`) measures that column alone, for a profiler; `LANTERN_BENCH_PACK_KEEP=DIR`
+//! keeps each pack in `DIR/pack-<definitions>`.
 
 use lantern::lua::Limits;
 use std::path::{Path, PathBuf};
@@ -165,7 +166,19 @@ fn measure(dir: &Path, defs: usize) -> Row {
             std::hint::black_box(prepared.game(seed, Limits::default()).unwrap());
         });
     }
-    let _ = std::fs::remove_dir_all(dir);
+    // `LANTERN_BENCH_PACK_KEEP=DIR` keeps the pack there, for a profiler of the `lantern` binary.
+    match std::env::var_os("LANTERN_BENCH_PACK_KEEP") {
+        Some(keep) => {
+            let keep = PathBuf::from(keep).join(format!("pack-{total}"));
+            let _ = std::fs::remove_dir_all(&keep);
+            let _ = std::fs::create_dir_all(keep.parent().unwrap());
+            std::fs::rename(dir, &keep).expect("keep the pack");
+            println!("kept: {}", keep.display());
+        }
+        None => {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
     Row {
         defs: total,
         parse,
