@@ -417,8 +417,9 @@ fn lua(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut Items
     }
 }
 
-/// `lantern.on(event: string, handler: function)`, as the definitions file writes it.
-fn signature(doc: &crate::lua::api::ApiDoc) -> String {
+/// `lantern.on(event: string, handler: function)` (a field: its type), as the definitions file
+/// writes it.
+pub(super) fn signature(doc: &crate::lua::api::ApiDoc) -> String {
     if !doc.function {
         return doc.returns.unwrap_or("").to_string();
     }

@@ -257,16 +257,9 @@ fn hover_api(server: &Server, text: &str, offset: usize) -> Option<String> {
     }
     let path = &text[start..end];
     let doc = server.api.iter().find(|d| d.path == path)?;
-    let params: Vec<String> = doc
-        .params
-        .iter()
-        .map(|(n, t)| format!("{n}: {t}"))
-        .collect();
-    let ret = doc.returns.map(|r| format!(": {r}")).unwrap_or_default();
-    let head = if doc.function {
-        format!("{}({}){ret}", doc.path, params.join(", "))
-    } else {
-        format!("{}{ret}", doc.path)
+    let head = match doc.function {
+        true => super::complete::signature(doc),
+        false => format!("{}: {}", doc.path, super::complete::signature(doc)),
     };
     Some(format!("```lua\n{head}\n```\n\n{}", doc.doc))
 }
