@@ -16,11 +16,13 @@ use std::sync::Arc;
 /// Fresh scripts for an already loaded mod set: a new Lua state with every mod's `main.lua` run and
 /// bound to `content`. The test harness uses it to give every test a fresh game without reading and
 /// resolving the data again. `sources` is the map the content's spans point into; the scripts' files
-/// are added to it, so every problem of the game renders at its file and line.
+/// are added to it, so every problem of the game renders at its file and line. `known` holds the
+/// mods' `main.lua` as the load of `content` read them: those are run, not read again.
 pub(crate) fn fresh_scripts(
     folders: &[crate::mods::ModFolder],
     content: Arc<Content>,
     mut sources: SourceMap,
+    known: &crate::lua::KnownScripts,
     limits: Limits,
 ) -> Result<(LuaRuntime, SourceMap), (Vec<Diagnostic>, SourceMap)> {
     let mut diagnostics = Vec::new();
@@ -37,6 +39,7 @@ pub(crate) fn fresh_scripts(
         }
     };
     lua.set_rules(crate::host::Rules::of(&content));
+    lua.known_scripts = Some(known.clone());
     for m in folders {
         lua.load_mod(m, &mut sources, &mut diagnostics);
     }

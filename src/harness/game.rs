@@ -19,8 +19,12 @@ use std::sync::Arc;
 /// A game under test, with the source map its problems point into.
 pub(crate) struct TestGame {
     game: Game,
-    /// What `g:apply` validates against: the content and the actions and checks its scripts registered.
-    symbols: crate::content::resolve::Symbols,
+    /// What `g:apply` validates against: the content and the actions and checks its scripts
+    /// registered, made the first time a test applies one (every ID of a large pack is a table
+    /// a test that never calls `g:apply` should not pay for).
+    symbols: std::sync::OnceLock<crate::content::resolve::Symbols>,
+    /// The actions and checks its scripts registered, for `symbols`.
+    registered: crate::content::Extensions,
     sources: SourceMap,
     output: Arc<AtomicRefCell<Vec<String>>>,
     /// How many games of this test file are alive, this one included.
@@ -93,6 +97,7 @@ pub(crate) fn constructor(
             &prepared.folders,
             prepared.content.clone(),
             prepared.sources.clone(),
+            &prepared.scripts,
             h.limits,
         )
         .map_err(|(d, s)| {
@@ -101,7 +106,7 @@ pub(crate) fn constructor(
                 render_all(&d, &s)
             ))
         })?;
-        let symbols = crate::content::resolve::symbols_of(&prepared.content, &scripts.extensions());
+        let registered = scripts.extensions();
         let content = match &lang {
             Some(lang) => prepared.content_in(lang),
             None => prepared.content.clone(),
@@ -121,7 +126,8 @@ pub(crate) fn constructor(
         Ok(TestGame {
             home,
             game,
-            symbols,
+            symbols: std::sync::OnceLock::new(),
+            registered,
             sources,
             output: output.clone(),
             live: live.clone(),
@@ -480,8 +486,11 @@ impl UserData for TestGame {
                 let map = crate::lua::api::to_toml_map(lua, &action)
                     .map_err(|e| located(lua, e.to_string()))?;
                 let content = this.game.content().clone();
+                let symbols = this.symbols.get_or_init(|| {
+                    crate::content::resolve::symbols_of(&content, &this.registered)
+                });
                 let entry = crate::content::resolve::runtime_action(
-                    &this.symbols,
+                    symbols,
                     &content.events,
                     &this.home,
                     &map,

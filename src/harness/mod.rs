@@ -85,6 +85,9 @@ pub struct Prepared {
     pub sources: crate::diag::SourceMap,
     /// The content in each language a test asked for, made once per run.
     languages: Mutex<BTreeMap<String, Arc<Content>>>,
+    /// Each mod's `main.lua` as the mod set's load read it: every test game runs these texts, as
+    /// it plays the content that load made, without reading the files again.
+    pub(crate) scripts: crate::lua::KnownScripts,
 }
 
 impl Prepared {
@@ -105,6 +108,7 @@ impl Prepared {
             &self.folders,
             self.content.clone(),
             self.sources.clone(),
+            &self.scripts,
             limits,
         )
         .map_err(|(d, s)| crate::diag::render_all(&d, &s))?;
@@ -211,6 +215,7 @@ impl Harness {
                 folders: world.folders.clone(),
                 sources: world.sources.clone(),
                 languages: Default::default(),
+                scripts: crate::lua::known_scripts(&world.sources),
             }))
         };
         self.prepared

@@ -87,15 +87,21 @@ impl LuaRuntime {
             last: None,
         });
         let display = format!("{id}/scripts/main.lua");
-        let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
-            Ok(Some(bytes)) => bytes,
-            Ok(None) => return,
-            Err(refused) => {
-                diags.push(refused.diagnostic(&display));
-                return;
+        let known = self.known_scripts.as_ref().and_then(|k| k.get(&display));
+        let (text, bad) = match known {
+            Some(text) => (text.to_string(), None),
+            None => {
+                let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
+                    Ok(Some(bytes)) => bytes,
+                    Ok(None) => return,
+                    Err(refused) => {
+                        diags.push(refused.diagnostic(&display));
+                        return;
+                    }
+                };
+                crate::mods::decode_utf8(&bytes)
             }
         };
-        let (text, bad) = crate::mods::decode_utf8(&bytes);
         let disk = m.dir.join("scripts/main.lua");
         self.files
             .add(sources, display.clone(), Some(&disk), text.clone());

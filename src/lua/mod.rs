@@ -159,6 +159,20 @@ impl Shared {
     }
 }
 
+/// Each mod's `main.lua` text by its display path (`rats/scripts/main.lua`), as a load read it.
+pub(crate) type KnownScripts = Arc<std::collections::HashMap<String, Arc<str>>>;
+
+/// The `main.lua` texts a load read, from its source map.
+pub(crate) fn known_scripts(sources: &crate::diag::SourceMap) -> KnownScripts {
+    Arc::new(
+        sources
+            .files()
+            .filter(|(_, f)| f.path().ends_with("/scripts/main.lua"))
+            .map(|(_, f)| (f.path().to_string(), f.shared_text()))
+            .collect(),
+    )
+}
+
 /// One mod's scripts in the state.
 struct ModScript {
     id: String,
@@ -211,6 +225,9 @@ pub struct LuaRuntime {
     refs_used: usize,
     /// Every script read, by mod: checked without running once the content is known.
     scripts: Vec<(String, FileId, String)>,
+    /// The `main.lua` texts to run rather than read (a test game runs what its mod set's load
+    /// read).
+    pub(crate) known_scripts: Option<KnownScripts>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`ScriptHost::checkpoint`).
     journals: Vec<Option<i64>>,
@@ -239,6 +256,7 @@ impl LuaRuntime {
             refs_free: 0,
             refs_used: 0,
             scripts: Vec::new(),
+            known_scripts: None,
             journals: Vec::new(),
             work: 0,
             lua,
