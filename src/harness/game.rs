@@ -137,6 +137,15 @@ pub(crate) fn constructor(
     })
 }
 
+impl TestGame {
+    /// What `g:apply` validates against, made the first time it is asked for.
+    fn symbols(&self) -> &crate::content::resolve::Symbols {
+        self.symbols.get_or_init(|| {
+            crate::content::resolve::symbols_of(self.game.content(), &self.registered)
+        })
+    }
+}
+
 /// A method of a test game that may drive it (a command, a turn): charged to the test's budget
 /// like any of lantern's functions, and with what driving the game cost (its scripts'
 /// instructions and the events it handled), so a test looping over `g:emit` is stopped by its
@@ -486,11 +495,8 @@ impl UserData for TestGame {
                 let map = crate::lua::api::to_toml_map(lua, &action)
                     .map_err(|e| located(lua, e.to_string()))?;
                 let content = this.game.content().clone();
-                let symbols = this.symbols.get_or_init(|| {
-                    crate::content::resolve::symbols_of(&content, &this.registered)
-                });
                 let entry = crate::content::resolve::runtime_action(
-                    symbols,
+                    this.symbols(),
                     &content.events,
                     &this.home,
                     &map,
