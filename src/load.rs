@@ -335,6 +335,17 @@ pub(crate) fn scripts_only(
     if data_files != scripts_from - manifests {
         return None;
     }
+    // The content says which mods have scripts: a `main.lua` added or removed is a new content.
+    let scripted = |m: &crate::mods::ModFolder| m.dir.join("scripts").join("main.lua").is_file();
+    let same_scripted = content.mods.len() == folders.len()
+        && content
+            .mods
+            .iter()
+            .zip(&folders)
+            .all(|(c, m)| c.id == m.id() && c.scripted == scripted(m));
+    if !same_scripted {
+        return None;
+    }
     for (_, old) in &files[manifests..scripts_from] {
         let disk = old.disk()?;
         let m = folders.iter().find(|m| disk.starts_with(&m.dir))?;
