@@ -349,3 +349,44 @@ fn publish(
 fn send(connection: &Connection, message: Message) {
     let _ = connection.sender.send(message);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+    fn edit(text: &mut String, from: (u32, u32), to: (u32, u32), with: &str) {
+        let range = Range::new(Position::new(from.0, from.1), Position::new(to.0, to.1));
+        let change = TextDocumentContentChangeEvent {
+            range: Some(range),
+            range_length: None,
+            text: with.to_string(),
+        };
+        apply(text, change);
+    }
+
+    #[test]
+    fn edits_by_range_land_where_the_editor_counted_in_utf16() {
+        let mut text = "id = \"😀rat\"\nname = \"Rat\"\n".to_string();
+        // After the emoji (two UTF-16 units), `rat` becomes `cat`.
+        edit(&mut text, (0, 8), (0, 9), "c");
+        assert_eq!(text, "id = \"😀cat\"\nname = \"Rat\"\n");
+        // A line joined, then one inserted.
+        edit(&mut text, (0, 13), (1, 0), " ");
+        assert_eq!(text, "id = \"😀cat\" name = \"Rat\"\n");
+        edit(&mut text, (1, 0), (1, 0), "health = 3\n");
+        assert_eq!(text, "id = \"😀cat\" name = \"Rat\"\nhealth = 3\n");
+        // Backwards is refused; the whole text replaces.
+        edit(&mut text, (1, 2), (0, 0), "x");
+        assert_eq!(text, "id = \"😀cat\" name = \"Rat\"\nhealth = 3\n");
+        apply(
+            &mut text,
+            TextDocumentContentChangeEvent {
+                range: None,
+                range_length: None,
+                text: "new".into(),
+            },
+        );
+        assert_eq!(text, "new");
+    }
+}
