@@ -93,8 +93,8 @@ impl Items {
     }
 }
 
-/// Whether `label` is offered for `typed`: it holds it, ignoring case, or its name part starts
-/// with it (`gol` offers `core:gold`).
+/// Whether `label` is offered for `typed`: it holds it, ignoring case (`gol` offers `core:gold`,
+/// `core:` every ID of `core`).
 fn matches(typed: &str, label: &str) -> bool {
     typed.is_empty() || label.to_lowercase().contains(&typed.to_lowercase())
 }
@@ -170,7 +170,7 @@ fn data(
                     out.push(typed, &word, kind, schema.help(value), None);
                 }
             }
-            values_of_key(server, a, file, &table, &key, typed, out);
+            values_of_key(a, file, &table, &key, typed, out);
         }
         TomlAt::Elsewhere => {}
     }
@@ -179,7 +179,6 @@ fn data(
 /// The mod set's own names a key's value may be: IDs of the kind it names, events, and the
 /// actions and checks scripts register.
 fn values_of_key(
-    server: &Server,
     a: &Analysis,
     file: Option<crate::diag::FileId>,
     table: &[String],
@@ -241,12 +240,8 @@ fn values_of_key(
             }
         }
     };
-    let _ = server;
     let own = file.and_then(|f| a.mod_of.get(&f)).cloned();
     for (id, def_kind) in a.ids_of(kind) {
-        if key == "id" {
-            break;
-        }
         // The file's own mod's IDs may be written bare; both are offered.
         let bare = own
             .as_deref()
