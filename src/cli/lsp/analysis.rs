@@ -154,6 +154,17 @@ impl Analysis {
         }
     }
 
+    /// Where a span is, for the editor.
+    pub(super) fn location(&self, span: Span) -> Option<lsp_types::Location> {
+        let path = self.paths.get(&span.file)?;
+        let lines = super::position::Lines::new(self.sources.get(span.file).text());
+        let range = lines.range(span.start as usize..span.end as usize);
+        Some(lsp_types::Location::new(
+            super::position::uri_of(path)?,
+            range,
+        ))
+    }
+
     /// The IDs of one kind (every kind when `None`), in ID order.
     pub(super) fn ids_of<'a>(
         &'a self,

@@ -8,7 +8,7 @@ use super::analysis::Analysis;
 use super::context::{handler_event, lua_at, toml_at, LuaAt, TomlAt};
 use super::position::Lines;
 use super::schema_walk::Schema;
-use super::server::{DocKind, Server};
+use super::vocabulary::{signature, DocKind, Vocabulary};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
 };
@@ -20,7 +20,7 @@ const MOST_ITEMS: usize = 500;
 
 /// What the editor may insert at `offset` of `text`.
 pub(super) fn complete(
-    server: &Server,
+    words: &Vocabulary,
     a: &Analysis,
     file: Option<crate::diag::FileId>,
     kind: DocKind,
@@ -29,9 +29,9 @@ pub(super) fn complete(
 ) -> CompletionList {
     let mut out = Items::default();
     match kind {
-        DocKind::Data => data(server, a, file, text, offset, &mut out),
-        DocKind::Manifest => manifest(server, a, text, offset, &mut out),
-        DocKind::Lua => lua(server, a, text, offset, &mut out),
+        DocKind::Data => data(words, a, file, text, offset, &mut out),
+        DocKind::Manifest => manifest(words, a, text, offset, &mut out),
+        DocKind::Lua => lua(words, a, text, offset, &mut out),
         DocKind::Other => {}
     }
     out.finish(text)
@@ -100,14 +100,14 @@ fn matches(typed: &str, label: &str) -> bool {
 }
 
 fn data(
-    server: &Server,
+    words: &Vocabulary,
     a: &Analysis,
     file: Option<crate::diag::FileId>,
     text: &str,
     offset: usize,
     out: &mut Items,
 ) {
-    let root = &server.schemas.data;
+    let root = &words.schemas.data;
     let schema = Schema::new(root);
     match toml_at(text, offset) {
         TomlAt::Key {
@@ -293,8 +293,8 @@ fn events(a: &Analysis, typed: &str, out: &mut Items) {
     }
 }
 
-fn manifest(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut Items) {
-    let root = &server.schemas.manifest;
+fn manifest(words: &Vocabulary, a: &Analysis, text: &str, offset: usize, out: &mut Items) {
+    let root = &words.schemas.manifest;
     let schema = Schema::new(root);
     match toml_at(text, offset) {
         TomlAt::Key {
@@ -332,7 +332,7 @@ fn manifest(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut 
     }
 }
 
-fn lua(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut Items) {
+fn lua(words: &Vocabulary, a: &Analysis, text: &str, offset: usize, out: &mut Items) {
     match lua_at(text, offset) {
         LuaAt::Str { function, typed } => {
             out.typed = typed.clone();
@@ -356,7 +356,7 @@ fn lua(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut Items
             let typed = &text[typed];
             if object == "lantern" || object.starts_with("lantern.") {
                 let prefix = format!("{object}.");
-                for doc in &server.api {
+                for doc in &words.api {
                     let Some(rest) = doc.path.strip_prefix(&prefix) else {
                         continue;
                     };
@@ -410,19 +410,4 @@ fn lua(server: &Server, a: &Analysis, text: &str, offset: usize, out: &mut Items
         }
         LuaAt::Elsewhere => {}
     }
-}
-
-/// `lantern.on(event: string, handler: function)` (a field: its type), as the definitions file
-/// writes it.
-pub(super) fn signature(doc: &crate::lua::api::ApiDoc) -> String {
-    if !doc.function {
-        return doc.returns.unwrap_or("").to_string();
-    }
-    let params: Vec<String> = doc
-        .params
-        .iter()
-        .map(|(n, t)| format!("{n}: {t}"))
-        .collect();
-    let ret = doc.returns.map(|r| format!(": {r}")).unwrap_or_default();
-    format!("{}({}){ret}", doc.path, params.join(", "))
 }

@@ -8,10 +8,12 @@
 //! to an ID's definition, finds its references across mods, and shows a definition's entry, an
 //! event's payload or a key's help on hover. A game's tools serve it for the game's vocabulary.
 //!
-//! `server` holds the loop and the documents, `analysis` one check and its indexes, `context`
-//! what a cursor is in, `scan` the strings of TOML and Lua, `schema_walk` the editor schema read
-//! as an editor reads it, `complete`, `navigate` and `publish` the answers, and `position` the
-//! protocol's URIs and UTF-16 positions.
+//! `server` holds the loop and the documents, `analysis` one check and its indexes, `vocabulary`
+//! the schemas and the Lua API the answers read, `context` what a cursor is in, `scan` the
+//! strings of TOML and Lua, `schema_walk` the editor schema read as an editor reads it,
+//! `complete`, `navigate` and `publish` the answers, and `position` the protocol's URIs and
+//! UTF-16 positions. The answers take the server's parts, never the server: the files import
+//! downwards only.
 
 mod analysis;
 mod complete;
@@ -22,6 +24,7 @@ mod publish;
 mod scan;
 mod schema_walk;
 mod server;
+mod vocabulary;
 
 use crate::host::Rules;
 use crate::lua::Limits;

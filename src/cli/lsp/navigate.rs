@@ -5,10 +5,10 @@
 
 use super::analysis::Analysis;
 use super::context::{toml_at, TomlAt};
-use super::position::{uri_of, Lines};
+
 use super::scan::{string_at, strings, Lang};
 use super::schema_walk::Schema;
-use super::server::{DocKind, Server};
+use super::vocabulary::{signature, DocKind, Vocabulary};
 use crate::diag::{FileId, Span};
 use lsp_types::{Location, MarkupContent, MarkupKind};
 
@@ -34,16 +34,6 @@ fn name_at(
     Some((id, written))
 }
 
-/// Where a span is, for the editor.
-pub(super) fn location(a: &Analysis, span: Span) -> Option<Location> {
-    let path = a.paths.get(&span.file)?;
-    let lines = Lines::new(a.sources.get(span.file).text());
-    Some(Location::new(
-        uri_of(path)?,
-        lines.range(span.start as usize..span.end as usize),
-    ))
-}
-
 /// The definitions of the ID named at `offset`.
 pub(super) fn definition(
     a: &Analysis,
@@ -58,7 +48,7 @@ pub(super) fn definition(
     let defs = a.defs.get(&id).or_else(|| a.defs.get(&written));
     defs.into_iter()
         .flatten()
-        .filter_map(|d| location(a, d.span))
+        .filter_map(|d| a.location(d.span))
         .collect()
 }
 
@@ -105,7 +95,7 @@ pub(super) fn references(
             if !declaration && defs.contains(&quoted) {
                 continue;
             }
-            out.extend(location(a, Span::new(f, inner)));
+            out.extend(a.location(Span::new(f, inner)));
         }
     }
     out.sort_by(|x, y| (x.uri.as_str(), x.range.start).cmp(&(y.uri.as_str(), y.range.start)));
@@ -114,7 +104,7 @@ pub(super) fn references(
 
 /// What to show for the thing at `offset`, as Markdown.
 pub(super) fn hover(
-    server: &Server,
+    words: &Vocabulary,
     a: &Analysis,
     file: Option<FileId>,
     kind: DocKind,
@@ -122,8 +112,8 @@ pub(super) fn hover(
     offset: usize,
 ) -> Option<MarkupContent> {
     let value = hover_name(a, file, kind, text, offset).or_else(|| match kind {
-        DocKind::Data => hover_key(server, text, offset),
-        DocKind::Lua => hover_api(server, text, offset),
+        DocKind::Data => hover_key(words, text, offset),
+        DocKind::Lua => hover_api(words, text, offset),
         _ => None,
     })?;
     Some(MarkupContent {
@@ -198,7 +188,7 @@ fn entry_text(text: &str, at: usize) -> String {
 }
 
 /// A data file's key: its help from the schema.
-fn hover_key(server: &Server, text: &str, offset: usize) -> Option<String> {
+fn hover_key(words: &Vocabulary, text: &str, offset: usize) -> Option<String> {
     let b = text.as_bytes();
     let is_key = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
     let (mut start, mut end) = (offset.min(b.len()), offset.min(b.len()));
@@ -217,8 +207,8 @@ fn hover_key(server: &Server, text: &str, offset: usize) -> Option<String> {
     else {
         return None;
     };
-    let schema = Schema::new(&server.schemas.data);
-    let root = &server.schemas.data;
+    let schema = Schema::new(&words.schemas.data);
+    let root = &words.schemas.data;
     let node = if table.is_empty() {
         Some(root)
     } else {
@@ -245,7 +235,7 @@ fn hover_key(server: &Server, text: &str, offset: usize) -> Option<String> {
 }
 
 /// A script's `lantern.x.y`: the function's signature and documentation.
-fn hover_api(server: &Server, text: &str, offset: usize) -> Option<String> {
+fn hover_api(words: &Vocabulary, text: &str, offset: usize) -> Option<String> {
     let b = text.as_bytes();
     let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
     let (mut start, mut end) = (offset.min(b.len()), offset.min(b.len()));
@@ -256,10 +246,10 @@ fn hover_api(server: &Server, text: &str, offset: usize) -> Option<String> {
         end += 1;
     }
     let path = &text[start..end];
-    let doc = server.api.iter().find(|d| d.path == path)?;
+    let doc = words.api.iter().find(|d| d.path == path)?;
     let head = match doc.function {
-        true => super::complete::signature(doc),
-        false => format!("{}: {}", doc.path, super::complete::signature(doc)),
+        true => signature(doc),
+        false => format!("{}: {}", doc.path, signature(doc)),
     };
     Some(format!("```lua\n{head}\n```\n\n{}", doc.doc))
 }

@@ -36,7 +36,7 @@ pub(super) fn diagnostics(a: &Analysis) -> (ByFile, Vec<String>) {
             .labels
             .iter()
             .filter_map(|label| {
-                let location = super::navigate::location(a, label.span)?;
+                let location = a.location(label.span)?;
                 Some(DiagnosticRelatedInformation {
                     location,
                     message: crate::diag::visible(&label.message).into_owned(),

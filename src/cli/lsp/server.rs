@@ -5,6 +5,7 @@
 
 use super::analysis::{check, Analysis};
 use super::position::{path_of, real, Lines};
+use super::vocabulary::{DocKind, Vocabulary};
 use crate::host::Rules;
 use crate::lua::Limits;
 use lsp_server::{Connection, Message, Notification, Request, Response};
@@ -16,45 +17,12 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// What kind of file a document is, which decides what is offered in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum DocKind {
-    /// A data file (`*.toml` under a mod's `data/`).
-    Data,
-    /// A `mod.toml`.
-    Manifest,
-    /// A script or a test.
-    Lua,
-    /// Anything else (a locale file, a README).
-    Other,
-}
-
-impl DocKind {
-    fn of(path: &std::path::Path) -> DocKind {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        let in_data = path.components().any(|c| c.as_os_str() == "data");
-        match (name, ext) {
-            ("mod.toml", _) => DocKind::Manifest,
-            (_, "lua") => DocKind::Lua,
-            (_, "toml") if in_data => DocKind::Data,
-            _ => DocKind::Other,
-        }
-    }
-}
-
 /// An open document.
 struct Doc {
     text: String,
     version: i32,
     /// Its real path, when it names a file.
     path: Option<PathBuf>,
-}
-
-/// The schemas completion and hover read.
-pub(super) struct Schemas {
-    pub data: Value,
-    pub manifest: Value,
 }
 
 pub(super) struct Server {
@@ -67,9 +35,8 @@ pub(super) struct Server {
     stale: bool,
     /// The URIs diagnostics were last published for: a file that became clean is cleared.
     published: BTreeSet<String>,
-    pub(super) schemas: Schemas,
-    /// The Lua API's documented entries, for completion and hover after `lantern.`.
-    pub(super) api: Vec<crate::lua::api::ApiDoc>,
+    /// The schemas and the Lua API, for completion and hover.
+    words: Vocabulary,
     /// How many checks ran: for the log, and for the tests that count them.
     checks: u64,
 }
@@ -84,11 +51,7 @@ impl Server {
             analysis: None,
             stale: true,
             published: BTreeSet::new(),
-            schemas: Schemas {
-                data: crate::content::schema::data_schema_for(rules.defs()),
-                manifest: crate::content::schema::manifest_schema(),
-            },
-            api: crate::lua::defs::api_docs(rules).unwrap_or_default(),
+            words: Vocabulary::of(rules),
             checks: 0,
         }
     }
@@ -246,7 +209,12 @@ impl Server {
                 };
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
                 json(serde_json::to_value(super::complete::complete(
-                    self, a, file, kind, &doc.text, offset,
+                    &self.words,
+                    a,
+                    file,
+                    kind,
+                    &doc.text,
+                    offset,
                 )))
             }
             req::GotoDefinition::METHOD => {
@@ -276,12 +244,11 @@ impl Server {
                     return Ok(Value::Null);
                 };
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
-                let hover = super::navigate::hover(self, a, file, kind, &doc.text, offset).map(
-                    |contents| lsp_types::Hover {
+                let hover = super::navigate::hover(&self.words, a, file, kind, &doc.text, offset)
+                    .map(|contents| lsp_types::Hover {
                         contents: lsp_types::HoverContents::Markup(contents),
                         range: None,
-                    },
-                );
+                    });
                 json(serde_json::to_value(hover))
             }
             req::CodeActionRequest::METHOD => {
