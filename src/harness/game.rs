@@ -612,7 +612,7 @@ impl UserData for TestGame {
                         .map_err(|e| located(lua, e))?;
                 }
                 let stub = stub_of(lua, value)?;
-                super::api::stub_set(lua, this.game.rng_mut().set_stub(stream.as_deref(), stub));
+                super::stubs::stub_set(lua, this.game.rng_mut().set_stub(stream.as_deref(), stub));
                 Ok(())
             }),
         );

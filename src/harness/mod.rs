@@ -12,6 +12,7 @@ pub(crate) mod api;
 pub(crate) mod defs;
 pub(crate) mod game;
 pub mod report;
+mod stubs;
 
 use crate::content::Content;
 use crate::lua::Limits;
