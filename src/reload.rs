@@ -588,45 +588,21 @@ fn describe(old: &Content, new: &Content, same: &Unchanged) -> String {
             kind(table, texts.clone(), BTreeMap::new());
         }
     }
-    kind(
-        "tag",
-        shapes(&old.tags, same, false),
-        shapes(&new.tags, same, true),
-    );
-    kind(
-        "item",
-        shapes(&old.items, same, false),
-        shapes(&new.items, same, true),
-    );
-    kind(
-        "creature",
-        shapes(&old.creatures, same, false),
-        shapes(&new.creatures, same, true),
-    );
-    kind(
-        "quest",
-        shapes(&old.quests, same, false),
-        shapes(&new.quests, same, true),
-    );
-    kind(
-        "encounter",
-        shapes(&old.encounters, same, false),
-        shapes(&new.encounters, same, true),
-    );
-    kind(
-        "hazard",
-        shapes(&old.hazards, same, false),
-        shapes(&new.hazards, same, true),
-    );
-    kind(
-        "card",
-        shapes(&old.cards, same, false),
-        shapes(&new.cards, same, true),
-    );
-    kind(
-        "progress type",
-        shapes(&old.progress_types, same, false),
-        shapes(&new.progress_types, same, true),
+    // Each kind of definition by its ID and what it holds.
+    macro_rules! compare {
+        ($($name:literal $field:ident),*) => {$(
+            kind($name, shapes(&old.$field, same, false), shapes(&new.$field, same, true));
+        )*};
+    }
+    compare!(
+        "tag" tags,
+        "item" items,
+        "creature" creatures,
+        "quest" quests,
+        "encounter" encounters,
+        "hazard" hazards,
+        "card" cards,
+        "progress type" progress_types
     );
     let events = |c: &Content| -> BTreeMap<String, String> {
         c.events

@@ -66,6 +66,9 @@ fn every_toml_example_in_the_guide_loads() {
     // A ```lua block that is no part of a mod (an editor's setup) is marked `lua,no_check`: an
     // unmarked one would hand the chapter to the Lua test and leave its TOML unchecked here.
     for chapter in ["01-mods", "02-rules", "03-encounters"] {
-        assert!(chapters.iter().any(|c| c == chapter), "{chapter} was not checked: {chapters:?}");
+        assert!(
+            chapters.iter().any(|c| c == chapter),
+            "{chapter} was not checked: {chapters:?}"
+        );
     }
 }

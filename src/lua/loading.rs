@@ -272,9 +272,7 @@ impl LuaRuntime {
     /// 250 bytes of memory per byte of script), so a reload during play leaves it to the runtime.
     pub(crate) fn check_scripts(&self) -> Vec<Diagnostic> {
         let mut shared = self.shared.borrow_mut();
-        if shared.symbols().is_none() {
-            return Vec::new();
-        }
+        shared.make_symbols();
         let shared = &*shared;
         let (Some(content), Some(symbols)) = (shared.content.as_ref(), shared.symbols.as_ref())
         else {

@@ -124,9 +124,9 @@ pub(crate) struct Shared {
     pub(crate) on_reload: Vec<(String, Function)>,
     pub content: Option<Arc<Content>>,
     /// Every ID of the content and the scripts' actions and checks, for actions a script writes
-    /// as tables (`lantern.apply{...}`): made the first time one is read ([`Shared::symbols`]),
-    /// not for every game (at 100,000 definitions a test game spent 6.5 ms making it).
-    symbols: Option<Symbols>,
+    /// as tables (`lantern.apply{...}`): made the first time one is read
+    /// ([`Shared::make_symbols`]), not for every game (at 100,000 definitions a test game spent 6.5 ms making it).
+    pub(crate) symbols: Option<Symbols>,
     /// Mods whose `main.lua` failed, as of [`LuaRuntime::bind`]: their actions are not unknown.
     pub(crate) failed_scripts: std::collections::BTreeSet<String>,
     /// True while mods' `main.lua` run: the only time `lantern.on` and `register_*` are allowed.
@@ -142,11 +142,13 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// The IDs a script's action table is resolved against, made on first use; none before
-    /// the scripts are bound to content.
-    pub(crate) fn symbols(&mut self) -> Option<&Symbols> {
+    /// Makes the IDs a script's action table is resolved against ([`Shared::symbols`]), once the
+    /// scripts are bound to content and not before.
+    pub(crate) fn make_symbols(&mut self) {
         if self.symbols.is_none() {
-            let content = self.content.as_ref()?;
+            let Some(content) = self.content.as_ref() else {
+                return;
+            };
             let ext = crate::content::Extensions {
                 actions: self.actions.keys().cloned().collect(),
                 checks: self.checks.keys().cloned().collect(),
@@ -155,7 +157,6 @@ impl Shared {
             };
             self.symbols = Some(crate::content::resolve::symbols_of(content, &ext));
         }
-        self.symbols.as_ref()
     }
 }
 

@@ -22,9 +22,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 let mut guard = c.shared.try_borrow_mut().map_err(|_| {
                     mlua::Error::runtime("lantern.apply cannot run here: the runtime is busy")
                 })?;
-                if guard.symbols().is_none() {
-                    return Err(mlua::Error::runtime("lantern.apply works only while the game runs"));
-                }
+                guard.make_symbols();
                 let shared = &*guard;
                 let (Some(symbols), Some(content)) = (shared.symbols.as_ref(), shared.content.as_ref()) else {
                     return Err(mlua::Error::runtime("lantern.apply works only while the game runs"));
