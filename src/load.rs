@@ -4,6 +4,7 @@
 //! know which `<mod>:<name>` actions and checks the scripts registered; then the scripts' handlers are
 //! bound to the resolved events. Like every loading stage it never stops at the first problem.
 
+use crate::content::parse::ParseMemo;
 use crate::content::{self, Content};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, SourceMap};
@@ -158,7 +159,18 @@ pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
 
 /// [`check_world`] for a game with its own vocabulary.
 pub fn check_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
-    let mut world = load_game(roots, rules, limits);
+    check_with(roots, rules, limits, None)
+}
+
+/// [`check_game`] parsing only the data files that changed since the load `memo` remembers
+/// (the language server's check after an edit).
+pub(crate) fn check_with(
+    roots: &[PathBuf],
+    rules: &Rules,
+    limits: Limits,
+    memo: Option<&mut ParseMemo>,
+) -> World {
+    let mut world = load_with(roots, None, limits, rules, memo);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
         crate::diag::bound(&mut world.diagnostics, &world.sources);
@@ -178,6 +190,18 @@ pub fn load_world_of(
     only: Option<&[String]>,
     limits: Limits,
     rules: &Rules,
+) -> World {
+    load_with(roots, only, limits, rules, None)
+}
+
+/// [`load_world_of`], parsing only the data files that changed since the load `memo` remembers,
+/// and leaving this load's in it for the next (hot reload, the language server).
+pub(crate) fn load_with(
+    roots: &[PathBuf],
+    only: Option<&[String]>,
+    limits: Limits,
+    rules: &Rules,
+    mut memo: Option<&mut ParseMemo>,
 ) -> World {
     let mut sources = SourceMap::new();
     let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
@@ -224,7 +248,13 @@ pub fn load_world_of(
             );
         }
     }
-    let raw = content::parse::read_mods(&folders, rules.defs(), &mut sources, &mut diagnostics);
+    let mut raw = content::parse::read_mods(
+        &folders,
+        rules.defs(),
+        &mut sources,
+        &mut diagnostics,
+        memo.as_deref_mut(),
+    );
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => Some(lua),
         Err(e) => {
@@ -244,7 +274,17 @@ pub fn load_world_of(
     let mut ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
     ext.declared = rules.defs().clone();
     let mods = folders.iter().map(content::mod_info).collect();
-    let content = Arc::new(content::build(raw, mods, &ext, &sources, &mut diagnostics));
+    let content = Arc::new(content::build(
+        &mut raw,
+        mods,
+        &ext,
+        &sources,
+        &mut diagnostics,
+    ));
+    match memo {
+        Some(memo) => memo.keep(raw),
+        None => raw.drop_aside(),
+    }
     if let Some(lua) = lua.as_mut() {
         lua.bind(content.clone(), &mut diagnostics);
         diagnostics.extend(lua.take_load_messages());

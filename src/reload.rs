@@ -13,7 +13,7 @@ use crate::content::Content;
 use crate::diag::{Diagnostic, Problems, SourceMap};
 use crate::game::{Game, ScriptHost};
 use crate::host::Rules;
-use crate::load::load_game;
+use crate::load::load_with;
 use crate::lua::Limits;
 #[cfg(feature = "watch")]
 use notify::{RecursiveMode, Watcher as _};
@@ -146,6 +146,8 @@ pub struct Live {
     /// What the scripts of the version running registered: a reload whose data did not change
     /// and whose scripts register the same keeps the content as it is.
     registered: crate::load::Registered,
+    /// The data files as the last load parsed them: a reload parses only those that changed.
+    memo: crate::content::parse::ParseMemo,
 }
 
 impl Live {
@@ -178,7 +180,8 @@ impl Live {
         seed: u64,
         limits: Limits,
     ) -> Result<(Live, Problems), crate::Error> {
-        let mut world = load_game(roots, rules, limits);
+        let mut memo = crate::content::parse::ParseMemo::default();
+        let mut world = load_with(roots, None, limits, rules, Some(&mut memo));
         let sources = Arc::new(std::mem::take(&mut world.sources));
         let problems = Problems::new(std::mem::take(&mut world.diagnostics), sources.clone());
         if problems.has_errors() {
@@ -194,6 +197,7 @@ impl Live {
             sources,
             generation: Arc::new(AtomicU64::new(0)),
             registered,
+            memo,
         };
         Ok((live, problems))
     }
@@ -201,6 +205,13 @@ impl Live {
     /// The running game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// Forgets the data files as the last load parsed them: the next reload parses every file
+    /// (for lantern's tests and benches, which compare the two).
+    #[doc(hidden)]
+    pub fn forget_parsed(&mut self) {
+        self.memo = Default::default();
     }
 
     /// The running game, to play.
@@ -219,6 +230,7 @@ impl Live {
         self.game = fresh.game;
         self.sources = fresh.sources;
         self.registered = fresh.registered;
+        self.memo = fresh.memo;
         Ok(notes)
     }
 
@@ -301,8 +313,15 @@ impl Live {
             &self.registered,
         );
         let kept = scripts_only.is_some();
-        let mut world =
-            scripts_only.unwrap_or_else(|| load_game(&self.roots, &self.rules, self.limits));
+        let mut world = scripts_only.unwrap_or_else(|| {
+            load_with(
+                &self.roots,
+                None,
+                self.limits,
+                &self.rules,
+                Some(&mut self.memo),
+            )
+        });
         if world.has_errors() {
             let problems = Problems::new(world.diagnostics, Arc::new(world.sources));
             return ReloadReport {

@@ -981,3 +981,51 @@ fn a_script_added_to_a_mod_without_one_is_known_to_the_content() {
     s.turn();
     assert_eq!(s.messages(), ["[test] hi"]);
 }
+
+#[test]
+fn a_data_edit_parses_one_file_and_plays_as_a_full_reload_would() {
+    // Two games over the same folder play the same turns; after an edit to the data of `test`
+    // (which depends on core and overrides one of its items), one reloads from what it parsed
+    // before, the other parses every file again. Both must hold the same content and play on to
+    // the same state.
+    let data = |gold: &str| {
+        format!(
+            "{ZAP_DATA}\n[[items]]\nid = \"core:gold\"\nname = \"{gold}\"\n\n[[triggers]]\non = \"turn_started\"\nactions = [ {{ action = \"give_item\", item = \"core:gold\", count = 2 }} ]\n"
+        )
+    };
+    let mut s = Session::new(&[
+        ("data/zap.toml", &data("Gold")),
+        ("scripts/main.lua", &zap_script("v1")),
+    ]);
+    let (mut full, _) = Live::start(&s.mods.path(), 1, Limits::default()).unwrap();
+    for _ in 0..2 {
+        s.turn();
+        full.game_mut()
+            .emit_command(ev::TURN_STARTED, None, &[])
+            .unwrap();
+    }
+    s.write(
+        "test/data/zap.toml",
+        &format!("# moved a line down\n{}", data("Old gold")),
+    );
+    let report = s.reload_ok();
+    assert!(report.summary.contains("~1 item"), "{}", report.summary);
+    full.forget_parsed();
+    let full_report = full.reload();
+    assert!(full_report.ok, "{}", full_report.problems.render());
+    assert_eq!(
+        format!("{:?}", s.live.game().content()),
+        format!("{:?}", full.game().content()),
+        "the content differs"
+    );
+    s.turn();
+    full.game_mut()
+        .emit_command(ev::TURN_STARTED, None, &[])
+        .unwrap();
+    assert_eq!(s.messages(), full.game_mut().take_messages());
+    assert_eq!(s.live.game().state_hash(), full.game().state_hash());
+    assert_eq!(
+        s.live.game().content().items[&id("core:gold")].name,
+        "Old gold"
+    );
+}

@@ -16,6 +16,7 @@ pub mod event;
 pub mod generate;
 mod hazard;
 pub(crate) mod locale;
+mod memo;
 pub(crate) mod parse;
 pub(crate) mod raw;
 pub(crate) mod resolve;
@@ -355,9 +356,16 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
     let mut diagnostics = Vec::new();
     let folders =
         crate::mods::load_mod_list(&[mods_dir.to_path_buf()], &mut sources, &mut diagnostics);
-    let raw = parse::read_mods(&folders, &ext.declared, &mut sources, &mut diagnostics);
+    let mut raw = parse::read_mods(
+        &folders,
+        &ext.declared,
+        &mut sources,
+        &mut diagnostics,
+        None,
+    );
     let mods = folders.iter().map(mod_info).collect();
-    let content = build(raw, mods, ext, &sources, &mut diagnostics);
+    let content = build(&mut raw, mods, ext, &sources, &mut diagnostics);
+    raw.drop_aside();
     // Read top to bottom, file by file; problems without a place come first.
     crate::diag::bound(&mut diagnostics, &sources);
     Loaded {
@@ -368,8 +376,10 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
 }
 
 /// Resolves raw definitions into content and names the triggers that have no `id` by `file:line`.
+/// The locale files are taken from `raw`; the definitions are left there, for a memo of the next
+/// load ([`parse::ParseMemo`]) or to be dropped.
 pub(crate) fn build(
-    mut raw: parse::RawDefs,
+    raw: &mut parse::RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     sources: &SourceMap,

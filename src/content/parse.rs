@@ -3,6 +3,7 @@
 //! Each definition is deserialized on its own, so one bad entry costs only that entry: the rest of
 //! the file still loads and every problem is reported.
 
+pub(crate) use super::memo::ParseMemo;
 use super::raw::*;
 use crate::content::declare::Declarations;
 use crate::diag::Code;
@@ -42,9 +43,9 @@ pub(crate) struct RawDefs {
     pub loose_refs: Vec<Src<Refs>>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
-    /// `(mod, id, why)` of the definitions that could not be read (a wrong type, a file that does
-    /// not parse): references to them are not reported again as unknown.
-    pub broken: Vec<(String, String, &'static str)>,
+    /// `(file, mod, id, why)` of the definitions that could not be read (a wrong type, a file
+    /// that does not parse): references to them are not reported again as unknown.
+    pub broken: Vec<(FileId, String, String, &'static str)>,
     /// Every locale file, in load order.
     pub locales: Vec<super::locale::LocaleFile>,
 }
@@ -92,25 +93,30 @@ pub(crate) const TABLES: &[&str] = &[
 /// The tables of the roguelike's creature-and-inventory vocabulary, which a game may leave out.
 pub(crate) const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"];
 
-/// Reads every data file of every mod, in load order.
+/// A data file to parse: its place in the source map, its mod, its text.
+pub(crate) type Job<'a> = (FileId, &'a str, std::sync::Arc<str>);
+
+/// Reads every data file of every mod, in load order. With a `memo` of the last load of the
+/// same mod set, only the files whose text changed are parsed again ([`ParseMemo`]).
 pub(crate) fn read_mods(
     mods: &[ModFolder],
     rules: &Declarations,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
+    memo: Option<&mut ParseMemo>,
 ) -> RawDefs {
-    let mut defs = RawDefs::default();
     // Every data file is read (and its place in the source map taken) in order; the parsing,
     // which needs nothing but each file's text, comes after, on every core (`parse_all`).
-    let mut jobs: Vec<(FileId, &str, std::sync::Arc<str>)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    let (mut files, mut locales) = (0, Vec::new());
     for m in mods {
         let mods_root = m.root.as_path();
         let root = crate::mods::real_root(&m.dir);
-        let (mut files, mut unread) = (Vec::new(), Vec::new());
+        let (mut found_files, mut unread) = (Vec::new(), Vec::new());
         for found in crate::mods::walk(&root, &m.dir.join("data")) {
             match found {
                 Found::File(path) if path.extension().is_some_and(|e| e == "toml") => {
-                    files.push(path)
+                    found_files.push(path)
                 }
                 Found::File(path) if looks_like_data(&path) => unread.push(path),
                 Found::File(_) => {}
@@ -127,7 +133,7 @@ pub(crate) fn read_mods(
                 )),
             }
         }
-        files.sort();
+        found_files.sort();
         unread.sort();
         for path in unread {
             diags.push(
@@ -138,7 +144,7 @@ pub(crate) fn read_mods(
                 .with_help("only files ending in `.toml` under data/ are data files"),
             );
         }
-        for path in files {
+        for path in found_files {
             let display = display_path(&path, mods_root);
             let bytes = match crate::mods::read_inside(&root, &path) {
                 Ok(b) => b,
@@ -147,7 +153,7 @@ pub(crate) fn read_mods(
                     continue;
                 }
             };
-            defs.files += 1;
+            files += 1;
             let (text, utf8_error) = crate::mods::decode_utf8(&bytes);
             let file = sources.add_read(display, &path, text);
             if let Some((offset, d)) = utf8_error {
@@ -156,10 +162,18 @@ pub(crate) fn read_mods(
             }
             jobs.push((file, m.id(), sources.get(file).shared_text()));
         }
-        defs.locales
-            .extend(super::locale::read_mod(m, sources, diags));
+        locales.extend(super::locale::read_mod(m, sources, diags));
     }
-    parse_all(&jobs, rules, &mut defs, diags);
+    let mut defs = match memo {
+        Some(memo) => memo.parse(&jobs, sources, rules, diags),
+        None => {
+            let (defs, said) = parse_all(&jobs, rules);
+            diags.extend(said.into_iter().flatten());
+            defs
+        }
+    };
+    defs.files = files;
+    defs.locales = locales;
     defs
 }
 
@@ -167,40 +181,45 @@ pub(crate) fn read_mods(
 /// would cost more than it saves.
 const PARALLEL_FROM: usize = 256 * 1024;
 
-/// Parses each file's text into `defs`, in the files' order. A large mod set is cut into as many
-/// runs of files as there are cores, each parsed on its own thread into its own `RawDefs`, then
-/// joined in order: every list ends as one thread would have made it, so loading is the same
-/// on any machine.
-fn parse_all(
-    jobs: &[(FileId, &str, std::sync::Arc<str>)],
-    rules: &Declarations,
-    defs: &mut RawDefs,
-    diags: &mut Vec<Diagnostic>,
-) {
+/// Parses each file's text, in the files' order: what they define, and what parsing each said.
+/// A large mod set is cut into as many runs of files as there are cores, each parsed on its own
+/// thread into its own `RawDefs`, then joined in order: every list ends as one thread would have
+/// made it, so loading is the same on any machine.
+pub(super) fn parse_all(jobs: &[Job], rules: &Declarations) -> (RawDefs, Vec<Vec<Diagnostic>>) {
     let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if bytes < PARALLEL_FROM { 1 } else { cores };
-    parse_on(jobs, rules, defs, diags, threads);
+    parse_on(jobs, rules, threads_for(bytes))
+}
+
+/// How many threads parse `bytes` of data: one below [`PARALLEL_FROM`], every core above.
+pub(super) fn threads_for(bytes: usize) -> usize {
+    if bytes < PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 /// [`parse_all`] on at most `threads` threads.
-fn parse_on(
-    jobs: &[(FileId, &str, std::sync::Arc<str>)],
-    rules: &Declarations,
-    defs: &mut RawDefs,
-    diags: &mut Vec<Diagnostic>,
-    threads: usize,
-) {
-    let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
+fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec<Vec<Diagnostic>>) {
+    let parse_run = |run: &[Job]| {
+        let mut defs = RawDefs::default();
+        let said = run
+            .iter()
+            .map(|(file, ns, text)| {
+                let mut diags = Vec::new();
+                read_file(text, *file, ns, rules, &mut defs, &mut diags);
+                diags
+            })
+            .collect::<Vec<_>>();
+        (defs, said)
+    };
     let threads = threads.min(jobs.len());
     if threads < 2 {
-        for (file, ns, text) in jobs {
-            read_file(text, *file, ns, rules, defs, diags);
-        }
-        return;
+        return parse_run(jobs);
     }
     // Runs of about equal bytes.
-    let mut runs: Vec<&[(FileId, &str, std::sync::Arc<str>)]> = Vec::new();
+    let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
+    let mut runs: Vec<&[Job]> = Vec::new();
     let (mut start, mut taken) = (0, 0);
     for (i, (_, _, text)) in jobs.iter().enumerate() {
         taken += text.len();
@@ -209,28 +228,22 @@ fn parse_on(
             start = i + 1;
         }
     }
-    let parsed: Vec<(RawDefs, Vec<Diagnostic>)> = std::thread::scope(|scope| {
+    let parsed: Vec<(RawDefs, Vec<Vec<Diagnostic>>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = runs
             .iter()
-            .map(|run| {
-                scope.spawn(move || {
-                    let (mut defs, mut diags) = (RawDefs::default(), Vec::new());
-                    for (file, ns, text) in *run {
-                        read_file(text, *file, ns, rules, &mut defs, &mut diags);
-                    }
-                    (defs, diags)
-                })
-            })
+            .map(|run| scope.spawn(move || parse_run(run)))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
-    for (run, run_diags) in parsed {
+    let (mut defs, mut said) = (RawDefs::default(), Vec::new());
+    for (run, run_said) in parsed {
         defs.append(run);
-        diags.extend(run_diags);
+        said.extend(run_said);
     }
+    (defs, said)
 }
 
 impl RawDefs {
@@ -271,7 +284,7 @@ pub(crate) fn read_file(
             // (and every reference to what the file defines) follows from that one.
             diags.extend(errors.into_iter().take(1));
             defs.broken
-                .extend(ids_written(text).map(|id| (ns.to_string(), id, UNPARSED)));
+                .extend(ids_written(text).map(|id| (file, ns.to_string(), id, UNPARSED)));
             return;
         }
     };
@@ -349,7 +362,7 @@ pub(crate) fn read_file(
                                             span,
                                             raw,
                                         }),
-                                        None => defs.broken.extend(id.map(|id| (ns.to_string(), id, HAS_ERRORS))),
+                                        None => defs.broken.extend(id.map(|id| (file, ns.to_string(), id, HAS_ERRORS))),
                                     }
                                 }
                                 None => diags.push(first),
@@ -521,7 +534,7 @@ fn read_host_entry(
             // An entry with an `id` that cannot be read: a reference to it follows from that.
             if let Some(id) = id {
                 defs.broken
-                    .push((ns.to_string(), id.into_inner(), HAS_ERRORS));
+                    .push((file, ns.to_string(), id.into_inner(), HAS_ERRORS));
             }
             return;
         }
@@ -680,9 +693,9 @@ mod tests {
         }
         let rules = crate::bundled_rules();
         let run = |threads| {
-            let (mut defs, mut diags) = (RawDefs::default(), Vec::new());
-            parse_on(&jobs, rules.defs(), &mut defs, &mut diags, threads);
-            (format!("{defs:?}"), format!("{diags:?}"), defs.items.len())
+            let (defs, said) = parse_on(&jobs, rules.defs(), threads);
+            assert_eq!(said.len(), jobs.len(), "what each file said, file by file");
+            (format!("{defs:?}"), format!("{said:?}"), defs.items.len())
         };
         let one = run(1);
         assert!(one.2 > 1000 && one.1.contains("stack"), "{} items", one.2);

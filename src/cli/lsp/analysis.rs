@@ -35,15 +35,18 @@ pub(super) struct Analysis {
     pub lua_checks: BTreeSet<String>,
 }
 
-/// Checks the mods under `roots` as `lantern check` does, reading `unsaved` in place of files.
+/// Checks the mods under `roots` as `lantern check` does, reading `unsaved` in place of files;
+/// only the data files that changed since the check `memo` remembers are parsed.
 pub(super) fn check(
     roots: &[PathBuf],
     rules: &Rules,
     limits: Limits,
     unsaved: Arc<crate::mods::Unsaved>,
+    memo: &mut crate::content::parse::ParseMemo,
 ) -> Analysis {
-    let world =
-        crate::mods::with_unsaved(unsaved, || crate::load::check_game(roots, rules, limits));
+    let world = crate::mods::with_unsaved(unsaved, || {
+        crate::load::check_with(roots, rules, limits, Some(memo))
+    });
     let ext = world
         .lua
         .as_ref()

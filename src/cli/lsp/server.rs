@@ -39,6 +39,8 @@ pub(super) struct Server {
     words: Vocabulary,
     /// How many checks ran: for the log, and for the tests that count them.
     checks: u64,
+    /// The data files as the last check parsed them: the next parses only those that changed.
+    memo: crate::content::parse::ParseMemo,
 }
 
 impl Server {
@@ -53,6 +55,7 @@ impl Server {
             published: BTreeSet::new(),
             words: Vocabulary::of(rules),
             checks: 0,
+            memo: Default::default(),
         }
     }
 
@@ -155,7 +158,13 @@ impl Server {
                 ))
             })
             .collect();
-        let analysis = check(&self.roots, &self.rules, self.limits, Arc::new(unsaved));
+        let analysis = check(
+            &self.roots,
+            &self.rules,
+            self.limits,
+            Arc::new(unsaved),
+            &mut self.memo,
+        );
         self.checks += 1;
         let (by_file, placeless) = super::publish::diagnostics(&analysis);
         let mut now = BTreeSet::new();

@@ -22,16 +22,16 @@ use std::collections::BTreeMap;
 
 /// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
 pub(super) fn resolve_all(
-    mut raw: RawDefs,
+    raw: &RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
 ) -> Content {
     let visibility = visibility(&mods);
     let mut overrides = Vec::new();
-    let (mut syms, declared) = declare_all(&raw, ext, &visibility, &mut overrides, diags);
-    let rarities = rarities(&raw, &mut syms, diags);
-    let events = event_table(&raw, &declared.event_types, &syms, ext, diags);
+    let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags);
+    let rarities = rarities(raw, &mut syms, diags);
+    let events = event_table(raw, &declared.event_types, &syms, ext, diags);
     let mut content = Content {
         mods,
         tags: BTreeMap::new(),
@@ -52,7 +52,7 @@ pub(super) fn resolve_all(
         trigger_ids: BTreeMap::new(),
         overrides,
         events: events.clone(),
-        files: std::mem::take(&mut raw.files),
+        files: raw.files,
         emitted: Default::default(),
         declared: ext.declared.clone(),
         tables: Default::default(),
@@ -63,7 +63,7 @@ pub(super) fn resolve_all(
         untranslated: None,
     };
     let stage = Stage {
-        raw: &raw,
+        raw,
         syms: &syms,
         events: &events,
         ext,
@@ -113,7 +113,7 @@ fn declare_all(
         broken: raw
             .broken
             .iter()
-            .filter_map(|(ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
+            .filter_map(|(_, ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
             .collect(),
         failed_scripts: ext.failed.clone(),
         rules: ext.declared.clone(),

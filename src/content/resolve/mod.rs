@@ -269,7 +269,7 @@ impl<'a> Cx<'a> {
 
 /// Builds the content from raw definitions; returns it with every problem found.
 pub(crate) fn resolve(
-    raw: RawDefs,
+    raw: &RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,

@@ -1,0 +1,274 @@
+//! What the last load of a mod set parsed, kept for the next: a reload after one file changed
+//! (or an editor's check after one keystroke) parses that file alone and takes the rest as it was.
+//!
+//! The memo holds each data file's text, mod and place in the source map, what parsing it said,
+//! and what all of them define (the `RawDefs` the loader gives back after resolving). A file
+//! reused must read exactly as it did, at the same place, in the same mod; when the list of data
+//! files differs at all (a file added, removed or renamed, a manifest that changed a mod's ID, a
+//! locale file that moved the places after it), everything is parsed again. So a load from a
+//! memo gives what a load without one gives: the tests in `tests/reload.rs` compare the two.
+
+use super::parse::{self, parse_all, read_file, Job, RawDefs, Src};
+use crate::content::declare::Declarations;
+use crate::diag::{Diagnostic, FileId, SourceMap};
+use std::sync::Arc;
+
+/// The data files of a mod set as its last load parsed them (see the module's words). A memo
+/// serves one game's rules: its owner loads with the same rules every time.
+#[derive(Default)]
+pub(crate) struct ParseMemo {
+    files: Vec<Parsed>,
+    /// What the files define, given back by the loader once it has resolved them
+    /// ([`ParseMemo::keep`]); `None` while a load has them, or before the first.
+    defs: Option<RawDefs>,
+    /// How many files the last load parsed, for the tests.
+    #[cfg_attr(not(test), allow(dead_code))]
+    parsed: usize,
+}
+
+/// One data file as it was parsed.
+struct Parsed {
+    file: FileId,
+    path: String,
+    ns: String,
+    text: Arc<str>,
+    said: Vec<Diagnostic>,
+}
+
+impl ParseMemo {
+    /// What the data files `jobs` define, parsing only those that do not read as the memo has
+    /// them; what parsing said of every file goes to `diags`, in the files' order.
+    pub(super) fn parse(
+        &mut self,
+        jobs: &[Job],
+        sources: &SourceMap,
+        rules: &Declarations,
+        diags: &mut Vec<Diagnostic>,
+    ) -> RawDefs {
+        let same_files = self.files.len() == jobs.len()
+            && self.files.iter().zip(jobs).all(|(old, (file, ns, _))| {
+                old.file == *file && old.ns == *ns && old.path == sources.get(*file).path()
+            });
+        let changed: Vec<usize> = (0..jobs.len())
+            .filter(|&i| !same_files || *self.files[i].text != *jobs[i].2)
+            .collect();
+        let changed_bytes: usize = changed.iter().map(|&i| jobs[i].2.len()).sum();
+        let all_bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
+        // The changed files are parsed one after another: when they are so many that every file
+        // parsed on every core would take less, that is done instead.
+        let reuse = same_files && changed_bytes * parse::threads_for(all_bytes) <= all_bytes;
+        let defs = match self.defs.take() {
+            Some(mut defs) if reuse => {
+                for &i in &changed {
+                    let (file, ns, text) = &jobs[i];
+                    let (mut fresh, mut said) = (RawDefs::default(), Vec::new());
+                    read_file(text, *file, ns, rules, &mut fresh, &mut said);
+                    defs.replace_file(*file, fresh);
+                    self.files[i].text = text.clone();
+                    self.files[i].said = said;
+                }
+                self.parsed = changed.len();
+                defs
+            }
+            old => {
+                if let Some(old) = old {
+                    old.drop_aside();
+                }
+                let (defs, said) = parse_all(jobs, rules);
+                self.files = jobs
+                    .iter()
+                    .zip(said)
+                    .map(|((file, ns, text), said)| Parsed {
+                        file: *file,
+                        path: sources.get(*file).path().to_string(),
+                        ns: ns.to_string(),
+                        text: text.clone(),
+                        said,
+                    })
+                    .collect();
+                self.parsed = jobs.len();
+                defs
+            }
+        };
+        diags.extend(self.files.iter().flat_map(|f| f.said.iter().cloned()));
+        defs
+    }
+
+    /// Takes back what the files define once the loader is done with it, for the next load.
+    pub(crate) fn keep(&mut self, mut defs: RawDefs) {
+        // The locale files are read and parsed with every load; their share is not kept.
+        defs.locales = Vec::new();
+        self.defs = Some(defs);
+    }
+
+    /// How many data files the last load parsed.
+    #[cfg(test)]
+    fn parsed(&self) -> usize {
+        self.parsed
+    }
+}
+
+impl RawDefs {
+    /// Puts what `file` defines now (`fresh`, parsed from it alone) in place of what it defined:
+    /// every list holds its entries in the files' order, so each file's are one run.
+    fn replace_file(&mut self, file: FileId, fresh: RawDefs) {
+        fn put<T>(list: &mut Vec<T>, file: FileId, of: impl Fn(&T) -> FileId, fresh: Vec<T>) {
+            let start = list.partition_point(|e| of(e) < file);
+            let end = start + list[start..].partition_point(|e| of(e) == file);
+            list.splice(start..end, fresh);
+        }
+        fn src<T>(s: &Src<T>) -> FileId {
+            s.file
+        }
+        put(&mut self.tags, file, src, fresh.tags);
+        put(&mut self.rarities, file, src, fresh.rarities);
+        put(&mut self.items, file, src, fresh.items);
+        put(&mut self.creatures, file, src, fresh.creatures);
+        put(&mut self.triggers, file, src, fresh.triggers);
+        put(&mut self.quests, file, src, fresh.quests);
+        put(&mut self.encounters, file, src, fresh.encounters);
+        put(&mut self.event_types, file, src, fresh.event_types);
+        put(&mut self.progress_types, file, src, fresh.progress_types);
+        put(&mut self.hazards, file, src, fresh.hazards);
+        put(&mut self.cards, file, src, fresh.cards);
+        put(&mut self.host, file, |(_, s)| s.file, fresh.host);
+        put(&mut self.loose_refs, file, src, fresh.loose_refs);
+        put(&mut self.broken, file, |b| b.0, fresh.broken);
+    }
+
+    /// Drops what a large mod set defines on a thread of its own, so the load that is done with
+    /// it does not wait for a hundred thousand definitions to be freed.
+    pub(crate) fn drop_aside(self) {
+        if self.items.len() + self.creatures.len() + self.triggers.len() + self.host.len() < 10_000
+        {
+            return;
+        }
+        // If no thread can be started, the closure, and the definitions with it, drop here.
+        let _ = std::thread::Builder::new()
+            .name("lantern-drop".into())
+            .spawn(move || drop(self));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ParseMemo;
+    use crate::lua::Limits;
+    use std::path::{Path, PathBuf};
+
+    /// The content and every problem of a load, as text: two loads that give the same text gave
+    /// the same content (spans and places included).
+    fn load(roots: &[PathBuf], memo: Option<&mut ParseMemo>) -> (String, String) {
+        let world = crate::load::load_with(
+            roots,
+            None,
+            Limits::default(),
+            &crate::bundled_rules(),
+            memo,
+        );
+        (
+            format!("{:?}", world.content),
+            crate::diag::render_all(&world.diagnostics, &world.sources),
+        )
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_load_from_the_memo_is_the_load_without_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = [dir.path().to_path_buf()];
+        crate::content::generate::write_mod_set(dir.path(), 3, 300).unwrap();
+        // `m1` overrides an item of `m0`, which it depends on; `m2` has a second file.
+        let m1 = dir.path().join("m1/data/defs.toml");
+        let base = std::fs::read_to_string(&m1).unwrap();
+        write(
+            &m1,
+            &format!("{base}\n[[items]]\nid = \"m0:item1\"\nname = \"Mine\"\n"),
+        );
+        write(
+            &dir.path().join("m2/data/more.toml"),
+            "[[tags]]\nid = \"late\"\n",
+        );
+        let mut memo = ParseMemo::default();
+        let first = load(&roots, Some(&mut memo));
+        assert_eq!(first, load(&roots, None));
+        assert_eq!(memo.parsed(), 4);
+
+        // Each step: what changes on disk, and how many files the memo parses for it.
+        let m0 = dir.path().join("m0/data/defs.toml");
+        let m0_text = std::fs::read_to_string(&m0).unwrap();
+        let steps: Vec<(Box<dyn Fn()>, usize)> = vec![
+            // Nothing changed: nothing is parsed.
+            (Box::new(|| {}), 0),
+            // The overridden item's own file, its lines moved by a comment.
+            (
+                Box::new(|| {
+                    write(
+                        &m0,
+                        &format!("# moved\n{}", m0_text.replace("stack = 99", "stack = 98")),
+                    )
+                }),
+                1,
+            ),
+            // A file that no longer parses, then one with a mistake in an entry, then fixed.
+            (
+                Box::new(|| {
+                    write(
+                        &dir.path().join("m2/data/more.toml"),
+                        "[[tags]\nid = \"late\"\n",
+                    )
+                }),
+                1,
+            ),
+            (
+                Box::new(|| {
+                    write(
+                        &dir.path().join("m2/data/more.toml"),
+                        "[[tags]]\nid = \"late\"\nnmae = \"x\"\n",
+                    )
+                }),
+                1,
+            ),
+            (
+                Box::new(|| {
+                    write(
+                        &dir.path().join("m2/data/more.toml"),
+                        "[[tags]]\nid = \"later\"\n",
+                    )
+                }),
+                1,
+            ),
+            // A file added: the places after it move, so everything is parsed.
+            (
+                Box::new(|| {
+                    write(
+                        &dir.path().join("m1/data/added.toml"),
+                        "[[tags]]\nid = \"new\"\n",
+                    )
+                }),
+                5,
+            ),
+            // The override taken away again.
+            (Box::new(|| write(&m1, &base)), 1),
+        ];
+        for (n, (change, parsed)) in steps.iter().enumerate() {
+            change();
+            let with_memo = load(&roots, Some(&mut memo));
+            assert_eq!(memo.parsed(), *parsed, "step {n}");
+            let without = load(&roots, None);
+            assert_eq!(with_memo.1, without.1, "step {n}: the problems");
+            let broken = n == 2 || n == 3;
+            assert_eq!(
+                with_memo.1.contains("error"),
+                broken,
+                "step {n}: {}",
+                with_memo.1
+            );
+            assert!(with_memo.0 == without.0, "step {n}: the content differs");
+        }
+    }
+}
