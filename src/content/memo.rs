@@ -143,11 +143,17 @@ impl RawDefs {
         {
             return;
         }
-        // If no thread can be started, the closure, and the definitions with it, drop here.
-        let _ = std::thread::Builder::new()
-            .name("lantern-drop".into())
-            .spawn(move || drop(self));
+        drop_aside(self);
     }
+}
+
+/// Drops `value` on a thread of its own: what a load or a reload is done with (a hundred
+/// thousand raw definitions, the version a reload replaced) is freed while the game goes on.
+/// If no thread can be started, it drops here.
+pub(crate) fn drop_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("lantern-drop".into())
+        .spawn(move || drop(value));
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod generate;
 mod hazard;
 pub(crate) mod locale;
 mod memo;
+pub(crate) use memo::drop_aside;
 pub(crate) mod parse;
 pub(crate) mod raw;
 pub(crate) mod resolve;
