@@ -16,7 +16,7 @@ use crate::content::vocab::{self, FieldType};
 use crate::content::*;
 use crate::content::{Content, Extensions, ModInfo};
 use crate::diag::Code;
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, FileId, Span};
 use crate::id::Id;
 use std::collections::BTreeMap;
 
@@ -27,9 +27,22 @@ pub(super) fn resolve_all(
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
 ) -> Content {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    resolve_on(raw, mods, ext, diags, (cores, PARALLEL_FROM))
+}
+
+/// [`resolve_all`], each kind of definition of at least `runs.1` entries cut into runs resolved
+/// on at most `runs.0` threads.
+fn resolve_on(
+    raw: &RawDefs,
+    mods: Vec<ModInfo>,
+    ext: &Extensions,
+    diags: &mut Vec<Diagnostic>,
+    runs: (usize, usize),
+) -> Content {
     let visibility = visibility(&mods);
     let mut overrides = Vec::new();
-    let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags);
+    let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
     let rarities = rarities(raw, &mut syms, diags);
     let events = event_table(raw, &declared.event_types, &syms, ext, diags);
     let mut content = Content {
@@ -68,6 +81,7 @@ pub(super) fn resolve_all(
         events: &events,
         ext,
         emitted: Default::default(),
+        runs,
     };
     stage.game_tables(&mut content, &declared.host, diags);
     stage.loose_references(diags);
@@ -106,6 +120,7 @@ fn declare_all(
     visibility: &Visibility,
     overrides: &mut Vec<Override>,
     diags: &mut Vec<Diagnostic>,
+    runs: (usize, usize),
 ) -> (Symbols, Declared) {
     let mut syms = Symbols {
         actions: ext.actions.clone(),
@@ -119,25 +134,77 @@ fn declare_all(
         rules: ext.declared.clone(),
         ..Symbols::default()
     };
-    macro_rules! declare_kind {
-        ($kind:expr, $list:ident, $table:ident) => {{
-            let winners = declare($kind, &raw.$list, |r| &r.id, visibility, overrides, diags);
-            for (id, &i) in &winners {
-                let src = &raw.$list[i];
-                syms.$table
-                    .insert(id.clone(), Span::new(src.file, src.raw.id.span()));
+    // A kind of many entries is declared on a thread of its own while this one goes on; what
+    // each kind says is taken in the kinds' order, so it reads as one thread's.
+    let (threads, from) = runs;
+    let (tags, items, creatures, quests, encounters, progress_types, hazards, cards) =
+        std::thread::scope(|scope| {
+            macro_rules! start {
+                ($kind:expr, $list:ident) => {{
+                    let list = &raw.$list;
+                    let job = move || {
+                        let (mut overrides, mut diags) = (Vec::new(), Vec::new());
+                        let winners = declare(
+                            $kind,
+                            list,
+                            |r| &r.id,
+                            visibility,
+                            &mut overrides,
+                            &mut diags,
+                        );
+                        (winners, overrides, diags)
+                    };
+                    if threads > 1 && list.len() >= from {
+                        Pending::Started(scope.spawn(job))
+                    } else {
+                        Pending::Done(job())
+                    }
+                }};
             }
+            let started = (
+                start!("tag", tags),
+                start!("item", items),
+                start!("creature", creatures),
+                start!("quest", quests),
+                start!("encounter", encounters),
+                start!("progress type", progress_types),
+                start!("hazard", hazards),
+                start!("card", cards),
+            );
+            (
+                started.0.finish(),
+                started.1.finish(),
+                started.2.finish(),
+                started.3.finish(),
+                started.4.finish(),
+                started.5.finish(),
+                started.6.finish(),
+                started.7.finish(),
+            )
+        });
+    macro_rules! declare_kind {
+        ($pending:expr, $list:ident, $table:ident) => {{
+            let (winners, mut said_overrides, said) = $pending;
+            overrides.append(&mut said_overrides);
+            diags.extend(said);
+            syms.$table = winners
+                .iter()
+                .map(|(id, &i)| {
+                    let src = &raw.$list[i];
+                    (id.clone(), Span::new(src.file, src.raw.id.span()))
+                })
+                .collect();
             winners
         }};
     }
-    let tags = declare_kind!("tag", tags, tags);
-    let items = declare_kind!("item", items, items);
-    let creatures = declare_kind!("creature", creatures, creatures);
-    let quests = declare_kind!("quest", quests, quests);
-    let encounters = declare_kind!("encounter", encounters, encounters);
-    let progress_types = declare_kind!("progress type", progress_types, progress_types);
-    let hazards = declare_kind!("hazard", hazards, hazards);
-    let cards = declare_kind!("card", cards, cards);
+    let tags = declare_kind!(tags, tags, tags);
+    let items = declare_kind!(items, items, items);
+    let creatures = declare_kind!(creatures, creatures, creatures);
+    let quests = declare_kind!(quests, quests, quests);
+    let encounters = declare_kind!(encounters, encounters, encounters);
+    let progress_types = declare_kind!(progress_types, progress_types, progress_types);
+    let hazards = declare_kind!(hazards, hazards, hazards);
+    let cards = declare_kind!(cards, cards, cards);
     // The game's own tables: each kind declared on its own, as the built-in kinds are.
     let mut host = Vec::new();
     for (t, decl) in ext.declared.tables.iter().enumerate() {
@@ -292,7 +359,37 @@ struct Stage<'a> {
     ext: &'a Extensions,
     /// The events the data's `emit_event` actions name, as they are read.
     emitted: std::cell::RefCell<std::collections::BTreeSet<crate::content::EventKey>>,
+    /// How many threads may resolve the runs of one kind, and how many entries a kind has at
+    /// least to be cut into runs.
+    runs: (usize, usize),
 }
+
+/// A kind's declaration, done or under way on a thread of its own.
+enum Pending<'scope, T> {
+    Started(std::thread::ScopedJoinHandle<'scope, T>),
+    Done(T),
+}
+
+impl<T> Pending<'_, T> {
+    fn finish(self) -> T {
+        match self {
+            Pending::Started(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            Pending::Done(t) => t,
+        }
+    }
+}
+
+/// Below this many entries of a kind, they are resolved on the calling thread.
+const PARALLEL_FROM: usize = 4096;
+
+/// What one run of entries resolved to: the definitions, the triggers they carry (numbered from
+/// zero), what was said, and the events their `emit_event` actions name.
+type Run<T> = (
+    Vec<T>,
+    Vec<Trigger>,
+    Vec<Diagnostic>,
+    std::collections::BTreeSet<crate::content::EventKey>,
+);
 
 impl Stage<'_> {
     fn cx<'d>(
@@ -388,6 +485,64 @@ impl Stage<'_> {
         triggers
     }
 
+    /// Resolves `entries` in order with `one`, which reads one entry in its context (its
+    /// problems, the events its actions emit, the list its triggers join). A long list is cut
+    /// into runs, one a thread, joined in order: each run's triggers are numbered on from the
+    /// runs before it (`renumber` moves a definition's references to them), so the result is
+    /// what one thread gives.
+    fn in_runs<E: Sync, T: Send>(
+        &self,
+        entries: &[E],
+        triggers: &mut Vec<Trigger>,
+        diags: &mut Vec<Diagnostic>,
+        one: impl Fn(&mut Cx, &E, &mut Vec<Trigger>) -> Option<T> + Sync,
+        renumber: impl Fn(&mut T, u32),
+    ) -> Vec<T> {
+        let (syms, events) = (self.syms, self.events);
+        let run = |run: &[E]| -> Run<T> {
+            let emitted = std::cell::RefCell::new(std::collections::BTreeSet::new());
+            let (mut defs, mut triggers, mut diags) = (Vec::new(), Vec::new(), Vec::new());
+            for entry in run {
+                let mut cx = Cx::new(syms, events, &mut diags, "", FileId(0), Some(&emitted));
+                defs.extend(one(&mut cx, entry, &mut triggers));
+            }
+            (defs, triggers, diags, emitted.into_inner())
+        };
+        let (threads, from) = self.runs;
+        let threads = if entries.len() < from {
+            1
+        } else {
+            threads.max(1)
+        };
+        let runs: Vec<Run<T>> = if threads == 1 {
+            vec![run(entries)]
+        } else {
+            let size = entries.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = entries
+                    .chunks(size)
+                    .map(|chunk| scope.spawn(|| run(chunk)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            })
+        };
+        let mut all = Vec::with_capacity(entries.len());
+        for (mut defs, mut run_triggers, run_diags, emitted) in runs {
+            let from = triggers.len() as u32;
+            if from > 0 {
+                defs.iter_mut().for_each(|d| renumber(d, from));
+            }
+            triggers.append(&mut run_triggers);
+            diags.extend(run_diags);
+            self.emitted.borrow_mut().extend(emitted);
+            all.append(&mut defs);
+        }
+        all
+    }
+
     /// Every built-in kind of definition, in the order each may name the ones before it; the
     /// triggers items and creatures carry join `triggers`.
     fn definitions(
@@ -414,22 +569,55 @@ impl Stage<'_> {
                 },
             );
         }
-        for (id, &i) in &declared.items {
-            let src = &raw.items[i];
-            let item = item(&mut self.cx(diags, &src.ns, src.file), id, src, triggers);
-            content.items.insert(id.clone(), item);
+        fn winners(w: &BTreeMap<Id, usize>) -> Vec<(&Id, usize)> {
+            w.iter().map(|(id, &i)| (id, i)).collect()
         }
-        for (id, &i) in &declared.creatures {
-            let src = &raw.creatures[i];
-            let creature = creature(&mut self.cx(diags, &src.ns, src.file), id, src, triggers);
-            content.creatures.insert(id.clone(), creature);
-        }
-        for (id, &i) in &declared.quests {
-            let src = &raw.quests[i];
-            if let Some(quest) = quest(&mut self.cx(diags, &src.ns, src.file), id, src) {
-                content.quests.insert(id.clone(), quest);
-            }
-        }
+        let at = |cx: &mut Cx, ns: &str, file| {
+            cx.ns = ns.to_string();
+            cx.file = file;
+        };
+        content.items = self
+            .in_runs(
+                &winners(&declared.items),
+                triggers,
+                diags,
+                |cx, &(id, i), triggers| {
+                    let src = &raw.items[i];
+                    at(cx, &src.ns, src.file);
+                    Some((id.clone(), item(cx, id, src, triggers)))
+                },
+                |(_, item), from| item.triggers.iter_mut().for_each(|t| t.0 += from),
+            )
+            .into_iter()
+            .collect();
+        content.creatures = self
+            .in_runs(
+                &winners(&declared.creatures),
+                triggers,
+                diags,
+                |cx, &(id, i), triggers| {
+                    let src = &raw.creatures[i];
+                    at(cx, &src.ns, src.file);
+                    Some((id.clone(), creature(cx, id, src, triggers)))
+                },
+                |(_, c), from| c.triggers.iter_mut().for_each(|t| t.0 += from),
+            )
+            .into_iter()
+            .collect();
+        content.quests = self
+            .in_runs(
+                &winners(&declared.quests),
+                triggers,
+                diags,
+                |cx, &(id, i), _| {
+                    let src = &raw.quests[i];
+                    at(cx, &src.ns, src.file);
+                    quest(cx, id, src).map(|q| (id.clone(), q))
+                },
+                |_, _| {},
+            )
+            .into_iter()
+            .collect();
         for (id, &i) in &declared.encounters {
             let src = &raw.encounters[i];
             let encounter = encounter(&mut self.cx(diags, &src.ns, src.file), id, src);
@@ -468,12 +656,18 @@ impl Stage<'_> {
 
     /// The triggers at a data file's top level.
     fn top_level_triggers(&self, triggers: &mut Vec<Trigger>, diags: &mut Vec<Diagnostic>) {
-        for src in &self.raw.triggers {
-            let mut cx = self.cx(diags, &src.ns, src.file);
-            if let Some(t) = trigger(&mut cx, &src.raw, src.span, TriggerHome::TopLevel) {
-                triggers.push(t);
-            }
-        }
+        let mut top = self.in_runs(
+            &self.raw.triggers,
+            triggers,
+            diags,
+            |cx, src, _| {
+                cx.ns = src.ns.clone();
+                cx.file = src.file;
+                trigger(cx, &src.raw, src.span, TriggerHome::TopLevel)
+            },
+            |_, _| {},
+        );
+        triggers.append(&mut top);
     }
 }
 
@@ -608,6 +802,52 @@ fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
 #[cfg(test)]
 mod tests {
     use crate::content::{load, Content, Extensions};
+
+    #[test]
+    fn resolving_on_many_threads_gives_what_one_thread_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::content::generate::write_mod_set(dir.path(), 4, 200).unwrap();
+        // Mistakes and `emit_event` actions in some runs: what is said, and what the data
+        // emits, keep their order too.
+        std::fs::write(
+            dir.path().join("m2/data/more.toml"),
+            "[[items]]\nid = \"odd\"\ntags = [\"nope\"]\n[[items.triggers]]\non = \"turn_started\"\nactions = [ { action = \"emit_event\", event = \"m2:ping\" } ]\n\n\
+             [[event_types]]\nid = \"ping\"\n\n[[triggers]]\non = \"m2:pnig\"\nactions = []\n\n\
+             [[creatures]]\nid = \"odd\"\nhealth = 1\n[[creatures.triggers]]\non = \"damage_taken\"\nactions = [ { action = \"heal\", amount = 1, target = \"self\" } ]\n\n\
+             [[items]]\nid = \"odd\"\n\n[[items]]\nid = \"m0:item1\"\n\n[[items]]\nid = \"m1:item1\"\n",
+        )
+        .unwrap();
+        let rules = crate::bundled_rules();
+        let ext = rules.extensions();
+        let mut sources = crate::diag::SourceMap::new();
+        let mut diags = Vec::new();
+        let folders =
+            crate::mods::load_mod_list(&[dir.path().to_path_buf()], &mut sources, &mut diags);
+        let raw = crate::content::parse::read_mods(
+            &folders,
+            &ext.declared,
+            &mut sources,
+            &mut diags,
+            None,
+        );
+        let mods: Vec<_> = folders.iter().map(crate::content::mod_info).collect();
+        let run = |threads| {
+            let mut diags = Vec::new();
+            let content = super::resolve_on(&raw, mods.clone(), &ext, &mut diags, (threads, 1));
+            let counts = (content.triggers.len(), content.emitted.len());
+            (format!("{content:?}"), format!("{diags:?}"), counts)
+        };
+        let one = run(1);
+        for said in ["nope", "pnig", "defined twice", "another mod's namespace"] {
+            assert!(one.1.contains(said), "{said}: {}", one.1);
+        }
+        assert!(one.0.contains("by_mod: \"m2\""), "m2 overrides `m0:item1`");
+        assert!(one.2 .0 > 50, "{:?} triggers", one.2);
+        assert_eq!(one.2 .1, 1, "the data emits `m2:ping`");
+        for threads in [2, 3, 16] {
+            assert!(run(threads) == one, "{threads} threads");
+        }
+    }
 
     /// Loads one mod `m` whose one data file is `toml`: the content and every problem's message.
     fn check(toml: &str) -> (std::sync::Arc<Content>, Vec<String>) {
