@@ -95,6 +95,39 @@ fn one_mod_cannot_change_the_string_library_another_mod_sees() {
     );
 }
 
+#[test]
+fn one_mod_cannot_change_the_game_view_another_mod_sees() {
+    // The view's metatable is one per state; each mod's `lantern.game` is its own table over it.
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "rawset(lantern.game, 'player', { count = function() return 99 end })\n\
+         rawset(lantern.game, 'turn', -1)\n\
+         local ok = pcall(setmetatable, lantern.game, {})\n\
+         lantern.on('turn_started', function() lantern.log('mine', lantern.game.turn, ok, getmetatable(lantern.game)) end)",
+    )]);
+    let other = mods.path().join("other");
+    std::fs::create_dir_all(other.join("scripts")).unwrap();
+    std::fs::write(
+        other.join("mod.toml"),
+        "id = \"other\"\nversion = \"1.0.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        other.join("scripts/main.lua"),
+        "lantern.on('turn_started', function() lantern.log('theirs', lantern.game.turn, lantern.game.player:count('core:gold')) end)",
+    )
+    .unwrap();
+    let (mut g, _w) = mods.game(1);
+    turn(&mut g);
+    let log = said(&mut g);
+    assert!(
+        log.contains(&"[test] mine\t-1\tfalse\tlantern.game".to_string()),
+        "{log:?}"
+    );
+    let theirs = log.iter().find(|l| l.starts_with("[other] theirs\t1\t"));
+    assert!(theirs.is_some_and(|l| !l.ends_with("\t99")), "{log:?}");
+}
+
 /// Runs `code` once, in the first turn's handler, under a budget of 2,000,000 instructions, and
 /// returns the problems reported and what the handlers logged in both turns.
 fn run_under_budget(code: &str) -> (Vec<String>, Vec<String>) {

@@ -227,7 +227,7 @@ pub(crate) fn handle_key(r: CreatureRef) -> i64 {
 }
 
 /// Charges what is allocated while the guard lives to lantern, in a state with accounts.
-fn lantern_owned(lua: &Lua) -> Option<super::memory::Charging> {
+pub(crate) fn lantern_owned(lua: &Lua) -> Option<super::memory::Charging> {
     lua.app_data_ref::<super::memory::Accounts>()
         .map(|a| a.charge_to(super::memory::Owner::HOST))
 }

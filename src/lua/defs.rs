@@ -163,6 +163,6 @@ pub(crate) fn api_docs(rules: &crate::host::Rules) -> mlua::Result<Vec<ApiDoc>> 
     };
     cx.shared.borrow_mut().rules = rules.clone();
     let mut docs = Vec::new();
-    super::api::build(&lua, &cx, &mut docs)?;
+    super::api::build(&lua, &cx, Some(&mut docs))?;
     Ok(docs)
 }

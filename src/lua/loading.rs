@@ -37,7 +37,9 @@ impl LuaRuntime {
         // count an earlier script ran past.
         let paused = self.budget.pause();
         let built = (|| -> mlua::Result<(Table, Table)> {
-            let lantern = api::build(&self.lua, &cx, &mut docs)?;
+            // Every mod's table has the same entries: the first mod's are documented.
+            let record = self.docs.is_empty().then_some(&mut docs);
+            let lantern = api::build(&self.lua, &cx, record)?;
             let log: Function = lantern.raw_get("log")?;
             let env = sandbox::environment(
                 &self.lua,

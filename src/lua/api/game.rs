@@ -159,8 +159,17 @@ fn creatures(field: &str) -> mlua::Result<()> {
     Ok(())
 }
 
-pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
-    let lua = api.lua();
+/// Where a state keeps the metatable every mod's `lantern.game` shares.
+const SHARED_META: &str = "lantern.game";
+
+/// The metatable of `lantern.game`, made once per state and shared by every mod's (charged to
+/// lantern): the view, and the table of fields that never change between it and the view. No
+/// script reaches it (`__metatable` hides it), so no mod can change another's view.
+fn shared_meta(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Table> {
+    if let Some(meta) = lua.named_registry_value::<Option<mlua::Table>>(SHARED_META)? {
+        return Ok(meta);
+    }
+    let _host = crate::lua::bridge::lantern_owned(lua);
     // `lantern.game` is a read-only table whose fields come from the view: the player's handle,
     // which never changes, is a plain field of it, so `lantern.game.player:count(...)` makes one
     // call into Rust, not two (issue 27: a read of the game at most 3x a bare call).
@@ -175,7 +184,6 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let to_view = lua.create_table()?;
     to_view.raw_set("__index", view)?;
     fixed.set_metatable(Some(to_view))?;
-    let game = lua.create_table()?;
     let meta = lua.create_table()?;
     meta.raw_set("__index", fixed)?;
     meta.raw_set(
@@ -189,7 +197,16 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         })?,
     )?;
     meta.raw_set("__metatable", "lantern.game")?;
-    game.set_metatable(Some(meta))?;
+    lua.set_named_registry_value(SHARED_META, &meta)?;
+    Ok(meta)
+}
+
+pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
+    let lua = api.lua();
+    // Each mod's own empty table (a `rawset` into it reaches no other mod's), over the shared
+    // metatable.
+    let game = lua.create_table()?;
+    game.set_metatable(Some(shared_meta(lua, cx)?))?;
     api.field(
         "game",
         "lantern.Game",

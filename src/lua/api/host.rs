@@ -10,7 +10,7 @@ pub(super) fn register(
     lua: &Lua,
     lantern: &Table,
     cx: &ModCx,
-    docs: &mut Vec<ApiDoc>,
+    mut docs: Option<&mut Vec<ApiDoc>>,
 ) -> mlua::Result<()> {
     let rules = cx.shared.borrow().rules.clone();
     let defs = rules.defs();
@@ -24,7 +24,8 @@ pub(super) fn register(
         )));
     }
     let table = lua.create_table()?;
-    docs.push(ApiDoc {
+    let mut document = |doc: ApiDoc| docs.as_mut().map(|d| d.push(doc));
+    document(ApiDoc {
         path: format!("lantern.{ns}"),
         params: Vec::new(),
         returns: Some("table"),
@@ -54,7 +55,7 @@ pub(super) fn register(
             to_lua(lua, &answer)
         })?;
         table.raw_set(f.name, func)?;
-        docs.push(ApiDoc {
+        document(ApiDoc {
             path,
             params: f.params.iter().map(|p| (p.name(), p.lua_type())).collect(),
             returns: Some("any"),

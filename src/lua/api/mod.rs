@@ -58,7 +58,9 @@ pub(crate) struct Api<'a> {
     lua: &'a Lua,
     table: Table,
     prefix: &'static str,
-    docs: &'a mut Vec<ApiDoc>,
+    /// Where each entry is documented; `None` when the record is made already (every mod's
+    /// table has the same entries, so only the first mod's is recorded).
+    docs: Option<&'a mut Vec<ApiDoc>>,
 }
 
 impl<'a> Api<'a> {
@@ -66,7 +68,7 @@ impl<'a> Api<'a> {
         lua: &'a Lua,
         table: Table,
         prefix: &'static str,
-        docs: &'a mut Vec<ApiDoc>,
+        docs: Option<&'a mut Vec<ApiDoc>>,
     ) -> Api<'a> {
         Api {
             lua,
@@ -91,13 +93,15 @@ impl<'a> Api<'a> {
     {
         self.table
             .raw_set(name, crate::lua::budget::function(self.lua, f)?)?;
-        self.docs.push(ApiDoc {
-            path: format!("{}.{name}", self.prefix),
-            params: params.to_vec(),
-            returns,
-            doc,
-            function: true,
-        });
+        if let Some(docs) = self.docs.as_mut() {
+            docs.push(ApiDoc {
+                path: format!("{}.{name}", self.prefix),
+                params: params.to_vec(),
+                returns,
+                doc,
+                function: true,
+            });
+        }
         Ok(())
     }
 
@@ -109,13 +113,15 @@ impl<'a> Api<'a> {
         value: impl mlua::IntoLua,
     ) -> mlua::Result<()> {
         self.table.raw_set(name, value)?;
-        self.docs.push(ApiDoc {
-            path: format!("{}.{name}", self.prefix),
-            params: Vec::new(),
-            returns: Some(ty),
-            doc,
-            function: false,
-        });
+        if let Some(docs) = self.docs.as_mut() {
+            docs.push(ApiDoc {
+                path: format!("{}.{name}", self.prefix),
+                params: Vec::new(),
+                returns: Some(ty),
+                doc,
+                function: false,
+            });
+        }
         Ok(())
     }
 
@@ -139,10 +145,15 @@ impl<'a> Api<'a> {
     }
 }
 
-/// Builds one mod's `lantern` table: every module, in the order of the guide's Lua chapter.
-pub(crate) fn build(lua: &Lua, cx: &ModCx, docs: &mut Vec<ApiDoc>) -> mlua::Result<Table> {
+/// Builds one mod's `lantern` table: every module, in the order of the guide's Lua chapter;
+/// each entry is documented in `docs` when it is given.
+pub(crate) fn build(
+    lua: &Lua,
+    cx: &ModCx,
+    mut docs: Option<&mut Vec<ApiDoc>>,
+) -> mlua::Result<Table> {
     let table = lua.create_table()?;
-    let mut api = Api::new(lua, table.clone(), "lantern", docs);
+    let mut api = Api::new(lua, table.clone(), "lantern", docs.as_deref_mut());
     events::register(&mut api, cx)?;
     emit::register(&mut api, cx)?;
     actions::register(&mut api, cx)?;
