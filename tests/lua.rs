@@ -70,9 +70,8 @@ fn every_sandbox_escape_fails() {
     assert!(ESCAPES.len() >= 12);
 }
 
-#[test]
-fn one_mod_cannot_change_the_string_library_another_mod_sees() {
-    let mods = TestMods::new(&[("scripts/main.lua", "string.upper = function() return 'hacked' end\nlantern.on('turn_started', function() lantern.log(('a'):upper()) end)")]);
+/// Adds a mod `other` beside `test`, its `main.lua` being `script`.
+fn other_mod(mods: &TestMods, script: &str) {
     let other = mods.path().join("other");
     std::fs::create_dir_all(other.join("scripts")).unwrap();
     std::fs::write(
@@ -80,11 +79,16 @@ fn one_mod_cannot_change_the_string_library_another_mod_sees() {
         "id = \"other\"\nversion = \"1.0.0\"\n",
     )
     .unwrap();
-    std::fs::write(
-        other.join("scripts/main.lua"),
+    std::fs::write(other.join("scripts/main.lua"), script).unwrap();
+}
+
+#[test]
+fn one_mod_cannot_change_the_string_library_another_mod_sees() {
+    let mods = TestMods::new(&[("scripts/main.lua", "string.upper = function() return 'hacked' end\nlantern.on('turn_started', function() lantern.log(('a'):upper()) end)")]);
+    other_mod(
+        &mods,
         "lantern.on('turn_started', function() lantern.log(string.upper('a'), ('b'):upper()) end)",
-    )
-    .unwrap();
+    );
     let (mut g, _w) = mods.game(1);
     turn(&mut g);
     let log = said(&mut g);
@@ -105,18 +109,10 @@ fn one_mod_cannot_change_the_game_view_another_mod_sees() {
          local ok = pcall(setmetatable, lantern.game, {})\n\
          lantern.on('turn_started', function() lantern.log('mine', lantern.game.turn, ok, getmetatable(lantern.game)) end)",
     )]);
-    let other = mods.path().join("other");
-    std::fs::create_dir_all(other.join("scripts")).unwrap();
-    std::fs::write(
-        other.join("mod.toml"),
-        "id = \"other\"\nversion = \"1.0.0\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        other.join("scripts/main.lua"),
+    other_mod(
+        &mods,
         "lantern.on('turn_started', function() lantern.log('theirs', lantern.game.turn, lantern.game.player:count('core:gold')) end)",
-    )
-    .unwrap();
+    );
     let (mut g, _w) = mods.game(1);
     turn(&mut g);
     let log = said(&mut g);

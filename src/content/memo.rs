@@ -195,74 +195,37 @@ mod tests {
             &m1,
             &format!("{base}\n[[items]]\nid = \"m0:item1\"\nname = \"Mine\"\n"),
         );
-        write(
-            &dir.path().join("m2/data/more.toml"),
-            "[[tags]]\nid = \"late\"\n",
-        );
+        let more = dir.path().join("m2/data/more.toml");
+        write(&more, "[[tags]]\nid = \"late\"\n");
+        let added = dir.path().join("m1/data/added.toml");
         let mut memo = ParseMemo::default();
         let first = load(&roots, Some(&mut memo));
         assert_eq!(first, load(&roots, None));
         assert_eq!(memo.parsed(), 4);
 
-        // Each step: what changes on disk, and how many files the memo parses for it.
+        // Each step: a file written, and how many files the memo parses for it.
         let m0 = dir.path().join("m0/data/defs.toml");
         let m0_text = std::fs::read_to_string(&m0).unwrap();
-        let steps: Vec<(Box<dyn Fn()>, usize)> = vec![
-            // Nothing changed: nothing is parsed.
-            (Box::new(|| {}), 0),
+        let steps: Vec<(&Path, String, usize)> = vec![
+            // Written again as it was: nothing is parsed.
+            (&m0, m0_text.clone(), 0),
             // The overridden item's own file, its lines moved by a comment.
             (
-                Box::new(|| {
-                    write(
-                        &m0,
-                        &format!("# moved\n{}", m0_text.replace("stack = 99", "stack = 98")),
-                    )
-                }),
+                &m0,
+                format!("# moved\n{}", m0_text.replace("stack = 99", "stack = 98")),
                 1,
             ),
             // A file that no longer parses, then one with a mistake in an entry, then fixed.
-            (
-                Box::new(|| {
-                    write(
-                        &dir.path().join("m2/data/more.toml"),
-                        "[[tags]\nid = \"late\"\n",
-                    )
-                }),
-                1,
-            ),
-            (
-                Box::new(|| {
-                    write(
-                        &dir.path().join("m2/data/more.toml"),
-                        "[[tags]]\nid = \"late\"\nnmae = \"x\"\n",
-                    )
-                }),
-                1,
-            ),
-            (
-                Box::new(|| {
-                    write(
-                        &dir.path().join("m2/data/more.toml"),
-                        "[[tags]]\nid = \"later\"\n",
-                    )
-                }),
-                1,
-            ),
+            (&more, "[[tags]\nid = \"late\"\n".into(), 1),
+            (&more, "[[tags]]\nid = \"late\"\nnmae = \"x\"\n".into(), 1),
+            (&more, "[[tags]]\nid = \"later\"\n".into(), 1),
             // A file added: the places after it move, so everything is parsed.
-            (
-                Box::new(|| {
-                    write(
-                        &dir.path().join("m1/data/added.toml"),
-                        "[[tags]]\nid = \"new\"\n",
-                    )
-                }),
-                5,
-            ),
+            (&added, "[[tags]]\nid = \"new\"\n".into(), 5),
             // The override taken away again.
-            (Box::new(|| write(&m1, &base)), 1),
+            (&m1, base.clone(), 1),
         ];
-        for (n, (change, parsed)) in steps.iter().enumerate() {
-            change();
+        for (n, (path, text, parsed)) in steps.iter().enumerate() {
+            write(path, text);
             let with_memo = load(&roots, Some(&mut memo));
             assert_eq!(memo.parsed(), *parsed, "step {n}");
             let without = load(&roots, None);
