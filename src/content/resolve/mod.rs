@@ -141,6 +141,18 @@ impl<'a> Cx<'a> {
 
     /// Resolves a reference to an existing definition, with "did you mean" when it does not exist.
     pub(crate) fn reference(&mut self, kind: RefKind, text: &Spanned<String>) -> Option<Id> {
+        let table = kind.table(self.syms);
+        // A name that is declared: the declared ID itself, shared (nothing made, and the
+        // reference compares equal to it by pointer); a bare name is looked up in its own mod.
+        let written = text.get_ref().as_str();
+        let found = if written.contains(':') {
+            table.get_key_value(written)
+        } else {
+            table.get_key_value([self.ns.as_str(), ":", written].concat().as_str())
+        };
+        if let Some((id, _)) = found {
+            return Some(id.clone());
+        }
         let span = self.span(text.span());
         let Some(id) = Id::parse(text.get_ref(), &self.ns) else {
             self.diags.push(
@@ -155,10 +167,6 @@ impl<'a> Cx<'a> {
             );
             return None;
         };
-        let table = kind.table(self.syms);
-        if table.contains_key(&id) {
-            return Some(id);
-        }
         if let Some(why) = self.syms.broken.get(&id) {
             self.follow_on(span, format!("`{id}` {why}"));
             return None;
