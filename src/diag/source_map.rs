@@ -133,11 +133,7 @@ impl SourceFile {
 
 /// The offsets of every `\n` and `\r` in `bytes`.
 fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b == b'\n' || b == b'\r')
-        .map(|(i, _)| i)
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
