@@ -88,11 +88,23 @@ fn coverage(content: &Content, data: &BTreeMap<&str, BTreeSet<String>>) -> Vec<C
 
 /// The keys the data's written texts have, by namespace: the texts in each mod's own language
 /// that a translation gives again (a text that names a key is that key's).
+/// Only the mods with locale files are gathered: what the keys serve (a translation's coverage, a
+/// locale file's unused keys) is about those files, and a pack of a hundred thousand definitions
+/// and no translation made a key for every text of every one.
 fn data_keys(content: &Content) -> BTreeMap<&str, BTreeSet<String>> {
     let base = content.untranslated.as_deref().unwrap_or(content);
     let mut keys: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let with_files: BTreeSet<&str> = base
+        .locales
+        .spaces()
+        .filter(|(_, s)| s.langs.values().any(|t| t.values().any(|e| e.at.is_some())))
+        .map(|(ns, _)| ns.as_str())
+        .collect();
+    if with_files.is_empty() {
+        return keys;
+    }
     super::fields::each_text_read(base, |f| {
-        if f.text.is_empty() {
+        if f.text.is_empty() || !with_files.contains(f.ns) {
             return;
         }
         let own = f.key();
