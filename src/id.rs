@@ -49,7 +49,7 @@ impl Id {
         match text.split_once(':') {
             Some((ns, name)) if is_ident(ns) && is_ident(name) => Some(Id(Arc::from(text))),
             None if is_ident(text) && is_ident(default_ns) => {
-                Some(Id(Arc::from(format!("{default_ns}:{text}"))))
+                Some(Id(Arc::from([default_ns, ":", text].concat())))
             }
             _ => None,
         }
@@ -64,7 +64,7 @@ impl Id {
     /// Builds an ID from its parts; for code that knows both are valid identifiers.
     pub fn new(ns: &str, name: &str) -> Id {
         debug_assert!(is_ident(ns) && is_ident(name), "bad id {ns}:{name}");
-        Id(Arc::from(format!("{ns}:{name}")))
+        Id(Arc::from([ns, ":", name].concat()))
     }
 
     /// The part before `:`.
