@@ -138,6 +138,17 @@ fn measure(dir: &Path, defs: usize) -> Row {
     let files: Vec<PathBuf> = (0..mods)
         .map(|m| dir.join(format!("m{m}/data/defs.toml")))
         .collect();
+    // A pack installed an hour ago, as a player's is: its files' times say they were not written
+    // since (a file written seconds before a load is read again at every reload; see
+    // `mods::Stamp`).
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for m in 0..mods {
+        for file in ["mod.toml", "data/defs.toml", "scripts/main.lua"] {
+            let path = dir.join(format!("m{m}/{file}"));
+            let f = std::fs::File::options().write(true).open(path).unwrap();
+            f.set_modified(hour_ago).unwrap();
+        }
+    }
     let rounds = if total >= 500_000 {
         1
     } else if total >= 50_000 {

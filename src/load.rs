@@ -65,6 +65,8 @@ pub struct World {
     pub diagnostics: Vec<Diagnostic>,
     /// Whether the scripts were taken (by a game or by [`World::take_lua`]).
     scripts_taken: bool,
+    /// Whether the content is the last version's, kept because only scripts changed.
+    pub(crate) kept: bool,
 }
 
 impl World {
@@ -170,7 +172,7 @@ pub(crate) fn check_with(
     limits: Limits,
     memo: Option<&mut ParseMemo>,
 ) -> World {
-    let mut world = load_with(roots, None, limits, rules, memo);
+    let mut world = load_with(roots, None, limits, rules, memo, None);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
         crate::diag::bound(&mut world.diagnostics, &world.sources);
@@ -191,17 +193,29 @@ pub fn load_world_of(
     limits: Limits,
     rules: &Rules,
 ) -> World {
-    load_with(roots, only, limits, rules, None)
+    load_with(roots, only, limits, rules, None, None)
+}
+
+/// The version a reload replaces, for [`load_with`]: when the load reads every manifest, data
+/// file and locale file as that version read them, and its scripts register what that version's
+/// registered, the data would resolve to the same content, so that content is taken as it is.
+pub(crate) struct Last<'a> {
+    pub content: &'a Arc<Content>,
+    pub sources: &'a SourceMap,
+    pub registered: &'a Registered,
 }
 
 /// [`load_world_of`], parsing only the data files that changed since the load `memo` remembers,
-/// and leaving this load's in it for the next (hot reload, the language server).
+/// and leaving this load's in it for the next (hot reload, the language server). With the
+/// version a reload replaces (`last`), its content is kept when only scripts changed
+/// ([`World::kept`]); what the data said when it was loaded (its warnings) is not said again.
 pub(crate) fn load_with(
     roots: &[PathBuf],
     only: Option<&[String]>,
     limits: Limits,
     rules: &Rules,
     mut memo: Option<&mut ParseMemo>,
+    last: Option<Last>,
 ) -> World {
     let mut sources = SourceMap::new();
     let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
@@ -248,6 +262,7 @@ pub(crate) fn load_with(
             );
         }
     }
+    let data_from = diagnostics.len();
     let mut raw = content::parse::read_mods(
         &folders,
         rules.defs(),
@@ -255,6 +270,7 @@ pub(crate) fn load_with(
         &mut diagnostics,
         memo.as_deref_mut(),
     );
+    let data_said = data_from..diagnostics.len();
     let mut lua = match LuaRuntime::new(limits) {
         Ok(lua) => Some(lua),
         Err(e) => {
@@ -273,14 +289,26 @@ pub(crate) fn load_with(
     }
     let mut ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
     ext.declared = rules.defs().clone();
-    let mods = folders.iter().map(content::mod_info).collect();
-    let content = Arc::new(content::build(
-        &mut raw,
-        mods,
-        &ext,
-        &sources,
-        &mut diagnostics,
-    ));
+    let mods: Vec<_> = folders.iter().map(content::mod_info).collect();
+    let kept = last.filter(|last| {
+        same_data(last, &sources, &mods)
+            && *last.registered == Registered::of(&ext)
+            && !diagnostics.iter().any(Diagnostic::is_error)
+    });
+    let is_kept = kept.is_some();
+    let content = match kept {
+        Some(last) => {
+            diagnostics.drain(data_said);
+            last.content.clone()
+        }
+        None => Arc::new(content::build(
+            &mut raw,
+            mods,
+            &ext,
+            &sources,
+            &mut diagnostics,
+        )),
+    };
     match memo {
         Some(memo) => memo.keep(raw),
         None => raw.drop_aside(),
@@ -297,7 +325,28 @@ pub(crate) fn load_with(
         sources,
         diagnostics,
         scripts_taken: false,
+        kept: is_kept,
     }
+}
+
+/// Whether a load read every manifest, data file and locale file (every file before the first
+/// script) as the `last` version did, at the same places, and finds the same mods with and
+/// without scripts: then its data resolves to `last`'s content.
+fn same_data(last: &Last, sources: &SourceMap, mods: &[content::ModInfo]) -> bool {
+    let data = |s: &SourceMap| -> Vec<(String, Arc<str>)> {
+        s.files()
+            .map(|(_, f)| (f.path().to_string(), f.shared_text()))
+            .take_while(|(path, _)| !path.ends_with(".lua"))
+            .collect()
+    };
+    let same_mods = last.content.mods.len() == mods.len()
+        && last
+            .content
+            .mods
+            .iter()
+            .zip(mods)
+            .all(|(a, b)| a.id == b.id && a.scripted == b.scripted);
+    same_mods && data(last.sources) == data(sources)
 }
 
 /// What the scripts of a load registered: a load whose scripts register the same resolves its
@@ -309,6 +358,16 @@ pub(crate) struct Registered {
     failed: std::collections::BTreeSet<String>,
 }
 
+impl Registered {
+    fn of(ext: &content::Extensions) -> Registered {
+        Registered {
+            actions: ext.actions.clone(),
+            checks: ext.checks.clone(),
+            failed: ext.failed.clone(),
+        }
+    }
+}
+
 impl World {
     /// What this load's scripts registered (nothing when Lua did not start).
     pub(crate) fn registered(&self) -> Registered {
@@ -317,105 +376,6 @@ impl World {
             .as_ref()
             .map(LuaRuntime::extensions)
             .unwrap_or_default();
-        Registered {
-            actions: ext.actions,
-            checks: ext.checks,
-            failed: ext.failed,
-        }
+        Registered::of(&ext)
     }
-}
-
-/// The mods under `roots` loaded again over `content` when only their scripts changed since the
-/// load `sources` holds: every manifest, data file and locale file is read and found as it was,
-/// and the scripts, run again, register what they registered then (`registered`), so the data
-/// would resolve to the same content; `None` when any of that is not so, and a full load is due.
-/// What the data said when it was loaded (its warnings) is not said again.
-pub(crate) fn scripts_only(
-    roots: &[PathBuf],
-    rules: &Rules,
-    limits: Limits,
-    content: &Arc<Content>,
-    sources: &SourceMap,
-    registered: &Registered,
-) -> Option<World> {
-    let mut fresh = SourceMap::new();
-    let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
-    let found = crate::mods::discover(roots, &mut fresh, &mut diagnostics);
-    let folders = crate::mods::load_order(found, &mut diagnostics);
-    // The manifests come first in both loads, in the same order; the data and locale files next,
-    // then the scripts.
-    let files: Vec<_> = sources.files().collect();
-    let scripts_from = files
-        .iter()
-        .position(|(_, f)| f.path().ends_with(".lua"))
-        .unwrap_or(files.len());
-    let manifests = fresh.files().count();
-    let same_manifests = fresh.files().all(|(id, f)| {
-        files
-            .get(id.0 as usize)
-            .is_some_and(|(_, old)| old.path() == f.path() && old.text() == f.text())
-    });
-    if !same_manifests || manifests > scripts_from || diagnostics.iter().any(Diagnostic::is_error) {
-        return None;
-    }
-    // As many data and locale files as then, each with the text it had.
-    let data_files: usize = folders
-        .iter()
-        .map(|m| {
-            let root = crate::mods::real_root(&m.dir);
-            ["data", "locale"]
-                .iter()
-                .flat_map(|d| crate::mods::walk(&root, &m.dir.join(d)))
-                .filter(|f| {
-                    matches!(f, crate::mods::Found::File(p) if p.extension().is_some_and(|e| e == "toml"))
-                })
-                .count()
-        })
-        .sum();
-    if data_files != scripts_from - manifests {
-        return None;
-    }
-    // The content says which mods have scripts: a `main.lua` added or removed is a new content.
-    let scripted = |m: &crate::mods::ModFolder| m.dir.join("scripts").join("main.lua").is_file();
-    let same_scripted = content.mods.len() == folders.len()
-        && content
-            .mods
-            .iter()
-            .zip(&folders)
-            .all(|(c, m)| c.id == m.id() && c.scripted == scripted(m));
-    if !same_scripted {
-        return None;
-    }
-    for (_, old) in &files[manifests..scripts_from] {
-        let disk = old.disk()?;
-        let m = folders.iter().find(|m| disk.starts_with(&m.dir))?;
-        let bytes = crate::mods::read_inside(&crate::mods::real_root(&m.dir), disk).ok()?;
-        if bytes != old.text().as_bytes() {
-            return None;
-        }
-    }
-    let mut sources = sources.clone();
-    sources.truncate(scripts_from);
-    let mut lua = LuaRuntime::new(limits).ok()?;
-    lua.set_rules(rules.clone());
-    for m in &folders {
-        lua.load_mod(m, &mut sources, &mut diagnostics);
-    }
-    let mut world = World {
-        content: content.clone(),
-        folders,
-        lua: Some(lua),
-        sources,
-        diagnostics,
-        scripts_taken: false,
-    };
-    if world.registered() != *registered {
-        return None;
-    }
-    if let Some(lua) = world.lua.as_mut() {
-        lua.bind(content.clone(), &mut world.diagnostics);
-        world.diagnostics.extend(lua.take_load_messages());
-    }
-    crate::diag::bound(&mut world.diagnostics, &world.sources);
-    Some(world)
 }

@@ -181,7 +181,7 @@ impl Live {
         limits: Limits,
     ) -> Result<(Live, Problems), crate::Error> {
         let mut memo = crate::content::parse::ParseMemo::default();
-        let mut world = load_with(roots, None, limits, rules, Some(&mut memo));
+        let mut world = load_with(roots, None, limits, rules, Some(&mut memo), None);
         let sources = Arc::new(std::mem::take(&mut world.sources));
         let problems = Problems::new(std::mem::take(&mut world.diagnostics), sources.clone());
         if problems.has_errors() {
@@ -295,8 +295,9 @@ impl Live {
     /// [`sources`](Self::sources) when their file did not change and in words when it did.
     ///
     /// When only scripts changed (every manifest, data file and locale file reads as it did, and
-    /// the scripts register the same actions and checks), the data is not parsed or resolved
-    /// again: the scripts run over the content the game has.
+    /// the scripts register the same actions and checks), the data is not resolved again: the
+    /// scripts run over the content the game has. Otherwise only the data files whose text
+    /// changed are parsed again.
     pub fn reload(&mut self) -> ReloadReport {
         let start = Instant::now();
         let current = self.game.content().clone();
@@ -304,24 +305,20 @@ impl Live {
             .untranslated
             .clone()
             .unwrap_or_else(|| current.clone());
-        let scripts_only = crate::load::scripts_only(
+        let last = crate::load::Last {
+            content: &base,
+            sources: &self.sources,
+            registered: &self.registered,
+        };
+        let mut world = load_with(
             &self.roots,
-            &self.rules,
+            None,
             self.limits,
-            &base,
-            &self.sources,
-            &self.registered,
+            &self.rules,
+            Some(&mut self.memo),
+            Some(last),
         );
-        let kept = scripts_only.is_some();
-        let mut world = scripts_only.unwrap_or_else(|| {
-            load_with(
-                &self.roots,
-                None,
-                self.limits,
-                &self.rules,
-                Some(&mut self.memo),
-            )
-        });
+        let kept = world.kept;
         if world.has_errors() {
             let problems = Problems::new(world.diagnostics, Arc::new(world.sources));
             return ReloadReport {

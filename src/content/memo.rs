@@ -10,7 +10,8 @@
 
 use super::parse::{self, parse_all, read_file, Job, RawDefs, Src};
 use crate::content::declare::Declarations;
-use crate::diag::{Diagnostic, FileId, SourceMap};
+use crate::diag::{Diagnostic, FileId, SourceFile, SourceMap};
+use crate::mods::Stamp;
 use std::sync::Arc;
 
 /// The data files of a mod set as its last load parsed them (see the module's words). A memo
@@ -33,14 +34,34 @@ struct Parsed {
     ns: String,
     text: Arc<str>,
     said: Vec<Diagnostic>,
+    /// The file as the source map holds it, and its stamp when it was read (`None` when it was
+    /// an editor's unsaved buffer, or the memo's owner reads no stamps): a file found with the
+    /// same stamp is taken as it is, not read.
+    source: Option<Arc<SourceFile>>,
+    stamp: Option<Stamp>,
 }
 
 impl ParseMemo {
+    /// The `index`th data file of the last load, as it read it, when it is the file `path` of
+    /// mod `ns` and its stamp now (`stamp`) says it was not written since.
+    pub(super) fn known(
+        &self,
+        index: usize,
+        path: &str,
+        ns: &str,
+        stamp: Option<&Stamp>,
+    ) -> Option<Arc<SourceFile>> {
+        let old = self.files.get(index)?;
+        let same = old.path == path && old.ns == ns && old.stamp?.unchanged(stamp?);
+        same.then(|| old.source.clone()).flatten()
+    }
+
     /// What the data files `jobs` define, parsing only those that do not read as the memo has
     /// them; what parsing said of every file goes to `diags`, in the files' order.
     pub(super) fn parse(
         &mut self,
         jobs: &[Job],
+        stamps: &[Option<Stamp>],
         sources: &SourceMap,
         rules: &Declarations,
         diags: &mut Vec<Diagnostic>,
@@ -50,7 +71,12 @@ impl ParseMemo {
                 old.file == *file && old.ns == *ns && old.path == sources.get(*file).path()
             });
         let changed: Vec<usize> = (0..jobs.len())
-            .filter(|&i| !same_files || *self.files[i].text != *jobs[i].2)
+            .filter(|&i| {
+                !same_files || {
+                    let (old, new) = (&self.files[i].text, &jobs[i].2);
+                    !(Arc::ptr_eq(old, new) || **old == **new)
+                }
+            })
             .collect();
         let changed_bytes: usize = changed.iter().map(|&i| jobs[i].2.len()).sum();
         let all_bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
@@ -84,12 +110,19 @@ impl ParseMemo {
                         ns: ns.to_string(),
                         text: text.clone(),
                         said,
+                        source: None,
+                        stamp: None,
                     })
                     .collect();
                 self.parsed = jobs.len();
                 defs
             }
         };
+        // Each file's stamp as it was read now, and the file as the source map holds it.
+        for (parsed, stamp) in self.files.iter_mut().zip(stamps) {
+            parsed.stamp = *stamp;
+            parsed.source = sources.shared(parsed.file);
+        }
         diags.extend(self.files.iter().flat_map(|f| f.said.iter().cloned()));
         defs
     }
@@ -171,6 +204,7 @@ mod tests {
             Limits::default(),
             &crate::bundled_rules(),
             memo,
+            None,
         );
         (
             format!("{:?}", world.content),
@@ -239,5 +273,51 @@ mod tests {
             );
             assert!(with_memo.0 == without.0, "step {n}: the content differs");
         }
+    }
+
+    /// Writes `text` to `path` and gives the file the modification time `at`.
+    fn write_at(path: &Path, text: &str, at: std::time::SystemTime) {
+        write(path, text);
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(at).unwrap();
+    }
+
+    #[test]
+    fn a_file_is_read_again_unless_its_stamp_says_it_was_not_written_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = [dir.path().to_path_buf()];
+        write(
+            &dir.path().join("m/mod.toml"),
+            "id = \"m\"\nversion = \"1.0.0\"\n",
+        );
+        let (old, fresh) = (
+            dir.path().join("m/data/old.toml"),
+            dir.path().join("m/data/fresh.toml"),
+        );
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let now = std::time::SystemTime::now();
+        write_at(&old, "[[tags]]\nid = \"aaa\"\n", hour_ago);
+        write_at(&fresh, "[[tags]]\nid = \"ccc\"\n", now);
+        let mut memo = ParseMemo::default();
+        load(&roots, Some(&mut memo));
+        // Both changed behind the memo's back, their length and time as they were: the file
+        // written an hour before it was read is taken as it was (its stamp is trusted); the one
+        // written just before could have been written again within the same tick, so it is read.
+        write_at(&old, "[[tags]]\nid = \"bbb\"\n", hour_ago);
+        write_at(&fresh, "[[tags]]\nid = \"ddd\"\n", now);
+        let (content, _) = load(&roots, Some(&mut memo));
+        assert!(
+            content.contains("m:aaa") && !content.contains("m:bbb"),
+            "{content}"
+        );
+        assert!(
+            content.contains("m:ddd") && !content.contains("m:ccc"),
+            "{content}"
+        );
+        // Written again as anyone writes (a new time): read, and what it says now is loaded.
+        write(&old, "[[tags]]\nid = \"eee\"\n");
+        let (content, _) = load(&roots, Some(&mut memo));
+        assert!(content.contains("m:eee"), "{content}");
+        assert_eq!(load(&roots, Some(&mut memo)), load(&roots, None));
     }
 }

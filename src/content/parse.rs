@@ -97,7 +97,8 @@ pub(crate) const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "crea
 pub(crate) type Job<'a> = (FileId, &'a str, std::sync::Arc<str>);
 
 /// Reads every data file of every mod, in load order. With a `memo` of the last load of the
-/// same mod set, only the files whose text changed are parsed again ([`ParseMemo`]).
+/// same mod set, a file whose stamp says it was not written since is not read again, and only
+/// the files whose text changed are parsed again ([`ParseMemo`]).
 pub(crate) fn read_mods(
     mods: &[ModFolder],
     rules: &Declarations,
@@ -108,6 +109,7 @@ pub(crate) fn read_mods(
     // Every data file is read (and its place in the source map taken) in order; the parsing,
     // which needs nothing but each file's text, comes after, on every core (`parse_all`).
     let mut jobs: Vec<Job> = Vec::new();
+    let mut stamps = Vec::new();
     let (mut files, mut locales) = (0, Vec::new());
     for m in mods {
         let mods_root = m.root.as_path();
@@ -146,6 +148,22 @@ pub(crate) fn read_mods(
         }
         for path in found_files {
             let display = display_path(&path, mods_root);
+            // Taken before the file is read: an edit between the two leaves a stamp that no
+            // longer matches, so the file is read again next time, never wrongly kept.
+            let stamp = memo
+                .as_ref()
+                .and_then(|_| crate::mods::stamp_inside(&root, &path));
+            let known = memo
+                .as_deref()
+                .and_then(|memo| memo.known(jobs.len(), &display, m.id(), stamp.as_ref()));
+            if let Some(known) = known {
+                // Found as the last load read it, by its stamp: not read again.
+                files += 1;
+                let file = sources.add_shared(known);
+                jobs.push((file, m.id(), sources.get(file).shared_text()));
+                stamps.push(stamp);
+                continue;
+            }
             let bytes = match crate::mods::read_inside(&root, &path) {
                 Ok(b) => b,
                 Err(refused) => {
@@ -154,18 +172,19 @@ pub(crate) fn read_mods(
                 }
             };
             files += 1;
-            let (text, utf8_error) = crate::mods::decode_utf8(&bytes);
+            let (text, utf8_error) = crate::mods::decode_utf8(bytes);
             let file = sources.add_read(display, &path, text);
             if let Some((offset, d)) = utf8_error {
                 diags.push(d.at(Span::new(file, offset..offset + 1)));
                 continue;
             }
             jobs.push((file, m.id(), sources.get(file).shared_text()));
+            stamps.push(stamp);
         }
         locales.extend(super::locale::read_mod(m, sources, diags));
     }
     let mut defs = match memo {
-        Some(memo) => memo.parse(&jobs, sources, rules, diags),
+        Some(memo) => memo.parse(&jobs, &stamps, sources, rules, diags),
         None => {
             let (defs, said) = parse_all(&jobs, rules);
             diags.extend(said.into_iter().flatten());

@@ -162,6 +162,17 @@ impl SourceMap {
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// Adds a file another map holds already (a file a reload found as it was).
+    pub(crate) fn add_shared(&mut self, file: Arc<SourceFile>) -> FileId {
+        self.files.push(file);
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// The file, shared.
+    pub(crate) fn shared(&self, id: FileId) -> Option<Arc<SourceFile>> {
+        self.files.get(id.0 as usize).cloned()
+    }
+
     /// Adds a file read from `disk`, so its problems name a path that opens
     /// ([`SourceFile::shown`]).
     pub(crate) fn add_read(
@@ -174,12 +185,6 @@ impl SourceMap {
         file.disk = Some(disk.into());
         self.files.push(Arc::new(file));
         FileId(self.files.len() as u32 - 1)
-    }
-
-    /// Keeps the first `files` files and forgets the rest (a reload of scripts over data read
-    /// before them).
-    pub(crate) fn truncate(&mut self, files: usize) {
-        self.files.truncate(files);
     }
 
     /// The file; a span from another load (a bug, never a modder's doing) reads as an empty file

@@ -167,7 +167,7 @@ fn run_file_inner(
 
     let bytes = crate::mods::read_inside(&file.root, &file.path)
         .map_err(|refused| mlua::Error::runtime(refused.diagnostic(&file.display).message))?;
-    let (text, bad) = crate::mods::decode_utf8(&bytes);
+    let (text, bad) = crate::mods::decode_utf8(bytes);
     if let Some((offset, _)) = bad {
         return Err(mlua::Error::runtime(format!(
             "{} is not valid UTF-8 (the first invalid byte is at offset {offset})",

@@ -101,7 +101,7 @@ impl LuaRuntime {
                         return;
                     }
                 };
-                crate::mods::decode_utf8(&bytes)
+                crate::mods::decode_utf8(bytes)
             }
         };
         let disk = m.dir.join("scripts/main.lua");

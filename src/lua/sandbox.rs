@@ -351,7 +351,7 @@ fn require_function(
                 )))
             }
         };
-        let (text, bad) = crate::mods::decode_utf8(&bytes);
+        let (text, bad) = crate::mods::decode_utf8(bytes);
         if let Some((offset, _)) = bad {
             return Err(mlua::Error::runtime(format!(
                 "require(\"{said}\"): {} is not valid UTF-8 (the first invalid byte is at offset {offset})", crate::diag::shown(&display)

@@ -150,7 +150,7 @@ fn read_folder(
             return None;
         }
     };
-    let (text, utf8_error) = decode_utf8(&bytes);
+    let (text, utf8_error) = decode_utf8(bytes);
     let file = sources.add_read(display, &dir.join("mod.toml"), text.clone());
     if let Some((offset, d)) = utf8_error {
         diags.push(d.at(crate::diag::Span::new(file, offset..offset + 1)));
@@ -273,12 +273,15 @@ fn is_hidden(path: &Path) -> bool {
 
 /// Decodes UTF-8, without the byte-order mark some editors write first; on failure returns the
 /// lossy text, the offset of the first bad byte and an error.
-pub(crate) fn decode_utf8(bytes: &[u8]) -> (String, Option<(usize, Diagnostic)>) {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(text) => (text.to_string(), None),
+pub(crate) fn decode_utf8(mut bytes: Vec<u8>) -> (String, Option<(usize, Diagnostic)>) {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    // The bytes become the text without a copy when they are UTF-8, as they nearly always are.
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
         Err(e) => {
-            let valid = e.valid_up_to();
+            let valid = e.utf8_error().valid_up_to();
             let d = Diagnostic::error(
                 Code::FileRefused,
                 format!(
@@ -287,7 +290,7 @@ pub(crate) fn decode_utf8(bytes: &[u8]) -> (String, Option<(usize, Diagnostic)>)
             )
             .with_help("save the file as UTF-8");
             (
-                String::from_utf8_lossy(bytes).into_owned(),
+                String::from_utf8_lossy(e.as_bytes()).into_owned(),
                 Some((valid, d)),
             )
         }

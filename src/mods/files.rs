@@ -142,6 +142,51 @@ pub(crate) fn read_inside(real_root: &Path, path: &Path) -> Result<Vec<u8>, Refu
     Ok(bytes)
 }
 
+/// What a file's metadata says of its contents: its length and when it was last written, and
+/// whether that can be trusted to change with its next edit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Stamp {
+    len: u64,
+    modified: std::time::SystemTime,
+    /// Written at least [`RACY`] before it was read: an edit after the read shows a later time.
+    /// One written just before could be written again within the file system's clock step
+    /// (a second or two on some) and keep its time, so it is read again (as git does).
+    settled: bool,
+}
+
+/// How long before its reading a file must have been written for its stamp to be trusted.
+const RACY: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl Stamp {
+    /// Whether a file with stamp `now` holds what it held when this stamp was taken.
+    pub(crate) fn unchanged(&self, now: &Stamp) -> bool {
+        self.settled && self.len == now.len && self.modified == now.modified
+    }
+}
+
+/// The stamp of the regular file `path`, which must resolve inside `real_root`, taken now; `None`
+/// when the file must be read to know (an editor's unsaved buffer stands in for it, or anything
+/// [`read_inside`] would refuse, which reading then reports).
+pub(crate) fn stamp_inside(real_root: &Path, path: &Path) -> Option<Stamp> {
+    let real = resolve(real_root, path).ok()?;
+    if unsaved(&real).is_some() {
+        return None;
+    }
+    let meta = std::fs::metadata(&real).ok()?;
+    if !meta.is_file() || meta.len() > MOST_BYTES {
+        return None;
+    }
+    let modified = meta.modified().ok()?;
+    let settled = std::time::SystemTime::now()
+        .duration_since(modified)
+        .is_ok_and(|age| age >= RACY);
+    Some(Stamp {
+        len: meta.len(),
+        modified,
+        settled,
+    })
+}
+
 /// The real path of `path`, which must be inside `real_root`.
 fn resolve(real_root: &Path, path: &Path) -> Result<PathBuf, Refused> {
     let real = std::fs::canonicalize(path).map_err(|e| {

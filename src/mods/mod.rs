@@ -12,7 +12,9 @@ mod manifest;
 mod order;
 
 pub(crate) use discover::{decode_utf8, discover, ModFolder};
-pub(crate) use files::{read_inside, read_mod_file, real_root, walk, Found, MOST_FILES};
+pub(crate) use files::{
+    read_inside, read_mod_file, real_root, stamp_inside, walk, Found, Stamp, MOST_FILES,
+};
 #[cfg(feature = "cli")]
 pub(crate) use files::{with_unsaved, Unsaved};
 pub(crate) use manifest::Manifest;

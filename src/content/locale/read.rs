@@ -58,7 +58,7 @@ pub(crate) fn read_mod(
                 continue;
             }
         };
-        let (text, utf8_error) = crate::mods::decode_utf8(&bytes);
+        let (text, utf8_error) = crate::mods::decode_utf8(bytes);
         let file = sources.add_read(display.clone(), &path, text);
         if let Some((offset, d)) = utf8_error {
             diags.push(d.at(Span::new(file, offset..offset + 1)));
