@@ -1,12 +1,14 @@
 //! What the last load of a mod set parsed, kept for the next: a reload after one file changed
 //! (or an editor's check after one keystroke) parses that file alone and takes the rest as it was.
 //!
-//! The memo holds each data file's text, mod and place in the source map, what parsing it said,
-//! and what all of them define (the `RawDefs` the loader gives back after resolving). A file
-//! reused must read exactly as it did, at the same place, in the same mod; when the list of data
-//! files differs at all (a file added, removed or renamed, a manifest that changed a mod's ID, a
-//! locale file that moved the places after it), everything is parsed again. So a load from a
-//! memo gives what a load without one gives: the tests in `tests/reload.rs` compare the two.
+//! The memo holds each data file as read (its text, mod and place in the source map), its stamp,
+//! what parsing it said, and what all of them define (the `RawDefs` the loader gives back after
+//! resolving). A file whose stamp is unchanged is not even read again ([`crate::mods::Stamp`]
+//! says when a stamp is trusted). A file reused must read exactly as it did, at the same place,
+//! in the same mod; when the list of data files differs at all (a file added, removed or renamed,
+//! a manifest that changed a mod's ID, a locale file that moved the places after it), everything
+//! is parsed again. So a load from a memo gives what a load without one gives: the tests below
+//! and in `tests/reload.rs` compare the two.
 
 use super::parse::{self, parse_all, read_file, Job, RawDefs, Src};
 use crate::content::declare::Declarations;

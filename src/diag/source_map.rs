@@ -91,7 +91,9 @@ impl SourceFile {
         }
     }
 
-    /// Where it was read on disk, when it was (a mod's file, not a test's text or lantern's own).
+    /// Where it was read on disk, when it was (a mod's file, not a test's text or lantern's own):
+    /// what the language server maps an editor's documents to.
+    #[cfg(feature = "cli")]
     pub(crate) fn disk(&self) -> Option<&Path> {
         self.disk.as_deref()
     }
