@@ -523,12 +523,17 @@ impl Unchanged {
         same
     }
 
-    /// What a definition at `span` is compared by when its file did not change: its place, the
-    /// same in both loads.
-    fn place(&self, span: crate::diag::Span, new: bool) -> Option<String> {
+    /// Where a definition at `span` stands when its file did not change: the file's number and
+    /// the offset, the same in both loads.
+    fn at(&self, span: crate::diag::Span, new: bool) -> Option<(usize, u32)> {
         let side = if new { &self.new } else { &self.old };
-        side.get(&span.file)
-            .map(|n| format!("\u{0}same file {n} at {}", span.start))
+        side.get(&span.file).map(|&n| (n, span.start))
+    }
+
+    /// What a definition at `span` is compared by when its file did not change: its place.
+    fn place(&self, span: crate::diag::Span, new: bool) -> Option<String> {
+        self.at(span, new)
+            .map(|(n, start)| format!("\u{0}same file {n} at {start}"))
     }
 }
 
@@ -680,10 +685,24 @@ fn triggers_compared(
     new: &Content,
     same: &Unchanged,
 ) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    // The triggers of files that did not change stand at the same places in both versions:
+    // the same triggers, left out rather than formatted and sorted.
+    let places = |c: &Content, new: bool| -> std::collections::HashSet<(usize, u32)> {
+        c.triggers
+            .iter()
+            .filter_map(|t| same.at(t.span, new))
+            .collect()
+    };
+    let (old_at, new_at) = (places(old, false), places(new, true));
+    let kept: std::collections::HashSet<(usize, u32)> =
+        old_at.intersection(&new_at).copied().collect();
     // Named ones by ID; unnamed ones' shapes, sorted.
     let split = |c: &Content, new: bool| {
         let (mut named, mut unnamed) = (BTreeMap::new(), Vec::new());
         for t in &c.triggers {
+            if same.at(t.span, new).is_some_and(|at| kept.contains(&at)) {
+                continue;
+            }
             let shape = same.place(t.span, new).unwrap_or_else(|| {
                 without_spans(&format!(
                     "{:?} {:?} {:?} {:?} {:?} {:?}",
