@@ -24,7 +24,9 @@ pub(crate) mod world;
 
 pub(crate) use combat::{attack, flee};
 pub(crate) use items::{talk, use_item};
-pub(crate) use rooms::{enter_next_room, position};
+pub(crate) use rooms::enter_next_room;
+#[cfg(feature = "cli")]
+pub(crate) use rooms::position;
 
 /// The room the run is in, if any (`None` before the first `next`).
 pub fn current_room(game: &crate::game::Game) -> Option<crate::id::Id> {
