@@ -117,40 +117,52 @@ pub(super) fn declare<T>(
             );
             continue;
         }
-        if let Some(&previous) = winners.get(&id) {
-            let prev = &list[previous];
-            let prev_span = Span::new(prev.file, id_of(&prev.raw).span());
-            if prev.ns == src.ns {
-                diags.push(
-                    Diagnostic::error(Code::Duplicate, format!("{kind} `{id}` is defined twice"))
+        // One search of the map per definition: the entry is where it goes either way.
+        match winners.entry(id) {
+            std::collections::btree_map::Entry::Occupied(mut taken) => {
+                let prev = &list[*taken.get()];
+                let prev_span = Span::new(prev.file, id_of(&prev.raw).span());
+                let id = taken.key();
+                if prev.ns == src.ns {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::Duplicate,
+                            format!("{kind} `{id}` is defined twice"),
+                        )
                         .at(span)
                         .with_label(prev_span, "first defined here")
                         .with_help("rename one of them; the first definition is kept"),
-                );
-                continue;
+                    );
+                    continue;
+                }
+                overrides.push(Override {
+                    id: id.clone(),
+                    kind,
+                    by_mod: src.ns.clone(),
+                    span,
+                    replaced: prev_span,
+                });
+                taken.insert(index);
             }
-            overrides.push(Override {
-                id: id.clone(),
-                kind,
-                by_mod: src.ns.clone(),
-                span,
-                replaced: prev_span,
-            });
-        } else if id.namespace() != src.ns {
-            // Overriding a definition that does not exist (yet) is almost always a typo.
-            diags.push(
-                Diagnostic::warning(
-                    Code::Override,
-                    format!(
-                        "mod `{}` overrides {kind} `{id}`, which `{}` does not define",
-                        src.ns,
-                        id.namespace()
-                    ),
-                )
-                .at(span),
-            );
+            std::collections::btree_map::Entry::Vacant(free) => {
+                let id = free.key();
+                if id.namespace() != src.ns {
+                    // Overriding a definition that does not exist (yet) is almost always a typo.
+                    diags.push(
+                        Diagnostic::warning(
+                            Code::Override,
+                            format!(
+                                "mod `{}` overrides {kind} `{id}`, which `{}` does not define",
+                                src.ns,
+                                id.namespace()
+                            ),
+                        )
+                        .at(span),
+                    );
+                }
+                free.insert(index);
+            }
         }
-        winners.insert(id, index);
     }
     winners
 }
