@@ -155,20 +155,39 @@ impl RawDefs {
         fn src<T>(s: &Src<T>) -> FileId {
             s.file
         }
-        put(&mut self.tags, file, src, fresh.tags);
-        put(&mut self.rarities, file, src, fresh.rarities);
-        put(&mut self.items, file, src, fresh.items);
-        put(&mut self.creatures, file, src, fresh.creatures);
-        put(&mut self.triggers, file, src, fresh.triggers);
-        put(&mut self.quests, file, src, fresh.quests);
-        put(&mut self.encounters, file, src, fresh.encounters);
-        put(&mut self.event_types, file, src, fresh.event_types);
-        put(&mut self.progress_types, file, src, fresh.progress_types);
-        put(&mut self.hazards, file, src, fresh.hazards);
-        put(&mut self.cards, file, src, fresh.cards);
-        put(&mut self.host, file, |(_, s)| s.file, fresh.host);
-        put(&mut self.loose_refs, file, src, fresh.loose_refs);
-        put(&mut self.broken, file, |b| b.0, fresh.broken);
+        // Every list by name, so a list added to `RawDefs` does not build until it is put here.
+        let RawDefs {
+            tags,
+            rarities,
+            items,
+            creatures,
+            triggers,
+            quests,
+            encounters,
+            event_types,
+            progress_types,
+            hazards,
+            cards,
+            host,
+            loose_refs,
+            broken,
+            files: _,
+            locales: _,
+        } = fresh;
+        put(&mut self.tags, file, src, tags);
+        put(&mut self.rarities, file, src, rarities);
+        put(&mut self.items, file, src, items);
+        put(&mut self.creatures, file, src, creatures);
+        put(&mut self.triggers, file, src, triggers);
+        put(&mut self.quests, file, src, quests);
+        put(&mut self.encounters, file, src, encounters);
+        put(&mut self.event_types, file, src, event_types);
+        put(&mut self.progress_types, file, src, progress_types);
+        put(&mut self.hazards, file, src, hazards);
+        put(&mut self.cards, file, src, cards);
+        put(&mut self.host, file, |(_, s)| s.file, host);
+        put(&mut self.loose_refs, file, src, loose_refs);
+        put(&mut self.broken, file, |b| b.0, broken);
     }
 
     /// Drops what a large mod set defines on a thread of its own, so the load that is done with
