@@ -13,6 +13,10 @@
 //!    (a table's field, then a Rust method taking a string and returning an integer): issue 27's
 //!    target is at most 3x. `LANTERN_BENCH_ONLY_VIEW=1` runs only this row, and
 //!    `LANTERN_BENCH_VIEW_ROUNDS=<n>` sets its rounds, for instruction counts under valgrind.
+//! 7. a turn in which each of 50 mods changes one value of its storage of 1,000 values, against
+//!    the same turn writing a table outside storage: issue 27's target is under 1 ms a turn.
+//!    `LANTERN_BENCH_ONLY_MODS=1` runs only this row, `LANTERN_BENCH_MODS_PART=storage|plain`
+//!    one side of it, and `LANTERN_BENCH_MODS_TURNS=<n>` sets its turns, for valgrind.
 //!
 //! Run with `cargo bench --bench lua`.
 
@@ -152,7 +156,76 @@ fn game_view(rounds: u64) -> (f64, f64) {
     (ours, bare)
 }
 
+/// Row 7: a game of `mods` mods, each with a handler on `turn_started` that changes one value of
+/// a table of 1,000 values plus a counter: in its storage, or (`in_storage` false) in a table of
+/// its own that is not saved. The time a turn takes, over `turns` turns.
+fn many_mods_writing(mods: usize, in_storage: bool, turns: u64) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..mods {
+        let m = dir.path().join(format!("m{i}"));
+        std::fs::create_dir_all(m.join("scripts")).unwrap();
+        std::fs::write(
+            m.join("mod.toml"),
+            format!("id = \"m{i}\"\nversion = \"1.0.0\"\n"),
+        )
+        .unwrap();
+        let store = if in_storage {
+            "lantern.storage"
+        } else {
+            "plain"
+        };
+        std::fs::write(
+            m.join("scripts/main.lua"),
+            format!(
+                "local plain = {{}}\n\
+                 lantern.on('turn_started', function()\n\
+                   local s = {store}\n\
+                   if not s.big then s.big = {{}} for i = 1, 1000 do s.big[i] = i end s.n = 0 end\n\
+                   s.n = s.n + 1\n\
+                   s.big[s.n % 1000 + 1] = s.n\n\
+                 end)"
+            ),
+        )
+        .unwrap();
+    }
+    let mut game = loaded(dir.path()).start(1);
+    let turn = |game: &mut Game| {
+        game.emit_command(lantern::game::ev::TURN_STARTED, None, &[])
+            .unwrap()
+    };
+    turn(&mut game);
+    let took = per_op(turns, || {
+        for _ in 0..turns {
+            turn(&mut game);
+        }
+    });
+    let problems = game.take_problems();
+    assert!(problems.is_empty(), "{problems:?}");
+    if in_storage {
+        assert_eq!(game.storage().len(), mods, "every mod's storage is saved");
+    }
+    took
+}
+
 fn main() {
+    if std::env::var_os("LANTERN_BENCH_ONLY_MODS").is_some() {
+        let turns = std::env::var("LANTERN_BENCH_MODS_TURNS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(200);
+        match std::env::var("LANTERN_BENCH_MODS_PART").as_deref() {
+            Ok("storage") => drop(many_mods_writing(50, true, turns)),
+            Ok("plain") => drop(many_mods_writing(50, false, turns)),
+            _ => {
+                let (ours, bare) = paired(
+                    || many_mods_writing(50, true, turns),
+                    || many_mods_writing(50, false, turns),
+                );
+                println!("7. 50 mods each changing one value of 1,000 stored: {ours:>8.0} ns a turn   the same outside storage: {bare:>6.0} ns   ratio {:.2} (target under 1 ms a turn)", ours / bare);
+            }
+        }
+        return;
+    }
     if std::env::var_os("LANTERN_BENCH_ONLY_VIEW").is_some() {
         let rounds = std::env::var("LANTERN_BENCH_VIEW_ROUNDS")
             .ok()
@@ -394,4 +467,11 @@ fn main() {
     // 6. A creature's item count through `lantern.game`.
     let (ours, bare) = paired(|| game_view(2000).0, || game_view(2000).1);
     println!("6. lantern.game.player:count     : {ours:>8.0} ns   bare table field + Rust method: {bare:>6.0} ns   ratio {:.2} (target <= 3)", ours / bare);
+
+    // 7. Fifty mods, each changing one value of its storage a turn.
+    let (ours, bare) = paired(
+        || many_mods_writing(50, true, 200),
+        || many_mods_writing(50, false, 200),
+    );
+    println!("7. 50 mods each changing one value of 1,000 stored: {ours:>8.0} ns a turn   the same outside storage: {bare:>6.0} ns   ratio {:.2} (target under 1 ms a turn)", ours / bare);
 }

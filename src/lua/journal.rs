@@ -16,6 +16,7 @@ extern "C-unwind" {
     fn lua_journalbegin(state: *mut ffi::lua_State) -> ffi::lua_Integer;
     fn lua_journalend(state: *mut ffi::lua_State, mark: ffi::lua_Integer, undo: std::ffi::c_int);
     fn lua_storagedirty(state: *mut ffi::lua_State, owner: std::ffi::c_int) -> std::ffi::c_int;
+    fn lua_takewritten(state: *mut ffi::lua_State) -> std::ffi::c_int;
     fn lua_badstore(
         state: *mut ffi::lua_State,
         owner: std::ffi::c_int,
@@ -88,6 +89,72 @@ pub(crate) fn take_dirty(lua: &Lua, owner: std::ffi::c_int) -> bool {
     // SAFETY: the C function only reads and clears one byte of the state's global part.
     let _ = unsafe { lua.exec_raw::<()>((), |state| dirty = lua_storagedirty(state, owner)) };
     dirty != 0
+}
+
+/// One write to a flagged table, as lantern's Lua logged it.
+pub(crate) struct Written {
+    pub(crate) table: Table,
+    /// The key written and the value it holds now; `None` for a table written at too many keys
+    /// to log.
+    pub(crate) at: Option<(mlua::Value, mlua::Value)>,
+}
+
+/// The writes to flagged tables since last asked, one a key in a row, in the order made, each
+/// with the value its key holds now. And whether they can be followed key by key: not when a
+/// flagged table was stored into one again (an alias or a move), nor when there were too many to
+/// hand over at once. Asking forgets them.
+pub(crate) fn take_written(lua: &Lua) -> (Vec<Written>, bool) {
+    let mut aliased = 1;
+    let mut too_many = false;
+    // SAFETY: inside `exec_raw`'s protected call the stack holds only what the closure pushes:
+    // the log (or nil) at 1, then a table, a key and a value per pair, after room is made for
+    // them; the log is removed at the end, and `exec_raw` hands over the rest.
+    let values = unsafe {
+        lua.exec_raw::<mlua::Variadic<mlua::Value>>((), |state| {
+            aliased = lua_takewritten(state);
+            if ffi::lua_type(state, 1) != ffi::LUA_TTABLE {
+                ffi::lua_settop(state, 0);
+                return;
+            }
+            // A pair whose key could not be logged (its allocation failed) is left off: its
+            // write was not made.
+            let pairs = ffi::lua_rawlen(state, 1) / 2;
+            let room = std::ffi::c_int::try_from(pairs * 3 + 1).unwrap_or(std::ffi::c_int::MAX);
+            if pairs * 3 >= 300_000 || ffi::lua_checkstack(state, room) == 0 {
+                too_many = true;
+                ffi::lua_settop(state, 0);
+                return;
+            }
+            for i in 0..pairs as ffi::lua_Integer {
+                ffi::lua_rawgeti(state, 1, 2 * i + 1);
+                ffi::lua_rawgeti(state, 1, 2 * i + 2);
+                if ffi::lua_type(state, -1) == ffi::LUA_TLIGHTUSERDATA {
+                    ffi::lua_pushnil(state);
+                } else {
+                    ffi::lua_pushvalue(state, -1);
+                    ffi::lua_rawget(state, -3);
+                }
+            }
+            ffi::lua_remove(state, 1);
+        })
+    };
+    let mut writes = Vec::new();
+    if let Ok(values) = values {
+        let mut values = values.into_iter();
+        writes.reserve(values.len() / 3);
+        while let (Some(table), Some(key), Some(value)) =
+            (values.next(), values.next(), values.next())
+        {
+            if let mlua::Value::Table(table) = table {
+                let at = match key {
+                    mlua::Value::LightUserData(_) => None,
+                    key => Some((key, value)),
+                };
+                writes.push(Written { table, at });
+            }
+        }
+    }
+    (writes, aliased == 0 && !too_many)
 }
 
 /// Opens a journal; its mark closes it.

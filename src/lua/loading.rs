@@ -80,10 +80,11 @@ impl LuaRuntime {
         };
         self.mods.push(ModScript {
             id: id.clone(),
+            lantern_at: lantern.to_pointer() as usize,
             lantern,
             owner,
             ran: false,
-            written: None,
+            mirror: None,
             turn_used: 0,
             skipped: 0,
             last: None,

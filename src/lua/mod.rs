@@ -25,11 +25,13 @@ mod host;
 mod journal;
 mod loading;
 pub(crate) mod memory;
+mod mirror;
 #[cfg(feature = "cli")]
 pub(crate) mod policy;
 pub(crate) mod report;
 pub(crate) mod sandbox;
 mod script_check;
+mod settle;
 pub(crate) mod storage;
 mod unclosed;
 
@@ -182,9 +184,13 @@ struct ModScript {
     owner: Owner,
     /// Whether its code ran since its storage was last written into the game.
     ran: bool,
-    /// The storage table last written into the game: a turn whose code wrote into no storage
-    /// table (lantern's Lua says so) and left this one in place writes nothing again.
-    written: Option<usize>,
+    /// Where each table of its storage sits in the game's save of it, as the last whole save
+    /// found them: a turn that wrote keys of those tables patches them in; one whose code wrote
+    /// into no storage table (lantern's Lua says so) and left the storage table in place writes
+    /// nothing again.
+    mirror: Option<mirror::Mirror>,
+    /// Its `lantern` table's address: a write to it may put a new table in place of the storage.
+    lantern_at: usize,
     /// Instructions its calls ran this turn.
     turn_used: u64,
     /// Handlers of it skipped this turn because its turn's budget was used up.
@@ -326,6 +332,10 @@ impl LuaRuntime {
                 put_storage(&self.lua, &m.lantern, table);
             }
         }
+        // The storage tables took new contents: the next save is whole.
+        for m in &mut self.mods {
+            m.mirror = None;
+        }
     }
 
     /// Runs every `lantern.on_reload` handler with the storage kept from before (after a hot reload).
@@ -368,79 +378,6 @@ impl LuaRuntime {
         }
         self.new_turn();
         self.write_storage(game);
-    }
-
-    /// Writes the storage of every mod whose code ran into the game. Storage that cannot be saved
-    /// (a function, a cycle, nesting too deep, a key that is not plain data) is an error, and the
-    /// game keeps the storage's last saved state.
-    fn write_storage(&mut self, game: &mut Game) {
-        self.settle_crossed();
-        let _host = self.accounts.charge_to(Owner::HOST);
-        let _paused = self.budget.pause();
-        for m in self.mods.iter_mut().filter(|m| m.ran) {
-            m.ran = false;
-            let value: mlua::Value = m.lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
-            if let mlua::Value::Table(t) = &value {
-                journal::flag(&self.lua, t);
-            }
-            // Code that only read its storage leaves it as the game has it.
-            let table = value.to_pointer() as usize;
-            let wrote = journal::take_dirty(&self.lua, m.owner.number());
-            if !wrote && m.written == Some(table) && game.storage().contains_key(&m.id) {
-                continue;
-            }
-            match storage::to_json_or_culprit(&value) {
-                Ok(json) => {
-                    game.storage_mut().insert(m.id.clone(), Arc::new(json));
-                    m.written = Some(table);
-                }
-                Err((e, culprit)) => {
-                    let mut d = Diagnostic::error(
-                        Code::Script,
-                        format!("[{}] {e}; the storage keeps its last saved state", m.id),
-                    );
-                    let shared = self.shared.borrow();
-                    let last = match &m.last {
-                        Some(Called::Handler(i)) => {
-                            shared.handlers.get(*i).map(|h| h.registered.func.clone())
-                        }
-                        Some(Called::Function(f)) => Some(f.clone()),
-                        None => None,
-                    };
-                    drop(shared);
-                    // Where it stored what a save cannot hold, or the table that closes a
-                    // cycle, when that is the trouble; else the code of the mod that ran last.
-                    let owner = Some(m.owner.number());
-                    // Both are asked (asking forgets), then the one of the refused value kept.
-                    let stores = [journal::Store::Unsavable, journal::Store::Again]
-                        .map(|kind| journal::bad_store(&self.lua, owner, kind));
-                    let stored = stores
-                        .into_iter()
-                        .flatten()
-                        .filter(|(_, _, value)| culprit == Some(*value))
-                        .find_map(|(source, line, _)| self.files.line_span(&source, line));
-                    let at = last.and_then(|f| {
-                        let info = f.info();
-                        let source = info.source?.trim_start_matches('@').to_string();
-                        self.files.line_span(&source, info.line_defined?)
-                    });
-                    if let Some(span) = stored {
-                        d = d
-                            .at(span)
-                            .with_help("stored here; storage is saved when the turn ends");
-                    } else if let Some(span) = at {
-                        d = d.at(span).with_help(
-                            "storage is saved when the turn ends; this is the mod's code that ran last",
-                        );
-                    }
-                    game.report(d);
-                }
-            }
-        }
-        // What was stored and replaced before the turn ended is no mistake.
-        for kind in [journal::Store::Unsavable, journal::Store::Again] {
-            let _ = journal::bad_store(&self.lua, None, kind);
-        }
     }
 
     /// Opens a storage journal for a transaction. (Storage tables are flagged when they are put

@@ -21,31 +21,49 @@ pub(crate) const MOST_VALUES: usize = 1_000_000;
 /// The key under which a table that is neither a sequence nor text-keyed keeps its pairs.
 const PAIRS: &str = "$pairs";
 
-/// `lantern.storage` as JSON, or what in it cannot be saved: a message, and the value that
-/// cannot be (a function, userdata, a coroutine, as `to_pointer` shows it) when one is the
-/// trouble.
-pub(crate) fn to_json_or_culprit(v: &LuaValue) -> Result<Json, (String, Option<usize>)> {
+/// Each table a walk saved, with the tables it holds by key (as `to_pointer` shows them): what a
+/// mirror (`mirror.rs`) is made of. A table reached twice is listed twice.
+pub(crate) type Seen = Vec<(mlua::Table, Vec<(Key, usize)>)>;
+
+/// `v` (`lantern.storage`, or a value a turn put at a key of a table `depth` tables below it) in
+/// its saved form, JSON, and how many values that holds; each table saved is listed in `seen`.
+/// Or what in it cannot be saved: a message, and the value that cannot be (a function, userdata,
+/// a coroutine, as `to_pointer` shows it) when one is the trouble.
+pub(crate) fn saved(
+    v: &LuaValue,
+    depth: usize,
+    seen: Option<&mut Seen>,
+) -> Result<(Json, usize), (String, Option<usize>)> {
     let mut walk = Walk {
         path: Vec::new(),
         values: 0,
         culprit: None,
+        depth,
+        seen,
     };
-    walk.value(v).map_err(|message| (message, walk.culprit))
+    match walk.value(v) {
+        Ok(json) => Ok((json, walk.values)),
+        Err(message) => Err((message, walk.culprit)),
+    }
 }
 
-struct Walk {
+struct Walk<'s> {
     /// The tables from the root to here, with the key each was reached by.
-    path: Vec<(usize, String)>,
+    path: Vec<(usize, Key)>,
     values: usize,
     /// The value (or key) that could not be saved, when that is what failed.
     culprit: Option<usize>,
+    /// How deep below the storage's root the walk started.
+    depth: usize,
+    /// Where each table saved is listed, when a mirror is being made.
+    seen: Option<&'s mut Seen>,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn place(&self) -> String {
         let mut s = String::from("lantern.storage");
         for (_, key) in &self.path {
-            s.push_str(key);
+            s.push_str(&key.shown());
         }
         s
     }
@@ -91,7 +109,7 @@ impl Walk {
                 self.place()
             ));
         }
-        if self.path.len() >= DEEPEST {
+        if self.depth + self.path.len() >= DEEPEST {
             return Err(format!(
                 "{} nests tables more than {DEEPEST} deep, which cannot be saved",
                 self.place()
@@ -110,72 +128,263 @@ impl Walk {
             })?;
             pairs.push((key, v));
         }
-        pairs.sort_by(|a, b| a.0.order(&b.0));
-        let sequence = !pairs.is_empty()
-            && pairs
-                .iter()
-                .enumerate()
-                .all(|(i, (k, _))| *k == Key::Int(i as i64 + 1));
-        let text_keyed = pairs
-            .iter()
-            .all(|(k, _)| matches!(k, Key::Text(s) if s != PAIRS));
-        let child = |walk: &mut Walk, key: &Key, v: &LuaValue| {
-            walk.path.push((id, key.shown()));
-            let json = walk.value(v);
-            walk.path.pop();
-            json
-        };
-        if sequence {
-            let items = pairs
-                .iter()
-                .map(|(k, v)| child(self, k, v))
-                .collect::<Result<_, _>>()?;
-            Ok(Json::Array(items))
-        } else if text_keyed {
-            let mut object = Map::new();
-            for (k, v) in &pairs {
-                let json = child(self, k, v)?;
-                if let Key::Text(s) = k {
-                    object.insert(s.clone(), json);
-                }
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut saved = Vec::with_capacity(pairs.len());
+        let mut holds = Vec::new();
+        for (key, v) in pairs {
+            self.path.push((id, key));
+            let json = self.value(&v);
+            let Some((_, key)) = self.path.pop() else {
+                break;
+            };
+            if let (Some(_), LuaValue::Table(child)) = (&self.seen, &v) {
+                holds.push((key.clone(), child.to_pointer() as usize));
             }
-            Ok(Json::Object(object))
-        } else {
-            let mut list = Vec::with_capacity(pairs.len());
-            for (k, v) in &pairs {
-                let json = child(self, k, v)?;
-                list.push(Json::Array(vec![k.json(), json]));
-            }
-            Ok(Json::Object(Map::from_iter([(
-                PAIRS.to_string(),
-                Json::Array(list),
-            )])))
+            saved.push((key, json?));
         }
+        if let Some(seen) = self.seen.as_deref_mut() {
+            seen.push((t.clone(), holds));
+        }
+        Ok(form(saved))
+    }
+}
+
+/// A table's pairs, sorted by key, in the form a save keeps them: a sequence (`1..n`) as an
+/// array, text keys as an object, any other as `{"$pairs": [[key, value], ...]}`.
+fn form(pairs: Vec<(Key, Json)>) -> Json {
+    let sequence = !pairs.is_empty()
+        && pairs
+            .iter()
+            .enumerate()
+            .all(|(i, (k, _))| *k == Key::Int(i as i64 + 1));
+    let text_keyed = pairs
+        .iter()
+        .all(|(k, _)| matches!(k, Key::Text(s) if s != PAIRS));
+    if sequence {
+        Json::Array(pairs.into_iter().map(|(_, v)| v).collect())
+    } else if text_keyed {
+        let mut object = Map::new();
+        for (k, v) in pairs {
+            if let Key::Text(s) = k {
+                object.insert(s, v);
+            }
+        }
+        Json::Object(object)
+    } else {
+        let list = pairs
+            .into_iter()
+            .map(|(k, v)| Json::Array(vec![k.json(), v]))
+            .collect();
+        Json::Object(Map::from_iter([(PAIRS.to_string(), Json::Array(list))]))
+    }
+}
+
+/// The pairs of a saved table, when it is in `$pairs` form.
+fn pairs_form(table: &mut Json) -> Option<&mut Vec<Json>> {
+    match table {
+        Json::Object(map) if map.len() == 1 => match map.get_mut(PAIRS) {
+            Some(Json::Array(list)) => Some(list),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Where `key` sits in a `$pairs` list, or where it would go.
+fn find_pair(list: &[Json], key: &Key) -> Result<usize, usize> {
+    list.binary_search_by(|pair| {
+        let k = pair.get(0).and_then(Key::of_json);
+        k.map_or(std::cmp::Ordering::Less, |k| k.cmp(key))
+    })
+}
+
+/// The value at `key` of a saved table, for a change to go further in.
+pub(crate) fn entry_mut<'a>(table: &'a mut Json, key: &Key) -> Option<&'a mut Json> {
+    if pairs_form(table).is_some() {
+        let list = pairs_form(table)?;
+        let at = find_pair(list, key).ok()?;
+        return list[at].get_mut(1);
+    }
+    match (table, key) {
+        (Json::Array(items), Key::Int(i)) => {
+            usize::try_from(*i - 1).ok().and_then(|i| items.get_mut(i))
+        }
+        (Json::Object(map), Key::Text(s)) => map.get_mut(s.as_str()),
+        _ => None,
+    }
+}
+
+/// Sets `key` of a saved table to `value` (`None` removes it), leaving the table in the form a
+/// whole save would give it; answers the value it replaced. A change that keeps the form costs a
+/// search; one that changes it (a sequence with a hole, a first number key) rebuilds the table.
+pub(crate) fn set(table: &mut Json, key: &Key, value: Option<Json>) -> Option<Json> {
+    let value = match set_in_form(table, key, value) {
+        Ok(old) => return old,
+        Err(value) => value,
+    };
+    let mut pairs = entries(std::mem::take(table));
+    let old = match (pairs.binary_search_by(|(k, _)| k.cmp(key)), value) {
+        (Ok(at), Some(v)) => Some(std::mem::replace(&mut pairs[at].1, v)),
+        (Ok(at), None) => Some(pairs.remove(at).1),
+        (Err(at), Some(v)) => {
+            pairs.insert(at, (key.clone(), v));
+            None
+        }
+        (Err(_), None) => None,
+    };
+    *table = form(pairs);
+    old
+}
+
+/// [`set`] where the table keeps its form, or the value back when it would not.
+fn set_in_form(
+    table: &mut Json,
+    key: &Key,
+    value: Option<Json>,
+) -> Result<Option<Json>, Option<Json>> {
+    if let Some(list) = pairs_form(table) {
+        let old = match (find_pair(list, key), value) {
+            (Ok(at), Some(v)) => list[at].get_mut(1).map(|slot| std::mem::replace(slot, v)),
+            (Ok(at), None) => list.remove(at).get_mut(1).map(std::mem::take),
+            (Err(at), Some(v)) => {
+                list.insert(at, Json::Array(vec![key.json(), v]));
+                None
+            }
+            (Err(_), None) => return Ok(None),
+        };
+        // Still neither a sequence nor text-keyed? (Keys sort numbers before text.)
+        let first = list.first().and_then(|p| p.get(0)).and_then(Key::of_json);
+        let last = list.last().and_then(|p| p.get(0)).and_then(Key::of_json);
+        let n = list.len() as i64;
+        let reformed = match (first, last) {
+            (None, _) => true,
+            (Some(Key::Text(_)), _) => !list.iter().any(|p| p.get(0) == Some(&Json::from(PAIRS))),
+            (Some(Key::Int(1)), Some(Key::Int(l))) if l == n => list
+                .iter()
+                .all(|p| p.get(0).and_then(Json::as_i64).is_some() && !p[0].is_f64()),
+            _ => false,
+        };
+        if reformed {
+            let pairs = entries(std::mem::take(table));
+            *table = form(pairs);
+        }
+        return Ok(old);
+    }
+    match (&mut *table, key, value) {
+        (Json::Array(items), Key::Int(i), value) => {
+            let n = items.len() as i64;
+            match value {
+                Some(v) if (1..=n).contains(i) => {
+                    Ok(Some(std::mem::replace(&mut items[(*i - 1) as usize], v)))
+                }
+                Some(v) if *i == n + 1 => {
+                    items.push(v);
+                    Ok(None)
+                }
+                None if *i == n => {
+                    let old = items.pop();
+                    if items.is_empty() {
+                        *table = Json::Object(Map::new());
+                    }
+                    Ok(old)
+                }
+                None if !(1..=n).contains(i) => Ok(None),
+                value => Err(value),
+            }
+        }
+        (Json::Array(_), _, None) => Ok(None),
+        (Json::Object(map), Key::Text(s), value) if s != PAIRS => {
+            // Where maps keep keys as inserted, only a key in place or last keeps them sorted.
+            let in_order = maps_sorted()
+                || map.contains_key(s.as_str()) && value.is_some()
+                || !map.contains_key(s.as_str()) && value.is_none()
+                || map.keys().next_back().is_none_or(|last| last < s) && value.is_some();
+            match value {
+                Some(v) if in_order => Ok(map.insert(s.clone(), v)),
+                None if in_order => Ok(map.remove(s.as_str())),
+                value => Err(value),
+            }
+        }
+        (Json::Object(map), key, None) if !matches!(key, Key::Text(_)) || map.is_empty() => {
+            Ok(None)
+        }
+        (_, _, value) => Err(value),
+    }
+}
+
+/// Whether `serde_json`'s maps keep their keys sorted. They keep them as inserted when a crate in
+/// the build turns on its `preserve_order` feature; a whole save inserts them sorted either way.
+fn maps_sorted() -> bool {
+    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut map = Map::new();
+        map.insert("b".into(), Json::Null);
+        map.insert("a".into(), Json::Null);
+        map.keys().next().map(String::as_str) == Some("a")
+    })
+}
+
+/// A saved table's pairs, sorted by key.
+fn entries(table: Json) -> Vec<(Key, Json)> {
+    let mut table = table;
+    if let Some(list) = pairs_form(&mut table) {
+        return std::mem::take(list)
+            .into_iter()
+            .filter_map(|pair| match pair {
+                Json::Array(kv) => {
+                    let mut kv = kv.into_iter();
+                    let key = kv.next().as_ref().and_then(Key::of_json)?;
+                    Some((key, kv.next()?))
+                }
+                _ => None,
+            })
+            .collect();
+    }
+    match table {
+        Json::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(i, v)| (Key::Int(i as i64 + 1), v))
+            .collect(),
+        Json::Object(map) => map.into_iter().map(|(k, v)| (Key::Text(k), v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// How many values a saved value holds, counted as a save counts them (a table is one, and so is
+/// each value in it).
+pub(crate) fn count(v: &Json) -> usize {
+    1 + match v {
+        Json::Array(items) => items.iter().map(count).sum(),
+        Json::Object(map) => match (map.len(), map.get(PAIRS)) {
+            (1, Some(Json::Array(list))) => list.iter().filter_map(|p| p.get(1)).map(count).sum(),
+            _ => map.values().map(count).sum(),
+        },
+        _ => 0,
     }
 }
 
 /// A storage key, ordered so that a saved table's pairs come out the same in every process:
 /// booleans, then numbers, then text.
-#[derive(Debug, Clone, PartialEq, PartialOrd)]
-enum Key {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Key {
     Bool(bool),
     Int(i64),
     Float(f64),
     Text(String),
 }
 
-impl Key {
-    fn of(v: &LuaValue) -> Option<Key> {
-        Some(match v {
-            LuaValue::Boolean(b) => Key::Bool(*b),
-            LuaValue::Integer(i) => Key::Int(*i),
-            LuaValue::Number(n) => Key::Float(*n),
-            LuaValue::String(s) => Key::Text(s.to_str().ok()?.to_string()),
-            _ => return None,
-        })
-    }
+impl Eq for Key {}
 
-    fn order(&self, other: &Key) -> std::cmp::Ordering {
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         use std::cmp::Ordering;
         let rank = |k: &Key| match k {
             Key::Bool(_) => 0,
@@ -183,12 +392,47 @@ impl Key {
             Key::Text(_) => 2,
         };
         match (self, other) {
-            (Key::Int(a), Key::Float(b)) => (*a as f64).partial_cmp(b).unwrap_or(Ordering::Equal),
-            (Key::Float(a), Key::Int(b)) => a.partial_cmp(&(*b as f64)).unwrap_or(Ordering::Equal),
-            _ => rank(self)
-                .cmp(&rank(other))
-                .then_with(|| self.partial_cmp(other).unwrap_or(Ordering::Equal)),
+            (Key::Bool(a), Key::Bool(b)) => a.cmp(b),
+            (Key::Int(a), Key::Int(b)) => a.cmp(b),
+            (Key::Float(a), Key::Float(b)) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+            (Key::Text(a), Key::Text(b)) => a.cmp(b),
+            // A float key is never whole (Lua makes those integers): only past 2^63 could the
+            // two compare equal, and then the integer goes first.
+            (Key::Int(a), Key::Float(b)) => (*a as f64)
+                .partial_cmp(b)
+                .unwrap_or(Ordering::Equal)
+                .then(Ordering::Less),
+            (Key::Float(a), Key::Int(b)) => a
+                .partial_cmp(&(*b as f64))
+                .unwrap_or(Ordering::Equal)
+                .then(Ordering::Greater),
+            _ => rank(self).cmp(&rank(other)),
         }
+    }
+}
+
+impl Key {
+    /// A Lua value as a key: a whole float is the integer Lua keeps it as.
+    pub(crate) fn of(v: &LuaValue) -> Option<Key> {
+        Some(match v {
+            LuaValue::Boolean(b) => Key::Bool(*b),
+            LuaValue::Integer(i) => Key::Int(*i),
+            LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9.2e18 => Key::Int(*n as i64),
+            LuaValue::Number(n) => Key::Float(*n),
+            LuaValue::String(s) => Key::Text(s.to_str().ok()?.to_string()),
+            _ => return None,
+        })
+    }
+
+    /// A key as a save writes it in `$pairs`.
+    fn of_json(v: &Json) -> Option<Key> {
+        Some(match v {
+            Json::Bool(b) => Key::Bool(*b),
+            Json::Number(n) if !n.is_f64() => Key::Int(n.as_i64()?),
+            Json::Number(n) => Key::Float(n.as_f64()?),
+            Json::String(s) => Key::Text(s.clone()),
+            _ => return None,
+        })
     }
 
     fn json(&self) -> Json {
@@ -343,7 +587,7 @@ impl Bounds {
     }
 }
 
-/// Saved storage back as a Lua value: the inverse of [`to_json_or_culprit`].
+/// Saved storage back as a Lua value: the inverse of [`saved`].
 pub(crate) fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
     Ok(match v {
         Json::Null => LuaValue::Nil,
@@ -394,7 +638,7 @@ mod tests {
     fn round_trip(code: &str) -> (Json, String) {
         let lua = Lua::new();
         let value: LuaValue = lua.load(code).eval().unwrap();
-        let json = to_json_or_culprit(&value).unwrap();
+        let json = saved(&value, 0, None).unwrap().0;
         let text = serde_json::to_string(&json).unwrap();
         let back = from_json(&lua, &serde_json::from_str(&text).unwrap()).unwrap();
         lua.globals().set("a", value).unwrap();
@@ -440,7 +684,7 @@ mod tests {
     fn refused(code: &str) -> String {
         let lua = Lua::new();
         let value: LuaValue = lua.load(code).eval().unwrap();
-        to_json_or_culprit(&value).unwrap_err().0
+        saved(&value, 0, None).unwrap_err().0
     }
 
     #[test]

@@ -958,6 +958,40 @@ LUA_API int lua_storagedirty (lua_State *L, int owner) {
 
 
 /*
+** lantern: pushes the log of writes to journaled tables since last asked
+** (a table of pairs: the table written and the key, or a NULL light
+** userdata for a table written at too many keys to log, see 'logwrite' in
+** ltable.c), or nil when none was made; returns whether a table already
+** journaled was stored into one again. Asking forgets both.
+*/
+LUA_API int lua_takewritten (lua_State *L) {
+  global_State *g = G(L);
+  int aliased = g->aliased;
+  lua_Integer i;
+  lua_lock(L);
+  if (g->written == NULL) {
+    setnilvalue(s2v(L->top.p));
+  }
+  else {
+    for (i = 1; i < g->writtenn; i += 2) {
+      const TValue *t = luaH_getint(g->written, i);
+      if (ttistable(t))
+        hvalue(t)->written = 0;
+    }
+    sethvalue(L, s2v(L->top.p), g->written);
+  }
+  api_incr_top(L);
+  g->written = NULL;
+  g->writtenn = 0;
+  g->lastwt = NULL;
+  setnilvalue(&g->lastwk);
+  g->aliased = 0;
+  lua_unlock(L);
+  return aliased;
+}
+
+
+/*
 ** lantern: flags the table at 'idx', and the tables it holds, as journaled
 ** (see 'luaH_journal' in ltable.c).
 */

@@ -405,6 +405,7 @@ static void restartcollection (global_State *g) {
   markobject(g, g->mainthread);
   markvalue(g, &g->l_registry);
   markobjectN(g, g->journal);  /* lantern */
+  markobjectN(g, g->written);
   markvalue(g, &g->bad[LUA_BADVALUE].value);  /* lantern */
   markvalue(g, &g->bad[LUA_BADALIAS].value);
   markmt(g);
@@ -1538,6 +1539,7 @@ static lu_mem atomic (lua_State *L) {
   /* registry and global metatables may be changed by API */
   markvalue(g, &g->l_registry);
   markobjectN(g, g->journal);  /* lantern */
+  markobjectN(g, g->written);
   markvalue(g, &g->bad[LUA_BADVALUE].value);  /* lantern */
   markvalue(g, &g->bad[LUA_BADALIAS].value);
   markmt(g);  /* mark global metatables */

@@ -749,6 +749,7 @@ typedef struct Table {
   lu_byte lsizenode;  /* log2 of size of 'node' array */
   unsigned int alimit;  /* "limit" of 'array' array */
   unsigned int id;  /* lantern: see 'luaE_newid' */
+  unsigned short written;  /* lantern: its writes logged since the host took them (see 'logwrite') */
   TValue *array;  /* array part */
   Node *node;
   Node *lastfree;  /* any free position is before this position */

@@ -460,6 +460,11 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->journaln = 0;
   g->journaldepth = 0;
   memset(g->storagedirty, 0, sizeof(g->storagedirty));
+  g->written = NULL;
+  g->writtenn = 0;
+  g->lastwt = NULL;
+  setnilvalue(&g->lastwk);
+  g->aliased = 0;
   for (i = 0; i < LUA_BADKINDS; i++) {
     setnilvalue(&g->bad[i].value);
     g->bad[i].owner = 0;

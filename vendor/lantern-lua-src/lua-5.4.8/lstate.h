@@ -290,6 +290,11 @@ typedef struct global_State {
   lua_Integer journaln;  /* lantern: how many values 'journal' holds */
   int journaldepth;  /* lantern: journals open (0: writes are not recorded) */
   lu_byte storagedirty[LUA_MAXOWNERS];  /* lantern: owners that wrote a journaled table */
+  struct Table *written;  /* lantern: journaled tables written and the keys, in pairs */
+  lua_Integer writtenn;  /* lantern: how many values 'written' holds */
+  struct Table *lastwt;  /* lantern: the table of the last pair 'written' holds */
+  TValue lastwk;  /* lantern: and its key (both kept alive by 'written') */
+  lu_byte aliased;  /* lantern: a journaled table was stored into one again */
   BadStore bad[LUA_BADKINDS];  /* lantern: the last store of each kind a save may refuse */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
   l_mem GCdebt;  /* bytes allocated not yet compensated by the collector */

@@ -665,6 +665,7 @@ Table *luaH_new (lua_State *L) {
   GCObject *o = luaC_newobj(L, LUA_VTABLE, sizeof(Table));
   Table *t = gco2t(o);
   t->id = luaE_newid(L);  /* lantern */
+  t->written = 0;
   t->metatable = NULL;
   t->flags = cast_byte(maskflags);  /* table has no metamethod fields */
   t->array = NULL;
@@ -1099,8 +1100,10 @@ static void remember (lua_State *L, const TValue *v, int kind) {
 */
 static void storetable (lua_State *L, const TValue *v, int depth) {
   if (isjournaled(hvalue(v))) {
-    if (L != NULL)
+    if (L != NULL) {
       remember(L, v, LUA_BADALIAS);
+      G(L)->aliased = 1;  /* the host's copy cannot follow it key by key */
+    }
   }
   else
     luaH_journalflag(L, hvalue(v), depth);
@@ -1154,6 +1157,52 @@ static void journalput (lua_State *L, lua_Integer i, const TValue *v) {
 }
 
 
+/* 'written' of a table whose writes are no longer logged key by key */
+#define WHOLE	USHRT_MAX
+
+/*
+** Logs a write to the flagged table 't' at 'key' for the host, which keeps
+** a saved copy of the storage and patches it with the keys written instead
+** of saving the storage again ('lua_takewritten'). Writes to one key in a
+** row are logged once; a table written at more keys than an eighth of its
+** size (at least 32) is logged once more, with no key, as written whole.
+** The log keeps what it names alive, so the last pair can be compared by
+** address. A failed allocation raises before the write is made.
+*/
+static void logwrite (lua_State *L, Table *t, const TValue *key) {
+  global_State *g = G(L);
+  TValue tv, kv;
+  lua_Integer n = g->writtenn;
+  unsigned int most;
+  if (t->written == WHOLE)
+    return;
+  if (g->lastwt == t && luaV_rawequalobj(&g->lastwk, key))
+    return;
+  most = (luaH_realasize(t) + allocsizenode(t)) / 8;
+  if (most < 32)
+    most = 32;
+  if (most > WHOLE - 1)
+    most = WHOLE - 1;
+  if (g->written == NULL)
+    g->written = luaH_new(L);
+  sethvalue(L, &tv, t);
+  if (t->written >= most) {
+    setpvalue(&kv, NULL);  /* whole */
+  }
+  else {
+    setobj(L, &kv, key);
+  }
+  luaH_setint(L, g->written, n + 1, &tv);
+  luaC_barrierback(L, obj2gco(g->written), &tv);
+  luaH_setint(L, g->written, n + 2, &kv);
+  luaC_barrierback(L, obj2gco(g->written), &kv);
+  g->writtenn = n + 2;
+  t->written = (t->written >= most) ? WHOLE : t->written + 1;
+  g->lastwt = t;
+  setobj(L, &g->lastwk, &kv);
+}
+
+
 /*
 ** Called before a write of 'v' to the flagged table 't' at 'slot' (the
 ** key's slot, absent or not); 'key' is NULL when the slot is a present
@@ -1171,8 +1220,6 @@ void luaH_journal (lua_State *L, Table *t, const TValue *key,
     badstore(L, v);
   if (l_unlikely(key != NULL && unsavable(key)))
     badstore(L, key);
-  if (g->journaldepth == 0)
-    return;
   if (key != NULL) {
     setobj(L, &k, key);
   }
@@ -1182,6 +1229,9 @@ void luaH_journal (lua_State *L, Table *t, const TValue *key,
   else {
     getnodekey(L, &k, nodefromval(slot));
   }
+  logwrite(L, t, &k);
+  if (g->journaldepth == 0)
+    return;
   if (isabstkey(slot) || isempty(slot)) {
     setnilvalue(&old);
   }

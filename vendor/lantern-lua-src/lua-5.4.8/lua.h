@@ -500,6 +500,7 @@ LUA_API void (lua_journalend) (lua_State *L, lua_Integer mark, int undo);
 LUA_API int (lua_badstore) (lua_State *L, int owner, int kind, char *buf,
                             size_t n, const void **value);  /* lantern */
 LUA_API int (lua_storagedirty) (lua_State *L, int owner);  /* lantern */
+LUA_API int (lua_takewritten) (lua_State *L);  /* lantern */
 
 /* lantern: the work of copying or comparing 'n' bytes, in count units */
 #define lua_chargebytes(L,n)	lua_chargework(L, (size_t)(n) >> 5)
