@@ -15,6 +15,11 @@
 //! wrong: a table stored into the storage again (an alias or a move; lantern's Lua says so), the
 //! storage table replaced, a table written at too many keys to log, a value that cannot be saved,
 //! a storage near its limits. In a debug build every patched save is compared with a whole one.
+//!
+//! A table is in one mod's storage at most: no table passes from one mod's environment to
+//! another's (events, actions and checks carry data, and the tables lantern hands a call, its
+//! `ctx` and arguments, are made for that call), so each write belongs to one mirror; a debug
+//! build checks that too.
 
 use super::journal::Written;
 use super::storage::{self, Key, Seen, DEEPEST, MOST_VALUES};

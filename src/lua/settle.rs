@@ -83,6 +83,11 @@ impl LuaRuntime {
                 mirror.is_some_and(|mirror| mirror.knows(at))
             });
             if let Some(i) = holder {
+                debug_assert!(
+                    self.mods.iter().enumerate().all(|(j, m)| j == i
+                        || !m.mirror.as_ref().is_some_and(|mirror| mirror.knows(at))),
+                    "a table in two mods' storage"
+                );
                 by_mod.resize_with(by_mod.len().max(i + 1), Vec::new);
                 by_mod[i].push(w);
                 last = i;
