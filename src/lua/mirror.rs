@@ -91,26 +91,28 @@ impl Mirror {
     }
 
     /// Patches `saved`, the save this mirror describes, with `writes` (each a table of this
-    /// storage and the key written, as Lua has it). `Err` when a patch cannot follow them
-    /// exactly: then `saved` is as it was only when nothing was patched yet, and the caller saves
-    /// the storage whole (which makes a new mirror).
-    pub(crate) fn patch(&mut self, saved: &mut Json, writes: &[Written]) -> Result<(), Refused> {
+    /// storage and the key written, as Lua has it); whether it could follow them exactly. When it
+    /// could not, the caller saves the storage whole (which makes a new mirror): every value is
+    /// read and checked before anything is patched, so a storage a save refuses leaves `saved` as
+    /// it was.
+    pub(crate) fn patch(&mut self, saved: &mut Json, writes: &[Written]) -> bool {
         let mut patches = Vec::with_capacity(writes.len());
         let mut bound = self.values;
         for written in writes {
-            let patch = self.read(written).ok_or(Refused::Unpatched)?;
+            let Some(patch) = self.read(written) else {
+                return false;
+            };
             bound += patch.value.as_ref().map_or(0, storage::count) * patch.paths.len();
             if bound > MOST_VALUES {
-                return Err(Refused::Unpatched);
+                return false;
             }
             patches.push(patch);
         }
         // Deepest first: a table both written and taken out is patched before its place goes.
         patches.sort_by_key(|p| std::cmp::Reverse(p.paths.iter().map(Vec::len).max()));
-        for patch in patches {
-            self.apply(saved, patch)?;
-        }
-        Ok(())
+        patches
+            .into_iter()
+            .all(|patch| self.apply(saved, patch).is_some())
     }
 
     /// What a write puts in the save; `None` when it cannot be followed (a table written at too
@@ -179,7 +181,8 @@ impl Mirror {
     }
 
     /// Writes one patch at each of its places and updates what the mirror knows.
-    fn apply(&mut self, saved: &mut Json, patch: Patch) -> Result<(), Refused> {
+    /// `None` when a place is not where the mirror has it, which a whole save mends.
+    fn apply(&mut self, saved: &mut Json, patch: Patch) -> Option<()> {
         let Patch {
             table,
             key,
@@ -190,14 +193,14 @@ impl Mirror {
         for path in &paths {
             let mut node = &mut *saved;
             for k in path {
-                node = storage::entry_mut(node, k).ok_or(Refused::Patched)?;
+                node = storage::entry_mut(node, k)?;
             }
             let old = storage::set(node, &key, value.clone());
             let added = value.as_ref().map_or(0, storage::count);
             let removed = old.as_ref().map_or(0, storage::count);
             self.values = (self.values + added).saturating_sub(removed);
         }
-        let place = self.tables.get_mut(&table).ok_or(Refused::Patched)?;
+        let place = self.tables.get_mut(&table)?;
         let gone = place.holds.remove(&key);
         if let Some(child) = gone {
             self.unhold(child, table, &key);
@@ -211,7 +214,7 @@ impl Mirror {
                 child.held_by.push((table, key));
             }
         }
-        Ok(())
+        Some(())
     }
 
     /// Learns the tables a walk saved, and which holds which. (A walk lists a table after the
@@ -250,13 +253,4 @@ impl Mirror {
             }
         }
     }
-}
-
-/// Why a patch was not made.
-#[derive(Debug, PartialEq)]
-pub(crate) enum Refused {
-    /// Before anything was patched: the save is as it was.
-    Unpatched,
-    /// Part way: the save must be made whole again.
-    Patched,
 }

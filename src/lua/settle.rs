@@ -39,7 +39,7 @@ impl LuaRuntime {
                 if patches.is_empty() {
                     continue;
                 }
-                if mirror.patch(Arc::make_mut(saved), &patches).is_ok() {
+                if mirror.patch(Arc::make_mut(saved), &patches) {
                     #[cfg(debug_assertions)]
                     same_as_whole(&m.id, mirror.storage(), saved);
                     continue;

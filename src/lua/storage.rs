@@ -258,7 +258,7 @@ fn set_in_form(
         let n = list.len() as i64;
         let reformed = match (first, last) {
             (None, _) => true,
-            (Some(Key::Text(_)), _) => !list.iter().any(|p| p.get(0) == Some(&Json::from(PAIRS))),
+            (Some(Key::Text(_)), _) => find_pair(list, &Key::Text(PAIRS.to_string())).is_err(),
             (Some(Key::Int(1)), Some(Key::Int(l))) if l == n => list
                 .iter()
                 .all(|p| p.get(0).and_then(Json::as_i64).is_some() && !p[0].is_f64()),
