@@ -881,6 +881,52 @@ fn storing_what_cannot_be_saved_is_reported_at_the_line_that_stored_it() {
 }
 
 #[test]
+fn lanterns_functions_are_made_on_first_read_and_look_as_if_always_there() {
+    // Each function of a mod's `lantern` table is made the first time a script reads it. A walk
+    // sees every one; one made inside a list that fails stays made; one made in the turn a
+    // function is stored does not pass for that store (the message names line 3, not line 4).
+    let data = "[[event_types]]\nid = \"ping\"\n\n\
+                [[triggers]]\non = \"test:ping\"\nactions = [ { action = \"test:look\" }, { action = \"test:boom\" } ]\n";
+    let lua = "lantern.on('turn_started', function()\n\
+                 local before = rawget(lantern, 'rng')\n\
+                 lantern.storage.bad = print\n\
+                 local stream = lantern.rng('dice')\n\
+                 lantern.log(tostring(before) .. ' ' .. type(rawget(lantern, 'rng')) .. ' ' .. tostring(getmetatable(lantern)))\n\
+                 lantern.emit_event('test:ping', {})\n\
+               end)\n\
+               lantern.register_action('look', function() local _ = lantern.text end)\n\
+               lantern.register_action('boom', function() error('the second action fails') end)\n\
+               lantern.on('test:ping', function()\n\
+                 local names = {}\n\
+                 for k in pairs(lantern) do names[#names + 1] = k end\n\
+                 table.sort(names)\n\
+                 lantern.log(type(rawget(lantern, 'text')), table.concat(names, ' '))\n\
+               end)";
+    let mods = TestMods::new(&[("data/t.toml", data), ("scripts/main.lua", lua)]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    assert_eq!(
+        said(&mut g),
+        [
+            "[test] nil function lantern",
+            "[test] function\tapply emit_event game log on on_reload register_action register_check rng storage text",
+        ]
+    );
+    let p = problems(&mut g, &world);
+    let stored: Vec<&String> = p
+        .iter()
+        .filter(|m| m.contains("holds a function"))
+        .collect();
+    assert_eq!(stored.len(), 1, "{p:?}");
+    assert!(
+        stored[0].contains("lantern.storage.bad")
+            && stored[0].contains("/test/scripts/main.lua:3:"),
+        "{}",
+        stored[0]
+    );
+}
+
+#[test]
 fn an_argument_of_the_wrong_type_says_what_was_wanted() {
     let mods = TestMods::new(&[(
         "scripts/main.lua",

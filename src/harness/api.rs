@@ -162,6 +162,7 @@ fn run_file_inner(
         log,
         Arc::new(AtomicRefCell::new(Vec::new())),
         sandbox::Account::whole(),
+        None,
     )?;
     register(&lua, &env, collector.clone())?;
 

@@ -162,7 +162,5 @@ pub(crate) fn api_docs(rules: &crate::host::Rules) -> mlua::Result<Vec<ApiDoc>> 
         shared: Default::default(),
     };
     cx.shared.borrow_mut().rules = rules.clone();
-    let mut docs = Vec::new();
-    super::api::build(&lua, &cx, Some(&mut docs))?;
-    Ok(docs)
+    super::api::docs(&lua, &cx)
 }

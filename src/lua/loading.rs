@@ -27,20 +27,25 @@ impl LuaRuntime {
         let owner = Owner::of_mod(self.mods.len());
         self.accounts.set_limit(owner, self.limits.memory);
         let cx = api::ModCx {
-            mod_id: id.clone(),
+            mod_id: id.as_str().into(),
             owner,
             shared: self.shared.clone(),
         };
-        let mut docs = Vec::new();
         let read: sandbox::ReadFiles = Arc::new(AtomicRefCell::new(Vec::new()));
         // lantern's own setup, run in Lua: charged to no script's count, and never stopped by a
         // count an earlier script ran past.
         let paused = self.budget.pause();
         let built = (|| -> mlua::Result<(Table, Table)> {
-            // Every mod's table has the same entries: the first mod's are documented.
-            let record = self.docs.is_empty().then_some(&mut docs);
-            let lantern = api::build(&self.lua, &cx, record)?;
-            let log: Function = lantern.raw_get("log")?;
+            let lantern = api::build(&self.lua, &cx)?;
+            // `print` is the mod's `lantern.log`.
+            let log: Function =
+                mlua::FromLua::from_lua(api::made(&self.lua, &cx, &lantern, "log")?, &self.lua)?;
+            // math.random draws from the mod's seeded stream.
+            let stream = format!("lua:{id}:math");
+            let random = super::budget::function(
+                &self.lua,
+                move |_, (a, b): (Option<i64>, Option<i64>)| api::random(&stream, a, b),
+            )?;
             let env = sandbox::environment(
                 &self.lua,
                 &sandbox::ModFiles::new(&id, &m.dir),
@@ -48,16 +53,7 @@ impl LuaRuntime {
                 log,
                 read.clone(),
                 sandbox::Account::new(self.accounts, owner),
-            )?;
-            // math.random draws from the mod's seeded stream.
-            let math: Table = env.raw_get("math")?;
-            let stream = format!("lua:{id}:math");
-            math.raw_set(
-                "random",
-                super::budget::function(
-                    &self.lua,
-                    move |_, (a, b): (Option<i64>, Option<i64>)| api::random(&stream, a, b),
-                )?,
+                Some(random),
             )?;
             // The `lantern` table is journaled as the storage is: a script that puts a new table
             // in place of `lantern.storage` inside a transaction that fails gets its old one back.
@@ -65,9 +61,6 @@ impl LuaRuntime {
             Ok((env, lantern))
         })();
         drop(paused);
-        if self.docs.is_empty() {
-            self.docs = docs;
-        }
         let (env, lantern) = match built {
             Ok(pair) => pair,
             Err(e) => {
@@ -117,9 +110,6 @@ impl LuaRuntime {
             }
             return;
         }
-        // lantern's references to what this mod registers are made while it runs, charged to its
-        // account; keeping room for them now means none has to grow the state when it is full.
-        self.reserve_references();
         self.shared.borrow_mut().loading = true;
         let index = self.mods.len() - 1;
         let result = host::call_mod(
@@ -150,29 +140,6 @@ impl LuaRuntime {
             diags.push(self.error_at(&id, "its scripts/main.lua failed", &e, None));
             self.failed.insert(id.clone());
         }
-    }
-
-    /// Makes room for as many references as one mod may register, charged to lantern. A dropped
-    /// reference leaves its slot free for the next, so only what earlier mods took is made again:
-    /// the full room is made once per state (it costs what 0.15 ms does), not once per mod.
-    fn reserve_references(&mut self) {
-        let _host = self.accounts.charge_to(Owner::HOST);
-        let room = 2 * (api::MOST_HANDLERS + api::MOST_REGISTERED) + 256;
-        let shared = self.shared.borrow();
-        let taken = shared.handlers.len()
-            + shared.actions.len()
-            + shared.checks.len()
-            + shared.on_reload.len();
-        drop(shared);
-        // Each registration holds a reference or two; the rest of a mod's load holds a few more.
-        let used = (2 * taken + 64 * self.mods.len()).saturating_sub(self.refs_used);
-        let free = self.refs_free.saturating_sub(used);
-        self.refs_used += used;
-        if free < room {
-            let refs: Vec<Table> = (0..room - free).map(|_| self.lua.globals()).collect();
-            drop(refs);
-        }
-        self.refs_free = room;
     }
 
     /// How many handlers, actions and checks one mod's scripts registered, for the reload summary.
@@ -274,6 +241,13 @@ impl LuaRuntime {
     /// `lantern check`. Parsing costs what running does not (about 4 MB of Lua a second, and some
     /// 250 bytes of memory per byte of script), so a reload during play leaves it to the runtime.
     pub(crate) fn check_scripts(&self) -> Vec<Diagnostic> {
+        // Read before the shared state is borrowed: the names of lantern's entries come from
+        // its registrations, which read the game's vocabulary there.
+        let names: Vec<_> = self
+            .scripts
+            .iter()
+            .map(|(mod_id, _, _)| self.lantern_names(mod_id))
+            .collect();
         let mut shared = self.shared.borrow_mut();
         shared.make_symbols();
         let shared = &*shared;
@@ -284,29 +258,40 @@ impl LuaRuntime {
         let scripts: Vec<script_check::Script<'_>> = self
             .scripts
             .iter()
-            .filter(|(id, _, _)| !self.failed.contains(id))
-            .map(|(mod_id, file, text)| script_check::Script {
+            .zip(names)
+            .filter(|((id, _, _), _)| !self.failed.contains(id))
+            .map(|((mod_id, file, text), lantern)| script_check::Script {
                 mod_id,
                 file: *file,
                 text,
-                lantern: self.lantern_names(mod_id),
+                lantern,
             })
             .collect();
         script_check::check(&scripts, content, symbols)
     }
 
-    /// The names in a mod's `lantern` table after its scripts ran: lantern's functions and
-    /// whatever the mod put there itself.
+    /// The names in a mod's `lantern` table after its scripts ran: lantern's entries (made or
+    /// not yet) and whatever the mod put there itself.
     fn lantern_names(&self, mod_id: &str) -> std::collections::BTreeSet<String> {
         let Some(m) = self.mods.iter().find(|m| m.id == mod_id) else {
             return Default::default();
         };
-        m.lantern
+        let cx = api::ModCx {
+            mod_id: m.id.as_str().into(),
+            owner: m.owner,
+            shared: self.shared.clone(),
+        };
+        let own = m
+            .lantern
             .pairs::<mlua::Value, mlua::Value>()
             .filter_map(|pair| match pair.ok()?.0 {
                 mlua::Value::String(s) => Some(s.to_str().ok()?.to_string()),
                 _ => None,
-            })
+            });
+        api::names(&self.lua, &cx)
+            .unwrap_or_default()
+            .into_iter()
+            .chain(own)
             .collect()
     }
 

@@ -18,6 +18,7 @@ extern "C-unwind" {
     fn lua_setownerlimit(state: *mut ffi::lua_State, owner: c_int, limit: usize);
     fn lua_ownerused(state: *mut ffi::lua_State, owner: c_int) -> usize;
     fn lua_memfailedslots(state: *mut ffi::lua_State) -> *mut u8;
+    fn lua_hoststack(state: *mut ffi::lua_State, idx: c_int);
 }
 
 /// The last account of a state (`LUA_MAXOWNERS - 1` in lantern's Lua), which mods past it share.
@@ -134,6 +135,45 @@ impl Accounts {
     }
 }
 
+/// Charges the stack mlua keeps its references on (its "ref thread") to the host, whoever runs
+/// when it grows. lantern's references to what a mod registers (a handler, an action) are made
+/// inside that mod's call; charged to the mod, the stack could not grow when the mod is at its
+/// limit, and mlua panics when it cannot make a reference. (lantern used to make room before each
+/// mod loaded by making and dropping references: a fifth of a test game over 200 mods.)
+///
+/// mlua keeps that thread in the registry, the only thread there besides the main one; a state
+/// with none or several is refused, so a change in mlua is caught at the first state made.
+pub(crate) fn host_references(lua: &Lua) -> mlua::Result<()> {
+    // SAFETY: `exec_raw` runs the closure in protected mode on a valid thread with nothing of its
+    // own on the stack; the closure walks the registry with `lua_next` (which allocates nothing),
+    // marks threads, and leaves the stack as it found it.
+    let found = unsafe {
+        lua.exec_raw::<c_int>((), |state| {
+            let mut found = 0;
+            ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_MAINTHREAD);
+            let main = ffi::lua_tothread(state, -1);
+            ffi::lua_pop(state, 1);
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, ffi::LUA_REGISTRYINDEX) != 0 {
+                if ffi::lua_type(state, -1) == ffi::LUA_TTHREAD
+                    && ffi::lua_tothread(state, -1) != main
+                {
+                    lua_hoststack(state, -1);
+                    found += 1;
+                }
+                ffi::lua_pop(state, 1);
+            }
+            ffi::lua_pushinteger(state, found.into());
+        })?
+    };
+    if found != 1 {
+        return Err(mlua::Error::runtime(format!(
+            "lantern expects mlua to keep one thread of references in the registry, and it keeps {found}"
+        )));
+    }
+    Ok(())
+}
+
 /// Allocations go to one owner while this lives; see [`Accounts::charge_to`].
 pub(crate) struct Charging {
     slot: *mut c_int,
@@ -189,6 +229,29 @@ mod tests {
         lua.load("local t = {} for i = 1, 1e5 do t[i] = {} end")
             .exec()
             .unwrap();
+    }
+
+    #[test]
+    fn references_made_for_a_mod_at_its_limit_are_the_hosts() {
+        let lua = Lua::new();
+        host_references(&lua).unwrap();
+        let accounts = Accounts::of(&lua).unwrap();
+        let a = Owner::of_mod(0);
+        accounts.set_limit(a, 64 * 1024);
+        let _a = accounts.charge_to(a);
+        // The mod fills its account; then lantern makes references while the mod is charged:
+        // their stack grows past the mod's whole limit (5,000 slots of 16 bytes), and not into it.
+        lua.load("HOARD = {} for i = 1, 1e6 do HOARD[i] = i end")
+            .exec()
+            .unwrap_err();
+        let before = accounts.used(a);
+        let refs: Vec<mlua::Table> = (0..5000).map(|_| lua.globals()).collect();
+        assert_eq!(refs.len(), 5000);
+        assert!(
+            accounts.used(a) <= before,
+            "{} > {before}",
+            accounts.used(a)
+        );
     }
 
     #[test]

@@ -141,6 +141,9 @@ pub(crate) struct Shared {
     /// another's script), by mod: added to their turn's count, and their storage written, when
     /// the runtime next looks (`LuaRuntime::settle_crossed`).
     pub(crate) crossed: BTreeMap<String, u64>,
+    /// Each mod's `lantern` table by its address, with the mod it belongs to and its account:
+    /// how a function of the table is made for the right mod on first use (`api::build`).
+    pub(crate) lantern_tables: rustc_hash::FxHashMap<usize, (Arc<str>, memory::Owner)>,
 }
 
 impl Shared {
@@ -217,7 +220,6 @@ pub struct LuaRuntime {
     mods: Vec<ModScript>,
     /// Lua files read: to point diagnostics at their lines.
     files: report::ScriptFiles,
-    docs: Vec<api::ApiDoc>,
     /// Problems found outside a game (while loading), to be rendered by the caller.
     pending: Vec<Diagnostic>,
     /// Builds the read-only event views.
@@ -227,9 +229,6 @@ pub struct LuaRuntime {
     /// Mods whose `scripts/main.lua` failed: what they would have registered is unknown, so the
     /// resolver does not report their actions and checks as missing on top of the failure.
     failed: std::collections::BTreeSet<String>,
-    /// Reference slots made free for registrations, and those the mods loaded so far may hold.
-    refs_free: usize,
-    refs_used: usize,
     /// Every script read, by mod: checked without running once the content is known.
     scripts: Vec<(String, FileId, String)>,
     /// The `main.lua` texts to run rather than read (a test game runs what its mod set's load
@@ -260,8 +259,6 @@ impl LuaRuntime {
             views,
             lender: Lender::default(),
             failed: Default::default(),
-            refs_free: 0,
-            refs_used: 0,
             scripts: Vec::new(),
             known_scripts: None,
             journals: Vec::new(),
@@ -273,7 +270,6 @@ impl LuaRuntime {
             limits,
             mods: Vec::new(),
             files: report::ScriptFiles::default(),
-            docs: Vec::new(),
             pending: if budget::patched_lua() {
                 Vec::new()
             } else {

@@ -37,6 +37,7 @@ impl LuaPolicy {
             log,
             Default::default(),
             sandbox::Account::whole(),
+            None,
         )
         .map_err(err)?;
         budget.reset(&lua);

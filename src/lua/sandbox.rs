@@ -43,15 +43,13 @@ const PLAIN: &[&str] = &[
 /// Libraries copied table by table into every mod's environment.
 const LIBRARIES: &[&str] = &["string", "table", "math", "utf8", "coroutine"];
 
-/// The registry key of the `setmetatable` every environment gets.
-const SETMETATABLE: &str = "lantern.setmetatable";
-
 /// A new Lua state with only the safe libraries loaded and the string metatable locked.
 pub(crate) fn new_state() -> mlua::Result<Lua> {
     let lua = Lua::new_with(
         StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::MATH,
         LuaOptions::default(),
     )?;
+    super::memory::host_references(&lua)?;
     let setmetatable: Function = lua
         .load(
             r#"
@@ -70,36 +68,78 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
         )
         .set_name("=lantern")
         .eval()?;
-    lua.set_named_registry_value(SETMETATABLE, setmetatable)?;
-    lua.set_named_registry_value(MAKE_ENVIRONMENT, environment_maker(&lua)?)?;
+    let refuse_seed = super::budget::function(&lua, |_, ()| -> mlua::Result<()> {
+        Err(mlua::Error::runtime(
+            "math.randomseed is not available: math.random draws from the run's seeded stream",
+        ))
+    })?;
+    let maker = environment_maker(&lua, setmetatable, refuse_seed)?;
+    lua.set_named_registry_value(MAKE_ENVIRONMENT, maker)?;
     Ok(lua)
 }
 
-/// The registry key of the function that makes a new environment's plain functions and copied
-/// libraries.
+/// The registry key of the function that fills a new environment.
 const MAKE_ENVIRONMENT: &str = "lantern.make_environment";
 
-/// A Lua function returning a new table of the plain functions ([`PLAIN`]) and a copy of each
-/// library ([`LIBRARIES`]), read from the globals when it is called. Made in Lua: copying the
-/// libraries through the Rust API cost 50 µs a mod, a fresh test game over 200 mods 10 ms.
-fn environment_maker(lua: &Lua) -> mlua::Result<Function> {
+/// A Lua function that fills a new environment: the plain functions ([`PLAIN`]), a copy of each
+/// library ([`LIBRARIES`], without `string.dump`, with lantern's `math.randomseed` and the mod's
+/// `math.random`), and the functions made for the mod. Made once per state, in Lua, with every
+/// library's keys written out, so each table is made at its size: a copy grown key by key, and
+/// each field set through the Rust API, cost a test game over 200 mods a fifth of its time.
+fn environment_maker(
+    lua: &Lua,
+    setmetatable: Function,
+    refuse_seed: Function,
+) -> mlua::Result<Function> {
+    let globals = lua.globals();
+    let mut libraries = Vec::new();
+    for name in LIBRARIES {
+        let library: Table = globals.raw_get(*name)?;
+        let mut keys: Vec<String> = library
+            .pairs::<String, Value>()
+            .map(|pair| pair.map(|(k, _)| k))
+            .collect::<mlua::Result<_>>()?;
+        keys.retain(|k| !(*name == "string" && k == "dump"));
+        keys.retain(|k| !(*name == "math" && (k == "random" || k == "randomseed")));
+        keys.sort();
+        let mut fields: Vec<String> = keys
+            .iter()
+            .map(|k| format!("[{k:?}] = {name}[{k:?}]"))
+            .collect();
+        if *name == "math" {
+            fields.push("random = random or math.random".into());
+            fields.push("randomseed = randomseed".into());
+        }
+        libraries.push(format!("env.{name} = {{ {} }}", fields.join(", ")));
+    }
     let plain: Vec<String> = PLAIN
         .iter()
-        .map(|n| format!("{n} = rawget(g, \"{n}\")"))
-        .collect();
-    let libraries: Vec<String> = LIBRARIES
-        .iter()
-        .map(|n| format!("{n} = copy(rawget(g, \"{n}\"))"))
+        .map(|n| format!("env.{n} = rawget(g, {n:?})"))
         .collect();
     let source = format!(
-        "local g, next, rawget = _G, next, rawget\n\
-         local function copy(t) local c = {{}} for k, v in next, t do c[k] = v end return c end\n\
-         return function() return {{ {}, {} }} end",
-        plain.join(", "),
-        libraries.join(", ")
+        "local g, rawget, setmetatable, randomseed = _G, rawget, ...\n\
+         local {libs} = {libs_from}\n\
+         return function(env, lantern, print, collectgarbage, load, require, random)\n\
+         {plain}\n{libraries}\n\
+         env.setmetatable, env.collectgarbage, env.print = setmetatable, collectgarbage, print\n\
+         env.lantern, env._G, env.load, env.require = lantern, env, load, require\n\
+         end",
+        libs = LIBRARIES.join(", "),
+        libs_from = LIBRARIES
+            .iter()
+            .map(|n| format!("rawget(g, {n:?})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        plain = plain.join("\n"),
+        libraries = libraries.join("\n"),
     );
-    lua.load(source).set_name("=lantern").eval()
+    lua.load(source)
+        .set_name("=lantern")
+        .call((setmetatable, refuse_seed))
 }
+
+/// How many fields an environment gets: the plain functions, the libraries, and the rest.
+const ENVIRONMENT_FIELDS: usize = PLAIN.len() + LIBRARIES.len() + 7;
 
 /// The longest module name `require` takes, in bytes.
 const LONGEST_MODULE: usize = 255;
@@ -176,7 +216,8 @@ impl Account {
     }
 }
 
-/// Builds a mod's environment. `lantern` is the mod's API table; `print` goes to `log`.
+/// Builds a mod's environment. `lantern` is the mod's API table; `print` goes to `log`;
+/// `math.random` is `random` when given (a mod's seeded stream), else Lua's own (a test file's).
 pub(crate) fn environment(
     lua: &Lua,
     files: &ModFiles,
@@ -184,40 +225,26 @@ pub(crate) fn environment(
     log: Function,
     read: ReadFiles,
     account: Account,
+    random: Option<Function>,
 ) -> mlua::Result<Table> {
-    let env: Table = lua
-        .named_registry_value::<Function>(MAKE_ENVIRONMENT)?
-        .call(())?;
-    env.raw_set(
-        "setmetatable",
-        lua.named_registry_value::<Function>(SETMETATABLE)?,
-    )?;
-    let string: Table = env.raw_get("string")?;
-    string.raw_set("dump", Value::Nil)?;
-    let math: Table = env.raw_get("math")?;
-    math.raw_set(
-        "randomseed",
-        super::budget::function(lua, |_, ()| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(
-                "math.randomseed is not available: math.random draws from the run's seeded stream",
-            ))
-        })?,
-    )?;
-
-    env.raw_set(
-        "collectgarbage",
+    let env = lua.create_table_with_capacity(0, ENVIRONMENT_FIELDS)?;
+    let collectgarbage =
         super::budget::function(lua, move |lua, opt: Option<String>| match opt.as_deref() {
             None | Some("count") => Ok(account.used(lua) as f64 / 1024.0),
             Some(other) => Err(mlua::Error::runtime(format!(
                 "collectgarbage(\"{other}\") is not available to mods; only \"count\" is"
             ))),
-        })?,
-    )?;
-    env.raw_set("print", log)?;
-    env.raw_set("lantern", lantern)?;
-    env.raw_set("_G", env.clone())?;
-    env.raw_set("load", load_function(lua, env.clone())?)?;
-    env.raw_set("require", require_function(lua, files, env.clone(), read)?)?;
+        })?;
+    lua.named_registry_value::<Function>(MAKE_ENVIRONMENT)?
+        .call::<()>((
+            &env,
+            lantern,
+            log,
+            collectgarbage,
+            load_function(lua, env.clone())?,
+            require_function(lua, files, env.clone(), read)?,
+            random,
+        ))?;
     Ok(env)
 }
 

@@ -57,7 +57,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 for (k, v) in args {
                     args_table.raw_set(k.as_str(), crate::lua::bridge::to_lua(lua, v)?)?;
                 }
-                if by == c.mod_id {
+                if *by == *c.mod_id {
                     return func.call::<()>((ctx, args_table));
                 }
                 // Another mod's: its code runs charged to that mod, and a failure is named as its.

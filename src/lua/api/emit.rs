@@ -84,12 +84,13 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         },
     )?;
     // The fast path finds the mod's id and cause in its upvalues 2 and 3.
-    let lua = api.lua();
-    let (mod_id, cause) = (
-        lua.create_string(&cx.mod_id)?,
-        lua.create_string(format!("lua:{}", cx.mod_id))?,
-    );
-    api.speed_up("emit_event", emit_event, (mod_id, cause))?;
+    let mod_id = cx.mod_id.clone();
+    api.speed_up("emit_event", emit_event, move |lua| {
+        Ok((
+            lua.create_string(mod_id.as_bytes())?,
+            lua.create_string(format!("lua:{mod_id}"))?,
+        ))
+    })?;
     Ok(())
 }
 

@@ -29,7 +29,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         move |_, func: Function| {
             while_loading(&c, "lantern.on_reload")?;
             within(&c, "lantern.on_reload", "actions, checks and on_reload handlers", MOST_REGISTERED, registered_by)?;
-            c.shared.borrow_mut().on_reload.push((c.mod_id.clone(), func));
+            c.shared.borrow_mut().on_reload.push((c.mod_id.to_string(), func));
             Ok(())
         },
     )?;

@@ -202,15 +202,16 @@ fn shared_meta(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Table> {
 }
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
-    let lua = api.lua();
-    // Each mod's own empty table (a `rawset` into it reaches no other mod's), over the shared
-    // metatable.
-    let game = lua.create_table()?;
-    game.set_metatable(Some(shared_meta(lua, cx)?))?;
     api.field(
         "game",
         "lantern.Game",
         "A read-only view of the running game: `player` and `enemies` (creature handles), `inventory`, `quests` (`{[id] = {count, done}}`), `turn`, `seed`, `in_combat`, `deck` (the personal deck's card IDs), `hazard` (the hazard being played, or nil: `{hazard, round, route, focus, dice = {{face, state}}, meters, hand, enchanted}`, a face being a colour or `\"x\"`; change a die with the action `set_die`), and the fields the hosting game adds (`Vocabulary::game_field`, listed on `lantern.Game`). Every access reads the current state.",
-        game,
+        // Each mod's own empty table (a `rawset` into it reaches no other mod's), over the
+        // shared metatable.
+        |lua| {
+            let game = lua.create_table()?;
+            game.set_metatable(Some(shared_meta(lua, cx)?))?;
+            Ok(game)
+        },
     )
 }

@@ -25,13 +25,14 @@ struct Printed {
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
-    let printed = Arc::new(AtomicRefCell::new(Printed::default()));
-    api.function(
+    api.function_with(
         "log",
         &[("...", "any")],
         None,
         "Writes a message attributed to this mod (`[rats] ...`) to the play session or the test report. `print` does the same. A mod may write 64 KiB in a turn; past that, one line says so and the rest is left out.",
-        move |lua, args: Variadic<mlua::Value>| {
+        |_| {
+        let printed = Arc::new(AtomicRefCell::new(Printed::default()));
+        Ok(move |lua: &mlua::Lua, args: Variadic<mlua::Value>| {
             let turn = with_game(|g| g.state().turn).ok();
             let mut p = *printed.borrow();
             if p.turn != turn {
@@ -80,6 +81,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 c.shared.borrow_mut().messages.push(line);
             }
             Ok(())
+        })
         },
     )
 }

@@ -45,12 +45,32 @@ fn room_for(mod_id: &str, stream: &str) -> mlua::Result<()> {
 }
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
-    // One pair of methods per mod, shared by its handles: a handle is a plain table (its name),
-    // so `lantern.rng(name)` in a handler leaves no garbage with a finalizer behind (mlua's
-    // functions have one, and Lua's collector frees those a cycle late).
-    let lua = api.lua();
+    let c = cx.clone();
+    api.function_with(
+        "rng",
+        &[("name", "string")],
+        Some("lantern.Rng"),
+        "A named random stream of this mod (`lua:<mod>:<name>`), seeded from the run seed: the same seed and commands draw the same numbers in every process. `rng:int(a, b)` draws an integer in [a, b]; `rng:float()` one in [0, 1).",
+        |lua| {
+            let meta = handle_meta(lua, &c.mod_id)?;
+            Ok(move |lua: &mlua::Lua, name: String| {
+                let stream = format!("lua:{}:{}", c.mod_id, checked_name(&name)?);
+                let t = lua.create_table_with_capacity(0, 1)?;
+                t.raw_set("name", stream)?;
+                t.set_metatable(Some(meta.clone()))?;
+                Ok(t)
+            })
+        },
+    )
+}
+
+/// The metatable of a mod's stream handles: one pair of methods per mod, shared by its handles.
+/// A handle is a plain table (its name), so `lantern.rng(name)` in a handler leaves no garbage
+/// with a finalizer behind (mlua's functions have one, and Lua's collector frees those a cycle
+/// late).
+fn handle_meta(lua: &mlua::Lua, mod_id: &str) -> mlua::Result<mlua::Table> {
     let methods = lua.create_table()?;
-    let m = cx.mod_id.clone();
+    let m = mod_id.to_string();
     methods.raw_set(
         "int",
         crate::lua::budget::function(lua, move |_, (this, a, b): (mlua::Table, i64, i64)| {
@@ -59,7 +79,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             random(&stream, Some(a), Some(b))
         })?,
     )?;
-    let m = cx.mod_id.clone();
+    let m = mod_id.to_string();
     methods.raw_set(
         "float",
         crate::lua::budget::function(lua, move |_, this: mlua::Table| {
@@ -71,20 +91,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let meta = lua.create_table()?;
     meta.raw_set("__index", methods)?;
     meta.raw_set("__metatable", false)?;
-    let c = cx.clone();
-    api.function(
-        "rng",
-        &[("name", "string")],
-        Some("lantern.Rng"),
-        "A named random stream of this mod (`lua:<mod>:<name>`), seeded from the run seed: the same seed and commands draw the same numbers in every process. `rng:int(a, b)` draws an integer in [a, b]; `rng:float()` one in [0, 1).",
-        move |lua, name: String| {
-            let stream = format!("lua:{}:{}", c.mod_id, checked_name(&name)?);
-            let t = lua.create_table_with_capacity(0, 1)?;
-            t.raw_set("name", stream)?;
-            t.set_metatable(Some(meta.clone()))?;
-            Ok(t)
-        },
-    )
+    Ok(meta)
 }
 
 /// A stream's name as a script gives it, if it is not too long.

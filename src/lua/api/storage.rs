@@ -6,11 +6,10 @@
 use super::{Api, ModCx};
 
 pub(super) fn register(api: &mut Api, _cx: &ModCx) -> mlua::Result<()> {
-    let table = api.lua().create_table()?;
     api.field(
         "storage",
         "table",
         "This mod's own table of plain data (strings, numbers, booleans and tables of them), saved with the game and kept across reloads. A function or other value that cannot be saved is an error at the end of the turn, and the storage keeps its last good state.",
-        table,
+        |lua| lua.create_table(),
     )
 }

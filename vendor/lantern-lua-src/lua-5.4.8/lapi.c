@@ -1010,6 +1010,24 @@ LUA_API void lua_rawset (lua_State *L, int idx) {
 }
 
 
+/*
+** lantern: 'lua_rawset' that does not tell the journal of a journaled
+** table: for what the host puts in such a table itself (nothing to roll
+** back, no write a save must follow, no store a script made).
+*/
+LUA_API void lua_rawsetquiet (lua_State *L, int idx) {
+  Table *t;
+  lua_lock(L);
+  api_checknelems(L, 2);
+  t = gettable(L, idx);
+  luaH_setquiet(L, t, s2v(L->top.p - 2), s2v(L->top.p - 1));
+  invalidateTMcache(t);
+  luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));
+  L->top.p -= 2;
+  lua_unlock(L);
+}
+
+
 LUA_API void lua_rawsetp (lua_State *L, int idx, const void *p) {
   TValue k;
   setpvalue(&k, cast_voidp(p));
@@ -1478,6 +1496,19 @@ LUA_API int lua_memfailed (lua_State *L, int owner, int forget) {
 */
 LUA_API unsigned char *lua_memfailedslots (lua_State *L) {
   return G(L)->memfailed;
+}
+
+
+/*
+** lantern: marks the thread at 'idx' as the host's: its stack, when it
+** grows, is charged to owner 0 whoever runs (a thread the host
+** keeps references on grows while a script's call makes one, and must not
+** fail because that script is at its limit).
+*/
+LUA_API void lua_hoststack (lua_State *L, int idx) {
+  lua_State *t = lua_tothread(L, idx);
+  if (t != NULL)
+    t->hoststack = 1;
 }
 
 

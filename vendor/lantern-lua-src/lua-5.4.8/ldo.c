@@ -221,11 +221,18 @@ int luaD_reallocstack (lua_State *L, int newsize, int raiseerror) {
   int i;
   StkId newstack;
   int oldgcstop = G(L)->gcstopem;
+  int owner = 0;  /* lantern */
   lua_assert(newsize <= LUAI_MAXSTACK || newsize == ERRORSTACKSIZE);
   relstack(L);  /* change pointers to offsets */
   G(L)->gcstopem = 1;  /* stop emergency collection */
+  if (L->hoststack) {  /* lantern: charged to the host, whoever runs now */
+    owner = G(L)->owner;
+    G(L)->owner = 0;
+  }
   newstack = luaM_reallocvector(L, L->stack.p, oldsize + EXTRA_STACK,
                                    newsize + EXTRA_STACK, StackValue);
+  if (L->hoststack)  /* lantern */
+    G(L)->owner = owner;
   G(L)->gcstopem = oldgcstop;  /* restore emergency collection */
   if (l_unlikely(newstack == NULL)) {  /* reallocation failed? */
     correctstack(L);  /* change offsets back to pointers */

@@ -268,6 +268,7 @@ static void preinit_thread (lua_State *L, global_State *g) {
   L->hookmask = 0;
   L->basehookcount = 0;
   L->allowhook = 1;
+  L->hoststack = 0;  /* lantern */
   resethookcount(L);
   L->openupval = NULL;
   L->status = LUA_OK;

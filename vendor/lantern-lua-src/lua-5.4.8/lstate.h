@@ -353,6 +353,7 @@ struct lua_State {
   lu_byte status;
   lu_byte allowhook;
   unsigned short nci;  /* number of items in 'ci' list */
+  lu_byte hoststack;  /* lantern: its stack is the host's (see 'lua_hoststack') */
   unsigned int id;  /* lantern: see 'luaE_newid' */
   StkIdRel top;  /* first free slot in the stack */
   global_State *l_G;

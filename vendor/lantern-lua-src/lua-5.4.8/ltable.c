@@ -891,6 +891,20 @@ void luaH_set (lua_State *L, Table *t, const TValue *key, TValue *value) {
 }
 
 
+/*
+** lantern: 'luaH_set' without telling the journal of a journaled table
+** (see 'lua_rawsetquiet'). The same care as 'luaH_set'.
+*/
+void luaH_setquiet (lua_State *L, Table *t, const TValue *key,
+                    TValue *value) {
+  const TValue *slot = luaH_get(t, key);
+  if (isabstkey(slot))
+    luaH_newkey(L, t, key, value);
+  else
+    setobj2t(L, cast(TValue *, slot), value);
+}
+
+
 void luaH_setint (lua_State *L, Table *t, lua_Integer key, TValue *value) {
   const TValue *p = luaH_getint(t, key);
   if (l_unlikely(isjournaled(t))) {  /* lantern */

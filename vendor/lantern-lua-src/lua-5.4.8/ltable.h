@@ -49,6 +49,8 @@ LUAI_FUNC Table *luaH_new (lua_State *L);
 LUAI_FUNC void luaH_journal (lua_State *L, Table *t, const TValue *key,
                              const TValue *slot, const TValue *v);  /* lantern */
 LUAI_FUNC void luaH_journalflag (lua_State *L, Table *t, int depth);  /* lantern */
+LUAI_FUNC void luaH_setquiet (lua_State *L, Table *t, const TValue *key,
+                               TValue *value);  /* lantern */
 LUAI_FUNC void luaH_resize (lua_State *L, Table *t, unsigned int nasize,
                                                     unsigned int nhsize);
 LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, unsigned int nasize);

@@ -521,6 +521,12 @@ LUA_API void (lua_setownerlimit) (lua_State *L, int owner, size_t limit);
 LUA_API size_t (lua_ownerused) (lua_State *L, int owner);
 LUA_API int (lua_memfailed) (lua_State *L, int owner, int forget);
 LUA_API unsigned char *(lua_memfailedslots) (lua_State *L);
+/* the stack of the thread at 'idx' is charged to the host whoever runs
+   when it grows: a thread the host keeps its own values on */
+LUA_API void (lua_hoststack) (lua_State *L, int idx);
+/* 'lua_rawset' that does not tell a journaled table's journal: for what
+   the host puts in such a table itself */
+LUA_API void (lua_rawsetquiet) (lua_State *L, int idx);
 
 /*
 ** lantern: a number for a value that is the same in every process that
