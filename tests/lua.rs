@@ -100,6 +100,41 @@ fn one_mod_cannot_change_the_string_library_another_mod_sees() {
 }
 
 #[test]
+fn every_mod_gets_whole_copies_of_the_libraries() {
+    // Each library is a copy of the whole table (less `string.dump`), which a mod may change
+    // without another mod seeing it.
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "local counts = {}\n\
+         for _, lib in ipairs({ 'string', 'table', 'math', 'utf8', 'coroutine' }) do\n\
+           local n = 0\n\
+           for _ in pairs(_G[lib]) do n = n + 1 end\n\
+           counts[#counts + 1] = lib .. '=' .. n\n\
+         end\n\
+         math.floor, table.insert = nil, nil\n\
+         lantern.on('turn_started', function() lantern.log(table.concat(counts, ' '), string.dump, math.floor, math.pi) end)",
+    )]);
+    other_mod(
+        &mods,
+        "lantern.on('turn_started', function() lantern.log(math.floor(2.5), type(table.insert), #utf8.char(228)) end)",
+    );
+    let (mut g, _w) = mods.game(1);
+    turn(&mut g);
+    let log = said(&mut g);
+    assert!(
+        log.contains(
+            &"[test] string=16 table=7 math=35 utf8=6 coroutine=8\tnil\tnil\t3.141592653589793"
+                .to_string()
+        ),
+        "{log:?}"
+    );
+    assert!(
+        log.contains(&"[other] 2\tfunction\t2".to_string()),
+        "{log:?}"
+    );
+}
+
+#[test]
 fn one_mod_cannot_change_the_game_view_another_mod_sees() {
     // The view's metatable is one per state; each mod's `lantern.game` is its own table over it.
     let mods = TestMods::new(&[(

@@ -83,59 +83,53 @@ const MAKE_ENVIRONMENT: &str = "lantern.make_environment";
 
 /// A Lua function that fills a new environment: the plain functions ([`PLAIN`]), a copy of each
 /// library ([`LIBRARIES`], without `string.dump`, with lantern's `math.randomseed` and the mod's
-/// `math.random`), and the functions made for the mod. Made once per state, in Lua, with every
-/// library's keys written out, so each table is made at its size: a copy grown key by key, and
-/// each field set through the Rust API, cost a test game over 200 mods a fifth of its time.
+/// `math.random`), and the functions made for the mod. Made once per state, in Lua; each library
+/// is copied whole by lantern's Lua (`lua_clonetable`): copied key by key, with each field set
+/// through the Rust API, the environments were a fifth of a test game over 200 mods.
 fn environment_maker(
     lua: &Lua,
     setmetatable: Function,
     refuse_seed: Function,
 ) -> mlua::Result<Function> {
-    let globals = lua.globals();
-    let mut libraries = Vec::new();
-    for name in LIBRARIES {
-        let library: Table = globals.raw_get(*name)?;
-        let mut keys: Vec<String> = library
-            .pairs::<String, Value>()
-            .map(|pair| pair.map(|(k, _)| k))
-            .collect::<mlua::Result<_>>()?;
-        keys.retain(|k| !(*name == "string" && k == "dump"));
-        keys.retain(|k| !(*name == "math" && (k == "random" || k == "randomseed")));
-        keys.sort();
-        let mut fields: Vec<String> = keys
-            .iter()
-            .map(|k| format!("[{k:?}] = {name}[{k:?}]"))
-            .collect();
-        if *name == "math" {
-            fields.push("random = random or math.random".into());
-            fields.push("randomseed = randomseed".into());
-        }
-        libraries.push(format!("env.{name} = {{ {} }}", fields.join(", ")));
+    extern "C-unwind" {
+        fn lua_clonetable(state: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
     }
+    /// `clone(t)`: a copy of the table `t` (a library: lantern's own call, never a script's).
+    unsafe extern "C-unwind" fn clone(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+        // SAFETY: called by Lua with its arguments on the stack; this frame owns nothing, so
+        // an error raised by the copy (memory) leaves nothing undropped.
+        unsafe {
+            mlua::ffi::luaL_checktype(state, 1, mlua::ffi::LUA_TTABLE);
+            lua_clonetable(state, 1);
+        }
+        1
+    }
+    // SAFETY: `clone` follows the rules of a C function called by Lua (see above).
+    let clone = unsafe { lua.create_c_function(clone)? };
     let plain: Vec<String> = PLAIN
         .iter()
         .map(|n| format!("env.{n} = rawget(g, {n:?})"))
         .collect();
+    let libraries: Vec<String> = LIBRARIES
+        .iter()
+        .map(|n| format!("env.{n} = clone(rawget(g, {n:?}))"))
+        .collect();
     let source = format!(
-        "local g, rawget, setmetatable, randomseed = _G, rawget, ...\n\
-         local {libs} = {libs_from}\n\
+        "local g, rawget, clone, setmetatable, randomseed = _G, rawget, ...\n\
          return function(env, lantern, print, collectgarbage, load, require, random)\n\
          {plain}\n{libraries}\n\
+         env.string.dump = nil\n\
+         env.math.randomseed = randomseed\n\
+         if random then env.math.random = random end\n\
          env.setmetatable, env.collectgarbage, env.print = setmetatable, collectgarbage, print\n\
          env.lantern, env._G, env.load, env.require = lantern, env, load, require\n\
          end",
-        libs = LIBRARIES.join(", "),
-        libs_from = LIBRARIES
-            .iter()
-            .map(|n| format!("rawget(g, {n:?})"))
-            .collect::<Vec<_>>()
-            .join(", "),
         plain = plain.join("\n"),
         libraries = libraries.join("\n"),
     );
     lua.load(source)
         .set_name("=lantern")
-        .call((setmetatable, refuse_seed))
+        .call((clone, setmetatable, refuse_seed))
 }
 
 /// How many fields an environment gets: the plain functions, the libraries, and the rest.

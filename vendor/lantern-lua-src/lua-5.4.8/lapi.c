@@ -772,6 +772,24 @@ LUA_API void lua_createtable (lua_State *L, int narray, int nrec) {
 }
 
 
+/*
+** lantern: pushes a new table with what the table at 'idx' holds (not its
+** metatable), copied part by part: a copy of a library for each script's
+** environment, without a rehash per key.
+*/
+LUA_API void lua_clonetable (lua_State *L, int idx) {
+  Table *from, *t;
+  lua_lock(L);
+  from = gettable(L, idx);
+  t = luaH_new(L);
+  sethvalue2s(L, L->top.p, t);
+  api_incr_top(L);
+  luaH_copy(L, t, from);
+  luaC_checkGC(L);
+  lua_unlock(L);
+}
+
+
 LUA_API int lua_getmetatable (lua_State *L, int objindex) {
   const TValue *obj;
   Table *mt;

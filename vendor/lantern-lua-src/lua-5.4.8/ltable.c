@@ -892,6 +892,27 @@ void luaH_set (lua_State *L, Table *t, const TValue *key, TValue *value) {
 
 
 /*
+** lantern: fills the new, empty table 't' with what 'from' holds (not its
+** metatable): parts of the same sizes, copied as they are (a node's 'next'
+** is relative, so the hash part copies whole). 't' must be anchored: the
+** parts are allocated here.
+*/
+void luaH_copy (lua_State *L, Table *t, const Table *from) {
+  unsigned int asize = luaH_realasize(from);
+  unsigned int i;
+  luaH_resize(L, t, asize, isdummy(from) ? 0 : sizenode(from));
+  for (i = 0; i < asize; i++)
+    setobj2t(L, &t->array[i], &from->array[i]);
+  if (!isdummy(from)) {
+    memcpy(t->node, from->node, sizenode(from) * sizeof(Node));
+    t->lastfree = gnode(t, from->lastfree - from->node);
+  }
+  if (isblack(t))  /* a collection ran while the parts were allocated? */
+    luaC_barrierback_(L, obj2gco(t));
+}
+
+
+/*
 ** lantern: 'luaH_set' without telling the journal of a journaled table
 ** (see 'lua_rawsetquiet'). The same care as 'luaH_set'.
 */

@@ -51,6 +51,7 @@ LUAI_FUNC void luaH_journal (lua_State *L, Table *t, const TValue *key,
 LUAI_FUNC void luaH_journalflag (lua_State *L, Table *t, int depth);  /* lantern */
 LUAI_FUNC void luaH_setquiet (lua_State *L, Table *t, const TValue *key,
                                TValue *value);  /* lantern */
+LUAI_FUNC void luaH_copy (lua_State *L, Table *t, const Table *from);  /* lantern */
 LUAI_FUNC void luaH_resize (lua_State *L, Table *t, unsigned int nasize,
                                                     unsigned int nhsize);
 LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, unsigned int nasize);

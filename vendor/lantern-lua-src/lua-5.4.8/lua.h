@@ -527,6 +527,9 @@ LUA_API void (lua_hoststack) (lua_State *L, int idx);
 /* 'lua_rawset' that does not tell a journaled table's journal: for what
    the host puts in such a table itself */
 LUA_API void (lua_rawsetquiet) (lua_State *L, int idx);
+/* pushes a copy of the table at 'idx' (its keys and values, not its
+   metatable) */
+LUA_API void (lua_clonetable) (lua_State *L, int idx);
 
 /*
 ** lantern: a number for a value that is the same in every process that
