@@ -926,7 +926,7 @@ fn lanterns_functions_are_made_on_first_read_and_look_as_if_always_there() {
                  local before = rawget(lantern, 'rng')\n\
                  lantern.storage.bad = print\n\
                  local stream = lantern.rng('dice')\n\
-                 lantern.log(tostring(before) .. ' ' .. type(rawget(lantern, 'rng')) .. ' ' .. tostring(getmetatable(lantern)))\n\
+                 lantern.log(tostring(before) .. ' ' .. type(rawget(lantern, 'rng')) .. ' ' .. tostring(getmetatable(lantern)), select(2, pcall(setmetatable, lantern, {})), lantern.nothing)\n\
                  lantern.emit_event('test:ping', {})\n\
                end)\n\
                lantern.register_action('look', function() local _ = lantern.text end)\n\
@@ -943,7 +943,7 @@ fn lanterns_functions_are_made_on_first_read_and_look_as_if_always_there() {
     assert_eq!(
         said(&mut g),
         [
-            "[test] nil function lantern",
+            "[test] nil function lantern\tsetmetatable: the metatable of this table is protected (it is lantern's)\tnil",
             "[test] function\tapply emit_event game log on on_reload register_action register_check rng storage text",
         ]
     );

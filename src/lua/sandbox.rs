@@ -57,10 +57,16 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
         local lib = string
         mt.__index = setmetatable({}, { __index = lib, __newindex = function() error("the string library is read-only", 2) end, __metatable = false })
         mt.__metatable = false
-        local raw_setmetatable, rawget, type, error = setmetatable, rawget, type, error
+        local raw_setmetatable, getmetatable, rawget, type, error = setmetatable, getmetatable, rawget, type, error
         return function(t, mt)
           if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
             error("setmetatable: `__gc` finalizers are not available to mods (they would run whenever the collector decides, inside another mod's call)", 2)
+          end
+          if type(t) == "table" then
+            local protected = getmetatable(t)
+            if protected ~= nil and type(protected) ~= "table" then
+              error("setmetatable: the metatable of this table is protected" .. (type(protected) == "string" and " (it is " .. protected .. "'s)" or ""), 2)
+            end
           end
           return raw_setmetatable(t, mt)
         end

@@ -339,6 +339,9 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
         }
     };
     let cx_index = cx_of.clone();
+    // The names lantern has, found once: a script that reads a name lantern does not have (a
+    // feature test, `if lantern.x then`, in a handler) costs a lookup, not a pass.
+    let known: std::sync::OnceLock<rustc_hash::FxHashSet<String>> = std::sync::OnceLock::new();
     meta.raw_set(
         "__index",
         crate::lua::budget::function(lua, move |lua, (table, key): (Table, mlua::Value)| {
@@ -348,6 +351,12 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
             let (Some(cx), Ok(key)) = (cx_index(&table)?, key.to_str()) else {
                 return Ok(mlua::Value::Nil);
             };
+            if known.get().is_none() {
+                let _ = known.set(names(lua, &cx)?.into_iter().collect());
+            }
+            if !known.get().is_some_and(|k| k.contains(&*key)) {
+                return Ok(mlua::Value::Nil);
+            }
             made(lua, &cx, &table, &key)
         })?,
     )?;
