@@ -82,16 +82,21 @@ fn other_mod(mods: &TestMods, script: &str) {
     std::fs::write(other.join("scripts/main.lua"), script).unwrap();
 }
 
-#[test]
-fn one_mod_cannot_change_the_string_library_another_mod_sees() {
-    let mods = TestMods::new(&[("scripts/main.lua", "string.upper = function() return 'hacked' end\nlantern.on('turn_started', function() lantern.log(('a'):upper()) end)")]);
-    other_mod(
-        &mods,
-        "lantern.on('turn_started', function() lantern.log(string.upper('a'), ('b'):upper()) end)",
-    );
+/// What mods `test` (its `main.lua` being `mine`) and `other` (`theirs`) log in one turn.
+fn two_mods_say(mine: &str, theirs: &str) -> Vec<String> {
+    let mods = TestMods::new(&[("scripts/main.lua", mine)]);
+    other_mod(&mods, theirs);
     let (mut g, _w) = mods.game(1);
     turn(&mut g);
-    let log = said(&mut g);
+    said(&mut g)
+}
+
+#[test]
+fn one_mod_cannot_change_the_string_library_another_mod_sees() {
+    let log = two_mods_say(
+        "string.upper = function() return 'hacked' end\nlantern.on('turn_started', function() lantern.log(('a'):upper()) end)",
+        "lantern.on('turn_started', function() lantern.log(string.upper('a'), ('b'):upper()) end)",
+    );
     assert!(log.contains(&"[other] A\tB".to_string()), "{log:?}");
     assert!(
         log.contains(&"[test] A".to_string()),
@@ -103,8 +108,7 @@ fn one_mod_cannot_change_the_string_library_another_mod_sees() {
 fn every_mod_gets_whole_copies_of_the_libraries() {
     // Each library is a copy of the whole table (less `string.dump`), which a mod may change
     // without another mod seeing it.
-    let mods = TestMods::new(&[(
-        "scripts/main.lua",
+    let log = two_mods_say(
         "local counts = {}\n\
          for _, lib in ipairs({ 'string', 'table', 'math', 'utf8', 'coroutine' }) do\n\
            local n = 0\n\
@@ -113,14 +117,8 @@ fn every_mod_gets_whole_copies_of_the_libraries() {
          end\n\
          math.floor, table.insert = nil, nil\n\
          lantern.on('turn_started', function() lantern.log(table.concat(counts, ' '), string.dump, math.floor, math.pi) end)",
-    )]);
-    other_mod(
-        &mods,
         "lantern.on('turn_started', function() lantern.log(math.floor(2.5), type(table.insert), #utf8.char(228)) end)",
     );
-    let (mut g, _w) = mods.game(1);
-    turn(&mut g);
-    let log = said(&mut g);
     assert!(
         log.contains(
             &"[test] string=16 table=7 math=35 utf8=6 coroutine=8\tnil\tnil\t3.141592653589793"
@@ -137,20 +135,13 @@ fn every_mod_gets_whole_copies_of_the_libraries() {
 #[test]
 fn one_mod_cannot_change_the_game_view_another_mod_sees() {
     // The view's metatable is one per state; each mod's `lantern.game` is its own table over it.
-    let mods = TestMods::new(&[(
-        "scripts/main.lua",
+    let log = two_mods_say(
         "rawset(lantern.game, 'player', { count = function() return 99 end })\n\
          rawset(lantern.game, 'turn', -1)\n\
          local ok = pcall(setmetatable, lantern.game, {})\n\
          lantern.on('turn_started', function() lantern.log('mine', lantern.game.turn, ok, getmetatable(lantern.game)) end)",
-    )]);
-    other_mod(
-        &mods,
         "lantern.on('turn_started', function() lantern.log('theirs', lantern.game.turn, lantern.game.player:count('core:gold')) end)",
     );
-    let (mut g, _w) = mods.game(1);
-    turn(&mut g);
-    let log = said(&mut g);
     assert!(
         log.contains(&"[test] mine\t-1\tfalse\tlantern.game".to_string()),
         "{log:?}"
@@ -958,6 +949,27 @@ fn lanterns_functions_are_made_on_first_read_and_look_as_if_always_there() {
             && stored[0].contains("/test/scripts/main.lua:3:"),
         "{}",
         stored[0]
+    );
+}
+
+#[test]
+fn replacing_the_metatable_of_lanterns_table_fails_at_the_scripts_line() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function()\n\
+           local keep = 1\n\
+           setmetatable(lantern, { __index = function() return 0 end })\n\
+         end)",
+    )]);
+    let (mut g, world) = mods.game(1);
+    turn(&mut g);
+    let p = problems(&mut g, &world);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("setmetatable: the metatable of this table is protected (it is lantern's)")
+            && p[0].contains("/test/scripts/main.lua:3:"),
+        "{}",
+        p[0]
     );
 }
 

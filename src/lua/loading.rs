@@ -242,11 +242,19 @@ impl LuaRuntime {
     /// 250 bytes of memory per byte of script), so a reload during play leaves it to the runtime.
     pub(crate) fn check_scripts(&self) -> Vec<Diagnostic> {
         // Read before the shared state is borrowed: the names of lantern's entries come from
-        // its registrations, which read the game's vocabulary there.
+        // its registrations, which read the game's vocabulary there. They are every mod's.
+        let api_names = self.mods.first().map_or_else(Vec::new, |m| {
+            let cx = api::ModCx {
+                mod_id: m.id.as_str().into(),
+                owner: m.owner,
+                shared: self.shared.clone(),
+            };
+            api::names(&self.lua, &cx).unwrap_or_default()
+        });
         let names: Vec<_> = self
             .scripts
             .iter()
-            .map(|(mod_id, _, _)| self.lantern_names(mod_id))
+            .map(|(mod_id, _, _)| self.lantern_names(mod_id, &api_names))
             .collect();
         let mut shared = self.shared.borrow_mut();
         shared.make_symbols();
@@ -270,16 +278,11 @@ impl LuaRuntime {
         script_check::check(&scripts, content, symbols)
     }
 
-    /// The names in a mod's `lantern` table after its scripts ran: lantern's entries (made or
-    /// not yet) and whatever the mod put there itself.
-    fn lantern_names(&self, mod_id: &str) -> std::collections::BTreeSet<String> {
+    /// The names in a mod's `lantern` table after its scripts ran: lantern's entries (`api`,
+    /// made or not yet) and whatever the mod put there itself.
+    fn lantern_names(&self, mod_id: &str, api: &[String]) -> std::collections::BTreeSet<String> {
         let Some(m) = self.mods.iter().find(|m| m.id == mod_id) else {
             return Default::default();
-        };
-        let cx = api::ModCx {
-            mod_id: m.id.as_str().into(),
-            owner: m.owner,
-            shared: self.shared.clone(),
         };
         let own = m
             .lantern
@@ -288,11 +291,7 @@ impl LuaRuntime {
                 mlua::Value::String(s) => Some(s.to_str().ok()?.to_string()),
                 _ => None,
             });
-        api::names(&self.lua, &cx)
-            .unwrap_or_default()
-            .into_iter()
-            .chain(own)
-            .collect()
+        api.iter().cloned().chain(own).collect()
     }
 
     /// Messages the scripts logged while loading.
