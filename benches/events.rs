@@ -8,6 +8,9 @@
 //! listens to one of 50 other custom events. With an index, 100,000 triggers should cost about what
 //! 1,000 do, since only the listeners are visited.
 //!
+//! Beside them, when installed, the same work as a plain event bus run by LuaJIT and by stock Lua
+//! (`benches/bus/bus.lua`).
+//!
 //! Run with `cargo bench --bench events`.
 
 use lantern::content::{load, Value};
@@ -217,4 +220,31 @@ fn main() {
         base / large
     );
     println!("100,000 vs 1,000: {:+.1} %", (small / large - 1.0) * 100.0);
+    // The same work as a plain event bus in Lua (benches/bus/bus.lua), when LuaJIT or stock Lua
+    // is installed: each runs the bus five times and the median is reported beside lantern's.
+    for lua in ["luajit", "lua5.4"] {
+        let rates: Vec<f64> = (0..5).filter_map(|_| bus_rate(lua, events)).collect();
+        if rates.is_empty() {
+            println!("{lua:<8}  event bus (benches/bus/bus.lua)  : not installed, skipped");
+            continue;
+        }
+        let rate = median(rates);
+        println!(
+            "{lua:<8}  event bus (benches/bus/bus.lua)  : {:>12.0}  (lantern's time with 1,000 triggers is {:.2}x its)",
+            rate,
+            rate / small
+        );
+    }
+}
+
+/// Events per second of the Lua event bus run by `lua`, or `None` when it cannot be run.
+fn bus_rate(lua: &str, events: usize) -> Option<f64> {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/bus/bus.lua");
+    let out = std::process::Command::new(lua)
+        .arg(script)
+        .arg(events.to_string())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
 }

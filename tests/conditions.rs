@@ -6,6 +6,7 @@
 mod common;
 
 use common::world::TestMods;
+use lantern::content::Value;
 use lantern::game::{ev, Game};
 
 /// A game whose mod has one trigger per condition, each on `turn_started` (which has no target),
@@ -105,4 +106,106 @@ fn a_check_about_a_creature_that_is_not_there_fails_and_its_not_holds() {
         let why = g.why_text(&format!("test:{name}")).unwrap();
         assert!(why.contains("(saw no such creature here)"), "{name}: {why}");
     }
+}
+
+/// Top-level triggers and quests whose test has a quick form (at most one `when` and one
+/// `has_item` of an item or `has_tag`, no `chance`) are answered from their listener's own record
+/// when they fail; the rest, and those that pass, are evaluated in full. Both must say the same:
+/// a debug build checks every quick answer against the full evaluation, and this walks each kind
+/// of quick answer and what its `why` says, beside tests that have no quick form.
+#[test]
+fn quick_tests_answer_and_explain_as_the_full_evaluation_does() {
+    let data = "[[event_types]]\nid = \"ping\"\npayload = { power = \"int\", name = \"string\" }\n\n\
+        [[triggers]]\nid = \"start\"\non = \"turn_started\"\nactions = [ { action = \"start_quest\", quest = \"pings\" } ]\n\n\
+        [[triggers]]\nid = \"loud\"\non = \"ping\"\nwhen = { power = 3 }\nactions = [ { action = \"heal\", amount = 1 } ]\n\n\
+        [[triggers]]\nid = \"named\"\non = \"ping\"\nwhen = { name = \"bob\" }\ncondition = [ { check = \"has_item\", who = \"player\", item = \"core:gold\", count = 1000000 } ]\nactions = [ { action = \"heal\", amount = 1 } ]\n\n\
+        [[triggers]]\nid = \"undead\"\non = \"ping\"\ncondition = [ { check = \"has_tag\", who = \"self\", value = \"core:undead\" } ]\nactions = [ { action = \"heal\", amount = 1 } ]\n\n\
+        [[triggers]]\nid = \"lucky\"\non = \"ping\"\nwhen = { power = 1 }\nchance = 0.0\nactions = [ { action = \"heal\", amount = 1 } ]\n\n\
+        [[triggers]]\nid = \"both\"\non = \"ping\"\ncondition = [ { check = \"has_tag\", who = \"self\", value = \"core:undead\", not = true }, { check = \"has_item\", who = \"player\", item = \"core:gold\", count = 1000000 } ]\nactions = [ { action = \"heal\", amount = 1 } ]\n\n\
+        [[quests]]\nid = \"pings\"\nname = \"Pings\"\non = \"ping\"\nwhen = { power = 2 }\ncount = 2\n\n\
+        [[quests]]\nid = \"never\"\nname = \"Never\"\non = \"ping\"\ncount = 2\n";
+    let mods = TestMods::new(&[("data/quick.toml", data)]);
+    let (mut g, _w) = mods.game(1);
+    g.emit_command(ev::TURN_STARTED, None, &[]).unwrap();
+    let ping = g.content().events.lookup("test:ping").unwrap();
+    let why = |g: &Game, id: &str| g.why_text(&format!("test:{id}")).unwrap();
+    let field = |name: &str| {
+        let def = g.content().events.get(ping);
+        def.payload.iter().position(|(f, _)| f == name).unwrap()
+    };
+    let (power_at, name_at) = (field("power"), field("name"));
+    let send = |g: &mut Game, power: i64, name: &str| {
+        let payload = [
+            (power_at, Value::Int(power)),
+            (name_at, Value::Str(name.into())),
+        ];
+        g.emit_command(ping, None, &payload).unwrap();
+    };
+
+    send(&mut g, 1, "al");
+    assert!(
+        why(&g, "loud").contains("`when` power: wanted 3, the event had 1"),
+        "{}",
+        why(&g, "loud")
+    );
+    assert!(
+        why(&g, "named").contains("`when` name: wanted"),
+        "{}",
+        why(&g, "named")
+    );
+    assert!(
+        why(&g, "named").contains("the event had"),
+        "{}",
+        why(&g, "named")
+    );
+    assert!(
+        why(&g, "undead").contains("condition 1 failed: self has tag core:undead (saw core:player"),
+        "{}",
+        why(&g, "undead")
+    );
+    assert!(
+        why(&g, "lucky").contains("against chance 0: no luck"),
+        "{}",
+        why(&g, "lucky")
+    );
+    assert!(
+        why(&g, "both").contains("condition 2 failed"),
+        "{}",
+        why(&g, "both")
+    );
+    assert!(
+        why(&g, "pings").contains("`when` power: wanted 2, the event had 1"),
+        "{}",
+        why(&g, "pings")
+    );
+    assert!(
+        why(&g, "never").contains("the quest is not started"),
+        "{}",
+        why(&g, "never")
+    );
+
+    send(&mut g, 3, "bob");
+    assert!(
+        why(&g, "loud").contains("fired: the actions ran"),
+        "{}",
+        why(&g, "loud")
+    );
+    assert!(
+        why(&g, "named")
+            .contains("condition 1 failed: player has at least 1000000 core:gold (saw "),
+        "{}",
+        why(&g, "named")
+    );
+
+    send(&mut g, 2, "al");
+    assert!(
+        why(&g, "pings").contains("counted: 1 of 2"),
+        "{}",
+        why(&g, "pings")
+    );
+    assert!(
+        why(&g, "loud").contains("`when` power: wanted 3, the event had 2"),
+        "{}",
+        why(&g, "loud")
+    );
 }

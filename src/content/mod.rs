@@ -15,8 +15,10 @@ pub mod event;
 #[doc(hidden)]
 pub mod generate;
 mod hazard;
+mod listen;
 pub(crate) mod locale;
 mod memo;
+pub(crate) use listen::{Listener, QuickTest, QuickWhen};
 pub(crate) use memo::drop_aside;
 pub(crate) mod parse;
 pub(crate) mod raw;
@@ -105,16 +107,18 @@ pub struct Content {
     pub events: EventTable,
     /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
     pub triggers: Vec<Trigger>,
-    /// Top-level triggers by the event they listen to (indexed by [`EventKey`]).
-    pub(crate) top_level: Vec<Vec<TriggerRef>>,
+    /// Top-level triggers by the event they listen to (indexed by [`EventKey`]), each with its
+    /// test's quick form.
+    pub(crate) top_level: Vec<Vec<Listener>>,
     /// Whether any item or creature trigger listens to an event (indexed by [`EventKey`]): when none
     /// does, dispatch skips the source's inventory without looking at it.
     pub(crate) borne_listen: Vec<bool>,
     /// Whether any trigger (of any home), quest or handler of the game's listens to an event
     /// (indexed by [`EventKey`]): when none does and no script does, dispatch skips it.
     pub(crate) heard: Vec<bool>,
-    /// Quests by the event they count (indexed by [`EventKey`]): ordinals into [`Content::quest_defs`].
-    pub(crate) quests_by_event: Vec<Vec<u32>>,
+    /// Quests by the event they count (indexed by [`EventKey`]): ordinals into
+    /// [`Content::quest_defs`], each with its test's quick form.
+    pub(crate) quests_by_event: Vec<Vec<Listener>>,
     /// Every quest in ID order, a dense copy of `quests` for dispatch; a quest's `ordinal` is its
     /// position here.
     pub(crate) quest_defs: Vec<Quest>,

@@ -755,6 +755,7 @@ impl Game {
     /// Puts an event at the back of the queue, unless the queue holds a turn's cap of events
     /// already: no turn handles more, so it would be dropped with them, and a handler emitting in
     /// a loop would fill memory first. It is counted instead, and the turn's report says so.
+    #[inline(always)]
     pub(super) fn push(&mut self, event: Event, cause: Option<std::sync::Arc<str>>) {
         if self.queue_full() {
             self.events.unqueued += 1;

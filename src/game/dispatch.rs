@@ -189,7 +189,7 @@ impl Game {
     fn dispatch(&mut self, content: &crate::content::Content, event: &Event) {
         let kind = event.kind;
         let borne_listen = content.borne_listen[kind.0 as usize];
-        if let Some(c) = self.creature(event.source).filter(|_| borne_listen) {
+        if let Some(c) = borne_listen.then(|| self.creature(event.source)).flatten() {
             let mut listening: Vec<TriggerRef> = Vec::new();
             if let Some(def) = content.creatures.get(&c.def) {
                 listening.extend(
@@ -227,6 +227,9 @@ impl Game {
 
     /// The world's triggers and quests for one event: the top level's, the room's, then the
     /// quests'. Their bearer is the player, and `target` the other side as the player sees it.
+    ///
+    /// A listener whose quick test fails (the usual case) is answered from its own record
+    /// ([`Game::quick_run`]); the rest are evaluated in full, out of line.
     fn run_world(&mut self, content: &crate::content::Content, event: &Event) {
         let kind = event.kind;
         let world_target = if event.source == CreatureRef::Player {
@@ -235,19 +238,6 @@ impl Game {
             Some(event.source)
         };
         let world = (CreatureRef::Player, world_target);
-        self.run_triggers(content, &content.top_level[kind.0 as usize], event, world);
-        if self.scene_stale {
-            self.refresh_scene();
-        }
-        if !self.scene_triggers.is_empty() {
-            let listening: Vec<TriggerRef> = self
-                .scene_triggers
-                .iter()
-                .copied()
-                .filter(|r| content.trigger(*r).on == kind)
-                .collect();
-            self.run_triggers(content, &listening, event, world);
-        }
         let mut traces = self.traces.take();
         let mut ctx = Ctx {
             bearer: world.0,
@@ -256,10 +246,111 @@ impl Game {
             cause: "",
             stream: "",
         };
-        for &quest in &content.quests_by_event[kind.0 as usize] {
-            self.count_quest(content, &mut traces, quest, event, &mut ctx);
+        let list = &content.top_level[kind.0 as usize];
+        let mut at = 0;
+        while at < list.len() {
+            let trigger = |r| Subject::Trigger(TriggerRef(r));
+            at += self.quick_run(
+                content,
+                &list[at..],
+                event,
+                &ctx,
+                &mut traces,
+                trigger,
+                |_, _| true,
+            );
+            if at < list.len() {
+                at = self.run_triggers_out(content, list, at, event, &mut ctx, &mut traces);
+            }
+        }
+        if self.scene_stale || !self.scene_triggers.is_empty() {
+            self.traces = traces;
+            self.run_scene(content, event, world);
+            traces = self.traces.take();
+        }
+        // Only a quest under way evaluates its test; the full path says why the others do not.
+        let under_way = |game: &Game, ordinal: u32| {
+            let slot = game.state.quest_slots.0.get(ordinal as usize);
+            matches!(slot, Some(Some(p)) if !p.done)
+        };
+        let list = &content.quests_by_event[kind.0 as usize];
+        let mut at = 0;
+        while at < list.len() {
+            at += self.quick_run(
+                content,
+                &list[at..],
+                event,
+                &ctx,
+                &mut traces,
+                Subject::Quest,
+                under_way,
+            );
+            if at < list.len() {
+                at = self.count_quests_out(content, list, at, event, &mut ctx, &mut traces);
+            }
         }
         self.traces = traces;
+    }
+
+    /// The triggers of the scene (the game's table entries in play) that listen to the event.
+    fn run_scene(
+        &mut self,
+        content: &crate::content::Content,
+        event: &Event,
+        world: (CreatureRef, Option<CreatureRef>),
+    ) {
+        if self.scene_stale {
+            self.refresh_scene();
+        }
+        if !self.scene_triggers.is_empty() {
+            let listening: Vec<TriggerRef> = self
+                .scene_triggers
+                .iter()
+                .copied()
+                .filter(|r| content.trigger(*r).on == event.kind)
+                .collect();
+            self.run_triggers(content, &listening, event, world);
+        }
+    }
+
+    /// [`Game::run_trigger`] over the run of listeners from `at` to evaluate in full (see
+    /// [`full_run`]), out of line so the loop of quick tests around it stays small; where the
+    /// run ends.
+    #[inline(never)]
+    fn run_triggers_out<'c>(
+        &mut self,
+        content: &'c crate::content::Content,
+        list: &[crate::content::Listener],
+        at: usize,
+        event: &Event,
+        ctx: &mut Ctx<'c>,
+        traces: &mut Option<Box<super::trace::Traces>>,
+    ) -> usize {
+        let turn = self.state.turn;
+        let end = full_run(list, at);
+        for l in &list[at..end] {
+            self.run_trigger(content, TriggerRef(l.of), event, ctx, traces, turn);
+        }
+        end
+    }
+
+    /// [`Game::count_quest`] over the run of listeners from `at` to evaluate in full, out of
+    /// line; where the run ends.
+    #[inline(never)]
+    fn count_quests_out<'c>(
+        &mut self,
+        content: &'c crate::content::Content,
+        list: &[crate::content::Listener],
+        at: usize,
+        event: &Event,
+        ctx: &mut Ctx<'c>,
+        traces: &mut Option<Box<super::trace::Traces>>,
+    ) -> usize {
+        let end = full_run(list, at);
+        for l in &list[at..end] {
+            self.count_quest(content, traces, l.of, event, ctx);
+        }
+        end
     }
 
     /// Evaluates each listening trigger in turn and runs the actions of those that fire.
@@ -285,24 +376,39 @@ impl Game {
             stream: "",
         };
         for &r in list {
-            let t = content.trigger(r);
-            ctx.cause = &t.key;
-            ctx.stream = &t.stream;
-            let slot = traces
-                .as_mut()
-                .and_then(|t| t.begin(Subject::Trigger(r), event.kind, turn));
-            let fired = match slot {
-                Some(trace) => self.evaluate(&t.when, &t.condition, t.chance, event, &ctx, trace),
-                None => self.evaluate_untraced(&t.when, &t.condition, t.chance, event, &ctx),
-            };
-            if fired {
-                self.traces = traces;
-                let outcome = self.run_actions(&t.actions, &ctx);
-                self.trace_step(Subject::Trigger(r), outcome);
-                traces = self.traces.take();
-            }
+            self.run_trigger(content, r, event, &mut ctx, &mut traces, turn);
         }
         self.traces = traces;
+    }
+
+    /// Evaluates one trigger, with the traces lent out of the game by the caller, and runs its
+    /// actions when it fires.
+    #[inline(always)]
+    fn run_trigger<'c>(
+        &mut self,
+        content: &'c crate::content::Content,
+        r: TriggerRef,
+        event: &Event,
+        ctx: &mut Ctx<'c>,
+        traces: &mut Option<Box<super::trace::Traces>>,
+        turn: u64,
+    ) {
+        let t = content.trigger(r);
+        ctx.cause = &t.key;
+        ctx.stream = &t.stream;
+        let slot = traces
+            .as_mut()
+            .and_then(|t| t.begin(Subject::Trigger(r), event.kind, turn));
+        let fired = match slot {
+            Some(trace) => self.evaluate(&t.when, &t.condition, t.chance, event, ctx, trace),
+            None => self.evaluate_untraced(&t.when, &t.condition, t.chance, event, ctx),
+        };
+        if fired {
+            self.traces = traces.take();
+            let outcome = self.run_actions(&t.actions, ctx);
+            self.trace_step(Subject::Trigger(r), outcome);
+            *traces = self.traces.take();
+        }
     }
 
     /// Adds a step (a quest's count, the actions' outcome) to a trigger's or a quest's trace.
@@ -364,7 +470,7 @@ impl Game {
     /// `when`, conditions and chance, recorded into `trace` (just begun, so what decides the
     /// evaluation is its first step); true when the actions should run.
     #[inline(always)]
-    fn evaluate(
+    pub(super) fn evaluate(
         &mut self,
         when: &[(usize, crate::content::Value)],
         condition: &[crate::content::Condition],
@@ -566,4 +672,15 @@ impl Game {
         self.say(line);
         self.problems.push(d);
     }
+}
+
+/// Where the run of listeners to evaluate in full that starts at `at` ends: the one there (its
+/// quick test did not answer) and those after it that have no quick form.
+fn full_run(list: &[crate::content::Listener], at: usize) -> usize {
+    let rest = list.get(at + 1..).unwrap_or_default();
+    let full = rest
+        .iter()
+        .take_while(|l| matches!(l.test, crate::content::QuickTest::Full))
+        .count();
+    (at + 1 + full).min(list.len())
 }

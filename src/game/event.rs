@@ -50,7 +50,7 @@ const SPARE_MAX_LEN: usize = 8;
 const SPARE_KEEP: usize = 64;
 
 impl Spare {
-    #[inline]
+    #[inline(always)]
     pub(super) fn give_back(&mut self, payload: Arc<[Option<Value>]>) {
         let len = payload.len();
         // Nothing else holds it: no other `Arc` (a script's event view), and no `Weak` is ever

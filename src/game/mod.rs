@@ -13,6 +13,7 @@ mod encounter;
 mod event;
 mod hazard;
 mod host;
+mod quick;
 pub mod save;
 mod scene;
 mod state;

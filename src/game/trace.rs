@@ -209,26 +209,31 @@ pub(super) enum Subject {
     Quest(u32),
 }
 
+/// Every trigger's and quest's trace, in slots made when the game is (a slot never evaluated is
+/// marked by an event no content has, so writing a trace tests no `Option`).
 pub(super) struct Traces {
-    triggers: Vec<Option<Trace>>,
-    quests: Vec<Option<Trace>>,
+    triggers: Vec<Trace>,
+    quests: Vec<Trace>,
 }
+
+/// The event of a slot never evaluated.
+const UNSEEN: EventKey = EventKey(u32::MAX);
 
 impl Traces {
     pub(super) fn new(triggers: usize, quests: usize) -> Traces {
         Traces {
-            triggers: vec![None; triggers],
-            quests: vec![None; quests],
+            triggers: vec![Trace::new(UNSEEN, 0); triggers],
+            quests: vec![Trace::new(UNSEEN, 0); quests],
         }
     }
 
     pub(super) fn trigger(&self, r: TriggerRef) -> Option<&Trace> {
-        self.triggers.get(r.0 as usize).and_then(Option::as_ref)
+        seen(self.triggers.get(r.0 as usize))
     }
 
     /// A quest's trace, by its ordinal.
     pub(super) fn quest(&self, ordinal: u32) -> Option<&Trace> {
-        self.quests.get(ordinal as usize).and_then(Option::as_ref)
+        seen(self.quests.get(ordinal as usize))
     }
 
     /// The slot of a trigger or quest, emptied for a new evaluation of `event` in `turn`.
@@ -236,24 +241,37 @@ impl Traces {
     /// the evaluation itself.
     #[inline(always)]
     pub(super) fn begin(&mut self, of: Subject, event: EventKey, turn: u64) -> Option<&mut Trace> {
-        let slot = self.slot(of)?;
-        let trace = slot.get_or_insert_with(|| Trace::new(event, turn));
+        let trace = self.slot(of)?;
         trace.event = event;
         trace.turn = turn;
         trace.steps.clear();
         Some(trace)
     }
 
+    /// The trace of a trigger or quest, as its last evaluation left it.
+    #[cfg(debug_assertions)]
+    pub(super) fn of(&self, of: Subject) -> Option<&Trace> {
+        match of {
+            Subject::Trigger(r) => self.trigger(r),
+            Subject::Quest(ordinal) => self.quest(ordinal),
+        }
+    }
+
     /// A trace as its last evaluation left it, to add what happened next.
     pub(super) fn last_mut(&mut self, of: Subject) -> Option<&mut Trace> {
-        self.slot(of)?.as_mut()
+        self.slot(of).filter(|t| t.event != UNSEEN)
     }
 
     #[inline(always)]
-    fn slot(&mut self, of: Subject) -> Option<&mut Option<Trace>> {
+    fn slot(&mut self, of: Subject) -> Option<&mut Trace> {
         match of {
             Subject::Trigger(r) => self.triggers.get_mut(r.0 as usize),
             Subject::Quest(ordinal) => self.quests.get_mut(ordinal as usize),
         }
     }
+}
+
+/// A slot's trace, if it was ever evaluated.
+fn seen(slot: Option<&Trace>) -> Option<&Trace> {
+    slot.filter(|t| t.event != UNSEEN)
 }

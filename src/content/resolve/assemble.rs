@@ -696,7 +696,12 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
     content.borne_listen = vec![false; events];
     for (i, t) in triggers.iter().enumerate() {
         match t.home {
-            TriggerHome::TopLevel => content.top_level[t.on.0 as usize].push(TriggerRef(i as u32)),
+            TriggerHome::TopLevel => content.top_level[t.on.0 as usize].push(Listener::new(
+                i as u32,
+                &t.when,
+                &t.condition,
+                t.chance,
+            )),
             TriggerHome::Item(_) | TriggerHome::Creature(_) => {
                 content.borne_listen[t.on.0 as usize] = true
             }
@@ -706,7 +711,12 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
     content.quests_by_event = vec![Vec::new(); events];
     for (ordinal, q) in content.quests.values_mut().enumerate() {
         q.ordinal = ordinal as u32;
-        content.quests_by_event[q.on.0 as usize].push(ordinal as u32);
+        content.quests_by_event[q.on.0 as usize].push(Listener::new(
+            ordinal as u32,
+            &q.when,
+            &q.condition,
+            None,
+        ));
     }
     content.quest_defs = content.quests.values().cloned().collect();
     // An event nothing in the data or the game's Rust listens to; scripts are asked apart.
@@ -938,7 +948,11 @@ mod tests {
         );
         assert!(c.borne_listen[key("item_used")]);
         assert!(!c.borne_listen[key("turn_started")]);
-        assert_eq!(c.quests_by_event[key("creature_died")], [0]);
+        let counting: Vec<u32> = c.quests_by_event[key("creature_died")]
+            .iter()
+            .map(|l| l.of)
+            .collect();
+        assert_eq!(counting, [0]);
         assert_eq!(c.quest_defs.len(), 1);
         assert_eq!(c.triggers.len(), 2);
     }
