@@ -225,12 +225,12 @@ fn main() {
     for lua in ["luajit", "lua5.4"] {
         let rates: Vec<f64> = (0..5).filter_map(|_| bus_rate(lua, events)).collect();
         if rates.is_empty() {
-            println!("{lua:<8}  event bus (benches/bus/bus.lua)  : not installed, skipped");
+            println!("{lua:<8}  event bus (benches/bus/bus.lua): not installed, skipped");
             continue;
         }
         let rate = median(rates);
         println!(
-            "{lua:<8}  event bus (benches/bus/bus.lua)  : {:>12.0}  (lantern's time with 1,000 triggers is {:.2}x its)",
+            "{lua:<8}  event bus (benches/bus/bus.lua): {:>12.0}  (lantern's time with 1,000 triggers is {:.2}x its)",
             rate,
             rate / small
         );
