@@ -6,7 +6,7 @@
 //! 3. the scene's triggers: those of the game's table entries in play (the roguelike's current
 //!    room), in the order the game lists them;
 //! 4. active quests that count this event, in ID order;
-//! 5. script handlers (the [`Host`](super::Host)).
+//! 5. script handlers (the [`ScriptHost`](super::ScriptHost)).
 //!
 //! Borne triggers see `self` = their bearer and `target` = the event's target. Top-level triggers, room
 //! triggers and quests watch the whole world for the player: `self` is the player and `target` the other

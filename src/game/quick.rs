@@ -1,8 +1,8 @@
-//! Listeners' quick tests ([`Quick`]): whether an evaluation fails, answered from the listener's
-//! own record, with the trace the full evaluation would write. An evaluation that passes, or one
-//! the quick form does not answer (nobody to ask about, a quest not under way), is left to the
-//! full evaluation; a debug build checks every quick answer against it, so the whole test suite
-//! checks the quick form.
+//! Listeners' quick tests (the [`QuickTest`] and [`QuickWhen`] of a [`Listener`]): whether an
+//! evaluation fails, answered from the listener's own record, with the trace the full evaluation
+//! would write. An evaluation that passes, or one the quick form does not answer (nobody to ask
+//! about, a quest not under way), is left to the full evaluation; a debug build checks every
+//! quick answer against it, so the whole test suite checks the quick form.
 
 use super::check::Saw;
 use super::trace::{Subject, TraceStep, Traces};
@@ -10,8 +10,8 @@ use super::{Creature, Ctx, Event, Game};
 use crate::content::Value;
 use crate::content::{Content, Listener, QuickTest, QuickWhen, Who};
 
-/// The creatures a check can ask about in one context, by [`Who`](crate::content::Who) (bearer,
-/// target, player, source): found once for a run of listeners rather than once a listener.
+/// The creatures a check can ask about in one context, by [`Who`] (bearer, target, player,
+/// source): found once for a run of listeners rather than once a listener.
 type Subjects<'g> = [Option<&'g Creature>; 4];
 
 // `Subjects` is indexed by `Who`'s discriminant.
