@@ -1302,3 +1302,48 @@ fn lantern_text_reads_the_mods_texts_and_refuses_a_flood_of_arguments() {
         "{said:?}"
     );
 }
+
+/// A mod's `main.lua` is compiled once per mod set and every game runs its bytecode, charged what
+/// reading the text cost: a compile too long for the budget stops the played load and a test's
+/// game alike, with the same message, and a load's work counts the compile.
+#[test]
+fn a_main_lua_run_from_bytecode_is_charged_its_compile_in_every_game() {
+    use lantern::game::ScriptHost;
+    // 3,000 lines of six tokens: about 150,000 units to read, 12,000 to run.
+    let lua: String = (0..3000)
+        .map(|i| format!("do local x = {i} end\n"))
+        .collect();
+    let lua = format!("{lua}lantern.on('turn_started', function() lantern.log('ran') end)\n");
+    let mods = TestMods::new(&[("scripts/main.lua", &lua)]);
+    let small = Limits::default().with_instructions(20_000);
+
+    let played = mods.world(small);
+    let stopped = lantern::diag::render_all(&played.diagnostics, &played.sources);
+    assert!(
+        stopped.contains("its scripts/main.lua failed")
+            && stopped.contains("instruction budget of 20000 exceeded"),
+        "{stopped}"
+    );
+
+    let harness = lantern::harness::Harness::new(&mods.path(), Limits::default());
+    let prepared = harness.prepare(&[]).expect("the mods load");
+    let refused = prepared
+        .game(1, small)
+        .err()
+        .expect("the compile is over budget");
+    assert!(
+        refused.contains("instruction budget of 20000 exceeded"),
+        "{refused}"
+    );
+    let mut game = prepared.game(1, Limits::default()).expect("a test's game");
+    turn(&mut game);
+    assert_eq!(said(&mut game), ["[test] ran"]);
+
+    let mut world = mods.world(Limits::default());
+    let loaded = world.take_lua().expect("Lua starts");
+    assert!(
+        loaded.work() > 144_000,
+        "the load's work: {}",
+        loaded.work()
+    );
+}

@@ -86,8 +86,8 @@ pub struct Prepared {
     pub sources: crate::diag::SourceMap,
     /// The content in each language a test asked for, made once per run.
     languages: Mutex<BTreeMap<String, Arc<Content>>>,
-    /// Each mod's `main.lua` as the mod set's load read it: every test game runs these texts, as
-    /// it plays the content that load made, without reading the files again.
+    /// Each mod's `main.lua` as the mod set's load read and compiled it: every test game runs
+    /// this bytecode, as it plays the content that load made, without reading the files again.
     pub(crate) scripts: crate::lua::KnownScripts,
 }
 
@@ -216,7 +216,11 @@ impl Harness {
                 folders: world.folders.clone(),
                 sources: world.sources.clone(),
                 languages: Default::default(),
-                scripts: crate::lua::known_scripts(&world.sources),
+                scripts: world
+                    .lua
+                    .as_ref()
+                    .map(|l| l.ran_scripts())
+                    .unwrap_or_default(),
             }))
         };
         self.prepared

@@ -5,6 +5,7 @@
 //! ([`LuaRuntime::check_scripts`]). The runtime's play-time half (events, storage, errors) is in
 //! the parent module and [`host`](super::host).
 
+use super::compiled::Script;
 use super::memory::Owner;
 use super::{api, host, sandbox, script_check, Listener, LuaRuntime, ModScript};
 use crate::content::{Content, Extensions};
@@ -83,33 +84,21 @@ impl LuaRuntime {
             last: None,
         });
         let display = format!("{id}/scripts/main.lua");
-        let known = self.known_scripts.as_ref().and_then(|k| k.get(&display));
-        let (text, bad) = match known {
-            Some(text) => (text.to_string(), None),
-            None => {
-                let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
-                    Ok(Some(bytes)) => bytes,
-                    Ok(None) => return,
-                    Err(refused) => {
-                        diags.push(refused.diagnostic(&display));
-                        return;
-                    }
-                };
-                crate::mods::decode_utf8(bytes)
-            }
+        let Some(script) = self.main_script(m, &display, sources, diags) else {
+            return;
         };
         let disk = m.dir.join("scripts/main.lua");
-        self.files
-            .add(sources, display.clone(), Some(&disk), text.clone());
+        self.files.add(
+            sources,
+            display.clone(),
+            Some(&disk),
+            script.text().to_string(),
+        );
         if let Some(file) = self.files.file(&display) {
-            self.scripts.push((id.clone(), file, text.clone()));
+            self.scripts
+                .push((id.clone(), file, script.text().to_string()));
         }
-        if let Some((offset, d)) = bad {
-            if let Some(file) = self.files.file(&display) {
-                diags.push(d.at(Span::new(file, offset..offset + 1)));
-            }
-            return;
-        }
+        self.ran_scripts.push((display.clone(), script.clone()));
         self.shared.borrow_mut().loading = true;
         let index = self.mods.len() - 1;
         let result = host::call_mod(
@@ -117,14 +106,7 @@ impl LuaRuntime {
             &self.budget,
             self.accounts,
             &mut self.mods[index],
-            || {
-                self.lua
-                    .load(text)
-                    .set_mode(mlua::ChunkMode::Text)
-                    .set_name(format!("@{display}"))
-                    .set_environment(env.clone())
-                    .exec()
-            },
+            || run_main(&self.lua, &script, &display, env),
         );
         self.work = self.work.saturating_add(self.mods[index].turn_used);
         self.mods[index].turn_used = 0;
@@ -140,6 +122,51 @@ impl LuaRuntime {
             diags.push(self.error_at(&id, "its scripts/main.lua failed", &e, None));
             self.failed.insert(id.clone());
         }
+    }
+
+    /// A mod's `main.lua`: the one its mod set's load compiled, or read and compiled now. `None`
+    /// when it has none, or it cannot be read (reported).
+    fn main_script(
+        &mut self,
+        m: &ModFolder,
+        display: &str,
+        sources: &mut SourceMap,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Arc<Script>> {
+        if let Some(known) = self.known_scripts.as_ref().and_then(|k| k.get(display)) {
+            return Some(known.clone());
+        }
+        let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return None,
+            Err(refused) => {
+                diags.push(refused.diagnostic(display));
+                return None;
+            }
+        };
+        let (text, bad) = crate::mods::decode_utf8(bytes);
+        if let Some((offset, d)) = bad {
+            let disk = m.dir.join("scripts/main.lua");
+            self.files
+                .add(sources, display.to_string(), Some(&disk), text.clone());
+            if let Some(file) = self.files.file(display) {
+                self.scripts.push((m.id().to_string(), file, text));
+                diags.push(d.at(Span::new(file, offset..offset + 1)));
+            }
+            return None;
+        }
+        let name = format!("@{display}");
+        Some(Arc::new(Script::compile(
+            text.into(),
+            &name,
+            self.limits.memory,
+        )))
+    }
+
+    /// The `main.lua` scripts this runtime ran, compiled: a test game of the same mod set runs
+    /// them without reading or compiling them again.
+    pub(crate) fn ran_scripts(&self) -> super::KnownScripts {
+        Arc::new(self.ran_scripts.iter().cloned().collect())
     }
 
     /// How many handlers, actions and checks one mod's scripts registered, for the reload summary.
@@ -297,5 +324,32 @@ impl LuaRuntime {
     /// Messages the scripts logged while loading.
     pub(crate) fn take_load_messages(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.pending)
+    }
+}
+
+/// Runs a mod's `main.lua` in its environment: its bytecode, once the mod is charged what
+/// compiling it cost (as the lexer would have charged it), or its text where it did not compile.
+fn run_main(lua: &mlua::Lua, script: &Script, display: &str, env: Table) -> mlua::Result<()> {
+    let name = format!("@{display}");
+    match script.chunk() {
+        Some(chunk) => {
+            let units = usize::try_from(chunk.units).unwrap_or(usize::MAX);
+            // Charged through the count, as the lexer charged it, so the hook fires where it
+            // would have. SAFETY: `exec_raw` runs the closure in a protected call on the running
+            // thread; the closure owns nothing with a destructor, so the budget's error may
+            // leave it (`capi::charge`).
+            unsafe { lua.exec_raw::<()>((), |state| super::capi::charge(state, units))? };
+            lua.load(&chunk.bytecode[..])
+                .set_mode(mlua::ChunkMode::Binary)
+                .set_name(name)
+                .set_environment(env)
+                .exec()
+        }
+        None => lua
+            .load(script.text())
+            .set_mode(mlua::ChunkMode::Text)
+            .set_name(name)
+            .set_environment(env)
+            .exec(),
     }
 }

@@ -2,7 +2,8 @@
 //! actions and checks.
 //!
 //! One Lua 5.4 state holds one environment per mod (`sandbox`). Each mod's `scripts/main.lua` runs
-//! at load, in mod order, and registers what it offers (`loading`); `LuaRuntime::extensions` then tells the
+//! at load, in mod order, from bytecode compiled once per mod set (`compiled`), and registers what
+//! it offers (`loading`); `LuaRuntime::extensions` then tells the
 //! content resolver which `<mod>:<name>` actions and checks exist, and `LuaRuntime::bind` resolves
 //! the events handlers listen to. During play the runtime is the game's [`ScriptHost`](crate::game::ScriptHost)
 //! (`host`): the engine calls it for every event and for every registered action and check, and
@@ -18,6 +19,7 @@ pub(crate) mod api;
 pub(crate) mod bridge;
 pub(crate) mod budget;
 mod capi;
+pub(crate) mod compiled;
 #[doc(hidden)]
 pub mod defs;
 pub(crate) mod event_view;
@@ -165,19 +167,9 @@ impl Shared {
     }
 }
 
-/// Each mod's `main.lua` text by its display path (`rats/scripts/main.lua`), as a load read it.
-pub(crate) type KnownScripts = Arc<std::collections::HashMap<String, Arc<str>>>;
-
-/// The `main.lua` texts a load read, from its source map.
-pub(crate) fn known_scripts(sources: &crate::diag::SourceMap) -> KnownScripts {
-    Arc::new(
-        sources
-            .files()
-            .filter(|(_, f)| f.path().ends_with("/scripts/main.lua"))
-            .map(|(_, f)| (f.path().to_string(), f.shared_text()))
-            .collect(),
-    )
-}
+/// Each mod's `main.lua` by its display path (`rats/scripts/main.lua`), as a load read and
+/// compiled it ([`compiled`]).
+pub(crate) type KnownScripts = Arc<std::collections::HashMap<String, Arc<compiled::Script>>>;
 
 /// One mod's scripts in the state.
 struct ModScript {
@@ -231,9 +223,12 @@ pub struct LuaRuntime {
     failed: std::collections::BTreeSet<String>,
     /// Every script read, by mod: checked without running once the content is known.
     scripts: Vec<(String, FileId, String)>,
-    /// The `main.lua` texts to run rather than read (a test game runs what its mod set's load
-    /// read).
+    /// The `main.lua` scripts to run rather than read and compile (a test game runs what its mod
+    /// set's load read and compiled).
     pub(crate) known_scripts: Option<KnownScripts>,
+    /// The `main.lua` scripts this runtime ran, by display path: what a test game of the same mod
+    /// set runs ([`LuaRuntime::ran_scripts`]).
+    ran_scripts: Vec<(String, Arc<compiled::Script>)>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`ScriptHost::checkpoint`).
     journals: Vec<Option<i64>>,
@@ -261,6 +256,7 @@ impl LuaRuntime {
             failed: Default::default(),
             scripts: Vec::new(),
             known_scripts: None,
+            ran_scripts: Vec::new(),
             journals: Vec::new(),
             work: 0,
             lua,

@@ -482,6 +482,14 @@ LUA_API int (lua_setcstacklimit) (lua_State *L, unsigned int limit);
 LUA_API void (lua_chargework) (lua_State *L, size_t n);
 
 /*
+** lantern: what is left of the count before the count hook is next
+** called. With a count no work reaches, the count minus this is the
+** work charged since the hook was set (a chunk's compile, measured once
+** and charged again wherever its bytecode runs).
+*/
+LUA_API int (lua_gethookleft) (lua_State *L);
+
+/*
 ** lantern: called by a count hook to stop the running script with the
 ** error 'msg' once the hook has returned, raised where the script is
 ** as any runtime error is (a hook that raised the error itself would
