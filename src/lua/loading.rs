@@ -43,18 +43,14 @@ impl LuaRuntime {
                 mlua::FromLua::from_lua(api::made(&self.lua, &cx, &lantern, "log")?, &self.lua)?;
             // math.random draws from the mod's seeded stream.
             let stream = format!("lua:{id}:math");
-            let random = super::budget::function(
-                &self.lua,
-                move |_, (a, b): (Option<i64>, Option<i64>)| api::random(&stream, a, b),
-            )?;
             let env = sandbox::environment(
                 &self.lua,
                 &sandbox::ModFiles::new(&id, &m.dir),
                 lantern.clone(),
                 log,
                 read.clone(),
-                sandbox::Account::new(self.accounts, owner),
-                Some(random),
+                sandbox::Account::new(owner),
+                Some(&stream),
             )?;
             // The `lantern` table is journaled as the storage is: a script that puts a new table
             // in place of `lantern.storage` inside a transaction that fails gets its old one back.

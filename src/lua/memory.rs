@@ -34,6 +34,11 @@ impl Owner {
         self.0
     }
 
+    /// The owner of this number (as [`Owner::number`] gave it), within the state's accounts.
+    pub(crate) fn numbered(n: c_int) -> Owner {
+        Owner(n.clamp(0, LAST))
+    }
+
     /// lantern itself: no limit.
     pub(crate) const HOST: Owner = Owner(0);
 

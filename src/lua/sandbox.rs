@@ -120,22 +120,55 @@ fn environment_maker(
         .iter()
         .map(|n| format!("env.{n} = clone(rawget(g, {n:?}))"))
         .collect();
+    // SAFETY: `capi::bind` follows the rules of a C function called by Lua.
+    let bind = unsafe { lua.create_c_function(super::capi::bind)? };
     let source = format!(
-        "local g, rawget, clone, setmetatable, randomseed = _G, rawget, ...\n\
-         return function(env, lantern, print, collectgarbage, load, require, random)\n\
+        "local g, rawget, clone, setmetatable, randomseed, bind, collect, load_in, random_in = _G, rawget, ...\n\
+         return function(env, lantern, print, owner, require, stream)\n\
          {plain}\n{libraries}\n\
          env.string.dump = nil\n\
          env.math.randomseed = randomseed\n\
-         if random then env.math.random = random end\n\
-         env.setmetatable, env.collectgarbage, env.print = setmetatable, collectgarbage, print\n\
-         env.lantern, env._G, env.load, env.require = lantern, env, load, require\n\
+         if stream then env.math.random = bind(random_in, stream) end\n\
+         env.setmetatable, env.collectgarbage, env.print = setmetatable, bind(collect, owner), print\n\
+         env.lantern, env._G, env.load, env.require = lantern, env, bind(load_in, env), require\n\
          end",
         plain = plain.join("\n"),
         libraries = libraries.join("\n"),
     );
-    lua.load(source)
-        .set_name("=lantern")
-        .call((clone, setmetatable, refuse_seed))
+    lua.load(source).set_name("=lantern").call((
+        clone,
+        setmetatable,
+        refuse_seed,
+        bind,
+        collect_function(lua)?,
+        load_function(lua)?,
+        super::budget::function(
+            lua,
+            |_, (stream, a, b): (mlua::String, Option<i64>, Option<i64>)| {
+                super::api::random(&stream.to_str()?, a, b)
+            },
+        )?,
+    ))
+}
+
+/// `collectgarbage(owner, opt)`, bound to each environment's account: the mod's memory (its
+/// owner's number), or the whole state's (`nil`: the harness's and the simulator's).
+fn collect_function(lua: &Lua) -> mlua::Result<Function> {
+    super::budget::function(
+        lua,
+        |lua, (owner, opt): (Option<std::ffi::c_int>, Option<String>)| match opt.as_deref() {
+            None | Some("count") => {
+                let used = match owner.zip(lua.app_data_ref::<Accounts>()) {
+                    Some((owner, accounts)) => accounts.used(Owner::numbered(owner)),
+                    None => lua.used_memory(),
+                };
+                Ok(used as f64 / 1024.0)
+            }
+            Some(other) => Err(mlua::Error::runtime(format!(
+                "collectgarbage(\"{other}\") is not available to mods; only \"count\" is"
+            ))),
+        },
+    )
 }
 
 /// How many fields an environment gets: the plain functions, the libraries, and the rest.
@@ -195,29 +228,24 @@ impl ModFiles {
 
 /// Whose memory `collectgarbage("count")` reports: a mod's account, or the whole state.
 #[derive(Clone, Copy)]
-pub(crate) struct Account(Option<(Accounts, Owner)>);
+pub(crate) struct Account(Option<Owner>);
 
 impl Account {
-    /// A mod's own account in a shared state.
-    pub(crate) fn new(accounts: Accounts, owner: Owner) -> Account {
-        Account(Some((accounts, owner)))
+    /// A mod's own account in a shared state (whose accounts are the state's app data).
+    pub(crate) fn new(owner: Owner) -> Account {
+        Account(Some(owner))
     }
 
     /// The whole state (the harness's and the simulator's, which hold no mods).
     pub(crate) fn whole() -> Account {
         Account(None)
     }
-
-    fn used(&self, lua: &Lua) -> usize {
-        match &self.0 {
-            Some((accounts, owner)) => accounts.used(*owner),
-            None => lua.used_memory(),
-        }
-    }
 }
 
 /// Builds a mod's environment. `lantern` is the mod's API table; `print` goes to `log`;
-/// `math.random` is `random` when given (a mod's seeded stream), else Lua's own (a test file's).
+/// `math.random` draws from `stream` when given (a mod's seeded stream), else is Lua's own (a test
+/// file's). Its `load`, `collectgarbage` and `math.random` are functions of the state bound to it
+/// (`capi::bind`); `require` is its own, as it keeps what it loaded.
 pub(crate) fn environment(
     lua: &Lua,
     files: &ModFiles,
@@ -225,36 +253,30 @@ pub(crate) fn environment(
     log: Function,
     read: ReadFiles,
     account: Account,
-    random: Option<Function>,
+    stream: Option<&str>,
 ) -> mlua::Result<Table> {
     let env = lua.create_table_with_capacity(0, ENVIRONMENT_FIELDS)?;
-    let collectgarbage =
-        super::budget::function(lua, move |lua, opt: Option<String>| match opt.as_deref() {
-            None | Some("count") => Ok(account.used(lua) as f64 / 1024.0),
-            Some(other) => Err(mlua::Error::runtime(format!(
-                "collectgarbage(\"{other}\") is not available to mods; only \"count\" is"
-            ))),
-        })?;
     lua.named_registry_value::<Function>(MAKE_ENVIRONMENT)?
         .call::<()>((
             &env,
             lantern,
             log,
-            collectgarbage,
-            load_function(lua, env.clone())?,
+            account.0.map(Owner::number),
             require_function(lua, files, env.clone(), read)?,
-            random,
+            stream,
         ))?;
     Ok(env)
 }
 
-/// `load` for text chunks. A chunk's name is always shown as `[load] <name>`, so that nothing it
-/// raises can pass for a line of a mod's file; its parse is charged to the budget by its length.
-fn load_function(lua: &Lua, load_env: Table) -> mlua::Result<Function> {
+/// `load(env, chunk, name, mode, chunk_env)` for text chunks, bound to each environment. A
+/// chunk's name is always shown as `[load] <name>`, so that nothing it raises can pass for a line
+/// of a mod's file; its parse is charged to the budget by its length.
+fn load_function(lua: &Lua) -> mlua::Result<Function> {
     super::budget::function(
         lua,
         move |lua,
-              (chunk, name, mode, chunk_env): (
+              (load_env, chunk, name, mode, chunk_env): (
+            Table,
             Value,
             Option<String>,
             Option<String>,
@@ -287,7 +309,7 @@ fn load_function(lua: &Lua, load_env: Table) -> mlua::Result<Function> {
                 .load(bytes)
                 .set_mode(ChunkMode::Text)
                 .set_name(format!("=[load] {shown}"))
-                .set_environment(chunk_env.unwrap_or_else(|| load_env.clone()))
+                .set_environment(chunk_env.unwrap_or(load_env))
                 .into_function();
             match result {
                 Ok(f) => Ok((Value::Function(f), Value::Nil)),
