@@ -360,14 +360,15 @@ fn a_megabyte_name_in_a_pcall_loop_ends_at_the_budget_and_the_game_goes_on() {
 }
 
 /// `print` in a loop kept every line until it was shown: a `check` grew to gigabytes. A mod may
-/// write 64 KiB a turn; one line says the rest is left out, and the next turn may write again.
+/// write 64 KiB a turn, `print` and `lantern.log` together; one line says the rest is left out,
+/// and the next turn may write again.
 #[test]
 fn printing_in_a_loop_is_cut_at_its_cap_once_a_turn() {
     let dir = mods_with(&[(
         "evil",
         "local line = string.rep('x', 1000)\n\
          lantern.on('turn_started', function()\n\
-           for i = 1, 1e9 do print(i, line) end\n\
+           for i = 1, 1e9 do print(i, line); lantern.log(i, line) end\n\
          end)\n",
     )]);
     let out = play(dir.path(), "emit turn_started\nemit turn_started\nseed\n");

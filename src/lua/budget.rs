@@ -317,6 +317,16 @@ impl Budget {
         )))
     }
 
+    /// Where the call was when it passed its budget, if it did: the cause of its error, wherever
+    /// the script went on to (a loop that caught the error is stopped at its next step).
+    pub(crate) fn stopped_place(&self) -> Option<(String, usize)> {
+        if !self.0.tripped.load(R) {
+            return None;
+        }
+        let at = self.0.stopped_at.borrow();
+        (at.1 > 0).then(|| at.clone())
+    }
+
     /// The script and line the current call was last seen running, if it ran long enough to be seen.
     pub(crate) fn last_seen(&self) -> Option<(String, usize)> {
         let seen = self.0.seen.borrow();

@@ -127,6 +127,17 @@ pub(super) unsafe extern "C-unwind" fn bind(state: *mut ffi::lua_State) -> c_int
     1
 }
 
+/// What `bind(f, values...)` makes, made from Rust.
+pub(super) fn bound_to(
+    lua: &Lua,
+    f: &Function,
+    values: impl IntoLuaMulti,
+) -> mlua::Result<Function> {
+    let mut all = f.clone().into_lua_multi(lua)?;
+    all.extend(values.into_lua_multi(lua)?);
+    c_closure(lua, bound, all)
+}
+
 /// A closure made by [`bind`]: calls upvalue 1 with the other upvalues, then the arguments.
 unsafe extern "C-unwind" fn bound(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: called by Lua with the closure `bind` made; this frame owns nothing, so an error the

@@ -13,7 +13,7 @@ use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, SourceMap, Span};
 use crate::mods::ModFolder;
 use atomic_refcell::AtomicRefCell;
-use mlua::{Function, Table};
+use mlua::Table;
 use std::sync::Arc;
 
 impl LuaRuntime {
@@ -38,9 +38,15 @@ impl LuaRuntime {
         let paused = self.budget.pause();
         let built = (|| -> mlua::Result<(Table, Table)> {
             let lantern = api::build(&self.lua, &cx)?;
-            // `print` is the mod's `lantern.log`.
-            let log: Function =
-                mlua::FromLua::from_lua(api::made(&self.lua, &cx, &lantern, "log")?, &self.lua)?;
+            // `print` is the mod's `lantern.log`: the state's print bound to its table.
+            let print = match &self.print {
+                Some(print) => print.clone(),
+                None => self
+                    .print
+                    .insert(api::print_function(&self.lua, &self.shared)?)
+                    .clone(),
+            };
+            let log = super::capi::bound_to(&self.lua, &print, &lantern)?;
             // math.random draws from the mod's seeded stream.
             let stream = format!("lua:{id}:math");
             let env = sandbox::environment(

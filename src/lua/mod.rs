@@ -146,6 +146,8 @@ pub(crate) struct Shared {
     /// Each mod's `lantern` table by its address, with the mod it belongs to and its account:
     /// how a function of the table is made for the right mod on first use (`api::build`).
     pub(crate) lantern_tables: rustc_hash::FxHashMap<usize, (Arc<str>, memory::Owner)>,
+    /// What each mod has printed in the turn it last printed in (`lantern.log` and `print`).
+    pub(crate) printed: rustc_hash::FxHashMap<Arc<str>, api::Printed>,
 }
 
 impl Shared {
@@ -229,6 +231,8 @@ pub struct LuaRuntime {
     /// The `main.lua` scripts this runtime ran, by display path: what a test game of the same mod
     /// set runs ([`LuaRuntime::ran_scripts`]).
     ran_scripts: Vec<(String, Arc<compiled::Script>)>,
+    /// `print`, one function for every mod (`api::print_function`), made with the first.
+    print: Option<Function>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`ScriptHost::checkpoint`).
     journals: Vec<Option<i64>>,
@@ -257,6 +261,7 @@ impl LuaRuntime {
             scripts: Vec::new(),
             known_scripts: None,
             ran_scripts: Vec::new(),
+            print: None,
             journals: Vec::new(),
             work: 0,
             lua,
@@ -443,8 +448,11 @@ impl LuaRuntime {
         let memory = report::is_memory(e);
         if memory {
             // What ran the mod out of memory may be garbage now: collect it, so the mod's next
-            // call starts from what it really keeps.
+            // call starts from what it really keeps. Twice: what the first collection finds in
+            // the middle of a cycle is only freed by the next (the figure said depended on when
+            // the collector last ran).
             let _host = self.accounts.charge_to(Owner::HOST);
+            let _ = self.lua.gc_collect();
             let _ = self.lua.gc_collect();
         }
         let (mut message, traceback) = report::describe(e);
@@ -472,7 +480,15 @@ impl LuaRuntime {
             self.files.line_span(&source, line)
         };
         let mut help = Vec::new();
-        let located = self.files.locate(&message, &traceback);
+        // The budget's own error is where the call passed its budget, wherever the script that
+        // caught it went on to.
+        let stopped = self
+            .budget
+            .stopped()
+            .filter(|stop| report::describe(stop).0 == message)
+            .and_then(|_| self.budget.stopped_place())
+            .and_then(|(source, line)| self.files.line_span(&source, line));
+        let located = stopped.or_else(|| self.files.locate(&message, &traceback));
         let syntax = matches!(e, mlua::Error::SyntaxError { .. });
         let mut opened = syntax.then(|| self.files.opened_at(&message)).flatten();
         if syntax && opened.is_none() {

@@ -17,7 +17,7 @@ pub(crate) const MOST_OUTPUT: usize = 64 * 1024;
 
 /// What a mod has printed in the turn it last printed in.
 #[derive(Clone, Copy, Default)]
-struct Printed {
+pub(crate) struct Printed {
     /// The turn (`None` while no game runs: the mod is loading).
     turn: Option<u64>,
     bytes: usize,
@@ -25,63 +25,91 @@ struct Printed {
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
-    api.function_with(
+    api.function(
         "log",
         &[("...", "any")],
         None,
         "Writes a message attributed to this mod (`[rats] ...`) to the play session or the test report. `print` does the same. A mod may write 64 KiB in a turn; past that, one line says so and the rest is left out.",
-        |_| {
-        let printed = Arc::new(AtomicRefCell::new(Printed::default()));
-        Ok(move |lua: &mlua::Lua, args: Variadic<mlua::Value>| {
-            let turn = with_game(|g| g.state().turn).ok();
-            let mut p = *printed.borrow();
-            if p.turn != turn {
-                p = Printed { turn, bytes: 0 };
-            }
-            let before = p.bytes;
-            // No more of a value is copied than may still be written (plus a byte, to tell).
-            let room = MOST_OUTPUT.saturating_sub(before) + 1;
-            let mut line = format!("[{}] ", c.mod_id);
-            let mut written = 0usize;
-            for (i, v) in args.iter().enumerate() {
-                if i > 0 {
-                    line.push('\t');
-                    written += 1;
-                }
-                let text = match v {
-                    mlua::Value::String(s) => {
-                        let bytes = s.as_bytes();
-                        written = written.saturating_add(bytes.len());
-                        String::from_utf8_lossy(&bytes[..bytes.len().min(room)]).into_owned()
-                    }
-                    other => {
-                        let text = other.to_string().unwrap_or_else(|_| format!("<{}>", other.type_name()));
-                        written = written.saturating_add(text.len());
-                        text
-                    }
-                };
-                crate::lua::budget::charge_bytes(lua, text.len())?;
-                if line.len() < room {
-                    line.push_str(&text);
-                }
-            }
-            p.bytes = p.bytes.saturating_add(written);
-            *printed.borrow_mut() = p;
-            if before >= MOST_OUTPUT {
-                return Ok(());
-            }
-            if p.bytes > MOST_OUTPUT {
-                line = format!(
-                    "[{}] (this mod wrote more than {} this turn; the rest of its output is left out)",
-                    c.mod_id,
-                    crate::diag::bytes(MOST_OUTPUT)
-                );
-            }
-            if with_game_mut(|g| g.say(line.clone())).is_err() {
-                c.shared.borrow_mut().messages.push(line);
-            }
-            Ok(())
-        })
+        move |lua: &mlua::Lua, args: Variadic<mlua::Value>| write(lua, &c, &args),
+    )
+}
+
+/// `print(lantern, ...)`, one function of the state bound to each mod's `lantern` table
+/// (`capi::bind`): that mod's `lantern.log`, its output counted with it. Made once per state: a
+/// `lantern.log` made for each mod's `print` cost a test game over 200 mods a tenth of its time,
+/// and most mods never print.
+pub(crate) fn print_function(
+    lua: &mlua::Lua,
+    shared: &Arc<AtomicRefCell<crate::lua::Shared>>,
+) -> mlua::Result<mlua::Function> {
+    let shared = Arc::downgrade(shared);
+    crate::lua::budget::function(
+        lua,
+        move |lua, (lantern, args): (mlua::Table, Variadic<mlua::Value>)| match super::cx_of(
+            &shared, &lantern,
+        )? {
+            Some(cx) => write(lua, &cx, &args),
+            None => Ok(()),
         },
     )
+}
+
+/// Writes `args` as a line of the mod's output, within what it may print this turn.
+fn write(lua: &mlua::Lua, c: &ModCx, args: &[mlua::Value]) -> mlua::Result<()> {
+    let turn = with_game(|g| g.state().turn).ok();
+    let mut p = c
+        .shared
+        .borrow()
+        .printed
+        .get(&c.mod_id)
+        .copied()
+        .unwrap_or_default();
+    if p.turn != turn {
+        p = Printed { turn, bytes: 0 };
+    }
+    let before = p.bytes;
+    // No more of a value is copied than may still be written (plus a byte, to tell).
+    let room = MOST_OUTPUT.saturating_sub(before) + 1;
+    let mut line = format!("[{}] ", c.mod_id);
+    let mut written = 0usize;
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            line.push('\t');
+            written += 1;
+        }
+        let text = match v {
+            mlua::Value::String(s) => {
+                let bytes = s.as_bytes();
+                written = written.saturating_add(bytes.len());
+                String::from_utf8_lossy(&bytes[..bytes.len().min(room)]).into_owned()
+            }
+            other => {
+                let text = other
+                    .to_string()
+                    .unwrap_or_else(|_| format!("<{}>", other.type_name()));
+                written = written.saturating_add(text.len());
+                text
+            }
+        };
+        crate::lua::budget::charge_bytes(lua, text.len())?;
+        if line.len() < room {
+            line.push_str(&text);
+        }
+    }
+    p.bytes = p.bytes.saturating_add(written);
+    c.shared.borrow_mut().printed.insert(c.mod_id.clone(), p);
+    if before >= MOST_OUTPUT {
+        return Ok(());
+    }
+    if p.bytes > MOST_OUTPUT {
+        line = format!(
+            "[{}] (this mod wrote more than {} this turn; the rest of its output is left out)",
+            c.mod_id,
+            crate::diag::bytes(MOST_OUTPUT)
+        );
+    }
+    if with_game_mut(|g| g.say(line.clone())).is_err() {
+        c.shared.borrow_mut().messages.push(line);
+    }
+    Ok(())
 }

@@ -22,7 +22,7 @@ mod rng;
 mod storage;
 mod text;
 
-pub(crate) use log::MOST_OUTPUT;
+pub(crate) use log::{print_function, Printed, MOST_OUTPUT};
 pub(crate) use rng::random;
 
 use super::Shared;
@@ -317,28 +317,11 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
     }
     let _host = crate::lua::bridge::lantern_owned(lua);
     let meta = lua.create_table()?;
-    // The mod a table belongs to; `None` for a table that is no mod's `lantern` table (a script
-    // may hand the metamethods any table).
-    let cx_of = {
+    let mod_of = {
         let shared = Arc::downgrade(shared);
-        move |table: &Table| -> mlua::Result<Option<ModCx>> {
-            let Some(shared) = shared.upgrade() else {
-                return Ok(None);
-            };
-            let found = shared
-                .try_borrow()
-                .map_err(|_| mlua::Error::runtime("lantern: the runtime is busy"))?
-                .lantern_tables
-                .get(&(table.to_pointer() as usize))
-                .cloned();
-            Ok(found.map(|(mod_id, owner)| ModCx {
-                mod_id,
-                owner,
-                shared,
-            }))
-        }
+        move |table: &Table| cx_of(&shared, table)
     };
-    let cx_index = cx_of.clone();
+    let cx_index = mod_of.clone();
     // The names lantern has, found once: a script that reads a name lantern does not have (a
     // feature test, `if lantern.x then`, in a handler) costs a lookup, not a pass.
     let known: std::sync::OnceLock<rustc_hash::FxHashSet<String>> = std::sync::OnceLock::new();
@@ -364,7 +347,7 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
     meta.raw_set(
         "__pairs",
         crate::lua::budget::function(lua, move |lua, table: Table| {
-            if let Some(cx) = cx_of(&table)? {
+            if let Some(cx) = mod_of(&table)? {
                 let _host = crate::lua::bridge::lantern_owned(lua);
                 register_all(
                     &mut Api::new(lua, table.clone(), "lantern", Make::Functions),
@@ -377,6 +360,28 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
     meta.raw_set("__metatable", "lantern")?;
     lua.set_named_registry_value(LAZY_META, &meta)?;
     Ok(meta)
+}
+
+/// The mod a `lantern` table belongs to; `None` for a table that is no mod's `lantern` table (a
+/// script may hand lantern's functions any table), or once the runtime is gone.
+pub(crate) fn cx_of(
+    shared: &std::sync::Weak<AtomicRefCell<Shared>>,
+    table: &Table,
+) -> mlua::Result<Option<ModCx>> {
+    let Some(shared) = shared.upgrade() else {
+        return Ok(None);
+    };
+    let found = shared
+        .try_borrow()
+        .map_err(|_| mlua::Error::runtime("lantern: the runtime is busy"))?
+        .lantern_tables
+        .get(&(table.to_pointer() as usize))
+        .cloned();
+    Ok(found.map(|(mod_id, owner)| ModCx {
+        mod_id,
+        owner,
+        shared,
+    }))
 }
 
 /// `name` must be a plain identifier to become `<mod>:<name>`.
