@@ -58,6 +58,37 @@ impl Script {
     }
 }
 
+/// lantern's own chunk `source`, named `name`, as a function of `lua`: compiled once per process
+/// and loaded from its bytecode in every state after (each test game's state makes the same few).
+pub(crate) fn own_chunk(lua: &mlua::Lua, source: &str, name: &str) -> mlua::Result<mlua::Function> {
+    type Made = Vec<(String, Arc<Chunk>)>;
+    static MADE: std::sync::Mutex<Made> = std::sync::Mutex::new(Vec::new());
+    let known = MADE.lock().ok().and_then(|made| {
+        made.iter()
+            .find(|(text, _)| text == source)
+            .map(|(_, chunk)| chunk.clone())
+    });
+    let chunk = match known {
+        Some(chunk) => Some(chunk),
+        None => compile(source, name, usize::MAX).map(|chunk| {
+            let chunk = Arc::new(chunk);
+            if let Ok(mut made) = MADE.lock() {
+                made.push((source.to_string(), chunk.clone()));
+            }
+            chunk
+        }),
+    };
+    match chunk {
+        Some(chunk) => lua
+            .load(&chunk.bytecode[..])
+            .set_mode(mlua::ChunkMode::Binary)
+            .set_name(name)
+            .into_function(),
+        // It does not compile: loading the text says why.
+        None => lua.load(source).set_name(name).into_function(),
+    }
+}
+
 /// A Lua state of its own, closed when dropped.
 struct Scratch(*mut ffi::lua_State);
 

@@ -50,9 +50,9 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
         LuaOptions::default(),
     )?;
     super::memory::host_references(&lua)?;
-    let setmetatable: Function = lua
-        .load(
-            r#"
+    let setmetatable: Function = super::compiled::own_chunk(
+        &lua,
+        r#"
         local mt = getmetatable("")
         local lib = string
         mt.__index = setmetatable({}, { __index = lib, __newindex = function() error("the string library is read-only", 2) end, __metatable = false })
@@ -71,9 +71,9 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
           return raw_setmetatable(t, mt)
         end
         "#,
-        )
-        .set_name("=lantern")
-        .eval()?;
+        "=lantern",
+    )?
+    .call(())?;
     let refuse_seed = super::budget::function(&lua, |_, ()| -> mlua::Result<()> {
         Err(mlua::Error::runtime(
             "math.randomseed is not available: math.random draws from the run's seeded stream",
@@ -135,7 +135,7 @@ fn environment_maker(
         plain = plain.join("\n"),
         libraries = libraries.join("\n"),
     );
-    lua.load(source).set_name("=lantern").call((
+    super::compiled::own_chunk(lua, &source, "=lantern")?.call((
         clone,
         setmetatable,
         refuse_seed,
