@@ -168,3 +168,48 @@ unsafe extern "C-unwind" fn write(
     }
     0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compile_counts_its_tokens_and_a_broken_text_stays_text() {
+        let one = Script::compile("return 1".into(), "@a/scripts/main.lua", 1 << 20);
+        let many = Script::compile(
+            "return 1 + 1 + 1 + 1 + 1 + 1".into(),
+            "@a/scripts/main.lua",
+            1 << 20,
+        );
+        let (one, many) = (
+            one.chunk().expect("compiles"),
+            many.chunk().expect("compiles"),
+        );
+        // Eight a token: ten more tokens cost eighty units more.
+        assert_eq!(
+            many.units - one.units,
+            80,
+            "{} -> {}",
+            one.units,
+            many.units
+        );
+        let broken = Script::compile("if true then".into(), "@a/scripts/main.lua", 1 << 20);
+        assert!(broken.chunk().is_none());
+        assert_eq!(broken.text(), "if true then");
+        // A compile past the mod's memory is left to the game, which says so as it always did.
+        let big: String = (0..20_000).map(|i| format!("local _ = 'k{i}'\n")).collect();
+        let big = format!("do\n{}end", big.replace("local _ =", "_ ="));
+        assert!(Script::compile(big.into(), "@a/scripts/main.lua", 4096)
+            .chunk()
+            .is_none());
+    }
+
+    #[test]
+    fn lanterns_own_chunk_runs_from_its_bytecode_in_every_state() {
+        for _ in 0..2 {
+            let lua = mlua::Lua::new();
+            let f = own_chunk(&lua, "local a, b = ... return a * b", "=lantern").unwrap();
+            assert_eq!(f.call::<i64>((6, 7)).unwrap(), 42);
+        }
+    }
+}
