@@ -1,7 +1,7 @@
 //! Each mod's `main.lua` compiled once per mod set, and its bytecode run by every game of the set.
 //!
 //! A test over a pack of 200 mods makes a game of its own: a new Lua state running every mod's
-//! `main.lua`. Reading and compiling the text was a third of that game's cost, the same work in
+//! `main.lua`. Reading and compiling the text was a quarter of that game's cost, the same work in
 //! every game. So a load compiles each `main.lua` once, in a small state of its own ([`compile`]),
 //! and every game of the mod set (the load's own, each test's) runs the bytecode: played and
 //! tested games run their scripts the same way, and see the same state. The compile is charged
