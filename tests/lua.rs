@@ -150,6 +150,29 @@ fn one_mod_cannot_change_the_game_view_another_mod_sees() {
     assert!(theirs.is_some_and(|l| !l.ends_with("\t99")), "{log:?}");
 }
 
+#[test]
+fn each_mod_gets_its_own_lantern_table_storage_and_bound_functions() {
+    // The fields and `lantern.on` are made once per state and copied or bound for each mod: each
+    // mod's storage is its own table, and its `lantern.on` registers for it, kept in a local or
+    // made again after the script cleared it.
+    let log = two_mods_say(
+        "local on = lantern.on\n\
+         lantern.on = nil\n\
+         on('turn_started', function() lantern.log('mine', lantern.storage.mark, type(lantern.on)) end)\n\
+         lantern.on('turn_started', function() lantern.log('again', rawequal(on, lantern.on)) end)",
+        "lantern.on('turn_started', function() lantern.storage.mark = 'theirs'; lantern.log('theirs', lantern.storage.mark) end)",
+    );
+    // `other` loads first; its storage is not `test`'s.
+    assert_eq!(
+        log,
+        [
+            "[other] theirs\ttheirs",
+            "[test] mine\tnil\tfunction",
+            "[test] again\tfalse",
+        ],
+    );
+}
+
 /// Runs `code` once, in the first turn's handler, under a budget of 2,000,000 instructions, and
 /// returns the problems reported and what the handlers logged in both turns.
 fn run_under_budget(code: &str) -> (Vec<String>, Vec<String>) {

@@ -127,19 +127,29 @@ pub(super) unsafe extern "C-unwind" fn bind(state: *mut ffi::lua_State) -> c_int
     1
 }
 
-/// What `bind(f, values...)` makes, made from Rust.
-pub(super) fn bound_to(
-    lua: &Lua,
-    f: &Function,
-    values: impl IntoLuaMulti,
-) -> mlua::Result<Function> {
-    let mut all = f.clone().into_lua_multi(lua)?;
-    all.extend(values.into_lua_multi(lua)?);
-    c_closure(lua, bound, all)
+/// `copy(t)`, a C function for lantern's own Lua: a copy of the table `t`, its metatable shared
+/// (lantern's Lua copies the table whole, `lua_clonetable`).
+///
+/// # Safety
+/// Called by Lua, with its arguments on the stack.
+pub(super) unsafe extern "C-unwind" fn copy_table(state: *mut ffi::lua_State) -> c_int {
+    extern "C-unwind" {
+        fn lua_clonetable(state: *mut ffi::lua_State, idx: c_int);
+    }
+    // SAFETY: this frame owns nothing, so an error raised by the type check or the copy (memory)
+    // leaves nothing undropped; `lua_setmetatable` pops the metatable `lua_getmetatable` pushed.
+    unsafe {
+        ffi::luaL_checktype(state, 1, ffi::LUA_TTABLE);
+        lua_clonetable(state, 1);
+        if ffi::lua_getmetatable(state, 1) != 0 {
+            ffi::lua_setmetatable(state, -2);
+        }
+    }
+    1
 }
 
 /// A closure made by [`bind`]: calls upvalue 1 with the other upvalues, then the arguments.
-unsafe extern "C-unwind" fn bound(state: *mut ffi::lua_State) -> c_int {
+pub(super) unsafe extern "C-unwind" fn bound(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: called by Lua with the closure `bind` made; this frame owns nothing, so an error the
     // call raises (or growing the stack) leaves nothing undropped. An upvalue index past the
     // closure's reads as none.

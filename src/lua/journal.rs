@@ -39,6 +39,22 @@ pub(crate) fn flag(lua: &Lua, table: &Table) {
     };
 }
 
+/// `flag(t)`, a C function for lantern's own Lua: [`flag`], called from Lua.
+///
+/// # Safety
+/// Called by Lua, with its arguments on the stack.
+pub(crate) unsafe extern "C-unwind" fn flag_function(
+    state: *mut ffi::lua_State,
+) -> std::ffi::c_int {
+    // SAFETY: this frame owns nothing, so the type error `luaL_checktype` may raise leaves nothing
+    // undropped; the flag is set in place.
+    unsafe {
+        ffi::luaL_checktype(state, 1, ffi::LUA_TTABLE);
+        lua_journalflag(state, 1);
+    }
+    0
+}
+
 /// The stores lantern's Lua remembers, one of each kind, for a save that refuses the value.
 #[derive(Clone, Copy)]
 pub(crate) enum Store {

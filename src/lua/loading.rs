@@ -37,16 +37,15 @@ impl LuaRuntime {
         // count an earlier script ran past.
         let paused = self.budget.pause();
         let built = (|| -> mlua::Result<(Table, Table)> {
-            let lantern = api::build(&self.lua, &cx)?;
-            // `print` is the mod's `lantern.log`: the state's print bound to its table.
-            let print = match &self.print {
-                Some(print) => print.clone(),
+            let maker = match &self.make_lantern {
+                Some(maker) => maker.clone(),
                 None => self
-                    .print
-                    .insert(api::print_function(&self.lua, &self.shared)?)
+                    .make_lantern
+                    .insert(api::maker(&self.lua, &cx)?)
                     .clone(),
             };
-            let log = super::capi::bound_to(&self.lua, &print, &lantern)?;
+            // `print` is the mod's `lantern.log`.
+            let (lantern, log) = api::build(&cx, &maker)?;
             // math.random draws from the mod's seeded stream.
             let stream = format!("lua:{id}:math");
             let env = sandbox::environment(
@@ -58,9 +57,6 @@ impl LuaRuntime {
                 sandbox::Account::new(owner),
                 Some(&stream),
             )?;
-            // The `lantern` table is journaled as the storage is: a script that puts a new table
-            // in place of `lantern.storage` inside a transaction that fails gets its old one back.
-            super::journal::flag(&self.lua, &lantern);
             Ok((env, lantern))
         })();
         drop(paused);

@@ -119,6 +119,9 @@ pub(crate) struct Listener {
 #[derive(Default)]
 pub(crate) struct Shared {
     pub(crate) handlers: Vec<Handler>,
+    /// How many handlers each mod registered (counted against `api::MOST_HANDLERS` as each is
+    /// added: counted from `handlers`, 200 mods' loads took a time that grew with their square).
+    pub(crate) handler_counts: rustc_hash::FxHashMap<Arc<str>, usize>,
     /// Handlers by event key, after [`LuaRuntime::bind`]: their indexes and functions, shared so an
     /// event takes its list without copying a function reference per handler (handlers are only
     /// registered while the mods load, so the lists never change during a game).
@@ -148,6 +151,9 @@ pub(crate) struct Shared {
     pub(crate) lantern_tables: rustc_hash::FxHashMap<usize, (Arc<str>, memory::Owner)>,
     /// What each mod has printed in the turn it last printed in (`lantern.log` and `print`).
     pub(crate) printed: rustc_hash::FxHashMap<Arc<str>, api::Printed>,
+    /// The functions of the state every mod's `lantern` table binds to itself, by name
+    /// (`api::Api::bound`).
+    pub(crate) bound: rustc_hash::FxHashMap<&'static str, Function>,
 }
 
 impl Shared {
@@ -231,8 +237,8 @@ pub struct LuaRuntime {
     /// The `main.lua` scripts this runtime ran, by display path: what a test game of the same mod
     /// set runs ([`LuaRuntime::ran_scripts`]).
     ran_scripts: Vec<(String, Arc<compiled::Script>)>,
-    /// `print`, one function for every mod (`api::print_function`), made with the first.
-    print: Option<Function>,
+    /// What makes each mod's `lantern` table and `print` (`api::maker`), made with the first.
+    make_lantern: Option<Function>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
     /// that may run script code (`ScriptHost::checkpoint`).
     journals: Vec<Option<i64>>,
@@ -261,7 +267,7 @@ impl LuaRuntime {
             scripts: Vec::new(),
             known_scripts: None,
             ran_scripts: Vec::new(),
-            print: None,
+            make_lantern: None,
             journals: Vec::new(),
             work: 0,
             lua,

@@ -223,12 +223,13 @@ fn parse_traceback(tb: &str) -> Vec<String> {
 
 /// `file:line` of the Lua code calling into the API.
 pub(crate) fn call_site(lua: &mlua::Lua) -> Option<(String, usize)> {
-    // mlua's own Lua wrappers (its `__index` that falls back to a metamethod) stand between a
-    // script and the function it reached; the script's frame is the first one above them.
+    // mlua's own Lua wrappers (its `__index` that falls back to a metamethod) and C functions (a
+    // bound function's closure, `pcall`) stand between a script and the function it reached;
+    // the script's frame is the first one above them.
     for level in 1..=4 {
         let frame = lua.inspect_stack(level, |d| {
             let src = d.source().source?;
-            if src.starts_with("=__mlua") {
+            if src.starts_with("=__mlua") || src == "=[C]" {
                 return Some(None);
             }
             let place = src.trim_start_matches('@').to_string();

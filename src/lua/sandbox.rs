@@ -97,33 +97,29 @@ fn environment_maker(
     setmetatable: Function,
     refuse_seed: Function,
 ) -> mlua::Result<Function> {
-    extern "C-unwind" {
-        fn lua_clonetable(state: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
-    }
-    /// `clone(t)`: a copy of the table `t` (a library: lantern's own call, never a script's).
-    unsafe extern "C-unwind" fn clone(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
-        // SAFETY: called by Lua with its arguments on the stack; this frame owns nothing, so
-        // an error raised by the copy (memory) leaves nothing undropped.
-        unsafe {
-            mlua::ffi::luaL_checktype(state, 1, mlua::ffi::LUA_TTABLE);
-            lua_clonetable(state, 1);
-        }
-        1
-    }
-    // SAFETY: `clone` follows the rules of a C function called by Lua (see above).
-    let clone = unsafe { lua.create_c_function(clone)? };
+    // SAFETY: `capi::copy_table` follows the rules of a C function called by Lua.
+    let clone = unsafe { lua.create_c_function(super::capi::copy_table)? };
+    // The plain functions are read from the globals once, into locals the function keeps.
+    // The plain functions and the libraries are read from the globals once, into locals the
+    // function keeps (the state's globals are lantern's: no script reaches them).
+    let locals: Vec<String> = PLAIN
+        .iter()
+        .chain(LIBRARIES)
+        .map(|n| format!("local global_{n} = rawget(_G, {n:?})"))
+        .collect();
     let plain: Vec<String> = PLAIN
         .iter()
-        .map(|n| format!("env.{n} = rawget(g, {n:?})"))
+        .map(|n| format!("env.{n} = global_{n}"))
         .collect();
     let libraries: Vec<String> = LIBRARIES
         .iter()
-        .map(|n| format!("env.{n} = clone(rawget(g, {n:?}))"))
+        .map(|n| format!("env.{n} = clone(global_{n})"))
         .collect();
     // SAFETY: `capi::bind` follows the rules of a C function called by Lua.
     let bind = unsafe { lua.create_c_function(super::capi::bind)? };
     let source = format!(
-        "local g, rawget, clone, setmetatable, randomseed, bind, collect, load_in, random_in = _G, rawget, ...\n\
+        "local rawget, clone, setmetatable, randomseed, bind, collect, load_in, random_in = rawget, ...\n\
+         {locals}\n\
          return function(env, lantern, print, owner, require, stream)\n\
          {plain}\n{libraries}\n\
          env.string.dump = nil\n\
@@ -132,6 +128,7 @@ fn environment_maker(
          env.setmetatable, env.collectgarbage, env.print = setmetatable, bind(collect, owner), print\n\
          env.lantern, env._G, env.load, env.require = lantern, env, bind(load_in, env), require\n\
          end",
+        locals = locals.join("\n"),
         plain = plain.join("\n"),
         libraries = libraries.join("\n"),
     );

@@ -6,17 +6,19 @@ use crate::lua::Handler;
 use mlua::Function;
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
-    let c = cx.clone();
-    api.function(
+    api.bound(
+        cx,
         "on",
         &[("event", "string"), ("handler", "fun(ev: lantern.Event)")],
         None,
         "Calls `handler` for every event of that name (an engine event such as `creature_died`, or a declared custom event; a bare name means this mod's). Handlers run after the native triggers and quests of the event, in mod load order, then registration order. Only while the mod loads.",
-        move |lua, (event, func): (String, Function)| {
-            while_loading(&c, "lantern.on")?;
-            within(&c, "lantern.on", "handlers", MOST_HANDLERS, |s, m| s.handlers.iter().filter(|h| h.registered.mod_id == m).count())?;
+        |lua, c, (event, func): (String, Function)| {
+            while_loading(c, "lantern.on")?;
+            within(c, "lantern.on", "handlers", MOST_HANDLERS, |s, m| s.handler_counts.get(m).copied().unwrap_or(0))?;
             let site = crate::lua::report::call_site(lua);
-            c.shared.borrow_mut().handlers.push(Handler::new(&c.mod_id, c.owner, event, func, site));
+            let mut shared = c.shared.borrow_mut();
+            *shared.handler_counts.entry(c.mod_id.clone()).or_default() += 1;
+            shared.handlers.push(Handler::new(&c.mod_id, c.owner, event, func, site));
             Ok(())
         },
     )?;

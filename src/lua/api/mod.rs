@@ -5,11 +5,13 @@
 //! definitions cannot drift from what is registered. Every one is charged to the calling script's
 //! budget ([`crate::lua::budget::function`]): a call, its failure, and the work it does.
 //!
-//! The registrations are passes ([`Make`]): a mod's table is made with its fields only, and each
-//! function the first time a script reads it, by a pass that makes that one (its metatable's
-//! `__index`); `pairs` makes the rest first, so a script sees the whole table either way. A mod
-//! uses a few of the functions, and a test game over 200 mods spent a quarter of its time making
-//! every one for every mod.
+//! The registrations are passes ([`Make`]). One pass per state makes the fields and the functions
+//! bound to each mod's table ([`Api::bound`], such as `lantern.on`), and a Lua function of the
+//! state copies and binds them for each mod ([`maker`]). Every other function is made the first
+//! time a script reads it, by a pass that makes that one (the table's metatable's `__index`);
+//! `pairs` makes the rest first, so a script sees the whole table either way. A mod uses a few of
+//! the functions, and a test game over 200 mods spent a quarter of its time making every one for
+//! every mod.
 
 mod actions;
 pub(crate) use actions::to_toml_map;
@@ -22,7 +24,8 @@ mod rng;
 mod storage;
 mod text;
 
-pub(crate) use log::{print_function, Printed, MOST_OUTPUT};
+use log::print_function;
+pub(crate) use log::{Printed, MOST_OUTPUT};
 pub(crate) use rng::random;
 
 use super::Shared;
@@ -88,6 +91,9 @@ pub(crate) struct Api<'a> {
     names: Vec<String>,
     /// What this pass made.
     made: Vec<String>,
+    /// Where the pass that makes a state's fields ([`Make::Fields`]) puts the functions each
+    /// mod's table binds to itself ([`Api::bound`]).
+    bound_into: Option<Table>,
 }
 
 impl<'a> Api<'a> {
@@ -100,6 +106,7 @@ impl<'a> Api<'a> {
             docs: Vec::new(),
             names: Vec::new(),
             made: Vec::new(),
+            bound_into: None,
         }
     }
 
@@ -128,10 +135,10 @@ impl<'a> Api<'a> {
         }
     }
 
-    /// Records an entry's name, in a pass that keeps them (the passes that make a table or its
-    /// documentation; a function's pass runs on a script's first read and needs none).
+    /// Records an entry's name, in the pass that documents the entries (the others run for every
+    /// mod, or on a script's first read, and need none).
     fn name(&mut self, name: &str) {
-        if matches!(self.make, Make::Docs | Make::Fields) {
+        if self.make == Make::Docs {
             self.names.push(name.to_string());
         }
     }
@@ -183,7 +190,59 @@ impl<'a> Api<'a> {
         Ok(())
     }
 
-    /// A field of every new table; `value` is made only then.
+    /// A function made once per state and bound to each mod's table (`capi::bind`): `f` gets the
+    /// mod it was called for and the script's arguments. Made with the table, as a field is: the
+    /// bound closure costs a mod a few hundred instructions where a function made for the mod on
+    /// first read cost it 11,000 (a twentieth of a test game over 200 mods, all calling
+    /// `lantern.on`).
+    pub(crate) fn bound<F, A, R>(
+        &mut self,
+        cx: &ModCx,
+        name: &'static str,
+        params: &'static [(&'static str, &'static str)],
+        returns: Option<&'static str>,
+        doc: &'static str,
+        f: F,
+    ) -> mlua::Result<()>
+    where
+        F: Fn(&Lua, &ModCx, A) -> mlua::Result<R> + Send + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.name(name);
+        let fields = self.make == Make::Fields;
+        if fields || self.wants(name)? {
+            let known = cx.shared.borrow().bound.get(name).cloned();
+            let f = match known {
+                Some(f) => f,
+                None => {
+                    let _host = crate::lua::bridge::lantern_owned(self.lua);
+                    let made = bound_function(self.lua, &cx.shared, name, f)?;
+                    cx.shared.borrow_mut().bound.insert(name, made.clone());
+                    made
+                }
+            };
+            match (&self.bound_into, fields) {
+                (Some(bound), true) => bound.raw_set(name, f)?,
+                _ => {
+                    bind_quiet(self.lua, &self.table, name, f)?;
+                    self.made.push(name.to_string());
+                }
+            }
+        }
+        let prefix = self.prefix;
+        self.document(|| ApiDoc {
+            path: format!("{prefix}.{name}"),
+            params: params.to_vec(),
+            returns,
+            doc,
+            function: true,
+        });
+        Ok(())
+    }
+
+    /// A field of every mod's table. `value` is made once per state, by the pass that makes the
+    /// fields ([`maker`]); a table is copied for each mod, its metatable shared.
     pub(crate) fn field<V: mlua::IntoLua>(
         &mut self,
         name: &'static str,
@@ -247,6 +306,66 @@ fn quiet_set(lua: &Lua, table: &Table, key: &str, value: impl mlua::IntoLua) -> 
     }
 }
 
+/// The state's function behind [`Api::bound`]: called with a mod's `lantern` table before the
+/// script's arguments, charged as [`crate::lua::budget::function`] charges any of lantern's, and
+/// its arguments numbered as the script wrote them.
+fn bound_function<F, A, R>(
+    lua: &Lua,
+    shared: &Arc<AtomicRefCell<Shared>>,
+    name: &'static str,
+    f: F,
+) -> mlua::Result<mlua::Function>
+where
+    F: Fn(&Lua, &ModCx, A) -> mlua::Result<R> + Send + 'static,
+    A: FromLuaMulti,
+    R: IntoLuaMulti,
+{
+    use crate::lua::budget::{charge, charged};
+    let shared = Arc::downgrade(shared);
+    lua.create_function(move |lua, mut args: mlua::MultiValue| {
+        charged(lua, || {
+            let text: usize = args
+                .iter()
+                .map(|v| match v {
+                    mlua::Value::String(s) => s.as_bytes().len(),
+                    _ => 0,
+                })
+                .sum();
+            charge(lua, text >> 3)?;
+            let cx = match args.pop_front() {
+                Some(mlua::Value::Table(lantern)) => cx_of(&shared, &lantern)?,
+                _ => None,
+            };
+            let Some(cx) = cx else {
+                return Err(mlua::Error::runtime(format!(
+                    "lantern.{name}: the mod's scripts are no longer loaded"
+                )));
+            };
+            f(lua, &cx, A::from_lua_args(args, 1, None, lua)?)
+        })
+    })
+}
+
+/// Sets `table[key]` to `f` bound to `table` (`capi::bind`), without telling the journal (see
+/// [`quiet_set`]).
+fn bind_quiet(lua: &Lua, table: &Table, key: &str, f: mlua::Function) -> mlua::Result<()> {
+    extern "C-unwind" {
+        fn lua_rawsetquiet(state: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+    }
+    // SAFETY: `exec_raw` pushes the table, the key and the function (indices 1 to 3) in a
+    // protected call, where the closure owns nothing an error could skip; `lua_pushcclosure`
+    // takes the function and a copy of the table as its upvalues, `lua_rawsetquiet` pops the key
+    // and the closure, and the closure pops the table.
+    unsafe {
+        lua.exec_raw::<()>((table, key, f), |state| {
+            mlua::ffi::lua_pushvalue(state, 1);
+            mlua::ffi::lua_pushcclosure(state, crate::lua::capi::bound, 2);
+            lua_rawsetquiet(state, 1);
+            mlua::ffi::lua_pop(state, 1);
+        })
+    }
+}
+
 /// Every registration, in the order of the guide's Lua chapter.
 fn register_all(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     events::register(api, cx)?;
@@ -260,22 +379,62 @@ fn register_all(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     host::register(api, cx)
 }
 
-/// Builds one mod's `lantern` table: its fields now, each function when a script first reads it
-/// (most mods use a few of them, and a test game over 200 mods made every one for every mod: a
-/// quarter of its time). The functions are made through the table's metatable, one per state,
-/// which finds the mod from the table ([`Shared::lantern_tables`]); `pairs` sees them all.
-pub(crate) fn build(lua: &Lua, cx: &ModCx) -> mlua::Result<Table> {
-    let table = lua.create_table()?;
-    register_all(
-        &mut Api::new(lua, table.clone(), "lantern", Make::Fields),
-        cx,
-    )?;
-    table.set_metatable(Some(lazy_meta(lua, &cx.shared)?))?;
+/// The function of the state that makes a mod's `lantern` table and its `print`: the fields
+/// ([`Api::field`]) and the bound functions ([`Api::bound`]), made once here by a pass over the
+/// registrations and copied or bound for each mod in Lua, the metatable that makes the other
+/// functions on first read ([`lazy_meta`]), and the journal's flag. Made for each mod by passes
+/// through the Rust API, the table was a fifth of a test game over 200 mods.
+pub(crate) fn maker(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Function> {
+    let _host = crate::lua::bridge::lantern_owned(lua);
+    let fields = lua.create_table()?;
+    let bound = lua.create_table()?;
+    let mut api = Api::new(lua, fields.clone(), "lantern", Make::Fields);
+    api.bound_into = Some(bound.clone());
+    register_all(&mut api, cx)?;
+    // SAFETY: both follow the rules of a C function called by Lua.
+    let (copy, bind, flag) = unsafe {
+        (
+            lua.create_c_function(crate::lua::capi::copy_table)?,
+            lua.create_c_function(crate::lua::capi::bind)?,
+            lua.create_c_function(crate::lua::journal::flag_function)?,
+        )
+    };
+    let source = "local next, type, setmetatable, copy, bind, flag, fields, bound, lazy, print = next, type, setmetatable, ...\n\
+         return function()\n\
+           local lantern = {}\n\
+           for name, value in next, fields do\n\
+             if type(value) == 'table' then value = copy(value) end\n\
+             lantern[name] = value\n\
+           end\n\
+           for name, f in next, bound do lantern[name] = bind(f, lantern) end\n\
+           setmetatable(lantern, lazy)\n\
+           flag(lantern)\n\
+           return lantern, bind(print, lantern)\n\
+         end";
+    crate::lua::compiled::own_chunk(lua, source, "=lantern")?.call((
+        copy,
+        bind,
+        flag,
+        fields,
+        bound,
+        lazy_meta(lua, &cx.shared)?,
+        print_function(lua, &cx.shared)?,
+    ))
+}
+
+/// Makes one mod's `lantern` table with the state's [`maker`], and its `print` (the state's
+/// `print` bound to the table: the mod's `lantern.log`). The table's functions are made through
+/// its metatable, one per state, which finds the mod from the table
+/// ([`Shared::lantern_tables`]); `pairs` sees them all. The table is journaled as the storage
+/// is: a script that puts a new table in place of `lantern.storage` inside a transaction that
+/// fails gets its old one back.
+pub(crate) fn build(cx: &ModCx, maker: &mlua::Function) -> mlua::Result<(Table, mlua::Function)> {
+    let (table, print): (Table, mlua::Function) = maker.call(())?;
     cx.shared
         .borrow_mut()
         .lantern_tables
         .insert(table.to_pointer() as usize, (cx.mod_id.clone(), cx.owner));
-    Ok(table)
+    Ok((table, print))
 }
 
 /// The function (or the game's table) `name` of a mod's `lantern` table, made now if it is not
