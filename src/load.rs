@@ -203,6 +203,8 @@ pub(crate) struct Last<'a> {
     pub content: &'a Arc<Content>,
     pub sources: &'a SourceMap,
     pub registered: &'a Registered,
+    /// Its mods' `main.lua`, compiled: one whose text has not changed is not compiled again.
+    pub scripts: &'a crate::lua::KnownScripts,
 }
 
 /// [`load_world_of`], parsing only the data files that changed since the load `memo` remembers,
@@ -283,6 +285,7 @@ pub(crate) fn load_with(
     };
     if let Some(lua) = lua.as_mut() {
         lua.set_rules(rules.clone());
+        lua.compiled_before = last.as_ref().map(|last| last.scripts.clone());
         for m in &folders {
             lua.load_mod(m, &mut sources, &mut diagnostics);
         }
@@ -370,6 +373,14 @@ impl Registered {
 
 impl World {
     /// What this load's scripts registered (nothing when Lua did not start).
+    /// The mods' `main.lua` as this load compiled them, for the next reload's.
+    pub(crate) fn compiled_scripts(&self) -> crate::lua::KnownScripts {
+        self.lua
+            .as_ref()
+            .map(LuaRuntime::ran_scripts)
+            .unwrap_or_default()
+    }
+
     pub(crate) fn registered(&self) -> Registered {
         let ext = self
             .lua

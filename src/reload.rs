@@ -148,6 +148,9 @@ pub struct Live {
     registered: crate::load::Registered,
     /// The data files as the last load parsed them: a reload parses only those that changed.
     memo: crate::content::parse::ParseMemo,
+    /// The mods' `main.lua` as the last load compiled them: a reload compiles only those that
+    /// changed.
+    scripts: crate::lua::KnownScripts,
 }
 
 impl Live {
@@ -188,6 +191,7 @@ impl Live {
             return Err(crate::Error::mods(problems));
         }
         let registered = world.registered();
+        let scripts = world.compiled_scripts();
         let game = world.start(seed);
         let live = Live {
             roots: roots.to_vec(),
@@ -198,6 +202,7 @@ impl Live {
             generation: Arc::new(AtomicU64::new(0)),
             registered,
             memo,
+            scripts,
         };
         Ok((live, problems))
     }
@@ -207,11 +212,13 @@ impl Live {
         &self.game
     }
 
-    /// Forgets the data files as the last load parsed them: the next reload parses every file
-    /// (for lantern's tests and benches, which compare the two).
+    /// Forgets the data files as the last load parsed them and the scripts as it compiled them:
+    /// the next reload parses and compiles every file (for lantern's tests and benches, which
+    /// compare the two).
     #[doc(hidden)]
     pub fn forget_parsed(&mut self) {
         self.memo = Default::default();
+        self.scripts = Default::default();
     }
 
     /// The running game, to play.
@@ -231,6 +238,7 @@ impl Live {
         self.sources = fresh.sources;
         self.registered = fresh.registered;
         self.memo = fresh.memo;
+        self.scripts = fresh.scripts;
         Ok(notes)
     }
 
@@ -309,6 +317,7 @@ impl Live {
             content: &base,
             sources: &self.sources,
             registered: &self.registered,
+            scripts: &self.scripts,
         };
         let mut world = load_with(
             &self.roots,
@@ -372,6 +381,7 @@ impl Live {
         // stay the game's, not this report's, carried over to the new files below.
         let earlier = self.game.take_problems();
         self.registered = world.registered();
+        self.scripts = world.compiled_scripts();
         let mut notes = std::mem::take(&mut world.diagnostics);
         notes.extend(self.game.swap_content(world.content.clone()));
         let old_scripts = if let Some(mut lua) = world.take_lua() {
@@ -500,8 +510,10 @@ pub fn describe_changes(old: &Content, new: &Content) -> String {
 /// versions was 0.4 of the reload).
 #[derive(Default)]
 struct Unchanged {
-    old: HashMap<crate::diag::FileId, usize>,
-    new: HashMap<crate::diag::FileId, usize>,
+    /// Each file's number, by its ID in the old load and in the new (IDs are dense: the lookup
+    /// is made twice for every definition of the pack).
+    old: Vec<Option<usize>>,
+    new: Vec<Option<usize>>,
 }
 
 impl Unchanged {
@@ -511,23 +523,37 @@ impl Unchanged {
             .map(|(id, f)| (f.path(), (id, f.text())))
             .collect();
         let mut same = Unchanged::default();
+        let mut n = 0;
         for (id, f) in new.files() {
             if let Some(&(old_id, text)) = by_path.get(f.path()) {
                 if text == f.text() {
-                    let n = same.new.len();
-                    same.old.insert(old_id, n);
-                    same.new.insert(id, n);
+                    Unchanged::put(&mut same.old, old_id, n);
+                    Unchanged::put(&mut same.new, id, n);
+                    n += 1;
                 }
             }
         }
         same
     }
 
+    fn put(side: &mut Vec<Option<usize>>, file: crate::diag::FileId, n: usize) {
+        let at = file.0 as usize;
+        if side.len() <= at {
+            side.resize(at + 1, None);
+        }
+        side[at] = Some(n);
+    }
+
+    /// The number of a file that did not change, in the new load's side or the old's.
+    fn number(&self, file: crate::diag::FileId, new: bool) -> Option<usize> {
+        let side = if new { &self.new } else { &self.old };
+        side.get(file.0 as usize).copied().flatten()
+    }
+
     /// Where a definition at `span` stands when its file did not change: the file's number and
     /// the offset, the same in both loads.
     fn at(&self, span: crate::diag::Span, new: bool) -> Option<(usize, u32)> {
-        let side = if new { &self.new } else { &self.old };
-        side.get(&span.file).map(|&n| (n, span.start))
+        self.number(span.file, new).map(|n| (n, span.start))
     }
 
     /// What a definition at `span` is compared by when its file did not change: its place.
@@ -646,7 +672,7 @@ fn compared<T: std::fmt::Debug + Placed>(
 ) -> (usize, usize, usize) {
     let differ = |a: &T, b: &T| {
         let (at, bt) = (a.span(), b.span());
-        match (same.old.get(&at.file), same.new.get(&bt.file)) {
+        match (same.number(at.file, false), same.number(bt.file, true)) {
             (Some(x), Some(y)) if x == y && at.start == bt.start => false,
             _ => without_spans(&format!("{a:?}")) != without_spans(&format!("{b:?}")),
         }

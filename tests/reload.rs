@@ -920,6 +920,47 @@ fn a_script_edit_keeps_the_content_and_plays_as_a_full_reload_would() {
 }
 
 #[test]
+fn a_reload_runs_the_scripts_it_compiled_before_and_plays_as_a_full_reload_would() {
+    // One game reloads with the scripts its last load compiled (a `main.lua` whose text did not
+    // change is not compiled again), the other forgets them and compiles every one: after a data
+    // edit, which leaves the script as it was, then after a script edit, both say the same and
+    // play on to the same state.
+    let mut s = Session::new(&[
+        ("data/zap.toml", ZAP_DATA),
+        ("scripts/main.lua", &zap_script("v1")),
+    ]);
+    let (mut full, _) = Live::start(&s.mods.path(), 1, Limits::default()).unwrap();
+    let edits = [
+        ("test/data/zap.toml", format!("{ZAP_DATA}# touched\n")),
+        ("test/scripts/main.lua", zap_script("v2")),
+    ];
+    for (file, text) in &edits {
+        s.turn();
+        full.game_mut()
+            .emit_command(ev::TURN_STARTED, None, &[])
+            .unwrap();
+        s.write(file, text);
+        s.reload_ok();
+        full.forget_parsed();
+        let full_report = full.reload();
+        assert!(full_report.ok, "{}", full_report.problems.render());
+        s.turn();
+        full.game_mut()
+            .emit_command(ev::TURN_STARTED, None, &[])
+            .unwrap();
+        assert_eq!(s.messages(), full.game_mut().take_messages());
+        assert_eq!(s.live.game().state_hash(), full.game().state_hash());
+    }
+    s.turn();
+    let said = s.messages();
+    assert_eq!(
+        said.last().map(String::as_str),
+        Some("[test] v2 5"),
+        "{said:?}"
+    );
+}
+
+#[test]
 fn a_script_that_stops_registering_an_action_the_data_uses_is_caught_as_in_a_full_reload() {
     let mut s = Session::new(&[
         ("data/zap.toml", ZAP_DATA),

@@ -122,8 +122,9 @@ impl LuaRuntime {
         }
     }
 
-    /// A mod's `main.lua`: the one its mod set's load compiled, or read and compiled now. `None`
-    /// when it has none, or it cannot be read (reported).
+    /// A mod's `main.lua`: the one its mod set's load compiled, or read now and compiled (unless
+    /// the load before, a reload's, compiled the same text). `None` when it has none, or it
+    /// cannot be read (reported).
     fn main_script(
         &mut self,
         m: &ModFolder,
@@ -152,6 +153,10 @@ impl LuaRuntime {
                 diags.push(d.at(Span::new(file, offset..offset + 1)));
             }
             return None;
+        }
+        let before = self.compiled_before.as_ref().and_then(|k| k.get(display));
+        if let Some(before) = before.filter(|s| s.text() == text) {
+            return Some(before.clone());
         }
         let name = format!("@{display}");
         Some(Arc::new(Script::compile(

@@ -237,6 +237,9 @@ pub struct LuaRuntime {
     /// The `main.lua` scripts this runtime ran, by display path: what a test game of the same mod
     /// set runs ([`LuaRuntime::ran_scripts`]).
     ran_scripts: Vec<(String, Arc<compiled::Script>)>,
+    /// The `main.lua` scripts the load before this one compiled (a reload's): one whose text is
+    /// the same is run as it was compiled, not compiled again.
+    pub(crate) compiled_before: Option<KnownScripts>,
     /// What makes each mod's `lantern` table and `print` (`api::maker`), made with the first.
     make_lantern: Option<Function>,
     /// The marks of the storage journals open, innermost last: one per transaction of the game
@@ -267,6 +270,7 @@ impl LuaRuntime {
             scripts: Vec::new(),
             known_scripts: None,
             ran_scripts: Vec::new(),
+            compiled_before: None,
             make_lantern: None,
             journals: Vec::new(),
             work: 0,

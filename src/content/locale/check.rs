@@ -104,16 +104,16 @@ fn data_keys(content: &Content) -> BTreeMap<&str, BTreeSet<String>> {
         return keys;
     }
     super::fields::each_text_read(base, |f| {
-        if f.text.is_empty() || !with_files.contains(f.ns) {
+        if f.text.is_empty() || !with_files.contains(f.ns()) {
             return;
         }
         let own = f.key();
         let named = base
             .locales
-            .space(f.ns)
+            .space(f.ns())
             .is_some_and(|s| s.aliases.contains_key(&own));
         if !named {
-            if let Some((ns, _)) = base.locales.spaces.get_key_value(f.ns) {
+            if let Some((ns, _)) = base.locales.spaces.get_key_value(f.ns()) {
                 keys.entry(ns.as_str()).or_default().insert(own);
             }
         }

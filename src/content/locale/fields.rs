@@ -11,18 +11,37 @@ use std::borrow::Cow;
 /// One text of the data: whose it is, what its key is made of, where its definition is, and the
 /// text itself (`&mut String` to change it, `&str` to read it).
 pub(crate) struct Field<'a, T> {
-    pub ns: &'a str,
+    whose: Whose<'a>,
     table: &'static str,
-    name: &'a str,
     field: Cow<'static, str>,
     pub at: Span,
     pub text: T,
 }
 
-impl<T> Field<'_, T> {
+/// Whose a text is: a definition's ID, split only when asked (a load walks every text of the
+/// data and splits the IDs of the few that name a key), or a rarity's namespace and name.
+#[derive(Clone, Copy)]
+enum Whose<'a> {
+    Id(&'a crate::id::Id),
+    Parts(&'a str, &'a str),
+}
+
+impl<'a, T> Field<'a, T> {
+    /// The namespace the text's key is in: its definition's.
+    pub(crate) fn ns(&self) -> &'a str {
+        match self.whose {
+            Whose::Id(id) => id.namespace(),
+            Whose::Parts(ns, _) => ns,
+        }
+    }
+
     /// `creatures.rat.name`.
     pub(crate) fn key(&self) -> String {
-        format!("{}.{}.{}", self.table, self.name, self.field)
+        let name = match self.whose {
+            Whose::Id(id) => id.name(),
+            Whose::Parts(_, name) => name,
+        };
+        format!("{}.{}.{}", self.table, name, self.field)
     }
 }
 
@@ -40,9 +59,8 @@ macro_rules! fields_of {
     ($emit:ident, $id:ident, $d:ident, $table:literal, [] $(, $m:tt)?) => {};
     ($emit:ident, $id:ident, $d:ident, $table:literal, [$field:ident $(, $rest:ident)*] $(, $m:tt)?) => {
         $emit(Field {
-            ns: $id.namespace(),
+            whose: Whose::Id($id),
             table: $table,
-            name: $id.name(),
             field: Cow::Borrowed(stringify!($field)),
             at: $d.span,
             text: & $($m)? $d.$field,
@@ -57,9 +75,8 @@ macro_rules! walk {
         let content = $content;
         for r in & $($m)? content.rarities {
             $f(Field {
-                ns: &r.ns,
+                whose: Whose::Parts(&r.ns, &r.id),
                 table: "rarities",
-                name: &r.id,
                 field: Cow::Borrowed("name"),
                 at: r.span,
                 text: & $($m)? r.name,
@@ -77,9 +94,8 @@ macro_rules! walk {
             for (n, o) in (& $($m)? e.options).into_iter().enumerate() {
                 let field = Cow::Owned(format!("options.{}.text", n + 1));
                 $f(Field {
-                    ns: id.namespace(),
+                    whose: Whose::Id(id),
                     table: "encounters",
-                    name: id.name(),
                     field,
                     at: e.span,
                     text: & $($m)? o.text,
@@ -88,9 +104,8 @@ macro_rules! walk {
                     if let Some(reason) = & $($m)? req.reason {
                         let field = Cow::Owned(format!("options.{}.requirements.{}.reason", n + 1, r + 1));
                         $f(Field {
-                            ns: id.namespace(),
+                            whose: Whose::Id(id),
                             table: "encounters",
-                            name: id.name(),
                             field,
                             at: e.span,
                             text: reason,

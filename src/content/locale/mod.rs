@@ -262,7 +262,7 @@ fn data_texts(content: &mut Content, locales: &mut Locales, diags: &mut Vec<Diag
         let named = f.text[1..].to_string();
         let (ns, key) = match named.split_once(':') {
             Some((ns, key)) => (ns.to_string(), key.to_string()),
-            None => (f.ns.to_string(), named.clone()),
+            None => (f.ns().to_string(), named.clone()),
         };
         let own = f.key();
         let default = locales
@@ -287,10 +287,10 @@ fn data_texts(content: &mut Content, locales: &mut Locales, diags: &mut Vec<Diag
             );
         }
         *f.text = locales.render(&ns, &key, None, &[]);
-        if let Some(space) = locales.spaces.get_mut(f.ns) {
+        if let Some(space) = locales.spaces.get_mut(f.ns()) {
             space
                 .aliases
-                .insert(own, if ns == f.ns { key } else { named });
+                .insert(own, if ns == f.ns() { key } else { named });
         }
     });
 }
@@ -336,13 +336,13 @@ impl Content {
                 || s.langs.contains_key(base_language(lang))
         };
         fields::each_text(&mut out, |f| {
-            let Some(space) = locales.space(f.ns).filter(|s| changes(s)) else {
+            let Some(space) = locales.space(f.ns()).filter(|s| changes(s)) else {
                 return;
             };
             let own = f.key();
             let (ns, key) = match space.key_of(&own).split_once(':') {
                 Some((ns, key)) => (ns, key),
-                None => (f.ns, space.key_of(&own)),
+                None => (f.ns(), space.key_of(&own)),
             };
             if let Some((entry, found_in)) = locales.space(ns).and_then(|s| s.find_in(key, lang)) {
                 *f.text = entry.text.render(found_in, &[]);
