@@ -713,15 +713,14 @@ fn triggers_compared(
 ) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     // The triggers of files that did not change stand at the same places in both versions:
     // the same triggers, left out rather than formatted and sorted.
-    let places = |c: &Content, new: bool| -> std::collections::HashSet<(usize, u32)> {
+    let places = |c: &Content, new: bool| -> rustc_hash::FxHashSet<(usize, u32)> {
         c.triggers
             .iter()
             .filter_map(|t| same.at(t.span, new))
             .collect()
     };
     let (old_at, new_at) = (places(old, false), places(new, true));
-    let kept: std::collections::HashSet<(usize, u32)> =
-        old_at.intersection(&new_at).copied().collect();
+    let kept: rustc_hash::FxHashSet<(usize, u32)> = old_at.intersection(&new_at).copied().collect();
     // Named ones by ID; unnamed ones' shapes, sorted.
     let split = |c: &Content, new: bool| {
         let (mut named, mut unnamed) = (BTreeMap::new(), Vec::new());

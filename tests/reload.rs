@@ -919,6 +919,17 @@ fn a_script_edit_keeps_the_content_and_plays_as_a_full_reload_would() {
     );
 }
 
+/// Plays a turn in the session's game and in `full`, which must say the same and reach the
+/// same state.
+fn play_alike(s: &mut Session, full: &mut Live) {
+    s.turn();
+    full.game_mut()
+        .emit_command(ev::TURN_STARTED, None, &[])
+        .unwrap();
+    assert_eq!(s.messages(), full.game_mut().take_messages());
+    assert_eq!(s.live.game().state_hash(), full.game().state_hash());
+}
+
 #[test]
 fn a_reload_runs_the_scripts_it_compiled_before_and_plays_as_a_full_reload_would() {
     // One game reloads with the scripts its last load compiled (a `main.lua` whose text did not
@@ -944,12 +955,7 @@ fn a_reload_runs_the_scripts_it_compiled_before_and_plays_as_a_full_reload_would
         full.forget_parsed();
         let full_report = full.reload();
         assert!(full_report.ok, "{}", full_report.problems.render());
-        s.turn();
-        full.game_mut()
-            .emit_command(ev::TURN_STARTED, None, &[])
-            .unwrap();
-        assert_eq!(s.messages(), full.game_mut().take_messages());
-        assert_eq!(s.live.game().state_hash(), full.game().state_hash());
+        play_alike(&mut s, &mut full);
     }
     s.turn();
     let said = s.messages();
@@ -1059,12 +1065,7 @@ fn a_data_edit_parses_one_file_and_plays_as_a_full_reload_would() {
         format!("{:?}", full.game().content()),
         "the content differs"
     );
-    s.turn();
-    full.game_mut()
-        .emit_command(ev::TURN_STARTED, None, &[])
-        .unwrap();
-    assert_eq!(s.messages(), full.game_mut().take_messages());
-    assert_eq!(s.live.game().state_hash(), full.game().state_hash());
+    play_alike(&mut s, &mut full);
     assert_eq!(
         s.live.game().content().items[&id("core:gold")].name,
         "Old gold"

@@ -490,17 +490,22 @@ where
 {
     lua.create_function(move |lua, args: mlua::MultiValue| {
         charged(lua, || {
-            let text: usize = args
-                .iter()
-                .map(|v| match v {
-                    mlua::Value::String(s) => s.as_bytes().len(),
-                    _ => 0,
-                })
-                .sum();
-            charge(lua, text >> 3)?;
+            charge_arguments(lua, &args)?;
             f(lua, A::from_lua_args(args, 1, None, lua)?)
         })
     })
+}
+
+/// Charges what reading a call's text arguments costs: a unit per 8 bytes of them.
+pub(crate) fn charge_arguments(lua: &Lua, args: &mlua::MultiValue) -> mlua::Result<()> {
+    let text: usize = args
+        .iter()
+        .map(|v| match v {
+            mlua::Value::String(s) => s.as_bytes().len(),
+            _ => 0,
+        })
+        .sum();
+    charge(lua, text >> 3)
 }
 
 /// Charges the work of reading or copying `n` bytes, as lantern's Lua charges its own: a unit

@@ -70,7 +70,8 @@ pub(crate) struct ModCx {
 pub(crate) enum Make<'a> {
     /// Only the documentation of every entry.
     Docs,
-    /// The fields of a new table (`storage`, `game`): its functions are made on first use.
+    /// The fields (`storage`, `game`) and the bound functions (`on`), once per state, for
+    /// [`maker`] to copy and bind for each mod; the other functions are made on first use.
     Fields,
     /// The one function (or the game's table of functions) of this name.
     One(&'a str),
@@ -135,6 +136,24 @@ impl<'a> Api<'a> {
         }
     }
 
+    /// Records a function's documentation, in a pass that makes it.
+    fn document_function(
+        &mut self,
+        name: &'static str,
+        params: &'static [(&'static str, &'static str)],
+        returns: Option<&'static str>,
+        doc: &'static str,
+    ) {
+        let prefix = self.prefix;
+        self.document(|| ApiDoc {
+            path: format!("{prefix}.{name}"),
+            params: params.to_vec(),
+            returns,
+            doc,
+            function: true,
+        });
+    }
+
     /// Records an entry's name, in the pass that documents the entries (the others run for every
     /// mod, or on a script's first read, and need none).
     fn name(&mut self, name: &str) {
@@ -179,14 +198,7 @@ impl<'a> Api<'a> {
             let f = crate::lua::budget::function(self.lua, make(self.lua)?)?;
             self.put(name, f)?;
         }
-        let prefix = self.prefix;
-        self.document(|| ApiDoc {
-            path: format!("{prefix}.{name}"),
-            params: params.to_vec(),
-            returns,
-            doc,
-            function: true,
-        });
+        self.document_function(name, params, returns, doc);
         Ok(())
     }
 
@@ -230,14 +242,7 @@ impl<'a> Api<'a> {
                 }
             }
         }
-        let prefix = self.prefix;
-        self.document(|| ApiDoc {
-            path: format!("{prefix}.{name}"),
-            params: params.to_vec(),
-            returns,
-            doc,
-            function: true,
-        });
+        self.document_function(name, params, returns, doc);
         Ok(())
     }
 
@@ -320,18 +325,11 @@ where
     A: FromLuaMulti,
     R: IntoLuaMulti,
 {
-    use crate::lua::budget::{charge, charged};
+    use crate::lua::budget::{charge_arguments, charged};
     let shared = Arc::downgrade(shared);
     lua.create_function(move |lua, mut args: mlua::MultiValue| {
         charged(lua, || {
-            let text: usize = args
-                .iter()
-                .map(|v| match v {
-                    mlua::Value::String(s) => s.as_bytes().len(),
-                    _ => 0,
-                })
-                .sum();
-            charge(lua, text >> 3)?;
+            charge_arguments(lua, &args)?;
             let cx = match args.pop_front() {
                 Some(mlua::Value::Table(lantern)) => cx_of(&shared, &lantern)?,
                 _ => None,
