@@ -173,6 +173,24 @@ fn each_mod_gets_its_own_lantern_table_storage_and_bound_functions() {
     );
 }
 
+#[test]
+fn a_bad_argument_to_a_function_bound_to_the_mod_is_numbered_as_the_script_wrote_it() {
+    // `math.random`, `collectgarbage`, `load`, `lantern.on` and `print` are functions of the state
+    // bound to the mod's values; the values they are bound to are not the script's arguments.
+    let log = two_mods_say(
+        "local function which(ok, e) return (tostring(e):match('bad argument #%d+')) end\n\
+         lantern.on('turn_started', function()\n\
+           lantern.log(which(pcall(math.random, 'x')), which(pcall(collectgarbage, {})),\n\
+             which(pcall(load, 'return 1', 'n', 't', 5)), which(pcall(lantern.on, 'turn_started', 5)))\n\
+         end)",
+        "",
+    );
+    assert_eq!(
+        log,
+        ["[test] bad argument #1\tbad argument #1\tbad argument #4\tbad argument #2"]
+    );
+}
+
 /// Runs `code` once, in the first turn's handler, under a budget of 2,000,000 instructions, and
 /// returns the problems reported and what the handlers logged in both turns.
 fn run_under_budget(code: &str) -> (Vec<String>, Vec<String>) {

@@ -496,6 +496,25 @@ where
     })
 }
 
+/// [`function`] for a function of the state bound to a value of each mod (`capi::bind`): `f`
+/// gets that value before the script's arguments, which are charged and numbered (in a message
+/// about a bad one) as the script wrote them.
+pub(crate) fn bound_function<B, F, A, R>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
+where
+    B: mlua::FromLua,
+    F: Fn(&Lua, B, A) -> mlua::Result<R> + Send + 'static,
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+{
+    lua.create_function(move |lua, mut args: mlua::MultiValue| {
+        charged(lua, || {
+            let bound = B::from_lua(args.pop_front().unwrap_or(mlua::Value::Nil), lua)?;
+            charge_arguments(lua, &args)?;
+            f(lua, bound, A::from_lua_args(args, 1, None, lua)?)
+        })
+    })
+}
+
 /// Charges what reading a call's text arguments costs: a unit per 8 bytes of them.
 pub(crate) fn charge_arguments(lua: &Lua, args: &mlua::MultiValue) -> mlua::Result<()> {
     let text: usize = args

@@ -99,7 +99,6 @@ fn environment_maker(
 ) -> mlua::Result<Function> {
     // SAFETY: `capi::copy_table` follows the rules of a C function called by Lua.
     let clone = unsafe { lua.create_c_function(super::capi::copy_table)? };
-    // The plain functions are read from the globals once, into locals the function keeps.
     // The plain functions and the libraries are read from the globals once, into locals the
     // function keeps (the state's globals are lantern's: no script reaches them).
     let locals: Vec<String> = PLAIN
@@ -139,9 +138,9 @@ fn environment_maker(
         bind,
         collect_function(lua)?,
         load_function(lua)?,
-        super::budget::function(
+        super::budget::bound_function(
             lua,
-            |_, (stream, a, b): (mlua::String, Option<i64>, Option<i64>)| {
+            |_, stream: mlua::String, (a, b): (Option<i64>, Option<i64>)| {
                 super::api::random(&stream.to_str()?, a, b)
             },
         )?,
@@ -151,9 +150,9 @@ fn environment_maker(
 /// `collectgarbage(owner, opt)`, bound to each environment's account: the mod's memory (its
 /// owner's number), or the whole state's (`nil`: the harness's and the simulator's).
 fn collect_function(lua: &Lua) -> mlua::Result<Function> {
-    super::budget::function(
+    super::budget::bound_function(
         lua,
-        |lua, (owner, opt): (Option<std::ffi::c_int>, Option<String>)| match opt.as_deref() {
+        |lua, owner: Option<std::ffi::c_int>, opt: Option<String>| match opt.as_deref() {
             None | Some("count") => {
                 let used = match owner.zip(lua.app_data_ref::<Accounts>()) {
                     Some((owner, accounts)) => accounts.used(Owner::numbered(owner)),
@@ -269,11 +268,11 @@ pub(crate) fn environment(
 /// chunk's name is always shown as `[load] <name>`, so that nothing it raises can pass for a line
 /// of a mod's file; its parse is charged to the budget by its length.
 fn load_function(lua: &Lua) -> mlua::Result<Function> {
-    super::budget::function(
+    super::budget::bound_function(
         lua,
         move |lua,
-              (load_env, chunk, name, mode, chunk_env): (
-            Table,
+              load_env: Table,
+              (chunk, name, mode, chunk_env): (
             Value,
             Option<String>,
             Option<String>,

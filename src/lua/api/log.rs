@@ -8,9 +8,7 @@
 
 use super::{Api, ModCx};
 use crate::lua::bridge::{with_game, with_game_mut};
-use atomic_refcell::AtomicRefCell;
 use mlua::Variadic;
-use std::sync::Arc;
 
 /// The most bytes one mod's `lantern.log` and `print` may write in one turn.
 pub(crate) const MOST_OUTPUT: usize = 64 * 1024;
@@ -23,34 +21,16 @@ pub(crate) struct Printed {
     bytes: usize,
 }
 
+/// `lantern.log`, bound to each mod's table like `lantern.on`; the mod's `print` is the same
+/// function bound the same way ([`super::maker`]), so the two count their output together.
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
-    let c = cx.clone();
-    api.function(
+    api.bound(
+        cx,
         "log",
         &[("...", "any")],
         None,
         "Writes a message attributed to this mod (`[rats] ...`) to the play session or the test report. `print` does the same. A mod may write 64 KiB in a turn; past that, one line says so and the rest is left out.",
-        move |lua: &mlua::Lua, args: Variadic<mlua::Value>| write(lua, &c, &args),
-    )
-}
-
-/// `print(lantern, ...)`, one function of the state bound to each mod's `lantern` table
-/// (`capi::bind`): that mod's `lantern.log`, its output counted with it. Made once per state: a
-/// `lantern.log` made for each mod's `print` cost a test game over 200 mods a tenth of its time,
-/// and most mods never print.
-pub(crate) fn print_function(
-    lua: &mlua::Lua,
-    shared: &Arc<AtomicRefCell<crate::lua::Shared>>,
-) -> mlua::Result<mlua::Function> {
-    let shared = Arc::downgrade(shared);
-    crate::lua::budget::function(
-        lua,
-        move |lua, (lantern, args): (mlua::Table, Variadic<mlua::Value>)| match super::cx_of(
-            &shared, &lantern,
-        )? {
-            Some(cx) => write(lua, &cx, &args),
-            None => Ok(()),
-        },
+        |lua, c, args: Variadic<mlua::Value>| write(lua, c, &args),
     )
 }
 

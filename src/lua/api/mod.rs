@@ -24,7 +24,6 @@ mod rng;
 mod storage;
 mod text;
 
-use log::print_function;
 pub(crate) use log::{Printed, MOST_OUTPUT};
 pub(crate) use rng::random;
 
@@ -70,7 +69,7 @@ pub(crate) struct ModCx {
 pub(crate) enum Make<'a> {
     /// Only the documentation of every entry.
     Docs,
-    /// The fields (`storage`, `game`) and the bound functions (`on`), once per state, for
+    /// The fields (`storage`, `game`) and the bound functions (`on`, `log`), once per state, for
     /// [`maker`] to copy and bind for each mod; the other functions are made on first use.
     Fields,
     /// The one function (or the game's table of functions) of this name.
@@ -312,8 +311,7 @@ fn quiet_set(lua: &Lua, table: &Table, key: &str, value: impl mlua::IntoLua) -> 
 }
 
 /// The state's function behind [`Api::bound`]: called with a mod's `lantern` table before the
-/// script's arguments, charged as [`crate::lua::budget::function`] charges any of lantern's, and
-/// its arguments numbered as the script wrote them.
+/// script's arguments (`budget::bound_function`), it finds the mod from the table.
 fn bound_function<F, A, R>(
     lua: &Lua,
     shared: &Arc<AtomicRefCell<Shared>>,
@@ -325,22 +323,14 @@ where
     A: FromLuaMulti,
     R: IntoLuaMulti,
 {
-    use crate::lua::budget::{charge_arguments, charged};
     let shared = Arc::downgrade(shared);
-    lua.create_function(move |lua, mut args: mlua::MultiValue| {
-        charged(lua, || {
-            charge_arguments(lua, &args)?;
-            let cx = match args.pop_front() {
-                Some(mlua::Value::Table(lantern)) => cx_of(&shared, &lantern)?,
-                _ => None,
-            };
-            let Some(cx) = cx else {
-                return Err(mlua::Error::runtime(format!(
-                    "lantern.{name}: the mod's scripts are no longer loaded"
-                )));
-            };
-            f(lua, &cx, A::from_lua_args(args, 1, None, lua)?)
-        })
+    crate::lua::budget::bound_function(lua, move |lua, lantern: Table, args: A| {
+        let Some(cx) = cx_of(&shared, &lantern)? else {
+            return Err(mlua::Error::runtime(format!(
+                "lantern.{name}: the mod's scripts are no longer loaded"
+            )));
+        };
+        f(lua, &cx, args)
     })
 }
 
@@ -377,7 +367,8 @@ fn register_all(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     host::register(api, cx)
 }
 
-/// The function of the state that makes a mod's `lantern` table and its `print`: the fields
+/// The function of the state that makes a mod's `lantern` table and its `print` (its
+/// `lantern.log`, bound again: a script may change its table's): the fields
 /// ([`Api::field`]) and the bound functions ([`Api::bound`]), made once here by a pass over the
 /// registrations and copied or bound for each mod in Lua, the metatable that makes the other
 /// functions on first read ([`lazy_meta`]), and the journal's flag. Made for each mod by passes
@@ -397,7 +388,7 @@ pub(crate) fn maker(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Function> {
             lua.create_c_function(crate::lua::journal::flag_function)?,
         )
     };
-    let source = "local next, type, setmetatable, copy, bind, flag, fields, bound, lazy, print = next, type, setmetatable, ...\n\
+    let source = "local next, type, setmetatable, copy, bind, flag, fields, bound, lazy = next, type, setmetatable, ...\n\
          return function()\n\
            local lantern = {}\n\
            for name, value in next, fields do\n\
@@ -407,7 +398,7 @@ pub(crate) fn maker(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Function> {
            for name, f in next, bound do lantern[name] = bind(f, lantern) end\n\
            setmetatable(lantern, lazy)\n\
            flag(lantern)\n\
-           return lantern, bind(print, lantern)\n\
+           return lantern, bind(bound.log, lantern)\n\
          end";
     crate::lua::compiled::own_chunk(lua, source, "=lantern")?.call((
         copy,
@@ -416,12 +407,11 @@ pub(crate) fn maker(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Function> {
         fields,
         bound,
         lazy_meta(lua, &cx.shared)?,
-        print_function(lua, &cx.shared)?,
     ))
 }
 
 /// Makes one mod's `lantern` table with the state's [`maker`], and its `print` (the state's
-/// `print` bound to the table: the mod's `lantern.log`). The table's functions are made through
+/// `lantern.log` bound to the table). The table's other functions are made through
 /// its metatable, one per state, which finds the mod from the table
 /// ([`Shared::lantern_tables`]); `pairs` sees them all. The table is journaled as the storage
 /// is: a script that puts a new table in place of `lantern.storage` inside a transaction that
