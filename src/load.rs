@@ -67,6 +67,8 @@ pub struct World {
     scripts_taken: bool,
     /// Whether the content is the last version's, kept because only scripts changed.
     pub(crate) kept: bool,
+    /// What resolving the content left, for a reload to patch it from.
+    pub(crate) resolution: Option<content::Resolution>,
 }
 
 impl World {
@@ -205,6 +207,9 @@ pub(crate) struct Last<'a> {
     pub registered: &'a Registered,
     /// Its mods' `main.lua`, compiled: one whose text has not changed is not compiled again.
     pub scripts: &'a crate::lua::KnownScripts,
+    /// What resolving its content left: when only data files changed, and only in what their
+    /// definitions hold, those are resolved again and the rest taken as they are.
+    pub resolution: Option<&'a content::Resolution>,
 }
 
 /// [`load_world_of`], parsing only the data files that changed since the load `memo` remembers,
@@ -293,24 +298,43 @@ pub(crate) fn load_with(
     let mut ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
     ext.declared = rules.defs().clone();
     let mods: Vec<_> = folders.iter().map(content::mod_info).collect();
-    let kept = last.filter(|last| {
-        same_data(last, &sources, &mods)
-            && *last.registered == Registered::of(&ext)
-            && !diagnostics.iter().any(Diagnostic::is_error)
+    // The last version's content is kept or patched only when its scripts register the same
+    // and nothing so far is an error.
+    let last = last.filter(|last| {
+        *last.registered == Registered::of(&ext) && !diagnostics.iter().any(Diagnostic::is_error)
+    });
+    let kept = last.as_ref().filter(|last| {
+        same_mods(last, &mods) && changed_data(last, &sources).as_deref() == Some(&[])
     });
     let is_kept = kept.is_some();
-    let content = match kept {
+    let (content, resolution) = match kept {
         Some(last) => {
             diagnostics.drain(data_said);
-            last.content.clone()
+            (last.content.clone(), last.resolution.cloned())
         }
-        None => Arc::new(content::build(
-            &mut raw,
-            mods,
-            &ext,
-            &sources,
-            &mut diagnostics,
-        )),
+        None => {
+            let patched = last.as_ref().and_then(|last| {
+                let changed = changed_data(last, &sources).filter(|_| same_mods(last, &mods))?;
+                let data = changed
+                    .iter()
+                    .all(|f| raw.data_files.binary_search(f).is_ok());
+                let resolution = last.resolution.filter(|_| data)?;
+                let (last, ext) = (last.content.as_ref(), &ext);
+                content::patch(
+                    last,
+                    resolution,
+                    &raw,
+                    &changed,
+                    ext,
+                    &sources,
+                    &mut diagnostics,
+                )
+            });
+            let (content, resolution) = patched.unwrap_or_else(|| {
+                content::build(&mut raw, mods, &ext, &sources, &mut diagnostics)
+            });
+            (Arc::new(content), Some(resolution))
+        }
     };
     match memo {
         Some(memo) => memo.keep(raw),
@@ -329,27 +353,48 @@ pub(crate) fn load_with(
         diagnostics,
         scripts_taken: false,
         kept: is_kept,
+        resolution,
     }
 }
 
-/// Whether a load read every manifest, data file and locale file (every file before the first
-/// script) as the `last` version did, at the same places, and finds the same mods with and
-/// without scripts: then its data resolves to `last`'s content.
-fn same_data(last: &Last, sources: &SourceMap, mods: &[content::ModInfo]) -> bool {
-    let data = |s: &SourceMap| -> Vec<(String, Arc<str>)> {
-        s.files()
-            .map(|(_, f)| (f.path().to_string(), f.shared_text()))
-            .take_while(|(path, _)| !path.ends_with(".lua"))
-            .collect()
-    };
-    let same_mods = last.content.mods.len() == mods.len()
+/// Whether a load finds the mods the `last` version found, each with a script or without as it
+/// was.
+fn same_mods(last: &Last, mods: &[content::ModInfo]) -> bool {
+    last.content.mods.len() == mods.len()
         && last
             .content
             .mods
             .iter()
             .zip(mods)
-            .all(|(a, b)| a.id == b.id && a.scripted == b.scripted);
-    same_mods && data(last.sources) == data(sources)
+            .all(|(a, b)| a.id == b.id && a.scripted == b.scripted)
+}
+
+/// The files of a load's manifests, data and locale files (every file before the first script)
+/// that read otherwise than the `last` version read them, in order; `None` when the files are
+/// not the same files at the same places. With the same mods and none changed, the data
+/// resolves to `last`'s content.
+fn changed_data(last: &Last, sources: &SourceMap) -> Option<Vec<crate::diag::FileId>> {
+    let data = |s: &SourceMap| -> Vec<(crate::diag::FileId, String, Arc<str>)> {
+        s.files()
+            .map(|(id, f)| (id, f.path().to_string(), f.shared_text()))
+            .take_while(|(_, path, _)| !path.ends_with(".lua"))
+            .collect()
+    };
+    let (old, new) = (data(last.sources), data(sources));
+    if old.len() != new.len() {
+        return None;
+    }
+    let mut changed = Vec::new();
+    for ((a, old_path, old_text), (b, new_path, new_text)) in old.iter().zip(&new) {
+        if a != b || old_path != new_path {
+            return None;
+        }
+        // `Arc<str>` compares its pointers first: a file taken by its stamp is not compared.
+        if old_text != new_text {
+            changed.push(*b);
+        }
+    }
+    Some(changed)
 }
 
 /// What the scripts of a load registered: a load whose scripts register the same resolves its

@@ -151,6 +151,9 @@ pub struct Live {
     /// The mods' `main.lua` as the last load compiled them: a reload compiles only those that
     /// changed.
     scripts: crate::lua::KnownScripts,
+    /// What resolving the running version's content left: a reload that changed only what some
+    /// data files' definitions hold resolves those files alone.
+    resolution: Option<crate::content::Resolution>,
 }
 
 impl Live {
@@ -192,6 +195,7 @@ impl Live {
         }
         let registered = world.registered();
         let scripts = world.compiled_scripts();
+        let resolution = world.resolution.take();
         let game = world.start(seed);
         let live = Live {
             roots: roots.to_vec(),
@@ -203,6 +207,7 @@ impl Live {
             registered,
             memo,
             scripts,
+            resolution,
         };
         Ok((live, problems))
     }
@@ -212,13 +217,14 @@ impl Live {
         &self.game
     }
 
-    /// Forgets the data files as the last load parsed them and the scripts as it compiled them:
-    /// the next reload parses and compiles every file (for lantern's tests and benches, which
-    /// compare the two).
+    /// Forgets the data files as the last load parsed them, the scripts as it compiled them and
+    /// what its resolution left: the next reload parses, compiles and resolves every file (for
+    /// lantern's tests and benches, which compare the two).
     #[doc(hidden)]
     pub fn forget_parsed(&mut self) {
         self.memo = Default::default();
         self.scripts = Default::default();
+        self.resolution = None;
     }
 
     /// The running game, to play.
@@ -239,6 +245,7 @@ impl Live {
         self.registered = fresh.registered;
         self.memo = fresh.memo;
         self.scripts = fresh.scripts;
+        self.resolution = fresh.resolution;
         Ok(notes)
     }
 
@@ -318,6 +325,7 @@ impl Live {
             sources: &self.sources,
             registered: &self.registered,
             scripts: &self.scripts,
+            resolution: self.resolution.as_ref(),
         };
         let mut world = load_with(
             &self.roots,
@@ -382,6 +390,7 @@ impl Live {
         let earlier = self.game.take_problems();
         self.registered = world.registered();
         self.scripts = world.compiled_scripts();
+        self.resolution = world.resolution.take();
         let mut notes = std::mem::take(&mut world.diagnostics);
         notes.extend(self.game.swap_content(world.content.clone()));
         let old_scripts = if let Some(mut lua) = world.take_lua() {
@@ -526,7 +535,8 @@ impl Unchanged {
         let mut n = 0;
         for (id, f) in new.files() {
             if let Some(&(old_id, text)) = by_path.get(f.path()) {
-                if text == f.text() {
+                // A file taken by its stamp is the old one's text itself: not compared.
+                if std::ptr::eq(text, f.text()) || text == f.text() {
                     Unchanged::put(&mut same.old, old_id, n);
                     Unchanged::put(&mut same.new, id, n);
                     n += 1;
@@ -666,11 +676,15 @@ fn describe(old: &Content, new: &Content, same: &Unchanged) -> String {
 /// two registries walked side by side in ID order. A definition from a file that did not change
 /// is the same when it stands at the same place; only the others are formatted to compare.
 fn compared<T: std::fmt::Debug + Placed>(
-    old: &BTreeMap<crate::id::Id, T>,
-    new: &BTreeMap<crate::id::Id, T>,
+    old: &BTreeMap<crate::id::Id, Arc<T>>,
+    new: &BTreeMap<crate::id::Id, Arc<T>>,
     same: &Unchanged,
 ) -> (usize, usize, usize) {
-    let differ = |a: &T, b: &T| {
+    let differ = |a: &Arc<T>, b: &Arc<T>| {
+        if Arc::ptr_eq(a, b) {
+            // Shared by a reload that resolved only the files that changed.
+            return false;
+        }
         let (at, bt) = (a.span(), b.span());
         match (same.number(at.file, false), same.number(bt.file, true)) {
             (Some(x), Some(y)) if x == y && at.start == bt.start => false,
@@ -711,12 +725,19 @@ fn triggers_compared(
     new: &Content,
     same: &Unchanged,
 ) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
-    // The triggers of files that did not change stand at the same places in both versions:
-    // the same triggers, left out rather than formatted and sorted.
+    // A trigger both versions share (a reload that resolved only the files that changed) is
+    // the same trigger; so are those of files that did not change, which stand at the same
+    // places in both versions: all are left out rather than formatted and sorted.
+    let shared = |i: usize| {
+        let both = old.triggers.get(i).zip(new.triggers.get(i));
+        both.is_some_and(|(a, b)| Arc::ptr_eq(a, b))
+    };
     let places = |c: &Content, new: bool| -> rustc_hash::FxHashSet<(usize, u32)> {
         c.triggers
             .iter()
-            .filter_map(|t| same.at(t.span, new))
+            .enumerate()
+            .filter(|&(i, _)| !shared(i))
+            .filter_map(|(_, t)| same.at(t.span, new))
             .collect()
     };
     let (old_at, new_at) = (places(old, false), places(new, true));
@@ -724,8 +745,8 @@ fn triggers_compared(
     // Named ones by ID; unnamed ones' shapes, sorted.
     let split = |c: &Content, new: bool| {
         let (mut named, mut unnamed) = (BTreeMap::new(), Vec::new());
-        for t in &c.triggers {
-            if same.at(t.span, new).is_some_and(|at| kept.contains(&at)) {
+        for (i, t) in c.triggers.iter().enumerate() {
+            if shared(i) || same.at(t.span, new).is_some_and(|at| kept.contains(&at)) {
                 continue;
             }
             let shape = same.place(t.span, new).unwrap_or_else(|| {

@@ -1071,3 +1071,268 @@ fn a_data_edit_parses_one_file_and_plays_as_a_full_reload_would() {
         "Old gold"
     );
 }
+
+/// A mod set for the patch test: `base` (its items, tags and rarities, and an event, each kind in
+/// a file of its own), `a` (items with a trigger, a creature, a quest, top-level triggers, an
+/// override of `base:gold`) and `b` (a trigger on `base`'s event, a random pool of `a`'s tag).
+fn patch_set(dir: &std::path::Path) {
+    let files = [
+        ("base/mod.toml", "id = \"base\"\nversion = \"1.0.0\"\n"),
+        (
+            "base/data/rarities.toml",
+            "[[rarities]]\nid = \"white\"\nrank = 1\n\n[[rarities]]\nid = \"blue\"\nrank = 2\n",
+        ),
+        (
+            "base/data/events.toml",
+            "[[event_types]]\nid = \"ping\"\npayload = { n = \"int\" }\n",
+        ),
+        (
+            "base/data/items.toml",
+            "[[tags]]\nid = \"metal\"\n\n[[items]]\nid = \"gold\"\nname = \"Gold\"\ntags = [\"metal\"]\n\n\
+             [[items]]\nid = \"sword\"\nname = \"Sword\"\n",
+        ),
+        (
+            "a/mod.toml",
+            "id = \"a\"\nversion = \"1.0.0\"\ndepends = [\"base >=1.0\"]\n",
+        ),
+        ("a/data/a.toml", PATCH_A),
+        (
+            "b/mod.toml",
+            "id = \"b\"\nversion = \"1.0.0\"\ndepends = [\"base >=1.0\", \"a >=1.0\"]\n",
+        ),
+        ("b/data/b.toml", PATCH_B),
+    ];
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+const PATCH_A: &str = r#"[[tags]]
+id = "shiny"
+
+[[items]]
+id = "base:gold"
+name = "Gold of a"
+tags = ["base:metal"]
+
+[[items]]
+id = "lamp"
+name = "Lamp"
+tags = ["shiny"]
+rarity = "white"
+[[items.triggers]]
+id = "lamp_lit"
+on = "turn_started"
+actions = [ { action = "heal", amount = 1, target = "self" } ]
+
+[[creatures]]
+id = "rat"
+health = 3
+items = [ { item = "lamp", count = 1 } ]
+
+[[quests]]
+id = "hunt"
+name = "Hunt"
+on = "creature_died"
+count = 2
+actions = [ { action = "give_item", item = "lamp", count = 1, target = "self" } ]
+
+[[triggers]]
+on = "turn_started"
+actions = [ { action = "give_item", item = "base:gold", count = 1 }, { action = "emit_event", event = "base:ping", payload = { n = 1 } } ]
+
+[[triggers]]
+on = "turn_started"
+chance = 0.5
+actions = [ { action = "give_item", item = "base:sword", count = 1 } ]
+"#;
+
+const PATCH_B: &str = r#"[[triggers]]
+on = "base:ping"
+actions = [ { action = "give_random_items", tag = "a:shiny", count = 1 } ]
+"#;
+
+/// What an edit is, the files it writes (path, text), whether only they are resolved again.
+type Edit<'a> = (&'a str, Vec<(&'a str, String)>, bool);
+
+/// Plays a turn in both games: they must say the same and reach the same state.
+fn turn_alike(patched: &mut Live, full: &mut Live) {
+    for live in [&mut *patched, &mut *full] {
+        live.game_mut()
+            .emit_command(ev::TURN_STARTED, None, &[])
+            .unwrap();
+    }
+    assert_eq!(
+        patched.game_mut().take_messages(),
+        full.game_mut().take_messages()
+    );
+    assert_eq!(patched.game().state_hash(), full.game().state_hash());
+}
+
+#[test]
+fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything_gives() {
+    // Two games over one folder: one reloads as a player's does (resolving only the files that
+    // changed when it can), the other forgets what it parsed and resolved and resolves every
+    // file. After each edit both must say the same, hold the same content (spans, overrides and
+    // trigger numbers included) and play on to the same state. Whether the first resolved only
+    // the changed files is seen from a definition of a file no edit touches: a patched content
+    // shares it with the version before.
+    let dir = tempfile::tempdir().unwrap();
+    patch_set(dir.path());
+    let (mut patched, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
+    let (mut full, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
+    turn_alike(&mut patched, &mut full);
+    let a = |edit: &dyn Fn(&str) -> String| ("a/data/a.toml", edit(PATCH_A));
+    let b = |edit: &dyn Fn(&str) -> String| ("b/data/b.toml", edit(PATCH_B));
+    let base_items = std::fs::read_to_string(dir.path().join("base/data/items.toml")).unwrap();
+    let edits: Vec<Edit> = vec![
+        (
+            "a value",
+            vec![a(&|t| t.replace("\"Lamp\"", "\"Lit lamp\""))],
+            true,
+        ),
+        (
+            "lines moved, an override's winner among them",
+            vec![a(&|t| format!("# a comment\n\n{t}"))],
+            true,
+        ),
+        (
+            "the overridden side moved",
+            vec![("base/data/items.toml", format!("# first\n{base_items}"))],
+            true,
+        ),
+        (
+            "a trigger listens to another event, a quest counts another",
+            vec![a(&|t| {
+                t.replace("chance = 0.5\n", "")
+                    .replacen("on = \"turn_started\"\nactions = [ { action = \"give_item\", item = \"base:sword\"", "on = \"item_used\"\nactions = [ { action = \"give_item\", item = \"base:sword\"", 1)
+                    .replace("on = \"creature_died\"", "on = \"turn_started\"")
+            })],
+            true,
+        ),
+        (
+            "nothing emits the event any more",
+            vec![a(&|t| {
+                t.replace(
+                    ", { action = \"emit_event\", event = \"base:ping\", payload = { n = 1 } }",
+                    "",
+                )
+            })],
+            true,
+        ),
+        (
+            "two files at once, `@@` written as `@`",
+            vec![
+                a(&|t| t.replace("\"Lamp\"", "\"@@lamp\"")),
+                b(&|t| t.replace("count = 1", "count = 2")),
+            ],
+            true,
+        ),
+        (
+            "an item added",
+            vec![a(&|t| format!("{t}\n[[items]]\nid = \"cup\"\n"))],
+            false,
+        ),
+        (
+            "a trigger added to an item",
+            vec![a(&|t| {
+                t.replace(
+                    "[[creatures]]",
+                    "[[items.triggers]]\non = \"item_used\"\nactions = []\n\n[[creatures]]",
+                )
+            })],
+            false,
+        ),
+        (
+            "a value, after a full one",
+            vec![a(&|t| {
+                t.replace(
+                    "[[creatures]]",
+                    "[[items.triggers]]\non = \"item_used\"\nactions = []\n\n[[creatures]]",
+                )
+                .replace("health = 3", "health = 4")
+            })],
+            true,
+        ),
+        (
+            "a text that names a key",
+            vec![a(&|t| t.replace("\"Lamp\"", "\"@lamp\""))],
+            false,
+        ),
+        (
+            "a rarity's file",
+            vec![(
+                "base/data/rarities.toml",
+                "[[rarities]]\nid = \"white\"\nrank = 1\n\n[[rarities]]\nid = \"blue\"\nrank = 3\n"
+                    .into(),
+            )],
+            false,
+        ),
+    ];
+    for (what, writes, only_changed) in edits {
+        let before = patched.game().content().clone();
+        for (path, text) in &writes {
+            std::fs::write(dir.path().join(path), text).unwrap();
+        }
+        let report = patched.reload();
+        full.forget_parsed();
+        let full_report = full.reload();
+        assert!(report.ok, "{what}: {}", report.problems.render());
+        assert!(full_report.ok, "{what}: {}", full_report.problems.render());
+        assert_eq!(
+            report.problems.render(),
+            full_report.problems.render(),
+            "{what}"
+        );
+        let after = patched.game().content();
+        assert_eq!(
+            format!("{after:?}"),
+            format!("{:?}", full.game().content()),
+            "{what}: the content differs"
+        );
+        // An item of a file the edit did not write.
+        let touches_base = writes.iter().any(|(path, _)| path.starts_with("base/"));
+        let probe = id(if touches_base { "a:lamp" } else { "base:sword" });
+        assert_eq!(
+            std::sync::Arc::ptr_eq(&before.items[&probe], &after.items[&probe]),
+            only_changed,
+            "{what}: whether only the changed files were resolved"
+        );
+        turn_alike(&mut patched, &mut full);
+    }
+    // Mistakes: the patched reload says what the whole one says, at the same places, and keeps
+    // the running version; the next edit is resolved alone again.
+    let mistakes = [
+        a(&|t| t.replace("item = \"lamp\"", "item = \"lmap\"")),
+        // `b`'s pool of `a:shiny` items is left empty by an edit to `a`.
+        a(&|t| t.replace("tags = [\"shiny\"]", "tags = []")),
+    ];
+    for (path, text) in &mistakes {
+        let before = patched.game().content().clone();
+        std::fs::write(dir.path().join(path), text).unwrap();
+        let report = patched.reload();
+        full.forget_parsed();
+        let full_report = full.reload();
+        assert!(!report.ok && !full_report.ok);
+        assert_eq!(report.problems.render(), full_report.problems.render());
+        assert!(std::sync::Arc::ptr_eq(&before, patched.game().content()));
+    }
+    // The running version's `a` names a key (`@lamp`): the first edit resolves everything, the
+    // next only `a`.
+    for (count, only_changed) in [(3, false), (4, true)] {
+        let before = patched.game().content().clone();
+        let (path, text) = a(&|t| t.replace("count = 2", &format!("count = {count}")));
+        std::fs::write(dir.path().join(path), text).unwrap();
+        assert!(patched.reload().ok);
+        full.forget_parsed();
+        assert!(full.reload().ok);
+        let after = patched.game().content();
+        assert_eq!(format!("{after:?}"), format!("{:?}", full.game().content()));
+        let probe = id("base:sword");
+        let shared = std::sync::Arc::ptr_eq(&before.items[&probe], &after.items[&probe]);
+        assert_eq!(shared, only_changed, "count = {count}");
+        turn_alike(&mut patched, &mut full);
+    }
+}

@@ -172,6 +172,7 @@ impl RawDefs {
             loose_refs,
             broken,
             files: _,
+            data_files: _,
             locales: _,
         } = fresh;
         put(&mut self.tags, file, src, tags);

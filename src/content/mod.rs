@@ -20,6 +20,7 @@ pub(crate) mod locale;
 mod memo;
 pub(crate) use listen::{Listener, QuickTest, QuickWhen};
 pub(crate) use memo::drop_aside;
+pub(crate) use resolve::Resolution;
 pub(crate) mod parse;
 pub(crate) mod raw;
 pub(crate) mod resolve;
@@ -85,28 +86,29 @@ pub struct Extensions {
 pub struct Content {
     /// Loaded mods in load order.
     pub mods: Vec<ModInfo>,
-    /// Tags (the roguelike's), by ID.
-    pub tags: BTreeMap<Id, Tag>,
+    /// Tags (the roguelike's), by ID. Every registry holds each definition behind an `Arc`: a
+    /// reload that changed one file shares the others' with the version it replaces.
+    pub tags: BTreeMap<Id, Arc<Tag>>,
     /// Rarity levels, lowest rank first.
     pub rarities: Vec<Rarity>,
     /// Item definitions (the roguelike's), by ID.
-    pub items: BTreeMap<Id, Item>,
+    pub items: BTreeMap<Id, Arc<Item>>,
     /// Creature definitions (the roguelike's), by ID.
-    pub creatures: BTreeMap<Id, Creature>,
+    pub creatures: BTreeMap<Id, Arc<Creature>>,
     /// Quests, by ID.
-    pub quests: BTreeMap<Id, Quest>,
+    pub quests: BTreeMap<Id, Arc<Quest>>,
     /// Encounters (seed 000), by ID.
-    pub encounters: BTreeMap<Id, Encounter>,
+    pub encounters: BTreeMap<Id, Arc<Encounter>>,
     /// Hazard progress types (seed 002), by ID.
-    pub progress_types: BTreeMap<Id, hazard::ProgressType>,
+    pub progress_types: BTreeMap<Id, Arc<hazard::ProgressType>>,
     /// Hazards (seed 002), by ID.
-    pub hazards: BTreeMap<Id, hazard::Hazard>,
+    pub hazards: BTreeMap<Id, Arc<hazard::Hazard>>,
     /// Hazard action cards (seed 002), by ID.
-    pub cards: BTreeMap<Id, hazard::Card>,
+    pub cards: BTreeMap<Id, Arc<hazard::Card>>,
     /// Every event kind: the engine's, the game's, the mods' custom ones.
     pub events: EventTable,
     /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
-    pub triggers: Vec<Trigger>,
+    pub triggers: Vec<Arc<Trigger>>,
     /// Top-level triggers by the event they listen to (indexed by [`EventKey`]), each with its
     /// test's quick form.
     pub(crate) top_level: Vec<Vec<Listener>>,
@@ -119,9 +121,9 @@ pub struct Content {
     /// Quests by the event they count (indexed by [`EventKey`]): ordinals into
     /// [`Content::quest_defs`], each with its test's quick form.
     pub(crate) quests_by_event: Vec<Vec<Listener>>,
-    /// Every quest in ID order, a dense copy of `quests` for dispatch; a quest's `ordinal` is its
-    /// position here.
-    pub(crate) quest_defs: Vec<Quest>,
+    /// Every quest in ID order (the definitions of `quests`, shared) for dispatch; a quest's
+    /// `ordinal` is its position here.
+    pub(crate) quest_defs: Vec<Arc<Quest>>,
     /// Triggers that carry an `id`.
     pub(crate) trigger_ids: BTreeMap<Id, TriggerRef>,
     /// Definitions a mod replaced in another's namespace, for a mod manager's list of conflicts
@@ -177,6 +179,14 @@ impl std::fmt::Debug for HostTables {
 }
 
 impl HostTables {
+    /// Whether an entry is written in a file `of` says yes to.
+    pub(crate) fn any_from(&self, of: impl Fn(crate::diag::FileId) -> bool) -> bool {
+        self.0
+            .values()
+            .flat_map(BTreeMap::values)
+            .any(|v| of(v.span.file))
+    }
+
     pub(crate) fn insert(
         &mut self,
         kind: &'static str,
@@ -369,7 +379,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
         None,
     );
     let mods = folders.iter().map(mod_info).collect();
-    let content = build(&mut raw, mods, ext, &sources, &mut diagnostics);
+    let (content, _) = build(&mut raw, mods, ext, &sources, &mut diagnostics);
     raw.drop_aside();
     // Read top to bottom, file by file; problems without a place come first.
     crate::diag::bound(&mut diagnostics, &sources);
@@ -382,24 +392,47 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
 
 /// Resolves raw definitions into content and names the triggers that have no `id` by `file:line`.
 /// The locale files are taken from `raw`; the definitions are left there, for a memo of the next
-/// load ([`parse::ParseMemo`]) or to be dropped.
+/// load ([`parse::ParseMemo`]) or to be dropped. The resolution is what a reload patches the
+/// content from ([`patch`]).
 pub(crate) fn build(
     raw: &mut parse::RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,
-) -> Content {
+) -> (Content, resolve::Resolution) {
     let locale_files = std::mem::take(&mut raw.locales);
-    let mut content = resolve::resolve(raw, mods, ext, diags);
+    let before = diags.len();
+    let (mut content, syms) = resolve::resolve(raw, mods, ext, diags);
     locale::assemble(&mut content, locale_files, diags);
     for t in &mut content.triggers {
-        if t.key.is_empty() {
-            t.key = sources.file_line(t.span);
-            t.stream = format!("trigger:{}", t.key);
-        }
+        name_by_place(Arc::make_mut(t), sources);
     }
-    content
+    let clean = diags.len() == before;
+    (content, resolve::Resolution::new(syms, clean))
+}
+
+/// `last` with the definitions of the data files `changed` (in order) resolved again from
+/// `raw`, when that gives what [`build`] gives (`resolve::patch` says when): a reload after an
+/// edit to what a few definitions hold.
+pub(crate) fn patch(
+    last: &Content,
+    resolution: &resolve::Resolution,
+    raw: &parse::RawDefs,
+    changed: &[crate::diag::FileId],
+    ext: &Extensions,
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Content, resolve::Resolution)> {
+    resolve::patch(last, resolution, raw, changed, ext, sources, diags)
+}
+
+/// A trigger without an `id` is named by its file and line; its random stream by that name.
+pub(crate) fn name_by_place(t: &mut Trigger, sources: &SourceMap) {
+    if t.key.is_empty() {
+        t.key = sources.file_line(t.span);
+        t.stream = format!("trigger:{}", t.key);
+    }
 }
 
 /// What content remembers of a loaded mod folder.

@@ -43,6 +43,8 @@ pub(crate) struct RawDefs {
     pub loose_refs: Vec<Src<Refs>>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
+    /// The data files read, in order.
+    pub data_files: Vec<FileId>,
     /// `(file, mod, id, why)` of the definitions that could not be read (a wrong type, a file
     /// that does not parse): references to them are not reported again as unknown.
     pub broken: Vec<(FileId, String, String, &'static str)>,
@@ -192,6 +194,7 @@ pub(crate) fn read_mods(
         }
     };
     defs.files = files;
+    defs.data_files = jobs.iter().map(|(file, _, _)| *file).collect();
     defs.locales = locales;
     defs
 }

@@ -709,17 +709,9 @@ impl Game {
     ) -> Result<(), crate::Error> {
         let def = self.content.events.get(kind);
         for (i, v) in payload {
-            let Some((name, ty)) = def.payload.get(*i) else {
-                return Err(format!("event `{}` has no field {i}", def.name).into());
-            };
-            if !v.fits(*ty) {
-                return Err(format!(
-                    "field `{name}` of event `{}` must be of type `{}`, not `{}` ({v})",
-                    def.name,
-                    ty.name(),
-                    v.type_name()
-                )
-                .into());
+            match def.payload.get(*i) {
+                Some((_, ty)) if v.fits(*ty) => {}
+                _ => return Err(bad_field(def, *i, v)),
             }
         }
         // Into a payload allocation an earlier event gave back, or a new one.
@@ -850,5 +842,22 @@ impl Event {
             target,
             payload: payload.into(),
         }
+    }
+}
+
+/// Why the payload field `i` (`v`) does not fit the event `def`: out of the hot path of
+/// [`Game::emit`], which every event takes.
+#[cold]
+#[inline(never)]
+fn bad_field(def: &crate::content::EventDef, i: usize, v: &Value) -> crate::Error {
+    match def.payload.get(i) {
+        None => format!("event `{}` has no field {i}", def.name).into(),
+        Some((name, ty)) => format!(
+            "field `{name}` of event `{}` must be of type `{}`, not `{}` ({v})",
+            def.name,
+            ty.name(),
+            v.type_name()
+        )
+        .into(),
     }
 }

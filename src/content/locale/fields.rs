@@ -49,8 +49,20 @@ impl<'a, T> Field<'a, T> {
 macro_rules! named {
     ($content:ident, $emit:ident, $map:ident, $table:literal, [$($field:ident),+] $(, $m:tt)?) => {
         for (id, d) in & $($m)? $content.$map {
+            let d = def!(d $(, $m)?);
             fields_of!($emit, id, d, $table, [$($field),+] $(, $m)?);
         }
+    };
+}
+
+/// A registry's definition, made its own to change its texts (`mut`): a definition another
+/// content shares is copied first.
+macro_rules! def {
+    ($d:ident) => {
+        $d
+    };
+    ($d:ident, mut) => {
+        std::sync::Arc::make_mut($d)
     };
 }
 
@@ -91,6 +103,7 @@ macro_rules! walk {
         named!(content, $f, cards, "cards", [name, text] $(, $m)?);
         named!(content, $f, encounters, "encounters", [title, description] $(, $m)?);
         for (id, e) in & $($m)? content.encounters {
+            let e = def!(e $(, $m)?);
             for (n, o) in (& $($m)? e.options).into_iter().enumerate() {
                 let field = Cow::Owned(format!("options.{}.text", n + 1));
                 $f(Field {
@@ -119,14 +132,11 @@ macro_rules! walk {
 
 /// Calls `f` with every text of the content's definitions, to change it, in a stable order.
 pub(crate) fn each_text(content: &mut Content, mut f: impl FnMut(Field<'_, &mut String>)) {
+    // Dispatch's list of the quests shares their definitions: let go while their texts change
+    // (a definition shared is copied to be changed), then shared again.
+    content.quest_defs.clear();
     walk!(&mut *content, f, mut);
-    // Dispatch reads quests from a dense copy: it shows what the registry shows.
-    for q in &mut content.quest_defs {
-        if let Some(def) = content.quests.get(&q.id) {
-            q.name.clone_from(&def.name);
-            q.description.clone_from(&def.description);
-        }
-    }
+    content.quest_defs = content.quests.values().cloned().collect();
 }
 
 /// Calls `f` with every text of the content's definitions, to read it, in a stable order.

@@ -250,6 +250,24 @@ fn may_translate(content: &Content, f: &LocaleFile, diags: &mut Vec<Diagnostic>)
 /// mod's own language, and the key is remembered for every language; `@@` is a text that starts
 /// with `@`. A written text stays as it is: it is its mod's own language, found in the content
 /// itself, never copied.
+/// The texts of the definitions a reload resolved again (`defs`, a content holding only them) as
+/// [`assemble`] would leave them among the texts it has (`locales`): `@@` written as `@`. `false`
+/// when the texts must be assembled again: a text of theirs names a key, or a text of their
+/// namespaces does (whose alias they could be).
+pub(crate) fn patch_texts(defs: &mut Content, locales: &Locales) -> bool {
+    let mut names_a_key = false;
+    fields::each_text_read(defs, |f| {
+        let aliased = locales.space(f.ns()).is_some_and(|s| !s.aliases.is_empty());
+        names_a_key |= aliased || (f.text.starts_with('@') && !f.text.starts_with("@@"));
+    });
+    if names_a_key {
+        return false;
+    }
+    // Only `@@` is left to write as `@`: no key is named, so nothing is asked of `locales`.
+    data_texts(defs, &mut Locales::default(), &mut Vec::new());
+    true
+}
+
 fn data_texts(content: &mut Content, locales: &mut Locales, diags: &mut Vec<Diagnostic>) {
     fields::each_text(content, |f| {
         if !f.text.starts_with('@') {

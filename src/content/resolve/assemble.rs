@@ -19,14 +19,16 @@ use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::id::Id;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
+/// The symbols are given back too: a reload resolves the files that change after it against them.
 pub(super) fn resolve_all(
     raw: &RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
-) -> Content {
+) -> (Content, Symbols) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     resolve_on(raw, mods, ext, diags, (cores, PARALLEL_FROM))
 }
@@ -39,16 +41,39 @@ fn resolve_on(
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
     runs: (usize, usize),
-) -> Content {
+) -> (Content, Symbols) {
     let visibility = visibility(&mods);
     let mut overrides = Vec::new();
     let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
     let rarities = rarities(raw, &mut syms, diags);
     let events = event_table(raw, &declared.event_types, &syms, ext, diags);
-    let mut content = Content {
+    let mut content = blank(mods, events.clone(), ext);
+    content.rarities = rarities;
+    content.overrides = overrides;
+    content.files = raw.files;
+    content.host_handlers = host_handlers(ext, &events, diags);
+    let stage = Stage::new(raw, &syms, &events, ext, runs);
+    stage.game_tables(&mut content, &declared.host, diags);
+    stage.loose_references(&raw.loose_refs, diags);
+    let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
+    stage.definitions(&mut content, &declared, &mut triggers, diags);
+    stage.top_level_triggers(&raw.triggers, &mut triggers, diags);
+    content.emitted = stage.emitted.take();
+    name_triggers(&mut content, &triggers, diags);
+    index(&mut content, triggers);
+    // A patch finds them over the whole content; both ways must agree.
+    debug_assert_eq!(content.emitted, super::patch::emitted_by(&content));
+    modifier_cycles(&content, diags);
+    empty_random_pools(&content, diags);
+    (content, syms)
+}
+
+/// A content of `mods` over `events` that defines nothing yet.
+pub(super) fn blank(mods: Vec<ModInfo>, events: EventTable, ext: &Extensions) -> Content {
+    Content {
         mods,
         tags: BTreeMap::new(),
-        rarities,
+        rarities: Vec::new(),
         items: BTreeMap::new(),
         creatures: BTreeMap::new(),
         quests: BTreeMap::new(),
@@ -63,53 +88,35 @@ fn resolve_on(
         heard: Vec::new(),
         quest_defs: Vec::new(),
         trigger_ids: BTreeMap::new(),
-        overrides,
-        events: events.clone(),
-        files: raw.files,
+        overrides: Vec::new(),
+        events,
+        files: 0,
         emitted: Default::default(),
         declared: ext.declared.clone(),
         tables: Default::default(),
         entry_triggers: BTreeMap::new(),
-        host_handlers: host_handlers(ext, &events, diags),
+        host_handlers: Vec::new(),
         locales: Default::default(),
         language: None,
         untranslated: None,
-    };
-    let stage = Stage {
-        raw,
-        syms: &syms,
-        events: &events,
-        ext,
-        emitted: Default::default(),
-        runs,
-    };
-    stage.game_tables(&mut content, &declared.host, diags);
-    stage.loose_references(diags);
-    let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
-    stage.definitions(&mut content, &declared, &mut triggers, diags);
-    stage.top_level_triggers(&mut triggers, diags);
-    content.emitted = stage.emitted.take();
-    name_triggers(&mut content, &triggers, diags);
-    index(&mut content, triggers);
-    modifier_cycles(&content, diags);
-    empty_random_pools(&content, diags);
-    content
+    }
 }
 
 /// The winning definition of every ID, by kind: the index of its raw entry.
-struct Declared {
-    tags: BTreeMap<Id, usize>,
-    items: BTreeMap<Id, usize>,
-    creatures: BTreeMap<Id, usize>,
-    quests: BTreeMap<Id, usize>,
-    encounters: BTreeMap<Id, usize>,
-    progress_types: BTreeMap<Id, usize>,
-    hazards: BTreeMap<Id, usize>,
-    cards: BTreeMap<Id, usize>,
-    event_types: BTreeMap<Id, usize>,
+#[derive(Default)]
+pub(super) struct Declared {
+    pub tags: BTreeMap<Id, usize>,
+    pub items: BTreeMap<Id, usize>,
+    pub creatures: BTreeMap<Id, usize>,
+    pub quests: BTreeMap<Id, usize>,
+    pub encounters: BTreeMap<Id, usize>,
+    pub progress_types: BTreeMap<Id, usize>,
+    pub hazards: BTreeMap<Id, usize>,
+    pub cards: BTreeMap<Id, usize>,
+    pub event_types: BTreeMap<Id, usize>,
     /// Each of the game's tables (by its index in the vocabulary) with its winners, by their
     /// index in `RawDefs::host`.
-    host: Vec<(usize, BTreeMap<Id, usize>)>,
+    pub host: Vec<(usize, BTreeMap<Id, usize>)>,
 }
 
 /// Declares every ID of every kind ([`declare`]: duplicates and overrides are reported there),
@@ -352,13 +359,13 @@ fn event_table(
 
 /// What every later stage reads: the raw definitions, the declared symbols, the event table
 /// and the game's vocabulary.
-struct Stage<'a> {
+pub(super) struct Stage<'a> {
     raw: &'a RawDefs,
     syms: &'a Symbols,
     events: &'a EventTable,
     ext: &'a Extensions,
     /// The events the data's `emit_event` actions name, as they are read.
-    emitted: std::cell::RefCell<std::collections::BTreeSet<crate::content::EventKey>>,
+    pub emitted: std::cell::RefCell<std::collections::BTreeSet<crate::content::EventKey>>,
     /// How many threads may resolve the runs of one kind, and how many entries a kind has at
     /// least to be cut into runs.
     runs: (usize, usize),
@@ -391,7 +398,24 @@ type Run<T> = (
     std::collections::BTreeSet<crate::content::EventKey>,
 );
 
-impl Stage<'_> {
+impl<'a> Stage<'a> {
+    pub(super) fn new(
+        raw: &'a RawDefs,
+        syms: &'a Symbols,
+        events: &'a EventTable,
+        ext: &'a Extensions,
+        runs: (usize, usize),
+    ) -> Stage<'a> {
+        Stage {
+            raw,
+            syms,
+            events,
+            ext,
+            emitted: Default::default(),
+            runs,
+        }
+    }
+
     fn cx<'d>(
         &'d self,
         diags: &'d mut Vec<Diagnostic>,
@@ -449,8 +473,12 @@ impl Stage<'_> {
 
     /// The IDs named by entries that are not definitions themselves (a `refers` key outside a
     /// table the game reads whole), each checked.
-    fn loose_references(&self, diags: &mut Vec<Diagnostic>) {
-        for src in &self.raw.loose_refs {
+    pub(super) fn loose_references(
+        &self,
+        list: &[Src<crate::content::parse::Refs>],
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        for src in list {
             let mut cx = self.cx(diags, &src.ns, src.file);
             for (ty, text) in &src.raw {
                 if let Some(kind) = RefKind::of(*ty) {
@@ -545,7 +573,7 @@ impl Stage<'_> {
 
     /// Every built-in kind of definition, in the order each may name the ones before it; the
     /// triggers items and creatures carry join `triggers`.
-    fn definitions(
+    pub(super) fn definitions(
         &self,
         content: &mut Content,
         declared: &Declared,
@@ -557,7 +585,7 @@ impl Stage<'_> {
             let src = &raw.tags[i];
             content.tags.insert(
                 id.clone(),
-                Tag {
+                Arc::new(Tag {
                     id: id.clone(),
                     name: src
                         .raw
@@ -566,7 +594,7 @@ impl Stage<'_> {
                         .unwrap_or_else(|| id.name().to_string()),
                     description: src.raw.description.clone(),
                     span: Span::new(src.file, src.raw.id.span()),
-                },
+                }),
             );
         }
         fn winners(w: &BTreeMap<Id, usize>) -> Vec<(&Id, usize)> {
@@ -584,9 +612,14 @@ impl Stage<'_> {
                 |cx, &(id, i), triggers| {
                     let src = &raw.items[i];
                     at(cx, &src.ns, src.file);
-                    Some((id.clone(), item(cx, id, src, triggers)))
+                    Some((id.clone(), Arc::new(item(cx, id, src, triggers))))
                 },
-                |(_, item), from| item.triggers.iter_mut().for_each(|t| t.0 += from),
+                |(_, item), from| {
+                    Arc::make_mut(item)
+                        .triggers
+                        .iter_mut()
+                        .for_each(|t| t.0 += from)
+                },
             )
             .into_iter()
             .collect();
@@ -598,9 +631,14 @@ impl Stage<'_> {
                 |cx, &(id, i), triggers| {
                     let src = &raw.creatures[i];
                     at(cx, &src.ns, src.file);
-                    Some((id.clone(), creature(cx, id, src, triggers)))
+                    Some((id.clone(), Arc::new(creature(cx, id, src, triggers))))
                 },
-                |(_, c), from| c.triggers.iter_mut().for_each(|t| t.0 += from),
+                |(_, c), from| {
+                    Arc::make_mut(c)
+                        .triggers
+                        .iter_mut()
+                        .for_each(|t| t.0 += from)
+                },
             )
             .into_iter()
             .collect();
@@ -612,7 +650,7 @@ impl Stage<'_> {
                 |cx, &(id, i), _| {
                     let src = &raw.quests[i];
                     at(cx, &src.ns, src.file);
-                    quest(cx, id, src).map(|q| (id.clone(), q))
+                    quest(cx, id, src).map(|q| (id.clone(), Arc::new(q)))
                 },
                 |_, _| {},
             )
@@ -621,7 +659,7 @@ impl Stage<'_> {
         for (id, &i) in &declared.encounters {
             let src = &raw.encounters[i];
             let encounter = encounter(&mut self.cx(diags, &src.ns, src.file), id, src);
-            content.encounters.insert(id.clone(), encounter);
+            content.encounters.insert(id.clone(), Arc::new(encounter));
         }
         for (id, &i) in &declared.progress_types {
             let src = &raw.progress_types[i];
@@ -632,32 +670,37 @@ impl Stage<'_> {
                 .unwrap_or_else(|| id.name().to_string());
             content.progress_types.insert(
                 id.clone(),
-                crate::content::ProgressType {
+                Arc::new(crate::content::ProgressType {
                     id: id.clone(),
                     name,
                     span: Span::new(src.file, src.raw.id.span()),
-                },
+                }),
             );
         }
         for (id, &i) in &declared.hazards {
             let src = &raw.hazards[i];
             if let Some(h) = super::hazard::hazard(&mut self.cx(diags, &src.ns, src.file), id, src)
             {
-                content.hazards.insert(id.clone(), h);
+                content.hazards.insert(id.clone(), Arc::new(h));
             }
         }
         for (id, &i) in &declared.cards {
             let src = &raw.cards[i];
             if let Some(c) = super::hazard::card(&mut self.cx(diags, &src.ns, src.file), id, src) {
-                content.cards.insert(id.clone(), c);
+                content.cards.insert(id.clone(), Arc::new(c));
             }
         }
     }
 
-    /// The triggers at a data file's top level.
-    fn top_level_triggers(&self, triggers: &mut Vec<Trigger>, diags: &mut Vec<Diagnostic>) {
+    /// The triggers at the top level of data files (`list`: all of them, or one file's).
+    pub(super) fn top_level_triggers(
+        &self,
+        list: &[Src<crate::content::raw::RawTrigger>],
+        triggers: &mut Vec<Trigger>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
         let mut top = self.in_runs(
-            &self.raw.triggers,
+            list,
             triggers,
             diags,
             |cx, src, _| {
@@ -693,23 +736,19 @@ fn name_triggers(content: &mut Content, triggers: &[Trigger], diags: &mut Vec<Di
 fn index(content: &mut Content, triggers: Vec<Trigger>) {
     let events = content.events.len();
     content.top_level = vec![Vec::new(); events];
-    content.borne_listen = vec![false; events];
     for (i, t) in triggers.iter().enumerate() {
-        match t.home {
-            TriggerHome::TopLevel => content.top_level[t.on.0 as usize].push(Listener::new(
+        if matches!(t.home, TriggerHome::TopLevel) {
+            content.top_level[t.on.0 as usize].push(Listener::new(
                 i as u32,
                 &t.when,
                 &t.condition,
                 t.chance,
-            )),
-            TriggerHome::Item(_) | TriggerHome::Creature(_) => {
-                content.borne_listen[t.on.0 as usize] = true
-            }
-            TriggerHome::Entry(..) => {}
+            ));
         }
     }
     content.quests_by_event = vec![Vec::new(); events];
     for (ordinal, q) in content.quests.values_mut().enumerate() {
+        let q = Arc::make_mut(q);
         q.ordinal = ordinal as u32;
         content.quests_by_event[q.on.0 as usize].push(Listener::new(
             ordinal as u32,
@@ -719,17 +758,27 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
         ));
     }
     content.quest_defs = content.quests.values().cloned().collect();
-    // An event nothing in the data or the game's Rust listens to; scripts are asked apart.
+    content.triggers = triggers.into_iter().map(Arc::new).collect();
+    listening(content);
+}
+
+/// Which events anything of the data or the game's Rust listens to (`heard`; scripts are asked
+/// apart), and which an item's or creature's trigger does (`borne_listen`).
+pub(super) fn listening(content: &mut Content) {
+    let events = content.events.len();
+    content.borne_listen = vec![false; events];
     content.heard = (0..events)
         .map(|k| {
             !content.quests_by_event[k].is_empty()
                 || content.host_handlers.get(k).is_some_and(|h| !h.is_empty())
         })
         .collect();
-    for t in &triggers {
+    for t in &content.triggers {
         content.heard[t.on.0 as usize] = true;
+        if matches!(t.home, TriggerHome::Item(_) | TriggerHome::Creature(_)) {
+            content.borne_listen[t.on.0 as usize] = true;
+        }
     }
-    content.triggers = triggers;
 }
 
 /// [`declare`] over borrowed entries of a game's table.
@@ -843,7 +892,7 @@ mod tests {
         let mods: Vec<_> = folders.iter().map(crate::content::mod_info).collect();
         let run = |threads| {
             let mut diags = Vec::new();
-            let content = super::resolve_on(&raw, mods.clone(), &ext, &mut diags, (threads, 1));
+            let content = super::resolve_on(&raw, mods.clone(), &ext, &mut diags, (threads, 1)).0;
             let counts = (content.triggers.len(), content.emitted.len());
             (format!("{content:?}"), format!("{diags:?}"), counts)
         };

@@ -97,7 +97,7 @@ pub(super) fn empty_random_pools(content: &Content, diags: &mut Vec<Diagnostic>)
         };
         let rank = |r: &Option<String>| r.as_ref().and_then(|r| content.rarity_rank(r));
         let (lo, hi) = (rank(min_rarity), rank(max_rarity));
-        let tagged: Vec<&Item> = content.items.values().filter(|i| i.tags.contains(tag)).collect();
+        let tagged: Vec<&Item> = content.items.values().map(|i| &**i).filter(|i| i.tags.contains(tag)).collect();
         let in_range = tagged.iter().any(|i| {
             let r = i.rarity.as_ref().and_then(|r| content.rarity_rank(r));
             lo.is_none_or(|lo| r.is_some_and(|r| r >= lo))

@@ -9,9 +9,11 @@ mod assemble;
 mod defs;
 pub(crate) mod fields;
 mod hazard;
+mod patch;
 mod symbols;
 mod vocabulary;
 
+pub(crate) use patch::{patch, Resolution};
 pub(crate) use symbols::Symbols;
 
 use super::event::{EventKey, EventTable};
@@ -275,13 +277,14 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// Builds the content from raw definitions; returns it with every problem found.
+/// Builds the content from raw definitions; returns it with every problem found, and the symbols
+/// it was resolved against.
 pub(crate) fn resolve(
     raw: &RawDefs,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
-) -> Content {
+) -> (Content, Symbols) {
     assemble::resolve_all(raw, mods, ext, diags)
 }
 

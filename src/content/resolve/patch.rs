@@ -1,0 +1,376 @@
+//! Resolving again only the data files a reload changed.
+//!
+//! When every other file reads as the running version's load read it and the changed files
+//! declare the IDs they declared (an edit to what definitions hold, not to which there are),
+//! their definitions are resolved against the symbols the last full resolution left
+//! ([`Resolution`]) and put in place of theirs in a copy of the running content, which shares
+//! every other definition with it (each sits behind an `Arc`).
+//!
+//! A patch is taken only where it gives what resolving everything gives (`tests/reload.rs`
+//! compares the two): the running version's resolution said nothing, so no other definition has
+//! a problem an edit could repeat or move; the changed files hold no rarity, event type, entry
+//! of the game's tables or entry that could not be read, before or after (each changes what
+//! every other file resolves against); no text of theirs names a translation key; and their
+//! definitions keep their triggers' number and IDs, so every trigger keeps its place. Anything
+//! else is resolved whole, as a load does. What looks across definitions is done again over the
+//! whole content: the events the data emits, the modifier cycles, the empty random pools.
+
+use super::assemble::{blank, listening, Declared, Stage};
+use super::defs::{empty_random_pools, modifier_cycles};
+use super::Symbols;
+use crate::content::listen::Listener;
+use crate::content::parse::{RawDefs, Src};
+use crate::content::{Content, Extensions, Override, TriggerHome};
+use crate::diag::{Diagnostic, FileId, SourceMap, Span};
+use crate::id::Id;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use toml::Spanned;
+
+/// What a full resolution leaves for the reloads after it: the symbols every definition was
+/// resolved against, and whether it said anything. A patched content keeps the symbols of the
+/// resolution it was patched from: it declares the same IDs in the same files (the places
+/// within a changed file are the first resolution's; a patch reads only which file an ID is in).
+#[derive(Clone)]
+pub(crate) struct Resolution {
+    syms: Arc<Symbols>,
+    clean: bool,
+}
+
+impl Resolution {
+    pub(crate) fn new(syms: Symbols, clean: bool) -> Resolution {
+        Resolution {
+            syms: Arc::new(syms),
+            clean,
+        }
+    }
+}
+
+/// The content `last` with the definitions of the data files `changed` (sorted) resolved again
+/// from `raw`, and the resolution that describes it; `None` when only resolving everything
+/// gives what it should (see the module's words). What the changed files' definitions say goes
+/// to `diags`.
+pub(crate) fn patch(
+    last: &Content,
+    resolution: &Resolution,
+    raw: &RawDefs,
+    changed: &[FileId],
+    ext: &Extensions,
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Content, Resolution)> {
+    let of = |file: FileId| changed.binary_search(&file).is_ok();
+    if !resolution.clean || changed.is_empty() || holds_what_all_read(last, raw, &of) {
+        return None;
+    }
+    let syms = &*resolution.syms;
+    let mut declared = Declared::default();
+    let mut spans = BTreeMap::new();
+    macro_rules! redeclare {
+        ($($kind:literal $list:ident),*) => {$(
+            let again = Redeclared { kind: $kind, winners: &syms.$list, overrides: &last.overrides };
+            declared.$list = again.of(&raw.$list, &of, &mut spans)?;
+        )*};
+    }
+    redeclare!(
+        "tag" tags, "item" items, "creature" creatures, "quest" quests, "encounter" encounters,
+        "progress type" progress_types, "hazard" hazards, "card" cards
+    );
+    let (mut mini, triggers, tops, mut said) =
+        resolve_files(raw, syms, last, ext, changed, &declared);
+    if !crate::content::locale::patch_texts(&mut mini, &last.locales) {
+        return None;
+    }
+    let places = trigger_places(last, &mini, &triggers, &tops, changed)?;
+    let mut content = last.clone();
+    put_definitions(&mut content, last, mini, &places);
+    put_triggers(&mut content, triggers, &places, sources);
+    for o in &mut content.overrides {
+        move_override(o, &spans);
+    }
+    listening(&mut content);
+    content.emitted = emitted_by(&content);
+    modifier_cycles(&content, &mut said);
+    empty_random_pools(&content, &mut said);
+    let resolution = Resolution {
+        syms: resolution.syms.clone(),
+        clean: said.is_empty(),
+    };
+    diags.append(&mut said);
+    Some((content, resolution))
+}
+
+/// Whether the changed files hold, now or in `last`, what every other file resolves against:
+/// a rarity, an event type, an entry of the game's tables, an entry that could not be read.
+fn holds_what_all_read(last: &Content, raw: &RawDefs, of: &impl Fn(FileId) -> bool) -> bool {
+    raw.rarities.iter().any(|s| of(s.file))
+        || raw.event_types.iter().any(|s| of(s.file))
+        || raw.host.iter().any(|(_, s)| of(s.file))
+        || raw.broken.iter().any(|b| of(b.0))
+        || last.rarities.iter().any(|r| of(r.span.file))
+        || last
+            .events
+            .iter()
+            .any(|(_, e)| e.span.is_some_and(|s| of(s.file)))
+        || last.tables.any_from(of)
+}
+
+/// One kind's declarations in the running version: its winners and what was overridden.
+struct Redeclared<'a> {
+    kind: &'static str,
+    winners: &'a BTreeMap<Id, Span>,
+    overrides: &'a [Override],
+}
+
+impl Redeclared<'_> {
+    /// The winners among the changed files' entries of this kind (`list`), by their index in
+    /// it, when those files declare exactly the IDs they declared: each entry's ID is one its
+    /// file declared (a winner there, or one a later mod overrides), none twice, and as many.
+    /// Where each entry's ID is written now goes to `spans`.
+    fn of<T: HasId>(
+        &self,
+        list: &[Src<T>],
+        of: &impl Fn(FileId) -> bool,
+        spans: &mut Spans,
+    ) -> Option<BTreeMap<Id, usize>> {
+        let mut winners = BTreeMap::new();
+        let mut overridden = BTreeSet::new();
+        for (i, src) in list.iter().enumerate().filter(|(_, s)| of(s.file)) {
+            let written = src.raw.id();
+            let id = Id::parse(written.get_ref(), &src.ns)?;
+            let fresh = match self.winners.get_key_value(&id) {
+                Some((id, span)) if span.file == src.file => {
+                    winners.insert(id.clone(), i).is_none()
+                }
+                _ => {
+                    let was = self
+                        .overrides
+                        .iter()
+                        .any(|o| o.kind == self.kind && o.id == id && o.replaced.file == src.file);
+                    was && overridden.insert(id.clone())
+                }
+            };
+            if !fresh {
+                return None;
+            }
+            spans.insert(
+                (self.kind, id, src.file),
+                Span::new(src.file, written.span()),
+            );
+        }
+        let before = self.winners.values().filter(|s| of(s.file)).count()
+            + self
+                .overrides
+                .iter()
+                .filter(|o| o.kind == self.kind && of(o.replaced.file))
+                .count();
+        (winners.len() + overridden.len() == before).then_some(winners)
+    }
+}
+
+/// A raw definition's `id`, as written.
+trait HasId {
+    fn id(&self) -> &Spanned<String>;
+}
+
+macro_rules! has_id {
+    ($($t:ident),*) => {$(
+        impl HasId for crate::content::raw::$t {
+            fn id(&self) -> &Spanned<String> {
+                &self.id
+            }
+        }
+    )*};
+}
+has_id!(
+    RawTag,
+    RawItem,
+    RawCreature,
+    RawQuest,
+    RawEncounter,
+    RawProgressType,
+    RawHazard,
+    RawCard
+);
+
+/// The changed files' definitions resolved alone, in the order a whole resolution reads them
+/// (what they say in that order too): a content holding only them, their triggers (numbered
+/// from zero: the definitions' first, then each file's top-level ones), and how many top-level
+/// triggers each file has.
+fn resolve_files(
+    raw: &RawDefs,
+    syms: &Symbols,
+    last: &Content,
+    ext: &Extensions,
+    changed: &[FileId],
+    declared: &Declared,
+) -> (
+    Content,
+    Vec<crate::content::Trigger>,
+    Vec<usize>,
+    Vec<Diagnostic>,
+) {
+    let stage = Stage::new(raw, syms, &last.events, ext, (1, usize::MAX));
+    let mut mini = blank(Vec::new(), last.events.clone(), ext);
+    let (mut triggers, mut said) = (Vec::new(), Vec::new());
+    for &f in changed {
+        stage.loose_references(of_file(&raw.loose_refs, f), &mut said);
+    }
+    stage.definitions(&mut mini, declared, &mut triggers, &mut said);
+    let mut tops = Vec::new();
+    for &f in changed {
+        let before = triggers.len();
+        stage.top_level_triggers(of_file(&raw.triggers, f), &mut triggers, &mut said);
+        tops.push(triggers.len() - before);
+    }
+    (mini, triggers, tops, said)
+}
+
+/// The entries of `list` (in the files' order) that `file` holds.
+fn of_file<T>(list: &[Src<T>], file: FileId) -> &[Src<T>] {
+    let start = list.partition_point(|s| s.file < file);
+    let end = start + list[start..].partition_point(|s| s.file == file);
+    &list[start..end]
+}
+
+/// Where each of the changed files' triggers stands in the running content: a definition's at
+/// its own's places, a file's top-level ones at that file's. `None` when a definition or file
+/// has a different number of triggers, or a trigger another `id`: then the triggers after it
+/// move, and the whole content is resolved again.
+fn trigger_places(
+    last: &Content,
+    mini: &Content,
+    triggers: &[crate::content::Trigger],
+    tops: &[usize],
+    changed: &[FileId],
+) -> Option<Vec<u32>> {
+    let mut places = vec![u32::MAX; triggers.len()];
+    let mut borne = |new: &[crate::content::TriggerRef], old: &[crate::content::TriggerRef]| {
+        if new.len() != old.len() {
+            return None;
+        }
+        for (n, o) in new.iter().zip(old) {
+            places[n.0 as usize] = o.0;
+        }
+        Some(())
+    };
+    for (id, item) in &mini.items {
+        borne(&item.triggers, &last.items.get(id)?.triggers)?;
+    }
+    for (id, creature) in &mini.creatures {
+        borne(&creature.triggers, &last.creatures.get(id)?.triggers)?;
+    }
+    // The top-level triggers come last, in the files' order.
+    let first = last
+        .triggers
+        .partition_point(|t| !matches!(t.home, TriggerHome::TopLevel));
+    let top = &last.triggers[first..];
+    let mut next = triggers.len() - tops.iter().sum::<usize>();
+    for (&f, &count) in changed.iter().zip(tops) {
+        let start = top.partition_point(|t| t.span.file < f);
+        let end = start + top[start..].partition_point(|t| t.span.file == f);
+        if end - start != count {
+            return None;
+        }
+        for (k, old) in (start..end).enumerate() {
+            places[next + k] = (first + old) as u32;
+        }
+        next += count;
+    }
+    let same = places
+        .iter()
+        .zip(triggers)
+        .all(|(&p, t)| p != u32::MAX && last.triggers[p as usize].id == t.id);
+    same.then_some(places)
+}
+
+/// Puts the changed files' definitions in place of theirs, their triggers at their places; a
+/// quest keeps its ordinal, its dense copy and its place among its event's listeners.
+fn put_definitions(content: &mut Content, last: &Content, mini: Content, places: &[u32]) {
+    let moved = |refs: &mut Vec<crate::content::TriggerRef>| {
+        refs.iter_mut().for_each(|t| t.0 = places[t.0 as usize]);
+    };
+    for (id, mut item) in mini.items {
+        moved(&mut Arc::make_mut(&mut item).triggers);
+        content.items.insert(id, item);
+    }
+    for (id, mut creature) in mini.creatures {
+        moved(&mut Arc::make_mut(&mut creature).triggers);
+        content.creatures.insert(id, creature);
+    }
+    for (id, mut quest) in mini.quests {
+        let old = &last.quests[&id];
+        let q = Arc::make_mut(&mut quest);
+        q.ordinal = old.ordinal;
+        let listener = Listener::new(q.ordinal, &q.when, &q.condition, None);
+        relisten(&mut content.quests_by_event, old.on.0, q.on.0, listener);
+        content.quest_defs[old.ordinal as usize] = quest.clone();
+        content.quests.insert(id, quest);
+    }
+    content.tags.extend(mini.tags);
+    content.encounters.extend(mini.encounters);
+    content.progress_types.extend(mini.progress_types);
+    content.hazards.extend(mini.hazards);
+    content.cards.extend(mini.cards);
+}
+
+/// Puts each trigger at its place (named by its file and line when it has no `id`, as a load
+/// names it), a top-level one among its event's listeners.
+fn put_triggers(
+    content: &mut Content,
+    triggers: Vec<crate::content::Trigger>,
+    places: &[u32],
+    sources: &SourceMap,
+) {
+    for (mut t, &place) in triggers.into_iter().zip(places) {
+        crate::content::name_by_place(&mut t, sources);
+        let old = &content.triggers[place as usize];
+        if matches!(t.home, TriggerHome::TopLevel) {
+            let listener = Listener::new(place, &t.when, &t.condition, t.chance);
+            relisten(&mut content.top_level, old.on.0, t.on.0, listener);
+        }
+        content.triggers[place as usize] = Arc::new(t);
+    }
+}
+
+/// Moves the listener of the same definition (`listener.of`) from event `from` to `to`, in
+/// place when the event is the same; each event's listeners stay in their definitions' order.
+fn relisten(by_event: &mut [Vec<Listener>], from: u32, to: u32, listener: Listener) {
+    let of = listener.of;
+    let at = |list: &Vec<Listener>| list.binary_search_by_key(&of, |l| l.of);
+    if from == to {
+        if let Ok(i) = at(&by_event[from as usize]) {
+            by_event[from as usize][i] = listener;
+            return;
+        }
+    }
+    if let Ok(i) = at(&by_event[from as usize]) {
+        by_event[from as usize].remove(i);
+    }
+    let list = &mut by_event[to as usize];
+    let i = at(list).unwrap_or_else(|i| i);
+    list.insert(i, listener);
+}
+
+/// Where the changed files' entries write their IDs now, by kind, ID and file.
+type Spans = BTreeMap<(&'static str, Id, FileId), Span>;
+
+/// An override whose definitions are in a changed file, placed where their IDs are written now.
+fn move_override(o: &mut Override, spans: &Spans) {
+    for side in [&mut o.span, &mut o.replaced] {
+        if let Some(&now) = spans.get(&(o.kind, o.id.clone(), side.file)) {
+            *side = now;
+        }
+    }
+}
+
+/// The events some `emit_event` action of the content names.
+pub(super) fn emitted_by(content: &Content) -> BTreeSet<crate::content::EventKey> {
+    let mut emitted = BTreeSet::new();
+    content.each_action(|entry| {
+        if let crate::content::Action::EmitEvent { event, .. } = &entry.action {
+            emitted.insert(*event);
+        }
+    });
+    emitted
+}
