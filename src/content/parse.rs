@@ -115,9 +115,9 @@ pub(crate) fn read_mods(
     let (mut files, mut locales) = (0, Vec::new());
     for m in mods {
         let mods_root = m.root.as_path();
-        let root = crate::mods::real_root(&m.dir);
+        let root = &m.real;
         let (mut found_files, mut unread) = (Vec::new(), Vec::new());
-        for found in crate::mods::walk(&root, &m.dir.join("data")) {
+        for found in crate::mods::walk(root, &m.dir.join("data")) {
             match found {
                 Found::File(path) if path.extension().is_some_and(|e| e == "toml") => {
                     found_files.push(path)
@@ -154,7 +154,7 @@ pub(crate) fn read_mods(
             // longer matches, so the file is read again next time, never wrongly kept.
             let stamp = memo
                 .as_ref()
-                .and_then(|_| crate::mods::stamp_inside(&root, &path));
+                .and_then(|_| crate::mods::stamp_inside(root, &path));
             let known = memo
                 .as_deref()
                 .and_then(|memo| memo.known(jobs.len(), &display, m.id(), stamp.as_ref()));
@@ -166,7 +166,7 @@ pub(crate) fn read_mods(
                 stamps.push(stamp);
                 continue;
             }
-            let bytes = match crate::mods::read_inside(&root, &path) {
+            let bytes = match crate::mods::read_inside(root, &path) {
                 Ok(b) => b,
                 Err(refused) => {
                     diags.push(refused.diagnostic(&display));

@@ -28,7 +28,7 @@ pub struct TestFile {
     /// The file's path.
     pub(crate) path: PathBuf,
     /// The real path of the folder it may not leave (its mod's, or `scripts/`).
-    pub(crate) root: PathBuf,
+    pub(crate) root: crate::mods::ModRoot,
     /// `core/tests/quests.lua` or `scripts/run.lua`.
     pub(crate) display: String,
     /// The mod it belongs to: a bare ID in its calls is that mod's, as in the mod's data and

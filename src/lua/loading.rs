@@ -135,7 +135,7 @@ impl LuaRuntime {
         if let Some(known) = self.known_scripts.as_ref().and_then(|k| k.get(display)) {
             return Some(known.clone());
         }
-        let bytes = match crate::mods::read_mod_file(&m.dir, "scripts/main.lua") {
+        let bytes = match crate::mods::read_mod_file(&m.real, "scripts/main.lua") {
             Ok(Some(bytes)) => bytes,
             Ok(None) => return None,
             Err(refused) => {

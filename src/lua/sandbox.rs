@@ -372,7 +372,8 @@ fn require_function(
         // Reading a file costs its system calls (resolving the path through every folder, opening,
         // reading: tens of microseconds), and its bytes.
         super::budget::charge(lua, super::budget::FILE)?;
-        let bytes = match crate::mods::read_mod_file(root, &rel_of(&file)) {
+        let bytes = match crate::mods::read_mod_file(&crate::mods::real_root(root), &rel_of(&file))
+        {
             Ok(Some(bytes)) => bytes,
             Ok(None) => {
                 let modules = known.get_or_init(|| modules_in(root, &rel_of("")));

@@ -14,6 +14,8 @@ pub(crate) struct ModFolder {
     pub dir: PathBuf,
     /// The mods directory it was found in; its files are shown relative to it (`rats/data/a.toml`).
     pub root: PathBuf,
+    /// The folder and its real path, found once a load: every file of the mod is read through it.
+    pub real: super::ModRoot,
 }
 
 impl ModFolder {
@@ -93,6 +95,8 @@ fn discover_in(
             return;
         }
     };
+    // Each mod's real path is found from the mods directory's, resolved once.
+    let mods_real = super::ModRoot::of(mods_dir);
     let mut folders = Vec::new();
     for dir in dirs {
         let children = if dir.join("mod.toml").exists() {
@@ -107,7 +111,7 @@ fn discover_in(
         }
     }
     for dir in folders {
-        if let Some(m) = read_folder(mods_dir, &dir, found, sources, diags) {
+        if let Some(m) = read_folder(mods_dir, &mods_real, &dir, found, sources, diags) {
             found.push(m);
         }
     }
@@ -126,6 +130,7 @@ fn list_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// Reads one folder's manifest; `None` (with a diagnostic) when it is not a loadable mod.
 fn read_folder(
     mods_dir: &Path,
+    mods_real: &super::ModRoot,
     dir: &Path,
     found: &[ModFolder],
     sources: &mut SourceMap,
@@ -133,7 +138,8 @@ fn read_folder(
 ) -> Option<ModFolder> {
     let folder = super::files::display_path(dir, mods_dir);
     let display = format!("{folder}/mod.toml");
-    let bytes = match super::read_mod_file(dir, "mod.toml") {
+    let real = mods_real.within(dir);
+    let bytes = match super::read_mod_file(&real, "mod.toml") {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
             diags.push(
@@ -177,6 +183,7 @@ fn read_folder(
                 manifest,
                 dir: dir.to_path_buf(),
                 root: mods_dir.to_path_buf(),
+                real: real.clone(),
             })
         }
         Err(errors) => {

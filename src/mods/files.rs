@@ -103,23 +103,83 @@ fn unsaved(real: &Path) -> Option<std::sync::Arc<str>> {
     UNSAVED.with(|u| u.borrow().as_ref().and_then(|m| m.get(real).cloned()))
 }
 
+/// A folder as it was given (`mods/rats`) and its real path, which every file of the mod must
+/// resolve inside.
+#[derive(Debug, Clone)]
+pub(crate) struct ModRoot {
+    given: PathBuf,
+    real: PathBuf,
+}
+
+impl ModRoot {
+    /// The real path of the folder `dir`, resolved from the file system's root.
+    pub(crate) fn of(dir: &Path) -> ModRoot {
+        ModRoot {
+            given: dir.to_path_buf(),
+            real: std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
+        }
+    }
+
+    /// The folder `dir` inside this one (a mod in its mods directory), its real path found
+    /// from this one's where it can be ([`ModRoot::plain`]).
+    pub(crate) fn within(&self, dir: &Path) -> ModRoot {
+        match self.plain(dir) {
+            Some(real) => ModRoot {
+                given: dir.to_path_buf(),
+                real,
+            },
+            None => ModRoot::of(dir),
+        }
+    }
+
+    /// The real path.
+    #[cfg(test)]
+    fn real(&self) -> &Path {
+        &self.real
+    }
+
+    /// The real path of `path` when it lies under the folder as given and no part of it below
+    /// the folder is a symlink, `.` or `..`: the folder's real path and the same parts, each
+    /// looked at with one `lstat` (resolving a path from the root reads every part of it, a
+    /// tenth of a reload at a hundred thousand definitions). `None` when a full resolution must
+    /// decide.
+    fn plain(&self, path: &Path) -> Option<PathBuf> {
+        let rel = path.strip_prefix(&self.given).ok()?;
+        let mut real = self.real.clone();
+        for part in rel.components() {
+            let std::path::Component::Normal(name) = part else {
+                return None;
+            };
+            real.push(name);
+            if std::fs::symlink_metadata(&real)
+                .ok()?
+                .file_type()
+                .is_symlink()
+            {
+                return None;
+            }
+        }
+        Some(real)
+    }
+}
+
 /// The real path of a mod folder, which every file of the mod must resolve inside.
-pub(crate) fn real_root(root: &Path) -> PathBuf {
-    std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+pub(crate) fn real_root(root: &Path) -> ModRoot {
+    ModRoot::of(root)
 }
 
 /// Reads `rel` (a `/`-separated path) of the mod folder `root`: `Ok(None)` when there is no such
 /// file, an error when there is one that may not be read.
-pub(crate) fn read_mod_file(root: &Path, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
-    let path = root.join(rel);
+pub(crate) fn read_mod_file(root: &ModRoot, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
+    let path = root.given.join(rel);
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    read_inside(&real_root(root), &path).map(Some)
+    read_inside(root, &path).map(Some)
 }
 
 /// Reads the file `path`, which must resolve inside `real_root`.
-pub(crate) fn read_inside(real_root: &Path, path: &Path) -> Result<Vec<u8>, Refused> {
+pub(crate) fn read_inside(real_root: &ModRoot, path: &Path) -> Result<Vec<u8>, Refused> {
     let real = resolve(real_root, path)?;
     if let Some(text) = unsaved(&real) {
         if text.len() as u64 > MOST_BYTES {
@@ -167,7 +227,7 @@ impl Stamp {
 /// The stamp of the regular file `path`, which must resolve inside `real_root`, taken now; `None`
 /// when the file must be read to know (an editor's unsaved buffer stands in for it, or anything
 /// [`read_inside`] would refuse, which reading then reports).
-pub(crate) fn stamp_inside(real_root: &Path, path: &Path) -> Option<Stamp> {
+pub(crate) fn stamp_inside(real_root: &ModRoot, path: &Path) -> Option<Stamp> {
     let real = resolve(real_root, path).ok()?;
     if unsaved(&real).is_some() {
         return None;
@@ -187,8 +247,11 @@ pub(crate) fn stamp_inside(real_root: &Path, path: &Path) -> Option<Stamp> {
     })
 }
 
-/// The real path of `path`, which must be inside `real_root`.
-fn resolve(real_root: &Path, path: &Path) -> Result<PathBuf, Refused> {
+/// The real path of `path`, which must be inside `root`.
+fn resolve(root: &ModRoot, path: &Path) -> Result<PathBuf, Refused> {
+    if let Some(real) = root.plain(path) {
+        return Ok(real);
+    }
     let real = std::fs::canonicalize(path).map_err(|e| {
         // ELOOP: the message is the portable way to tell it (there is no `ErrorKind` for it).
         // ELOOP is 40 on Linux and 62 on the BSDs and macOS.
@@ -198,7 +261,7 @@ fn resolve(real_root: &Path, path: &Path) -> Result<PathBuf, Refused> {
             Refused::Unreadable(e)
         }
     })?;
-    if real.starts_with(real_root) {
+    if real.starts_with(&root.real) {
         Ok(real)
     } else {
         Err(Refused::Outside)
@@ -238,7 +301,7 @@ pub(crate) enum Found {
 /// Every file under `dir` (at any depth) of the mod folder whose real path is `real_root`, in a
 /// stable order (sorted by path within each folder), skipping hidden entries (`.git`, `.swp`).
 /// Symlinks are followed only inside the mod; each real folder is visited once.
-pub(crate) fn walk(real_root: &Path, dir: &Path) -> Vec<Found> {
+pub(crate) fn walk(real_root: &ModRoot, dir: &Path) -> Vec<Found> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     let mut files = 0;
@@ -247,7 +310,7 @@ pub(crate) fn walk(real_root: &Path, dir: &Path) -> Vec<Found> {
 }
 
 fn walk_into(
-    real_root: &Path,
+    real_root: &ModRoot,
     dir: &Path,
     depth: usize,
     seen: &mut BTreeSet<PathBuf>,
@@ -323,31 +386,33 @@ mod tests {
     #[test]
     fn a_file_inside_is_read_and_a_link_out_is_refused() {
         let dir = mod_dir();
-        let root = dir.path().join("m");
+        let m = dir.path().join("m");
+        let root = ModRoot::of(&m);
         assert_eq!(
             read_mod_file(&root, "data/a.toml").unwrap().unwrap(),
             b"x = 1"
         );
         assert!(read_mod_file(&root, "data/none.toml").unwrap().is_none());
-        symlink(dir.path().join("secret"), root.join("data/env.toml")).unwrap();
+        symlink(dir.path().join("secret"), m.join("data/env.toml")).unwrap();
         assert!(matches!(
             read_mod_file(&root, "data/env.toml"),
             Err(Refused::Outside)
         ));
         // A link that stays inside the mod is fine.
-        symlink(root.join("data/a.toml"), root.join("data/b.toml")).unwrap();
+        symlink(m.join("data/a.toml"), m.join("data/b.toml")).unwrap();
         assert!(read_mod_file(&root, "data/b.toml").unwrap().is_some());
     }
 
     #[test]
     fn devices_loops_and_folders_are_refused() {
         let dir = mod_dir();
-        let root = dir.path().join("m");
+        let m = dir.path().join("m");
+        let root = ModRoot::of(&m);
         assert!(matches!(
             read_mod_file(&root, "data"),
             Err(Refused::NotAFile("a folder"))
         ));
-        symlink(root.join("data/loop.toml"), root.join("data/loop.toml")).unwrap();
+        symlink(m.join("data/loop.toml"), m.join("data/loop.toml")).unwrap();
         assert!(matches!(
             read_mod_file(&root, "data/loop.toml"),
             Err(Refused::Loop)
@@ -362,7 +427,7 @@ mod tests {
         symlink(root.join("data"), root.join("data/a")).unwrap();
         symlink(root.join("data"), root.join("data/b")).unwrap();
         symlink(dir.path(), root.join("data/out")).unwrap();
-        let found = walk(&real_root(&root), &root.join("data"));
+        let found = walk(&ModRoot::of(&root), &root.join("data"));
         let files: Vec<_> = found
             .iter()
             .filter_map(|f| match f {
@@ -381,6 +446,43 @@ mod tests {
             })
             .collect();
         assert_eq!(refused, ["out"]);
+    }
+}
+
+#[cfg(all(test, unix))]
+mod root_tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn a_mod_found_from_its_mods_directory_resolves_as_from_the_root() {
+        // The mods directory is reached through a link, one mod folder is a link to a folder
+        // elsewhere: each mod's real path, found from the directory's, is the one resolving it
+        // from the file system's root gives, and what it refuses is the same.
+        let dir = tempfile::tempdir().unwrap();
+        let real_mods = dir.path().join("real_mods");
+        std::fs::create_dir_all(real_mods.join("m/data")).unwrap();
+        std::fs::write(real_mods.join("m/data/a.toml"), "x = 1").unwrap();
+        std::fs::create_dir_all(dir.path().join("elsewhere/data")).unwrap();
+        std::fs::write(dir.path().join("secret"), "token").unwrap();
+        symlink(&real_mods, dir.path().join("mods")).unwrap();
+        symlink(dir.path().join("elsewhere"), real_mods.join("linked")).unwrap();
+        symlink(dir.path().join("secret"), real_mods.join("m/data/env.toml")).unwrap();
+        let mods = ModRoot::of(&dir.path().join("mods"));
+        for name in ["m", "linked"] {
+            let given = dir.path().join("mods").join(name);
+            let found = mods.within(&given);
+            assert_eq!(found.real(), ModRoot::of(&given).real(), "{name}");
+        }
+        let m = mods.within(&dir.path().join("mods/m"));
+        assert_eq!(read_mod_file(&m, "data/a.toml").unwrap().unwrap(), b"x = 1");
+        assert!(matches!(
+            read_mod_file(&m, "data/env.toml"),
+            Err(Refused::Outside)
+        ));
+        // `..` leaves the plain path to the full resolution, which refuses it.
+        let up = dir.path().join("mods/m/data/../../../secret");
+        assert!(matches!(read_inside(&m, &up), Err(Refused::Outside)));
     }
 }
 

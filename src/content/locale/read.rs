@@ -31,10 +31,10 @@ pub(crate) fn read_mod(
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<LocaleFile> {
-    let root = crate::mods::real_root(&m.dir);
+    let root = &m.real;
     let locale_dir = m.dir.join("locale");
     let mut out = Vec::new();
-    for found in crate::mods::walk(&root, &locale_dir) {
+    for found in crate::mods::walk(root, &locale_dir) {
         let path = match found {
             Found::File(path) => path,
             Found::Refused(path, refused) => {
@@ -51,7 +51,7 @@ pub(crate) fn read_mod(
             );
             continue;
         };
-        let bytes = match crate::mods::read_inside(&root, &path) {
+        let bytes = match crate::mods::read_inside(root, &path) {
             Ok(b) => b,
             Err(refused) => {
                 diags.push(refused.diagnostic(&display));
