@@ -1187,6 +1187,27 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
     let a = |edit: &dyn Fn(&str) -> String| ("a/data/a.toml", edit(PATCH_A));
     let b = |edit: &dyn Fn(&str) -> String| ("b/data/b.toml", edit(PATCH_B));
     let base_items = std::fs::read_to_string(dir.path().join("base/data/items.toml")).unwrap();
+    // Mistakes: the patched reload says what the whole one says, at the same places, and keeps
+    // the running version; the next edit is resolved alone again.
+    let mistakes = [
+        a(&|t| t.replace("item = \"lamp\"", "item = \"lmap\"")),
+        // `b`'s pool of `a:shiny` items is left empty by an edit to `a`, then by its own.
+        a(&|t| t.replace("tags = [\"shiny\"]", "tags = []")),
+        b(&|t| t.replace("count = 1", "count = 1, min_rarity = \"blue\"")),
+    ];
+    for (path, text) in &mistakes {
+        let before = patched.game().content().clone();
+        std::fs::write(dir.path().join(path), text).unwrap();
+        let report = patched.reload();
+        full.forget_parsed();
+        let full_report = full.reload();
+        assert!(!report.ok && !full_report.ok);
+        assert_eq!(report.problems.render(), full_report.problems.render());
+        assert!(std::sync::Arc::ptr_eq(&before, patched.game().content()));
+    }
+    for (path, text) in [a(&|t| t.to_string()), b(&|t| t.to_string())] {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
     let edits: Vec<Edit> = vec![
         (
             "a value",
@@ -1302,29 +1323,13 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
         );
         turn_alike(&mut patched, &mut full);
     }
-    // Mistakes: the patched reload says what the whole one says, at the same places, and keeps
-    // the running version; the next edit is resolved alone again.
-    let mistakes = [
-        a(&|t| t.replace("item = \"lamp\"", "item = \"lmap\"")),
-        // `b`'s pool of `a:shiny` items is left empty by an edit to `a`.
-        a(&|t| t.replace("tags = [\"shiny\"]", "tags = []")),
-    ];
-    for (path, text) in &mistakes {
-        let before = patched.game().content().clone();
-        std::fs::write(dir.path().join(path), text).unwrap();
-        let report = patched.reload();
-        full.forget_parsed();
-        let full_report = full.reload();
-        assert!(!report.ok && !full_report.ok);
-        assert_eq!(report.problems.render(), full_report.problems.render());
-        assert!(std::sync::Arc::ptr_eq(&before, patched.game().content()));
-    }
     // The running version's `a` names a key (`@lamp`): the first edit resolves everything, the
     // next only `a`.
     for (count, only_changed) in [(3, false), (4, true)] {
         let before = patched.game().content().clone();
         let (path, text) = a(&|t| t.replace("count = 2", &format!("count = {count}")));
         std::fs::write(dir.path().join(path), text).unwrap();
+        std::fs::write(dir.path().join("b/data/b.toml"), PATCH_B).unwrap();
         assert!(patched.reload().ok);
         full.forget_parsed();
         assert!(full.reload().ok);

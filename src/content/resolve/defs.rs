@@ -85,7 +85,18 @@ pub(super) fn modifier_cycles(content: &Content, diags: &mut Vec<Diagnostic>) {
 /// EC5: a `give_random_items` whose pool is empty (no item has the tag within the rarity range)
 /// could never give anything; the loader can see it, so it says so, at the action.
 pub(super) fn empty_random_pools(content: &Content, diags: &mut Vec<Diagnostic>) {
-    content.each_action(|entry| {
+    empty_random_pools_of(content, content, diags);
+}
+
+/// [`empty_random_pools`] of the actions `actions` holds, over the items and rarities of
+/// `content` (a reload's check of the definitions it resolved again, when no item's tags or
+/// rarity changed).
+pub(super) fn empty_random_pools_of(
+    actions: &Content,
+    content: &Content,
+    diags: &mut Vec<Diagnostic>,
+) {
+    actions.each_action(|entry| {
         let crate::content::Action::GiveRandomItems {
             tag,
             min_rarity,
@@ -97,7 +108,12 @@ pub(super) fn empty_random_pools(content: &Content, diags: &mut Vec<Diagnostic>)
         };
         let rank = |r: &Option<String>| r.as_ref().and_then(|r| content.rarity_rank(r));
         let (lo, hi) = (rank(min_rarity), rank(max_rarity));
-        let tagged: Vec<&Item> = content.items.values().map(|i| &**i).filter(|i| i.tags.contains(tag)).collect();
+        let tagged: Vec<&Item> = content
+            .items
+            .values()
+            .map(|i| &**i)
+            .filter(|i| i.tags.contains(tag))
+            .collect();
         let in_range = tagged.iter().any(|i| {
             let r = i.rarity.as_ref().and_then(|r| content.rarity_rank(r));
             lo.is_none_or(|lo| r.is_some_and(|r| r >= lo))

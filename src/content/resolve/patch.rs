@@ -16,7 +16,7 @@
 //! whole content: the events the data emits, the modifier cycles, the empty random pools.
 
 use super::assemble::{blank, listening, Declared, Stage};
-use super::defs::{empty_random_pools, modifier_cycles};
+use super::defs::{empty_random_pools, empty_random_pools_of, modifier_cycles};
 use super::Symbols;
 use crate::content::listen::Listener;
 use crate::content::parse::{RawDefs, Src};
@@ -82,16 +82,27 @@ pub(crate) fn patch(
         return None;
     }
     let places = trigger_places(last, &mini, &triggers, &tops, changed)?;
+    let part = placed(mini, triggers, &places, last, sources);
     let mut content = last.clone();
-    put_definitions(&mut content, last, mini, &places);
-    put_triggers(&mut content, triggers, &places, sources);
+    put_definitions(&mut content, last, &part, &places);
     for o in &mut content.overrides {
         move_override(o, &spans);
     }
     listening(&mut content);
-    content.emitted = emitted_by(&content);
+    let was = was(last, &part, &places, ext);
+    content.emitted = emitted_after(last, &was, &part, &content);
     modifier_cycles(&content, &mut said);
-    empty_random_pools(&content, &mut said);
+    // A pool changes only with an item's tags or rarity: when none changed, only the changed
+    // files' own pools are looked at again (the others were not empty before).
+    let same_items = part.items.iter().all(|(id, item)| {
+        let old = &was.items[id];
+        old.tags == item.tags && old.rarity == item.rarity
+    });
+    if same_items {
+        empty_random_pools_of(&part, &content, &mut said);
+    } else {
+        empty_random_pools(&content, &mut said);
+    }
     let resolution = Resolution {
         syms: resolution.syms.clone(),
         clean: said.is_empty(),
@@ -284,52 +295,107 @@ fn trigger_places(
     same.then_some(places)
 }
 
-/// Puts the changed files' definitions in place of theirs, their triggers at their places; a
-/// quest keeps its ordinal, its dense copy and its place among its event's listeners.
-fn put_definitions(content: &mut Content, last: &Content, mini: Content, places: &[u32]) {
+/// The changed files' definitions as they stand in the new content: their references to their
+/// triggers moved to the triggers' places, each quest at its ordinal; the triggers (named by
+/// file and line when they have no `id`, as a load names them) in the order `places` gives
+/// theirs.
+fn placed(
+    mut part: Content,
+    triggers: Vec<crate::content::Trigger>,
+    places: &[u32],
+    last: &Content,
+    sources: &SourceMap,
+) -> Content {
     let moved = |refs: &mut Vec<crate::content::TriggerRef>| {
         refs.iter_mut().for_each(|t| t.0 = places[t.0 as usize]);
     };
-    for (id, mut item) in mini.items {
-        moved(&mut Arc::make_mut(&mut item).triggers);
-        content.items.insert(id, item);
+    for item in part.items.values_mut() {
+        moved(&mut Arc::make_mut(item).triggers);
     }
-    for (id, mut creature) in mini.creatures {
-        moved(&mut Arc::make_mut(&mut creature).triggers);
-        content.creatures.insert(id, creature);
+    for creature in part.creatures.values_mut() {
+        moved(&mut Arc::make_mut(creature).triggers);
     }
-    for (id, mut quest) in mini.quests {
-        let old = &last.quests[&id];
-        let q = Arc::make_mut(&mut quest);
-        q.ordinal = old.ordinal;
-        let listener = Listener::new(q.ordinal, &q.when, &q.condition, None);
-        relisten(&mut content.quests_by_event, old.on.0, q.on.0, listener);
-        content.quest_defs[old.ordinal as usize] = quest.clone();
-        content.quests.insert(id, quest);
+    for (id, quest) in &mut part.quests {
+        Arc::make_mut(quest).ordinal = last.quests[id].ordinal;
     }
-    content.tags.extend(mini.tags);
-    content.encounters.extend(mini.encounters);
-    content.progress_types.extend(mini.progress_types);
-    content.hazards.extend(mini.hazards);
-    content.cards.extend(mini.cards);
+    part.triggers = triggers
+        .into_iter()
+        .map(|mut t| {
+            crate::content::name_by_place(&mut t, sources);
+            Arc::new(t)
+        })
+        .collect();
+    part
 }
 
-/// Puts each trigger at its place (named by its file and line when it has no `id`, as a load
-/// names it), a top-level one among its event's listeners.
-fn put_triggers(
-    content: &mut Content,
-    triggers: Vec<crate::content::Trigger>,
-    places: &[u32],
-    sources: &SourceMap,
-) {
-    for (mut t, &place) in triggers.into_iter().zip(places) {
-        crate::content::name_by_place(&mut t, sources);
+/// Puts the changed files' definitions (`part`) in place of theirs and their triggers at their
+/// places; a quest in its ordinal's place and among its event's listeners, a top-level trigger
+/// among its event's.
+fn put_definitions(content: &mut Content, last: &Content, part: &Content, places: &[u32]) {
+    for (id, quest) in &part.quests {
+        let old = &last.quests[id];
+        let listener = Listener::new(quest.ordinal, &quest.when, &quest.condition, None);
+        relisten(&mut content.quests_by_event, old.on.0, quest.on.0, listener);
+        content.quest_defs[quest.ordinal as usize] = quest.clone();
+    }
+    for (t, &place) in part.triggers.iter().zip(places) {
         let old = &content.triggers[place as usize];
         if matches!(t.home, TriggerHome::TopLevel) {
             let listener = Listener::new(place, &t.when, &t.condition, t.chance);
             relisten(&mut content.top_level, old.on.0, t.on.0, listener);
         }
-        content.triggers[place as usize] = Arc::new(t);
+        content.triggers[place as usize] = t.clone();
+    }
+    fn put<T>(to: &mut BTreeMap<Id, Arc<T>>, from: &BTreeMap<Id, Arc<T>>) {
+        to.extend(from.iter().map(|(id, d)| (id.clone(), d.clone())));
+    }
+    put(&mut content.items, &part.items);
+    put(&mut content.creatures, &part.creatures);
+    put(&mut content.quests, &part.quests);
+    put(&mut content.tags, &part.tags);
+    put(&mut content.encounters, &part.encounters);
+    put(&mut content.progress_types, &part.progress_types);
+    put(&mut content.hazards, &part.hazards);
+    put(&mut content.cards, &part.cards);
+}
+
+/// The running version's definitions of the changed files, as `part` holds the new ones: what
+/// they did, to compare.
+fn was(last: &Content, part: &Content, places: &[u32], ext: &Extensions) -> Content {
+    let mut was = blank(Vec::new(), last.events.clone(), ext);
+    fn same<T>(from: &BTreeMap<Id, Arc<T>>, keys: &BTreeMap<Id, Arc<T>>) -> BTreeMap<Id, Arc<T>> {
+        keys.keys()
+            .filter_map(|id| Some((id.clone(), from.get(id)?.clone())))
+            .collect()
+    }
+    was.items = same(&last.items, &part.items);
+    was.creatures = same(&last.creatures, &part.creatures);
+    was.quests = same(&last.quests, &part.quests);
+    was.encounters = same(&last.encounters, &part.encounters);
+    was.hazards = same(&last.hazards, &part.hazards);
+    was.cards = same(&last.cards, &part.cards);
+    was.triggers = places
+        .iter()
+        .map(|&p| last.triggers[p as usize].clone())
+        .collect();
+    was
+}
+
+/// The events the new content emits: those `last` emitted and the changed files' now, when the
+/// changed files emit every event they emitted (`was`); else found over the whole content.
+fn emitted_after(
+    last: &Content,
+    was: &Content,
+    part: &Content,
+    content: &Content,
+) -> BTreeSet<crate::content::EventKey> {
+    let now = emitted_by(part);
+    if emitted_by(was).is_subset(&now) {
+        let mut all = last.emitted.clone();
+        all.extend(now);
+        all
+    } else {
+        emitted_by(content)
     }
 }
 
