@@ -8,7 +8,7 @@ use crate::id::Id;
 use std::collections::BTreeMap;
 
 /// A tag (`[[tags]]`): items and creatures carry tags, checks and random draws filter by them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Tag {
     /// Its ID.
     pub id: Id,
@@ -21,7 +21,7 @@ pub struct Tag {
 }
 
 /// A rarity level; levels are ordered by `rank`, lowest first.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Rarity {
     /// Its name, without a namespace.
     pub id: String,
@@ -36,7 +36,7 @@ pub struct Rarity {
 }
 
 /// Adds to an attribute while its condition holds (`self` is the bearer, `target` the opponent if any).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Modifier {
     /// The attribute it adds to.
     pub(crate) attribute: String,
@@ -49,7 +49,7 @@ pub(crate) struct Modifier {
 }
 
 /// An item (`[[items]]`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Item {
     /// Its ID.
     pub id: Id,
@@ -84,7 +84,7 @@ pub struct Item {
 }
 
 /// What a creature does on its turn: the first rule whose condition holds.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AiAct {
     /// Attacks the player.
     Attack,
@@ -95,7 +95,7 @@ pub enum AiAct {
 }
 
 /// One rule of a creature's AI: what it does when the condition holds.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AiRule {
     /// When the rule applies; always when empty.
     pub condition: Vec<Condition>,
@@ -104,7 +104,7 @@ pub struct AiRule {
 }
 
 /// A creature (`[[creatures]]`): an enemy, an NPC, or the player's own definition.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Creature {
     /// Its ID.
     pub id: Id,
@@ -153,7 +153,7 @@ pub(crate) enum TriggerHome {
 }
 
 /// A trigger: on an event, when its payload matches and its conditions hold (and its chance draws), it applies its actions.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Trigger {
     /// The trigger's own `id`, or `file:line` for one without.
     pub(crate) key: String,
@@ -178,7 +178,7 @@ pub struct Trigger {
 }
 
 /// A quest (`[[quests]]`): counts an event, and completes with its reward at `count`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Quest {
     /// Its ID.
     pub id: Id,
@@ -205,7 +205,7 @@ pub struct Quest {
 }
 
 /// One option of an encounter.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct EncounterOption {
     /// What the player reads.
     pub(crate) text: String,
@@ -220,7 +220,7 @@ pub(crate) struct EncounterOption {
 }
 
 /// An encounter (`[[encounters]]`): a narrative choice (seed 000).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Encounter {
     /// Its ID.
     pub id: Id,
@@ -239,7 +239,7 @@ pub struct Encounter {
 }
 
 /// A definition that replaced another mod's definition of the same ID.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Override {
     /// The ID defined twice.
     pub id: Id,

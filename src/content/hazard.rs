@@ -119,7 +119,7 @@ pub(crate) enum CardEffect {
 }
 
 /// A card's bottom action: its mana cost and effects.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Bottom {
     /// Dice to spend: any showing a color, the card's own first.
     pub(crate) cost: u32,
@@ -128,7 +128,7 @@ pub(crate) struct Bottom {
 }
 
 /// A card (`[[cards]]`) of the personal deck (seed 002).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Card {
     /// Its ID.
     pub id: Id,
@@ -157,7 +157,7 @@ pub struct Card {
 }
 
 /// A kind of hazard progress (`[[progress_types]]`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ProgressType {
     /// Its ID.
     pub id: Id,
@@ -168,7 +168,7 @@ pub struct ProgressType {
 }
 
 /// A route meter: a progress type and its threshold in each round (the last is the final round's).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Meter {
     /// The progress type it counts.
     pub(crate) progress: Id,
@@ -177,7 +177,7 @@ pub(crate) struct Meter {
 }
 
 /// A hazard (`[[hazards]]`, seed 002).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Hazard {
     /// Its ID.
     pub id: Id,

@@ -320,12 +320,39 @@ fn placed(
     }
     part.triggers = triggers
         .into_iter()
-        .map(|mut t| {
+        .zip(places)
+        .map(|(mut t, &place)| {
             crate::content::name_by_place(&mut t, sources);
-            Arc::new(t)
+            kept_if_same(Arc::new(t), &last.triggers[place as usize])
         })
         .collect();
+    // A definition the edit left as it was (the same text at the same place) is the running
+    // version's: shared, not replaced, and not compared again by the reload's summary.
+    fn same_as_before<T: PartialEq>(part: &mut BTreeMap<Id, Arc<T>>, last: &BTreeMap<Id, Arc<T>>) {
+        for (id, def) in part.iter_mut() {
+            if let Some(old) = last.get(id) {
+                *def = kept_if_same(def.clone(), old);
+            }
+        }
+    }
+    same_as_before(&mut part.items, &last.items);
+    same_as_before(&mut part.creatures, &last.creatures);
+    same_as_before(&mut part.quests, &last.quests);
+    same_as_before(&mut part.tags, &last.tags);
+    same_as_before(&mut part.encounters, &last.encounters);
+    same_as_before(&mut part.progress_types, &last.progress_types);
+    same_as_before(&mut part.hazards, &last.hazards);
+    same_as_before(&mut part.cards, &last.cards);
     part
+}
+
+/// `old` when `new` equals it, else `new`.
+fn kept_if_same<T: PartialEq>(new: Arc<T>, old: &Arc<T>) -> Arc<T> {
+    if *new == **old {
+        old.clone()
+    } else {
+        new
+    }
 }
 
 /// Puts the changed files' definitions (`part`) in place of theirs and their triggers at their
