@@ -12,8 +12,10 @@
 //! of the game's tables or entry that could not be read, before or after (each changes what
 //! every other file resolves against); no text of theirs names a translation key; and their
 //! definitions keep their triggers' number and IDs, so every trigger keeps its place. Anything
-//! else is resolved whole, as a load does. What looks across definitions is done again over the
-//! whole content: the events the data emits, the modifier cycles, the empty random pools.
+//! else is resolved whole, as a load does. A definition the edit left as it was stays the running
+//! version's. What looks across definitions is done again: who listens to what and the modifier
+//! cycles over the whole content; the events the data emits and the empty random pools over the
+//! changed files where what they held before says that is enough, else over the whole content.
 
 use super::assemble::{blank, listening, Declared, Stage};
 use super::defs::{empty_random_pools, empty_random_pools_of, modifier_cycles};
@@ -26,6 +28,23 @@ use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use toml::Spanned;
+
+/// Calls the generic function `$f` with the same registry of each content, for every registry
+/// (`f(&mut a, &b)` is `f(&mut a.items, &b.items)`, `f(&mut a.creatures, &b.creatures)`, ...).
+macro_rules! each_registry {
+    ($f:ident(&mut $a:expr, &$b:expr)) => {
+        each_registry!(@ $f, $a, $b, items creatures quests tags encounters progress_types hazards cards)
+    };
+    ($f:ident(&mut $a:expr, (&$b:expr, &$c:expr))) => {
+        each_registry!(@@ $f, $a, $b, $c, items creatures quests tags encounters progress_types hazards cards)
+    };
+    (@ $f:ident, $a:expr, $b:expr, $($r:ident)*) => {
+        $($f(&mut $a.$r, &$b.$r);)*
+    };
+    (@@ $f:ident, $a:expr, $b:expr, $c:expr, $($r:ident)*) => {
+        $($f(&mut $a.$r, (&$b.$r, &$c.$r));)*
+    };
+}
 
 /// What a full resolution leaves for the reloads after it: the symbols every definition was
 /// resolved against, and whether it said anything. A patched content keeps the symbols of the
@@ -328,21 +347,14 @@ fn placed(
         .collect();
     // A definition the edit left as it was (the same text at the same place) is the running
     // version's: shared, not replaced, and not compared again by the reload's summary.
-    fn same_as_before<T: PartialEq>(part: &mut BTreeMap<Id, Arc<T>>, last: &BTreeMap<Id, Arc<T>>) {
+    fn same_as_before<T: PartialEq>(part: &mut Registry<T>, last: &Registry<T>) {
         for (id, def) in part.iter_mut() {
             if let Some(old) = last.get(id) {
                 *def = kept_if_same(def.clone(), old);
             }
         }
     }
-    same_as_before(&mut part.items, &last.items);
-    same_as_before(&mut part.creatures, &last.creatures);
-    same_as_before(&mut part.quests, &last.quests);
-    same_as_before(&mut part.tags, &last.tags);
-    same_as_before(&mut part.encounters, &last.encounters);
-    same_as_before(&mut part.progress_types, &last.progress_types);
-    same_as_before(&mut part.hazards, &last.hazards);
-    same_as_before(&mut part.cards, &last.cards);
+    each_registry!(same_as_before(&mut part, &last));
     part
 }
 
@@ -373,34 +385,24 @@ fn put_definitions(content: &mut Content, last: &Content, part: &Content, places
         }
         content.triggers[place as usize] = t.clone();
     }
-    fn put<T>(to: &mut BTreeMap<Id, Arc<T>>, from: &BTreeMap<Id, Arc<T>>) {
+    fn put<T>(to: &mut Registry<T>, from: &Registry<T>) {
         to.extend(from.iter().map(|(id, d)| (id.clone(), d.clone())));
     }
-    put(&mut content.items, &part.items);
-    put(&mut content.creatures, &part.creatures);
-    put(&mut content.quests, &part.quests);
-    put(&mut content.tags, &part.tags);
-    put(&mut content.encounters, &part.encounters);
-    put(&mut content.progress_types, &part.progress_types);
-    put(&mut content.hazards, &part.hazards);
-    put(&mut content.cards, &part.cards);
+    each_registry!(put(&mut content, &part));
 }
 
 /// The running version's definitions of the changed files, as `part` holds the new ones: what
 /// they did, to compare.
 fn was(last: &Content, part: &Content, places: &[u32], ext: &Extensions) -> Content {
     let mut was = blank(Vec::new(), last.events.clone(), ext);
-    fn same<T>(from: &BTreeMap<Id, Arc<T>>, keys: &BTreeMap<Id, Arc<T>>) -> BTreeMap<Id, Arc<T>> {
-        keys.keys()
-            .filter_map(|id| Some((id.clone(), from.get(id)?.clone())))
-            .collect()
+    fn same<T>(was: &mut Registry<T>, (keys, from): (&Registry<T>, &Registry<T>)) {
+        let old = keys
+            .keys()
+            .filter_map(|id| Some((id.clone(), from.get(id)?.clone())));
+        was.extend(old);
     }
-    was.items = same(&last.items, &part.items);
-    was.creatures = same(&last.creatures, &part.creatures);
-    was.quests = same(&last.quests, &part.quests);
-    was.encounters = same(&last.encounters, &part.encounters);
-    was.hazards = same(&last.hazards, &part.hazards);
-    was.cards = same(&last.cards, &part.cards);
+    let both = (part, last);
+    each_registry!(same(&mut was, (&both.0, &both.1)));
     was.triggers = places
         .iter()
         .map(|&p| last.triggers[p as usize].clone())
@@ -444,6 +446,9 @@ fn relisten(by_event: &mut [Vec<Listener>], from: u32, to: u32, listener: Listen
     let i = at(list).unwrap_or_else(|i| i);
     list.insert(i, listener);
 }
+
+/// A registry of content: definitions by ID, each shared.
+type Registry<T> = BTreeMap<Id, Arc<T>>;
 
 /// Where the changed files' entries write their IDs now, by kind, ID and file.
 type Spans = BTreeMap<(&'static str, Id, FileId), Span>;
