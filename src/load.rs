@@ -417,7 +417,6 @@ impl Registered {
 }
 
 impl World {
-    /// What this load's scripts registered (nothing when Lua did not start).
     /// The mods' `main.lua` as this load compiled them, for the next reload's.
     pub(crate) fn compiled_scripts(&self) -> crate::lua::KnownScripts {
         self.lua
@@ -426,6 +425,7 @@ impl World {
             .unwrap_or_default()
     }
 
+    /// What this load's scripts registered (nothing when Lua did not start).
     pub(crate) fn registered(&self) -> Registered {
         let ext = self
             .lua
