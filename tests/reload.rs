@@ -1341,3 +1341,41 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
         turn_alike(&mut patched, &mut full);
     }
 }
+
+#[test]
+fn a_translated_game_resolving_only_the_changed_file_reads_as_one_resolving_everything() {
+    // A game played in German: a data edit resolves only its file (the running version's
+    // untranslated content is patched: its locale files name no key), then the game reads it in
+    // German again, as a game that resolved everything does. A text the edit changed shows the
+    // translation of its key.
+    let dir = tempfile::tempdir().unwrap();
+    patch_set(dir.path());
+    std::fs::create_dir_all(dir.path().join("a/locale")).unwrap();
+    std::fs::write(
+        dir.path().join("a/locale/de.toml"),
+        "[items.lamp]\nname = \"Lampe\"\n\n[creatures.rat]\nname = \"Ratte\"\n",
+    )
+    .unwrap();
+    let (mut patched, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
+    let (mut full, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
+    for live in [&mut patched, &mut full] {
+        live.game_mut().set_language("de");
+    }
+    let before = patched.game().content().clone();
+    let edited = PATCH_A
+        .replace("\"Lamp\"", "\"Oil lamp\"")
+        .replace("health = 3", "health = 5");
+    std::fs::write(dir.path().join("a/data/a.toml"), edited).unwrap();
+    let report = patched.reload();
+    full.forget_parsed();
+    let full_report = full.reload();
+    assert!(report.ok && full_report.ok, "{}", report.problems.render());
+    assert_eq!(report.problems.render(), full_report.problems.render());
+    let after = patched.game().content();
+    assert_eq!(format!("{after:?}"), format!("{:?}", full.game().content()));
+    assert_eq!(after.language(), Some("de"));
+    assert_eq!(after.items[&id("a:lamp")].name, "Lampe");
+    assert_eq!(after.creatures[&id("a:rat")].health, 5);
+    assert!(!std::sync::Arc::ptr_eq(&before, after));
+    turn_alike(&mut patched, &mut full);
+}
