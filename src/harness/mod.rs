@@ -265,7 +265,7 @@ pub fn discover_all(roots: &[PathBuf]) -> Vec<TestFile> {
 /// The Lua files under `dir`, inside the folder `root`. A file that may not be read (a link out
 /// of the folder) is listed too: running it reports why.
 fn collect(root: &Path, dir: &Path, base: &Path, mod_id: Option<&str>, out: &mut Vec<TestFile>) {
-    let real = crate::mods::real_root(root);
+    let real = crate::mods::ModRoot::of(root);
     for found in crate::mods::walk(&real, dir) {
         let path = match found {
             crate::mods::Found::File(path) | crate::mods::Found::Refused(path, _) => path,

@@ -372,31 +372,31 @@ fn require_function(
         // Reading a file costs its system calls (resolving the path through every folder, opening,
         // reading: tens of microseconds), and its bytes.
         super::budget::charge(lua, super::budget::FILE)?;
-        let bytes = match crate::mods::read_mod_file(&crate::mods::real_root(root), &rel_of(&file))
-        {
-            Ok(Some(bytes)) => bytes,
-            Ok(None) => {
-                let modules = known.get_or_init(|| modules_in(root, &rel_of("")));
-                super::budget::charge_suggestions(lua, modules.len())?;
-                let hint =
-                    crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
-                let missing = if rel_of("").is_empty() {
-                    display.clone()
-                } else {
-                    rel_of(&file)
-                };
-                return Err(mlua::Error::runtime(format!(
-                    "require(\"{said}\"): no file {} in mod `{id}`{hint}",
-                    crate::diag::shown(&missing)
-                )));
-            }
-            Err(refused) => {
-                return Err(mlua::Error::runtime(format!(
-                    "require(\"{said}\"): {}",
-                    refused.diagnostic(&crate::diag::shown(&display)).message
-                )))
-            }
-        };
+        let bytes =
+            match crate::mods::read_mod_file(&crate::mods::ModRoot::of(root), &rel_of(&file)) {
+                Ok(Some(bytes)) => bytes,
+                Ok(None) => {
+                    let modules = known.get_or_init(|| modules_in(root, &rel_of("")));
+                    super::budget::charge_suggestions(lua, modules.len())?;
+                    let hint =
+                        crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
+                    let missing = if rel_of("").is_empty() {
+                        display.clone()
+                    } else {
+                        rel_of(&file)
+                    };
+                    return Err(mlua::Error::runtime(format!(
+                        "require(\"{said}\"): no file {} in mod `{id}`{hint}",
+                        crate::diag::shown(&missing)
+                    )));
+                }
+                Err(refused) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "require(\"{said}\"): {}",
+                        refused.diagnostic(&crate::diag::shown(&display)).message
+                    )))
+                }
+            };
         let (text, bad) = crate::mods::decode_utf8(bytes);
         if let Some((offset, _)) = bad {
             return Err(mlua::Error::runtime(format!(
@@ -424,7 +424,7 @@ fn require_function(
 /// The module names `require` can find under a mod's module folder (`util`, `lib.cards`), for
 /// "did you mean".
 fn modules_in(root: &std::path::Path, modules: &str) -> Vec<String> {
-    let real = crate::mods::real_root(root);
+    let real = crate::mods::ModRoot::of(root);
     let dir = root.join(modules.trim_end_matches('/'));
     let mut out: Vec<String> = crate::mods::walk(&real, &dir)
         .into_iter()

@@ -163,11 +163,6 @@ impl ModRoot {
     }
 }
 
-/// The real path of a mod folder, which every file of the mod must resolve inside.
-pub(crate) fn real_root(root: &Path) -> ModRoot {
-    ModRoot::of(root)
-}
-
 /// Reads `rel` (a `/`-separated path) of the mod folder `root`: `Ok(None)` when there is no such
 /// file, an error when there is one that may not be read.
 pub(crate) fn read_mod_file(root: &ModRoot, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
@@ -178,9 +173,9 @@ pub(crate) fn read_mod_file(root: &ModRoot, rel: &str) -> Result<Option<Vec<u8>>
     read_inside(root, &path).map(Some)
 }
 
-/// Reads the file `path`, which must resolve inside `real_root`.
-pub(crate) fn read_inside(real_root: &ModRoot, path: &Path) -> Result<Vec<u8>, Refused> {
-    let real = resolve(real_root, path)?;
+/// Reads the file `path`, which must resolve inside the folder `root`.
+pub(crate) fn read_inside(root: &ModRoot, path: &Path) -> Result<Vec<u8>, Refused> {
+    let real = resolve(root, path)?;
     if let Some(text) = unsaved(&real) {
         if text.len() as u64 > MOST_BYTES {
             return Err(Refused::TooLarge);
@@ -224,11 +219,11 @@ impl Stamp {
     }
 }
 
-/// The stamp of the regular file `path`, which must resolve inside `real_root`, taken now; `None`
-/// when the file must be read to know (an editor's unsaved buffer stands in for it, or anything
-/// [`read_inside`] would refuse, which reading then reports).
-pub(crate) fn stamp_inside(real_root: &ModRoot, path: &Path) -> Option<Stamp> {
-    let real = resolve(real_root, path).ok()?;
+/// The stamp of the regular file `path`, which must resolve inside the folder `root`, taken now;
+/// `None` when the file must be read to know (an editor's unsaved buffer stands in for it, or
+/// anything [`read_inside`] would refuse, which reading then reports).
+pub(crate) fn stamp_inside(root: &ModRoot, path: &Path) -> Option<Stamp> {
+    let real = resolve(root, path).ok()?;
     if unsaved(&real).is_some() {
         return None;
     }
@@ -298,19 +293,19 @@ pub(crate) enum Found {
     TooMany,
 }
 
-/// Every file under `dir` (at any depth) of the mod folder whose real path is `real_root`, in a
-/// stable order (sorted by path within each folder), skipping hidden entries (`.git`, `.swp`).
+/// Every file under `dir` (at any depth) of the mod folder `root`, in a stable order (sorted by
+/// path within each folder), skipping hidden entries (`.git`, `.swp`).
 /// Symlinks are followed only inside the mod; each real folder is visited once.
-pub(crate) fn walk(real_root: &ModRoot, dir: &Path) -> Vec<Found> {
+pub(crate) fn walk(root: &ModRoot, dir: &Path) -> Vec<Found> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     let mut files = 0;
-    walk_into(real_root, dir, 0, &mut seen, &mut files, &mut out);
+    walk_into(root, dir, 0, &mut seen, &mut files, &mut out);
     out
 }
 
 fn walk_into(
-    real_root: &ModRoot,
+    root: &ModRoot,
     dir: &Path,
     depth: usize,
     seen: &mut BTreeSet<PathBuf>,
@@ -321,7 +316,7 @@ fn walk_into(
         out.push(Found::Refused(dir.to_path_buf(), Refused::TooDeep));
         return;
     }
-    let real = match resolve(real_root, dir) {
+    let real = match resolve(root, dir) {
         Ok(real) => real,
         Err(Refused::Unreadable(_)) => return, // no such folder: nothing to walk
         Err(refused) => {
@@ -351,7 +346,7 @@ fn walk_into(
             continue;
         }
         // Where it leads first: what lies outside the mod is not looked at, not even its kind.
-        let real = match resolve(real_root, &path) {
+        let real = match resolve(root, &path) {
             Ok(real) => real,
             Err(refused) => {
                 out.push(Found::Refused(path, refused));
@@ -359,7 +354,7 @@ fn walk_into(
             }
         };
         match std::fs::metadata(&real) {
-            Ok(meta) if meta.is_dir() => walk_into(real_root, &path, depth + 1, seen, files, out),
+            Ok(meta) if meta.is_dir() => walk_into(root, &path, depth + 1, seen, files, out),
             Ok(meta) if meta.is_file() => {
                 *files += 1;
                 out.push(Found::File(path));
@@ -504,7 +499,7 @@ mod unsaved_tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.toml");
         std::fs::write(&file, "on disk").unwrap();
-        let root = real_root(dir.path());
+        let root = ModRoot::of(dir.path());
         let unsaved: Unsaved = [(
             std::fs::canonicalize(&file).unwrap(),
             "in the editor".into(),

@@ -13,7 +13,7 @@ mod order;
 
 pub(crate) use discover::{decode_utf8, discover, ModFolder};
 pub(crate) use files::{
-    read_inside, read_mod_file, real_root, stamp_inside, walk, Found, ModRoot, Stamp, MOST_FILES,
+    read_inside, read_mod_file, stamp_inside, walk, Found, ModRoot, Stamp, MOST_FILES,
 };
 #[cfg(feature = "cli")]
 pub(crate) use files::{with_unsaved, Unsaved};

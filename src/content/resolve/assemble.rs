@@ -365,7 +365,7 @@ pub(super) struct Stage<'a> {
     events: &'a EventTable,
     ext: &'a Extensions,
     /// The events the data's `emit_event` actions name, as they are read.
-    pub emitted: std::cell::RefCell<std::collections::BTreeSet<crate::content::EventKey>>,
+    emitted: std::cell::RefCell<std::collections::BTreeSet<crate::content::EventKey>>,
     /// How many threads may resolve the runs of one kind, and how many entries a kind has at
     /// least to be cut into runs.
     runs: (usize, usize),

@@ -88,7 +88,7 @@ pub(crate) fn patch(
     macro_rules! redeclare {
         ($($kind:literal $list:ident),*) => {$(
             let again = Redeclared { kind: $kind, winners: &syms.$list, overrides: &last.overrides };
-            declared.$list = again.of(&raw.$list, &of, &mut spans)?;
+            declared.$list = again.of(&raw.$list, |r| &r.id, &of, &mut spans)?;
         )*};
     }
     redeclare!(
@@ -156,17 +156,19 @@ impl Redeclared<'_> {
     /// The winners among the changed files' entries of this kind (`list`), by their index in
     /// it, when those files declare exactly the IDs they declared: each entry's ID is one its
     /// file declared (a winner there, or one a later mod overrides), none twice, and as many.
-    /// Where each entry's ID is written now goes to `spans`.
-    fn of<T: HasId>(
+    /// Where each entry's ID (`id_of`, as [`super::symbols::declare`] reads it) is written now
+    /// goes to `spans`.
+    fn of<T>(
         &self,
         list: &[Src<T>],
+        id_of: impl Fn(&T) -> &Spanned<String>,
         of: &impl Fn(FileId) -> bool,
         spans: &mut Spans,
     ) -> Option<BTreeMap<Id, usize>> {
         let mut winners = BTreeMap::new();
         let mut overridden = BTreeSet::new();
         for (i, src) in list.iter().enumerate().filter(|(_, s)| of(s.file)) {
-            let written = src.raw.id();
+            let written = id_of(&src.raw);
             let id = Id::parse(written.get_ref(), &src.ns)?;
             let fresh = match self.winners.get_key_value(&id) {
                 Some((id, span)) if span.file == src.file => {
@@ -197,31 +199,6 @@ impl Redeclared<'_> {
         (winners.len() + overridden.len() == before).then_some(winners)
     }
 }
-
-/// A raw definition's `id`, as written.
-trait HasId {
-    fn id(&self) -> &Spanned<String>;
-}
-
-macro_rules! has_id {
-    ($($t:ident),*) => {$(
-        impl HasId for crate::content::raw::$t {
-            fn id(&self) -> &Spanned<String> {
-                &self.id
-            }
-        }
-    )*};
-}
-has_id!(
-    RawTag,
-    RawItem,
-    RawCreature,
-    RawQuest,
-    RawEncounter,
-    RawProgressType,
-    RawHazard,
-    RawCard
-);
 
 /// The changed files' definitions resolved alone, in the order a whole resolution reads them
 /// (what they say in that order too): a content holding only them, their triggers (numbered
