@@ -53,6 +53,7 @@ pub mod id;
 pub mod load;
 pub mod lua;
 pub(crate) mod mods;
+pub(crate) mod quick_toml;
 pub mod reload;
 pub mod rng;
 #[cfg(feature = "roguelike")]

@@ -22,6 +22,7 @@ pub(crate) use listen::{Listener, QuickTest, QuickWhen};
 pub(crate) use memo::drop_aside;
 pub(crate) use resolve::Resolution;
 pub(crate) mod parse;
+mod quick_read;
 pub(crate) mod raw;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]

@@ -270,7 +270,7 @@ fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec
 
 impl RawDefs {
     /// Adds what another `RawDefs` holds after what this one holds.
-    fn append(&mut self, mut other: RawDefs) {
+    pub(super) fn append(&mut self, mut other: RawDefs) {
         self.tags.append(&mut other.tags);
         self.rarities.append(&mut other.rarities);
         self.items.append(&mut other.items);
@@ -292,6 +292,22 @@ impl RawDefs {
 
 /// Parses one data file's text into `defs`.
 pub(crate) fn read_file(
+    text: &str,
+    file: FileId,
+    ns: &str,
+    rules: &Declarations,
+    defs: &mut RawDefs,
+    diags: &mut Vec<Diagnostic>,
+) {
+    // Most files are read by the quick reader; the rest, and every mistake, by `toml`.
+    if !super::quick_read::read_file(text, file, ns, rules, defs) {
+        read_file_with_toml(text, file, ns, rules, defs, diags);
+    }
+}
+
+/// [`read_file`] by the `toml` crate alone: every file the quick reader does not read, and what
+/// is wrong in it.
+pub(super) fn read_file_with_toml(
     text: &str,
     file: FileId,
     ns: &str,
