@@ -24,7 +24,8 @@ pub(crate) fn parse(text: &str) -> Result<Entries<'_>, GaveUp> {
     r.lines(&mut root)?;
     while r.peek() == Some(b'[') {
         let (path, array, start, end) = r.header()?;
-        let mut entries = Entries::new();
+        // A definition's table holds a handful of keys: room for them at once, not by doubling.
+        let mut entries = Entries::with_capacity(8);
         r.lines(&mut entries)?;
         let table = Item {
             start,
