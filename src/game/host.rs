@@ -169,7 +169,7 @@ impl Game {
                 &symbols,
                 &self.content.events,
                 &rules.namespace,
-                &map,
+                &map.into(),
             )
             .map(|mut entry| {
                 entry.span = span;

@@ -292,7 +292,7 @@ impl Calls<'_, '_> {
             self.symbols,
             self.events,
             self.script.mod_id,
-            &map,
+            &map.into(),
         ) {
             self.error(at, format!("lantern.apply: {e}"));
         }

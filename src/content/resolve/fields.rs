@@ -2,6 +2,7 @@
 
 use super::Cx;
 use crate::content::event::Value;
+use crate::content::raw::EntryMap;
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -19,7 +20,7 @@ pub(crate) struct Probed {
 /// A condition or action table being read. Every getter marks its key as known; [`Entry::finish`]
 /// reports the keys nobody asked for, with a suggestion among the known ones.
 pub(crate) struct Entry<'a> {
-    map: &'a BTreeMap<String, Spanned<toml::Value>>,
+    map: &'a EntryMap,
     pub span: Span,
     /// "check `has_tag`", for messages.
     pub what: String,
@@ -32,11 +33,7 @@ pub(crate) struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
-    pub(crate) fn new(
-        map: &'a BTreeMap<String, Spanned<toml::Value>>,
-        span: Span,
-        what: String,
-    ) -> Entry<'a> {
+    pub(crate) fn new(map: &'a EntryMap, span: Span, what: String) -> Entry<'a> {
         Entry {
             map,
             span,

@@ -250,10 +250,15 @@ fn effect(cx: &mut Cx, raw: &RawEntry) -> Option<CardEffect> {
         }
         _ => {
             // Any other name is an action, built-in or registered by a script.
-            let mut map = raw.get_ref().clone();
-            if let Some(v) = map.remove("effect") {
-                map.insert("action".into(), v);
-            }
+            // `effect` read as `action` (the last of the two written wins, as for any key).
+            let map = raw
+                .get_ref()
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    "effect" => ("action".to_string(), v.clone()),
+                    _ => (k.clone(), v.clone()),
+                })
+                .collect();
             let entry = Spanned::new(raw.span(), map);
             return action(cx, &entry).map(CardEffect::Action);
         }

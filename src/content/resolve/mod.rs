@@ -324,7 +324,7 @@ pub(crate) fn builtin_keys(checks: bool) -> BTreeMap<&'static str, fields::Probe
             let mut diags = Vec::new();
             let mut cx = Cx::new(&syms, &events, &mut diags, "probe", FileId(0), None);
             cx.probe = Some(&record);
-            let entry = Spanned::new(0..0, map);
+            let entry = Spanned::new(0..0, crate::content::raw::RawMap::from(map));
             if checks {
                 vocabulary::condition(&mut cx, &entry);
             } else {
@@ -406,7 +406,7 @@ pub(crate) fn runtime_action(
     syms: &Symbols,
     events: &EventTable,
     ns: &str,
-    map: &BTreeMap<String, Spanned<toml::Value>>,
+    map: &crate::content::raw::EntryMap,
 ) -> Result<crate::content::ActionEntry, String> {
     let mut diags = Vec::new();
     let mut cx = Cx {

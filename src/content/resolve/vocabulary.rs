@@ -778,7 +778,7 @@ fn typed_value(
 pub(super) fn when(
     cx: &mut Cx,
     event: EventKey,
-    raw: Option<&Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+    raw: Option<&Spanned<crate::content::raw::EntryMap>>,
 ) -> Vec<(usize, Value)> {
     let Some(raw) = raw else { return Vec::new() };
     let def = cx.events.get(event).clone();

@@ -6,7 +6,6 @@ use crate::game::{CreatureRef, Ctx};
 use crate::lua::bridge::with_game_mut;
 use crate::lua::Registered;
 use mlua::{Function, Table, Value as LuaValue};
-use std::collections::BTreeMap;
 use toml::Spanned;
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
@@ -118,14 +117,15 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
 pub(crate) fn to_toml_map(
     lua: &mlua::Lua,
     t: &Table,
-) -> mlua::Result<BTreeMap<String, Spanned<toml::Value>>> {
-    let mut map = BTreeMap::new();
+) -> mlua::Result<crate::content::raw::EntryMap> {
+    let mut pairs = Vec::new();
     for pair in t.pairs::<String, LuaValue>() {
         let (k, v) = pair?;
         crate::lua::budget::charge_bytes(lua, k.len())?;
-        map.insert(k.clone(), Spanned::new(0..0, to_toml(lua, &v, &k)?));
+        let value = Spanned::new(0..0, to_toml(lua, &v, &k)?);
+        pairs.push((k, value));
     }
-    Ok(map)
+    Ok(pairs.into_iter().collect())
 }
 
 /// What converting one value of an action's table costs the script (a key, its value, an entry
