@@ -223,21 +223,24 @@ pub(super) fn threads_for(bytes: usize) -> usize {
 
 /// [`parse_all`] on at most `threads` threads.
 fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec<Vec<Diagnostic>>) {
+    // Each file's definitions apart, joined at the end into lists made at their size.
     let parse_run = |run: &[Job]| {
-        let mut defs = RawDefs::default();
+        let mut parts = Vec::with_capacity(run.len());
         let said = run
             .iter()
             .map(|(file, ns, text)| {
-                let mut diags = Vec::new();
+                let (mut defs, mut diags) = (RawDefs::default(), Vec::new());
                 read_file(text, *file, ns, rules, &mut defs, &mut diags);
+                parts.push(defs);
                 diags
             })
             .collect::<Vec<_>>();
-        (defs, said)
+        (parts, said)
     };
     let threads = threads.min(jobs.len());
     if threads < 2 {
-        return parse_run(jobs);
+        let (parts, said) = parse_run(jobs);
+        return (RawDefs::join(parts), said);
     }
     // Runs of about equal bytes.
     let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
@@ -250,7 +253,7 @@ fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec
             start = i + 1;
         }
     }
-    let parsed: Vec<(RawDefs, Vec<Vec<Diagnostic>>)> = std::thread::scope(|scope| {
+    let parsed: Vec<(Vec<RawDefs>, Vec<Vec<Diagnostic>>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = runs
             .iter()
             .map(|run| scope.spawn(move || parse_run(run)))
@@ -260,15 +263,48 @@ fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
-    let (mut defs, mut said) = (RawDefs::default(), Vec::new());
+    let (mut parts, mut said) = (Vec::with_capacity(jobs.len()), Vec::new());
     for (run, run_said) in parsed {
-        defs.append(run);
+        parts.extend(run);
         said.extend(run_said);
     }
-    (defs, said)
+    (RawDefs::join(parts), said)
 }
 
 impl RawDefs {
+    /// The parts one after another, each list made at its whole size at once: a list of a
+    /// million definitions grown by doubling was copied again at every doubling, each time into
+    /// memory the system had to give and clear.
+    pub(super) fn join(parts: Vec<RawDefs>) -> RawDefs {
+        let mut all = RawDefs::default();
+        macro_rules! reserve {
+            ($($list:ident),*) => {
+                $(all.$list.reserve_exact(parts.iter().map(|p| p.$list.len()).sum());)*
+            };
+        }
+        reserve!(
+            tags,
+            rarities,
+            items,
+            creatures,
+            triggers,
+            quests,
+            encounters,
+            event_types,
+            progress_types,
+            hazards,
+            cards,
+            host,
+            loose_refs,
+            broken,
+            locales
+        );
+        for part in parts {
+            all.append(part);
+        }
+        all
+    }
+
     /// Adds what another `RawDefs` holds after what this one holds.
     pub(super) fn append(&mut self, mut other: RawDefs) {
         self.tags.append(&mut other.tags);
