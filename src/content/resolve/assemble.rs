@@ -309,6 +309,7 @@ fn event_table(
             diags,
             ns: src.ns.clone(),
             file: src.file,
+            full: String::new(),
             emitted: None,
             probe: None,
         };
@@ -601,7 +602,8 @@ impl<'a> Stage<'a> {
             w.iter().map(|(id, &i)| (id, i)).collect()
         }
         let at = |cx: &mut Cx, ns: &str, file| {
-            cx.ns = ns.to_string();
+            cx.ns.clear();
+            cx.ns.push_str(ns);
             cx.file = file;
         };
         content.items = self
@@ -704,7 +706,8 @@ impl<'a> Stage<'a> {
             triggers,
             diags,
             |cx, src, _| {
-                cx.ns = src.ns.clone();
+                cx.ns.clear();
+                cx.ns.push_str(&src.ns);
                 cx.file = src.file;
                 trigger(cx, &src.raw, src.span, TriggerHome::TopLevel)
             },

@@ -100,6 +100,9 @@ pub(crate) struct Cx<'a> {
     pub diags: &'a mut Vec<Diagnostic>,
     pub ns: String,
     pub file: FileId,
+    /// Where a bare name is made full (`ns:name`) to be looked up: one buffer, not one string a
+    /// reference.
+    full: String,
     /// The events an `emit_event` action of the data names, gathered over the whole load (for
     /// `lantern check`'s "nothing emits it"); `None` where one action is read alone.
     pub emitted: Option<&'a std::cell::RefCell<std::collections::BTreeSet<EventKey>>>,
@@ -123,6 +126,7 @@ impl<'a> Cx<'a> {
             diags,
             ns: ns.to_string(),
             file,
+            full: String::new(),
             emitted,
             probe: None,
         }
@@ -150,7 +154,9 @@ impl<'a> Cx<'a> {
         let found = if written.contains(':') {
             table.get_key_value(written)
         } else {
-            table.get_key_value([self.ns.as_str(), ":", written].concat().as_str())
+            self.full.clear();
+            self.full.extend([self.ns.as_str(), ":", written]);
+            table.get_key_value(self.full.as_str())
         };
         if let Some((id, _)) = found {
             return Some(id.clone());
@@ -415,6 +421,7 @@ pub(crate) fn runtime_action(
         diags: &mut diags,
         ns: ns.to_string(),
         file: FileId(0),
+        full: String::new(),
         emitted: None,
         probe: None,
     };

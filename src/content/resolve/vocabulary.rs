@@ -699,7 +699,8 @@ fn payload(
         );
         return None;
     };
-    let def = cx.events.get(event).clone();
+    let events = cx.events;
+    let def = events.get(event);
     let mut out = Vec::new();
     let mut ok = true;
     for (key, value) in table {
@@ -781,7 +782,8 @@ pub(super) fn when(
     raw: Option<&Spanned<crate::content::raw::EntryMap>>,
 ) -> Vec<(usize, Value)> {
     let Some(raw) = raw else { return Vec::new() };
-    let def = cx.events.get(event).clone();
+    let events = cx.events;
+    let def = events.get(event);
     let mut out = Vec::new();
     for (key, value) in raw.get_ref() {
         let Some((index, ty)) = def.field(key) else {
