@@ -18,9 +18,9 @@ fn plain(layout: &Layout) -> bool {
     layout.align() <= PLAIN_ALIGN && layout.align() <= layout.size()
 }
 
-// SAFETY (every block): each call passes mimalloc what `GlobalAlloc` was given, a layout of
-// non-zero size or a block mimalloc allocated, and mimalloc's blocks meet the layout's alignment
-// (the plain path only where `plain` says its blocks do).
+// SAFETY: each call passes mimalloc what `GlobalAlloc` was given, a layout of non-zero size or a
+// block mimalloc allocated, and mimalloc's blocks meet the layout's alignment (the plain path only
+// where `plain` says its blocks do). The same holds for every block below.
 unsafe impl GlobalAlloc for Mimalloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see above.
