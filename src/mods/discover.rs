@@ -118,10 +118,17 @@ fn discover_in(
 }
 
 fn list_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    // The entry's kind as the listing gives it (no `stat` a file); a link is followed.
+    let is_dir = |e: &std::fs::DirEntry| match e.file_type() {
+        Ok(t) if t.is_symlink() => e.path().is_dir(),
+        Ok(t) => t.is_dir(),
+        Err(_) => e.path().is_dir(),
+    };
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
+        .filter(is_dir)
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && !is_hidden(p))
+        .filter(|p| !is_hidden(p))
         .collect();
     dirs.sort();
     Ok(dirs)

@@ -124,7 +124,7 @@ impl ModRoot {
     /// from this one's where it can be ([`ModRoot::plain`]).
     pub(crate) fn within(&self, dir: &Path) -> ModRoot {
         match self.plain(dir) {
-            Some(real) => ModRoot {
+            Some((real, _)) => ModRoot {
                 given: dir.to_path_buf(),
                 real,
             },
@@ -142,31 +142,63 @@ impl ModRoot {
     /// the folder is a symlink, `.` or `..`: the folder's real path and the same parts, each
     /// looked at with one `lstat` (resolving a path from the root reads every part of it, a
     /// tenth of a reload at a hundred thousand definitions). `None` when a full resolution must
-    /// decide.
-    fn plain(&self, path: &Path) -> Option<PathBuf> {
-        let rel = path.strip_prefix(&self.given).ok()?;
+    /// decide. With it, what the last part's `lstat` said, which (no part being a symlink) is
+    /// what a `stat` of the real path would say: `None` for the folder itself.
+    fn plain(&self, path: &Path) -> Option<(PathBuf, Option<std::fs::Metadata>)> {
+        match self.plainly(path) {
+            Plain::Found(real, last) => Some((real, last)),
+            Plain::Missing(_) | Plain::Unsure => None,
+        }
+    }
+
+    /// [`ModRoot::plain`], telling a path one of whose parts is not there at all (which a full
+    /// resolution would find missing too) from one it must leave to that resolution.
+    fn plainly(&self, path: &Path) -> Plain {
+        let Ok(rel) = path.strip_prefix(&self.given) else {
+            return Plain::Unsure;
+        };
         let mut real = self.real.clone();
+        let mut last = None;
         for part in rel.components() {
             let std::path::Component::Normal(name) = part else {
-                return None;
+                return Plain::Unsure;
             };
             real.push(name);
-            if std::fs::symlink_metadata(&real)
-                .ok()?
-                .file_type()
-                .is_symlink()
-            {
-                return None;
+            let meta = match std::fs::symlink_metadata(&real) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Plain::Missing(e),
+                Err(_) => return Plain::Unsure,
+            };
+            if meta.file_type().is_symlink() {
+                return Plain::Unsure;
             }
+            last = Some(meta);
         }
-        Some(real)
+        Plain::Found(real, last)
     }
+}
+
+/// What [`ModRoot::plainly`] found of a path.
+enum Plain {
+    /// Its real path, and what `stat` would say of it (`None` for the folder itself).
+    Found(PathBuf, Option<std::fs::Metadata>),
+    /// A part of it is not there.
+    Missing(std::io::Error),
+    /// A symlink, a `.` or `..` part, a path given otherwise, an error: the full resolution decides.
+    Unsure,
 }
 
 /// Reads `rel` (a `/`-separated path) of the mod folder `root`: `Ok(None)` when there is no such
 /// file, an error when there is one that may not be read.
 pub(crate) fn read_mod_file(root: &ModRoot, rel: &str) -> Result<Option<Vec<u8>>, Refused> {
     let path = root.given.join(rel);
+    // Plainly inside: read at once. Otherwise a file that is not there at all is no file, and
+    // anything else (a link, a link out) is for the full resolution to judge.
+    match root.plainly(&path) {
+        Plain::Found(real, known) => return read_resolved(&real, known).map(Some),
+        Plain::Missing(_) => return Ok(None),
+        Plain::Unsure => {}
+    }
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
@@ -175,19 +207,27 @@ pub(crate) fn read_mod_file(root: &ModRoot, rel: &str) -> Result<Option<Vec<u8>>
 
 /// Reads the file `path`, which must resolve inside the folder `root`.
 pub(crate) fn read_inside(root: &ModRoot, path: &Path) -> Result<Vec<u8>, Refused> {
-    let real = resolve(root, path)?;
-    if let Some(text) = unsaved(&real) {
+    let (real, known) = resolve(root, path)?;
+    read_resolved(&real, known)
+}
+
+/// Reads the file at the real path `real`, resolved inside its mod; `known`: what `stat` says
+/// of it, when its resolution already looked.
+fn read_resolved(real: &Path, known: Option<std::fs::Metadata>) -> Result<Vec<u8>, Refused> {
+    if let Some(text) = unsaved(real) {
         if text.len() as u64 > MOST_BYTES {
             return Err(Refused::TooLarge);
         }
         return Ok(text.as_bytes().to_vec());
     }
-    let kind = std::fs::metadata(&real).map_err(Refused::Unreadable)?;
+    let kind = metadata(real, known).map_err(Refused::Unreadable)?;
     if !kind.is_file() {
         return Err(Refused::NotAFile(kind_of(&kind)));
     }
-    let file = std::fs::File::open(&real).map_err(Refused::Unreadable)?;
-    let mut bytes = Vec::new();
+    let file = std::fs::File::open(real).map_err(Refused::Unreadable)?;
+    // Room for what the file held when looked at, and a byte to see it ended: read in one go,
+    // not from 32 bytes up by doubling (a bounded read has no size to go by).
+    let mut bytes = Vec::with_capacity(kind.len().min(MOST_BYTES) as usize + 1);
     file.take(MOST_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(Refused::Unreadable)?;
@@ -223,11 +263,11 @@ impl Stamp {
 /// `None` when the file must be read to know (an editor's unsaved buffer stands in for it, or
 /// anything [`read_inside`] would refuse, which reading then reports).
 pub(crate) fn stamp_inside(root: &ModRoot, path: &Path) -> Option<Stamp> {
-    let real = resolve(root, path).ok()?;
+    let (real, known) = resolve(root, path).ok()?;
     if unsaved(&real).is_some() {
         return None;
     }
-    let meta = std::fs::metadata(&real).ok()?;
+    let meta = metadata(&real, known).ok()?;
     if !meta.is_file() || meta.len() > MOST_BYTES {
         return None;
     }
@@ -242,10 +282,13 @@ pub(crate) fn stamp_inside(root: &ModRoot, path: &Path) -> Option<Stamp> {
     })
 }
 
-/// The real path of `path`, which must be inside `root`.
-fn resolve(root: &ModRoot, path: &Path) -> Result<PathBuf, Refused> {
-    if let Some(real) = root.plain(path) {
-        return Ok(real);
+/// The real path of `path`, which must be inside `root`, and what its plain resolution's `lstat`
+/// said of it, when that is what a `stat` would say ([`ModRoot::plain`]).
+fn resolve(root: &ModRoot, path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), Refused> {
+    match root.plainly(path) {
+        Plain::Found(real, known) => return Ok((real, known)),
+        Plain::Missing(e) => return Err(Refused::Unreadable(e)),
+        Plain::Unsure => {}
     }
     let real = std::fs::canonicalize(path).map_err(|e| {
         // ELOOP: the message is the portable way to tell it (there is no `ErrorKind` for it).
@@ -257,9 +300,17 @@ fn resolve(root: &ModRoot, path: &Path) -> Result<PathBuf, Refused> {
         }
     })?;
     if real.starts_with(&root.real) {
-        Ok(real)
+        Ok((real, None))
     } else {
         Err(Refused::Outside)
+    }
+}
+
+/// What `stat` says of the real path `real`: `known` when its resolution already looked.
+fn metadata(real: &Path, known: Option<std::fs::Metadata>) -> std::io::Result<std::fs::Metadata> {
+    match known {
+        Some(meta) => Ok(meta),
+        None => std::fs::metadata(real),
     }
 }
 
@@ -317,7 +368,7 @@ fn walk_into(
         return;
     }
     let real = match resolve(root, dir) {
-        Ok(real) => real,
+        Ok((real, _)) => real,
         Err(Refused::Unreadable(_)) => return, // no such folder: nothing to walk
         Err(refused) => {
             out.push(Found::Refused(dir.to_path_buf(), refused));
@@ -346,14 +397,14 @@ fn walk_into(
             continue;
         }
         // Where it leads first: what lies outside the mod is not looked at, not even its kind.
-        let real = match resolve(root, &path) {
-            Ok(real) => real,
+        let (real, known) = match resolve(root, &path) {
+            Ok(found) => found,
             Err(refused) => {
                 out.push(Found::Refused(path, refused));
                 continue;
             }
         };
-        match std::fs::metadata(&real) {
+        match metadata(&real, known) {
             Ok(meta) if meta.is_dir() => walk_into(root, &path, depth + 1, seen, files, out),
             Ok(meta) if meta.is_file() => {
                 *files += 1;
