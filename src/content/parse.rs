@@ -271,18 +271,12 @@ fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec
     (RawDefs::join(parts), said)
 }
 
-impl RawDefs {
-    /// The parts one after another, each list made at its whole size at once: a list of a
-    /// million definitions grown by doubling was copied again at every doubling, each time into
-    /// memory the system had to give and clear.
-    pub(super) fn join(parts: Vec<RawDefs>) -> RawDefs {
-        let mut all = RawDefs::default();
-        macro_rules! reserve {
-            ($($list:ident),*) => {
-                $(all.$list.reserve_exact(parts.iter().map(|p| p.$list.len()).sum());)*
-            };
-        }
-        reserve!(
+/// Calls `$then!` with the name of every list of definitions a `RawDefs` holds (the memo's
+/// `replace_file` names them itself, so that a list added here does not build until it is put
+/// there too).
+macro_rules! raw_lists {
+    ($then:ident) => {
+        $then!(
             tags,
             rarities,
             items,
@@ -298,7 +292,22 @@ impl RawDefs {
             loose_refs,
             broken,
             locales
-        );
+        )
+    };
+}
+
+impl RawDefs {
+    /// The parts one after another, each list made at its whole size at once: a list of a
+    /// million definitions grown by doubling was copied again at every doubling, each time into
+    /// memory the system had to give and clear.
+    pub(super) fn join(parts: Vec<RawDefs>) -> RawDefs {
+        let mut all = RawDefs::default();
+        macro_rules! reserve {
+            ($($list:ident),*) => {
+                $(all.$list.reserve_exact(parts.iter().map(|p| p.$list.len()).sum());)*
+            };
+        }
+        raw_lists!(reserve);
         for part in parts {
             all.append(part);
         }
@@ -307,22 +316,14 @@ impl RawDefs {
 
     /// Adds what another `RawDefs` holds after what this one holds.
     pub(super) fn append(&mut self, mut other: RawDefs) {
-        self.tags.append(&mut other.tags);
-        self.rarities.append(&mut other.rarities);
-        self.items.append(&mut other.items);
-        self.creatures.append(&mut other.creatures);
-        self.triggers.append(&mut other.triggers);
-        self.quests.append(&mut other.quests);
-        self.encounters.append(&mut other.encounters);
-        self.event_types.append(&mut other.event_types);
-        self.progress_types.append(&mut other.progress_types);
-        self.hazards.append(&mut other.hazards);
-        self.cards.append(&mut other.cards);
-        self.host.append(&mut other.host);
-        self.loose_refs.append(&mut other.loose_refs);
-        self.files += other.files;
-        self.broken.append(&mut other.broken);
-        self.locales.append(&mut other.locales);
+        let all = self;
+        macro_rules! append {
+            ($($list:ident),*) => {
+                $(all.$list.append(&mut other.$list);)*
+            };
+        }
+        raw_lists!(append);
+        all.files += other.files;
     }
 }
 
