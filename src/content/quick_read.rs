@@ -126,12 +126,21 @@ mod tests {
             };
             let quick = both(&text, rules.defs());
             read += usize::from(quick);
-            // A game's own table (the roguelike's rooms) is `toml`'s to read.
-            let game_table = rules.defs().tables.iter().any(|t| {
-                text.lines()
-                    .any(|l| l.trim_start().starts_with(&format!("[[{}", t.key)))
-            });
-            if path.starts_with(root.join("mods/core")) && !game_table {
+            // A file of lantern's own tables only (not the roguelike's rooms, which are the
+            // game's, or unknown to a game without it): the quick reader's to read.
+            let defs = rules.defs();
+            let lantern_tables = text
+                .lines()
+                .map(str::trim_start)
+                .filter(|l| l.starts_with('['))
+                .all(|l| {
+                    let name = l.trim_start_matches('[').split(['.', ']']).next();
+                    let name = name.unwrap_or_default();
+                    TABLES.contains(&name)
+                        && !(defs.without_creatures && CREATURE_TABLES.contains(&name))
+                        && defs.tables.iter().all(|t| t.key != name)
+                });
+            if path.starts_with(root.join("mods/core")) && lantern_tables {
                 core.push((path.file_name().unwrap().to_owned(), quick));
             }
         }
