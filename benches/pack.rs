@@ -50,6 +50,9 @@ struct Row {
     reload_script: f64,
     check: f64,
     check_peak: u64,
+    /// The check's CPU time in its own code and in the system's (most of it clearing the pages
+    /// it touches), seconds, of the run with the median wall time.
+    check_cpu: (f64, f64),
     test_game: f64,
 }
 
@@ -85,11 +88,11 @@ fn reloads(
     (reload_data, reload_script)
 }
 
-/// `lantern check --mods DIR`, run by a small copy of this bench (`peak_of`): its wall time and
-/// its own peak resident memory in bytes. A process's peak survives `exec`, and a child started
+/// `lantern check --mods DIR`, run by a small copy of this bench (`peak_of`): its wall time, its
+/// own peak resident memory in bytes, and its user and system CPU time in seconds. A process's peak survives `exec`, and a child started
 /// from this bench (which holds a loaded pack) would begin with this bench's peak; the copy is
 /// small when it starts the check, so the figure is the check's.
-fn check_in_a_small_process(dir: &Path) -> (Duration, u64) {
+fn check_in_a_small_process(dir: &Path) -> (Duration, u64, (f64, f64)) {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .env("LANTERN_BENCH_PEAK_OF", env!("CARGO_BIN_EXE_lantern"))
         .arg(dir)
@@ -97,12 +100,14 @@ fn check_in_a_small_process(dir: &Path) -> (Duration, u64) {
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
     let mut words = said.split_whitespace().map(|w| w.parse::<u64>().unwrap());
-    let (nanos, peak) = (words.next().unwrap(), words.next().unwrap());
-    (Duration::from_nanos(nanos), peak)
+    let mut next = || words.next().unwrap();
+    let (nanos, peak, user, system) = (next(), next(), next(), next());
+    let cpu = (user as f64 / 1e6, system as f64 / 1e6);
+    (Duration::from_nanos(nanos), peak, cpu)
 }
 
 /// The small copy: runs `EXE check --mods DIR`, and prints its wall time (ns) and peak resident
-/// memory (bytes) as its parent waited for it.
+/// memory (bytes), user and system CPU time (µs) as its parent waited for it.
 fn peak_of(exe: &std::ffi::OsStr, dir: &std::ffi::OsStr) {
     let start = Instant::now();
     // Waited for below, by `wait4`, which gives its usage too.
@@ -122,7 +127,14 @@ fn peak_of(exe: &std::ffi::OsStr, dir: &std::ffi::OsStr) {
     };
     let elapsed = start.elapsed();
     assert!(status == 0, "lantern check failed on the pack");
-    println!("{} {}", elapsed.as_nanos(), usage.ru_maxrss as u64 * 1024);
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    println!(
+        "{} {} {} {}",
+        elapsed.as_nanos(),
+        usage.ru_maxrss as u64 * 1024,
+        micros(usage.ru_utime),
+        micros(usage.ru_stime)
+    );
 }
 
 fn measure(dir: &Path, defs: usize) -> Row {
@@ -178,12 +190,14 @@ fn measure(dir: &Path, defs: usize) -> Row {
     if wanted("reload") {
         (reload_data, reload_script) = reloads(dir, &files, rounds, &rules);
     }
-    let (mut check, mut check_peak) = (0.0, 0);
+    let (mut check, mut check_peak, mut check_cpu) = (0.0, 0, (0.0, 0.0));
     if wanted("check") {
-        let runs: Vec<(Duration, u64)> =
+        let mut runs: Vec<(Duration, u64, (f64, f64))> =
             (0..rounds).map(|_| check_in_a_small_process(dir)).collect();
         check = median(runs.iter().map(|r| r.0).collect());
         check_peak = runs.iter().map(|r| r.1).max().unwrap_or(0);
+        runs.sort_by_key(|r| r.0);
+        check_cpu = runs[runs.len() / 2].2;
     }
     let mut test_game = 0.0;
     if wanted("game") {
@@ -218,6 +232,7 @@ fn measure(dir: &Path, defs: usize) -> Row {
         reload_script,
         check,
         check_peak,
+        check_cpu,
         test_game,
     }
 }
@@ -253,6 +268,15 @@ fn main() {
             r.test_game,
         );
         rows.push(r);
+    }
+    // The check's wall time on two cores is its own work and the system's clearing of the memory
+    // it touches, which on these machines varies from run to run by seconds.
+    println!();
+    for r in &rows {
+        println!(
+            "`lantern check` of {}: {:.2} s of its own CPU time, {:.2} s of the system's",
+            r.defs, r.check_cpu.0, r.check_cpu.1
+        );
     }
     let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench/pack.svg");
     match plot(&rows, &out) {
