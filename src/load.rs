@@ -331,7 +331,14 @@ pub(crate) fn load_with(
                 )
             });
             let (content, resolution) = patched.unwrap_or_else(|| {
-                content::build(&mut raw, mods, &ext, &sources, &mut diagnostics)
+                content::build(
+                    &mut raw,
+                    memo.is_some(),
+                    mods,
+                    &ext,
+                    &sources,
+                    &mut diagnostics,
+                )
             });
             (Arc::new(content), Some(resolution))
         }

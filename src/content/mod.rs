@@ -380,7 +380,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
         None,
     );
     let mods = folders.iter().map(mod_info).collect();
-    let (content, _) = build(&mut raw, mods, ext, &sources, &mut diagnostics);
+    let (content, _) = build(&mut raw, false, mods, ext, &sources, &mut diagnostics);
     raw.drop_aside();
     // Read top to bottom, file by file; problems without a place come first.
     crate::diag::bound(&mut diagnostics, &sources);
@@ -392,11 +392,12 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
 }
 
 /// Resolves raw definitions into content and names the triggers that have no `id` by `file:line`.
-/// The locale files are taken from `raw`; the definitions are left there, for a memo of the next
-/// load ([`parse::ParseMemo`]) or to be dropped. The resolution is what a reload patches the
-/// content from ([`patch`]).
+/// The locale files are taken from `raw`; the definitions are left there when `keep` says a memo
+/// of the next load keeps them ([`parse::ParseMemo`]), and let go as they are resolved otherwise.
+/// The resolution is what a reload patches the content from ([`patch`]).
 pub(crate) fn build(
     raw: &mut parse::RawDefs,
+    keep: bool,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     sources: &SourceMap,
@@ -404,7 +405,7 @@ pub(crate) fn build(
 ) -> (Content, resolve::Resolution) {
     let locale_files = std::mem::take(&mut raw.locales);
     let before = diags.len();
-    let (mut content, syms) = resolve::resolve(raw, mods, ext, diags);
+    let (mut content, syms) = resolve::resolve(raw, keep, mods, ext, diags);
     locale::assemble(&mut content, locale_files, diags);
     for t in &mut content.triggers {
         name_by_place(Arc::make_mut(t), sources);

@@ -23,20 +23,80 @@ use std::sync::Arc;
 
 /// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
 /// The symbols are given back too: a reload resolves the files that change after it against them.
+/// With `keep` false nothing keeps the raw definitions after it: each large kind's are let go
+/// as soon as that kind is resolved ([`Big`]), and `raw` is left without them.
 pub(super) fn resolve_all(
-    raw: &RawDefs,
+    raw: &mut RawDefs,
+    keep: bool,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
 ) -> (Content, Symbols) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    resolve_on(raw, mods, ext, diags, (cores, PARALLEL_FROM))
+    resolve_on(raw, keep, mods, ext, diags, (cores, PARALLEL_FROM))
+}
+
+/// A list of raw definitions as resolution reads it: borrowed from what keeps it, or its own.
+pub(super) enum List<'a, T> {
+    Borrowed(&'a [T]),
+    Owned(Vec<T>),
+}
+
+impl<T> std::ops::Deref for List<'_, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            List::Borrowed(list) => list,
+            List::Owned(list) => list,
+        }
+    }
+}
+
+impl<T: Send + 'static> List<'_, T> {
+    /// Done with: a list of its own is freed (aside, while resolution goes on).
+    fn done(&mut self) {
+        if let List::Owned(list) = std::mem::replace(self, List::Borrowed(&[])) {
+            crate::content::drop_aside(list);
+        }
+    }
+}
+
+/// The largest kinds' raw definitions. Held beside all the content built from them they were
+/// most of a check's peak memory: where nothing keeps them, each kind's are let go once resolved.
+pub(super) struct Big<'a> {
+    pub items: List<'a, Src<crate::content::raw::RawItem>>,
+    pub creatures: List<'a, Src<crate::content::raw::RawCreature>>,
+    pub quests: List<'a, Src<crate::content::raw::RawQuest>>,
+    pub triggers: List<'a, Src<crate::content::raw::RawTrigger>>,
+}
+
+impl<'a> Big<'a> {
+    /// Read where `raw` keeps them.
+    pub(super) fn of(raw: &'a RawDefs) -> Big<'a> {
+        Big {
+            items: List::Borrowed(&raw.items),
+            creatures: List::Borrowed(&raw.creatures),
+            quests: List::Borrowed(&raw.quests),
+            triggers: List::Borrowed(&raw.triggers),
+        }
+    }
+
+    /// Taken out of `raw`, to be let go kind by kind.
+    fn taken(raw: &mut RawDefs) -> Big<'static> {
+        Big {
+            items: List::Owned(std::mem::take(&mut raw.items)),
+            creatures: List::Owned(std::mem::take(&mut raw.creatures)),
+            quests: List::Owned(std::mem::take(&mut raw.quests)),
+            triggers: List::Owned(std::mem::take(&mut raw.triggers)),
+        }
+    }
 }
 
 /// [`resolve_all`], each kind of definition of at least `runs.1` entries cut into runs resolved
 /// on at most `runs.0` threads.
 fn resolve_on(
-    raw: &RawDefs,
+    raw: &mut RawDefs,
+    keep: bool,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
@@ -45,6 +105,9 @@ fn resolve_on(
     let visibility = visibility(&mods);
     let mut overrides = Vec::new();
     let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
+    let taken = (!keep).then(|| Big::taken(raw));
+    let raw: &RawDefs = raw;
+    let mut big = taken.unwrap_or_else(|| Big::of(raw));
     let rarities = rarities(raw, &mut syms, diags);
     let events = event_table(raw, &declared.event_types, &syms, ext, diags);
     let mut content = blank(mods, events.clone(), ext);
@@ -56,8 +119,9 @@ fn resolve_on(
     stage.game_tables(&mut content, &declared.host, diags);
     stage.loose_references(&raw.loose_refs, diags);
     let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
-    stage.definitions(&mut content, &declared, &mut triggers, diags);
-    stage.top_level_triggers(&raw.triggers, &mut triggers, diags);
+    stage.definitions(&mut content, &declared, &mut big, &mut triggers, diags);
+    stage.top_level_triggers(&big.triggers, &mut triggers, diags);
+    big.triggers.done();
     content.emitted = stage.emitted.take();
     name_triggers(&mut content, &triggers, diags);
     index(&mut content, triggers);
@@ -578,6 +642,7 @@ impl<'a> Stage<'a> {
         &self,
         content: &mut Content,
         declared: &Declared,
+        big: &mut Big,
         triggers: &mut Vec<Trigger>,
         diags: &mut Vec<Diagnostic>,
     ) {
@@ -612,7 +677,7 @@ impl<'a> Stage<'a> {
                 triggers,
                 diags,
                 |cx, &(id, i), triggers| {
-                    let src = &raw.items[i];
+                    let src = &big.items[i];
                     at(cx, &src.ns, src.file);
                     Some((id.clone(), Arc::new(item(cx, id, src, triggers))))
                 },
@@ -625,13 +690,14 @@ impl<'a> Stage<'a> {
             )
             .into_iter()
             .collect();
+        big.items.done();
         content.creatures = self
             .in_runs(
                 &winners(&declared.creatures),
                 triggers,
                 diags,
                 |cx, &(id, i), triggers| {
-                    let src = &raw.creatures[i];
+                    let src = &big.creatures[i];
                     at(cx, &src.ns, src.file);
                     Some((id.clone(), Arc::new(creature(cx, id, src, triggers))))
                 },
@@ -644,13 +710,14 @@ impl<'a> Stage<'a> {
             )
             .into_iter()
             .collect();
+        big.creatures.done();
         content.quests = self
             .in_runs(
                 &winners(&declared.quests),
                 triggers,
                 diags,
                 |cx, &(id, i), _| {
-                    let src = &raw.quests[i];
+                    let src = &big.quests[i];
                     at(cx, &src.ns, src.file);
                     quest(cx, id, src).map(|q| (id.clone(), Arc::new(q)))
                 },
@@ -658,6 +725,7 @@ impl<'a> Stage<'a> {
             )
             .into_iter()
             .collect();
+        big.quests.done();
         for (id, &i) in &declared.encounters {
             let src = &raw.encounters[i];
             let encounter = encounter(&mut self.cx(diags, &src.ns, src.file), id, src);
@@ -885,21 +953,20 @@ mod tests {
         let mut diags = Vec::new();
         let folders =
             crate::mods::load_mod_list(&[dir.path().to_path_buf()], &mut sources, &mut diags);
-        let raw = crate::content::parse::read_mods(
-            &folders,
-            &ext.declared,
-            &mut sources,
-            &mut diags,
-            None,
-        );
+        let read = |sources: &mut crate::diag::SourceMap,
+                    diags: &mut Vec<crate::diag::Diagnostic>| {
+            crate::content::parse::read_mods(&folders, &ext.declared, sources, diags, None)
+        };
+        let mut raw = read(&mut sources, &mut diags);
         let mods: Vec<_> = folders.iter().map(crate::content::mod_info).collect();
-        let run = |threads| {
+        let run = |raw: &mut crate::content::parse::RawDefs, threads, keep| {
             let mut diags = Vec::new();
-            let content = super::resolve_on(&raw, mods.clone(), &ext, &mut diags, (threads, 1)).0;
+            let runs = (threads, 1);
+            let content = super::resolve_on(raw, keep, mods.clone(), &ext, &mut diags, runs).0;
             let counts = (content.triggers.len(), content.emitted.len());
             (format!("{content:?}"), format!("{diags:?}"), counts)
         };
-        let one = run(1);
+        let one = run(&mut raw, 1, true);
         for said in ["nope", "pnig", "defined twice", "another mod's namespace"] {
             assert!(one.1.contains(said), "{said}: {}", one.1);
         }
@@ -907,7 +974,18 @@ mod tests {
         assert!(one.2 .0 > 50, "{:?} triggers", one.2);
         assert_eq!(one.2 .1, 1, "the data emits `m2:ping`");
         for threads in [2, 3, 16] {
-            assert!(run(threads) == one, "{threads} threads");
+            assert!(run(&mut raw, threads, true) == one, "{threads} threads");
+        }
+        // Letting each kind's raw definitions go once resolved gives the same.
+        let fresh = || read(&mut crate::diag::SourceMap::new(), &mut Vec::new());
+        let kept = run(&mut fresh(), 1, true);
+        for threads in [1, 2] {
+            let mut raw = fresh();
+            assert!(
+                run(&mut raw, threads, false) == kept,
+                "let go, {threads} threads"
+            );
+            assert!(raw.items.is_empty() && raw.triggers.is_empty());
         }
     }
 

@@ -286,12 +286,13 @@ impl<'a> Cx<'a> {
 /// Builds the content from raw definitions; returns it with every problem found, and the symbols
 /// it was resolved against.
 pub(crate) fn resolve(
-    raw: &RawDefs,
+    raw: &mut RawDefs,
+    keep: bool,
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
 ) -> (Content, Symbols) {
-    assemble::resolve_all(raw, mods, ext, diags)
+    assemble::resolve_all(raw, keep, mods, ext, diags)
 }
 
 /// The built-in checks and actions, by name.

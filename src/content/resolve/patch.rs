@@ -17,7 +17,7 @@
 //! cycles over the whole content; the events the data emits and the empty random pools over the
 //! changed files where what they held before says that is enough, else over the whole content.
 
-use super::assemble::{blank, listening, Declared, Stage};
+use super::assemble::{blank, listening, Big, Declared, Stage};
 use super::defs::{empty_random_pools, empty_random_pools_of, modifier_cycles};
 use super::Symbols;
 use crate::content::listen::Listener;
@@ -223,7 +223,13 @@ fn resolve_files(
     for &f in changed {
         stage.loose_references(of_file(&raw.loose_refs, f), &mut said);
     }
-    stage.definitions(&mut mini, declared, &mut triggers, &mut said);
+    stage.definitions(
+        &mut mini,
+        declared,
+        &mut Big::of(raw),
+        &mut triggers,
+        &mut said,
+    );
     let mut tops = Vec::new();
     for &f in changed {
         let before = triggers.len();
