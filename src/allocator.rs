@@ -16,8 +16,9 @@ struct Mimalloc;
 /// The alignment every mimalloc block of at least this size has.
 const PLAIN_ALIGN: usize = 16;
 
-fn plain(layout: &Layout) -> bool {
-    layout.align() <= PLAIN_ALIGN && layout.align() <= layout.size()
+/// Whether a block of `size` bytes from the plain entry point is aligned to `align`.
+fn plain(align: usize, size: usize) -> bool {
+    align <= PLAIN_ALIGN && align <= size
 }
 
 // SAFETY: each call passes mimalloc what `GlobalAlloc` was given, a layout of non-zero size or a
@@ -27,7 +28,7 @@ unsafe impl GlobalAlloc for Mimalloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see above.
         unsafe {
-            if plain(&layout) {
+            if plain(layout.align(), layout.size()) {
                 mi::mi_malloc(layout.size()) as *mut u8
             } else {
                 mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
@@ -38,7 +39,7 @@ unsafe impl GlobalAlloc for Mimalloc {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see above.
         unsafe {
-            if plain(&layout) {
+            if plain(layout.align(), layout.size()) {
                 mi::mi_zalloc(layout.size()) as *mut u8
             } else {
                 mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
@@ -54,7 +55,7 @@ unsafe impl GlobalAlloc for Mimalloc {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: see above; the new size keeps the layout's alignment rule.
         unsafe {
-            if layout.align() <= PLAIN_ALIGN && layout.align() <= new_size {
+            if plain(layout.align(), new_size) {
                 mi::mi_realloc(ptr as *mut c_void, new_size) as *mut u8
             } else {
                 mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8

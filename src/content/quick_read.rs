@@ -24,9 +24,6 @@ pub(super) fn read_file(
     };
     let mut read = RawDefs::default();
     for (name, tables) in doc {
-        let lantern_table = TABLES.contains(&&*name)
-            && !(rules.without_creatures && CREATURE_TABLES.contains(&&*name))
-            && rules.tables.iter().all(|t| t.key != name);
         let Value::Array {
             items,
             headed: true,
@@ -34,7 +31,7 @@ pub(super) fn read_file(
         else {
             return false;
         };
-        if !lantern_table {
+        if !lantern_table(&name, rules) {
             return false;
         }
         for entry in items {
@@ -70,6 +67,14 @@ pub(super) fn read_file(
     }
     defs.append(read);
     true
+}
+
+/// Whether `name` is one of lantern's own tables for this game (not one it leaves out, not the
+/// game's own, which `toml`'s path reads).
+fn lantern_table(name: &str, rules: &Declarations) -> bool {
+    TABLES.contains(&name)
+        && !(rules.without_creatures && CREATURE_TABLES.contains(&name))
+        && rules.tables.iter().all(|t| t.key != name)
 }
 
 #[cfg(test)]
@@ -128,17 +133,13 @@ mod tests {
             read += usize::from(quick);
             // A file of lantern's own tables only (not the roguelike's rooms, which are the
             // game's, or unknown to a game without it): the quick reader's to read.
-            let defs = rules.defs();
             let lantern_tables = text
                 .lines()
                 .map(str::trim_start)
                 .filter(|l| l.starts_with('['))
                 .all(|l| {
                     let name = l.trim_start_matches('[').split(['.', ']']).next();
-                    let name = name.unwrap_or_default();
-                    TABLES.contains(&name)
-                        && !(defs.without_creatures && CREATURE_TABLES.contains(&name))
-                        && defs.tables.iter().all(|t| t.key != name)
+                    lantern_table(name.unwrap_or_default(), rules.defs())
                 });
             if path.starts_with(root.join("mods/core")) && lantern_tables {
                 core.push((path.file_name().unwrap().to_owned(), quick));

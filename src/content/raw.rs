@@ -53,16 +53,17 @@ impl<V> Default for RawMap<V> {
 impl<V> FromIterator<(String, V)> for RawMap<V> {
     fn from_iter<I: IntoIterator<Item = (String, V)>>(pairs: I) -> Self {
         let mut pairs: Vec<(String, V)> = pairs.into_iter().collect();
-        // Stable: of a key written twice, the last is kept, as a map's insert keeps it.
+        // Stable, so a key written twice keeps its order; the later value takes the earlier's
+        // place and the earlier goes, as a map's insert keeps the last.
         pairs.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(String, V)> = Vec::with_capacity(pairs.len());
-        for pair in pairs {
-            match kept.last_mut() {
-                Some(last) if last.0 == pair.0 => *last = pair,
-                _ => kept.push(pair),
+        pairs.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        RawMap(kept)
+            same
+        });
+        RawMap(pairs)
     }
 }
 
@@ -368,4 +369,27 @@ pub(crate) struct RawCard {
     pub enchant: bool,
     #[serde(default)]
     pub ongoing: Vec<RawEntry>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RawMap;
+
+    #[test]
+    fn a_raw_map_reads_as_a_btree_map_reads() {
+        let pairs = [("b", 1), ("a", 2), ("c", 3), ("a", 4), ("b", 5), ("a", 6)];
+        let raw: RawMap<i32> = pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let map: std::collections::BTreeMap<String, i32> =
+            pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        assert_eq!(format!("{raw:?}"), format!("{map:?}"));
+        assert_eq!(
+            (raw.get("a"), raw.get("b"), raw.get("z")),
+            (Some(&6), Some(&5), None)
+        );
+        assert_eq!(
+            raw.keys().collect::<Vec<_>>(),
+            map.keys().collect::<Vec<_>>()
+        );
+        assert!(RawMap::from(map) == raw);
+    }
 }

@@ -124,11 +124,11 @@ impl ModRoot {
     /// from this one's where it can be ([`ModRoot::plain`]).
     pub(crate) fn within(&self, dir: &Path) -> ModRoot {
         match self.plain(dir) {
-            Some((real, _)) => ModRoot {
+            Plain::Found(real, _) => ModRoot {
                 given: dir.to_path_buf(),
                 real,
             },
-            None => ModRoot::of(dir),
+            Plain::Missing(_) | Plain::Unsure => ModRoot::of(dir),
         }
     }
 
@@ -141,19 +141,11 @@ impl ModRoot {
     /// The real path of `path` when it lies under the folder as given and no part of it below
     /// the folder is a symlink, `.` or `..`: the folder's real path and the same parts, each
     /// looked at with one `lstat` (resolving a path from the root reads every part of it, a
-    /// tenth of a reload at a hundred thousand definitions). `None` when a full resolution must
-    /// decide. With it, what the last part's `lstat` said, which (no part being a symlink) is
-    /// what a `stat` of the real path would say: `None` for the folder itself.
-    fn plain(&self, path: &Path) -> Option<(PathBuf, Option<std::fs::Metadata>)> {
-        match self.plainly(path) {
-            Plain::Found(real, last) => Some((real, last)),
-            Plain::Missing(_) | Plain::Unsure => None,
-        }
-    }
-
-    /// [`ModRoot::plain`], telling a path one of whose parts is not there at all (which a full
-    /// resolution would find missing too) from one it must leave to that resolution.
-    fn plainly(&self, path: &Path) -> Plain {
+    /// tenth of a reload at a hundred thousand definitions), with what the last part's `lstat`
+    /// said, which (no part being a symlink) is what a `stat` of the real path would say. A path
+    /// one of whose parts is not there at all is missing (a full resolution would find so too);
+    /// anything else is left to that resolution.
+    fn plain(&self, path: &Path) -> Plain {
         let Ok(rel) = path.strip_prefix(&self.given) else {
             return Plain::Unsure;
         };
@@ -178,7 +170,7 @@ impl ModRoot {
     }
 }
 
-/// What [`ModRoot::plainly`] found of a path.
+/// What [`ModRoot::plain`] found of a path.
 enum Plain {
     /// Its real path, and what `stat` would say of it (`None` for the folder itself).
     Found(PathBuf, Option<std::fs::Metadata>),
@@ -194,7 +186,7 @@ pub(crate) fn read_mod_file(root: &ModRoot, rel: &str) -> Result<Option<Vec<u8>>
     let path = root.given.join(rel);
     // Plainly inside: read at once. Otherwise a file that is not there at all is no file, and
     // anything else (a link, a link out) is for the full resolution to judge.
-    match root.plainly(&path) {
+    match root.plain(&path) {
         Plain::Found(real, known) => return read_resolved(&real, known).map(Some),
         Plain::Missing(_) => return Ok(None),
         Plain::Unsure => {}
@@ -285,7 +277,7 @@ pub(crate) fn stamp_inside(root: &ModRoot, path: &Path) -> Option<Stamp> {
 /// The real path of `path`, which must be inside `root`, and what its plain resolution's `lstat`
 /// said of it, when that is what a `stat` would say ([`ModRoot::plain`]).
 fn resolve(root: &ModRoot, path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), Refused> {
-    match root.plainly(path) {
+    match root.plain(path) {
         Plain::Found(real, known) => return Ok((real, known)),
         Plain::Missing(e) => return Err(Refused::Unreadable(e)),
         Plain::Unsure => {}
