@@ -10,7 +10,7 @@
 //! is parsed again. So a load from a memo gives what a load without one gives: the tests below
 //! and in `tests/reload.rs` compare the two.
 
-use super::parse::{self, parse_all, read_file, Job, RawDefs, Src};
+use super::parse::{self, parse_all, read_file, Job, RawDefs};
 use crate::content::declare::Declarations;
 use crate::diag::{Diagnostic, FileId, SourceFile, SourceMap};
 use crate::mods::Stamp;
@@ -70,7 +70,7 @@ impl ParseMemo {
     ) -> RawDefs {
         let same_files = self.files.len() == jobs.len()
             && self.files.iter().zip(jobs).all(|(old, (file, ns, _))| {
-                old.file == *file && old.ns == *ns && old.path == sources.get(*file).path()
+                old.file == *file && *old.ns == **ns && old.path == sources.get(*file).path()
             });
         let changed: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
@@ -145,16 +145,9 @@ impl ParseMemo {
 
 impl RawDefs {
     /// Puts what `file` defines now (`fresh`, parsed from it alone) in place of what it defined:
-    /// every list holds its entries in the files' order, so each file's are one run.
+    /// every list keeps each file's entries apart
+    /// ([`ByFile`](super::by_file::ByFile)), so only that file's move.
     fn replace_file(&mut self, file: FileId, fresh: RawDefs) {
-        fn put<T>(list: &mut Vec<T>, file: FileId, of: impl Fn(&T) -> FileId, fresh: Vec<T>) {
-            let start = list.partition_point(|e| of(e) < file);
-            let end = start + list[start..].partition_point(|e| of(e) == file);
-            list.splice(start..end, fresh);
-        }
-        fn src<T>(s: &Src<T>) -> FileId {
-            s.file
-        }
         // Every list by name, so a list added to `RawDefs` does not build until it is put here.
         let RawDefs {
             tags,
@@ -175,20 +168,20 @@ impl RawDefs {
             data_files: _,
             locales: _,
         } = fresh;
-        put(&mut self.tags, file, src, tags);
-        put(&mut self.rarities, file, src, rarities);
-        put(&mut self.items, file, src, items);
-        put(&mut self.creatures, file, src, creatures);
-        put(&mut self.triggers, file, src, triggers);
-        put(&mut self.quests, file, src, quests);
-        put(&mut self.encounters, file, src, encounters);
-        put(&mut self.event_types, file, src, event_types);
-        put(&mut self.progress_types, file, src, progress_types);
-        put(&mut self.hazards, file, src, hazards);
-        put(&mut self.cards, file, src, cards);
-        put(&mut self.host, file, |(_, s)| s.file, host);
-        put(&mut self.loose_refs, file, src, loose_refs);
-        put(&mut self.broken, file, |b| b.0, broken);
+        self.tags.replace_file(file, tags);
+        self.rarities.replace_file(file, rarities);
+        self.items.replace_file(file, items);
+        self.creatures.replace_file(file, creatures);
+        self.triggers.replace_file(file, triggers);
+        self.quests.replace_file(file, quests);
+        self.encounters.replace_file(file, encounters);
+        self.event_types.replace_file(file, event_types);
+        self.progress_types.replace_file(file, progress_types);
+        self.hazards.replace_file(file, hazards);
+        self.cards.replace_file(file, cards);
+        self.host.replace_file(file, host);
+        self.loose_refs.replace_file(file, loose_refs);
+        self.broken.replace_file(file, broken);
     }
 
     /// Drops what a large mod set defines on a thread of its own, so the load that is done with

@@ -7,6 +7,7 @@
 //! and a reload replaces it whole.
 
 mod action;
+mod by_file;
 mod condition;
 pub(crate) mod declare;
 mod defs;
@@ -407,9 +408,7 @@ pub(crate) fn build(
     let before = diags.len();
     let (mut content, syms) = resolve::resolve(raw, keep, mods, ext, diags);
     locale::assemble(&mut content, locale_files, diags);
-    for t in &mut content.triggers {
-        name_by_place(Arc::make_mut(t), sources);
-    }
+    name_all_by_place(&mut content.triggers, sources);
     let clean = diags.len() == before;
     (content, resolve::Resolution::new(syms, clean))
 }
@@ -427,6 +426,19 @@ pub(crate) fn patch(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Content, resolve::Resolution)> {
     resolve::patch(last, resolution, raw, changed, ext, sources, diags)
+}
+
+/// [`name_by_place`] for every trigger of a content at once, each file read once.
+fn name_all_by_place(triggers: &mut [Arc<Trigger>], sources: &SourceMap) {
+    let unnamed: Vec<usize> = (0..triggers.len())
+        .filter(|&i| triggers[i].key.is_empty())
+        .collect();
+    let spans: Vec<crate::diag::Span> = unnamed.iter().map(|&i| triggers[i].span).collect();
+    for (i, key) in unnamed.into_iter().zip(sources.file_lines(&spans)) {
+        let t = Arc::make_mut(&mut triggers[i]);
+        t.stream = format!("trigger:{key}");
+        t.key = key;
+    }
 }
 
 /// A trigger without an `id` is named by its file and line; its random stream by that name.

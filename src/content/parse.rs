@@ -3,6 +3,7 @@
 //! Each definition is deserialized on its own, so one bad entry costs only that entry: the rest of
 //! the file still loads and every problem is reported.
 
+use super::by_file::{ByFile, InFile};
 pub(crate) use super::memo::ParseMemo;
 use super::raw::*;
 use crate::content::declare::Declarations;
@@ -11,45 +12,66 @@ use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
 use crate::mods::files::display_path;
 use crate::mods::{Found, ModFolder};
 use std::path::Path;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// A raw definition with the mod and file it came from.
 #[derive(Debug)]
 pub(crate) struct Src<T> {
-    pub ns: String,
+    /// The mod, shared by every definition it holds.
+    pub ns: std::sync::Arc<str>,
     pub file: FileId,
     pub span: Span,
     pub raw: T,
 }
 
-/// Everything the data files of a mod set define, in load order.
+/// Everything the data files of a mod set define, in load order, each kind a list a file
+/// ([`ByFile`]).
 #[derive(Debug, Default)]
 pub(crate) struct RawDefs {
-    pub tags: Vec<Src<RawTag>>,
-    pub rarities: Vec<Src<RawRarity>>,
-    pub items: Vec<Src<RawItem>>,
-    pub creatures: Vec<Src<RawCreature>>,
-    pub triggers: Vec<Src<RawTrigger>>,
-    pub quests: Vec<Src<RawQuest>>,
-    pub encounters: Vec<Src<RawEncounter>>,
-    pub event_types: Vec<Src<RawEventType>>,
-    pub progress_types: Vec<Src<RawProgressType>>,
-    pub hazards: Vec<Src<RawHazard>>,
-    pub cards: Vec<Src<RawCard>>,
+    pub tags: ByFile<Src<RawTag>>,
+    pub rarities: ByFile<Src<RawRarity>>,
+    pub items: ByFile<Src<RawItem>>,
+    pub creatures: ByFile<Src<RawCreature>>,
+    pub triggers: ByFile<Src<RawTrigger>>,
+    pub quests: ByFile<Src<RawQuest>>,
+    pub encounters: ByFile<Src<RawEncounter>>,
+    pub event_types: ByFile<Src<RawEventType>>,
+    pub progress_types: ByFile<Src<RawProgressType>>,
+    pub hazards: ByFile<Src<RawHazard>>,
+    pub cards: ByFile<Src<RawCard>>,
     /// Entries of the hosting game's own tables: the table's position in its rules, and the entry.
-    pub host: Vec<(usize, Src<HostEntry>)>,
+    pub host: ByFile<(usize, Src<HostEntry>)>,
     /// The IDs named by entries of the game's tables that could not be read: checked all the
     /// same, as a built-in entry's references are when another of its keys is wrong.
-    pub loose_refs: Vec<Src<Refs>>,
+    pub loose_refs: ByFile<Src<Refs>>,
     /// Files read per mod, for the reload summary.
     pub files: usize,
     /// The data files read, in order.
     pub data_files: Vec<FileId>,
     /// `(file, mod, id, why)` of the definitions that could not be read (a wrong type, a file
     /// that does not parse): references to them are not reported again as unknown.
-    pub broken: Vec<(FileId, String, String, &'static str)>,
+    pub broken: ByFile<(FileId, String, String, &'static str)>,
     /// Every locale file, in load order.
     pub locales: Vec<super::locale::LocaleFile>,
+}
+
+impl<T> InFile for Src<T> {
+    fn file(&self) -> FileId {
+        self.file
+    }
+}
+
+impl<T> InFile for (usize, Src<T>) {
+    fn file(&self) -> FileId {
+        self.1.file
+    }
+}
+
+impl InFile for (FileId, String, String, &'static str) {
+    fn file(&self) -> FileId {
+        self.0
+    }
 }
 
 /// IDs an entry of a game's table names, as written, each with the kind it must be.
@@ -96,7 +118,7 @@ pub(crate) const TABLES: &[&str] = &[
 pub(crate) const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"];
 
 /// A data file to parse: its place in the source map, its mod, its text.
-pub(crate) type Job<'a> = (FileId, &'a str, std::sync::Arc<str>);
+pub(crate) type Job = (FileId, std::sync::Arc<str>, std::sync::Arc<str>);
 
 /// Reads every data file of every mod, in load order. With a `memo` of the last load of the
 /// same mod set, a file whose stamp says it was not written since is not read again, and only
@@ -114,6 +136,7 @@ pub(crate) fn read_mods(
     let mut stamps = Vec::new();
     let (mut files, mut locales) = (0, Vec::new());
     for m in mods {
+        let ns: std::sync::Arc<str> = m.id().into();
         let mods_root = m.root.as_path();
         let root = &m.real;
         let (mut found_files, mut unread) = (Vec::new(), Vec::new());
@@ -162,7 +185,7 @@ pub(crate) fn read_mods(
                 // Found as the last load read it, by its stamp: not read again.
                 files += 1;
                 let file = sources.add_shared(known);
-                jobs.push((file, m.id(), sources.get(file).shared_text()));
+                jobs.push((file, ns.clone(), sources.get(file).shared_text()));
                 stamps.push(stamp);
                 continue;
             }
@@ -180,7 +203,7 @@ pub(crate) fn read_mods(
                 diags.push(d.at(Span::new(file, offset..offset + 1)));
                 continue;
             }
-            jobs.push((file, m.id(), sources.get(file).shared_text()));
+            jobs.push((file, ns.clone(), sources.get(file).shared_text()));
             stamps.push(stamp);
         }
         locales.extend(super::locale::read_mod(m, sources, diags));
@@ -290,24 +313,16 @@ macro_rules! raw_lists {
             cards,
             host,
             loose_refs,
-            broken,
-            locales
+            broken
         )
     };
 }
 
 impl RawDefs {
-    /// The parts one after another, each list made at its whole size at once: a list of a
-    /// million definitions grown by doubling was copied again at every doubling, each time into
-    /// memory the system had to give and clear.
+    /// The parts one after another. No definition moves: each file's lists become that file's
+    /// part of the whole ([`ByFile`]).
     pub(super) fn join(parts: Vec<RawDefs>) -> RawDefs {
         let mut all = RawDefs::default();
-        macro_rules! reserve {
-            ($($list:ident),*) => {
-                $(all.$list.reserve_exact(parts.iter().map(|p| p.$list.len()).sum());)*
-            };
-        }
-        raw_lists!(reserve);
         for part in parts {
             all.append(part);
         }
@@ -319,10 +334,11 @@ impl RawDefs {
         let all = self;
         macro_rules! append {
             ($($list:ident),*) => {
-                $(all.$list.append(&mut other.$list);)*
+                $(all.$list.append(std::mem::take(&mut other.$list));)*
             };
         }
         raw_lists!(append);
+        all.locales.append(&mut other.locales);
         all.files += other.files;
     }
 }
@@ -331,7 +347,7 @@ impl RawDefs {
 pub(crate) fn read_file(
     text: &str,
     file: FileId,
-    ns: &str,
+    ns: &Arc<str>,
     rules: &Declarations,
     defs: &mut RawDefs,
     diags: &mut Vec<Diagnostic>,
@@ -347,7 +363,7 @@ pub(crate) fn read_file(
 pub(super) fn read_file_with_toml(
     text: &str,
     file: FileId,
-    ns: &str,
+    ns: &Arc<str>,
     rules: &Declarations,
     defs: &mut RawDefs,
     diags: &mut Vec<Diagnostic>,
@@ -417,7 +433,7 @@ pub(super) fn read_file_with_toml(
                     let at = entry.span();
                     match crate::toml_file::from_value(entry, file, $what) {
                         Ok(raw) => defs.$list.push(Src {
-                            ns: ns.to_string(),
+                            ns: ns.clone(),
                             file,
                             span,
                             raw,
@@ -432,7 +448,7 @@ pub(super) fn read_file_with_toml(
                                     diags.extend(found);
                                     match partial {
                                         Some(raw) => defs.$list.push(Src {
-                                            ns: ns.to_string(),
+                                            ns: ns.clone(),
                                             file,
                                             span,
                                             raw,
@@ -470,7 +486,7 @@ fn read_host_entry(
     text: &str,
     entry: Spanned<toml::de::DeValue<'_>>,
     file: FileId,
-    ns: &str,
+    ns: &Arc<str>,
     table: usize,
     rules: &Declarations,
     defs: &mut RawDefs,
@@ -600,7 +616,7 @@ fn read_host_entry(
         (id, _) => {
             if !refs.is_empty() {
                 defs.loose_refs.push(Src {
-                    ns: ns.to_string(),
+                    ns: ns.clone(),
                     file,
                     span,
                     raw: refs,
@@ -617,7 +633,7 @@ fn read_host_entry(
     defs.host.push((
         table,
         Src {
-            ns: ns.to_string(),
+            ns: ns.clone(),
             file,
             span,
             raw: HostEntry {
@@ -762,7 +778,7 @@ mod tests {
             let file = sources.add(format!("m{m}/data/defs.toml"), text);
             jobs.push((
                 file,
-                ["m0", "m1", "m2", "m3", "m4", "m5", "m6"][m],
+                ["m0", "m1", "m2", "m3", "m4", "m5", "m6"][m].into(),
                 sources.get(file).shared_text(),
             ));
         }

@@ -15,7 +15,7 @@ use crate::quick_toml::{self, Value};
 pub(super) fn read_file(
     text: &str,
     file: FileId,
-    ns: &str,
+    ns: &std::sync::Arc<str>,
     rules: &Declarations,
     defs: &mut RawDefs,
 ) -> bool {
@@ -40,7 +40,7 @@ pub(super) fn read_file(
                 ($list:ident) => {
                     match quick_toml::from_item(entry) {
                         Ok(raw) => read.$list.push(Src {
-                            ns: ns.to_string(),
+                            ns: ns.clone(),
                             file,
                             span,
                             raw,
@@ -102,12 +102,13 @@ mod tests {
         let mut sources = SourceMap::new();
         let file = sources.add("defs.toml", text);
         let mut quick = RawDefs::default();
-        if !read_file(text, file, "m", rules, &mut quick) {
+        let ns: std::sync::Arc<str> = "m".into();
+        if !read_file(text, file, &ns, rules, &mut quick) {
             assert_eq!(format!("{quick:?}"), format!("{:?}", RawDefs::default()));
             return false;
         }
         let (mut slow, mut said) = (RawDefs::default(), Vec::new());
-        super::super::parse::read_file_with_toml(text, file, "m", rules, &mut slow, &mut said);
+        super::super::parse::read_file_with_toml(text, file, &ns, rules, &mut slow, &mut said);
         assert!(
             said.is_empty(),
             "toml found a mistake the quick reader did not: {said:?}"

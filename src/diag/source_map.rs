@@ -46,28 +46,36 @@ pub struct SourceFile {
     /// Where it was read on disk, when it was (a mod's file, not a test's text).
     disk: Option<Arc<Path>>,
     text: Arc<str>,
-    line_starts: Vec<u32>,
+    /// Where each line starts, found when a span is first shown: a check of a big pack reads
+    /// every file and shows a few, and the index was a fifth of the texts' size again.
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     /// A file with its display path (relative to the mods directory) and its text.
     pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
-        let text: Arc<str> = text.into();
-        // A line ends at `\n`, `\r\n` or a `\r` alone (old Mac files; Lua counts it as a line
-        // too, so its line numbers and these agree).
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0u32];
-        line_starts.extend(
-            line_breaks(bytes)
-                .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
-                .map(|i| i as u32 + 1),
-        );
         SourceFile {
             path: path.into(),
             disk: None,
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Where each line starts.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            // A line ends at `\n`, `\r\n` or a `\r` alone (old Mac files; Lua counts it as a
+            // line too, so its line numbers and these agree).
+            let bytes = self.text.as_bytes();
+            let mut starts = vec![0u32];
+            starts.extend(
+                line_breaks(bytes)
+                    .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+                    .map(|i| i as u32 + 1),
+            );
+            starts
+        })
     }
 
     /// The display path.
@@ -111,11 +119,12 @@ impl SourceFile {
     /// One-based line and column (in characters) of a byte offset.
     pub(crate) fn line_col(&self, offset: u32) -> (usize, usize) {
         let offset = offset.min(self.text.len() as u32);
-        let line = match self.line_starts.binary_search(&offset) {
+        let starts = self.line_starts();
+        let line = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line] as usize;
+        let start = starts[line] as usize;
         let end = floor_char_boundary(&self.text, offset as usize);
         let col = self.text[start..end].chars().count();
         (line + 1, col + 1)
@@ -123,9 +132,9 @@ impl SourceFile {
 
     /// The text of a one-based line, without its line break.
     pub(crate) fn line_text(&self, line: usize) -> &str {
-        let start = self.line_starts.get(line - 1).copied().unwrap_or(0) as usize;
-        let end = self
-            .line_starts
+        let starts = self.line_starts();
+        let start = starts.get(line - 1).copied().unwrap_or(0) as usize;
+        let end = starts
             .get(line)
             .map(|&e| e as usize)
             .unwrap_or(self.text.len());
@@ -233,5 +242,62 @@ impl SourceMap {
         let file = self.get(span.file);
         let (line, _) = file.line_col(span.start);
         format!("{}:{line}", file.path())
+    }
+
+    /// [`SourceMap::file_line`] of each span, each file's lines counted in one pass over its
+    /// text: naming every trigger of a big pack this way builds no file's index of lines.
+    pub(crate) fn file_lines(&self, spans: &[Span]) -> Vec<String> {
+        let mut order: Vec<usize> = (0..spans.len()).collect();
+        order.sort_by_key(|&i| (spans[i].file, spans[i].start));
+        let mut lines = vec![String::new(); spans.len()];
+        let mut at: Option<(FileId, usize, usize)> = None;
+        for i in order {
+            let span = spans[i];
+            let file = self.get(span.file);
+            let bytes = file.text.as_bytes();
+            let (mut from, mut line) = match at {
+                Some((f, from, line)) if f == span.file => (from, line),
+                _ => (0, 1),
+            };
+            let to = (span.start as usize).min(bytes.len()).max(from);
+            line += line_breaks(&bytes[from..to])
+                .filter(|&b| bytes[from + b] == b'\n' || bytes.get(from + b + 1) != Some(&b'\n'))
+                .count();
+            from = to;
+            at = Some((span.file, from, line));
+            lines[i] = format!("{}:{line}", file.path());
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FileId, SourceMap, Span};
+
+    /// Lines counted in one pass agree with the index of lines, whatever ends them (`\n`,
+    /// `\r\n`, a `\r` alone), wherever a span starts (a line's start, its end, past the text),
+    /// over several files given in any order.
+    #[test]
+    fn lines_counted_in_one_pass_are_the_indexs() {
+        let mut map = SourceMap::new();
+        let a = map.add("a.toml", "one\ntwo\r\nthree\rfour\n\nsix");
+        let b = map.add("b.toml", "\r\n\r\n[[triggers]]\non = \"x\"\r");
+        let mut spans = Vec::new();
+        for file in [a, b] {
+            let len = map.get(file).text().len() as u32;
+            for start in (0..=len + 2).rev() {
+                spans.push(Span {
+                    file,
+                    start,
+                    end: start,
+                });
+            }
+        }
+        spans.push(Span::file_start(FileId(a.0)));
+        let counted = map.file_lines(&spans);
+        let indexed: Vec<String> = spans.iter().map(|&s| map.file_line(s)).collect();
+        assert_eq!(counted, indexed);
+        assert_eq!(counted[0], "a.toml:6");
     }
 }

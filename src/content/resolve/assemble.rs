@@ -10,6 +10,7 @@ use super::defs::{
 use super::symbols::{declare, Symbols, Visibility};
 use super::vocabulary::trigger;
 use super::{Cx, RefKind};
+use crate::content::by_file::ByFile;
 use crate::content::event::{EventDef, EventTable, WorldSees};
 use crate::content::parse::{RawDefs, Src};
 use crate::content::vocab::{self, FieldType};
@@ -38,31 +39,53 @@ pub(super) fn resolve_all(
 
 /// A list of raw definitions as resolution reads it: borrowed from what keeps it, or its own.
 pub(super) enum List<'a, T> {
+    Borrowed(&'a ByFile<T>),
+    Owned(ByFile<T>),
+}
+
+/// One file's part of a [`List`]: a list of its own is freed once resolved.
+enum Part<'a, T> {
     Borrowed(&'a [T]),
     Owned(Vec<T>),
 }
 
-impl<T> std::ops::Deref for List<'_, T> {
+impl<T> std::ops::Deref for Part<'_, T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         match self {
-            List::Borrowed(list) => list,
-            List::Owned(list) => list,
+            Part::Borrowed(list) => list,
+            Part::Owned(list) => list,
         }
     }
 }
 
-impl<T: Send + 'static> List<'_, T> {
-    /// Done with: a list of its own is freed (aside, while resolution goes on).
-    fn done(&mut self) {
-        if let List::Owned(list) = std::mem::replace(self, List::Borrowed(&[])) {
-            crate::content::drop_aside(list);
+impl<T> List<'_, T> {
+    fn len(&self) -> usize {
+        match self {
+            List::Borrowed(list) => list.len(),
+            List::Owned(list) => list.len(),
+        }
+    }
+
+    /// Each file's part with the index of its first entry; a list of its own is given away (and
+    /// left empty), so each part is freed as soon as it is resolved.
+    fn parts(&mut self) -> Vec<(usize, Part<'_, T>)> {
+        match self {
+            List::Borrowed(list) => list
+                .parts_at()
+                .map(|(at, p)| (at, Part::Borrowed(p)))
+                .collect(),
+            List::Owned(list) => std::mem::take(list)
+                .into_parts_at()
+                .map(|(at, p)| (at, Part::Owned(p)))
+                .collect(),
         }
     }
 }
 
 /// The largest kinds' raw definitions. Held beside all the content built from them they were
-/// most of a check's peak memory: where nothing keeps them, each kind's are let go once resolved.
+/// most of a check's peak memory: where nothing keeps them, each file's are let go as soon as
+/// they are resolved, so the content is built in the memory they leave.
 pub(super) struct Big<'a> {
     pub items: List<'a, Src<crate::content::raw::RawItem>>,
     pub creatures: List<'a, Src<crate::content::raw::RawCreature>>,
@@ -119,9 +142,9 @@ fn resolve_on(
     stage.game_tables(&mut content, &declared.host, diags);
     stage.loose_references(&raw.loose_refs, diags);
     let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
-    stage.definitions(&mut content, &declared, &mut big, &mut triggers, diags);
-    stage.top_level_triggers(&big.triggers, &mut triggers, diags);
-    big.triggers.done();
+    stage.definitions(&mut content, declared, &mut big, &mut triggers, diags);
+    let all: Vec<(usize, ())> = (0..big.triggers.len()).map(|i| (i, ())).collect();
+    stage.top_level_triggers(&mut big.triggers, &all, &mut triggers, diags);
     content.emitted = stage.emitted.take();
     name_triggers(&mut content, &triggers, diags);
     index(&mut content, triggers);
@@ -347,7 +370,7 @@ fn rarities(raw: &RawDefs, syms: &mut Symbols, diags: &mut Vec<Diagnostic>) -> V
             id: id.clone(),
             name: src.raw.name.clone().unwrap_or_else(|| id.clone()),
             rank: src.raw.rank,
-            ns: src.ns.clone(),
+            ns: src.ns.to_string(),
             span,
         });
     }
@@ -371,7 +394,7 @@ fn event_table(
             syms,
             events: &EventTable::new(Vec::new()),
             diags,
-            ns: src.ns.clone(),
+            ns: src.ns.to_string(),
             file: src.file,
             full: String::new(),
             emitted: None,
@@ -538,9 +561,9 @@ impl<'a> Stage<'a> {
 
     /// The IDs named by entries that are not definitions themselves (a `refers` key outside a
     /// table the game reads whole), each checked.
-    pub(super) fn loose_references(
+    pub(super) fn loose_references<'r>(
         &self,
-        list: &[Src<crate::content::parse::Refs>],
+        list: impl IntoIterator<Item = &'r Src<crate::content::parse::Refs>>,
         diags: &mut Vec<Diagnostic>,
     ) {
         for src in list {
@@ -578,43 +601,66 @@ impl<'a> Stage<'a> {
         triggers
     }
 
-    /// Resolves `entries` in order with `one`, which reads one entry in its context (its
-    /// problems, the events its actions emit, the list its triggers join). A long list is cut
-    /// into runs, one a thread, joined in order: each run's triggers are numbered on from the
-    /// runs before it (`renumber` moves a definition's references to them), so the result is
-    /// what one thread gives.
-    fn in_runs<E: Sync, T: Send>(
+    /// Resolves the entries of `list` that `picks` names (each by its index, ascending, with
+    /// what `one` reads beside it) in order with `one`, which reads one entry in its context
+    /// (its problems, the events its actions emit, the list its triggers join). The list is read
+    /// file by file, each file's part freed once read when the list is its own. A long list is
+    /// cut into runs of files, one a thread, joined in order: each run's triggers are numbered
+    /// on from the runs before it (`renumber` moves a definition's references to them), so the
+    /// result is what one thread gives.
+    fn in_files<R: Send + Sync, P: Sync, T: Send>(
         &self,
-        entries: &[E],
+        list: &mut List<'_, R>,
+        picks: &[(usize, P)],
         triggers: &mut Vec<Trigger>,
         diags: &mut Vec<Diagnostic>,
-        one: impl Fn(&mut Cx, &E, &mut Vec<Trigger>) -> Option<T> + Sync,
+        one: impl Fn(&mut Cx, &P, &R, &mut Vec<Trigger>) -> Option<T> + Sync,
         renumber: impl Fn(&mut T, u32),
     ) -> Vec<T> {
         let (syms, events) = (self.syms, self.events);
-        let run = |run: &[E]| -> Run<T> {
+        let run = |parts: Vec<(usize, Part<'_, R>)>, mut picks: &[(usize, P)]| -> Run<T> {
             let emitted = std::cell::RefCell::new(std::collections::BTreeSet::new());
             let (mut defs, mut triggers, mut diags) = (Vec::new(), Vec::new(), Vec::new());
-            for entry in run {
-                let mut cx = Cx::new(syms, events, &mut diags, "", FileId(0), Some(&emitted));
-                defs.extend(one(&mut cx, entry, &mut triggers));
+            for (at, part) in parts {
+                let end = at + part.len();
+                let here = picks.partition_point(|(i, _)| *i < end);
+                for (i, pick) in &picks[..here] {
+                    let mut cx = Cx::new(syms, events, &mut diags, "", FileId(0), Some(&emitted));
+                    defs.extend(one(&mut cx, pick, &part[i - at], &mut triggers));
+                }
+                picks = &picks[here..];
             }
             (defs, triggers, diags, emitted.into_inner())
         };
         let (threads, from) = self.runs;
-        let threads = if entries.len() < from {
+        let threads = if picks.len() < from {
             1
         } else {
             threads.max(1)
         };
+        let parts = list.parts();
         let runs: Vec<Run<T>> = if threads == 1 {
-            vec![run(entries)]
+            vec![run(parts, picks)]
         } else {
-            let size = entries.len().div_ceil(threads);
+            // Runs of whole files, each with about as many picks as the others.
+            let mut cut = Vec::new();
+            let (mut group, mut first, mut done) = (Vec::new(), 0, 0);
+            for (at, part) in parts {
+                let end = at + part.len();
+                done += picks[done..].partition_point(|(i, _)| *i < end);
+                group.push((at, part));
+                if done * threads >= picks.len() * (cut.len() + 1) {
+                    cut.push((std::mem::take(&mut group), &picks[first..done]));
+                    first = done;
+                }
+            }
+            if !group.is_empty() {
+                cut.push((group, &picks[first..done]));
+            }
             std::thread::scope(|scope| {
-                let handles: Vec<_> = entries
-                    .chunks(size)
-                    .map(|chunk| scope.spawn(|| run(chunk)))
+                let handles: Vec<_> = cut
+                    .into_iter()
+                    .map(|(parts, picks)| scope.spawn(|| run(parts, picks)))
                     .collect();
                 handles
                     .into_iter()
@@ -622,7 +668,7 @@ impl<'a> Stage<'a> {
                     .collect()
             })
         };
-        let mut all = Vec::with_capacity(entries.len());
+        let mut all = Vec::with_capacity(picks.len());
         for (mut defs, mut run_triggers, run_diags, emitted) in runs {
             let from = triggers.len() as u32;
             if from > 0 {
@@ -641,7 +687,7 @@ impl<'a> Stage<'a> {
     pub(super) fn definitions(
         &self,
         content: &mut Content,
-        declared: &Declared,
+        declared: Declared,
         big: &mut Big,
         triggers: &mut Vec<Trigger>,
         diags: &mut Vec<Diagnostic>,
@@ -663,8 +709,11 @@ impl<'a> Stage<'a> {
                 }),
             );
         }
-        fn winners(w: &BTreeMap<Id, usize>) -> Vec<(&Id, usize)> {
-            w.iter().map(|(id, &i)| (id, i)).collect()
+        /// The winners of a kind, in the order of their entries (the map let go as it is read).
+        fn picks(w: BTreeMap<Id, usize>) -> Vec<(usize, Id)> {
+            let mut picks: Vec<(usize, Id)> = w.into_iter().map(|(id, i)| (i, id)).collect();
+            picks.sort_unstable_by_key(|&(i, _)| i);
+            picks
         }
         let at = |cx: &mut Cx, ns: &str, file| {
             cx.ns.clear();
@@ -672,12 +721,12 @@ impl<'a> Stage<'a> {
             cx.file = file;
         };
         content.items = self
-            .in_runs(
-                &winners(&declared.items),
+            .in_files(
+                &mut big.items,
+                &picks(declared.items),
                 triggers,
                 diags,
-                |cx, &(id, i), triggers| {
-                    let src = &big.items[i];
+                |cx, id, src, triggers| {
                     at(cx, &src.ns, src.file);
                     Some((id.clone(), Arc::new(item(cx, id, src, triggers))))
                 },
@@ -690,14 +739,13 @@ impl<'a> Stage<'a> {
             )
             .into_iter()
             .collect();
-        big.items.done();
         content.creatures = self
-            .in_runs(
-                &winners(&declared.creatures),
+            .in_files(
+                &mut big.creatures,
+                &picks(declared.creatures),
                 triggers,
                 diags,
-                |cx, &(id, i), triggers| {
-                    let src = &big.creatures[i];
+                |cx, id, src, triggers| {
                     at(cx, &src.ns, src.file);
                     Some((id.clone(), Arc::new(creature(cx, id, src, triggers))))
                 },
@@ -710,14 +758,13 @@ impl<'a> Stage<'a> {
             )
             .into_iter()
             .collect();
-        big.creatures.done();
         content.quests = self
-            .in_runs(
-                &winners(&declared.quests),
+            .in_files(
+                &mut big.quests,
+                &picks(declared.quests),
                 triggers,
                 diags,
-                |cx, &(id, i), _| {
-                    let src = &big.quests[i];
+                |cx, id, src, _| {
                     at(cx, &src.ns, src.file);
                     quest(cx, id, src).map(|q| (id.clone(), Arc::new(q)))
                 },
@@ -725,7 +772,6 @@ impl<'a> Stage<'a> {
             )
             .into_iter()
             .collect();
-        big.quests.done();
         for (id, &i) in &declared.encounters {
             let src = &raw.encounters[i];
             let encounter = encounter(&mut self.cx(diags, &src.ns, src.file), id, src);
@@ -762,18 +808,21 @@ impl<'a> Stage<'a> {
         }
     }
 
-    /// The triggers at the top level of data files (`list`: all of them, or one file's).
+    /// The triggers at the top level of data files: those of `list` that `picks` names (all of
+    /// them, or one file's).
     pub(super) fn top_level_triggers(
         &self,
-        list: &[Src<crate::content::raw::RawTrigger>],
+        list: &mut List<'_, Src<crate::content::raw::RawTrigger>>,
+        picks: &[(usize, ())],
         triggers: &mut Vec<Trigger>,
         diags: &mut Vec<Diagnostic>,
     ) {
-        let mut top = self.in_runs(
+        let mut top = self.in_files(
             list,
+            picks,
             triggers,
             diags,
-            |cx, src, _| {
+            |cx, (), src, _| {
                 cx.ns.clear();
                 cx.ns.push_str(&src.ns);
                 cx.file = src.file;
@@ -860,15 +909,13 @@ fn declare_refs(
     overrides: &mut Vec<Override>,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<Id, usize> {
-    let list: Vec<Src<&crate::content::parse::HostEntry>> = entries
-        .iter()
-        .map(|e| Src {
-            ns: e.ns.clone(),
-            file: e.file,
-            span: e.span,
-            raw: &e.raw,
-        })
-        .collect();
+    let mut list: ByFile<Src<&crate::content::parse::HostEntry>> = ByFile::default();
+    list.extend(entries.iter().map(|e| Src {
+        ns: e.ns.clone(),
+        file: e.file,
+        span: e.span,
+        raw: &e.raw,
+    }));
     declare(kind, &list, |r| &r.id, visibility, overrides, diags)
 }
 

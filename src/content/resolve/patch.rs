@@ -17,9 +17,10 @@
 //! cycles over the whole content; the events the data emits and the empty random pools over the
 //! changed files where what they held before says that is enough, else over the whole content.
 
-use super::assemble::{blank, listening, Big, Declared, Stage};
+use super::assemble::{blank, listening, Big, Declared, List, Stage};
 use super::defs::{empty_random_pools, empty_random_pools_of, modifier_cycles};
 use super::Symbols;
+use crate::content::by_file::ByFile;
 use crate::content::listen::Listener;
 use crate::content::parse::{RawDefs, Src};
 use crate::content::{Content, Extensions, Override, TriggerHome};
@@ -88,7 +89,7 @@ pub(crate) fn patch(
     macro_rules! redeclare {
         ($($kind:literal $list:ident),*) => {$(
             let again = Redeclared { kind: $kind, winners: &syms.$list, overrides: &last.overrides };
-            declared.$list = again.of(&raw.$list, |r| &r.id, &of, &mut spans)?;
+            declared.$list = again.of(&raw.$list, |r| &r.id, changed, &mut spans)?;
         )*};
     }
     redeclare!(
@@ -96,7 +97,7 @@ pub(crate) fn patch(
         "progress type" progress_types, "hazard" hazards, "card" cards
     );
     let (mut mini, triggers, tops, mut said) =
-        resolve_files(raw, syms, last, ext, changed, &declared);
+        resolve_files(raw, syms, last, ext, changed, declared);
     if !crate::content::locale::patch_texts(&mut mini, &last.locales) {
         return None;
     }
@@ -160,14 +161,16 @@ impl Redeclared<'_> {
     /// goes to `spans`.
     fn of<T>(
         &self,
-        list: &[Src<T>],
+        list: &ByFile<Src<T>>,
         id_of: impl Fn(&T) -> &Spanned<String>,
-        of: &impl Fn(FileId) -> bool,
+        changed: &[FileId],
         spans: &mut Spans,
     ) -> Option<BTreeMap<Id, usize>> {
+        let of = |file: FileId| changed.binary_search(&file).is_ok();
         let mut winners = BTreeMap::new();
         let mut overridden = BTreeSet::new();
-        for (i, src) in list.iter().enumerate().filter(|(_, s)| of(s.file)) {
+        let entries = changed.iter().flat_map(|&f| list.enumerate_file(f));
+        for (i, src) in entries {
             let written = id_of(&src.raw);
             let id = Id::parse(written.get_ref(), &src.ns)?;
             let fresh = match self.winners.get_key_value(&id) {
@@ -210,7 +213,7 @@ fn resolve_files(
     last: &Content,
     ext: &Extensions,
     changed: &[FileId],
-    declared: &Declared,
+    declared: Declared,
 ) -> (
     Content,
     Vec<crate::content::Trigger>,
@@ -221,7 +224,7 @@ fn resolve_files(
     let mut mini = blank(Vec::new(), last.events.clone(), ext);
     let (mut triggers, mut said) = (Vec::new(), Vec::new());
     for &f in changed {
-        stage.loose_references(of_file(&raw.loose_refs, f), &mut said);
+        stage.loose_references(raw.loose_refs.of_file(f), &mut said);
     }
     stage.definitions(
         &mut mini,
@@ -233,17 +236,20 @@ fn resolve_files(
     let mut tops = Vec::new();
     for &f in changed {
         let before = triggers.len();
-        stage.top_level_triggers(of_file(&raw.triggers, f), &mut triggers, &mut said);
+        let picks: Vec<(usize, ())> = raw
+            .triggers
+            .enumerate_file(f)
+            .map(|(i, _)| (i, ()))
+            .collect();
+        stage.top_level_triggers(
+            &mut List::Borrowed(&raw.triggers),
+            &picks,
+            &mut triggers,
+            &mut said,
+        );
         tops.push(triggers.len() - before);
     }
     (mini, triggers, tops, said)
-}
-
-/// The entries of `list` (in the files' order) that `file` holds.
-fn of_file<T>(list: &[Src<T>], file: FileId) -> &[Src<T>] {
-    let start = list.partition_point(|s| s.file < file);
-    let end = start + list[start..].partition_point(|s| s.file == file);
-    &list[start..end]
 }
 
 /// Where each of the changed files' triggers stands in the running content: a definition's at

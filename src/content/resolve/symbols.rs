@@ -1,5 +1,6 @@
 //! The first resolution pass: which IDs exist, who defines each, duplicates and overrides.
 
+use super::super::by_file::ByFile;
 use super::super::defs::Override;
 use super::super::parse::Src;
 use crate::diag::Code;
@@ -71,7 +72,7 @@ impl Visibility {
 /// otherwise. Later mods in load order win.
 pub(super) fn declare<T>(
     kind: &'static str,
-    list: &[Src<T>],
+    list: &ByFile<Src<T>>,
     id_of: impl Fn(&T) -> &Spanned<String>,
     visibility: &Visibility,
     overrides: &mut Vec<Override>,
@@ -138,7 +139,7 @@ pub(super) fn declare<T>(
                 overrides.push(Override {
                     id: id.clone(),
                     kind,
-                    by_mod: src.ns.clone(),
+                    by_mod: src.ns.to_string(),
                     span,
                     replaced: prev_span,
                 });
@@ -146,7 +147,7 @@ pub(super) fn declare<T>(
             }
             std::collections::btree_map::Entry::Vacant(free) => {
                 let id = free.key();
-                if id.namespace() != src.ns {
+                if id.namespace() != &*src.ns {
                     // Overriding a definition that does not exist (yet) is almost always a typo.
                     diags.push(
                         Diagnostic::warning(
