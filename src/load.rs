@@ -4,7 +4,7 @@
 //! know which `<mod>:<name>` actions and checks the scripts registered; then the scripts' handlers are
 //! bound to the resolved events. Like every loading stage it never stops at the first problem.
 
-use crate::content::parse::ParseMemo;
+use crate::content::parse::{ParseMemo, Texts};
 use crate::content::{self, Content};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, SourceMap};
@@ -174,11 +174,17 @@ pub(crate) fn check_with(
     limits: Limits,
     memo: Option<&mut ParseMemo>,
 ) -> World {
-    let mut world = load_with(roots, None, limits, rules, memo, None);
+    // Without a memo nothing reads the texts again: a problem's file is read again to be shown.
+    let texts = match memo {
+        Some(_) => Texts::Kept,
+        None => Texts::Released,
+    };
+    let mut world = load_texts(roots, None, limits, rules, memo, None, texts);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
         crate::diag::bound(&mut world.diagnostics, &world.sources);
     }
+    world.read_shown_again();
     world
 }
 
@@ -221,8 +227,21 @@ pub(crate) fn load_with(
     only: Option<&[String]>,
     limits: Limits,
     rules: &Rules,
+    memo: Option<&mut ParseMemo>,
+    last: Option<Last>,
+) -> World {
+    load_texts(roots, only, limits, rules, memo, last, Texts::Kept)
+}
+
+/// [`load_with`], keeping of the data files' texts what `texts` says.
+fn load_texts(
+    roots: &[PathBuf],
+    only: Option<&[String]>,
+    limits: Limits,
+    rules: &Rules,
     mut memo: Option<&mut ParseMemo>,
     last: Option<Last>,
+    texts: Texts,
 ) -> World {
     let mut sources = SourceMap::new();
     let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
@@ -276,6 +295,7 @@ pub(crate) fn load_with(
         &mut sources,
         &mut diagnostics,
         memo.as_deref_mut(),
+        texts,
     );
     let data_said = data_from..diagnostics.len();
     let mut lua = match LuaRuntime::new(limits) {
@@ -424,6 +444,48 @@ impl Registered {
 }
 
 impl World {
+    /// Reads again every data file whose text the load let go ([`Texts::Released`]) that a
+    /// problem or an override points at, so each is shown at its line as it was read. A file
+    /// that changed since (or can no longer be read) keeps its line numbers without its lines,
+    /// and a warning says why.
+    fn read_shown_again(&mut self) {
+        let mut shown: Vec<crate::diag::FileId> = Vec::new();
+        for d in &self.diagnostics {
+            shown.extend(
+                d.span
+                    .iter()
+                    .chain(d.labels.iter().map(|l| &l.span))
+                    .map(|s| s.file),
+            );
+        }
+        for o in &self.content.overrides {
+            shown.extend([o.span.file, o.replaced.file]);
+        }
+        shown.sort_unstable();
+        shown.dedup();
+        for file in shown {
+            let source = self.sources.get(file);
+            let Some(disk) = source.disk().filter(|_| source.is_released()) else {
+                continue;
+            };
+            let folder = self.folders.iter().find(|m| disk.starts_with(&m.dir));
+            let text = folder
+                .and_then(|m| crate::mods::read_inside(&m.real, disk).ok())
+                .map(|bytes| crate::mods::decode_utf8(bytes).0);
+            if !text.is_some_and(|text| self.sources.restore(file, text)) {
+                let shown = self.sources.get(file).shown().into_owned();
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        Code::FileRefused,
+                        format!("`{shown}` changed while it was checked"),
+                    )
+                    .at(crate::diag::Span::file_start(file))
+                    .with_help("its problems are shown at their lines without them; check again"),
+                );
+            }
+        }
+    }
+
     /// The mods' `main.lua` as this load compiled them, for the next reload's.
     pub(crate) fn compiled_scripts(&self) -> crate::lua::KnownScripts {
         self.lua
@@ -440,5 +502,47 @@ impl World {
             .map(LuaRuntime::extensions)
             .unwrap_or_default();
         Registered::of(&ext)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A check lets its data files' texts go once they are parsed and reads again only those a
+    /// problem is shown in; a load for a game keeps them all.
+    #[test]
+    fn a_check_keeps_only_the_texts_it_shows() {
+        let dir = tempfile::tempdir().unwrap();
+        for (m, stack) in [("a", "99"), ("b", "\"many\"")] {
+            let folder = dir.path().join(m);
+            std::fs::create_dir_all(folder.join("data")).unwrap();
+            std::fs::write(
+                folder.join("mod.toml"),
+                format!("id = \"{m}\"\nname = \"{m}\"\nversion = \"1.0.0\"\n"),
+            )
+            .unwrap();
+            std::fs::write(
+                folder.join("data/items.toml"),
+                format!("[[items]]\nid = \"lamp\"\nname = \"Lamp\"\nstack = {stack}\n"),
+            )
+            .unwrap();
+        }
+        let roots = [dir.path().to_path_buf()];
+        let data = |world: &super::World, m: &str| {
+            let (_, file) = world
+                .sources
+                .files()
+                .find(|(_, f)| f.path() == format!("{m}/data/items.toml"))
+                .unwrap();
+            (file.is_released(), file.text().to_string())
+        };
+        let checked = super::check_world(&roots, crate::lua::Limits::default());
+        assert!(checked.has_errors());
+        assert_eq!(data(&checked, "a"), (true, String::new()));
+        let (released, text) = data(&checked, "b");
+        assert!(!released && text.contains("\"many\""));
+        let rendered = crate::diag::render_all(&checked.diagnostics, &checked.sources);
+        assert!(rendered.contains("stack = \"many\""), "{rendered}");
+        let loaded = super::load_world_from(&roots, crate::lua::Limits::default());
+        assert!(!data(&loaded, "a").0 && !data(&loaded, "b").0);
     }
 }

@@ -379,6 +379,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
         &mut sources,
         &mut diagnostics,
         None,
+        parse::Texts::Kept,
     );
     let mods = folders.iter().map(mod_info).collect();
     let (content, _) = build(&mut raw, false, mods, ext, &sources, &mut diagnostics);

@@ -117,18 +117,31 @@ pub(crate) const TABLES: &[&str] = &[
 /// The tables of the roguelike's creature-and-inventory vocabulary, which a game may leave out.
 pub(crate) const CREATURE_TABLES: &[&str] = &["tags", "rarities", "items", "creatures"];
 
+/// What a load keeps of its data files' texts once they are parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Texts {
+    /// Every text, as a game and an editor need them: a problem found while the game runs is
+    /// shown at its line, and a reload compares texts.
+    Kept,
+    /// None: a check of a big pack holds no text while it resolves (a sixth of its memory); a
+    /// file a problem is shown in is read again ([`crate::load::check_game`]).
+    Released,
+}
+
 /// A data file to parse: its place in the source map, its mod, its text.
 pub(crate) type Job = (FileId, std::sync::Arc<str>, std::sync::Arc<str>);
 
 /// Reads every data file of every mod, in load order. With a `memo` of the last load of the
 /// same mod set, a file whose stamp says it was not written since is not read again, and only
-/// the files whose text changed are parsed again ([`ParseMemo`]).
+/// the files whose text changed are parsed again ([`ParseMemo`]). With `texts` at
+/// [`Texts::Released`], each data file's text is let go once it is parsed.
 pub(crate) fn read_mods(
     mods: &[ModFolder],
     rules: &Declarations,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
     memo: Option<&mut ParseMemo>,
+    texts: Texts,
 ) -> RawDefs {
     // Every data file is read (and its place in the source map taken) in order; the parsing,
     // which needs nothing but each file's text, comes after, on every core (`parse_all`).
@@ -218,6 +231,10 @@ pub(crate) fn read_mods(
     };
     defs.files = files;
     defs.data_files = jobs.iter().map(|(file, _, _)| *file).collect();
+    if texts == Texts::Released {
+        drop(jobs);
+        sources.release(&defs.data_files);
+    }
     defs.locales = locales;
     defs
 }

@@ -49,6 +49,17 @@ pub struct SourceFile {
     /// Where each line starts, found when a span is first shown: a check of a big pack reads
     /// every file and shows a few, and the index was a fifth of the texts' size again.
     line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// The length and hash of the text once it is let go ([`SourceFile::release`]), so that
+    /// the file read again to show a problem is known to be the file that was read.
+    released: Option<(usize, u64)>,
+}
+
+/// A text's hash, to tell a file read again from the one read first.
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl SourceFile {
@@ -59,6 +70,37 @@ impl SourceFile {
             disk: None,
             text: text.into(),
             line_starts: std::sync::OnceLock::new(),
+            released: None,
+        }
+    }
+
+    /// Lets the text go, keeping where its lines start: a check of a big pack holds no data
+    /// file's text while it resolves what the files define, and reads again only the files a
+    /// problem is shown in ([`SourceFile::restore`]). Lines are still numbered; a column is
+    /// counted in bytes until the text is back.
+    pub(crate) fn release(&mut self) {
+        if self.released.is_none() {
+            self.line_starts();
+            self.released = Some((self.text.len(), text_hash(&self.text)));
+            self.text = Arc::from("");
+        }
+    }
+
+    /// Whether the text was let go and is not back.
+    pub(crate) fn is_released(&self) -> bool {
+        self.released.is_some()
+    }
+
+    /// Puts back a text let go, read again from disk: only when it is the text that was read
+    /// (the same length and hash); otherwise the file changed since, and `false` says so.
+    pub(crate) fn restore(&mut self, text: String) -> bool {
+        match self.released {
+            Some((len, hash)) if text.len() == len && text_hash(&text) == hash => {
+                self.text = text.into();
+                self.released = None;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -101,7 +143,6 @@ impl SourceFile {
 
     /// Where it was read on disk, when it was (a mod's file, not a test's text or lantern's own):
     /// what the language server maps an editor's documents to.
-    #[cfg(feature = "cli")]
     pub(crate) fn disk(&self) -> Option<&Path> {
         self.disk.as_deref()
     }
@@ -118,13 +159,17 @@ impl SourceFile {
 
     /// One-based line and column (in characters) of a byte offset.
     pub(crate) fn line_col(&self, offset: u32) -> (usize, usize) {
-        let offset = offset.min(self.text.len() as u32);
+        let len = self.released.map_or(self.text.len(), |(len, _)| len);
+        let offset = offset.min(len as u32);
         let starts = self.line_starts();
         let line = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
         let start = starts[line] as usize;
+        if self.is_released() {
+            return (line + 1, offset as usize - start + 1);
+        }
         let end = floor_char_boundary(&self.text, offset as usize);
         let col = self.text[start..end].chars().count();
         (line + 1, col + 1)
@@ -132,6 +177,9 @@ impl SourceFile {
 
     /// The text of a one-based line, without its line break.
     pub(crate) fn line_text(&self, line: usize) -> &str {
+        if self.is_released() {
+            return "";
+        }
         let starts = self.line_starts();
         let start = starts.get(line - 1).copied().unwrap_or(0) as usize;
         let end = starts
@@ -177,6 +225,21 @@ impl SourceMap {
     pub(crate) fn add_shared(&mut self, file: Arc<SourceFile>) -> FileId {
         self.files.push(file);
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Lets the texts of `files` go ([`SourceFile::release`]), each one this map alone holds.
+    pub(crate) fn release(&mut self, files: &[FileId]) {
+        for id in files {
+            if let Some(file) = self.files.get_mut(id.0 as usize).and_then(Arc::get_mut) {
+                file.release();
+            }
+        }
+    }
+
+    /// Puts back the text of a file let go ([`SourceFile::restore`]).
+    pub(crate) fn restore(&mut self, id: FileId, text: String) -> bool {
+        let file = self.files.get_mut(id.0 as usize).and_then(Arc::get_mut);
+        file.is_some_and(|file| file.restore(text))
     }
 
     /// The file, shared.
@@ -254,6 +317,10 @@ impl SourceMap {
         for i in order {
             let span = spans[i];
             let file = self.get(span.file);
+            if file.is_released() || file.line_starts.get().is_some() {
+                lines[i] = self.file_line(span);
+                continue;
+            }
             let bytes = file.text.as_bytes();
             let (mut from, mut line) = match at {
                 Some((f, from, line)) if f == span.file => (from, line),
@@ -299,5 +366,29 @@ mod tests {
         let indexed: Vec<String> = spans.iter().map(|&s| map.file_line(s)).collect();
         assert_eq!(counted, indexed);
         assert_eq!(counted[0], "a.toml:6");
+    }
+}
+
+#[cfg(test)]
+mod released {
+    use super::SourceFile;
+
+    /// A text let go keeps its lines' numbers (columns in bytes); it comes back only as it was.
+    #[test]
+    fn a_released_text_comes_back_only_unchanged() {
+        let text = "[[items]]\nid = \"lamp\"\nstack = \"many\"\n";
+        let mut file = SourceFile::new("m/data/a.toml", text);
+        let at = text.find("\"many\"").unwrap() as u32;
+        let before = (file.line_col(at), file.line_text(3).to_string());
+        file.release();
+        assert!(file.is_released());
+        assert_eq!(file.text(), "");
+        assert_eq!(file.line_col(at), before.0);
+        assert_eq!(file.line_text(3), "");
+        assert!(!file.restore(text.replace("many", "lots")));
+        assert!(!file.restore(String::new()));
+        assert!(file.is_released());
+        assert!(file.restore(text.to_string()));
+        assert_eq!((file.line_col(at), file.line_text(3).to_string()), before);
     }
 }

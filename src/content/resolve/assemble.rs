@@ -1002,7 +1002,14 @@ mod tests {
             crate::mods::load_mod_list(&[dir.path().to_path_buf()], &mut sources, &mut diags);
         let read = |sources: &mut crate::diag::SourceMap,
                     diags: &mut Vec<crate::diag::Diagnostic>| {
-            crate::content::parse::read_mods(&folders, &ext.declared, sources, diags, None)
+            crate::content::parse::read_mods(
+                &folders,
+                &ext.declared,
+                sources,
+                diags,
+                None,
+                crate::content::parse::Texts::Kept,
+            )
         };
         let mut raw = read(&mut sources, &mut diags);
         let mods: Vec<_> = folders.iter().map(crate::content::mod_info).collect();
