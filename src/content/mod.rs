@@ -28,6 +28,7 @@ pub(crate) mod raw;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]
 pub(crate) mod schema;
+pub(crate) mod spanned;
 pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};

@@ -7,13 +7,13 @@ use super::by_file::{ByFile, InFile};
 pub(crate) use super::memo::ParseMemo;
 use super::raw::*;
 use crate::content::declare::Declarations;
+use crate::content::spanned::Spanned;
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, SourceMap, Span};
 use crate::mods::files::display_path;
 use crate::mods::{Found, ModFolder};
 use std::path::Path;
 use std::sync::Arc;
-use toml::Spanned;
 
 /// A raw definition with the mod and file it came from.
 #[derive(Debug)]
@@ -501,7 +501,7 @@ pub(super) fn read_file_with_toml(
 #[allow(clippy::too_many_arguments)]
 fn read_host_entry(
     text: &str,
-    entry: Spanned<toml::de::DeValue<'_>>,
+    entry: toml::Spanned<toml::de::DeValue<'_>>,
     file: FileId,
     ns: &Arc<str>,
     table: usize,
@@ -590,7 +590,7 @@ fn read_host_entry(
             }
         }
     }
-    let rest = Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
+    let rest = toml::Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
     // When the entry does not read, it is read again to report every mistake: from the text, as
     // the game's type sees it (no `id` or `triggers`, its IDs made full). Only then.
     let mut again = || {
@@ -610,7 +610,7 @@ fn read_host_entry(
             fields.remove(k);
         }
         qualify_refs(&mut fields, &decl.refs, ns);
-        Some(Spanned::new(
+        Some(toml::Spanned::new(
             whole.clone(),
             toml::de::DeValue::Table(fields),
         ))
@@ -692,7 +692,7 @@ fn qualify_refs(
 /// The IDs at `path` under `value` (`loot.item`: the `item` of each table in `loot`), made full:
 /// an array is walked element by element at the same place in the path, a table by its key.
 fn qualify_at(
-    value: &mut Spanned<toml::de::DeValue<'_>>,
+    value: &mut toml::Spanned<toml::de::DeValue<'_>>,
     path: &[&str],
     ty: crate::content::vocab::FieldType,
     ns: &str,

@@ -4,9 +4,9 @@
 //! error may point at is `Spanned`. Conditions and actions stay generic tables here ([`RawEntry`]):
 //! their vocabulary is open (Lua registers more), so `resolve` reads them field by field.
 
+use crate::content::spanned::Spanned;
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 /// A condition or action table, `{ check = "has_tag", who = "target", value = "core:undead" }`.
 pub(crate) type RawEntry = Spanned<EntryMap>;

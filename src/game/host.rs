@@ -153,7 +153,7 @@ impl Game {
         let (_, built_in) = crate::content::resolve::vocabulary_names();
         if built_in.contains(&action) {
             let mut map = BTreeMap::new();
-            let at = |v: toml::Value| toml::Spanned::new(0..0, v);
+            let at = |v: toml::Value| crate::content::spanned::Spanned::new(0..0, v);
             map.insert("action".to_string(), at(toml::Value::String(action.into())));
             for (name, value) in args {
                 let v = match value {

@@ -481,7 +481,7 @@ fn type_name(v: &Value) -> &'static str {
 fn literal_table(
     table: &TableConstructor,
 ) -> Option<(
-    BTreeMap<String, toml::Spanned<toml::Value>>,
+    BTreeMap<String, crate::content::spanned::Spanned<toml::Value>>,
     &TokenReference,
 )> {
     let mut map = BTreeMap::new();
@@ -499,7 +499,7 @@ fn literal_table(
                 key
             });
         }
-        map.insert(name, toml::Spanned::new(0..0, v));
+        map.insert(name, crate::content::spanned::Spanned::new(0..0, v));
     }
     Some((map, at?))
 }

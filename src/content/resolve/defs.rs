@@ -8,6 +8,7 @@ use super::vocabulary::{actions, conditions, no_actions, trigger};
 use super::{Cx, RefKind};
 use crate::content::parse::Src;
 use crate::content::raw::*;
+use crate::content::spanned::Spanned;
 use crate::content::vocab;
 use crate::content::*;
 use crate::content::{Content, ModInfo};
@@ -15,7 +16,6 @@ use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
-use toml::Spanned;
 
 /// A modifier's condition sees attributes as everything else does, modifiers included, so a
 /// modifier whose condition reads the attribute it changes (itself, or through other modifiers)

@@ -3,10 +3,10 @@
 use super::Cx;
 use crate::content::event::Value;
 use crate::content::raw::EntryMap;
+use crate::content::spanned::Spanned;
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 /// What one entry read: the keys it knew, the ones it needed, and whether it takes any key.
 #[derive(Debug, Default)]

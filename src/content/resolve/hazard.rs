@@ -5,11 +5,11 @@ use super::vocabulary::{action, actions, no_actions};
 use super::{Cx, RefKind};
 use crate::content::parse::Src;
 use crate::content::raw::{RawCard, RawEntry, RawHazard, RawMeter};
+use crate::content::spanned::Spanned;
 use crate::content::*;
 use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
-use toml::Spanned;
 
 pub(super) const EFFECTS: &[&str] = &[
     "progress",

@@ -21,12 +21,12 @@ use super::parse::RawDefs;
 use super::vocab;
 use super::vocab::FieldType;
 use super::{Content, Extensions, ModInfo};
+use crate::content::spanned::Spanned;
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
 use crate::id::Id;
 use std::collections::BTreeMap;
 use std::ops::Range;
-use toml::Spanned;
 
 /// What a reference must name.
 #[derive(Debug, Clone, Copy)]

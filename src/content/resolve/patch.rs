@@ -23,12 +23,12 @@ use super::Symbols;
 use crate::content::by_file::ByFile;
 use crate::content::listen::Listener;
 use crate::content::parse::{RawDefs, Src};
+use crate::content::spanned::Spanned;
 use crate::content::{Content, Extensions, Override, TriggerHome};
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use toml::Spanned;
 
 /// Calls the generic function `$f` with the same registry of each content, for every registry
 /// (`f(&mut a, &b)` is `f(&mut a.items, &b.items)`, `f(&mut a.creatures, &b.creatures)`, ...).

@@ -3,11 +3,11 @@
 use super::super::by_file::ByFile;
 use super::super::defs::Override;
 use super::super::parse::Src;
+use crate::content::spanned::Spanned;
 use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
-use toml::Spanned;
 
 /// Every ID that exists after declaration, by kind.
 #[derive(Debug, Default)]

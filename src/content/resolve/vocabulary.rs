@@ -4,6 +4,7 @@ use super::fields::{plain_value, Entry};
 use super::{Cx, RefKind};
 use crate::content::event::{EventKey, Value};
 use crate::content::raw::{RawActions, RawEntry, RawTrigger};
+use crate::content::spanned::Spanned;
 use crate::content::vocab::FieldType;
 use crate::content::{Action, ActionEntry, ActionList};
 use crate::content::{Check, Condition, ItemFilter, QuestState, Who};
@@ -12,7 +13,6 @@ use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::id::Id;
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 pub(super) const CHECKS: &[&str] = &[
     "has_tag",

@@ -1,12 +1,12 @@
 //! `lantern.apply`, `lantern.register_action` and `lantern.register_check`.
 
 use super::{registered_by, registered_id, while_loading, within, Api, ModCx, MOST_REGISTERED};
+use crate::content::spanned::Spanned;
 use crate::content::Action;
 use crate::game::{CreatureRef, Ctx};
 use crate::lua::bridge::with_game_mut;
 use crate::lua::Registered;
 use mlua::{Function, Table, Value as LuaValue};
-use toml::Spanned;
 
 pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     let c = cx.clone();
