@@ -620,7 +620,8 @@ impl<'a> Stage<'a> {
         let (syms, events) = (self.syms, self.events);
         let run = |parts: Vec<(usize, Part<'_, R>)>, mut picks: &[(usize, P)]| -> Run<T> {
             let emitted = std::cell::RefCell::new(std::collections::BTreeSet::new());
-            let (mut defs, mut triggers, mut diags) = (Vec::new(), Vec::new(), Vec::new());
+            let mut defs = Vec::with_capacity(picks.len());
+            let (mut triggers, mut diags) = (Vec::new(), Vec::new());
             for (at, part) in parts {
                 let end = at + part.len();
                 let here = picks.partition_point(|(i, _)| *i < end);
@@ -668,7 +669,7 @@ impl<'a> Stage<'a> {
                     .collect()
             })
         };
-        let mut all = Vec::with_capacity(picks.len());
+        let mut all: Vec<T> = Vec::new();
         for (mut defs, mut run_triggers, run_diags, emitted) in runs {
             let from = triggers.len() as u32;
             if from > 0 {
@@ -677,7 +678,11 @@ impl<'a> Stage<'a> {
             triggers.append(&mut run_triggers);
             diags.extend(run_diags);
             self.emitted.borrow_mut().extend(emitted);
-            all.append(&mut defs);
+            if all.is_empty() {
+                all = defs;
+            } else {
+                all.append(&mut defs);
+            }
         }
         all
     }
