@@ -446,8 +446,7 @@ impl Registered {
 impl World {
     /// Reads again every data file whose text the load let go ([`Texts::Released`]) that a
     /// problem or an override points at, so each is shown at its line as it was read. A file
-    /// that changed since (or can no longer be read) keeps its line numbers without its lines,
-    /// and a warning says why.
+    /// that changed since (or can no longer be read) is not shown, and a warning says why.
     fn read_shown_again(&mut self) {
         let mut shown: Vec<crate::diag::FileId> = Vec::new();
         for d in &self.diagnostics {
@@ -480,7 +479,7 @@ impl World {
                         format!("`{shown}` changed while it was checked"),
                     )
                     .at(crate::diag::Span::file_start(file))
-                    .with_help("its problems are shown at their lines without them; check again"),
+                    .with_help("its problems are shown without their lines; check again"),
                 );
             }
         }
@@ -544,5 +543,58 @@ mod tests {
         assert!(rendered.contains("stack = \"many\""), "{rendered}");
         let loaded = super::load_world_from(&roots, crate::lua::Limits::default());
         assert!(!data(&loaded, "a").0 && !data(&loaded, "b").0);
+    }
+
+    /// A trigger without an `id` is named by its file and line, counted when the file is read:
+    /// the same names whether the texts are kept or let go, and the lines the texts give.
+    #[test]
+    fn triggers_are_named_by_the_lines_counted_when_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("a");
+        std::fs::create_dir_all(folder.join("data")).unwrap();
+        std::fs::write(
+            folder.join("mod.toml"),
+            "id = \"a\"\nname = \"a\"\nversion = \"1.0.0\"\n",
+        )
+        .unwrap();
+        let heal = "actions = [ { action = \"heal\", amount = 1, target = \"self\" } ]";
+        std::fs::write(
+            folder.join("data/defs.toml"),
+            format!(
+                "# triggers\r\n\r\n[[triggers]]\non = \"turn_started\"\n{heal}\n\r\n[[items]]\nid = \"lamp\"\n\
+                 [[items.triggers]]\non = \"turn_started\"\n{heal}\n\n[[creatures]]\nid = \"rat\"\nhealth = 2\n\
+                 [[creatures.triggers]]\non = \"turn_started\"\n{heal}\n[[triggers]]\nid = \"named\"\non = \"turn_started\"\n{heal}\n"
+            ),
+        )
+        .unwrap();
+        let roots = [dir.path().to_path_buf()];
+        let names = |world: &super::World| -> Vec<String> {
+            let mut names: Vec<String> = world
+                .content
+                .triggers
+                .iter()
+                .map(|t| t.key.clone())
+                .collect();
+            names.sort();
+            names
+        };
+        let loaded = super::load_world_from(&roots, crate::lua::Limits::default());
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        for t in &loaded.content.triggers {
+            if t.id.is_none() {
+                assert_eq!(t.key, loaded.sources.file_line(t.span));
+            }
+        }
+        assert_eq!(
+            names(&loaded),
+            [
+                "a/data/defs.toml:16",
+                "a/data/defs.toml:3",
+                "a/data/defs.toml:9",
+                "a:named"
+            ]
+        );
+        let checked = super::check_world(&roots, crate::lua::Limits::default());
+        assert_eq!(names(&checked), names(&loaded));
     }
 }

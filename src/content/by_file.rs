@@ -55,6 +55,11 @@ impl<T> ByFile<T> {
         self.parts.iter().flatten()
     }
 
+    /// Every entry, in the files' order, to change.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.parts.iter_mut().flatten()
+    }
+
     /// The `index`th entry across all files.
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
         if index >= self.len {

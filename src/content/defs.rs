@@ -175,6 +175,8 @@ pub struct Trigger {
     pub(crate) actions: ActionList,
     /// Where it is defined.
     pub span: Span,
+    /// The line its span starts at, counted when its file was read (0 when it was not).
+    pub(crate) line: u32,
 }
 
 /// A quest (`[[quests]]`): counts an event, and completes with its reward at `count`.

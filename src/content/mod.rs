@@ -430,13 +430,30 @@ pub(crate) fn patch(
     resolve::patch(last, resolution, raw, changed, ext, sources, diags)
 }
 
-/// [`name_by_place`] for every trigger of a content at once, each file read once.
+/// [`name_by_place`] for every trigger of a content at once: by the line counted when its file
+/// was read, else by each file's lines counted in one pass.
 fn name_all_by_place(triggers: &mut [Arc<Trigger>], sources: &SourceMap) {
     let unnamed: Vec<usize> = (0..triggers.len())
         .filter(|&i| triggers[i].key.is_empty())
         .collect();
-    let spans: Vec<crate::diag::Span> = unnamed.iter().map(|&i| triggers[i].span).collect();
-    for (i, key) in unnamed.into_iter().zip(sources.file_lines(&spans)) {
+    let uncounted: Vec<usize> = unnamed
+        .iter()
+        .copied()
+        .filter(|&i| triggers[i].line == 0)
+        .collect();
+    let spans: Vec<crate::diag::Span> = uncounted.iter().map(|&i| triggers[i].span).collect();
+    let mut counted = uncounted
+        .into_iter()
+        .zip(sources.file_lines(&spans))
+        .peekable();
+    for i in unnamed {
+        let key = match counted.next_if(|(at, _)| *at == i) {
+            Some((_, key)) => key,
+            None => {
+                let t = &triggers[i];
+                format!("{}:{}", sources.get(t.span.file).path(), t.line)
+            }
+        };
         let t = Arc::make_mut(&mut triggers[i]);
         t.stream = format!("trigger:{key}");
         t.key = key;

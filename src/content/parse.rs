@@ -373,6 +373,36 @@ pub(crate) fn read_file(
     if !super::quick_read::read_file(text, file, ns, rules, defs) {
         read_file_with_toml(text, file, ns, rules, defs, diags);
     }
+    number_triggers(text, file, defs);
+}
+
+/// Gives every trigger `file` defines (at the top level, carried by an item, a creature or an
+/// entry of a game's table) the line it starts at, counted in one pass over the file's text.
+fn number_triggers(text: &str, file: FileId, defs: &mut RawDefs) {
+    let mut found: Vec<(u32, &mut u32)> = Vec::new();
+    for src in defs.triggers.iter_mut().filter(|s| s.file == file) {
+        found.push((src.span.start, &mut src.raw.line));
+    }
+    for src in defs.items.iter_mut().filter(|s| s.file == file) {
+        for t in &mut src.raw.triggers {
+            found.push((t.span().start as u32, &mut t.get_mut().line));
+        }
+    }
+    for src in defs.creatures.iter_mut().filter(|s| s.file == file) {
+        for t in &mut src.raw.triggers {
+            found.push((t.span().start as u32, &mut t.get_mut().line));
+        }
+    }
+    for (_, src) in defs.host.iter_mut().filter(|(_, s)| s.file == file) {
+        for t in &mut src.raw.triggers {
+            found.push((t.span().start as u32, &mut t.get_mut().line));
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    let lines = crate::diag::lines_at(text, found.iter().map(|(at, _)| *at));
+    for ((_, line), n) in found.into_iter().zip(lines) {
+        *line = n as u32;
+    }
 }
 
 /// [`read_file`] by the `toml` crate alone: every file the quick reader does not read, and what

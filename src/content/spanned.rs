@@ -35,6 +35,10 @@ impl<T> Spanned<T> {
     pub(crate) fn get_ref(&self) -> &T {
         &self.value
     }
+
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
 }
 
 impl<T> From<toml::Spanned<T>> for Spanned<T> {

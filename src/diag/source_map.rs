@@ -74,15 +74,15 @@ impl SourceFile {
         }
     }
 
-    /// Lets the text go, keeping where its lines start: a check of a big pack holds no data
-    /// file's text while it resolves what the files define, and reads again only the files a
-    /// problem is shown in ([`SourceFile::restore`]). Lines are still numbered; a column is
-    /// counted in bytes until the text is back.
+    /// Lets the text go: a check of a big pack holds no data file's text while it resolves
+    /// what the files define, and reads again only the files a problem is shown in
+    /// ([`SourceFile::restore`]). Until the text is back, its spans read as on its first line
+    /// (what needs a line meanwhile, a trigger's name, counted it before: `RawTrigger::line`).
     pub(crate) fn release(&mut self) {
         if self.released.is_none() {
-            self.line_starts();
             self.released = Some((self.text.len(), text_hash(&self.text)));
             self.text = Arc::from("");
+            self.line_starts = std::sync::OnceLock::new();
         }
     }
 
@@ -98,6 +98,7 @@ impl SourceFile {
             Some((len, hash)) if text.len() == len && text_hash(&text) == hash => {
                 self.text = text.into();
                 self.released = None;
+                self.line_starts = std::sync::OnceLock::new();
                 true
             }
             _ => false,
@@ -159,17 +160,13 @@ impl SourceFile {
 
     /// One-based line and column (in characters) of a byte offset.
     pub(crate) fn line_col(&self, offset: u32) -> (usize, usize) {
-        let len = self.released.map_or(self.text.len(), |(len, _)| len);
-        let offset = offset.min(len as u32);
+        let offset = offset.min(self.text.len() as u32);
         let starts = self.line_starts();
         let line = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
         let start = starts[line] as usize;
-        if self.is_released() {
-            return (line + 1, offset as usize - start + 1);
-        }
         let end = floor_char_boundary(&self.text, offset as usize);
         let col = self.text[start..end].chars().count();
         (line + 1, col + 1)
@@ -313,29 +310,32 @@ impl SourceMap {
         let mut order: Vec<usize> = (0..spans.len()).collect();
         order.sort_by_key(|&i| (spans[i].file, spans[i].start));
         let mut lines = vec![String::new(); spans.len()];
-        let mut at: Option<(FileId, usize, usize)> = None;
-        for i in order {
-            let span = spans[i];
-            let file = self.get(span.file);
-            if file.is_released() || file.line_starts.get().is_some() {
-                lines[i] = self.file_line(span);
-                continue;
+        for run in order.chunk_by(|&a, &b| spans[a].file == spans[b].file) {
+            let file = self.get(spans[run[0]].file);
+            let numbers = lines_at(file.text(), run.iter().map(|&i| spans[i].start));
+            for (&i, line) in run.iter().zip(numbers) {
+                lines[i] = format!("{}:{line}", file.path());
             }
-            let bytes = file.text.as_bytes();
-            let (mut from, mut line) = match at {
-                Some((f, from, line)) if f == span.file => (from, line),
-                _ => (0, 1),
-            };
-            let to = (span.start as usize).min(bytes.len()).max(from);
+        }
+        lines
+    }
+}
+
+/// The one-based line of each offset (ascending) in `text`, counted in one pass, as
+/// [`SourceFile::line_col`] numbers them; an offset past the end is on the last line.
+pub(crate) fn lines_at(text: &str, offsets: impl Iterator<Item = u32>) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let (mut from, mut line) = (0, 1);
+    offsets
+        .map(|at| {
+            let to = (at as usize).min(bytes.len()).max(from);
             line += line_breaks(&bytes[from..to])
                 .filter(|&b| bytes[from + b] == b'\n' || bytes.get(from + b + 1) != Some(&b'\n'))
                 .count();
             from = to;
-            at = Some((span.file, from, line));
-            lines[i] = format!("{}:{line}", file.path());
-        }
-        lines
-    }
+            line
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -373,7 +373,7 @@ mod tests {
 mod released {
     use super::SourceFile;
 
-    /// A text let go keeps its lines' numbers (columns in bytes); it comes back only as it was.
+    /// A text let go comes back only as it was, and its places with it.
     #[test]
     fn a_released_text_comes_back_only_unchanged() {
         let text = "[[items]]\nid = \"lamp\"\nstack = \"many\"\n";
@@ -383,8 +383,7 @@ mod released {
         file.release();
         assert!(file.is_released());
         assert_eq!(file.text(), "");
-        assert_eq!(file.line_col(at), before.0);
-        assert_eq!(file.line_text(3), "");
+        assert_eq!((file.line_col(at), file.line_text(3)), ((1, 1), ""));
         assert!(!file.restore(text.replace("many", "lots")));
         assert!(!file.restore(String::new()));
         assert!(file.is_released());

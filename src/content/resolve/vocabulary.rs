@@ -874,6 +874,7 @@ pub(super) fn trigger(
         chance,
         actions,
         span,
+        line: t.line,
     })
 }
 
