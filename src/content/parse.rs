@@ -379,24 +379,24 @@ pub(crate) fn read_file(
 /// Gives every trigger `file` defines (at the top level, carried by an item, a creature or an
 /// entry of a game's table) the line it starts at, counted in one pass over the file's text.
 fn number_triggers(text: &str, file: FileId, defs: &mut RawDefs) {
+    /// Each trigger a definition carries, with where it starts.
+    fn borne<'a>(list: &'a mut [Spanned<RawTrigger>], found: &mut Vec<(u32, &'a mut u32)>) {
+        for t in list {
+            found.push((t.span().start as u32, &mut t.get_mut().line));
+        }
+    }
     let mut found: Vec<(u32, &mut u32)> = Vec::new();
     for src in defs.triggers.iter_mut().filter(|s| s.file == file) {
         found.push((src.span.start, &mut src.raw.line));
     }
     for src in defs.items.iter_mut().filter(|s| s.file == file) {
-        for t in &mut src.raw.triggers {
-            found.push((t.span().start as u32, &mut t.get_mut().line));
-        }
+        borne(&mut src.raw.triggers, &mut found);
     }
     for src in defs.creatures.iter_mut().filter(|s| s.file == file) {
-        for t in &mut src.raw.triggers {
-            found.push((t.span().start as u32, &mut t.get_mut().line));
-        }
+        borne(&mut src.raw.triggers, &mut found);
     }
     for (_, src) in defs.host.iter_mut().filter(|(_, s)| s.file == file) {
-        for t in &mut src.raw.triggers {
-            found.push((t.span().start as u32, &mut t.get_mut().line));
-        }
+        borne(&mut src.raw.triggers, &mut found);
     }
     found.sort_by_key(|(at, _)| *at);
     let lines = crate::diag::lines_at(text, found.iter().map(|(at, _)| *at));

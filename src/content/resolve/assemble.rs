@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 /// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
 /// The symbols are given back too: a reload resolves the files that change after it against them.
-/// With `keep` false nothing keeps the raw definitions after it: each large kind's are let go
-/// as soon as that kind is resolved ([`Big`]), and `raw` is left without them.
+/// With `keep` false nothing keeps the raw definitions after it: the large kinds' are let go a
+/// file at a time as they are resolved ([`Big`]), and `raw` is left without them.
 pub(super) fn resolve_all(
     raw: &mut RawDefs,
     keep: bool,
@@ -104,7 +104,7 @@ impl<'a> Big<'a> {
         }
     }
 
-    /// Taken out of `raw`, to be let go kind by kind.
+    /// Taken out of `raw`, to be let go file by file.
     fn taken(raw: &mut RawDefs) -> Big<'static> {
         Big {
             items: List::Owned(std::mem::take(&mut raw.items)),
@@ -1035,7 +1035,7 @@ mod tests {
         for threads in [2, 3, 16] {
             assert!(run(&mut raw, threads, true) == one, "{threads} threads");
         }
-        // Letting each kind's raw definitions go once resolved gives the same.
+        // Letting each file's raw definitions go once resolved gives the same.
         let fresh = || read(&mut crate::diag::SourceMap::new(), &mut Vec::new());
         let kept = run(&mut fresh(), 1, true);
         for threads in [1, 2] {
