@@ -156,7 +156,9 @@ pub fn load_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
 }
 
 /// [`load_world_from`], and the scripts read for what their literal calls would fail with when
-/// they run (`LuaRuntime::check_scripts`): what `lantern check` reports.
+/// they run (`LuaRuntime::check_scripts`): what `lantern check` reports. Its source map holds the
+/// text of each data file a diagnostic or an override points at (read again once the check is
+/// done), not of every file: a check of a big pack holds no text while it resolves.
 pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
     check_game(roots, &crate::bundled_rules(), limits)
 }
