@@ -60,6 +60,7 @@ impl<T> std::ops::Deref for Part<'_, T> {
 }
 
 impl<T> List<'_, T> {
+    /// How many entries it holds (none once its parts were given away).
     fn len(&self) -> usize {
         match self {
             List::Borrowed(list) => list.len(),
