@@ -474,11 +474,17 @@ impl World {
                 .and_then(|m| crate::mods::read_inside(&m.real, disk).ok())
                 .map(|bytes| crate::mods::decode_utf8(bytes).0);
             if !text.is_some_and(|text| self.sources.restore(file, text)) {
-                let shown = self.sources.get(file).shown().into_owned();
-                self.diagnostics.push(
+                // Said before the file's problems, which it explains.
+                let path = self.sources.get(file).shown().into_owned();
+                let first = self
+                    .diagnostics
+                    .iter()
+                    .position(|d| d.span.is_some_and(|s| s.file == file));
+                self.diagnostics.insert(
+                    first.unwrap_or(self.diagnostics.len()),
                     Diagnostic::warning(
                         Code::FileRefused,
-                        format!("`{shown}` changed while it was checked"),
+                        format!("`{path}` changed while it was checked"),
                     )
                     .at(crate::diag::Span::file_start(file))
                     .with_help("its problems are shown without their lines; check again"),
@@ -545,6 +551,58 @@ mod tests {
         assert!(rendered.contains("stack = \"many\""), "{rendered}");
         let loaded = super::load_world_from(&roots, crate::lua::Limits::default());
         assert!(!data(&loaded, "a").0 && !data(&loaded, "b").0);
+    }
+
+    /// A data file changed between a check's reading it and showing its problems is not shown
+    /// as it is now: a warning before its problems says so, at the file.
+    #[test]
+    fn a_file_changed_before_its_problems_are_shown_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("a");
+        std::fs::create_dir_all(folder.join("data")).unwrap();
+        std::fs::write(folder.join("mod.toml"), "id = \"a\"\nversion = \"1.0.0\"\n").unwrap();
+        let items = folder.join("data/items.toml");
+        std::fs::write(&items, "[[items]]\nid = \"lamp\"\nstack = \"many\"\n").unwrap();
+        let roots = [dir.path().to_path_buf()];
+        let rules = crate::bundled_rules();
+        let limits = crate::lua::Limits::default();
+        let mut world = super::load_texts(
+            &roots,
+            None,
+            limits,
+            &rules,
+            None,
+            None,
+            super::Texts::Released,
+        );
+        std::fs::write(
+            &items,
+            "# moved\n[[items]]\nid = \"lamp\"\nstack = \"lots\"\n",
+        )
+        .unwrap();
+        world.read_shown_again();
+        let out = crate::diag::render_all(&world.diagnostics, &world.sources);
+        let warning = out.find("warning: `").expect(&out);
+        let error = out.find("error: wrong type for `stack`").expect(&out);
+        assert!(warning < error, "{out}");
+        assert!(
+            out.contains("a/data/items.toml` changed while it was checked"),
+            "{out}"
+        );
+        assert!(
+            out.contains("--> ") && !out.contains("items.toml:"),
+            "no line or column: {out}"
+        );
+        assert!(
+            out.contains("= help: its problems are shown without their lines; check again"),
+            "{out}"
+        );
+        assert!(!out.contains("stack = "), "no line of either text: {out}");
+        let json = crate::diag::render_json(&world.diagnostics, &world.sources).to_string();
+        assert!(
+            json.contains("\"location\":{\"file\":\"a/data/items.toml\"}"),
+            "{json}"
+        );
     }
 
     /// A trigger without an `id` is named by its file and line, counted when the file is read:

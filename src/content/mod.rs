@@ -410,7 +410,9 @@ pub(crate) fn build(
     let before = diags.len();
     let (mut content, syms) = resolve::resolve(raw, keep, mods, ext, diags);
     locale::assemble(&mut content, locale_files, diags);
-    name_all_by_place(&mut content.triggers, sources);
+    for t in content.triggers.iter_mut().filter(|t| t.key.is_empty()) {
+        name_by_place(Arc::make_mut(t), sources);
+    }
     let clean = diags.len() == before;
     (content, resolve::Resolution::new(syms, clean))
 }
@@ -430,40 +432,15 @@ pub(crate) fn patch(
     resolve::patch(last, resolution, raw, changed, ext, sources, diags)
 }
 
-/// [`name_by_place`] for every trigger of a content at once: by the line counted when its file
-/// was read, else by each file's lines counted in one pass.
-fn name_all_by_place(triggers: &mut [Arc<Trigger>], sources: &SourceMap) {
-    let unnamed: Vec<usize> = (0..triggers.len())
-        .filter(|&i| triggers[i].key.is_empty())
-        .collect();
-    let uncounted: Vec<usize> = unnamed
-        .iter()
-        .copied()
-        .filter(|&i| triggers[i].line == 0)
-        .collect();
-    let spans: Vec<crate::diag::Span> = uncounted.iter().map(|&i| triggers[i].span).collect();
-    let mut counted = uncounted
-        .into_iter()
-        .zip(sources.file_lines(&spans))
-        .peekable();
-    for i in unnamed {
-        let key = match counted.next_if(|(at, _)| *at == i) {
-            Some((_, key)) => key,
-            None => {
-                let t = &triggers[i];
-                format!("{}:{}", sources.get(t.span.file).path(), t.line)
-            }
-        };
-        let t = Arc::make_mut(&mut triggers[i]);
-        t.stream = format!("trigger:{key}");
-        t.key = key;
-    }
-}
-
-/// A trigger without an `id` is named by its file and line; its random stream by that name.
+/// A trigger without an `id` is named by its file and line; its random stream by that name. The
+/// line is the one counted when its file was read (`RawTrigger::line`), so naming reads no text
+/// (a check has let its texts go) and builds no index of lines.
 pub(crate) fn name_by_place(t: &mut Trigger, sources: &SourceMap) {
     if t.key.is_empty() {
-        t.key = sources.file_line(t.span);
+        t.key = match t.line {
+            0 => sources.file_line(t.span),
+            line => format!("{}:{line}", sources.get(t.span.file).path()),
+        };
         t.stream = format!("trigger:{}", t.key);
     }
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub(crate) struct Src<T> {
     /// The mod, shared by every definition it holds.
-    pub ns: std::sync::Arc<str>,
+    pub ns: Arc<str>,
     pub file: FileId,
     pub span: Span,
     pub raw: T,
@@ -129,7 +129,7 @@ pub(crate) enum Texts {
 }
 
 /// A data file to parse: its place in the source map, its mod, its text.
-pub(crate) type Job = (FileId, std::sync::Arc<str>, std::sync::Arc<str>);
+pub(crate) type Job = (FileId, Arc<str>, Arc<str>);
 
 /// Reads every data file of every mod, in load order. With a `memo` of the last load of the
 /// same mod set, a file whose stamp says it was not written since is not read again, and only
@@ -149,7 +149,7 @@ pub(crate) fn read_mods(
     let mut stamps = Vec::new();
     let (mut files, mut locales) = (0, Vec::new());
     for m in mods {
-        let ns: std::sync::Arc<str> = m.id().into();
+        let ns: Arc<str> = m.id().into();
         let mods_root = m.root.as_path();
         let root = &m.real;
         let (mut found_files, mut unread) = (Vec::new(), Vec::new());

@@ -58,6 +58,11 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
         } else {
             ":::"
         };
+        if file.is_released() {
+            // A text let go and not read back (it changed): its places are not known.
+            let _ = writeln!(out, "{pad}{arrow} {}", visible(&file.shown()));
+            continue;
+        }
         let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", visible(&file.shown()));
         let text = file.line_text(line);
         let (end_line, end_col) = file.line_col(span.end.max(span.start));
@@ -197,6 +202,9 @@ pub(crate) fn summary_line(diagnostics: &[Diagnostic], mods: usize) -> String {
 pub fn render_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> serde_json::Value {
     let location = |span: Span| {
         let file = sources.get(span.file);
+        if file.is_released() {
+            return serde_json::json!({ "file": file.path() });
+        }
         let (line, column) = file.line_col(span.start);
         let (end_line, end_column) = file.line_col(span.end);
         serde_json::json!({

@@ -76,7 +76,7 @@ impl SourceFile {
 
     /// Lets the text go: a check of a big pack holds no data file's text while it resolves
     /// what the files define, and reads again only the files a problem is shown in
-    /// ([`SourceFile::restore`]). Until the text is back, its spans read as on its first line
+    /// ([`SourceFile::restore`]). Until the text is back, a span in it is shown as the file alone
     /// (what needs a line meanwhile, a trigger's name, counted it before: `RawTrigger::line`).
     pub(crate) fn release(&mut self) {
         if self.released.is_none() {
@@ -108,15 +108,8 @@ impl SourceFile {
     /// Where each line starts.
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
-            // A line ends at `\n`, `\r\n` or a `\r` alone (old Mac files; Lua counts it as a
-            // line too, so its line numbers and these agree).
-            let bytes = self.text.as_bytes();
             let mut starts = vec![0u32];
-            starts.extend(
-                line_breaks(bytes)
-                    .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
-                    .map(|i| i as u32 + 1),
-            );
+            starts.extend(line_ends(self.text.as_bytes()).map(|i| i as u32 + 1));
             starts
         })
     }
@@ -187,9 +180,11 @@ impl SourceFile {
     }
 }
 
-/// The offsets of every `\n` and `\r` in `bytes`.
-fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+/// The offset of every line's last byte in `bytes`: a line ends at `\n`, `\r\n` or a `\r` alone
+/// (old Mac files; Lua counts it as a line too, so its line numbers and these agree).
+fn line_ends(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
     memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -277,6 +272,9 @@ impl SourceMap {
     /// `path:line:col` of the start of a span.
     pub(crate) fn location(&self, span: Span) -> String {
         let file = self.get(span.file);
+        if file.is_released() {
+            return file.path().to_string();
+        }
         let (line, col) = file.line_col(span.start);
         format!("{}:{line}:{col}", file.path())
     }
@@ -303,36 +301,18 @@ impl SourceMap {
         let (line, _) = file.line_col(span.start);
         format!("{}:{line}", file.path())
     }
-
-    /// [`SourceMap::file_line`] of each span, each file's lines counted in one pass over its
-    /// text: naming every trigger of a big pack this way builds no file's index of lines.
-    pub(crate) fn file_lines(&self, spans: &[Span]) -> Vec<String> {
-        let mut order: Vec<usize> = (0..spans.len()).collect();
-        order.sort_by_key(|&i| (spans[i].file, spans[i].start));
-        let mut lines = vec![String::new(); spans.len()];
-        for run in order.chunk_by(|&a, &b| spans[a].file == spans[b].file) {
-            let file = self.get(spans[run[0]].file);
-            let numbers = lines_at(file.text(), run.iter().map(|&i| spans[i].start));
-            for (&i, line) in run.iter().zip(numbers) {
-                lines[i] = format!("{}:{line}", file.path());
-            }
-        }
-        lines
-    }
 }
 
 /// The one-based line of each offset (ascending) in `text`, counted in one pass, as
 /// [`SourceFile::line_col`] numbers them; an offset past the end is on the last line.
 pub(crate) fn lines_at(text: &str, offsets: impl Iterator<Item = u32>) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let (mut from, mut line) = (0, 1);
+    let mut ends = line_ends(text.as_bytes()).peekable();
+    let mut line = 1;
     offsets
         .map(|at| {
-            let to = (at as usize).min(bytes.len()).max(from);
-            line += line_breaks(&bytes[from..to])
-                .filter(|&b| bytes[from + b] == b'\n' || bytes.get(from + b + 1) != Some(&b'\n'))
-                .count();
-            from = to;
+            while ends.next_if(|&end| end < at as usize).is_some() {
+                line += 1;
+            }
             line
         })
         .collect()
@@ -340,54 +320,48 @@ pub(crate) fn lines_at(text: &str, offsets: impl Iterator<Item = u32>) -> Vec<us
 
 #[cfg(test)]
 mod tests {
-    use super::{FileId, SourceMap, Span};
+    use super::{lines_at, SourceFile, SourceMap, Span};
 
     /// Lines counted in one pass agree with the index of lines, whatever ends them (`\n`,
-    /// `\r\n`, a `\r` alone), wherever a span starts (a line's start, its end, past the text),
-    /// over several files given in any order.
+    /// `\r\n`, a `\r` alone), wherever an offset falls (a line's start, its end, past the text).
     #[test]
     fn lines_counted_in_one_pass_are_the_indexs() {
-        let mut map = SourceMap::new();
-        let a = map.add("a.toml", "one\ntwo\r\nthree\rfour\n\nsix");
-        let b = map.add("b.toml", "\r\n\r\n[[triggers]]\non = \"x\"\r");
-        let mut spans = Vec::new();
-        for file in [a, b] {
-            let len = map.get(file).text().len() as u32;
-            for start in (0..=len + 2).rev() {
-                spans.push(Span {
-                    file,
-                    start,
-                    end: start,
-                });
-            }
+        for text in [
+            "one\ntwo\r\nthree\rfour\n\nsix",
+            "\r\n\r\n[[triggers]]\non = \"x\"\r",
+            "",
+        ] {
+            let file = SourceFile::new("a.toml", text);
+            let offsets = 0..=text.len() as u32 + 2;
+            let counted = lines_at(text, offsets.clone());
+            let indexed: Vec<usize> = offsets.map(|at| file.line_col(at).0).collect();
+            assert_eq!(counted, indexed, "{text:?}");
         }
-        spans.push(Span::file_start(FileId(a.0)));
-        let counted = map.file_lines(&spans);
-        let indexed: Vec<String> = spans.iter().map(|&s| map.file_line(s)).collect();
-        assert_eq!(counted, indexed);
-        assert_eq!(counted[0], "a.toml:6");
+        assert_eq!(
+            lines_at("a\nb\r\nc\rd", [0, 2, 5, 7].into_iter()),
+            [1, 2, 3, 4]
+        );
     }
-}
 
-#[cfg(test)]
-mod released {
-    use super::SourceFile;
-
-    /// A text let go comes back only as it was, and its places with it.
+    /// A text let go comes back only as it was, and its places with it; meanwhile a place in it
+    /// is the file alone.
     #[test]
     fn a_released_text_comes_back_only_unchanged() {
         let text = "[[items]]\nid = \"lamp\"\nstack = \"many\"\n";
-        let mut file = SourceFile::new("m/data/a.toml", text);
+        let mut map = SourceMap::new();
+        let file = map.add("m/data/a.toml", text);
         let at = text.find("\"many\"").unwrap() as u32;
-        let before = (file.line_col(at), file.line_text(3).to_string());
-        file.release();
-        assert!(file.is_released());
-        assert_eq!(file.text(), "");
-        assert_eq!((file.line_col(at), file.line_text(3)), ((1, 1), ""));
-        assert!(!file.restore(text.replace("many", "lots")));
-        assert!(!file.restore(String::new()));
-        assert!(file.is_released());
-        assert!(file.restore(text.to_string()));
-        assert_eq!((file.line_col(at), file.line_text(3).to_string()), before);
+        let span = Span::new(file, at as usize..at as usize + 6);
+        assert_eq!(map.location(span), "m/data/a.toml:3:9");
+        map.release(&[file]);
+        assert!(map.get(file).is_released());
+        assert_eq!((map.get(file).text(), map.get(file).line_text(3)), ("", ""));
+        assert_eq!(map.location(span), "m/data/a.toml");
+        assert!(!map.restore(file, text.replace("many", "lots")));
+        assert!(!map.restore(file, String::new()));
+        assert!(map.get(file).is_released());
+        assert!(map.restore(file, text.to_string()));
+        assert_eq!(map.location(span), "m/data/a.toml:3:9");
+        assert_eq!(map.get(file).line_text(3), "stack = \"many\"");
     }
 }
