@@ -44,16 +44,20 @@ struct Parsed {
 }
 
 impl ParseMemo {
-    /// The `index`th data file of the last load, as it read it, when it is the file `path` of
-    /// mod `ns` and its stamp now (`stamp`) says it was not written since.
+    /// The data file that was `file` in the last load, as it read it, when it is the file `path`
+    /// of mod `ns` and its stamp now (`stamp`) says it was not written since.
     pub(super) fn known(
         &self,
-        index: usize,
+        file: FileId,
         path: &str,
         ns: &str,
         stamp: Option<&Stamp>,
     ) -> Option<Arc<SourceFile>> {
-        let old = self.files.get(index)?;
+        let at = self
+            .files
+            .binary_search_by_key(&file, |old| old.file)
+            .ok()?;
+        let old = &self.files[at];
         let same = old.path == path && old.ns == ns && old.stamp?.unchanged(stamp?);
         same.then(|| old.source.clone()).flatten()
     }

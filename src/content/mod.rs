@@ -25,6 +25,7 @@ pub(crate) use resolve::Resolution;
 pub(crate) mod parse;
 mod quick_read;
 pub(crate) mod raw;
+mod read_data;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]
 pub(crate) mod schema;

@@ -6,6 +6,7 @@
 use super::by_file::{ByFile, InFile};
 pub(crate) use super::memo::ParseMemo;
 use super::raw::*;
+use super::read_data::{self, Parse, Read, Text, ToRead};
 use crate::content::declare::Declarations;
 use crate::content::spanned::Spanned;
 use crate::diag::Code;
@@ -133,8 +134,9 @@ pub(crate) type Job = (FileId, Arc<str>, Arc<str>);
 
 /// Reads every data file of every mod, in load order. With a `memo` of the last load of the
 /// same mod set, a file whose stamp says it was not written since is not read again, and only
-/// the files whose text changed are parsed again ([`ParseMemo`]). With `texts` at
-/// [`Texts::Released`], each data file's text is let go once it is parsed.
+/// the files whose text changed are parsed again ([`ParseMemo`]). Without one, each file is
+/// parsed by the thread that read it ([`read_data`]), and with `texts` at [`Texts::Released`]
+/// its text is let go as soon as it is parsed.
 pub(crate) fn read_mods(
     mods: &[ModFolder],
     rules: &Declarations,
@@ -143,11 +145,11 @@ pub(crate) fn read_mods(
     memo: Option<&mut ParseMemo>,
     texts: Texts,
 ) -> RawDefs {
-    // Every data file is read (and its place in the source map taken) in order; the parsing,
-    // which needs nothing but each file's text, comes after, on every core (`parse_all`).
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut stamps = Vec::new();
-    let (mut files, mut locales) = (0, Vec::new());
+    // The mods are walked in order, each data file given its place in the source map; the files
+    // are read (and parsed) after, on every core.
+    let mut walked: Vec<Walked> = Vec::new();
+    let mut to_read: Vec<ToRead<'_>> = Vec::new();
+    let mut locales = Vec::new();
     for m in mods {
         let ns: Arc<str> = m.id().into();
         let mods_root = m.root.as_path();
@@ -191,52 +193,135 @@ pub(crate) fn read_mods(
             let stamp = memo
                 .as_ref()
                 .and_then(|_| crate::mods::stamp_inside(root, &path));
+            let (file, ns, said_at) = (sources.next_id(), ns.clone(), diags.len());
             let known = memo
                 .as_deref()
-                .and_then(|memo| memo.known(jobs.len(), &display, m.id(), stamp.as_ref()));
-            if let Some(known) = known {
+                .and_then(|memo| memo.known(file, &display, m.id(), stamp.as_ref()));
+            let known = match known {
                 // Found as the last load read it, by its stamp: not read again.
-                files += 1;
-                let file = sources.add_shared(known);
-                jobs.push((file, ns.clone(), sources.get(file).shared_text()));
-                stamps.push(stamp);
-                continue;
-            }
-            let bytes = match crate::mods::read_inside(root, &path) {
-                Ok(b) => b,
-                Err(refused) => {
-                    diags.push(refused.diagnostic(&display));
-                    continue;
+                Some(known) => {
+                    let text = known.shared_text();
+                    sources.add_shared(known);
+                    Some(text)
+                }
+                None => {
+                    sources.add_read(display, &path, "");
+                    to_read.push(ToRead {
+                        file,
+                        ns: ns.clone(),
+                        root,
+                        path,
+                    });
+                    None
                 }
             };
-            files += 1;
-            let (text, utf8_error) = crate::mods::decode_utf8(bytes);
-            let file = sources.add_read(display, &path, text);
-            if let Some((offset, d)) = utf8_error {
-                diags.push(d.at(Span::new(file, offset..offset + 1)));
-                continue;
-            }
-            jobs.push((file, ns.clone(), sources.get(file).shared_text()));
-            stamps.push(stamp);
+            walked.push(Walked {
+                file,
+                ns,
+                stamp,
+                known,
+                said_at,
+            });
         }
         locales.extend(super::locale::read_mod(m, sources, diags));
     }
+    let parse = memo.is_none().then_some(Parse { rules, texts });
+    let mut read = read_data::read_all(&to_read, parse).into_iter();
+    drop(to_read);
+    // What each file gave goes to the source map. Its problems with reading go where the walk
+    // would have said them had it read the file then; what parsing said, after all of those.
+    let (mut jobs, mut stamps, mut data_files, mut parts) = (vec![], vec![], vec![], vec![]);
+    let (mut read_said, mut parse_said) = (Vec::new(), Vec::new());
+    let mut files = 0;
+    for w in walked {
+        let read_now = w.known.is_none();
+        let got = match w.known {
+            Some(text) => Read::Text(Text::Kept(text), None),
+            None => match read.next() {
+                Some(got) => got,
+                None => continue, // one answer a file: not reached
+            },
+        };
+        match got {
+            Read::Refused(refused) => {
+                let d = refused.diagnostic(sources.get(w.file).path());
+                read_said.push((w.said_at, d));
+            }
+            Read::NotUtf8(text, offset, d) => {
+                files += 1;
+                sources.fill(w.file, Ok(text.into()));
+                let d = d.at(Span::new(w.file, offset..offset + 1));
+                read_said.push((w.said_at, d));
+            }
+            Read::Text(text, parsed) => {
+                files += 1;
+                data_files.push(w.file);
+                match text {
+                    Text::Kept(text) => {
+                        if read_now {
+                            sources.fill(w.file, Ok(text.clone()));
+                        }
+                        jobs.push((w.file, w.ns, text));
+                        stamps.push(w.stamp);
+                    }
+                    Text::Released(len, hash) => sources.fill(w.file, Err((len, hash))),
+                }
+                if let Some(parsed) = parsed {
+                    let (defs, said) = *parsed;
+                    parts.push(defs);
+                    parse_said.push(said);
+                }
+            }
+        }
+    }
+    said_where(diags, read_said);
     let mut defs = match memo {
-        Some(memo) => memo.parse(&jobs, &stamps, sources, rules, diags),
-        None => {
-            let (defs, said) = parse_all(&jobs, rules);
-            diags.extend(said.into_iter().flatten());
+        Some(memo) => {
+            let defs = memo.parse(&jobs, &stamps, sources, rules, diags);
+            if texts == Texts::Released {
+                drop(jobs);
+                sources.release(&data_files);
+            }
             defs
+        }
+        None => {
+            drop(jobs);
+            diags.extend(parse_said.into_iter().flatten());
+            RawDefs::join(parts)
         }
     };
     defs.files = files;
-    defs.data_files = jobs.iter().map(|(file, _, _)| *file).collect();
-    if texts == Texts::Released {
-        drop(jobs);
-        sources.release(&defs.data_files);
-    }
+    defs.data_files = data_files;
     defs.locales = locales;
     defs
+}
+
+/// A data file the walk found: its place in the source map, its mod, its stamp when a memo asked
+/// for one, its text when the memo knows it unchanged, and how many problems the walk had said
+/// when it came to the file.
+struct Walked {
+    file: FileId,
+    ns: Arc<str>,
+    stamp: Option<crate::mods::Stamp>,
+    known: Option<Arc<str>>,
+    said_at: usize,
+}
+
+/// Puts each of `said`, `(at, diagnostic)` in the order of `at`, before what `diags` held at
+/// `at`: where it would be had it been said when `diags` was that long.
+fn said_where(diags: &mut Vec<Diagnostic>, said: Vec<(usize, Diagnostic)>) {
+    if said.is_empty() {
+        return;
+    }
+    let before = std::mem::take(diags);
+    let mut said = said.into_iter().peekable();
+    for (i, d) in before.into_iter().enumerate() {
+        while let Some((_, early)) = said.next_if(|(at, _)| *at <= i) {
+            diags.push(early);
+        }
+        diags.push(d);
+    }
+    diags.extend(said.map(|(_, d)| d));
 }
 
 /// Below this many bytes of data, the files are parsed on the calling thread: starting threads
@@ -808,6 +893,33 @@ fn looks_like_data(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn problems_with_reading_go_where_the_walk_would_have_said_them() {
+        let said = |names: &[&str]| -> Vec<Diagnostic> {
+            names
+                .iter()
+                .map(|n| Diagnostic::warning(Code::FileRefused, *n))
+                .collect()
+        };
+        let messages = |d: &[Diagnostic]| d.iter().map(|d| d.message.clone()).collect::<Vec<_>>();
+        let mut diags = said(&["walk a", "walk b", "walk c"]);
+        let read = said(&["first", "at one", "at one too", "at the end"]);
+        let at = [0, 1, 1, 3];
+        said_where(&mut diags, at.into_iter().zip(read).collect());
+        let order = [
+            "first",
+            "walk a",
+            "at one",
+            "at one too",
+            "walk b",
+            "walk c",
+            "at the end",
+        ];
+        assert_eq!(messages(&diags), order);
+        said_where(&mut diags, Vec::new());
+        assert_eq!(messages(&diags), order, "nothing to put: nothing moves");
+    }
 
     #[test]
     fn parsing_on_many_threads_gives_what_one_thread_gives() {

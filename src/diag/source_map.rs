@@ -62,6 +62,11 @@ fn text_hash(text: &str) -> u64 {
     hasher.finish()
 }
 
+/// A text's length and hash: what a file let go keeps of it ([`SourceFile::release`]).
+pub(crate) fn fingerprint(text: &str) -> (usize, u64) {
+    (text.len(), text_hash(text))
+}
+
 impl SourceFile {
     /// A file with its display path (relative to the mods directory) and its text.
     pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
@@ -80,7 +85,7 @@ impl SourceFile {
     /// (what needs a line meanwhile, a trigger's name, counted it before: `RawTrigger::line`).
     pub(crate) fn release(&mut self) {
         if self.released.is_none() {
-            self.released = Some((self.text.len(), text_hash(&self.text)));
+            self.released = Some(fingerprint(&self.text));
             self.text = Arc::from("");
             self.line_starts = std::sync::OnceLock::new();
         }
@@ -213,6 +218,11 @@ impl SourceMap {
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// The ID the next file added takes.
+    pub(crate) fn next_id(&self) -> FileId {
+        FileId(self.files.len() as u32)
+    }
+
     /// Adds a file another map holds already (a file a reload found as it was).
     pub(crate) fn add_shared(&mut self, file: Arc<SourceFile>) -> FileId {
         self.files.push(file);
@@ -225,6 +235,18 @@ impl SourceMap {
             if let Some(file) = self.files.get_mut(id.0 as usize).and_then(Arc::get_mut) {
                 file.release();
             }
+        }
+    }
+
+    /// Gives a file added before it was read (with an empty text) the text read, or, for a text
+    /// let go as soon as it was parsed, its [`fingerprint`]: the file then reads as one let go.
+    pub(crate) fn fill(&mut self, id: FileId, text: Result<Arc<str>, (usize, u64)>) {
+        if let Some(file) = self.files.get_mut(id.0 as usize).and_then(Arc::get_mut) {
+            match text {
+                Ok(text) => file.text = text,
+                Err(print) => file.released = Some(print),
+            }
+            file.line_starts = std::sync::OnceLock::new();
         }
     }
 

@@ -76,7 +76,6 @@ impl Refused {
 }
 
 /// Texts that stand in for files on disk, by the files' real paths.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) type Unsaved = std::collections::HashMap<PathBuf, std::sync::Arc<str>>;
 
 thread_local! {
@@ -86,7 +85,6 @@ thread_local! {
 
 /// Runs `f` with `unsaved` read in place of the files at those real paths (which must exist on
 /// disk: a buffer of a file never saved is not part of any mod yet), then puts the files back.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn with_unsaved<R>(unsaved: std::sync::Arc<Unsaved>, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<std::sync::Arc<Unsaved>>);
     impl Drop for Restore {
@@ -96,6 +94,23 @@ pub(crate) fn with_unsaved<R>(unsaved: std::sync::Arc<Unsaved>, f: impl FnOnce()
     }
     let _restore = Restore(UNSAVED.with(|u| u.borrow_mut().replace(unsaved)));
     f()
+}
+
+/// The unsaved texts standing in for files on this thread, if any: what another thread reading
+/// for this one puts in place ([`with_unsaved_of`]).
+pub(crate) fn unsaved_now() -> Option<std::sync::Arc<Unsaved>> {
+    UNSAVED.with(|u| u.borrow().clone())
+}
+
+/// Runs `f` with the unsaved texts another thread had ([`unsaved_now`]) in place, if any.
+pub(crate) fn with_unsaved_of<R>(
+    unsaved: Option<std::sync::Arc<Unsaved>>,
+    f: impl FnOnce() -> R,
+) -> R {
+    match unsaved {
+        Some(unsaved) => with_unsaved(unsaved, f),
+        None => f(),
+    }
 }
 
 /// The unsaved text standing in for the file at the real path `real`, if any.
