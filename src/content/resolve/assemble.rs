@@ -194,9 +194,9 @@ pub(super) fn blank(mods: Vec<ModInfo>, events: EventTable, ext: &Extensions) ->
 #[derive(Default)]
 pub(super) struct Declared {
     pub tags: BTreeMap<Id, usize>,
-    pub items: BTreeMap<Id, usize>,
-    pub creatures: BTreeMap<Id, usize>,
-    pub quests: BTreeMap<Id, usize>,
+    pub items: Picks,
+    pub creatures: Picks,
+    pub quests: Picks,
     pub encounters: BTreeMap<Id, usize>,
     pub progress_types: BTreeMap<Id, usize>,
     pub hazards: BTreeMap<Id, usize>,
@@ -205,6 +205,52 @@ pub(super) struct Declared {
     /// Each of the game's tables (by its index in the vocabulary) with its winners, by their
     /// index in `RawDefs::host`.
     pub host: Vec<(usize, BTreeMap<Id, usize>)>,
+}
+
+/// The winners of a kind resolved file by file, in the order of their entries: each entry's
+/// index, and its ID with the ID's rank among the kind's (what the resolved definitions are put
+/// back in ID order by, without comparing IDs again: [`in_id_order`]).
+#[derive(Default)]
+pub(super) struct Picks {
+    pub picks: Vec<(usize, (usize, Id))>,
+}
+
+impl Picks {
+    /// The winners, by ID, of a list of `len` entries. The map is let go as it is read.
+    pub(super) fn of(winners: BTreeMap<Id, usize>, len: usize) -> Picks {
+        let ranked = winners.into_iter().enumerate();
+        if ranked.len().saturating_mul(8) < len {
+            // A few winners of many entries (a patch's): sorted.
+            let mut picks: Vec<_> = ranked.map(|(rank, (id, i))| (i, (rank, id))).collect();
+            picks.sort_unstable_by_key(|&(i, _)| i);
+            return Picks { picks };
+        }
+        // Each ID put at its entry's place, then read in that order: no sort.
+        let mut at: Vec<Option<(usize, Id)>> = Vec::new();
+        at.resize_with(len, || None);
+        for (rank, (id, i)) in ranked {
+            if let Some(slot) = at.get_mut(i) {
+                *slot = Some((rank, id));
+            }
+        }
+        let picks = at.into_iter().enumerate();
+        Picks {
+            picks: picks.filter_map(|(i, pick)| Some((i, pick?))).collect(),
+        }
+    }
+}
+
+/// What was resolved of `picks` (in their order, each with its ID's rank), as a map by ID: put
+/// at their ranks, they are in ID order, and the map is built without a sort.
+fn in_id_order<V>(resolved: Vec<(usize, Id, V)>, picks: usize) -> BTreeMap<Id, V> {
+    let mut at: Vec<Option<(Id, V)>> = Vec::new();
+    at.resize_with(picks, || None);
+    for (rank, id, v) in resolved {
+        if let Some(slot) = at.get_mut(rank) {
+            *slot = Some((id, v));
+        }
+    }
+    at.into_iter().flatten().collect()
 }
 
 /// Declares every ID of every kind ([`declare`]: duplicates and overrides are reported there),
@@ -234,8 +280,13 @@ fn declare_all(
     let (threads, from) = runs;
     let (tags, items, creatures, quests, encounters, progress_types, hazards, cards) =
         std::thread::scope(|scope| {
+            // Each kind's job makes its table of symbols too, and `then` makes of its winners
+            // what resolution reads.
             macro_rules! start {
-                ($kind:expr, $list:ident) => {{
+                ($kind:expr, $list:ident) => {
+                    start!($kind, $list, |winners, _| winners)
+                };
+                ($kind:expr, $list:ident, $then:expr) => {{
                     let list = &raw.$list;
                     let job = move || {
                         let (mut overrides, mut diags) = (Vec::new(), Vec::new());
@@ -247,7 +298,14 @@ fn declare_all(
                             &mut overrides,
                             &mut diags,
                         );
-                        (winners, overrides, diags)
+                        let table: BTreeMap<Id, Span> = winners
+                            .iter()
+                            .map(|(id, &i)| {
+                                let src = &list[i];
+                                (id.clone(), Span::new(src.file, src.raw.id.span()))
+                            })
+                            .collect();
+                        (($then)(winners, list.len()), table, overrides, diags)
                     };
                     if threads > 1 && list.len() >= from {
                         Pending::Started(scope.spawn(job))
@@ -258,9 +316,9 @@ fn declare_all(
             }
             let started = (
                 start!("tag", tags),
-                start!("item", items),
-                start!("creature", creatures),
-                start!("quest", quests),
+                start!("item", items, Picks::of),
+                start!("creature", creatures, Picks::of),
+                start!("quest", quests, Picks::of),
                 start!("encounter", encounters),
                 start!("progress type", progress_types),
                 start!("hazard", hazards),
@@ -279,16 +337,10 @@ fn declare_all(
         });
     macro_rules! declare_kind {
         ($pending:expr, $list:ident, $table:ident) => {{
-            let (winners, mut said_overrides, said) = $pending;
+            let (winners, table, mut said_overrides, said) = $pending;
             overrides.append(&mut said_overrides);
             diags.extend(said);
-            syms.$table = winners
-                .iter()
-                .map(|(id, &i)| {
-                    let src = &raw.$list[i];
-                    (id.clone(), Span::new(src.file, src.raw.id.span()))
-                })
-                .collect();
+            syms.$table = table;
             winners
         }};
     }
@@ -715,69 +767,60 @@ impl<'a> Stage<'a> {
                 }),
             );
         }
-        /// The winners of a kind, in the order of their entries (the map let go as it is read).
-        fn picks(w: BTreeMap<Id, usize>) -> Vec<(usize, Id)> {
-            let mut picks: Vec<(usize, Id)> = w.into_iter().map(|(id, i)| (i, id)).collect();
-            picks.sort_unstable_by_key(|&(i, _)| i);
-            picks
-        }
         let at = |cx: &mut Cx, ns: &str, file| {
             cx.ns.clear();
             cx.ns.push_str(ns);
             cx.file = file;
         };
-        content.items = self
-            .in_files(
-                &mut big.items,
-                &picks(declared.items),
-                triggers,
-                diags,
-                |cx, id, src, triggers| {
-                    at(cx, &src.ns, src.file);
-                    Some((id.clone(), Arc::new(item(cx, id, src, triggers))))
-                },
-                |(_, item), from| {
-                    Arc::make_mut(item)
-                        .triggers
-                        .iter_mut()
-                        .for_each(|t| t.0 += from)
-                },
-            )
-            .into_iter()
-            .collect();
-        content.creatures = self
-            .in_files(
-                &mut big.creatures,
-                &picks(declared.creatures),
-                triggers,
-                diags,
-                |cx, id, src, triggers| {
-                    at(cx, &src.ns, src.file);
-                    Some((id.clone(), Arc::new(creature(cx, id, src, triggers))))
-                },
-                |(_, c), from| {
-                    Arc::make_mut(c)
-                        .triggers
-                        .iter_mut()
-                        .for_each(|t| t.0 += from)
-                },
-            )
-            .into_iter()
-            .collect();
-        content.quests = self
-            .in_files(
-                &mut big.quests,
-                &picks(declared.quests),
-                triggers,
-                diags,
-                |cx, id, src, _| {
-                    at(cx, &src.ns, src.file);
-                    quest(cx, id, src).map(|q| (id.clone(), Arc::new(q)))
-                },
-                |_, _| {},
-            )
-            .into_iter()
-            .collect();
+        let picks = &declared.items.picks;
+        let items = self.in_files(
+            &mut big.items,
+            picks,
+            triggers,
+            diags,
+            |cx, (rank, id), src, triggers| {
+                at(cx, &src.ns, src.file);
+                Some((*rank, id.clone(), Arc::new(item(cx, id, src, triggers))))
+            },
+            |(_, _, item), from| {
+                Arc::make_mut(item)
+                    .triggers
+                    .iter_mut()
+                    .for_each(|t| t.0 += from)
+            },
+        );
+        content.items = in_id_order(items, picks.len());
+        let picks = &declared.creatures.picks;
+        let creatures = self.in_files(
+            &mut big.creatures,
+            picks,
+            triggers,
+            diags,
+            |cx, (rank, id), src, triggers| {
+                at(cx, &src.ns, src.file);
+                Some((*rank, id.clone(), Arc::new(creature(cx, id, src, triggers))))
+            },
+            |(_, _, c), from| {
+                Arc::make_mut(c)
+                    .triggers
+                    .iter_mut()
+                    .for_each(|t| t.0 += from)
+            },
+        );
+        content.creatures = in_id_order(creatures, picks.len());
+        let picks = &declared.quests.picks;
+        let quests = self.in_files(
+            &mut big.quests,
+            picks,
+            triggers,
+            diags,
+            |cx, (rank, id), src, _| {
+                at(cx, &src.ns, src.file);
+                quest(cx, id, src).map(|q| (*rank, id.clone(), Arc::new(q)))
+            },
+            |_, _| {},
+        );
+        content.quests = in_id_order(quests, picks.len());
         for (id, &i) in &declared.encounters {
             let src = &raw.encounters[i];
             let encounter = encounter(&mut self.cx(diags, &src.ns, src.file), id, src);

@@ -17,7 +17,7 @@
 //! cycles over the whole content; the events the data emits and the empty random pools over the
 //! changed files where what they held before says that is enough, else over the whole content.
 
-use super::assemble::{blank, listening, Big, Declared, List, Stage};
+use super::assemble::{blank, listening, Big, Declared, List, Picks, Stage};
 use super::defs::{empty_random_pools, empty_random_pools_of, modifier_cycles};
 use super::Symbols;
 use crate::content::by_file::ByFile;
@@ -93,9 +93,17 @@ pub(crate) fn patch(
         )*};
     }
     redeclare!(
-        "tag" tags, "item" items, "creature" creatures, "quest" quests, "encounter" encounters,
-        "progress type" progress_types, "hazard" hazards, "card" cards
+        "tag" tags, "encounter" encounters, "progress type" progress_types, "hazard" hazards,
+        "card" cards
     );
+    macro_rules! redeclare_picks {
+        ($($kind:literal $list:ident),*) => {$(
+            let again = Redeclared { kind: $kind, winners: &syms.$list, overrides: &last.overrides };
+            let winners = again.of(&raw.$list, |r| &r.id, changed, &mut spans)?;
+            declared.$list = Picks::of(winners, raw.$list.len());
+        )*};
+    }
+    redeclare_picks!("item" items, "creature" creatures, "quest" quests);
     let (mut mini, triggers, tops, mut said) =
         resolve_files(raw, syms, last, ext, changed, declared);
     if !crate::content::locale::patch_texts(&mut mini, &last.locales) {
