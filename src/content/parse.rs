@@ -154,39 +154,7 @@ pub(crate) fn read_mods(
         let ns: Arc<str> = m.id().into();
         let mods_root = m.root.as_path();
         let root = &m.real;
-        let (mut found_files, mut unread) = (Vec::new(), Vec::new());
-        for found in crate::mods::walk(root, &m.dir.join("data")) {
-            match found {
-                Found::File(path) if path.extension().is_some_and(|e| e == "toml") => {
-                    found_files.push(path)
-                }
-                Found::File(path) if looks_like_data(&path) => unread.push(path),
-                Found::File(_) => {}
-                Found::Refused(path, refused) => {
-                    diags.push(refused.diagnostic(&display_path(&path, mods_root)))
-                }
-                Found::TooMany => diags.push(Diagnostic::error(
-                    Code::FileRefused,
-                    format!(
-                        "`{}/data` holds more than {} files; the rest are not read",
-                        m.id(),
-                        crate::mods::MOST_FILES
-                    ),
-                )),
-            }
-        }
-        found_files.sort();
-        unread.sort();
-        for path in unread {
-            diags.push(
-                Diagnostic::warning(
-                    Code::FileRefused,
-                    format!("`{}` is not read", display_path(&path, mods_root)),
-                )
-                .with_help("only files ending in `.toml` under data/ are data files"),
-            );
-        }
-        for path in found_files {
+        for path in data_files_of(m, diags) {
             let display = display_path(&path, mods_root);
             // Taken before the file is read: an edit between the two leaves a stamp that no
             // longer matches, so the file is read again next time, never wrongly kept.
@@ -294,6 +262,45 @@ pub(crate) fn read_mods(
     defs.data_files = data_files;
     defs.locales = locales;
     defs
+}
+
+/// The `*.toml` files under a mod's `data/`, sorted; what else is there, and what could not be
+/// walked, said in `diags`.
+fn data_files_of(m: &ModFolder, diags: &mut Vec<Diagnostic>) -> Vec<std::path::PathBuf> {
+    let (root, mods_root) = (&m.real, m.root.as_path());
+    let (mut found_files, mut unread) = (Vec::new(), Vec::new());
+    for found in crate::mods::walk(root, &m.dir.join("data")) {
+        match found {
+            Found::File(path) if path.extension().is_some_and(|e| e == "toml") => {
+                found_files.push(path)
+            }
+            Found::File(path) if looks_like_data(&path) => unread.push(path),
+            Found::File(_) => {}
+            Found::Refused(path, refused) => {
+                diags.push(refused.diagnostic(&display_path(&path, mods_root)))
+            }
+            Found::TooMany => diags.push(Diagnostic::error(
+                Code::FileRefused,
+                format!(
+                    "`{}/data` holds more than {} files; the rest are not read",
+                    m.id(),
+                    crate::mods::MOST_FILES
+                ),
+            )),
+        }
+    }
+    found_files.sort();
+    unread.sort();
+    for path in unread {
+        diags.push(
+            Diagnostic::warning(
+                Code::FileRefused,
+                format!("`{}` is not read", display_path(&path, mods_root)),
+            )
+            .with_help("only files ending in `.toml` under data/ are data files"),
+        );
+    }
+    found_files
 }
 
 /// A data file the walk found: its place in the source map, its mod, its stamp when a memo asked

@@ -286,12 +286,18 @@ impl LuaRuntime {
             .iter()
             .map(|(mod_id, _, _)| self.lantern_names(mod_id, &api_names))
             .collect();
-        let mut shared = self.shared.borrow_mut();
-        shared.make_symbols();
-        let shared = &*shared;
-        let (Some(content), Some(symbols)) = (shared.content.as_ref(), shared.symbols.as_ref())
-        else {
+        let shared = self.shared.borrow();
+        let Some(content) = shared.content.as_ref() else {
             return Vec::new();
+        };
+        // Made only when a script has a literal `lantern.apply` to check: at a million
+        // definitions, making them is a twentieth of a check.
+        let made = std::cell::OnceCell::new();
+        let symbols = || {
+            shared
+                .symbols
+                .as_ref()
+                .unwrap_or_else(|| made.get_or_init(|| shared.symbols_now().unwrap_or_default()))
         };
         let scripts: Vec<script_check::Script<'_>> = self
             .scripts
@@ -305,7 +311,7 @@ impl LuaRuntime {
                 lantern,
             })
             .collect();
-        script_check::check(&scripts, content, symbols)
+        script_check::check(&scripts, content, &symbols)
     }
 
     /// The names in a mod's `lantern` table after its scripts ran: lantern's entries (`api`,

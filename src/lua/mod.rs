@@ -161,17 +161,21 @@ impl Shared {
     /// scripts are bound to content and not before.
     pub(crate) fn make_symbols(&mut self) {
         if self.symbols.is_none() {
-            let Some(content) = self.content.as_ref() else {
-                return;
-            };
-            let ext = crate::content::Extensions {
-                actions: self.actions.keys().cloned().collect(),
-                checks: self.checks.keys().cloned().collect(),
-                failed: self.failed_scripts.clone(),
-                declared: content.declared.clone(),
-            };
-            self.symbols = Some(crate::content::resolve::symbols_of(content, &ext));
+            self.symbols = self.symbols_now();
         }
+    }
+
+    /// The IDs [`Shared::make_symbols`] makes, made now and not kept; none before the scripts
+    /// are bound to content.
+    pub(crate) fn symbols_now(&self) -> Option<Symbols> {
+        let content = self.content.as_ref()?;
+        let ext = crate::content::Extensions {
+            actions: self.actions.keys().cloned().collect(),
+            checks: self.checks.keys().cloned().collect(),
+            failed: self.failed_scripts.clone(),
+            declared: content.declared.clone(),
+        };
+        Some(crate::content::resolve::symbols_of(content, &ext))
     }
 }
 

@@ -34,10 +34,10 @@ pub(super) struct Script<'a> {
 
 /// Every problem the scripts' literal calls would raise when they run, and a warning for each
 /// trigger and quest that waits on a custom event nothing emits.
-pub(super) fn check(
+pub(super) fn check<'s>(
     scripts: &[Script<'_>],
     content: &Content,
-    symbols: &Symbols,
+    symbols: &dyn Fn() -> &'s Symbols,
 ) -> Vec<Diagnostic> {
     let events = &content.events;
     let mut diags = Vec::new();
@@ -133,10 +133,11 @@ fn never_emitted(content: &Content, by_scripts: &BTreeSet<EventKey>) -> Vec<Diag
     out
 }
 
-struct Calls<'a, 'b> {
+struct Calls<'a, 'b, 's> {
     script: &'a Script<'a>,
     events: &'a EventTable,
-    symbols: &'a Symbols,
+    /// The symbols a literal action table is resolved against, made when first asked for.
+    symbols: &'a dyn Fn() -> &'s Symbols,
     diags: &'b mut Vec<Diagnostic>,
     emits: &'b mut Emits,
     /// The literal `lantern.emit_event(...)` calls read in this script.
@@ -146,7 +147,7 @@ struct Calls<'a, 'b> {
     literal_texts: usize,
 }
 
-impl Visitor for Calls<'_, '_> {
+impl Visitor for Calls<'_, '_, '_> {
     fn visit_function_call(&mut self, call: &FunctionCall) {
         let Some((name, token, args)) = lantern_call(call) else {
             return;
@@ -169,7 +170,7 @@ impl Visitor for Calls<'_, '_> {
     }
 }
 
-impl Calls<'_, '_> {
+impl Calls<'_, '_, '_> {
     fn span(&self, token: &TokenReference) -> Span {
         Span::new(
             self.script.file,
@@ -289,7 +290,7 @@ impl Calls<'_, '_> {
             return;
         };
         if let Err(e) = crate::content::resolve::runtime_action(
-            self.symbols,
+            (self.symbols)(),
             self.events,
             self.script.mod_id,
             &map.into(),
