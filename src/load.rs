@@ -291,32 +291,19 @@ fn load_texts(
         }
     }
     let data_from = diagnostics.len();
-    let mut raw = content::parse::read_mods(
+    // The scripts run on this thread while the data files are read on the others.
+    let compiled_before = last.as_ref().map(|last| last.scripts.clone());
+    let (mut raw, (mut lua, scripts_said)) = content::parse::read_mods_while(
         &folders,
         rules.defs(),
         &mut sources,
         &mut diagnostics,
         memo.as_deref_mut(),
         texts,
+        |sources| run_scripts(&folders, rules, limits, compiled_before, sources),
     );
     let data_said = data_from..diagnostics.len();
-    let mut lua = match LuaRuntime::new(limits) {
-        Ok(lua) => Some(lua),
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(
-                Code::Lua,
-                format!("cannot start Lua: {e}"),
-            ));
-            None
-        }
-    };
-    if let Some(lua) = lua.as_mut() {
-        lua.set_rules(rules.clone());
-        lua.compiled_before = last.as_ref().map(|last| last.scripts.clone());
-        for m in &folders {
-            lua.load_mod(m, &mut sources, &mut diagnostics);
-        }
-    }
+    diagnostics.extend(scripts_said);
     let mut ext = lua.as_ref().map(LuaRuntime::extensions).unwrap_or_default();
     ext.declared = rules.defs().clone();
     let mods: Vec<_> = folders.iter().map(content::mod_info).collect();
@@ -384,6 +371,31 @@ fn load_texts(
         kept: is_kept,
         resolution,
     }
+}
+
+/// A Lua state with every mod's `main.lua` run in it (`compiled_before`: the last version's
+/// scripts, not compiled again when unchanged), and what running them said.
+fn run_scripts(
+    folders: &[crate::mods::ModFolder],
+    rules: &Rules,
+    limits: Limits,
+    compiled_before: Option<crate::lua::KnownScripts>,
+    sources: &mut SourceMap,
+) -> (Option<LuaRuntime>, Vec<Diagnostic>) {
+    let mut said = Vec::new();
+    let mut lua = match LuaRuntime::new(limits) {
+        Ok(lua) => lua,
+        Err(e) => {
+            let e = Diagnostic::error(Code::Lua, format!("cannot start Lua: {e}"));
+            return (None, vec![e]);
+        }
+    };
+    lua.set_rules(rules.clone());
+    lua.compiled_before = compiled_before;
+    for m in folders {
+        lua.load_mod(m, sources, &mut said);
+    }
+    (Some(lua), said)
 }
 
 /// Whether a load finds the mods the `last` version found, each with a script or without as it

@@ -145,6 +145,20 @@ pub(crate) fn read_mods(
     memo: Option<&mut ParseMemo>,
     texts: Texts,
 ) -> RawDefs {
+    read_mods_while(mods, rules, sources, diags, memo, texts, |_| ()).0
+}
+
+/// [`read_mods`], running `meanwhile` on the calling thread while the files are read (a load
+/// runs the mods' scripts then); it may add files to the source map after the data files.
+pub(crate) fn read_mods_while<R>(
+    mods: &[ModFolder],
+    rules: &Declarations,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+    memo: Option<&mut ParseMemo>,
+    texts: Texts,
+    meanwhile: impl FnOnce(&mut SourceMap) -> R,
+) -> (RawDefs, R) {
     // The mods are walked in order, each data file given its place in the source map; the files
     // are read (and parsed) after, on every core.
     let mut walked: Vec<Walked> = Vec::new();
@@ -194,7 +208,8 @@ pub(crate) fn read_mods(
         locales.extend(super::locale::read_mod(m, sources, diags));
     }
     let parse = memo.is_none().then_some(Parse { rules, texts });
-    let mut read = read_data::read_all(&to_read, parse).into_iter();
+    let (read, meant) = read_data::read_all(&to_read, parse, || meanwhile(sources));
+    let mut read = read.into_iter();
     drop(to_read);
     // What each file gave goes to the source map. Its problems with reading go where the walk
     // would have said them had it read the file then; what parsing said, after all of those.
@@ -261,7 +276,7 @@ pub(crate) fn read_mods(
     defs.files = files;
     defs.data_files = data_files;
     defs.locales = locales;
-    defs
+    (defs, meant)
 }
 
 /// The `*.toml` files under a mod's `data/`, sorted; what else is there, and what could not be

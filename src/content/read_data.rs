@@ -53,19 +53,29 @@ pub(super) struct Parse<'r> {
 /// than it saves.
 const PARALLEL_FROM: usize = 8;
 
-/// Reads every file of `files` (parsing each with `parse`, when given) on every core; what each
-/// gave, in the files' order.
-pub(super) fn read_all(files: &[ToRead<'_>], parse: Option<Parse<'_>>) -> Vec<Read> {
-    let threads = if files.len() < PARALLEL_FROM {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(files.len()))
-    };
-    read_on(files, parse, threads)
+/// Reads every file of `files` (parsing each with `parse`, when given) on every core while the
+/// calling thread runs `meanwhile`, then reads with them; what each file gave, in the files'
+/// order, and what `meanwhile` gave.
+pub(super) fn read_all<R>(
+    files: &[ToRead<'_>],
+    parse: Option<Parse<'_>>,
+    meanwhile: impl FnOnce() -> R,
+) -> (Vec<Read>, R) {
+    if files.len() < PARALLEL_FROM {
+        let meant = meanwhile();
+        return (read_on(files, parse, 0, || ()).0, meant);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    read_on(files, parse, cores.min(files.len()), meanwhile)
 }
 
-/// [`read_all`] on `threads` threads (the calling one among them).
-fn read_on(files: &[ToRead<'_>], parse: Option<Parse<'_>>, threads: usize) -> Vec<Read> {
+/// [`read_all`] on `helpers` threads and the calling one, which runs `meanwhile` first.
+fn read_on<R>(
+    files: &[ToRead<'_>],
+    parse: Option<Parse<'_>>,
+    helpers: usize,
+    meanwhile: impl FnOnce() -> R,
+) -> (Vec<Read>, R) {
     let next = AtomicUsize::new(0);
     // A language server's unsaved buffers stand in for files on the thread that asked; each
     // reading thread sees them too.
@@ -80,20 +90,21 @@ fn read_on(files: &[ToRead<'_>], parse: Option<Parse<'_>>, threads: usize) -> Ve
         got
     };
     let work = || crate::mods::files::with_unsaved_of(unsaved.clone(), work);
-    let mut parts = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+    let (mut parts, meant) = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (0..helpers).map(|_| scope.spawn(work)).collect();
+        let meant = meanwhile();
         let mut parts = vec![work()];
         for h in helpers {
             parts.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
         }
-        parts
+        (parts, meant)
     });
     let mut read: Vec<Option<Read>> = std::iter::repeat_with(|| None).take(files.len()).collect();
     for (i, r) in parts.drain(..).flatten() {
         read[i] = Some(r);
     }
     // Every index was taken by one thread, and every thread ran to the end.
-    read.into_iter().flatten().collect()
+    (read.into_iter().flatten().collect(), meant)
 }
 
 /// Reads one file, and parses it when asked.
@@ -163,7 +174,7 @@ mod tests {
                 rules: rules.defs(),
                 texts,
             });
-            let one = read_on(&files, parse, 1);
+            let one = read_on(&files, parse, 0, || ()).0;
             assert_eq!(one.len(), files.len(), "one answer a file");
             assert!(matches!(one[3], Read::NotUtf8(_, 18, _)), "{:?}", one[3]);
             assert!(matches!(one[5], Read::Refused(_)), "{:?}", one[5]);
@@ -181,13 +192,22 @@ mod tests {
                 other => panic!("{other:?}"),
             }
             let one = format!("{one:?}");
-            for threads in [2, 3, 16] {
-                let many = format!("{:?}", read_on(&files, parse, threads));
-                assert_eq!(many, one, "{threads} threads, {texts:?}");
+            for helpers in [1, 2, 15] {
+                let many = format!("{:?}", read_on(&files, parse, helpers, || ()).0);
+                assert_eq!(many, one, "{helpers} threads helping, {texts:?}");
             }
         }
+        // What the calling thread does meanwhile is done there, and what it gave comes back.
+        let caller = std::thread::current().id();
+        let parse = Some(Parse {
+            rules: rules.defs(),
+            texts: Texts::Kept,
+        });
+        let (read, ran_on) = read_on(&files, parse, 2, || std::thread::current().id());
+        assert_eq!(ran_on, caller);
+        assert_eq!(read.len(), files.len());
         // Read alone, for a memo to parse: the texts, nothing parsed.
-        let read = read_on(&files, None, 4);
+        let read = read_on(&files, None, 3, || ()).0;
         assert!(matches!(&read[7], Read::Text(Text::Kept(t), None) if **t == text));
     }
 
@@ -209,8 +229,9 @@ mod tests {
             rules: rules.defs(),
             texts: Texts::Kept,
         });
-        let read =
-            crate::mods::files::with_unsaved(Arc::new(unsaved), || read_on(&files, parse, 4));
+        let read = crate::mods::files::with_unsaved(Arc::new(unsaved), || {
+            read_on(&files, parse, 3, || ()).0
+        });
         for (f, got) in files.iter().zip(&read) {
             let Read::Text(Text::Kept(text), Some(parsed)) = got else {
                 panic!("{got:?}")
