@@ -11,9 +11,10 @@
 //! - one test's game over it (`Harness::prepare` once, then `Prepared::game`).
 //!
 //! Prints a table and draws the curve (`target/bench/pack.svg`, log-log; docs/performance.md keeps
-//! a copy). Run with `cargo bench --bench pack`; `LANTERN_BENCH_PACK_ONLY=game` (or `load`,
-//! `reload`, `check`) measures that column alone, for a profiler; `LANTERN_BENCH_PACK_KEEP=DIR`
-//! keeps each pack in `DIR/pack-<definitions>`.
+//! a copy). Run with `cargo bench --bench pack`; `LANTERN_BENCH_PACK_ONLY=game` (or `parse`,
+//! `load`, `reload`, `check`) measures that column alone, for a profiler; `LANTERN_BENCH_PACK_ROUNDS=N`
+//! times each figure N times; `LANTERN_BENCH_PACK_KEEP=DIR` keeps each pack in
+//! `DIR/pack-<definitions>`.
 
 use lantern::lua::Limits;
 use std::path::{Path, PathBuf};
@@ -161,24 +162,30 @@ fn measure(dir: &Path, defs: usize) -> Row {
             f.set_modified(hour_ago).unwrap();
         }
     }
-    let rounds = if total >= 500_000 {
-        1
-    } else if total >= 50_000 {
-        3
-    } else {
-        7
+    // `LANTERN_BENCH_PACK_ROUNDS=N` times each figure N times (for a profiler of one column).
+    let rounds = match std::env::var("LANTERN_BENCH_PACK_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        Some(n) => n,
+        None if total >= 500_000 => 1,
+        None if total >= 50_000 => 3,
+        None => 7,
     };
     let rules = lantern::roguelike::rules();
     let roots = [dir.to_path_buf()];
 
-    let parse = time(rounds, || {
-        for f in &files {
-            let text = std::fs::read_to_string(f).unwrap();
-            std::hint::black_box(toml::from_str::<toml::Value>(&text).unwrap());
-        }
-    });
     let only = std::env::var("LANTERN_BENCH_PACK_ONLY").ok();
     let wanted = |what: &str| only.as_deref().is_none_or(|o| o == what);
+    let mut parse = 0.0;
+    if wanted("parse") {
+        parse = time(rounds, || {
+            for f in &files {
+                let text = std::fs::read_to_string(f).unwrap();
+                std::hint::black_box(toml::from_str::<toml::Value>(&text).unwrap());
+            }
+        });
+    }
     let mut load = 0.0;
     if wanted("load") {
         load = time(rounds, || {

@@ -312,9 +312,12 @@ fn load_texts(
     let last = last.filter(|last| {
         *last.registered == Registered::of(&ext) && !diagnostics.iter().any(Diagnostic::is_error)
     });
-    let kept = last.as_ref().filter(|last| {
-        same_mods(last, &mods) && changed_data(last, &sources).as_deref() == Some(&[])
-    });
+    // The data files that read otherwise than `last` read them, when the mods are the same.
+    let changed = last
+        .as_ref()
+        .filter(|last| same_mods(last, &mods))
+        .and_then(|last| changed_data(last, &sources));
+    let kept = last.as_ref().filter(|_| changed.as_deref() == Some(&[]));
     let is_kept = kept.is_some();
     let (content, resolution) = match kept {
         Some(last) => {
@@ -323,7 +326,7 @@ fn load_texts(
         }
         None => {
             let patched = last.as_ref().and_then(|last| {
-                let changed = changed_data(last, &sources).filter(|_| same_mods(last, &mods))?;
+                let changed = changed?;
                 let data = changed
                     .iter()
                     .all(|f| raw.data_files.binary_search(f).is_ok());
@@ -415,23 +418,21 @@ fn same_mods(last: &Last, mods: &[content::ModInfo]) -> bool {
 /// not the same files at the same places. With the same mods and none changed, the data
 /// resolves to `last`'s content.
 fn changed_data(last: &Last, sources: &SourceMap) -> Option<Vec<crate::diag::FileId>> {
-    let data = |s: &SourceMap| -> Vec<(crate::diag::FileId, String, Arc<str>)> {
+    fn data(s: &SourceMap) -> Vec<(crate::diag::FileId, &crate::diag::SourceFile)> {
         s.files()
-            .map(|(id, f)| (id, f.path().to_string(), f.shared_text()))
-            .take_while(|(_, path, _)| !path.ends_with(".lua"))
+            .take_while(|(_, f)| !f.path().ends_with(".lua"))
             .collect()
-    };
+    }
     let (old, new) = (data(last.sources), data(sources));
     if old.len() != new.len() {
         return None;
     }
     let mut changed = Vec::new();
-    for ((a, old_path, old_text), (b, new_path, new_text)) in old.iter().zip(&new) {
-        if a != b || old_path != new_path {
+    for ((a, was), (b, now)) in old.iter().zip(&new) {
+        if a != b || was.path() != now.path() {
             return None;
         }
-        // `Arc<str>` compares its pointers first: a file taken by its stamp is not compared.
-        if old_text != new_text {
+        if !was.same_text(now) {
             changed.push(*b);
         }
     }

@@ -673,11 +673,12 @@ fn describe(old: &Content, new: &Content, same: &Unchanged) -> String {
 }
 
 /// How many definitions of one kind only `new` has, both have but differ, only `old` has: the
-/// two registries walked side by side in ID order. A definition from a file that did not change
+/// two registries walked side by side in ID order, but for the chunks they share (a reload that
+/// resolved only the files that changed shares all others). A definition from a file that did not change
 /// is the same when it stands at the same place; only the others are formatted to compare.
 fn compared<T: std::fmt::Debug + Placed>(
-    old: &BTreeMap<crate::id::Id, Arc<T>>,
-    new: &BTreeMap<crate::id::Id, Arc<T>>,
+    old: &crate::content::Registry<T>,
+    new: &crate::content::Registry<T>,
     same: &Unchanged,
 ) -> (usize, usize, usize) {
     let differ = |a: &Arc<T>, b: &Arc<T>| {
@@ -692,7 +693,11 @@ fn compared<T: std::fmt::Debug + Placed>(
         }
     };
     let (mut added, mut changed, mut removed) = (0, 0, 0);
-    let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
+    // The chunks the two share hold the same definitions in both: only the rest is walked.
+    let (mut o, mut n) = (
+        old.apart_from(new).peekable(),
+        new.apart_from(old).peekable(),
+    );
     loop {
         match (o.peek(), n.peek()) {
             (Some((a, _)), Some((b, _))) if a == b => {

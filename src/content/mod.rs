@@ -26,6 +26,7 @@ pub(crate) mod parse;
 mod quick_read;
 pub(crate) mod raw;
 mod read_data;
+mod registry;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]
 pub(crate) mod schema;
@@ -43,6 +44,7 @@ pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 pub(crate) use hazard::{Bottom, CardEffect, Meter};
 pub use hazard::{Card, CardClass, Hazard, ProgressType};
 pub use locale::{Coverage, TextArg};
+pub use registry::Registry;
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;
@@ -90,25 +92,26 @@ pub struct Extensions {
 pub struct Content {
     /// Loaded mods in load order.
     pub mods: Vec<ModInfo>,
-    /// Tags (the roguelike's), by ID. Every registry holds each definition behind an `Arc`: a
-    /// reload that changed one file shares the others' with the version it replaces.
-    pub tags: BTreeMap<Id, Arc<Tag>>,
+    /// Tags (the roguelike's), by ID. Every registry holds each definition behind an `Arc`, in
+    /// chunks a copy shares ([`Registry`]): a reload that changed one file shares the others'
+    /// with the version it replaces.
+    pub tags: Registry<Tag>,
     /// Rarity levels, lowest rank first.
     pub rarities: Vec<Rarity>,
     /// Item definitions (the roguelike's), by ID.
-    pub items: BTreeMap<Id, Arc<Item>>,
+    pub items: Registry<Item>,
     /// Creature definitions (the roguelike's), by ID.
-    pub creatures: BTreeMap<Id, Arc<Creature>>,
+    pub creatures: Registry<Creature>,
     /// Quests, by ID.
-    pub quests: BTreeMap<Id, Arc<Quest>>,
+    pub quests: Registry<Quest>,
     /// Encounters (seed 000), by ID.
-    pub encounters: BTreeMap<Id, Arc<Encounter>>,
+    pub encounters: Registry<Encounter>,
     /// Hazard progress types (seed 002), by ID.
-    pub progress_types: BTreeMap<Id, Arc<hazard::ProgressType>>,
+    pub progress_types: Registry<hazard::ProgressType>,
     /// Hazards (seed 002), by ID.
-    pub hazards: BTreeMap<Id, Arc<hazard::Hazard>>,
+    pub hazards: Registry<hazard::Hazard>,
     /// Hazard action cards (seed 002), by ID.
-    pub cards: BTreeMap<Id, Arc<hazard::Card>>,
+    pub cards: Registry<hazard::Card>,
     /// Every event kind: the engine's, the game's, the mods' custom ones.
     pub events: EventTable,
     /// Every trigger, wherever it stands; [`TriggerRef`] indexes it.
@@ -333,7 +336,7 @@ impl Content {
 /// bare name is `default_ns`'s, and a miss names the closest ID there is
 /// (`there is no item `core:glod`; did you mean `core:gold`?`).
 pub(crate) fn find_id<V>(
-    registry: &BTreeMap<Id, V>,
+    registry: &Registry<V>,
     text: &str,
     default_ns: &str,
     kind: &str,

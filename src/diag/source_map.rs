@@ -151,6 +151,12 @@ impl SourceFile {
         self.text.clone()
     }
 
+    /// Whether it holds the text `other` holds: at once when one read is shared by both (a
+    /// file a reload took by its stamp).
+    pub(crate) fn same_text(&self, other: &SourceFile) -> bool {
+        Arc::ptr_eq(&self.text, &other.text) || self.text == other.text
+    }
+
     /// The text.
     pub fn text(&self) -> &str {
         &self.text

@@ -309,7 +309,7 @@ fn id(text: &str, home: &str) -> mlua::Result<Id> {
 fn known<V>(
     lua: &Lua,
     game: &TestGame,
-    registry: impl Fn(&crate::content::Content) -> &std::collections::BTreeMap<Id, V>,
+    registry: impl Fn(&crate::content::Content) -> &crate::content::Registry<V>,
     text: &str,
     kind: &str,
 ) -> mlua::Result<Id> {

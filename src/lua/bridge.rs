@@ -369,7 +369,7 @@ fn text_arg(v: &LuaValue, method: &str, what: &str) -> mlua::Result<String> {
 fn script_id<V>(
     lua: &Lua,
     content: &crate::content::Content,
-    registry: &std::collections::BTreeMap<crate::id::Id, V>,
+    registry: &crate::content::Registry<V>,
     text: &str,
     kind: &str,
 ) -> mlua::Result<crate::id::Id> {

@@ -160,15 +160,15 @@ fn resolve_on(
 pub(super) fn blank(mods: Vec<ModInfo>, events: EventTable, ext: &Extensions) -> Content {
     Content {
         mods,
-        tags: BTreeMap::new(),
+        tags: Registry::new(),
         rarities: Vec::new(),
-        items: BTreeMap::new(),
-        creatures: BTreeMap::new(),
-        quests: BTreeMap::new(),
-        encounters: BTreeMap::new(),
-        progress_types: BTreeMap::new(),
-        hazards: BTreeMap::new(),
-        cards: BTreeMap::new(),
+        items: Registry::new(),
+        creatures: Registry::new(),
+        quests: Registry::new(),
+        encounters: Registry::new(),
+        progress_types: Registry::new(),
+        hazards: Registry::new(),
+        cards: Registry::new(),
         triggers: Vec::new(),
         top_level: Vec::new(),
         quests_by_event: Vec::new(),
@@ -243,10 +243,10 @@ impl Picks {
 /// What was resolved of a kind's picks (in their order, each with its ID's rank), as a map by
 /// ID: sorted by rank, they are in ID order, and the map is built without comparing IDs but to
 /// see they are sorted (half the time of sorting them by ID at a million).
-fn in_id_order<V>(mut resolved: Vec<(usize, Id, V)>) -> BTreeMap<Id, V> {
+fn in_id_order<T>(mut resolved: Vec<(usize, Id, Arc<T>)>) -> Registry<T> {
     resolved.sort_unstable_by_key(|&(rank, _, _)| rank);
     // Both steps reuse the list's memory.
-    let sorted: Vec<(Id, V)> = resolved.into_iter().map(|(_, id, v)| (id, v)).collect();
+    let sorted: Vec<(Id, Arc<T>)> = resolved.into_iter().map(|(_, id, v)| (id, v)).collect();
     sorted.into_iter().collect()
 }
 

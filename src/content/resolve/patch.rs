@@ -24,7 +24,7 @@ use crate::content::by_file::ByFile;
 use crate::content::listen::Listener;
 use crate::content::parse::{RawDefs, Src};
 use crate::content::spanned::Spanned;
-use crate::content::{Content, Extensions, Override, TriggerHome};
+use crate::content::{Content, Extensions, Override, Registry, TriggerHome};
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
@@ -443,9 +443,6 @@ fn relisten(by_event: &mut [Vec<Listener>], from: u32, to: u32, listener: Listen
     let i = at(list).unwrap_or_else(|i| i);
     list.insert(i, listener);
 }
-
-/// A registry of content: definitions by ID, each shared.
-type Registry<T> = BTreeMap<Id, Arc<T>>;
 
 /// Where the changed files' entries write their IDs now, by kind, ID and file.
 type Spans = BTreeMap<(&'static str, Id, FileId), Span>;
