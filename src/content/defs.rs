@@ -116,8 +116,9 @@ pub struct Creature {
     pub(crate) tags: Vec<Id>,
     /// Health it starts with.
     pub health: i64,
-    /// Its base attributes (`max_health` is its health unless given).
-    pub(crate) attributes: BTreeMap<String, i64>,
+    /// Its base attributes (`max_health` is its health unless given), by name in order, each
+    /// once: a list, not a map, as a creature has a few (a map's node weighed 384 bytes).
+    pub(crate) attributes: Vec<(&'static str, i64)>,
     /// Damage it deals without a weapon.
     pub damage: i64,
     /// The type of that damage.

@@ -68,7 +68,11 @@ impl Creature {
     /// A fresh creature from its definition, with its starting items (slotted ones equipped).
     pub fn spawn(content: &Content, def: &Id) -> Option<Creature> {
         let d = content.creatures.get(def)?;
-        let mut attributes = d.attributes.clone();
+        let mut attributes: BTreeMap<String, i64> = d
+            .attributes
+            .iter()
+            .map(|&(name, value)| (name.to_string(), value))
+            .collect();
         attributes
             .entry("max_health".to_string())
             .or_insert(d.health);

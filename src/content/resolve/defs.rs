@@ -241,7 +241,7 @@ pub(super) fn item(cx: &mut Cx, id: &Id, src: &Src<RawItem>, all: &mut Vec<Trigg
             let attribute = cx.attribute(&m.attribute);
             let condition = conditions(cx, &m.condition);
             attribute.map(|attribute| Modifier {
-                attribute,
+                attribute: attribute.to_string(),
                 add,
                 condition,
                 span,
@@ -278,13 +278,15 @@ pub(super) fn creature(
     all: &mut Vec<Trigger>,
 ) -> Creature {
     let r = &src.raw;
-    let mut attributes = BTreeMap::new();
+    // The raw table's keys are in order and each once, so the list is too.
+    let mut attributes = Vec::new();
     for (name, value) in r.attributes.get_ref() {
         let spanned = Spanned::new(r.attributes.span(), name.clone());
         if let Some(a) = cx.attribute(&spanned) {
-            attributes.insert(a, *value);
+            attributes.push((a, *value));
         }
     }
+    debug_assert!(attributes.is_sorted_by(|a, b| a.0 < b.0));
     within(cx, "health", "", &r.health, 1, MOST);
     for (name, value) in attributes.iter_mut() {
         let spanned = Spanned::new(r.attributes.span(), *value);

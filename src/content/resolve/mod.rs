@@ -254,9 +254,10 @@ impl<'a> Cx<'a> {
         self.vocabulary("damage type", text, vocab::DAMAGE_TYPES)
     }
 
-    pub(crate) fn attribute(&mut self, text: &Spanned<String>) -> Option<String> {
-        let names: Vec<&str> = vocab::attribute_names().collect();
-        self.vocabulary("attribute", text, &names)
+    pub(crate) fn attribute(&mut self, text: &Spanned<String>) -> Option<&'static str> {
+        let names: Vec<&'static str> = vocab::attribute_names().collect();
+        let known = self.vocabulary("attribute", text, &names)?;
+        names.into_iter().find(|n| *n == known)
     }
 
     /// Checks a word against a fixed list of engine vocabulary.

@@ -138,7 +138,7 @@ pub(super) fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
                 .zip(bound)
                 .map(|(attribute, (value, below))| Check::Attribute {
                     who,
-                    attribute,
+                    attribute: attribute.to_string(),
                     value,
                     below,
                 })
