@@ -50,18 +50,55 @@ impl<T> Registry<T> {
     }
 
     /// The chunk `key` is in or would go in: the first whose last ID is not below it (the last
-    /// chunk for a key past every ID), and where in it.
-    fn find<Q>(&self, key: &Q) -> Option<(usize, Result<usize, usize>)>
+    /// chunk for a key past every ID).
+    #[inline]
+    fn chunk_of<Q>(&self, key: &Q) -> Option<usize>
     where
         Id: Borrow<Q>,
         Q: Ord + ?Sized,
     {
         let chunks = &self.chunks;
-        let last = chunks.len().checked_sub(1)?;
-        let c = chunks
-            .partition_point(|chunk| chunk[chunk.len() - 1].0.borrow() < key)
-            .min(last);
-        Some((c, chunks[c].binary_search_by(|(k, _)| k.borrow().cmp(key))))
+        match chunks.len() {
+            0 => None,
+            // A registry of at most 128 definitions (a game's usual) is one chunk: no search.
+            1 => Some(0),
+            n => Some(
+                chunks
+                    .partition_point(|chunk| chunk[chunk.len() - 1].0.borrow() < key)
+                    .min(n - 1),
+            ),
+        }
+    }
+
+    /// Where `key` is or would go in a chunk.
+    #[inline]
+    fn place<Q>(chunk: &Chunk<T>, key: &Q) -> Result<usize, usize>
+    where
+        Id: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        if chunk.len() > 8 {
+            return chunk.binary_search_by(|(k, _)| k.borrow().cmp(key));
+        }
+        // A few entries: looked at in order, as a map's node is.
+        for (i, (k, _)) in chunk.iter().enumerate() {
+            match k.borrow().cmp(key) {
+                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => return Ok(i),
+                std::cmp::Ordering::Greater => return Err(i),
+            }
+        }
+        Err(chunk.len())
+    }
+
+    /// The chunk `key` is in or would go in, and where in it.
+    fn find<Q>(&self, key: &Q) -> Option<(usize, Result<usize, usize>)>
+    where
+        Id: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        let c = self.chunk_of(key)?;
+        Some((c, Self::place(&self.chunks[c], key)))
     }
 
     /// The definition of `key`.
@@ -74,18 +111,15 @@ impl<T> Registry<T> {
     }
 
     /// The ID and definition of `key`.
+    #[inline]
     pub fn get_key_value<Q>(&self, key: &Q) -> Option<(&Id, &Arc<T>)>
     where
         Id: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        match self.find(key)? {
-            (c, Ok(i)) => {
-                let (k, v) = &self.chunks[c][i];
-                Some((k, v))
-            }
-            _ => None,
-        }
+        let chunk = &self.chunks[self.chunk_of(key)?];
+        let (k, v) = chunk.get(Self::place(chunk, key).ok()?)?;
+        Some((k, v))
     }
 
     /// Whether it holds `key`.
