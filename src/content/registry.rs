@@ -24,6 +24,20 @@ type EntriesOf<'a, T> = fn(&'a Arc<Chunk<T>>) -> Entries<'a, T>;
 /// `len`) and iterates in the same order. A clone is cheap and shares every definition; a change
 /// to a clone copies the chunk of entries it falls in (at most 128) and leaves the original as
 /// it was.
+///
+/// ```
+/// use lantern::content::Registry;
+/// use lantern::id::Id;
+/// use std::sync::Arc;
+///
+/// let gold = Id::parse("core:gold", "core").unwrap();
+/// let mut items: Registry<u32> = [(gold.clone(), Arc::new(99))].into_iter().collect();
+/// let before = items.clone(); // a pointer, sharing every definition
+/// items.insert(gold.clone(), Arc::new(50));
+/// assert_eq!(items.get(&gold).map(|n| **n), Some(50));
+/// assert_eq!(*before["core:gold"], 99); // by its text too, as a map by `Id` is read
+/// assert_eq!(items.keys().map(Id::as_str).collect::<Vec<_>>(), ["core:gold"]);
+/// ```
 pub struct Registry<T> {
     /// Sorted, disjoint, none empty, none longer than `2 * CHUNK`.
     chunks: Arc<Vec<Arc<Chunk<T>>>>,
