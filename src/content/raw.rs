@@ -238,8 +238,9 @@ pub(crate) struct RawCreature {
     #[serde(default)]
     pub tags: Vec<Spanned<String>>,
     pub health: Spanned<i64>,
+    /// Each value with its place, so a mistake in one points at it.
     #[serde(default = "empty_spanned")]
-    pub attributes: Spanned<RawMap<i64>>,
+    pub attributes: Spanned<RawMap<Spanned<i64>>>,
     #[serde(default)]
     pub damage: i64,
     pub damage_type: Option<Spanned<String>>,

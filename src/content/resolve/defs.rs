@@ -278,20 +278,21 @@ pub(super) fn creature(
     all: &mut Vec<Trigger>,
 ) -> Creature {
     let r = &src.raw;
-    // The raw table's keys are in order and each once, so the list is too.
-    let mut attributes = Vec::new();
+    // The raw table's keys are in order and each once, so the list is too. A name is shown at
+    // its value, as a condition's unknown key is.
+    let mut known = Vec::new();
     for (name, value) in r.attributes.get_ref() {
-        let spanned = Spanned::new(r.attributes.span(), name.clone());
+        let spanned = Spanned::new(value.span(), name.clone());
         if let Some(a) = cx.attribute(&spanned) {
-            attributes.push((a, *value));
+            known.push((a, value));
         }
     }
-    debug_assert!(attributes.is_sorted_by(|a, b| a.0 < b.0));
+    debug_assert!(known.is_sorted_by(|a, b| a.0 < b.0));
     within(cx, "health", "", &r.health, 1, MOST);
-    for (name, value) in attributes.iter_mut() {
-        let spanned = Spanned::new(r.attributes.span(), *value);
-        *value = within(cx, name, "the attributes", &spanned, -MOST, MOST);
-    }
+    let attributes = known
+        .into_iter()
+        .map(|(name, value)| (name, within(cx, name, "the attributes", value, -MOST, MOST)))
+        .collect();
     let damage = within(
         cx,
         "damage",
