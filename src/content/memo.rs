@@ -10,7 +10,9 @@
 //! is parsed again. So a load from a memo gives what a load without one gives: the tests below
 //! and in `tests/reload.rs` compare the two.
 
-use super::parse::{self, parse_all, read_file, Job, RawDefs};
+use super::data_file::read_file;
+use super::parse::{self, parse_all, Job};
+use super::raw_defs::RawDefs;
 use crate::content::declare::Declarations;
 use crate::diag::{Diagnostic, FileId, SourceFile, SourceMap};
 use crate::mods::Stamp;

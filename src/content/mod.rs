@@ -9,6 +9,7 @@
 mod action;
 mod by_file;
 mod condition;
+mod data_file;
 pub(crate) mod declare;
 mod defs;
 mod dice;
@@ -25,6 +26,7 @@ pub(crate) use resolve::Resolution;
 pub(crate) mod parse;
 mod quick_read;
 pub(crate) mod raw;
+pub(crate) mod raw_defs;
 mod read_data;
 mod registry;
 pub(crate) mod resolve;
@@ -403,7 +405,7 @@ pub fn load(mods_dir: &Path, ext: &Extensions) -> Loaded {
 /// of the next load keeps them ([`parse::ParseMemo`]), and let go as they are resolved otherwise.
 /// The resolution is what a reload patches the content from ([`patch`]).
 pub(crate) fn build(
-    raw: &mut parse::RawDefs,
+    raw: &mut raw_defs::RawDefs,
     keep: bool,
     mods: Vec<ModInfo>,
     ext: &Extensions,
@@ -427,7 +429,7 @@ pub(crate) fn build(
 pub(crate) fn patch(
     last: &Content,
     resolution: &resolve::Resolution,
-    raw: &parse::RawDefs,
+    raw: &raw_defs::RawDefs,
     changed: &[crate::diag::FileId],
     ext: &Extensions,
     sources: &SourceMap,

@@ -4,9 +4,9 @@
 //! reader reads to the end, every entry of a lantern table taken by its raw type, gives exactly
 //! the raw definitions `toml` would have given (spans included) and no problem. Anything else (a
 //! game's own table, an unknown one, any mistake) leaves `defs` as it was and says so: the file
-//! is then read by [`super::parse::read_file`]'s `toml` path, which reports what is wrong.
+//! is then read by [`super::data_file::read_file`]'s `toml` path, which reports what is wrong.
 
-use super::parse::{RawDefs, Src, CREATURE_TABLES, TABLES};
+use super::raw_defs::{RawDefs, Src, CREATURE_TABLES, TABLES};
 use crate::content::declare::Declarations;
 use crate::diag::{FileId, Span};
 use crate::quick_toml::{self, Value};
@@ -108,7 +108,7 @@ mod tests {
             return false;
         }
         let (mut slow, mut said) = (RawDefs::default(), Vec::new());
-        super::super::parse::read_file_with_toml(text, file, &ns, rules, &mut slow, &mut said);
+        super::super::data_file::read_file_with_toml(text, file, &ns, rules, &mut slow, &mut said);
         assert!(
             said.is_empty(),
             "toml found a mistake the quick reader did not: {said:?}"

@@ -186,7 +186,7 @@ pub(crate) struct RawTrigger {
     pub condition: Vec<RawEntry>,
     pub chance: Option<Spanned<Number>>,
     pub actions: RawActions,
-    /// The line it starts at, counted when its file is read (`parse::number_triggers`): an
+    /// The line it starts at, counted when its file is read (`data_file::number_triggers`): an
     /// unnamed trigger is named by its place, and a check lets the file's text go.
     #[serde(skip)]
     pub line: u32,

@@ -5,14 +5,26 @@
 //! Threads take the next file as they finish one; what each file gave is put back in the files'
 //! order, so a load is the same on any machine and with any number of threads.
 
+use super::data_file::read_file;
 use super::declare::Declarations;
-use super::parse::{read_file, RawDefs, Texts};
+use super::raw_defs::RawDefs;
 use crate::diag::{Diagnostic, FileId};
 use crate::mods::files::Refused;
 use crate::mods::ModRoot;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+/// What a load keeps of its data files' texts once they are parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Texts {
+    /// Every text, as a game and an editor need them: a problem found while the game runs is
+    /// shown at its line, and a reload compares texts.
+    Kept,
+    /// None: a check of a big pack holds no text while it resolves (a sixth of its memory); a
+    /// file a problem is shown in is read again ([`crate::load::check_game`]).
+    Released,
+}
 
 /// A data file to read, its place in the source map taken already.
 pub(super) struct ToRead<'a> {

@@ -215,7 +215,7 @@ impl<S: GameState> Vocabulary<S> {
         T: serde::de::DeserializeOwned + Send + Sync + 'static,
     {
         if self.name_ok("table", key) && self.name_ok("kind of ID", kind) {
-            if crate::content::parse::TABLES.contains(&key) {
+            if crate::content::raw_defs::TABLES.contains(&key) {
                 self.defs
                     .problems
                     .push(format!("the table `{key}` is one of lantern's own"));

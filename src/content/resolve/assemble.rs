@@ -12,7 +12,7 @@ use super::vocabulary::trigger;
 use super::{Cx, RefKind};
 use crate::content::by_file::ByFile;
 use crate::content::event::{EventDef, EventTable, WorldSees};
-use crate::content::parse::{RawDefs, Src};
+use crate::content::raw_defs::{RawDefs, Src};
 use crate::content::vocab::{self, FieldType};
 use crate::content::*;
 use crate::content::{Content, Extensions, ModInfo};
@@ -150,7 +150,7 @@ fn resolve_on(
     name_triggers(&mut content, &triggers, diags);
     index(&mut content, triggers);
     // A patch finds them over the whole content; both ways must agree.
-    debug_assert_eq!(content.emitted, super::patch::emitted_by(&content));
+    debug_assert_eq!(content.emitted, super::defs::emitted_by(&content));
     modifier_cycles(&content, diags);
     empty_random_pools(&content, diags);
     (content, syms)
@@ -355,7 +355,7 @@ fn declare_all(
         let positions: Vec<usize> = (0..raw.host.len())
             .filter(|&i| raw.host[i].0 == t)
             .collect();
-        let entries: Vec<&Src<crate::content::parse::HostEntry>> =
+        let entries: Vec<&Src<crate::content::raw_defs::HostEntry>> =
             positions.iter().map(|&i| &raw.host[i].1).collect();
         let winners = declare_refs(decl.kind, &entries, visibility, overrides, diags);
         let ids = syms.host.entry(decl.kind).or_default();
@@ -613,7 +613,7 @@ impl<'a> Stage<'a> {
     /// table the game reads whole), each checked.
     pub(super) fn loose_references<'r>(
         &self,
-        list: impl IntoIterator<Item = &'r Src<crate::content::parse::Refs>>,
+        list: impl IntoIterator<Item = &'r Src<crate::content::raw_defs::Refs>>,
         diags: &mut Vec<Diagnostic>,
     ) {
         for src in list {
@@ -950,12 +950,12 @@ pub(super) fn listening(content: &mut Content) {
 /// [`declare`] over borrowed entries of a game's table.
 fn declare_refs(
     kind: &'static str,
-    entries: &[&Src<crate::content::parse::HostEntry>],
+    entries: &[&Src<crate::content::raw_defs::HostEntry>],
     visibility: &Visibility,
     overrides: &mut Vec<Override>,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<Id, usize> {
-    let mut list: ByFile<Src<&crate::content::parse::HostEntry>> = ByFile::default();
+    let mut list: ByFile<Src<&crate::content::raw_defs::HostEntry>> = ByFile::default();
     list.extend(entries.iter().map(|e| Src {
         ns: e.ns.clone(),
         file: e.file,
@@ -1059,7 +1059,7 @@ mod tests {
         };
         let mut raw = read(&mut sources, &mut diags);
         let mods: Vec<_> = folders.iter().map(crate::content::mod_info).collect();
-        let run = |raw: &mut crate::content::parse::RawDefs, threads, keep| {
+        let run = |raw: &mut crate::content::raw_defs::RawDefs, threads, keep| {
             let mut diags = Vec::new();
             let runs = (threads, 1);
             let content = super::resolve_on(raw, keep, mods.clone(), &ext, &mut diags, runs).0;

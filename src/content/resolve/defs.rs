@@ -6,8 +6,8 @@ use super::fields::{within, MOST};
 use super::symbols::Visibility;
 use super::vocabulary::{actions, conditions, no_actions, trigger};
 use super::{Cx, RefKind};
-use crate::content::parse::Src;
 use crate::content::raw::*;
+use crate::content::raw_defs::Src;
 use crate::content::spanned::Spanned;
 use crate::content::vocab;
 use crate::content::*;
@@ -461,4 +461,17 @@ pub(super) fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encoun
         options,
         span,
     }
+}
+
+/// The events some `emit_event` action of the content names.
+pub(super) fn emitted_by(
+    content: &Content,
+) -> std::collections::BTreeSet<crate::content::EventKey> {
+    let mut emitted = std::collections::BTreeSet::new();
+    content.each_action(|entry| {
+        if let crate::content::Action::EmitEvent { event, .. } = &entry.action {
+            emitted.insert(*event);
+        }
+    });
+    emitted
 }

@@ -3,8 +3,8 @@
 use super::fields::{Entry, MOST};
 use super::vocabulary::{action, actions, no_actions};
 use super::{Cx, RefKind};
-use crate::content::parse::Src;
 use crate::content::raw::{RawCard, RawEntry, RawHazard, RawMeter};
+use crate::content::raw_defs::Src;
 use crate::content::spanned::Spanned;
 use crate::content::*;
 use crate::diag::Code;

@@ -17,7 +17,7 @@ pub(crate) use patch::{patch, Resolution};
 pub(crate) use symbols::Symbols;
 
 use super::event::{EventKey, EventTable};
-use super::parse::RawDefs;
+use super::raw_defs::RawDefs;
 use super::vocab;
 use super::vocab::FieldType;
 use super::{Content, Extensions, ModInfo};

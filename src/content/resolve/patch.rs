@@ -18,11 +18,11 @@
 //! changed files where what they held before says that is enough, else over the whole content.
 
 use super::assemble::{blank, listening, Big, Declared, List, Picks, Stage};
-use super::defs::{empty_random_pools, empty_random_pools_of, modifier_cycles};
+use super::defs::{emitted_by, empty_random_pools, empty_random_pools_of, modifier_cycles};
 use super::Symbols;
 use crate::content::by_file::ByFile;
 use crate::content::listen::Listener;
-use crate::content::parse::{RawDefs, Src};
+use crate::content::raw_defs::{RawDefs, Src};
 use crate::content::spanned::Spanned;
 use crate::content::{Content, Extensions, Override, Registry, TriggerHome};
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
@@ -454,15 +454,4 @@ fn move_override(o: &mut Override, spans: &Spans) {
             *side = now;
         }
     }
-}
-
-/// The events some `emit_event` action of the content names.
-pub(super) fn emitted_by(content: &Content) -> BTreeSet<crate::content::EventKey> {
-    let mut emitted = BTreeSet::new();
-    content.each_action(|entry| {
-        if let crate::content::Action::EmitEvent { event, .. } = &entry.action {
-            emitted.insert(*event);
-        }
-    });
-    emitted
 }

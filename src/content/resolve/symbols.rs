@@ -2,7 +2,7 @@
 
 use super::super::by_file::ByFile;
 use super::super::defs::Override;
-use super::super::parse::Src;
+use super::super::raw_defs::Src;
 use crate::content::spanned::Spanned;
 use crate::diag::Code;
 use crate::diag::{Diagnostic, Span};

@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn every_table_the_loader_reads_has_its_keys_and_needs_from_its_type() {
-        for table in crate::content::parse::TABLES {
+        for table in crate::content::raw_defs::TABLES {
             let read = read_for(table).unwrap_or_else(|| panic!("`{table}` has a type"));
             assert!(!read.keys.is_empty(), "`{table}` has keys");
         }

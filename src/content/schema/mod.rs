@@ -232,14 +232,14 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
         }
     });
     let mut properties = Map::new();
-    for table in crate::content::parse::TABLES {
+    for table in crate::content::raw_defs::TABLES {
         properties.insert(
             table.to_string(),
             json!({ "type": "array", "items": entries::entry(table, &events) }),
         );
     }
     if rules.without_creatures {
-        for table in crate::content::parse::CREATURE_TABLES {
+        for table in crate::content::raw_defs::CREATURE_TABLES {
             properties.remove(*table);
         }
     }
