@@ -1,7 +1,8 @@
-//! Reading a mod's data files: every `*.toml` under `data/`, at any depth, into raw definitions.
-//!
-//! Each definition is deserialized on its own, so one bad entry costs only that entry: the rest of
-//! the file still loads and every problem is reported.
+//! Reading a mod set's data files: the mods walked in load order for every `*.toml` under
+//! `data/`, at any depth (each given its place in the source map, a near-miss name or a file that
+//! cannot be read said where the walk found it), then the files read and parsed on every core
+//! ([`read_data`]) or taken from the last load ([`ParseMemo`]). One file's reading is
+//! [`super::data_file`]'s; what the files define, [`super::raw_defs`]'s.
 
 use super::data_file::read_file;
 pub(crate) use super::memo::ParseMemo;
