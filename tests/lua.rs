@@ -295,6 +295,67 @@ fn the_budget_counts_each_pass_of_a_loop_by_its_length() {
     );
 }
 
+/// The work a game's scripts have done so far, as their budgets counted it.
+fn work(g: &mut Game) -> u64 {
+    let scripts = g.set_scripts(None).expect("scripts are attached");
+    let work = scripts.work();
+    g.set_scripts(Some(scripts));
+    work
+}
+
+/// A call is charged what it ran, counted from its own first instruction: a handler far shorter
+/// than the hook's step (10,000) costs its mod the same small amount every turn, neither nothing
+/// nor a whole step as the hook's phase happens to fall.
+#[test]
+fn a_short_call_is_charged_what_it_ran() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "lantern.on('turn_started', function() local x = 0 for i = 1, 10 do x = x + i end end)",
+    )]);
+    let (mut g, _world) = mods.game(1);
+    let mut costs = Vec::new();
+    for _ in 0..4 {
+        let before = work(&mut g);
+        turn(&mut g);
+        costs.push(work(&mut g) - before);
+    }
+    assert!(
+        costs.iter().all(|&c| c == costs[0] && c > 10 && c < 1_000),
+        "each turn's call costs the same few dozen units: {costs:?}"
+    );
+}
+
+/// Where a runaway stops depends on its own call alone: a loop counting its passes is stopped
+/// after the same number of them whatever the mod's earlier handler ran before it (the hook's
+/// phase starts afresh with every call from the game).
+#[test]
+fn a_runaway_stops_after_the_same_work_whatever_ran_before_it() {
+    let passes = |before: usize| {
+        let lua = format!(
+            "passes = 0\n\
+             lantern.on('turn_started', function() if lantern.game.turn == 1 then local x = 0 for i = 1, {before} do x = x + i end end end)\n\
+             lantern.on('turn_started', function() if lantern.game.turn == 1 then while true do passes = passes + 1 end end end)\n\
+             lantern.on('turn_started', function() if lantern.game.turn == 2 then lantern.log(passes) end end)\n"
+        );
+        let mods = TestMods::new(&[("scripts/main.lua", &lua)]);
+        let (mut g, world) = mods.game_with(1, Limits::default().with_instructions(200_000));
+        turn(&mut g);
+        let p = problems(&mut g, &world);
+        assert!(
+            p.len() == 1 && p[0].contains("instruction budget of 200000 exceeded"),
+            "{p:?}"
+        );
+        said(&mut g);
+        turn(&mut g);
+        said(&mut g)
+    };
+    let first = passes(0);
+    assert_eq!(first.len(), 1, "{first:?}");
+    for before in [1, 7, 333, 2_500] {
+        assert_eq!(passes(before), first, "after a handler of {before} passes");
+    }
+}
+
 #[test]
 fn an_infinite_loop_ends_at_the_budget() {
     runaway("while true do end");

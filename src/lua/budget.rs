@@ -20,7 +20,8 @@
 
 use atomic_refcell::AtomicRefCell;
 use mlua::{ffi, HookTriggers, Lua, VmState};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed as R};
+use std::ffi::c_int;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed as R};
 use std::sync::Arc;
 
 /// Instructions counted per hook call (charged as described above).
@@ -94,20 +95,36 @@ struct Count {
     tripped: AtomicBool,
     /// While lantern itself walks the state's tables (storage), its work is not a script's.
     paused: AtomicBool,
-    /// The script and line the hook last saw running in this call: an out-of-memory error carries
-    /// no position of its own, and this is where the runaway allocation was going on.
-    seen: AtomicRefCell<(String, usize)>,
+    /// The script and line the hook last saw running in this call (0: none yet): an
+    /// out-of-memory error carries no position of its own, and this is where the runaway
+    /// allocation was going on. The line is apart so that a call starts with a plain store.
+    seen: AtomicRefCell<String>,
+    seen_line: AtomicUsize,
     /// Where the script was when the call first passed its budget.
     stopped_at: AtomicRefCell<(String, usize)>,
     /// The state's main thread, to ask lantern's Lua to stop a script (`lua_stop`).
     state: StatePtr,
+    /// Where the main thread keeps what is left of its count before the hook is next called
+    /// (`lua_hookleftslot`): a call from the game starts its count afresh there, and its work
+    /// since the hook last fired is read there when it ends.
+    left: LeftPtr,
     /// The accounts of a state whose memory is limited whole (a test file's, a policy's), to
     /// tell a call that ran out of memory and caught the error.
     whole: Option<super::memory::Accounts>,
 }
 
+impl Count {
+    /// The script and line the hook last saw running (see [`Count::seen`]).
+    fn seen(&self) -> (String, usize) {
+        (self.seen.borrow().clone(), self.seen_line.load(R))
+    }
+}
+
 /// The main thread of the Lua state a budget belongs to.
 struct StatePtr(*mut ffi::lua_State);
+
+/// What is left of the main thread's count (see [`Count::left`]).
+struct LeftPtr(*mut c_int);
 
 // SAFETY: the pointer is only handed to `lua_stop` from the budget's hook, which runs on the
 // thread that is running the state, inside mlua's lock on it; the state lives as long as the
@@ -115,6 +132,13 @@ struct StatePtr(*mut ffi::lua_State);
 unsafe impl Send for StatePtr {}
 // SAFETY: as above: it is never used outside the state's own hook.
 unsafe impl Sync for StatePtr {}
+// SAFETY: the count is a field of the state's main thread, which lives as long as the state (and
+// so as the budget, which the state's hook holds); it is read and written only by the thread that
+// runs the state, between calls into it (`Budget::begin`, `Budget::used`) or around lantern's own
+// work in it (`Paused`), never while a script runs.
+unsafe impl Send for LeftPtr {}
+// SAFETY: as above.
+unsafe impl Sync for LeftPtr {}
 
 impl Bound {
     fn of(turn: bool) -> Bound {
@@ -148,14 +172,21 @@ impl Budget {
         limits: Limits,
         whole: Option<super::memory::Accounts>,
     ) -> mlua::Result<Budget> {
-        let mut state = std::ptr::null_mut();
-        // SAFETY: `exec_raw` hands the closure a valid thread of `lua`; it only keeps the pointer,
-        // which the hook uses while `lua` runs it.
+        let (mut state, mut left) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: `exec_raw` hands the closure a valid thread of `lua`, whose registry holds the
+        // main thread; the stack is left as it was found. Only pointers into the main thread are
+        // kept, which live as long as the state.
         unsafe {
-            lua.exec_raw::<()>((), |s| state = s)?;
+            lua.exec_raw::<()>((), |s| {
+                ffi::lua_rawgeti(s, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_MAINTHREAD);
+                state = ffi::lua_tothread(s, -1);
+                ffi::lua_pop(s, 1);
+                left = lua_hookleftslot(state);
+            })?;
         }
         let budget = Budget(Arc::new(Count {
             state: StatePtr(state),
+            left: LeftPtr(left),
             whole,
             used: AtomicU64::new(0),
             limit: AtomicU64::new(limits.instructions),
@@ -164,7 +195,8 @@ impl Budget {
             per_turn: limits.turn_instructions,
             tripped: AtomicBool::new(false),
             paused: AtomicBool::new(false),
-            seen: AtomicRefCell::new((String::new(), 0)),
+            seen: AtomicRefCell::new(String::new()),
+            seen_line: AtomicUsize::new(0),
             stopped_at: AtomicRefCell::new((String::new(), 0)),
         }));
         budget.set_hook(lua, STEP)?;
@@ -185,11 +217,12 @@ impl Budget {
                 // The innermost frame with a line: a C function charging for its work has none.
                 // Written in place: the hook runs every few thousand steps of a script that calls
                 // lantern's functions, and a new string each time showed in `emit_event`'s cost.
-                note_frame(lua, &mut b.seen.borrow_mut());
+                if let Some(line) = note_frame(lua, &mut b.seen.borrow_mut()) {
+                    b.seen_line.store(line, R);
+                }
                 if b.used.load(R) > b.limit.load(R) {
                     if !b.tripped.load(R) {
-                        let seen = b.seen.borrow().clone();
-                        Budget(b.clone()).trip(lua, seen);
+                        Budget(b.clone()).trip(lua, b.seen());
                     }
                     // Raised by lantern's Lua once the hook has returned, where the script is, as
                     // any runtime error (with its `file:line:`); an error returned from here would
@@ -205,10 +238,23 @@ impl Budget {
         )
     }
 
-    /// Starts a new call that may run `left` instructions more in its turn (`u64::MAX` where
-    /// there are no turns): its budget is the smaller of that and a call's.
+    /// Starts a new call from the game that may run `left` instructions more in its turn
+    /// (`u64::MAX` where there are no turns): its budget is the smaller of that and a call's, and
+    /// it is counted from its own first instruction, whatever ran before it (another mod's call,
+    /// lantern's own setup), so where a runaway stops and what a call is charged depend on that
+    /// call alone.
     #[inline]
     pub(crate) fn begin(&self, lua: &Lua, left: u64) {
+        self.start(lua, left);
+        // SAFETY: see `LeftPtr`: no script runs, and the hook is set with a count of `STEP`
+        // (`start` set it again if the last call had tripped it).
+        unsafe { *self.0.left.0 = STEP as c_int };
+    }
+
+    /// Starts a call's count, leaving the hook's phase as it is (a nested call's work goes on
+    /// counting where its caller's is; [`Budget::nest`]).
+    #[inline]
+    fn start(&self, lua: &Lua, left: u64) {
         let b = &self.0;
         b.used.store(0, R);
         let (limit, bound) = if left < b.per_call.load(R) {
@@ -218,7 +264,7 @@ impl Budget {
         };
         b.limit.store(limit, R);
         b.bound.store(bound == Bound::Turn, R);
-        b.seen.borrow_mut().1 = 0;
+        b.seen_line.store(0, R);
         if b.tripped.swap(false, R) {
             self.untrip(lua);
         }
@@ -252,7 +298,7 @@ impl Budget {
             return Ok(());
         }
         if !b.tripped.load(R) {
-            let at = script_frame(lua).unwrap_or_else(|| b.seen.borrow().clone());
+            let at = script_frame(lua).unwrap_or_else(|| b.seen());
             self.trip(lua, at);
         }
         Err(self
@@ -294,10 +340,22 @@ impl Budget {
         self.0.tripped.load(R)
     }
 
-    /// What the call so far has run, as the hook counted it.
+    /// What the call begun by [`Budget::begin`] ran, once it is over, and whether it passed its
+    /// budget. What it ran is what the hook counted, with what lantern charged for it, and the
+    /// work since the hook last fired, so that many short calls cost their mod what they ran. (A
+    /// call that passed its budget is charged what the hook counted: it has failed, and its turn
+    /// is spent in any case.)
     #[inline]
-    pub(crate) fn used(&self) -> u64 {
-        self.0.used.load(R)
+    pub(crate) fn ended(&self) -> (u64, bool) {
+        let b = &self.0;
+        if b.tripped.load(R) {
+            return (b.used.load(R), true);
+        }
+        // SAFETY: see `LeftPtr`: the call is over.
+        let left = unsafe { *b.left.0 };
+        // The hook is set with a count of `STEP`, so what is left is from 1 to `STEP`.
+        let since = (STEP as c_int - left).max(0) as u64;
+        (b.used.load(R).saturating_add(since), false)
     }
 
     /// If the call ran past its budget, the error that stopped it, even when the script caught it:
@@ -329,8 +387,7 @@ impl Budget {
 
     /// The script and line the current call was last seen running, if it ran long enough to be seen.
     pub(crate) fn last_seen(&self) -> Option<(String, usize)> {
-        let seen = self.0.seen.borrow();
-        (seen.1 > 0).then(|| seen.clone())
+        (self.0.seen_line.load(R) > 0).then(|| self.0.seen())
     }
 
     /// A mod's budget for one turn.
@@ -344,6 +401,8 @@ impl Budget {
         Paused {
             count: self.0.clone(),
             before: self.0.paused.swap(true, R),
+            // SAFETY: see `LeftPtr`: lantern's own work is about to run, no script's.
+            left: unsafe { *self.0.left.0 },
         }
     }
 }
@@ -371,11 +430,11 @@ impl Budget {
             limit: b.limit.load(R),
             bound: Bound::of(b.bound.load(R)),
             tripped: b.tripped.load(R),
-            seen: b.seen.borrow().clone(),
+            seen: b.seen(),
             stopped_at: b.stopped_at.borrow().clone(),
         };
         let left = outer.limit.saturating_sub(outer.used) / 2;
-        self.begin(lua, u64::MAX);
+        self.start(lua, u64::MAX);
         if left < b.limit.load(R) {
             b.limit.store(left, R);
         }
@@ -402,7 +461,8 @@ impl Budget {
         b.limit.store(outer.limit, R);
         b.bound.store(outer.bound == Bound::Turn, R);
         b.tripped.store(outer.tripped, R);
-        *b.seen.borrow_mut() = outer.seen;
+        *b.seen.borrow_mut() = outer.seen.0;
+        b.seen_line.store(outer.seen.1, R);
         *b.stopped_at.borrow_mut() = outer.stopped_at;
         if inner_tripped && !outer.tripped {
             self.untrip(lua);
@@ -411,20 +471,28 @@ impl Budget {
     }
 }
 
-/// The budget counts nothing while this lives; see [`Budget::pause`].
+/// The budget counts nothing while this lives; see [`Budget::pause`]. What was left of the main
+/// thread's count is put back when it ends, so lantern's own work does not move where the hook
+/// next fires in a call it ran inside.
 pub(crate) struct Paused {
     count: Arc<Count>,
     before: bool,
+    left: c_int,
 }
 
 impl Drop for Paused {
     fn drop(&mut self) {
         self.count.paused.store(self.before, R);
+        // SAFETY: see `LeftPtr`: lantern's own work is over; the hook's count is what it was
+        // when that work began (set again only by `begin` and a trip, neither of which runs
+        // while lantern's own work does).
+        unsafe { *self.count.left.0 = self.left };
     }
 }
 
 extern "C-unwind" {
     fn lua_stop(state: *mut ffi::lua_State, msg: *const std::ffi::c_char);
+    fn lua_hookleftslot(state: *mut ffi::lua_State) -> *mut c_int;
 }
 
 /// What a call of one of lantern's functions costs a script before any work of its own: about
@@ -542,27 +610,23 @@ fn message(bound: Bound, limit: u64, per_turn: u64) -> String {
     }
 }
 
-/// Writes the innermost running function that has a current line into `seen`, its source's text
-/// copied only when it changed; `seen` is left as it was when no function has a line.
-fn note_frame(lua: &Lua, seen: &mut (String, usize)) {
-    for level in 0..16 {
-        let found = lua
-            .inspect_stack(level, |d| {
-                let line = d.current_line().filter(|l| *l > 0)?;
-                let source = d.source().source?;
-                let source = source.trim_start_matches('@');
-                if seen.0 != source {
-                    seen.0.clear();
-                    seen.0.push_str(source);
-                }
-                seen.1 = line;
-                Some(())
-            })
-            .flatten();
-        if found.is_some() {
-            return;
-        }
-    }
+/// Writes the source of the innermost running function that has a current line into `seen` (its
+/// text copied only when it changed) and returns that line; `seen` is left as it was when no
+/// function has a line.
+fn note_frame(lua: &Lua, seen: &mut String) -> Option<usize> {
+    (0..16).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line().filter(|l| *l > 0)?;
+            let source = d.source().source?;
+            let source = source.trim_start_matches('@');
+            if seen != source {
+                seen.clear();
+                seen.push_str(source);
+            }
+            Some(line)
+        })
+        .flatten()
+    })
 }
 
 /// The innermost running function that has a current line, as `file:line` (without the `@`).

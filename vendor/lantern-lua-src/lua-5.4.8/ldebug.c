@@ -166,6 +166,12 @@ LUA_API int lua_gethookleft (lua_State *L) {
 }
 
 
+/* lantern: see 'lua.h' */
+LUA_API int *lua_hookleftslot (lua_State *L) {
+  return &L->hookcount;
+}
+
+
 LUA_API int lua_getstack (lua_State *L, int level, lua_Debug *ar) {
   int status;
   CallInfo *ci;

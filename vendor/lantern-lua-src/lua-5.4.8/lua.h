@@ -488,6 +488,10 @@ LUA_API void (lua_chargework) (lua_State *L, size_t n);
 ** and charged again wherever its bytecode runs).
 */
 LUA_API int (lua_gethookleft) (lua_State *L);
+/* where that count is kept, for a host that reads it around every call
+   and starts each call's count afresh: it must hold a value from 1 to
+   the hook's count while the hook is set */
+LUA_API int *(lua_hookleftslot) (lua_State *L);
 
 /*
 ** lantern: called by a count hook to stop the running script with the
