@@ -260,26 +260,29 @@ fn main() {
     for defs in sizes {
         let r = measure(&dir, defs);
         println!(
-            "| {} | {:.1} ms | {:.1} ms ({:.2}x) | {:.1} ms ({:.2} of a load) | {:.1} ms ({:.2}) | {:.1} ms | {:.0} MB ({:.2} KB a definition) | {:.2} ms |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             r.defs,
-            r.parse,
-            r.load,
-            r.load / r.parse,
-            r.reload_data,
-            r.reload_data / r.load,
-            r.reload_script,
-            r.reload_script / r.load,
-            r.check,
-            r.check_peak as f64 / 1e6,
-            r.check_peak as f64 / 1e3 / r.defs as f64,
-            r.test_game,
+            ms(r.parse, 1),
+            with_ratio(r.load, r.parse, "x"),
+            with_ratio(r.reload_data, r.load, " of a load"),
+            with_ratio(r.reload_script, r.load, ""),
+            ms(r.check, 1),
+            match r.check_peak {
+                0 => "-".to_string(),
+                peak => format!(
+                    "{:.0} MB ({:.2} KB a definition)",
+                    peak as f64 / 1e6,
+                    peak as f64 / 1e3 / r.defs as f64
+                ),
+            },
+            ms(r.test_game, 2),
         );
         rows.push(r);
     }
     // The check's wall time on two cores is its own work and the system's clearing of the memory
     // it touches, which on these machines varies from run to run by seconds.
     println!();
-    for r in &rows {
+    for r in rows.iter().filter(|r| r.check > 0.0) {
         println!(
             "`lantern check` of {}: {:.2} s of its own CPU time, {:.2} s of the system's",
             r.defs, r.check_cpu.0, r.check_cpu.1
@@ -289,6 +292,25 @@ fn main() {
     match plot(&rows, &out) {
         Ok(()) => println!("\ncurve: {}", out.display()),
         Err(e) => println!("\nno curve drawn: {e}"),
+    }
+}
+
+/// A figure in milliseconds with `digits` decimals, or `-` for a column not measured (a figure
+/// measured is never exactly 0).
+fn ms(v: f64, digits: usize) -> String {
+    if v == 0.0 {
+        "-".to_string()
+    } else {
+        format!("{v:.digits$} ms")
+    }
+}
+
+/// A figure with its ratio to `of` (`{ratio}{unit}` in brackets), when both were measured.
+fn with_ratio(v: f64, of: f64, unit: &str) -> String {
+    match (v == 0.0, of == 0.0) {
+        (true, _) => "-".to_string(),
+        (false, true) => ms(v, 1),
+        (false, false) => format!("{v:.1} ms ({:.2}{unit})", v / of),
     }
 }
 
@@ -328,10 +350,18 @@ fn plot(rows: &[Row], out: &Path) -> Result<(), Box<dyn std::error::Error>> {
         ),
         ("a test's game", |r| r.test_game, RGBColor(148, 103, 189)),
     ];
+    // Only the columns measured (`LANTERN_BENCH_PACK_ONLY` measures one).
+    let series: Vec<Series> = series
+        .into_iter()
+        .filter(|(_, f, _)| rows.iter().all(|r| f(r) > 0.0))
+        .collect();
     let (lo, hi) = rows
         .iter()
         .flat_map(|r| series.iter().map(move |(_, f, _)| f(r)))
         .fold((f64::MAX, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if series.is_empty() {
+        return Err("no column measured at every size".into());
+    }
     let first = rows[0].defs as f64;
     let last = rows[rows.len() - 1].defs as f64;
     let mut chart = ChartBuilder::on(&root)
