@@ -77,20 +77,56 @@ fn load_order_puts_dependencies_first_and_breaks_ties_by_id() {
     assert_eq!(order, ["beta", "zeta", "alpha", "gamma"]);
 }
 
-/// Copies the bundled core mod into a temporary folder with one data file replaced by `text`.
+/// Copies the bundled core mod into a temporary folder with a data file `data/mutated.toml` of
+/// `bytes` added.
 fn load_with_file(bytes: &[u8]) {
+    load_with_core_file("data/mutated.toml", bytes);
+}
+
+/// Copies the bundled core mod (manifest, data and locales) into a temporary folder with the file
+/// at `path` in it written as `bytes`, and loads it: nothing may panic, and every diagnostic must
+/// render (spans inside their files, lines that exist).
+fn load_with_core_file(path: &str, bytes: &[u8]) {
     let dir = tempfile::tempdir().unwrap();
     let core = dir.path().join("core");
-    std::fs::create_dir_all(core.join("data")).unwrap();
-    std::fs::copy(root().join("mods/core/mod.toml"), core.join("mod.toml")).unwrap();
-    for f in std::fs::read_dir(root().join("mods/core/data")).unwrap() {
-        let f = f.unwrap();
-        std::fs::copy(f.path(), core.join("data").join(f.file_name())).unwrap();
+    std::fs::copy(root().join("mods/core/mod.toml"), {
+        std::fs::create_dir_all(&core).unwrap();
+        core.join("mod.toml")
+    })
+    .unwrap();
+    for sub in ["data", "locale"] {
+        std::fs::create_dir_all(core.join(sub)).unwrap();
+        for f in std::fs::read_dir(root().join("mods/core").join(sub)).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), core.join(sub).join(f.file_name())).unwrap();
+        }
     }
-    std::fs::write(core.join("data/mutated.toml"), bytes).unwrap();
+    std::fs::write(core.join(path), bytes).unwrap();
     let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
-    // Every diagnostic must render: spans inside their files, lines that exist.
     let _ = lantern::diag::render_all(&loaded.diagnostics, &loaded.sources);
+}
+
+/// `bytes` with `edits` applied in turn: each removes, inserts or replaces a byte at a place, or
+/// cuts up to 40 bytes from it.
+fn mutated(mut bytes: Vec<u8>, edits: Vec<(prop::sample::Index, u8, u8)>) -> Vec<u8> {
+    for (at, kind, byte) in edits {
+        if bytes.is_empty() {
+            break;
+        }
+        let i = at.index(bytes.len());
+        match kind {
+            0 => {
+                bytes.remove(i);
+            }
+            1 => bytes.insert(i, byte),
+            2 => bytes[i] = byte,
+            _ => {
+                let end = (i + byte as usize % 40).min(bytes.len());
+                bytes.drain(i..end);
+            }
+        }
+    }
+    bytes
 }
 
 fn seed_text() -> Vec<u8> {
@@ -119,18 +155,19 @@ proptest! {
 
     #[test]
     fn loader_never_panics_on_mutated_files(edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 1..12)) {
-        let mut bytes = seed_text();
-        for (at, kind, byte) in edits {
-            if bytes.is_empty() { break; }
-            let i = at.index(bytes.len());
-            match kind {
-                0 => { bytes.remove(i); }
-                1 => bytes.insert(i, byte),
-                2 => bytes[i] = byte,
-                _ => { let end = (i + byte as usize % 40).min(bytes.len()); bytes.drain(i..end); }
-            }
-        }
-        load_with_file(&bytes);
+        load_with_file(&mutated(seed_text(), edits));
+    }
+
+    #[test]
+    fn loader_never_panics_on_mutated_manifests(edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 1..8)) {
+        let manifest = std::fs::read(root().join("mods/core/mod.toml")).unwrap();
+        load_with_core_file("mod.toml", &mutated(manifest, edits));
+    }
+
+    #[test]
+    fn loader_never_panics_on_mutated_locale_files(edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 1..12)) {
+        let german = std::fs::read(root().join("mods/core/locale/de.toml")).unwrap();
+        load_with_core_file("locale/de.toml", &mutated(german, edits));
     }
 
     #[test]
