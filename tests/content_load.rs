@@ -141,17 +141,9 @@ fn seed_text() -> Vec<u8> {
         .into_bytes()
 }
 
-/// How many cases each loader property runs: 96 on every `cargo test`; `LANTERN_FUZZ_CASES=N` runs
-/// a longer campaign (`cargo test --release --test content_load loader_never_panics`).
-fn fuzz_cases() -> u32 {
-    std::env::var("LANTERN_FUZZ_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(96)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: fuzz_cases(), .. ProptestConfig::default() })]
+    // 96 cases each on every `cargo test`; `LANTERN_FUZZ_CASES=N` runs a longer campaign.
+    #![proptest_config(ProptestConfig { cases: common::fuzz_cases(96), .. ProptestConfig::default() })]
 
     #[test]
     fn loader_never_panics_on_mutated_files(edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 1..12)) {

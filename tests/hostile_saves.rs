@@ -194,7 +194,7 @@ fn random_edits_of_a_save_are_refused_or_loaded_and_the_game_goes_on() {
     let original: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     let (mut loaded, mut refused) = (0, 0);
-    for case in 0..400 {
+    for case in 0..common::fuzz_cases(400) {
         let mut save = original.clone();
         for _ in 0..=(rng.next_u32() % 3) {
             mutate(&mut save, &mut rng);
@@ -258,7 +258,7 @@ fn a_save_loads_into_content_that_changed_and_the_game_goes_on() {
     let dir = common::core_only();
     rich_game(core_content(dir.path())).save(&path).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(15);
-    for case in 0..25 {
+    for case in 0..common::fuzz_cases(25) {
         let changed = common::core_only();
         edit_content(changed.path(), &mut rng);
         let content = core_content(changed.path());

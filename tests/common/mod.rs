@@ -17,6 +17,15 @@ pub(crate) fn lantern(args: &[&str], dir: &Path) -> Output {
         .expect("the lantern binary runs")
 }
 
+/// How many cases a fuzzing test runs: `usual` on every `cargo test`, or `LANTERN_FUZZ_CASES` for
+/// a longer campaign (`LANTERN_FUZZ_CASES=100000 cargo test --release --test hostile_saves`).
+pub(crate) fn fuzz_cases(usual: u32) -> u32 {
+    std::env::var("LANTERN_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usual)
+}
+
 /// Compares `actual` with the file at `path`; with `LANTERN_BLESS=1` in the environment, writes it instead.
 pub(crate) fn expect_file(path: &Path, actual: &str) {
     if std::env::var_os("LANTERN_BLESS").is_some() {
