@@ -134,8 +134,9 @@ unsafe impl Send for StatePtr {}
 unsafe impl Sync for StatePtr {}
 // SAFETY: the count is a field of the state's main thread, which lives as long as the state (and
 // so as the budget, which the state's hook holds); it is read and written only by the thread that
-// runs the state, between calls into it (`Budget::begin`, `Budget::used`) or around lantern's own
-// work in it (`Paused`), never while a script runs.
+// runs the state, while the interpreter does not run: between calls into it (`Budget::begin`,
+// `Budget::ended`) and around lantern's own work (`Paused`), which runs between calls or inside
+// one of lantern's functions that a script called and waits for.
 unsafe impl Send for LeftPtr {}
 // SAFETY: as above.
 unsafe impl Sync for LeftPtr {}
