@@ -699,9 +699,9 @@ impl Game {
     }
 
     /// Queues an event of any kind after checking its payload against the declaration.
-    /// (`#[inline]`: a game calls it for every event it raises, and whether the compiler made it
-    /// inlinable into the game's crate by itself moved with unrelated changes: 3 instructions an
-    /// event in the events bench.)
+    /// (`#[inline]`: a game calls it for every event it raises, and whether the compiler inlined
+    /// it into the game's crate by itself moved with unrelated changes; `docs/performance.md`,
+    /// twenty-seventh session.)
     #[inline]
     pub fn emit(
         &mut self,
