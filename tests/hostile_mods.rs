@@ -758,3 +758,33 @@ fn another_mods_action_runs_as_that_mod() {
     let save: serde_json::Value = serde_json::from_str(&save).unwrap();
     assert_eq!(save["state"]["storage"]["lender"]["counted"], 1, "{save}");
 }
+
+/// `lantern new rats | head -1` panicked once `head` had gone (exit 101, a backtrace on the
+/// terminal): a reader that goes away ends any command quietly.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_a_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["new", "rats"],
+        &["check", "--mods", "mods"],
+        &["test", "--mods", "mods"],
+    ];
+    for args in runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_lantern"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() == Some(0) && !stderr.contains("panicked"),
+            "lantern {args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
+}

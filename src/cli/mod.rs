@@ -12,21 +12,42 @@
 
 /// `print!`, with control characters shown escaped (see the module's documentation).
 macro_rules! print {
-    ($($t:tt)*) => { std::print!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+    ($($t:tt)*) => { crate::cli::write_out(false, &crate::diag::visible_lines(&format!($($t)*)), false) };
 }
 /// `println!`, as `print!` above.
 macro_rules! println {
-    () => { std::println!() };
-    ($($t:tt)*) => { std::println!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+    () => { crate::cli::write_out(false, "", true) };
+    ($($t:tt)*) => { crate::cli::write_out(false, &crate::diag::visible_lines(&format!($($t)*)), true) };
 }
 /// `eprint!`, as `print!` above.
 macro_rules! eprint {
-    ($($t:tt)*) => { std::eprint!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+    ($($t:tt)*) => { crate::cli::write_out(true, &crate::diag::visible_lines(&format!($($t)*)), false) };
 }
 /// `eprintln!`, as `print!` above.
 macro_rules! eprintln {
-    () => { std::eprintln!() };
-    ($($t:tt)*) => { std::eprintln!("{}", crate::diag::visible_lines(&format!($($t)*))) };
+    () => { crate::cli::write_out(true, "", true) };
+    ($($t:tt)*) => { crate::cli::write_out(true, &crate::diag::visible_lines(&format!($($t)*)), true) };
+}
+
+/// Writes what the `print!` family made to standard output (or error), with a line break after
+/// it when `line`. A reader that has gone away (`lantern new x | head -1`) ends the command
+/// quietly, as ripgrep and git end, where Rust's own `println!` panics.
+pub(crate) fn write_out(to_stderr: bool, text: &str, line: bool) {
+    use std::io::Write;
+    let written = if to_stderr {
+        let mut err = std::io::stderr().lock();
+        err.write_all(text.as_bytes())
+            .and_then(|()| if line { err.write_all(b"\n") } else { Ok(()) })
+    } else {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())
+            .and_then(|()| if line { out.write_all(b"\n") } else { Ok(()) })
+    };
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+    }
 }
 
 mod check;

@@ -173,6 +173,11 @@ impl EventTable {
     }
 }
 
+/// The longest text a script may hand lantern as a value to pass on (a payload field, a host
+/// function's or verb's argument): payloads are queued, logged and saved, and a script's
+/// megabytes copied into each would be held a hundred times over.
+pub(crate) const MOST_TEXT: usize = 64 * 1024;
+
 /// A payload value: what events carry, what `when` compares, what `emit_event` sends.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]

@@ -42,6 +42,7 @@ pub use defs::{
 };
 pub(crate) use defs::{EncounterOption, Modifier, TriggerHome};
 pub use dice::{Color, DieState};
+pub(crate) use event::MOST_TEXT;
 pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 pub(crate) use hazard::{Bottom, CardEffect, Meter};
 pub use hazard::{Card, CardClass, Hazard, ProgressType};

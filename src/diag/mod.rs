@@ -24,4 +24,4 @@ pub use render::{render, render_all, render_json};
 pub(crate) use size::bytes;
 pub(crate) use source_map::{fingerprint, lines_at};
 pub use source_map::{FileId, SourceFile, SourceMap, Span};
-pub(crate) use suggest::{did_you_mean, did_you_mean_suffix, shown, suggest};
+pub(crate) use suggest::{did_you_mean, did_you_mean_suffix, shown, shown_bytes, suggest};

@@ -55,6 +55,18 @@ pub(crate) fn shown(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Bytes a script gave as a name, as a message shows them: [`shown`], reading no more of them than
+/// that shows (a name of megabytes is not copied whole for a line).
+pub(crate) fn shown_bytes(name: &[u8]) -> String {
+    const KEPT: usize = 60;
+    if name.len() <= LONGEST_COMPARED {
+        return String::from_utf8_lossy(name).into_owned();
+    }
+    let head = String::from_utf8_lossy(&name[..4 * KEPT]);
+    let end = head.char_indices().nth(KEPT).map_or(head.len(), |(i, _)| i);
+    format!("{}… ({} bytes)", &head[..end], name.len())
+}
+
 /// `did you mean `x`?`, ready for a help line.
 pub(crate) fn did_you_mean<'a, I>(wrong: &str, candidates: I) -> Option<String>
 where

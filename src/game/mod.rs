@@ -498,6 +498,15 @@ impl Game {
         self.content.text(key, args)
     }
 
+    /// As [`Game::text`], refused with a message when it would be too long to render.
+    pub(crate) fn text_within(
+        &self,
+        key: &str,
+        args: &[(&str, crate::content::TextArg)],
+    ) -> Result<String, String> {
+        self.content.text_within(key, args)
+    }
+
     /// Recent handled events, oldest first.
     pub fn log(&self) -> impl Iterator<Item = &Handled> {
         self.events.log.iter()

@@ -1,7 +1,7 @@
 //! The test files' API: `describe`, `it` (or `test`), `xit` and `pending`, `before_each`, `expect`
 //! with `to_be`, `to_equal` (deep), `to_be_near`, `to_contain`, `to_fail_with`; and running one file.
 
-use super::{Harness, Status, TestFile, TestResult};
+use super::{matchers, Harness, Status, TestFile, TestResult};
 use crate::lua::budget::Budget;
 use crate::lua::sandbox;
 use atomic_refcell::AtomicRefCell;
@@ -235,8 +235,9 @@ fn register(lua: &Lua, env: &Table, collector: Arc<AtomicRefCell<Collector>>) ->
     let c = collector.clone();
     env.raw_set(
         "describe",
-        lua.create_function(move |lua, (name, body): (String, Function)| {
+        lua.create_function(move |lua, (name, body): (mlua::String, Function)| {
             c.borrow().collecting(lua, "describe")?;
+            let name = test_name(lua, &name)?;
             c.borrow_mut().names.push(name);
             c.borrow_mut().hooks.push(Vec::new());
             let result = body.call::<()>(());
@@ -258,9 +259,10 @@ fn register(lua: &Lua, env: &Table, collector: Arc<AtomicRefCell<Collector>>) ->
     )?;
     let add = |pending: bool| {
         let c = collector.clone();
-        move |lua: &Lua, (name, body): (String, Option<Function>)| {
+        move |lua: &Lua, (name, body): (mlua::String, Option<Function>)| {
             c.borrow()
                 .collecting(lua, if pending { "xit" } else { "it" })?;
+            let name = test_name(lua, &name)?;
             let mut col = c.borrow_mut();
             let mut path = col.names.clone();
             path.push(name);
@@ -285,8 +287,23 @@ fn register(lua: &Lua, env: &Table, collector: Arc<AtomicRefCell<Collector>>) ->
     Ok(())
 }
 
+/// A test's or a group's name as reports show it, charged by its length: text that is not UTF-8
+/// shows its bad bytes as `\xNN`.
+fn test_name(lua: &Lua, name: &mlua::String) -> mlua::Result<String> {
+    let bytes = name.as_bytes();
+    crate::lua::budget::charge_bytes(lua, bytes.len())?;
+    let mut shown = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        shown.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            shown.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    Ok(shown)
+}
+
 /// `file:line: message` at the Lua line that called the matcher.
-fn failure(lua: &Lua, message: String) -> mlua::Error {
+pub(super) fn failure(lua: &Lua, message: String) -> mlua::Error {
     let at = crate::lua::report::call_site(lua)
         .map(|(f, l)| format!("{f}:{l}: "))
         .unwrap_or_default();
@@ -350,11 +367,11 @@ fn expectation(lua: &Lua, value: Value) -> mlua::Result<Table> {
             f(lua, &value, args)
         })
     };
-    t.raw_set("to_be", matcher(to_be)?)?;
-    t.raw_set("to_equal", matcher(to_equal)?)?;
-    t.raw_set("to_be_near", matcher(to_be_near)?)?;
-    t.raw_set("to_contain", matcher(to_contain)?)?;
-    t.raw_set("to_fail_with", matcher(to_fail_with)?)?;
+    t.raw_set("to_be", matcher(matchers::to_be)?)?;
+    t.raw_set("to_equal", matcher(matchers::to_equal)?)?;
+    t.raw_set("to_be_near", matcher(matchers::to_be_near)?)?;
+    t.raw_set("to_contain", matcher(matchers::to_contain)?)?;
+    t.raw_set("to_fail_with", matcher(matchers::to_fail_with)?)?;
     // A matcher that is not there is a mistake at the test's line, with what was meant.
     let meta = lua.create_table()?;
     meta.raw_set(
@@ -384,251 +401,6 @@ pub(super) const MATCHERS: [&str; 5] = [
     "to_contain",
     "to_fail_with",
 ];
-
-fn arg(args: &mlua::MultiValue, i: usize) -> Value {
-    args.get(i).cloned().unwrap_or(Value::Nil)
-}
-
-fn to_be(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
-    let expected = arg(&args, 0);
-    if same(actual, &expected) {
-        Ok(())
-    } else if let (Value::Table(_), Value::Table(_)) = (actual, &expected) {
-        // Two tables are never the same one here: what was meant is their contents.
-        Err(failure(
-            lua,
-            format!(
-                "to_be asks whether two values are the same one, and these are two tables \
-                 ({} and {}); compare their contents with to_equal",
-                show(&expected),
-                show(actual)
-            ),
-        ))
-    } else {
-        Err(failure(
-            lua,
-            format!("expected {}, got {}", show(&expected), show(actual)),
-        ))
-    }
-}
-
-fn to_equal(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
-    let expected = arg(&args, 0);
-    if deep_equal(lua, actual, &expected)? {
-        Ok(())
-    } else {
-        Err(failure(
-            lua,
-            format!("expected {}, got {}", show(&expected), show(actual)),
-        ))
-    }
-}
-
-fn number(v: &Value) -> Option<f64> {
-    v.as_number().or(v.as_integer().map(|i| i as f64))
-}
-
-fn to_be_near(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
-    let expected =
-        number(&arg(&args, 0)).ok_or_else(|| failure(lua, "to_be_near needs a number".into()))?;
-    let tolerance = number(&arg(&args, 1)).unwrap_or(1e-9);
-    match number(actual) {
-        Some(a) if (a - expected).abs() <= tolerance => Ok(()),
-        _ => Err(failure(
-            lua,
-            format!(
-                "expected {expected} (within {tolerance}), got {}",
-                show(actual)
-            ),
-        )),
-    }
-}
-
-fn to_contain(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
-    let needle = arg(&args, 0);
-    let actual = &seen_through(actual);
-    let found = match (actual, &needle) {
-        (Value::String(hay), Value::String(n)) => {
-            crate::lua::budget::charge_bytes(lua, hay.as_bytes().len())?;
-            hay.to_string_lossy().contains(&n.to_string_lossy())
-        }
-        (Value::Table(t), n) => {
-            let mut found = false;
-            for (_, v) in t.clone().pairs::<Value, Value>().filter_map(Result::ok) {
-                if deep_equal(lua, &v, n)? {
-                    found = true;
-                    break;
-                }
-            }
-            found
-        }
-        _ => false,
-    };
-    if found {
-        Ok(())
-    } else {
-        Err(failure(
-            lua,
-            format!("expected {} to contain {}", show(actual), show(&needle)),
-        ))
-    }
-}
-
-fn to_fail_with(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> mlua::Result<()> {
-    let pattern = match arg(&args, 0) {
-        Value::String(s) => s.to_string_lossy(),
-        other => {
-            return Err(failure(
-                lua,
-                format!("to_fail_with needs a pattern, got {}", show(&other)),
-            ))
-        }
-    };
-    let Value::Function(f) = actual else {
-        return Err(failure(
-            lua,
-            format!("to_fail_with needs a function, got {}", show(actual)),
-        ));
-    };
-    match f.call::<()>(()) {
-        Ok(()) => Err(failure(
-            lua,
-            format!("expected an error matching `{pattern}`, but it succeeded"),
-        )),
-        Err(e) => {
-            let message = crate::lua::describe(&e).0;
-            let find: mlua::Function = lua.globals().get::<Table>("string")?.get("find")?;
-            let matched: Value = find.call((message.as_str(), pattern.as_str()))?;
-            if matched.is_nil() {
-                Err(failure(
-                    lua,
-                    format!("expected an error matching `{pattern}`, got: {message}"),
-                ))
-            } else {
-                Ok(())
-            }
-        }
-    }
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Integer(x), Value::Number(y)) | (Value::Number(y), Value::Integer(x)) => {
-            (*x as f64) == *y
-        }
-        (Value::String(x), Value::String(y)) => x.as_bytes() == y.as_bytes(),
-        _ => a == b,
-    }
-}
-
-/// Equality through tables, key by key. Tables that hold themselves compare equal when their
-/// shapes do (a pair of tables met again on the way down is taken as equal), and the comparison
-/// is charged to the test's budget entry by entry, so a test cannot hang or crash the run by
-/// comparing what it built.
-/// The table under a read-only view (what `g:storage` returns), so matchers compare and show the
-/// values and not the empty view.
-fn seen_through(v: &Value) -> Value {
-    if let Value::Table(t) = v {
-        if let Some(copy) = t
-            .metatable()
-            .and_then(|mt| mt.raw_get::<Option<Table>>("__copy").ok().flatten())
-        {
-            return Value::Table(copy);
-        }
-    }
-    v.clone()
-}
-
-pub(crate) fn deep_equal(lua: &Lua, a: &Value, b: &Value) -> mlua::Result<bool> {
-    let mut seen = Vec::new();
-    deep_equal_in(lua, a, b, &mut seen)
-}
-
-fn deep_equal_in(
-    lua: &Lua,
-    a: &Value,
-    b: &Value,
-    seen: &mut Vec<(usize, usize)>,
-) -> mlua::Result<bool> {
-    let (a, b) = (seen_through(a), seen_through(b));
-    let (Value::Table(x), Value::Table(y)) = (&a, &b) else {
-        return Ok(same(&a, &b));
-    };
-    let pair = (x.to_pointer() as usize, y.to_pointer() as usize);
-    if seen.contains(&pair) {
-        return Ok(true);
-    }
-    let xs: Vec<(Value, Value)> = x.clone().pairs().filter_map(Result::ok).collect();
-    let ys = y
-        .clone()
-        .pairs::<Value, Value>()
-        .filter_map(Result::ok)
-        .count();
-    // Walking an entry from Rust costs what some 20 instructions do.
-    crate::lua::budget::charge(lua, 20 * (xs.len() + ys))?;
-    if xs.len() != ys {
-        return Ok(false);
-    }
-    seen.push(pair);
-    for (k, v) in &xs {
-        let w: Value = y.raw_get(k.clone())?;
-        if !deep_equal_in(lua, v, &w, seen)? {
-            seen.pop();
-            return Ok(false);
-        }
-    }
-    seen.pop();
-    Ok(true)
-}
-
-/// A value as a test failure shows it: `{ count = 3, done = true }`, `"text"`, `nil`.
-pub(crate) fn show(v: &Value) -> String {
-    show_at(v, 0)
-}
-
-fn show_at(v: &Value, depth: usize) -> String {
-    match &seen_through(v) {
-        Value::Nil => "nil".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("{:?}", s.to_string_lossy()),
-        Value::Table(t) if depth < 3 => {
-            let mut entries: Vec<(String, String)> = t
-                .clone()
-                .pairs::<Value, Value>()
-                .filter_map(Result::ok)
-                .map(|(k, v)| {
-                    let key = match &k {
-                        Value::String(s) => s.to_string_lossy(),
-                        other => format!("[{}]", show_at(other, depth + 1)),
-                    };
-                    (key, show_at(&v, depth + 1))
-                })
-                .collect();
-            entries.sort();
-            let len = t.raw_len();
-            if len == entries.len() {
-                let items: Vec<String> = (1..=len)
-                    .filter_map(|i| t.raw_get::<Value>(i).ok().map(|v| show_at(&v, depth + 1)))
-                    .collect();
-                return format!("{{ {} }}", items.join(", "));
-            }
-            format!(
-                "{{ {} }}",
-                entries
-                    .iter()
-                    .map(|(k, v)| format!("{k} = {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
-        Value::Table(_) => "{ ... }".into(),
-        other => other
-            .to_string()
-            .unwrap_or_else(|_| format!("<{}>", other.type_name())),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,10 @@ use crate::lua::bridge::ref_name;
 use crate::lua::budget::{charge, charged};
 use crate::rng::Stub;
 use atomic_refcell::AtomicRefCell;
-use mlua::{AnyUserData, Lua, ObjectLike, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{
+    AnyUserData, FromLuaMulti, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields,
+    UserDataMethods, Value,
+};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -150,12 +153,15 @@ impl TestGame {
 /// like any of lantern's functions, and with what driving the game cost (its scripts'
 /// instructions and the events it handled), so a test looping over `g:emit` is stopped by its
 /// budget as a loop of anything else is.
-fn driving<A, R>(
+fn driving<A: FromLuaMulti, R>(
     f: impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R>,
-) -> impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R> {
+) -> impl Fn(&Lua, &mut TestGame, MultiValue) -> mlua::Result<R> {
     move |lua, this, args| {
         let before = this.game.work();
-        let result = charged(lua, || this.with_world(|this| f(lua, this, args)));
+        let result = charged(lua, || {
+            let args = arguments(lua, args)?;
+            this.with_world(|this| f(lua, this, args))
+        });
         let work = this.game.work().saturating_sub(before);
         charge(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
         result
@@ -163,10 +169,17 @@ fn driving<A, R>(
 }
 
 /// A method that only reads, charged like any of lantern's functions.
-fn reading<T, A, R>(
+fn reading<T, A: FromLuaMulti, R>(
     f: impl Fn(&Lua, &T, A) -> mlua::Result<R>,
-) -> impl Fn(&Lua, &T, A) -> mlua::Result<R> {
-    move |lua, this, args| charged(lua, || f(lua, this, args))
+) -> impl Fn(&Lua, &T, MultiValue) -> mlua::Result<R> {
+    move |lua, this, args| charged(lua, || f(lua, this, arguments(lua, args)?))
+}
+
+/// A method's arguments, read after their text is charged by its length (reading text as Rust's
+/// copies it), numbered as the test wrote them (the game is #1).
+fn arguments<A: FromLuaMulti>(lua: &Lua, args: MultiValue) -> mlua::Result<A> {
+    crate::lua::budget::charge_arguments(lua, &args)?;
+    A::from_lua_args(args, 2, None, lua)
 }
 
 /// A field, charged like any of lantern's functions.
@@ -384,6 +397,68 @@ fn creature_of(v: &Value) -> Option<CreatureRef> {
     }
 }
 
+/// What `g:emit` was given as a payload: its target, and its fields checked against the event's
+/// declaration. Each key and value is charged by its length before it is copied.
+type Payload = (Option<CreatureRef>, Vec<(usize, PValue)>);
+
+fn payload_of(lua: &Lua, this: &TestGame, kind: EventKey, p: &Table) -> mlua::Result<Payload> {
+    use crate::content::vocab::FieldType;
+    let def = this.game.content().events.get(kind);
+    let mut target = None;
+    let mut values = Vec::new();
+    for pair in p.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        crate::lua::budget::charge_arguments(lua, &MultiValue::from_iter([k.clone()]))?;
+        let k = match k {
+            Value::String(k) => k.to_string_lossy(),
+            other => {
+                return Err(located(
+                    lua,
+                    format!(
+                        "a payload's fields are named by text, not by a key of type `{}`",
+                        other.type_name()
+                    ),
+                ))
+            }
+        };
+        if k == "target" {
+            target = Some(creature_of(&v).ok_or_else(|| {
+                mlua::Error::runtime(
+                    "`target` must be a creature from g:spawn, an enemy number or \"player\"",
+                )
+            })?);
+            continue;
+        }
+        let (index, ty) = def.field(&k).ok_or_else(|| {
+            let help =
+                crate::diag::did_you_mean_suffix(&k, def.payload.iter().map(|(n, _)| n.as_str()));
+            located(
+                lua,
+                format!("event `{}` has no payload field `{k}`{help}", def.name),
+            )
+        })?;
+        let value = crate::lua::bridge::from_lua(lua, &v)
+            .map_err(|e| located(lua, format!("`{k}`: {}", crate::lua::describe(&e).0)))?
+            .filter(|v| v.fits(ty))
+            .ok_or_else(|| {
+                mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name()))
+            })?;
+        let value = match (ty, value) {
+            (
+                FieldType::Item
+                | FieldType::Quest
+                | FieldType::Creature
+                | FieldType::Encounter
+                | FieldType::Host(_),
+                PValue::Str(s),
+            ) => PValue::id(&id(&s, &this.home)?),
+            (_, v) => v,
+        };
+        values.push((index, value));
+    }
+    Ok((target, values))
+}
+
 /// The methods over the hosting game's own vocabulary: its verbs, its state, its world.
 fn hosting_game_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
     methods.add_method_mut(
@@ -391,7 +466,7 @@ fn hosting_game_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
         driving(|lua, this, (name, args): (String, mlua::Variadic<Value>)| {
             let mut values = Vec::with_capacity(args.len());
             for (i, a) in args.iter().enumerate() {
-                let v = crate::lua::bridge::from_lua(a).ok_or_else(|| {
+                let v = crate::lua::bridge::from_lua(lua, a)?.ok_or_else(|| {
                     located(
                         lua,
                         format!(
@@ -520,34 +595,19 @@ impl UserData for TestGame {
             };
             Ok(Creature { owner: this, r })
         });
-        methods.add_method_mut("emit", driving(|lua, this, (name, payload): (String, Option<Table>)| {
-            let kind = this.event_key(&name)?;
-            let def = this.game.content().events.get(kind).clone();
-            let mut target = None;
-            let mut values = Vec::new();
-            if let Some(p) = payload {
-                for pair in p.pairs::<String, Value>() {
-                    let (k, v) = pair?;
-                    if k == "target" {
-                        target = Some(creature_of(&v).ok_or_else(|| mlua::Error::runtime("`target` must be a creature from g:spawn, an enemy number or \"player\""))?);
-                        continue;
-                    }
-                    let (index, ty) = def.field(&k).ok_or_else(|| {
-                        let help = crate::diag::did_you_mean_suffix(&k, def.payload.iter().map(|(n, _)| n.as_str()));
-                        located(lua, format!("event `{}` has no payload field `{k}`{help}", def.name))
-                    })?;
-                    let value = crate::lua::bridge::from_lua(&v).filter(|v| v.fits(ty)).ok_or_else(|| mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name())))?;
-                    let value = match (ty, value) {
-                        (crate::content::vocab::FieldType::Item | crate::content::vocab::FieldType::Quest | crate::content::vocab::FieldType::Creature | crate::content::vocab::FieldType::Encounter | crate::content::vocab::FieldType::Host(_), PValue::Str(s)) => PValue::id(&id(&s, &this.home)?),
-                        (_, v) => v,
-                    };
-                    values.push((index, value));
-                }
-            }
-            let r = this.game.emit_command(kind, target, &values);
-            this.flush();
-            check(lua, r)
-        }));
+        methods.add_method_mut(
+            "emit",
+            driving(|lua, this, (name, payload): (String, Option<Table>)| {
+                let kind = this.event_key(&name)?;
+                let (target, values) = match payload {
+                    Some(p) => payload_of(lua, this, kind, &p)?,
+                    None => (None, Vec::new()),
+                };
+                let r = this.game.emit_command(kind, target, &values);
+                this.flush();
+                check(lua, r)
+            }),
+        );
         methods.add_method(
             "quest",
             reading(|lua, this: &TestGame, quest: String| {

@@ -11,7 +11,9 @@ pub(crate) mod api;
 #[cfg(feature = "cli")]
 pub(crate) mod defs;
 pub(crate) mod game;
+mod matchers;
 pub mod report;
+mod shown;
 mod stubs;
 
 use crate::content::Content;

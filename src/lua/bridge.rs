@@ -391,24 +391,42 @@ fn script_id<V>(
     })
 }
 
-/// A payload value as Lua sees it.
+/// A payload value as Lua sees it; text is charged to the running call by its length before it
+/// is copied into Lua.
 pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     Ok(match v {
         Value::Bool(b) => LuaValue::Boolean(*b),
         Value::Int(i) => LuaValue::Integer(*i),
         Value::Float(f) => LuaValue::Number(*f),
-        Value::Str(s) => LuaValue::String(lua.create_string(s.as_bytes())?),
+        Value::Str(s) => {
+            super::budget::charge_bytes(lua, s.len())?;
+            LuaValue::String(lua.create_string(s.as_bytes())?)
+        }
     })
 }
 
-/// A Lua value as a payload value; tables and functions have none.
-pub(crate) fn from_lua(v: &LuaValue) -> Option<Value> {
-    match v {
+/// A Lua value as a payload value; tables and functions have none (`Ok(None)`). Text is charged
+/// to the running call by its length before it is copied, and text longer than
+/// [`MOST_TEXT`](crate::content::MOST_TEXT) is an error: a payload that lantern holds (queued,
+/// logged, saved) must not be a script's whole memory.
+pub(crate) fn from_lua(lua: &Lua, v: &LuaValue) -> mlua::Result<Option<Value>> {
+    Ok(match v {
         LuaValue::Boolean(b) => Some(Value::Bool(*b)),
         LuaValue::Integer(i) => Some(Value::Int(*i)),
-        LuaValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => Some(Value::Float(*n)),
         LuaValue::Number(n) => Some(Value::Float(*n)),
-        LuaValue::String(s) => s.to_str().ok().map(|s| Value::str(&s)),
+        LuaValue::String(s) => {
+            let bytes = s.as_bytes();
+            if bytes.len() > crate::content::MOST_TEXT {
+                return Err(mlua::Error::runtime(format!(
+                    "text of {} is longer than a value lantern passes on may be ({}): pass an ID \
+                     or a key, not the text itself",
+                    crate::diag::bytes(bytes.len()),
+                    crate::diag::bytes(crate::content::MOST_TEXT)
+                )));
+            }
+            super::budget::charge_bytes(lua, bytes.len())?;
+            std::str::from_utf8(&bytes).ok().map(Value::str)
+        }
         _ => None,
-    }
+    })
 }

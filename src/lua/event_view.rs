@@ -313,8 +313,13 @@ unsafe extern "C-unwind" fn index(state: *mut ffi::lua_State) -> c_int {
         Fast::Int(n) => unsafe { ffi::lua_pushinteger(state, n) },
         // SAFETY: as this function's safety section says.
         Fast::Float(x) => unsafe { ffi::lua_pushnumber(state, x) },
-        // SAFETY: the bytes belong to the payload the delivery holds until its handlers return.
+        // SAFETY: the bytes belong to the payload the delivery holds until its handlers return;
+        // the copy is charged by its length first, as lantern's Lua charges its own (a unit per
+        // 32 bytes), and this frame owns nothing the charge's error would skip.
         Fast::Text(bytes, len) => unsafe {
+            if len >= 32 {
+                capi::charge(state, len >> 5);
+            }
             ffi::lua_pushlstring(state, bytes.cast(), len);
         },
         // A handle not made yet is made by the slow path, which keeps it in the table.

@@ -117,7 +117,7 @@ impl Locales {
         self.spaces.iter()
     }
 
-    /// `key` of `ns` in `lang` with `args`, or the missing-text marker.
+    /// `key` of `ns` in `lang` with `args`, or the missing-text marker, or the too-long one.
     pub(crate) fn render(
         &self,
         ns: &str,
@@ -125,9 +125,21 @@ impl Locales {
         lang: Option<&str>,
         args: &[(&str, TextArg)],
     ) -> String {
+        self.render_within(ns, key, lang, args)
+            .unwrap_or_else(|len| too_long(ns, key, len))
+    }
+
+    /// As [`Locales::render`], with the length a text too long to render would have as the error.
+    pub(crate) fn render_within(
+        &self,
+        ns: &str,
+        key: &str,
+        lang: Option<&str>,
+        args: &[(&str, TextArg)],
+    ) -> Result<String, usize> {
         match self.spaces.get(ns).and_then(|s| s.find(key, lang)) {
             Some((entry, found_in)) => entry.text.render(found_in, args),
-            None => missing(ns, key),
+            None => Ok(missing(ns, key)),
         }
     }
 
@@ -147,6 +159,24 @@ pub(crate) fn base_language(lang: &str) -> &str {
 /// What a player sees for a text no language has: the key, to report.
 fn missing(ns: &str, key: &str) -> String {
     format!("[missing text {ns}:{key}]")
+}
+
+/// What a text too long to render reads as, where no one can be told (a room's name).
+fn too_long(ns: &str, key: &str, len: usize) -> String {
+    format!(
+        "[text {ns}:{key} too long: {} with its arguments]",
+        crate::diag::bytes(len)
+    )
+}
+
+/// The refusal of a text too long to render, for a script that asked for it.
+pub(crate) fn too_long_message(key: &str, len: usize) -> String {
+    format!(
+        "the text `{key}` would be {} long with these arguments, more than a text may be ({}): \
+         fill its arguments with shorter text",
+        crate::diag::bytes(len),
+        crate::diag::bytes(text::MOST_RENDERED)
+    )
 }
 
 /// lantern's own texts, read once per process.
@@ -363,7 +393,10 @@ impl Content {
                 None => (f.ns(), space.key_of(&own)),
             };
             if let Some((entry, found_in)) = locales.space(ns).and_then(|s| s.find_in(key, lang)) {
-                *f.text = entry.text.render(found_in, &[]);
+                *f.text = entry
+                    .text
+                    .render(found_in, &[])
+                    .unwrap_or_else(|len| too_long(ns, key, len));
             }
         });
         out
@@ -375,6 +408,19 @@ impl Content {
     pub fn text(&self, key: &str, args: &[(&str, TextArg)]) -> String {
         let (ns, key) = key.split_once(':').unwrap_or((LANTERN, key));
         self.locales.render(ns, key, self.language.as_deref(), args)
+    }
+
+    /// As [`Content::text`], refused with a message when the text would be longer than a text may
+    /// be with these arguments (for a script, which is told; measured before anything is written).
+    pub(crate) fn text_within(
+        &self,
+        key: &str,
+        args: &[(&str, TextArg)],
+    ) -> Result<String, String> {
+        let (ns, bare) = key.split_once(':').unwrap_or((LANTERN, key));
+        self.locales
+            .render_within(ns, bare, self.language.as_deref(), args)
+            .map_err(|len| too_long_message(key, len))
     }
 
     /// One of lantern's own words (a damage type, a die's color or state, `top`) in the content's
@@ -405,7 +451,10 @@ impl Content {
             .space(id.namespace())
             .and_then(|s| s.find(&key, self.language.as_deref()))
         {
-            Some((entry, lang)) => entry.text.render(lang, &[]),
+            Some((entry, lang)) => entry
+                .text
+                .render(lang, &[])
+                .unwrap_or_else(|len| too_long(id.namespace(), &key, len)),
             None => written.to_string(),
         }
     }

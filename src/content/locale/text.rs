@@ -45,6 +45,27 @@ impl From<String> for TextArg {
     }
 }
 
+impl TextArg {
+    /// How many bytes it fills a `{name}` with.
+    fn len(&self) -> usize {
+        match self {
+            TextArg::Num(n) => {
+                let digits = n
+                    .unsigned_abs()
+                    .checked_ilog10()
+                    .map_or(1, |d| d as usize + 1);
+                digits + usize::from(*n < 0)
+            }
+            TextArg::Str(s) => s.len(),
+        }
+    }
+}
+
+/// The longest a text may be once its arguments are filled in. A template that names an argument
+/// many times, filled with long text, would ask for gigabytes: its length is counted first, and
+/// past this it is not rendered.
+pub(crate) const MOST_RENDERED: usize = 1024 * 1024;
+
 /// The CLDR plural categories, in CLDR's order.
 pub(crate) const CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
@@ -124,6 +145,19 @@ impl Template {
         })
     }
 
+    /// How long [`Template::render`] makes it with `args`, counted without writing it.
+    fn rendered_len(&self, args: &[(&str, TextArg)]) -> usize {
+        self.0.iter().fold(0usize, |len, piece| {
+            len.saturating_add(match piece {
+                Piece::Lit(s) => s.len(),
+                Piece::Arg(name) => match args.iter().find(|(n, _)| n == name) {
+                    Some((_, v)) => v.len(),
+                    None => name.len() + 2,
+                },
+            })
+        })
+    }
+
     /// Writes it with `args`; an argument not given stays `{name}`, so the line still reads.
     fn render(&self, args: &[(&str, TextArg)], out: &mut String) {
         for piece in &self.0 {
@@ -157,25 +191,31 @@ impl Text {
         names
     }
 
-    /// The text in `lang` with `args`: a plural's form is chosen by `count`.
-    pub(crate) fn render(&self, lang: &str, args: &[(&str, TextArg)]) -> String {
-        let mut out = String::new();
-        match self {
-            Text::One(t) => t.render(args, &mut out),
+    /// The text in `lang` with `args`: a plural's form is chosen by `count`. Past
+    /// [`MOST_RENDERED`] bytes, the length it would have, unrendered.
+    pub(crate) fn render(&self, lang: &str, args: &[(&str, TextArg)]) -> Result<String, usize> {
+        let form = match self {
+            Text::One(t) => Some(t),
             Text::Plural(forms) => {
                 let count = args.iter().find_map(|(n, v)| match (n, v) {
                     (&"count", TextArg::Num(c)) => Some(*c),
                     _ => None,
                 });
-                let form = count
+                count
                     .and_then(|c| forms.get(category(lang, c)))
-                    .or_else(|| forms.get("other"));
-                if let Some(t) = form {
-                    t.render(args, &mut out);
-                }
+                    .or_else(|| forms.get("other"))
             }
+        };
+        let Some(t) = form else {
+            return Ok(String::new());
+        };
+        let len = t.rendered_len(args);
+        if len > MOST_RENDERED {
+            return Err(len);
         }
-        out
+        let mut out = String::with_capacity(len);
+        t.render(args, &mut out);
+        Ok(out)
     }
 }
 
@@ -245,11 +285,29 @@ mod tests {
     fn arguments_are_filled_and_a_missing_one_stays_visible() {
         let t = Text::One(Template::parse("{who} finds {count} gold {{sic}}").unwrap());
         assert_eq!(
-            t.render("en", &[("who", "Ada".into()), ("count", 3.into())]),
-            "Ada finds 3 gold {sic}"
+            t.render("en", &[("who", "Ada".into()), ("count", (-300).into())]),
+            Ok("Ada finds -300 gold {sic}".to_string())
         );
-        assert_eq!(t.render("en", &[]), "{who} finds {count} gold {sic}");
+        assert_eq!(
+            t.render("en", &[]),
+            Ok("{who} finds {count} gold {sic}".to_string())
+        );
         assert_eq!(t.args(), ["count", "who"]);
+    }
+
+    #[test]
+    fn a_text_too_long_with_its_arguments_is_measured_not_made() {
+        let t = Text::One(Template::parse(&"{a}".repeat(100_000)).unwrap());
+        let a = TextArg::Str("x".repeat(100_000));
+        assert_eq!(t.render("en", &[("a", a)]), Err(10_000_000_000));
+        let fits = TextArg::Str("x".repeat(10));
+        assert_eq!(
+            t.render("en", &[("a", fits)]).map(|s| s.len()),
+            Ok(1_000_000)
+        );
+        for n in [0i64, 9, 10, -1, -10, i64::MAX, i64::MIN] {
+            assert_eq!(TextArg::Num(n).len(), n.to_string().len(), "{n}");
+        }
     }
 
     #[test]
@@ -271,16 +329,28 @@ mod tests {
             ("one", "{count} rat remains"),
             ("other", "{count} rats remain"),
         ]);
-        assert_eq!(en.render("en", &[("count", 1.into())]), "1 rat remains");
-        assert_eq!(en.render("en", &[("count", 4.into())]), "4 rats remain");
+        assert_eq!(
+            en.render("en", &[("count", 1.into())]).unwrap(),
+            "1 rat remains"
+        );
+        assert_eq!(
+            en.render("en", &[("count", 4.into())]).unwrap(),
+            "4 rats remain"
+        );
         let pl = plural(&[
             ("one", "{count} szczur"),
             ("few", "{count} szczury"),
             ("many", "{count} szczurów"),
             ("other", "{count} szczura"),
         ]);
-        assert_eq!(pl.render("pl", &[("count", 3.into())]), "3 szczury");
-        assert_eq!(pl.render("pl", &[("count", 5.into())]), "5 szczurów");
+        assert_eq!(
+            pl.render("pl", &[("count", 3.into())]).unwrap(),
+            "3 szczury"
+        );
+        assert_eq!(
+            pl.render("pl", &[("count", 5.into())]).unwrap(),
+            "5 szczurów"
+        );
         // Chinese has no plural forms: every count is `other`.
         assert_eq!(category("zh-Hans", 1), "other");
         assert_eq!(categories("en"), ["one", "other"]);

@@ -41,14 +41,15 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                         // Compared as bytes: checking the key is UTF-8 first cost more than the
                         // comparison; a key that matches no field is named in the error.
                         let key = key.as_bytes();
-                        let key_text = || String::from_utf8_lossy(&key).into_owned();
+                        let key_text = || crate::diag::shown_bytes(&key);
                         let (index, ty) = def.field_bytes(&key).ok_or_else(|| {
                             let names: Vec<&str> = def.payload.iter().map(|(n, _)| n.as_str()).collect();
                             let help = crate::diag::did_you_mean_suffix(&key_text(), names.iter().copied());
                             let help = if help.is_empty() { format!(" (it has: {})", names.join(", ")) } else { help };
                             mlua::Error::runtime(format!("lantern.emit_event: event `{}` has no payload field `{}`{help}", def.name, key_text()))
                         })?;
-                        let v = from_lua(&value)
+                        let v = from_lua(lua, &value)
+                            .map_err(|e| mlua::Error::runtime(format!("lantern.emit_event: `{}` of `{}`: {}", key_text(), def.name, crate::lua::describe(&e).0)))?
                             .filter(|v| v.fits(ty))
                             .ok_or_else(|| {
                                 let not = match &value {
@@ -102,6 +103,9 @@ fn handle_of(ud: &AnyUserData) -> mlua::Result<crate::game::CreatureRef> {
 
 /// What the fast path charges a call: what it takes, about 25 instructions' worth of time.
 const FAST: usize = 25;
+
+/// The longest text the fast path copies into a payload within [`FAST`].
+const FAST_TEXT: usize = 64;
 
 /// The fast path of `lantern.emit_event`: queues the event when the call is the common one and
 /// everything checks; otherwise hands the call to the mlua function, which reports what is wrong.
@@ -230,7 +234,14 @@ unsafe fn value_at(state: *mut ffi::lua_State, idx: c_int) -> Option<crate::cont
                 Value::Int(ffi::lua_tointegerx(state, idx, std::ptr::null_mut()))
             }
             ffi::LUA_TNUMBER => Value::Float(ffi::lua_tonumberx(state, idx, std::ptr::null_mut())),
-            ffi::LUA_TSTRING => Value::str(std::str::from_utf8(capi::bytes_at(state, idx)?).ok()?),
+            // Longer text is the slow path's, which charges its copy by its length.
+            ffi::LUA_TSTRING => {
+                let bytes = capi::bytes_at(state, idx)?;
+                if bytes.len() > FAST_TEXT {
+                    return None;
+                }
+                Value::str(std::str::from_utf8(bytes).ok()?)
+            }
             _ => return None,
         })
     }

@@ -56,7 +56,7 @@ fn functions(lua: &Lua, rules: &crate::host::Rules) -> mlua::Result<Table> {
         let func = crate::lua::budget::function(lua, move |lua, args: Variadic<LuaValue>| {
             let mut values = Vec::with_capacity(args.len());
             for (i, a) in args.iter().enumerate() {
-                match from_lua(a) {
+                match from_lua(lua, a)? {
                     Some(v) => values.push(v),
                     None => {
                         return Err(mlua::Error::runtime(format!(
