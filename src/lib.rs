@@ -50,6 +50,7 @@ pub mod harness;
 pub mod hazard;
 pub mod host;
 pub mod id;
+pub(crate) mod json_tree;
 pub mod load;
 pub mod lua;
 pub(crate) mod mods;

@@ -317,7 +317,7 @@ fn the_runtime_does_not_name_the_reference_game() {
 /// (`game`, `host`, `hazard`), then Lua, loading, reload, the harness and the command line.
 const FLOORS: &[&[&str]] = &[
     &["id", "diag", "rng"],
-    &["error", "write", "toml_file", "quick_toml"],
+    &["error", "write", "toml_file", "quick_toml", "json_tree"],
     &["mods"],
     &["content"],
 ];

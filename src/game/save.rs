@@ -26,7 +26,11 @@ struct SaveFile {
     mods: BTreeMap<String, String>,
     state: State,
     /// The game's own world, as its hooks save it (`Vocabulary::world`), when it declared one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::json_tree::optional_tree"
+    )]
     world: Option<serde_json::Value>,
 }
 
@@ -106,13 +110,21 @@ impl Game {
         // A save of this version is read straight into the state; building the whole JSON tree
         // first cost 17 to 33 times the file's size in memory. An older one needs the tree to be
         // brought up to date.
+        // Its free-form parts (storage, the world, an older save's whole tree) are read within a
+        // bound on their values (`json_tree`), so a crafted save cannot build gigabytes.
         let header: Header = serde_json::from_str(&text).map_err(not_a_save)?;
         let file: SaveFile = if header.version == VERSION {
-            serde_json::from_str(&text).map_err(not_a_save)?
+            crate::json_tree::reading(|| serde_json::from_str(&text)).map_err(not_a_save)?
         } else {
-            let mut json: serde_json::Value = serde_json::from_str(&text).map_err(not_a_save)?;
+            let mut json = crate::json_tree::reading(|| {
+                let mut d = serde_json::Deserializer::from_str(&text);
+                let json = crate::json_tree::tree(&mut d)?;
+                d.end().map(|()| json)
+            })
+            .map_err(not_a_save)?;
             upgrade(&mut json, &content);
-            serde_json::from_value(json).map_err(not_a_save)?
+            // Counted afresh: the tree it is read from was counted whole already.
+            crate::json_tree::reading(|| serde_json::from_value(json)).map_err(not_a_save)?
         };
         drop(text);
         if file.format != FORMAT {

@@ -275,7 +275,8 @@ pub struct State {
     pub(crate) quest_slots: QuestSlots,
     /// Per-mod plain data (`lantern.storage`), kept across reloads and saved with the game.
     /// Shared, so that copying the state (every transaction that may run script code does) does
-    /// not copy what the mods stored.
+    /// not copy what the mods stored. Read from a save within a bound (`json_tree`).
+    #[serde(deserialize_with = "crate::json_tree::storage")]
     pub storage: BTreeMap<String, std::sync::Arc<serde_json::Value>>,
     /// Items whose definition disappeared in a reload: kept aside, listed, restored if it returns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -154,7 +154,8 @@ impl Serialize for HostState {
 
 impl<'de> Deserialize<'de> for HostState {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<HostState, D::Error> {
-        Ok(match Option::<serde_json::Value>::deserialize(d)? {
+        // Read within the save's bound on values (`json_tree`): a save may be crafted.
+        Ok(match crate::json_tree::optional_tree(d)? {
             None => HostState(Slot::Empty),
             Some(v) => HostState(Slot::Saved(v)),
         })
