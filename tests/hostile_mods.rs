@@ -788,3 +788,30 @@ fn a_closed_stdout_ends_a_command_quietly() {
         );
     }
 }
+
+/// Names with a line break forged lines (a fake prompt and state hash) in `play`'s `inventory`,
+/// `look` and `status`. A name of every kind the console shows, each followed by a forged
+/// `> hash` line, goes through every command that shows it: none starts a line of its own.
+#[test]
+fn names_that_forge_lines_are_shown_on_their_own_line() {
+    let dir = common::core_only();
+    common::world::copy_dir(
+        &root().join("tests/fixtures/hostile_play/names_that_forge_lines/evil"),
+        &dir.path().join("evil"),
+    );
+    let out = lantern_with_input(
+        &["play", "--no-watch", "--mods", "."],
+        dir.path(),
+        "give evil:thing\nspawn evil:beast\nstart evil:q\nstatus\ninventory\nlook\nquests\nlog\nmap\nwhy evil:q\n",
+    );
+    let out =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.lines().any(|l| l.starts_with("FORGED")), "{out}");
+    for shown in [
+        "Thing\\nFORGED> hash 0 x1",
+        "Beast\\nFORGED> hash 1 5 hp",
+        "Quest\\nFORGED> hash 2 0/3",
+    ] {
+        assert!(out.contains(shown), "`{shown}` in {out}");
+    }
+}

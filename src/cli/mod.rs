@@ -32,6 +32,13 @@ macro_rules! eprintln {
 /// Writes what the `print!` family made to standard output (or error), with a line break after
 /// it when `line`. A reader that has gone away (`lantern new x | head -1`) ends the command
 /// quietly, as ripgrep and git end, where Rust's own `println!` panics.
+/// A single-line text a mod controls (a name, a title, an option, a reason), as a line of the
+/// console shows it: its line breaks and control characters as escapes, so it cannot forge a
+/// line of lantern's (a prompt, a state hash) where it is put in.
+pub(crate) fn one_line(text: &str) -> String {
+    crate::diag::visible(text).into_owned()
+}
+
 pub(crate) fn write_out(to_stderr: bool, text: &str, line: bool) {
     use std::io::Write;
     let written = if to_stderr {

@@ -133,7 +133,7 @@ fn enemy_line(game: &Game, r: CreatureRef, c: &crate::game::Creature) -> String 
         "creature_line",
         &[
             ("who", game.creature_ref_text(r).into()),
-            ("name", c.name.as_str().into()),
+            ("name", super::one_line(&c.name).into()),
             ("health", c.health.into()),
         ],
     )
@@ -153,11 +153,11 @@ pub(super) fn whereabouts(game: &Game) -> String {
     let content = game.content();
     let room = crate::roguelike::current_room(game)
         .and_then(|r| {
-            Some(world::room_name(
+            Some(super::one_line(&world::room_name(
                 content,
                 &r,
                 content.entry::<Room>("room", &r)?,
-            ))
+            )))
         })
         .unwrap_or_else(|| t(game, "the_start", &[]));
     t(
@@ -186,7 +186,11 @@ pub(super) fn look(game: &Game) -> String {
         if let Some(c) = npc.and_then(|n| content.creatures.get(&n)) {
             out.push_str(&format!(
                 "\n{}",
-                t(game, "npc_here", &[("npc", c.name.as_str().into())])
+                t(
+                    game,
+                    "npc_here",
+                    &[("npc", super::one_line(&c.name).into())]
+                )
             ));
         }
     }
@@ -212,11 +216,13 @@ pub(super) fn status(game: &Game) -> String {
         .map(|(id, p)| {
             format!(
                 "{} {}/{}",
-                game.content()
-                    .quests
-                    .get(id)
-                    .map(|q| q.name.as_str())
-                    .unwrap_or(id.as_str()),
+                super::one_line(
+                    game.content()
+                        .quests
+                        .get(id)
+                        .map(|q| q.name.as_str())
+                        .unwrap_or(id.as_str())
+                ),
                 p.count,
                 game.content().quests.get(id).map_or(0, |q| q.count)
             )
@@ -274,7 +280,12 @@ pub(super) fn inventory(game: &Game) -> String {
             } else {
                 format!(" [{}]", props.join(", "))
             };
-            format!("{} x{}{eq}{props}  ({})", name, s.count, s.item)
+            format!(
+                "{} x{}{eq}{props}  ({})",
+                super::one_line(name),
+                s.count,
+                s.item
+            )
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -285,7 +296,7 @@ pub(super) fn map(game: &Game) -> String {
     let run = crate::roguelike::position(game);
     let mut out = Vec::new();
     for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
-        let floor = world::floor_name(content, id, f);
+        let floor = super::one_line(&world::floor_name(content, id, f));
         out.push(t(
             game,
             "map_floor",
@@ -304,6 +315,7 @@ pub(super) fn map(game: &Game) -> String {
                 || r.clone(),
                 |(room, id)| world::room_name(content, &id, room),
             );
+            let (name, kind) = (super::one_line(&name), super::one_line(kind));
             out.push(format!("  {}. {name} [{kind}]{here}", ri + 1));
         }
     }

@@ -11,7 +11,7 @@ fn item_name(content: &Content, id: &Id) -> String {
     content
         .items
         .get(id)
-        .map_or_else(|| id.to_string(), |i| i.name.clone())
+        .map_or_else(|| id.to_string(), |i| super::one_line(&i.name))
 }
 
 /// A progress type's name, or its ID when it is gone.
@@ -19,14 +19,14 @@ pub(super) fn progress_name(content: &Content, id: &Id) -> String {
     content
         .progress_types
         .get(id)
-        .map_or_else(|| id.to_string(), |p| p.name.clone())
+        .map_or_else(|| id.to_string(), |p| super::one_line(&p.name))
 }
 
 fn tag_name(content: &Content, tag: &Id) -> String {
     content
         .tags
         .get(tag)
-        .map_or_else(|| tag.to_string(), |t| t.name.clone())
+        .map_or_else(|| tag.to_string(), |t| super::one_line(&t.name))
 }
 
 fn whom(content: &Content, who: Who) -> String {
@@ -102,7 +102,7 @@ pub(super) fn action(content: &Content, action: &Action) -> String {
             let name = content
                 .quests
                 .get(quest)
-                .map_or_else(|| quest.to_string(), |q| q.name.clone());
+                .map_or_else(|| quest.to_string(), |q| super::one_line(&q.name));
             t("starts_quest", &[("quest", name.into())])
         }
         Action::EmitEvent { event, .. } => t(
@@ -113,7 +113,7 @@ pub(super) fn action(content: &Content, action: &Action) -> String {
             let name = content
                 .cards
                 .get(card)
-                .map_or_else(|| card.to_string(), |c| c.name.clone());
+                .map_or_else(|| card.to_string(), |c| super::one_line(&c.name));
             // The same words as the line the action says when it runs, without the full stop.
             let line = t(
                 "joins_deck",

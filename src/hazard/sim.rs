@@ -460,18 +460,21 @@ pub fn table(report: &SimReport, content: &Content) -> String {
     let mut out = String::new();
     let name = Id::qualified(&report.hazard)
         .and_then(|id| content.hazards.get(&id))
-        .map(|h| h.name.clone())
+        .map(|h| crate::diag::visible(&h.name).into_owned())
         .unwrap_or_default();
+    // A name a mod controls is one line of this table: its line breaks are shown, not obeyed.
     out.push_str(&format!(
         "hazard {} ({name}), policy {}, seed {}\n\n",
-        report.hazard, report.policy, report.seed
+        report.hazard,
+        crate::diag::visible(&report.policy),
+        report.seed
     ));
     out.push_str("| metric | target | ");
     out.push_str(
         &report
             .routes
             .keys()
-            .cloned()
+            .map(|k| crate::diag::visible(k).into_owned())
             .collect::<Vec<_>>()
             .join(" | "),
     );
