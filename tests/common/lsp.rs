@@ -88,6 +88,16 @@ impl Client {
 
     /// Sends a request: its result, or its error's message.
     pub(crate) fn answer(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        self.answer_coded(method, params)
+            .map_err(|(_, message)| message)
+    }
+
+    /// Sends a request: its result, or its error's code and message.
+    pub(crate) fn answer_coded(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, (i32, String)> {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
         let message = Message::Request(Request::new(id.clone(), method.to_string(), params));
@@ -100,7 +110,7 @@ impl Client {
             {
                 Message::Response(r) if r.id == id => {
                     if let Some(e) = r.error {
-                        return Err(e.message);
+                        return Err((e.code, e.message));
                     }
                     return Ok(r.result.unwrap_or(Value::Null));
                 }
@@ -174,6 +184,12 @@ impl Client {
             p.extend(extra.clone());
         }
         self.request(method, params)
+    }
+
+    /// Says `exit` without `shutdown`, and waits for the server to end: its exit status.
+    pub(crate) fn exit_at_once(mut self) -> std::process::ExitStatus {
+        self.notify("exit", Value::Null);
+        self.child.wait().expect("the server ends")
     }
 
     /// Says `shutdown` and `exit`, and waits for the server to end: its exit status.

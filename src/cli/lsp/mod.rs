@@ -18,6 +18,7 @@
 mod analysis;
 mod complete;
 mod context;
+mod frames;
 mod navigate;
 mod position;
 mod publish;
@@ -44,13 +45,15 @@ pub(super) fn run(
     rules: &Rules,
     limits: Limits,
 ) -> ExitCode {
-    let (connection, io) = Connection::stdio();
+    let (connection, io) = frames::stdio();
     let served = serve(&connection, mods, default, rules, limits);
     drop(connection);
     // What the reading thread met (a message that is not the protocol's) explains an end better
     // than the loop's view of it.
     match (served, io.join()) {
-        (Ok(()), Ok(())) => ExitCode::SUCCESS,
+        // As the protocol says: `exit` after `shutdown` ends with 0, without it with 1.
+        (Ok(true), Ok(())) => ExitCode::SUCCESS,
+        (Ok(false), Ok(())) => ExitCode::from(1),
         (_, Err(e)) => {
             eprintln!("error: the editor's messages could not be read: {e}");
             ExitCode::from(1)
@@ -69,7 +72,7 @@ fn serve(
     default: &[PathBuf],
     rules: &Rules,
     limits: Limits,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(
             TextDocumentSyncKind::INCREMENTAL,

@@ -59,8 +59,10 @@ impl Server {
         }
     }
 
-    /// Runs until the client says `exit` or goes away.
-    pub(super) fn run(mut self, connection: &Connection) -> Result<(), String> {
+    /// Runs until the client says `exit` or goes away: whether it said `shutdown` first. After
+    /// `shutdown` every request is refused as the protocol says (`InvalidRequest`).
+    pub(super) fn run(mut self, connection: &Connection) -> Result<bool, String> {
+        let mut shut_down = false;
         loop {
             let message = if self.stale {
                 match connection.receiver.try_recv() {
@@ -69,29 +71,41 @@ impl Server {
                         self.recheck(connection);
                         continue;
                     }
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(shut_down),
                 }
             } else {
                 match connection.receiver.recv() {
                     Ok(m) => m,
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(shut_down),
                 }
             };
             match message {
+                Message::Request(request) if shut_down => {
+                    let refused = Response::new_err(
+                        request.id,
+                        lsp_server::ErrorCode::InvalidRequest as i32,
+                        format!(
+                            "`{}` after `shutdown`: the server is shutting down",
+                            request.method
+                        ),
+                    );
+                    send(connection, Message::Response(refused));
+                }
+                Message::Request(request) if request.method == req::Shutdown::METHOD => {
+                    shut_down = true;
+                    send(
+                        connection,
+                        Message::Response(Response::new_ok(request.id, ())),
+                    );
+                }
                 Message::Request(request) => {
-                    if connection
-                        .handle_shutdown(&request)
-                        .map_err(|e| e.to_string())?
-                    {
-                        return Ok(());
-                    }
                     if self.stale {
                         self.recheck(connection);
                     }
                     let response = self.answer(request);
                     send(connection, Message::Response(response));
                 }
-                Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(()),
+                Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(shut_down),
                 Message::Notification(n) => self.notified(n),
                 Message::Response(_) => {}
             }
@@ -199,17 +213,22 @@ impl Server {
         let result = self.result(request);
         match result {
             Ok(value) => Response::new_ok(id, value),
-            Err(message) => {
+            Err(Refusal::Unknown(method)) => Response::new_err(
+                id,
+                lsp_server::ErrorCode::MethodNotFound as i32,
+                format!("lantern's language server does not answer `{method}`"),
+            ),
+            Err(Refusal::Params(message)) => {
                 Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message)
             }
         }
     }
 
-    fn result(&self, request: Request) -> Result<Value, String> {
+    fn result(&self, request: Request) -> Result<Value, Refusal> {
         let Some(a) = self.analysis.as_ref() else {
             return Ok(Value::Null);
         };
-        let json = |v: serde_json::Result<Value>| v.map_err(|e| e.to_string());
+        let json = |v: serde_json::Result<Value>| v.map_err(|e| Refusal::Params(e.to_string()));
         match request.method.as_str() {
             req::Completion::METHOD => {
                 let p: lsp_types::CompletionParams = params(request)?;
@@ -267,10 +286,7 @@ impl Server {
                     &p.context.diagnostics,
                 )))
             }
-            _ => Err(format!(
-                "lantern's language server does not answer `{}`",
-                request.method
-            )),
+            _ => Err(Refusal::Unknown(request.method)),
         }
     }
 
@@ -282,9 +298,17 @@ impl Server {
     }
 }
 
+/// Why a request got no answer: a method the server does not know (`MethodNotFound`), or
+/// parameters it cannot read (`InvalidParams`).
+enum Refusal {
+    Unknown(String),
+    Params(String),
+}
+
 /// A request's parameters.
-fn params<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, String> {
-    serde_json::from_value(request.params).map_err(|e| format!("bad parameters: {e}"))
+fn params<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, Refusal> {
+    serde_json::from_value(request.params)
+        .map_err(|e| Refusal::Params(format!("bad parameters: {e}")))
 }
 
 /// Applies one change the editor sent: the whole text, or a range replaced.
