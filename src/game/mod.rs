@@ -36,6 +36,7 @@ pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
+pub use world::MOST_DEFERRED;
 pub(crate) use world::{lend, lend_dyn};
 
 use crate::content::{Content, Value};

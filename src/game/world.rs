@@ -20,6 +20,13 @@ use std::any::Any;
 use std::cell::Cell;
 use std::ptr::NonNull;
 
+/// The most work one mod may defer into the game's world in one turn, in units (a change is one,
+/// or what the game says it weighs: `Effects::defer_units`). A handler that calls a game's action
+/// in a loop would otherwise make lantern hold changes without end, and the world grow with them
+/// when the turn ends (a colony recruiting 2,000 times a day reached 3.77 GB). Past it the action
+/// fails, naming the mod, and its list with it.
+pub const MOST_DEFERRED: u64 = 10_000;
+
 /// A change to the lent world, deferred until the turn ends.
 type Deferred = Box<dyn FnOnce(&mut dyn Any) + Send>;
 
@@ -28,10 +35,20 @@ type Deferred = Box<dyn FnOnce(&mut dyn Any) + Send>;
 #[derive(Default)]
 pub(super) struct Loan {
     deferred: Vec<Deferred>,
+    /// What each mod (or the game's own commands) deferred since the turn began, in units
+    /// ([`MOST_DEFERRED`]).
+    units: std::collections::BTreeMap<String, u64>,
     /// The world a loaded save held, put back into the world when it is next lent.
     pub(super) saved: Option<serde_json::Value>,
     /// The content changed (a reload) while no world was lent: reconcile it when it is.
     reconcile: bool,
+}
+
+/// The mod a cause belongs to: `rats` for `lua:rats` and for a trigger or quest of `rats`
+/// (`rats:thorns`); a player's command is its own (`give`).
+fn owner_of(cause: &str) -> &str {
+    let cause = cause.strip_prefix("lua:").unwrap_or(cause);
+    cause.split_once(':').map_or(cause, |(owner, _)| owner)
 }
 
 /// A world lent on this thread: to which game (its address), and where the world is.
@@ -127,12 +144,32 @@ impl Game {
 
     /// Keeps a change to the lent world until the turn ends; `Err` when no world of this type is
     /// lent (the game's action then fails, and its list with it).
+    /// `units` is what the change weighs, counted against its cause's mod (`lua:rats` and
+    /// `rats:...` are `rats`'s; a player's command is the game's) for the turn.
     pub(crate) fn defer_world<W: Any>(
         &mut self,
+        cause: &str,
+        units: u32,
         change: impl FnOnce(&mut W) + Send + 'static,
     ) -> Result<(), String> {
         if self.world::<W>().is_none() {
             return Err(self.not_lent(std::any::type_name::<W>()));
+        }
+        let owner = owner_of(cause);
+        let used = self.loan.units.get(owner).copied().unwrap_or(0);
+        let units = u64::from(units.max(1));
+        if used + units > MOST_DEFERRED {
+            return Err(format!(
+                "`{owner}` deferred {used} units of changes to the game's world this turn, and this \
+                 one of {units} would pass the {MOST_DEFERRED} a mod may defer in a turn (does a \
+                 handler call the game's action in a loop?)"
+            ));
+        }
+        match self.loan.units.get_mut(owner) {
+            Some(u) => *u += units,
+            None => {
+                self.loan.units.insert(owner.to_string(), units);
+            }
         }
         self.loan.deferred.push(Box::new(move |w: &mut dyn Any| {
             if let Some(w) = w.downcast_mut::<W>() {
@@ -170,6 +207,7 @@ impl Game {
 
     /// Applies the deferred changes to the lent world, in order (the turn ended).
     pub(crate) fn flush_world(&mut self) {
+        self.loan.units.clear();
         if self.loan.deferred.is_empty() {
             return;
         }

@@ -102,11 +102,27 @@ impl<'g, S: GameState> Effects<'g, S> {
     /// applies its commands), in the order the turn's actions asked for them; dropped if this
     /// action's list fails, or the verb it runs in, so a failed list leaves the world as it was.
     /// `Err` when no world of this type is lent.
+    ///
+    /// A change counts one unit against its mod's [`MOST_DEFERRED`](crate::game::MOST_DEFERRED) a
+    /// turn; past it, it fails naming the mod.
     pub fn defer<W: std::any::Any>(
         &mut self,
         change: impl FnOnce(&mut W) + Send + 'static,
     ) -> Result<(), crate::Error> {
-        self.game.defer_world(change).map_err(crate::Error::Refused)
+        self.defer_units(1, change)
+    }
+
+    /// [`Effects::defer`] for a change that does `units` things to the world (spawns that many
+    /// entities): it counts `units` against its mod's
+    /// [`MOST_DEFERRED`](crate::game::MOST_DEFERRED) a turn.
+    pub fn defer_units<W: std::any::Any>(
+        &mut self,
+        units: u32,
+        change: impl FnOnce(&mut W) + Send + 'static,
+    ) -> Result<(), crate::Error> {
+        self.game
+            .defer_world(self.cause, units, change)
+            .map_err(crate::Error::Refused)
     }
 }
 

@@ -96,7 +96,8 @@ pub fn rules() -> Rules {
                 let job = args.id("job").ok_or("no job")?;
                 let count = args.int("count");
                 let name = job.to_string();
-                fx.defer(move |world: &mut World| {
+                // Each colonist is an entity: the change weighs what it spawns.
+                fx.defer_units(u32::try_from(count).unwrap_or(u32::MAX), move |world: &mut World| {
                     for _ in 0..count {
                         spawn(world, &name);
                     }

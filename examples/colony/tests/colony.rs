@@ -151,3 +151,47 @@ fn copy(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// One handler calling `colony:recruit` (within its declared bounds) 2,000 times a day made the
+/// world hold two million spawns and reached 3.77 GB. What a mod defers into the world is counted
+/// for the turn: past the bound its action fails, the mod is named, and the colony goes on.
+#[test]
+fn a_mod_that_recruits_in_a_loop_is_stopped_and_named_and_the_colony_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = dir.path().join("greedy");
+    std::fs::create_dir_all(greedy.join("scripts")).unwrap();
+    std::fs::write(
+        greedy.join("mod.toml"),
+        "id = \"greedy\"\nname = \"Greedy\"\nversion = \"0.1.0\"\ndepends = [\"settlement\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        greedy.join("scripts/main.lua"),
+        "lantern.on('day_started', function()\n\
+           for _ = 1, 2000 do\n\
+             lantern.apply({ action = 'colony:recruit', job = 'settlement:farmer', count = 1000 })\n\
+           end\n\
+         end)\n",
+    )
+    .unwrap();
+    let mut a = app(&[mods_dir(), dir.path().to_path_buf()], 1, 1000).unwrap();
+    let mut problems = Vec::new();
+    for _ in 0..30 {
+        a.update();
+        problems.extend(output(&a).problems.iter().cloned());
+    }
+    assert!(
+        problems.iter().any(|p| p.contains("[greedy]")
+            && p.contains("`greedy` deferred 10000 units of changes to the game's world this turn, and this one of 1000 would pass the 10000 a mod may defer in a turn")),
+        "{problems:#?}"
+    );
+    // The greedy mod's ten recruits of 1,000 a day at most (beside the settlement's own few), not
+    // two million: a handler fails once a day, at its eleventh.
+    let days = problems.len();
+    assert!(days > 0);
+    assert!(
+        population(a.world()) <= days * 11_000,
+        "{} in {days} days",
+        population(a.world())
+    );
+}
