@@ -223,7 +223,7 @@ fn one_mods_hoard_fails_that_mod_and_not_another() {
     let dir = mods_with(&[
         (
             "hoarder",
-            "HOARD = {}\nlantern.on('turn_started', function()\n  for i = 1, 1e9 do HOARD[#HOARD + 1] = ('x'):rep(1000) .. i end\nend)\n",
+            "HOARD = {}\nlocal line = ('x'):rep(1000)\nlantern.on('turn_started', function()\n  for i = 1, 1e9 do HOARD[#HOARD + 1] = line .. i end\nend)\n",
         ),
         (
             "innocent",
@@ -724,7 +724,7 @@ fn another_mods_action_runs_as_that_mod() {
                while true do end\n\
              end)\n\
              lantern.register_action('hoard', function(ctx, args)\n\
-               local s, t = string.rep('x', 1024 * 1024), {}\n\
+               local s, t = string.rep(string.rep('x', 1024), 1024), {}\n\
                for i = 1, 1e9 do t[i] = s .. i end\n\
              end)\n",
         ),

@@ -1449,3 +1449,62 @@ fn a_main_lua_run_from_bytecode_is_charged_its_compile_in_every_game() {
         loaded.work()
     );
 }
+
+/// What the C paths of lantern's Lua charge per unit of their input, as `docs/security.md`'s
+/// table ("What C paths cost") lists them with what each costs: `(path, setup making the input
+/// `s` of `n` units, the call, charge per unit)`. `string.format("%q")` charged a control
+/// character as a thirty-second of a unit, like a letter's copy, though `sprintf` writes it in
+/// some 780 machine instructions against a letter's 36.
+const C_PATHS: [(&str, &str, &str, u64); 5] = [
+    (
+        "%q of letters",
+        "local s = string.rep('a', n)",
+        "string.format('%q', s)",
+        1,
+    ),
+    (
+        "%q of control characters",
+        "local s = string.rep('\\1', n)",
+        "string.format('%q', s)",
+        26,
+    ),
+    ("string.rep", "local s = 'a'", "string.rep(s, n)", 1),
+    (
+        "string.upper",
+        "local s = string.rep('aaaa', n)",
+        "string.upper(s)",
+        1,
+    ),
+    (
+        "concatenation",
+        "local s = string.rep('a', 32 * n)",
+        "s .. 'b'",
+        1,
+    ),
+];
+
+/// Each C path is charged at least what the table says per unit of its input, measured as the
+/// work a handler's call of it adds over the same handler with an empty input.
+#[test]
+fn c_paths_are_charged_per_unit_of_input_as_the_table_says() {
+    let charged = |setup: &str, call: &str, n: usize| {
+        let lua = format!(
+            "local n = {n}\n{setup}\nlantern.on('turn_started', function() local r = {call} end)\n"
+        );
+        let mods = TestMods::new(&[("scripts/main.lua", &lua)]);
+        let (mut g, _world) = mods.game(1);
+        let before = work(&mut g);
+        turn(&mut g);
+        work(&mut g) - before
+    };
+    for (path, setup, call, per_unit) in C_PATHS {
+        let n = 64_000;
+        let extra = charged(setup, call, n) - charged(setup, call, 0);
+        // At least the table's charge, and not much more: the copy of a result is charged a
+        // unit per 32 bytes on top.
+        assert!(
+            extra >= per_unit * n as u64 && extra <= 2 * per_unit * n as u64,
+            "{path}: {extra} units for {n}, the table says {per_unit} a unit"
+        );
+    }
+}

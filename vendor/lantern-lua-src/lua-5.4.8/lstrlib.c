@@ -116,7 +116,7 @@ static int str_reverse (lua_State *L) {
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
   char *p;
-  lua_chargebytes(L, l);  /* lantern */
+  lua_chargework(L, l >> 2);  /* lantern: a loop byte by byte, a unit per 4 */
   p = luaL_buffinitsize(L, &b, l);
   for (i = 0; i < l; i++)
     p[i] = s[l - i - 1];
@@ -131,7 +131,7 @@ static int str_lower (lua_State *L) {
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
   char *p;
-  lua_chargebytes(L, l);  /* lantern */
+  lua_chargework(L, l >> 2);  /* lantern: a loop byte by byte, a unit per 4 */
   p = luaL_buffinitsize(L, &b, l);
   for (i=0; i<l; i++)
     p[i] = tolower(uchar(s[i]));
@@ -146,7 +146,7 @@ static int str_upper (lua_State *L) {
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
   char *p;
-  lua_chargebytes(L, l);  /* lantern */
+  lua_chargework(L, l >> 2);  /* lantern: a loop byte by byte, a unit per 4 */
   p = luaL_buffinitsize(L, &b, l);
   for (i=0; i<l; i++)
     p[i] = toupper(uchar(s[i]));
@@ -168,8 +168,9 @@ static int str_rep (lua_State *L) {
     size_t totallen = (size_t)n * l + (size_t)(n - 1) * lsep;
     luaL_Buffer b;
     char *p;
-    /* lantern: every copy is work (a unit per 8), even of an empty string */
-    lua_chargework(L, (size_t)n >> 3);
+    /* lantern: every copy is work (a unit each: a call of 'memcpy'), even
+       of an empty string */
+    lua_chargework(L, (size_t)n);
     lua_chargebytes(L, totallen);
     p = luaL_buffinitsize(L, &b, totallen);
     while (n-- > 1) {  /* first n-1 copies (followed by separator) */
@@ -1165,6 +1166,9 @@ static int lua_number2strx (lua_State *L, char *buff, int sz,
 #define MAX_FORMAT	32
 
 
+/* lantern: what quoting one control character costs, in units */
+#define LANTERN_QUOTED_CONTROL	25
+
 static void addquoted (luaL_Buffer *b, const char *s, size_t len) {
   luaL_addchar(b, '"');
   while (len--) {
@@ -1174,6 +1178,9 @@ static void addquoted (luaL_Buffer *b, const char *s, size_t len) {
     }
     else if (iscntrl(uchar(*s))) {
       char buff[10];
+      /* lantern: a control character is written by 'sprintf', some 20 times
+         the work of a letter (docs/security.md, "What C paths cost") */
+      lua_chargework(b->L, LANTERN_QUOTED_CONTROL);
       if (!isdigit(uchar(*(s+1))))
         l_sprintf(buff, sizeof(buff), "\\%d", (int)uchar(*s));
       else
@@ -1223,7 +1230,7 @@ static void addliteral (lua_State *L, luaL_Buffer *b, int arg) {
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, arg, &len);
-      lua_chargebytes(L, len);  /* lantern */
+      lua_chargework(L, len);  /* lantern: a unit per character quoted */
       addquoted(b, s, len);
       break;
     }
