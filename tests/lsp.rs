@@ -550,3 +550,113 @@ fn a_lying_content_length_ends_the_server_with_a_word() {
         "error: the editor's messages could not be read: a message of 1099511627776 bytes is larger than lantern reads (64 MiB)\n"
     );
 }
+
+/// Structure-aware fuzzing of the language server: random edits by range (pieces of TOML and Lua,
+/// line breaks of every kind, wide characters, deletions across lines) to an open data file and
+/// script, with random position requests among them. Every request is answered (an answer or a
+/// protocol error, never silence), and the server ends cleanly. Seeded and bounded:
+/// `LANTERN_FUZZ_CASES` runs more edits.
+#[test]
+fn random_edits_and_requests_are_all_answered() {
+    let (dir, data, script) = workspace();
+    let mut c = start(dir.path());
+    c.open(&data);
+    c.open(&script);
+    let mut texts = [DATA.to_string(), SCRIPT.to_string()];
+    let mut seed = 23u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n.max(1)
+    };
+    let pieces = [
+        "",
+        "[[items]]\n",
+        "id = \"",
+        "\"",
+        " = ",
+        "{ ",
+        " }",
+        "[",
+        "]",
+        "\n",
+        "\r\n",
+        "\r",
+        "赌😀",
+        "lantern.",
+        "ev.",
+        "core:",
+        "function(ev)\n",
+        "end\n",
+        "--",
+        "{{",
+        "\"\"\"",
+    ];
+    // Where a byte offset is, as the editor counts it (lines; UTF-16 columns).
+    let position = |text: &str, offset: usize| {
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + before.matches('\r').count()
+            - before.matches("\r\n").count();
+        let start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        json!({ "line": line, "character": before[start..].encode_utf16().count() })
+    };
+    let cases = common::fuzz_cases(120);
+    for i in 0..cases {
+        let which = next(2);
+        let path = if which == 0 { &data } else { &script };
+        let text = &mut texts[which];
+        let boundary = |text: &str, mut at: usize| {
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let mut a = boundary(text, next(text.len() + 1));
+        let mut b = boundary(text, next(text.len() + 1));
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        if next(3) == 0 {
+            b = a;
+        }
+        // A `\r\n` split by an edit's end is counted by the editor as two breaks: keep edits
+        // off its middle, as an editor's are.
+        if text[..a].ends_with('\r') && text[a..].starts_with('\n') {
+            a -= 1;
+        }
+        if text[..b].ends_with('\r') && text[b..].starts_with('\n') {
+            b += 1;
+        }
+        let piece = pieces[next(pieces.len())];
+        let range = json!({ "start": position(text, a), "end": position(text, b) });
+        text.replace_range(a..b, piece);
+        c.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": lsp::uri(path), "version": i + 2 },
+                "contentChanges": [ { "range": range, "text": piece } ]
+            }),
+        );
+        if next(4) == 0 {
+            let text = &texts[which];
+            let at = boundary(text, next(text.len() + 1));
+            let method = [
+                "textDocument/completion",
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/references",
+            ][next(4)];
+            let mut params = json!({
+                "textDocument": { "uri": lsp::uri(path) },
+                "position": position(text, at),
+            });
+            if method == "textDocument/references" {
+                params["context"] = json!({ "includeDeclaration": true });
+            }
+            let answer = c.answer_coded(method, params);
+            assert!(answer.is_ok(), "{method} after {i} edits: {answer:?}");
+        }
+    }
+    assert!(c.stop().success(), "the server ends cleanly");
+}

@@ -159,13 +159,31 @@ impl Analysis {
 
     /// Where a span is, for the editor.
     pub(super) fn location(&self, span: Span) -> Option<lsp_types::Location> {
-        let path = self.paths.get(&span.file)?;
-        let lines = super::position::Lines::new(self.sources.get(span.file).text());
-        let range = lines.range(span.start as usize..span.end as usize);
-        Some(lsp_types::Location::new(
-            super::position::uri_of(path)?,
-            range,
-        ))
+        self.locations(
+            span.file,
+            std::iter::once(span.start as usize..span.end as usize),
+        )
+        .pop()
+    }
+
+    /// Where byte ranges of one file are, for the editor: its lines are found once for all of
+    /// them (a file that mentions a name 60,000 times found them 60,000 times).
+    pub(super) fn locations(
+        &self,
+        file: FileId,
+        ranges: impl Iterator<Item = std::ops::Range<usize>>,
+    ) -> Vec<lsp_types::Location> {
+        let Some(uri) = self
+            .paths
+            .get(&file)
+            .and_then(|p| super::position::uri_of(p))
+        else {
+            return Vec::new();
+        };
+        let lines = super::position::Lines::new(self.sources.get(file).text());
+        ranges
+            .map(|r| lsp_types::Location::new(uri.clone(), lines.range(r)))
+            .collect()
     }
 
     /// The IDs of one kind (every kind when `None`), in ID order.

@@ -50,6 +50,10 @@ enum Frame {
     },
 }
 
+/// The deepest the cursor's context is followed into arrays and inline tables; the loader refuses
+/// data nested deeper (`quick_toml`'s bound).
+const DEEPEST: usize = 32;
+
 /// Reads `text` up to `offset` and says what the cursor is in.
 pub(super) fn toml_at(text: &str, offset: usize) -> TomlAt {
     let mut stack = vec![table(Vec::new(), false)];
@@ -93,6 +97,9 @@ pub(super) fn toml_at(text: &str, offset: usize) -> TomlAt {
                 }
                 stack = vec![table(path, false)];
             }
+            // Each frame holds its whole path: nesting past what data files use is no place to
+            // offer anything, and 16,000 nested inline tables made paths of quadratic size.
+            Token::Punct(b'[' | b'{', _) if stack.len() >= DEEPEST => return TomlAt::Elsewhere,
             Token::Punct(b'[', _) => {
                 let (path, key) = value_home(&stack);
                 stack.push(Frame::Array { path, key });
@@ -404,6 +411,12 @@ mod tests {
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn nesting_past_what_data_files_use_offers_nothing_and_costs_no_more() {
+        let deep = format!("x = {}\"", "{ a = ".repeat(16_000));
+        assert_eq!(toml_at(&deep, deep.len()), TomlAt::Elsewhere);
     }
 
     #[test]

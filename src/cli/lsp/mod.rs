@@ -18,6 +18,7 @@
 mod analysis;
 mod complete;
 mod context;
+mod document;
 mod frames;
 mod navigate;
 mod position;

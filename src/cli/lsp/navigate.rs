@@ -85,18 +85,16 @@ pub(super) fn references(
             _ => continue,
         };
         let source = a.sources.get(f).text();
-        for (inner, _) in strings(source, lang) {
+        let found = strings(source, lang).into_iter().filter_map(|(inner, _)| {
             let raw = &source[inner.clone()];
             if raw != target && a.qualify(raw, f) != target {
-                continue;
+                return None;
             }
             // A definition's span is its quoted value.
             let quoted = Span::new(f, inner.start.saturating_sub(1)..inner.end + 1);
-            if !declaration && defs.contains(&quoted) {
-                continue;
-            }
-            out.extend(a.location(Span::new(f, inner)));
-        }
+            (declaration || !defs.contains(&quoted)).then_some(inner)
+        });
+        out.extend(a.locations(f, found));
     }
     out.sort_by(|x, y| (x.uri.as_str(), x.range.start).cmp(&(y.uri.as_str(), y.range.start)));
     out

@@ -8,20 +8,26 @@ use std::str::FromStr;
 /// The start of every line of a text, to turn byte offsets into positions and back.
 pub(super) struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    starts: std::borrow::Cow<'a, [usize]>,
 }
 
 impl<'a> Lines<'a> {
     /// The lines of `text`: a line ends at `\n`, `\r\n` or a lone `\r`, as the protocol says.
     pub(super) fn new(text: &'a str) -> Lines<'a> {
-        let bytes = text.as_bytes();
         let mut starts = vec![0];
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
-                starts.push(i + 1);
-            }
+        starts.extend(line_starts(text.as_bytes(), 0..text.len()));
+        Lines {
+            text,
+            starts: starts.into(),
         }
-        Lines { text, starts }
+    }
+
+    /// The lines of `text` whose starts are kept already (an open document's).
+    pub(super) fn kept(text: &'a str, starts: &'a [usize]) -> Lines<'a> {
+        Lines {
+            text,
+            starts: starts.into(),
+        }
     }
 
     /// The position of a byte offset (one inside a character counts as its start).
@@ -59,6 +65,20 @@ impl<'a> Lines<'a> {
     pub(super) fn range(&self, bytes: std::ops::Range<usize>) -> Range {
         Range::new(self.position(bytes.start), self.position(bytes.end))
     }
+}
+
+/// The line starts that the bytes at `bytes[within]` make: one after each `\n` and each lone
+/// `\r` (a `\r` is lone when the byte after it, which may lie past `within`, is not `\n`).
+pub(super) fn line_starts(
+    bytes: &[u8],
+    within: std::ops::Range<usize>,
+) -> impl Iterator<Item = usize> + '_ {
+    let end = within.end.min(bytes.len());
+    let start = within.start.min(end);
+    memchr::memchr2_iter(b'\n', b'\r', &bytes[start..end])
+        .map(move |i| start + i)
+        .filter(move |&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+        .map(|i| i + 1)
 }
 
 /// The largest character boundary at or before `offset`.

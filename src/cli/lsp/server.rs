@@ -4,7 +4,8 @@
 //! one check, and a request is answered from a check that includes every edit sent before it.
 
 use super::analysis::{check, Analysis};
-use super::position::{path_of, real, Lines};
+use super::document::Document;
+use super::position::{path_of, real};
 use super::vocabulary::{DocKind, Vocabulary};
 use crate::host::Rules;
 use crate::lua::Limits;
@@ -19,7 +20,7 @@ use std::sync::Arc;
 
 /// An open document.
 struct Doc {
-    text: String,
+    text: Document,
     version: i32,
     /// Its real path, when it names a file.
     path: Option<PathBuf>,
@@ -123,7 +124,7 @@ impl Server {
                     self.docs.insert(
                         p.text_document.uri.as_str().to_string(),
                         Doc {
-                            text: p.text_document.text,
+                            text: Document::new(p.text_document.text),
                             version: p.text_document.version,
                             path,
                         },
@@ -136,7 +137,7 @@ impl Server {
                 {
                     if let Some(doc) = self.docs.get_mut(p.text_document.uri.as_str()) {
                         for change in p.content_changes {
-                            apply(&mut doc.text, change);
+                            doc.text.change(change);
                         }
                         doc.version = p.text_document.version;
                     }
@@ -168,7 +169,7 @@ impl Server {
             .filter_map(|d| {
                 Some((
                     d.path.clone().filter(|p| p.is_file())?,
-                    Arc::from(d.text.as_str()),
+                    Arc::from(d.text.text()),
                 ))
             })
             .collect();
@@ -241,7 +242,7 @@ impl Server {
                     a,
                     file,
                     kind,
-                    &doc.text,
+                    doc.text.text(),
                     offset,
                 )))
             }
@@ -252,7 +253,11 @@ impl Server {
                 };
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
                 json(serde_json::to_value(super::navigate::definition(
-                    a, file, kind, &doc.text, offset,
+                    a,
+                    file,
+                    kind,
+                    doc.text.text(),
+                    offset,
                 )))
             }
             req::References::METHOD => {
@@ -263,7 +268,12 @@ impl Server {
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
                 let include = p.context.include_declaration;
                 json(serde_json::to_value(super::navigate::references(
-                    a, file, kind, &doc.text, offset, include,
+                    a,
+                    file,
+                    kind,
+                    doc.text.text(),
+                    offset,
+                    include,
                 )))
             }
             req::HoverRequest::METHOD => {
@@ -272,11 +282,12 @@ impl Server {
                     return Ok(Value::Null);
                 };
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
-                let hover = super::navigate::hover(&self.words, a, file, kind, &doc.text, offset)
-                    .map(|contents| lsp_types::Hover {
-                        contents: lsp_types::HoverContents::Markup(contents),
-                        range: None,
-                    });
+                let hover =
+                    super::navigate::hover(&self.words, a, file, kind, doc.text.text(), offset)
+                        .map(|contents| lsp_types::Hover {
+                            contents: lsp_types::HoverContents::Markup(contents),
+                            range: None,
+                        });
                 json(serde_json::to_value(hover))
             }
             req::CodeActionRequest::METHOD => {
@@ -294,7 +305,7 @@ impl Server {
     fn at(&self, at: &lsp_types::TextDocumentPositionParams) -> Option<(&Doc, DocKind, usize)> {
         let doc = self.docs.get(at.text_document.uri.as_str())?;
         let kind = path_of(&at.text_document.uri).map_or(DocKind::Other, |p| DocKind::of(&p));
-        Some((doc, kind, Lines::new(&doc.text).offset(at.position)))
+        Some((doc, kind, doc.text.lines().offset(at.position)))
     }
 }
 
@@ -309,20 +320,6 @@ enum Refusal {
 fn params<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, Refusal> {
     serde_json::from_value(request.params)
         .map_err(|e| Refusal::Params(format!("bad parameters: {e}")))
-}
-
-/// Applies one change the editor sent: the whole text, or a range replaced.
-fn apply(text: &mut String, change: lsp_types::TextDocumentContentChangeEvent) {
-    match change.range {
-        None => *text = change.text,
-        Some(range) => {
-            let lines = Lines::new(text);
-            let (start, end) = (lines.offset(range.start), lines.offset(range.end));
-            if start <= end {
-                text.replace_range(start..end, &change.text);
-            }
-        }
-    }
 }
 
 fn publish(
@@ -348,45 +345,4 @@ fn publish(
 /// Sends a message; a client gone is noticed by the loop's next read.
 fn send(connection: &Connection, message: Message) {
     let _ = connection.sender.send(message);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
-
-    fn edit(text: &mut String, from: (u32, u32), to: (u32, u32), with: &str) {
-        let range = Range::new(Position::new(from.0, from.1), Position::new(to.0, to.1));
-        let change = TextDocumentContentChangeEvent {
-            range: Some(range),
-            range_length: None,
-            text: with.to_string(),
-        };
-        apply(text, change);
-    }
-
-    #[test]
-    fn edits_by_range_land_where_the_editor_counted_in_utf16() {
-        let mut text = "id = \"😀rat\"\nname = \"Rat\"\n".to_string();
-        // After the emoji (two UTF-16 units), `rat` becomes `cat`.
-        edit(&mut text, (0, 8), (0, 9), "c");
-        assert_eq!(text, "id = \"😀cat\"\nname = \"Rat\"\n");
-        // A line joined, then one inserted.
-        edit(&mut text, (0, 13), (1, 0), " ");
-        assert_eq!(text, "id = \"😀cat\" name = \"Rat\"\n");
-        edit(&mut text, (1, 0), (1, 0), "health = 3\n");
-        assert_eq!(text, "id = \"😀cat\" name = \"Rat\"\nhealth = 3\n");
-        // Backwards is refused; the whole text replaces.
-        edit(&mut text, (1, 2), (0, 0), "x");
-        assert_eq!(text, "id = \"😀cat\" name = \"Rat\"\nhealth = 3\n");
-        apply(
-            &mut text,
-            TextDocumentContentChangeEvent {
-                range: None,
-                range_length: None,
-                text: "new".into(),
-            },
-        );
-        assert_eq!(text, "new");
-    }
 }

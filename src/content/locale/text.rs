@@ -310,6 +310,39 @@ mod tests {
         }
     }
 
+    /// Random templates (pieces of every kind, braces and all) filled with random arguments:
+    /// parsing says what is wrong or reads them, and what is rendered is exactly as long as was
+    /// measured first, or refused unmade past the bound.
+    #[test]
+    fn random_templates_render_as_long_as_they_measure() {
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n.max(1)
+        };
+        let pieces = [
+            "{a}", "{b}", "{count}", "{{", "}}", "x", "é", " ", "{", "}", "{A}", "\n",
+        ];
+        for _ in 0..2_000 {
+            let template: String = (0..next(40)).map(|_| pieces[next(pieces.len())]).collect();
+            let Ok(t) = Template::parse(&template) else {
+                continue;
+            };
+            let long = "y".repeat(next(3) * 600_000);
+            let args = [
+                ("a", TextArg::Str(long)),
+                ("count", TextArg::Num(next(1000) as i64 - 500)),
+            ];
+            let measured = t.rendered_len(&args);
+            match Text::One(t).render("en", &args) {
+                Ok(text) => assert_eq!(text.len(), measured, "{template:?}"),
+                Err(len) => assert!(len == measured && len > MOST_RENDERED, "{template:?}"),
+            }
+        }
+    }
+
     #[test]
     fn malformed_templates_say_what_is_wrong() {
         assert!(Template::parse("{count rats")
