@@ -790,8 +790,9 @@ fn a_closed_stdout_ends_a_command_quietly() {
 }
 
 /// Names with a line break forged lines (a fake prompt and state hash) in `play`'s `inventory`,
-/// `look` and `status`. A name of every kind the console shows, each followed by a forged
-/// `> hash` line, goes through every command that shows it: none starts a line of its own.
+/// `look` and `status`, and in `sim`'s table header. A name of every kind the console shows
+/// (item, creature, quest, room, floor, card, hazard), each followed by a forged `> hash` line,
+/// goes through every command and tool that shows it: none starts a line of its own.
 #[test]
 fn names_that_forge_lines_are_shown_on_their_own_line() {
     let dir = common::core_only();
@@ -799,19 +800,43 @@ fn names_that_forge_lines_are_shown_on_their_own_line() {
         &root().join("tests/fixtures/hostile_play/names_that_forge_lines/evil"),
         &dir.path().join("evil"),
     );
-    let out = lantern_with_input(
+    let text = |out: std::process::Output| {
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let played = text(lantern_with_input(
         &["play", "--no-watch", "--mods", "."],
         dir.path(),
-        "give evil:thing\nspawn evil:beast\nstart evil:q\nstatus\ninventory\nlook\nquests\nlog\nmap\nwhy evil:q\n",
-    );
-    let out =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(!out.lines().any(|l| l.starts_with("FORGED")), "{out}");
+        "next\nlook\nmap\ndeck\ngive evil:thing\nspawn evil:beast\nstart evil:q\nstatus\n\
+         inventory\nlook\nquests\nlog\nwhy evil:q\n",
+    ));
+    let simulated = text(lantern(
+        &[
+            "sim",
+            "hazard",
+            "evil:bridge",
+            "--mods",
+            ".",
+            "--runs",
+            "10",
+        ],
+        dir.path(),
+    ));
+    let checked = text(lantern(&["check", "--mods", "."], dir.path()));
+    for out in [&played, &simulated, &checked] {
+        assert!(!out.lines().any(|l| l.starts_with("FORGED")), "{out}");
+    }
     for shown in [
         "Thing\\nFORGED> hash 0 x1",
         "Beast\\nFORGED> hash 1 5 hp",
         "Quest\\nFORGED> hash 2 0/3",
+        "You enter Steps\\nFORGED> hash 6.",
+        "Cellar\\nFORGED> hash 7 (depth 1)",
+        "Spark\\nFORGED> hash 8 x1",
     ] {
-        assert!(out.contains(shown), "`{shown}` in {out}");
+        assert!(played.contains(shown), "`{shown}` in {played}");
     }
+    assert!(
+        simulated.starts_with("hazard evil:bridge (Bridge\\nFORGED> hash 9), policy greedy"),
+        "{simulated}"
+    );
 }
