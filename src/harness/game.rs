@@ -486,7 +486,10 @@ fn hosting_game_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
     methods.add_method_mut(
         "world",
         driving(|lua, this, ()| match this.game.world_json() {
-            Some(json) => crate::lua::storage::from_json(lua, &json),
+            Some(json) => {
+                charge(lua, crate::lua::storage::copy_cost(&json))?;
+                crate::lua::storage::from_json(lua, &json)
+            }
             None => Err(located(
                 lua,
                 "this game keeps no world of its own for tests (`WorldHooks::fresh`)".to_string(),
@@ -497,7 +500,10 @@ fn hosting_game_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
         "state",
         reading(
             |lua, this: &TestGame, ()| match this.game.state().host.to_json() {
-                Some(json) => crate::lua::storage::from_json(lua, &json),
+                Some(json) => {
+                    charge(lua, crate::lua::storage::copy_cost(&json))?;
+                    crate::lua::storage::from_json(lua, &json)
+                }
                 None => Ok(Value::Nil),
             },
         ),
@@ -830,6 +836,8 @@ impl UserData for TestGame {
                 }
                 match this.game.storage().get(&mod_id) {
                     Some(v) => {
+                        // A copy for the test, charged by its size before it is made.
+                        charge(lua, crate::lua::storage::copy_cost(v))?;
                         let copy = crate::lua::storage::from_json(lua, v)?;
                         read_only(lua, &mod_id)?.call::<Value>(copy)
                     }

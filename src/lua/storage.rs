@@ -589,6 +589,42 @@ impl Bounds {
 
 /// Saved storage back as a Lua value: the inverse of [`saved`].
 pub(crate) fn from_json(lua: &Lua, v: &Json) -> mlua::Result<LuaValue> {
+    from_json_at(lua, v, 0)
+}
+
+/// What copying `v` into Lua costs a script, in units: a unit per value and per 32 bytes of text,
+/// counted without recursion.
+pub(crate) fn copy_cost(v: &Json) -> usize {
+    let mut cost = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        cost += 1;
+        match v {
+            Json::String(s) => cost += s.len() >> 5,
+            Json::Array(items) => stack.extend(items),
+            Json::Object(map) => {
+                for (k, item) in map {
+                    cost += 1 + (k.len() >> 5);
+                    stack.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    cost
+}
+
+/// The deepest a JSON value is copied into Lua: storage keeps to [`DEEPEST`], and a game's state
+/// or world read as JSON to what its types nest.
+const DEEPEST_COPIED: usize = 128;
+
+fn from_json_at(lua: &Lua, v: &Json, depth: usize) -> mlua::Result<LuaValue> {
+    if depth > DEEPEST_COPIED {
+        return Err(mlua::Error::runtime(format!(
+            "a value nested more than {DEEPEST_COPIED} deep cannot be copied into Lua"
+        )));
+    }
+    let from_json = |lua: &Lua, v: &Json| from_json_at(lua, v, depth + 1);
     Ok(match v {
         Json::Null => LuaValue::Nil,
         Json::Bool(b) => LuaValue::Boolean(*b),
@@ -658,6 +694,20 @@ mod tests {
             .eval()
             .unwrap();
         (json, if same { "equal".into() } else { text })
+    }
+
+    #[test]
+    fn copies_into_lua_are_bounded_in_depth_and_costed_by_size() {
+        let lua = Lua::new();
+        let mut deep = serde_json::json!(1);
+        for _ in 0..200 {
+            deep = serde_json::json!([deep]);
+        }
+        let refused = from_json(&lua, &deep).unwrap_err().to_string();
+        assert!(refused.contains("nested more than 128 deep"), "{refused}");
+        let v = serde_json::json!({ "name": "x".repeat(64), "list": [1, 2, 3] });
+        // The object, two keys, a text of two units, the list and its three values.
+        assert_eq!(copy_cost(&v), 1 + 1 + 1 + 2 + 1 + 1 + 3);
     }
 
     #[test]
