@@ -39,3 +39,42 @@ fixtures!(
     locale_template_filled_with_long_text,
     copies_charged_by_their_size,
 );
+
+/// A statistical test made a game per seed and failed at the 65th ("at most 64 games alive"),
+/// though each was unreachable after its pass (a creature handle kept its game for one more
+/// collection), and a test's budget was a handler's. A test that runs out of its own budget now
+/// says what it spent, its games or its own code, and the flag that raises it.
+#[test]
+fn a_test_that_runs_out_says_whether_its_games_or_its_code_spent_it() {
+    let dir = tempfile::tempdir().unwrap();
+    common::world::copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    std::fs::create_dir_all(dir.path().join("core/tests")).unwrap();
+    std::fs::write(
+        dir.path().join("core/tests/spend.lua"),
+        "it('makes a game per seed, each collected', function()\n\
+           for seed = 1, 200 do local g = lantern.test.game{ seed = seed, mods = { 'core' } } local hp = g.player.health end\n\
+         end)\n\
+         it('makes games without end', function()\n\
+           for seed = 1, 1e9 do local g = lantern.test.game{ seed = seed, mods = { 'core' } } end\n\
+         end)\n\
+         it('loops', function() while true do end end)\n",
+    )
+    .unwrap();
+    let out = lantern(
+        &["test", "--mods", ".", "--test-instructions", "20000000"],
+        dir.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("ok   makes a game per seed, each collected"),
+        "{text}"
+    );
+    assert!(
+        text.contains("this test ran past its instruction budget of 20.0 M: 400 test games cost 20.0 M of it, its own code the rest; raise it with `lantern test --test-instructions N`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("this test ran past its instruction budget of 20.0 M: its own code spent it all (an endless loop?); raise it with `lantern test --test-instructions N`"),
+        "{text}"
+    );
+}

@@ -199,6 +199,9 @@ struct TestArgs {
     /// The language test games are in (`lantern.test.game{ lang = "de" }` sets one game's).
     #[arg(long)]
     lang: Option<String>,
+    /// Lua instructions one test may run, the games it makes and drives included.
+    #[arg(long, default_value_t = crate::lua::Limits::default().test_instructions)]
+    test_instructions: u64,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -340,7 +343,9 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                     a.filter.as_deref(),
                     a.format,
                     a.watch,
-                    a.limits.limits(),
+                    a.limits
+                        .limits()
+                        .with_test_instructions(a.test_instructions),
                     a.lang.as_deref(),
                 )
             })
@@ -427,11 +432,10 @@ struct LimitArgs {
 
 impl LimitArgs {
     fn limits(&self) -> crate::lua::Limits {
-        crate::lua::Limits {
-            instructions: self.lua_instructions,
-            turn_instructions: self.lua_turn_instructions,
-            memory: self.lua_memory_mb.saturating_mul(1024 * 1024),
-        }
+        crate::lua::Limits::default()
+            .with_instructions(self.lua_instructions)
+            .with_turn_instructions(self.lua_turn_instructions)
+            .with_memory(self.lua_memory_mb.saturating_mul(1024 * 1024))
     }
 }
 

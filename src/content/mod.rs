@@ -335,6 +335,9 @@ impl Content {
     }
 }
 
+/// The longest text looked up as an ID: far past any real one (`namespace:name`).
+const LONGEST_ID: usize = 4096;
+
 /// An ID typed at run time (a play command, a harness call, a script) looked up in one registry: a
 /// bare name is `default_ns`'s, and a miss names the closest ID there is
 /// (`there is no item `core:glod`; did you mean `core:gold`?`).
@@ -344,11 +347,16 @@ pub(crate) fn find_id<V>(
     default_ns: &str,
     kind: &str,
 ) -> Result<Id, crate::Error> {
+    let shown = crate::diag::shown;
+    // Text far longer than any ID is refused before it is hashed or parsed: a script passing
+    // megabytes in a loop would otherwise pay far more than the copy it is charged for.
+    if text.len() > LONGEST_ID {
+        return Err(format!("`{}` is longer than any ID", shown(text)).into());
+    }
     // A whole ID that is there: found by its text, nothing made (scripts ask this per call).
     if let Some((id, _)) = registry.get_key_value(text) {
         return Ok(id.clone());
     }
-    let shown = crate::diag::shown;
     let id =
         Id::parse(text, default_ns).ok_or_else(|| format!("`{}` is not an ID", shown(text)))?;
     if registry.contains_key(&id) {

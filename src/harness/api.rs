@@ -104,7 +104,10 @@ fn run_file_inner(
     filter: Option<&str>,
 ) -> mlua::Result<Vec<TestResult>> {
     let lua = sandbox::new_state()?;
-    let budget = Budget::install(&lua, h.limits)?;
+    // A test's own budget is sized for tests (thousands of games in a statistical one); the
+    // games' scripts keep the mods' limits.
+    let test_limits = h.limits.with_instructions(h.limits.test_instructions);
+    let budget = Budget::install(&lua, test_limits)?;
     let collector = Arc::new(AtomicRefCell::new(Collector {
         hooks: vec![Vec::new()],
         ..Default::default()
@@ -204,6 +207,7 @@ fn run_file_inner(
         collector.borrow_mut().running = Some(case.name.clone());
         // A test that caught its budget's or its memory's error has still failed.
         unmatched_reset(&lua);
+        lua.set_app_data(super::game::Spent::default());
         let (result, duration) = super::timed(|| -> mlua::Result<()> {
             for hook in &case.hooks {
                 budget.reset(&lua);
@@ -225,10 +229,45 @@ fn run_file_inner(
                 duration,
                 output: printed,
             },
-            Err(e) => failed(file, &case.name, &e, duration, printed),
+            Err(e) => {
+                let e = match budget.stopped() {
+                    Some(_) => over_budget(&lua, &e, h.limits.test_instructions),
+                    None => e,
+                };
+                failed(file, &case.name, &e, duration, printed)
+            }
         });
     }
     Ok(results)
+}
+
+/// A test stopped by its budget, said with what it spent: a statistical test's games, or its own
+/// code (a runaway loop), and the flag that raises it.
+fn over_budget(lua: &Lua, e: &mlua::Error, limit: u64) -> mlua::Error {
+    let (text, _) = crate::lua::describe(e);
+    let spent = lua
+        .app_data_ref::<super::game::Spent>()
+        .map(|s| *s)
+        .unwrap_or_default();
+    let millions = |n: u64| format!("{:.1} M", n as f64 / 1e6);
+    let at = text
+        .find(": instruction budget")
+        .map_or("", |i| &text[..i + 2]);
+    let games = match spent.games {
+        0 => String::new(),
+        1 => format!("1 test game cost {} of it, ", millions(spent.units)),
+        n => format!("{n} test games cost {} of it, ", millions(spent.units)),
+    };
+    let own = match (spent.games, spent.units * 2 < limit) {
+        (0, _) => "its own code spent it all (an endless loop?)",
+        (_, true) => "its own code the rest (an endless loop?)",
+        (_, false) => "its own code the rest",
+    };
+    mlua::Error::runtime(format!(
+        "{at}this test ran past its instruction budget of {}: {games}{own}; raise it with \
+         `lantern test --test-instructions N`",
+        millions(limit)
+    ))
 }
 
 fn register(lua: &Lua, env: &Table, collector: Arc<AtomicRefCell<Collector>>) -> mlua::Result<()> {

@@ -56,6 +56,23 @@ pub(crate) const MOST_LIVE_GAMES: usize = 64;
 /// and a game take to make, in instructions' worth.
 const NEW_GAME: usize = 50_000;
 
+/// What the running test's games have cost it so far: how many it made, and the units making
+/// and driving them were charged (the rest of its budget is its own code's). Read when the test
+/// runs out of budget, so its message says what was spent.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Spent {
+    pub(super) games: u64,
+    pub(super) units: u64,
+}
+
+/// Charges `units` of a test game's work to the test, and counts it as its games' spending.
+fn charge_game(lua: &Lua, units: usize) -> mlua::Result<()> {
+    if let Some(mut spent) = lua.app_data_mut::<Spent>() {
+        spent.units = spent.units.saturating_add(units as u64);
+    }
+    charge(lua, units)
+}
+
 /// A creature of a test game: `g.player`, or what `g:spawn` returned.
 pub(crate) struct Creature {
     owner: AnyUserData,
@@ -71,10 +88,19 @@ pub(crate) fn constructor(
 ) -> mlua::Result<mlua::Function> {
     let live = Arc::new(AtomicUsize::new(0));
     crate::lua::budget::function(lua, move |lua, opts: Option<Table>| {
-        charge(lua, NEW_GAME)?;
+        if let Some(mut spent) = lua.app_data_mut::<Spent>() {
+            spent.games += 1;
+        }
+        charge_game(lua, NEW_GAME)?;
         if live.load(Relaxed) >= MOST_LIVE_GAMES {
-            // Games the test no longer holds may not have been collected yet.
-            lua.gc_collect()?;
+            // Games the test no longer holds may not have been collected yet. A creature handle
+            // (`g.player`) holds its game: one cycle frees the handle, the next its game.
+            for _ in 0..3 {
+                lua.gc_collect()?;
+                if live.load(Relaxed) < MOST_LIVE_GAMES {
+                    break;
+                }
+            }
             if live.load(Relaxed) >= MOST_LIVE_GAMES {
                 return Err(mlua::Error::runtime(format!(
                     "lantern.test.game: a test file may keep at most {MOST_LIVE_GAMES} games alive at once (each is a whole game with its own scripts)"
@@ -118,7 +144,7 @@ pub(crate) fn constructor(
         scripts.attach_storage(&mut game);
         game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.
-        charge(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
+        charge_game(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
         live.fetch_add(1, Relaxed);
         let world = (game.code().world())
             .and_then(|w| w.fresh.as_ref())
@@ -163,7 +189,7 @@ fn driving<A: FromLuaMulti, R>(
             this.with_world(|this| f(lua, this, args))
         });
         let work = this.game.work().saturating_sub(before);
-        charge(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
+        charge_game(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
         result
     }
 }
@@ -822,28 +848,7 @@ impl UserData for TestGame {
         );
         methods.add_method(
             "storage",
-            reading(|lua, this: &TestGame, mod_id: String| {
-                let content = this.game.content();
-                if !content.mods.iter().any(|m| m.id == mod_id) {
-                    let help = crate::diag::did_you_mean_suffix(
-                        &mod_id,
-                        content.mods.iter().map(|m| m.id.as_str()),
-                    );
-                    return Err(located(
-                        lua,
-                        format!("there is no mod `{mod_id}` in this game{help}"),
-                    ));
-                }
-                match this.game.storage().get(&mod_id) {
-                    Some(v) => {
-                        // A copy for the test, charged by its size before it is made.
-                        charge(lua, crate::lua::storage::copy_cost(v))?;
-                        let copy = crate::lua::storage::from_json(lua, v)?;
-                        read_only(lua, &mod_id)?.call::<Value>(copy)
-                    }
-                    None => Ok(Value::Nil),
-                }
-            }),
+            reading(|lua, this: &TestGame, mod_id: String| storage_of(lua, this, &mod_id)),
         );
         // A field the game adds to `lantern.game` (the roguelike's `position`), as a script reads it.
         methods.add_method(
@@ -937,6 +942,28 @@ impl UserData for Creature {
 
 /// Wraps what `g:storage(mod)` read so that a write fails at the test's line instead of vanishing:
 /// the table is a copy of the mod's storage, which lives in the game's own Lua state.
+/// `g:storage(mod)`: a read-only copy of what the mod stored, charged by its size before it is
+/// made; `nil` when it stored nothing.
+fn storage_of(lua: &Lua, this: &TestGame, mod_id: &str) -> mlua::Result<Value> {
+    let content = this.game.content();
+    if !content.mods.iter().any(|m| m.id == mod_id) {
+        let help =
+            crate::diag::did_you_mean_suffix(mod_id, content.mods.iter().map(|m| m.id.as_str()));
+        return Err(located(
+            lua,
+            format!("there is no mod `{mod_id}` in this game{help}"),
+        ));
+    }
+    match this.game.storage().get(mod_id) {
+        Some(v) => {
+            charge(lua, crate::lua::storage::copy_cost(v))?;
+            let copy = crate::lua::storage::from_json(lua, v)?;
+            read_only(lua, mod_id)?.call::<Value>(copy)
+        }
+        None => Ok(Value::Nil),
+    }
+}
+
 fn read_only(lua: &Lua, mod_id: &str) -> mlua::Result<mlua::Function> {
     let freeze: mlua::Function = lua
         .load(

@@ -38,6 +38,10 @@ pub struct Limits {
     /// Bytes one mod's scripts may hold in the Lua state (for the harness's own state and a Lua
     /// simulator policy, the whole state).
     pub memory: usize,
+    /// Instructions one test may run, with its hooks and the games it makes and drives: a
+    /// statistical test makes thousands of games (each charged what making it runs), where a
+    /// runaway loop still ends within seconds.
+    pub test_instructions: u64,
 }
 
 impl Default for Limits {
@@ -46,6 +50,7 @@ impl Default for Limits {
             instructions: 10_000_000,
             turn_instructions: 50_000_000,
             memory: 64 * 1024 * 1024,
+            test_instructions: 250_000_000,
         }
     }
 }
@@ -63,6 +68,14 @@ impl Limits {
     pub fn with_turn_instructions(self, n: u64) -> Limits {
         Limits {
             turn_instructions: n,
+            ..self
+        }
+    }
+
+    /// With `n` instructions for one test.
+    pub fn with_test_instructions(self, n: u64) -> Limits {
+        Limits {
+            test_instructions: n,
             ..self
         }
     }
