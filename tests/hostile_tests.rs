@@ -38,6 +38,7 @@ fixtures!(
     matchers_over_what_a_test_builds,
     locale_template_filled_with_long_text,
     copies_charged_by_their_size,
+    a_failing_handler_fails_its_test,
 );
 
 /// A statistical test made a game per seed and failed at the 65th ("at most 64 games alive"),

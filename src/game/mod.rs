@@ -420,6 +420,11 @@ impl Game {
         std::mem::take(&mut self.problems)
     }
 
+    /// The problems reported and not taken yet, oldest first.
+    pub(crate) fn pending_problems(&self) -> &[Diagnostic] {
+        &self.problems
+    }
+
     /// Reports a problem raised while running content (a script's error, a failed action list).
     pub fn report(&mut self, problem: Diagnostic) {
         self.problems.push(problem);

@@ -208,6 +208,7 @@ fn run_file_inner(
         // A test that caught its budget's or its memory's error has still failed.
         unmatched_reset(&lua);
         lua.set_app_data(super::game::Spent::default());
+        lua.set_app_data(super::game::Unheard::default());
         let (result, duration) = super::timed(|| -> mlua::Result<()> {
             for hook in &case.hooks {
                 budget.reset(&lua);
@@ -215,7 +216,13 @@ fn run_file_inner(
             }
             budget.reset(&lua);
             budget.settle(func.call::<()>(()))?;
-            match unmatched_failure(&lua).or_else(|| super::stubs::unrolled_failure(&lua)) {
+            let unheard = lua
+                .app_data_ref::<super::game::Unheard>()
+                .and_then(|u| u.failure());
+            match unmatched_failure(&lua)
+                .or_else(|| super::stubs::unrolled_failure(&lua))
+                .or(unheard)
+            {
                 Some(failure) => Err(failure),
                 None => Ok(()),
             }

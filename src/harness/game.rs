@@ -16,6 +16,7 @@ use mlua::{
     AnyUserData, FromLuaMulti, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields,
     UserDataMethods, Value,
 };
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -40,7 +41,12 @@ pub(crate) struct TestGame {
     /// The namespace a bare ID in the test's calls belongs to: the test file's mod's, as in
     /// that mod's data and scripts (the game's home mod's for a file under `scripts/`).
     home: String,
+    /// Which game of the process this is: what its unread problems are kept by.
+    serial: u64,
 }
+
+/// The next test game's serial.
+static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Drop for TestGame {
     fn drop(&mut self) {
@@ -63,6 +69,47 @@ const NEW_GAME: usize = 50_000;
 pub(super) struct Spent {
     pub(super) games: u64,
     pub(super) units: u64,
+}
+
+/// What the running test's games reported and the test never read (`g:problems()`): per game (by
+/// its serial), the test line whose call made the first of them and that
+/// problem. A test that leaves any has failed there: a handler that fails during a test must not
+/// pass with it.
+#[derive(Default)]
+pub(super) struct Unheard(BTreeMap<u64, (Option<(String, usize)>, String)>);
+
+impl Unheard {
+    /// The first problem left, as the test's failure.
+    pub(super) fn failure(&self) -> Option<mlua::Error> {
+        let (at, message) = self.0.values().next()?;
+        let at = at
+            .as_ref()
+            .map(|(f, l)| format!("{f}:{l}: "))
+            .unwrap_or_default();
+        Some(mlua::Error::runtime(format!(
+            "{at}the game reported a problem during this call, and the test never read it \
+             (read it with `g:problems()` when the test expects it): {message}"
+        )))
+    }
+}
+
+/// After a call drove `this`: its problems not yet read are noted with the test line of the call
+/// that made the first of them; none left (the test read them) forgets the game's.
+fn note_problems(lua: &Lua, this: &TestGame, before: usize) {
+    let Some(mut unheard) = lua.app_data_mut::<Unheard>() else {
+        return;
+    };
+    let key = this.serial;
+    let pending = this.game.pending_problems();
+    if pending.is_empty() {
+        unheard.0.remove(&key);
+    } else if pending.len() > before && !unheard.0.contains_key(&key) {
+        let first = &pending[before.min(pending.len() - 1)];
+        let message = crate::diag::visible(&first.message).into_owned();
+        unheard
+            .0
+            .insert(key, (crate::lua::report::call_site(lua), message));
+    }
 }
 
 /// Charges `units` of a test game's work to the test, and counts it as its games' spending.
@@ -154,6 +201,7 @@ pub(crate) fn constructor(
             .unwrap_or_else(|| prepared.content.declared.home().to_string());
         Ok(TestGame {
             home,
+            serial: SERIAL.fetch_add(1, Relaxed),
             game,
             symbols: std::sync::OnceLock::new(),
             registered,
@@ -184,10 +232,12 @@ fn driving<A: FromLuaMulti, R>(
 ) -> impl Fn(&Lua, &mut TestGame, MultiValue) -> mlua::Result<R> {
     move |lua, this, args| {
         let before = this.game.work();
+        let problems = this.game.pending_problems().len();
         let result = charged(lua, || {
             let args = arguments(lua, args)?;
             this.with_world(|this| f(lua, this, args))
         });
+        note_problems(lua, this, problems);
         let work = this.game.work().saturating_sub(before);
         charge_game(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
         result
