@@ -455,12 +455,24 @@ impl TestGame {
         }
     }
 
+    /// `g:why(key)`: why a trigger or quest did or did not fire. A bare ID is the test's mod's, as
+    /// everywhere in its tests (a `file:line` key stays as it is).
+    fn why(&self, key: String) -> Result<String, String> {
+        match key.contains(':') || key.contains('/') {
+            true => self.game.explain(&key),
+            false => self.game.explain(&format!("{}:{key}", self.home)),
+        }
+    }
+
+    /// An event by name: an engine event's, or a custom one's (a bare name is the test's mod's).
     fn event_key(&self, name: &str) -> mlua::Result<EventKey> {
         let events = &self.game.content().events;
-        events.lookup(name).ok_or_else(|| {
-            let help = crate::diag::did_you_mean_suffix(name, events.names());
-            mlua::Error::runtime(format!("unknown event `{name}`{help}"))
-        })
+        events
+            .lookup_for(self.home.as_bytes(), name.as_bytes())
+            .ok_or_else(|| {
+                let help = crate::diag::did_you_mean_suffix(name, events.names());
+                mlua::Error::runtime(format!("unknown event `{name}`{help}"))
+            })
     }
 }
 
@@ -742,9 +754,7 @@ impl UserData for TestGame {
         );
         methods.add_method(
             "why",
-            reading(|lua, this: &TestGame, key: String| {
-                this.game.explain(&key).map_err(|e| located(lua, e))
-            }),
+            reading(|lua, this: &TestGame, key: String| this.why(key).map_err(|e| located(lua, e))),
         );
         methods.add_method_mut(
             "stub_rng",
