@@ -86,7 +86,7 @@ fn a_translation_mod_adds_a_third_language_and_the_game_stays_the_same() {
             _ => ("Rat d'égout", "Encore 1 rat à attraper."),
         };
         assert_eq!(
-            (rat.as_str(), left.as_str()),
+            (rat.unescaped(), left.as_str()),
             (want_rat, want_left),
             "{lang}"
         );

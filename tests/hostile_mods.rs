@@ -791,8 +791,11 @@ fn a_closed_stdout_ends_a_command_quietly() {
 
 /// Names with a line break forged lines (a fake prompt and state hash) in `play`'s `inventory`,
 /// `look` and `status`, and in `sim`'s table header. A name of every kind the console shows
-/// (item, creature, quest, room, floor, card, hazard), each followed by a forged `> hash` line,
-/// goes through every command and tool that shows it: none starts a line of its own.
+/// (item, creature, quest, room, floor, card, hazard, tag, progress type, encounter title,
+/// option and reason, the mod's own), each followed by a forged `> hash` line,
+/// goes through every command and tool that shows it: none starts a line of its own. The
+/// console reaches a name only through `content::Name`, which prints escaped; the tidy test
+/// `the_console_shows_names_only_escaped` keeps it so.
 #[test]
 fn names_that_forge_lines_are_shown_on_their_own_line() {
     let dir = common::core_only();
@@ -807,7 +810,8 @@ fn names_that_forge_lines_are_shown_on_their_own_line() {
         &["play", "--no-watch", "--mods", "."],
         dir.path(),
         "next\nlook\nmap\ndeck\ngive evil:thing\nspawn evil:beast\nstart evil:q\nstatus\n\
-         inventory\nlook\nquests\nlog\nwhy evil:q\n",
+         inventory\nlook\nquests\nlog\nwhy evil:q\nflee\nnext\nencounter\nnext\nhazard\n\
+         route risk\nplay 1\nend\nstatus\n",
     ));
     let simulated = text(lantern(
         &[
@@ -832,6 +836,12 @@ fn names_that_forge_lines_are_shown_on_their_own_line() {
         "You enter Steps\\nFORGED> hash 6.",
         "Cellar\\nFORGED> hash 7 (depth 1)",
         "Spark\\nFORGED> hash 8 x1",
+        "[Title\\nFORGED> hash 3]",
+        "Tagged\\nFORGED> hash 11 (blocked: needs to be Mark\\nFORGED> hash 10)",
+        "Option\\nFORGED> hash 4 (blocked: Reason\\nFORGED> hash 5)",
+        "[Bridge\\nFORGED> hash 9]",
+        "1. Spark\\nFORGED> hash 8 [red] top: +1 Grit\\nFORGED> hash 12",
+        "You play Spark\\nFORGED> hash 8 (top)",
     ] {
         assert!(played.contains(shown), "`{shown}` in {played}");
     }

@@ -218,7 +218,10 @@ text = "Leave"
     assert_eq!(g.attribute(CreatureRef::Player, "armor", None), armor);
     g.start_encounter(&id("test:night_market")).unwrap();
     let view = g.encounter().unwrap();
-    assert_eq!(view.options[0].blocked.as_deref(), Some("only at night"));
+    assert_eq!(
+        view.options[0].blocked.as_ref().map(|b| b.unescaped()),
+        Some("only at night")
+    );
     assert_eq!(view.options[1].blocked, None);
     assert!(g
         .choose(1)

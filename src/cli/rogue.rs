@@ -133,7 +133,7 @@ fn enemy_line(game: &Game, r: CreatureRef, c: &crate::game::Creature) -> String 
         "creature_line",
         &[
             ("who", game.creature_ref_text(r).into()),
-            ("name", super::one_line(&c.name).into()),
+            ("name", c.name.to_string().into()),
             ("health", c.health.into()),
         ],
     )
@@ -153,11 +153,7 @@ pub(super) fn whereabouts(game: &Game) -> String {
     let content = game.content();
     let room = crate::roguelike::current_room(game)
         .and_then(|r| {
-            Some(super::one_line(&world::room_name(
-                content,
-                &r,
-                content.entry::<Room>("room", &r)?,
-            )))
+            Some(world::room_name(content, &r, content.entry::<Room>("room", &r)?).to_string())
         })
         .unwrap_or_else(|| t(game, "the_start", &[]));
     t(
@@ -186,11 +182,7 @@ pub(super) fn look(game: &Game) -> String {
         if let Some(c) = npc.and_then(|n| content.creatures.get(&n)) {
             out.push_str(&format!(
                 "\n{}",
-                t(
-                    game,
-                    "npc_here",
-                    &[("npc", super::one_line(&c.name).into())]
-                )
+                t(game, "npc_here", &[("npc", c.name.to_string().into())])
             ));
         }
     }
@@ -216,13 +208,10 @@ pub(super) fn status(game: &Game) -> String {
         .map(|(id, p)| {
             format!(
                 "{} {}/{}",
-                super::one_line(
-                    game.content()
-                        .quests
-                        .get(id)
-                        .map(|q| q.name.as_str())
-                        .unwrap_or(id.as_str())
-                ),
+                game.content()
+                    .quests
+                    .get(id)
+                    .map_or_else(|| id.to_string(), |q| q.name.to_string()),
                 p.count,
                 game.content().quests.get(id).map_or(0, |q| q.count)
             )
@@ -263,12 +252,11 @@ pub(super) fn inventory(game: &Game) -> String {
                 .content()
                 .items
                 .get(&s.item)
-                .map(|i| i.name.as_str())
-                .unwrap_or(s.item.as_str());
+                .map_or_else(|| s.item.to_string(), |i| i.name.to_string());
             let props: Vec<String> = s
                 .properties
                 .iter()
-                .map(|(k, v)| format!("{k} {v}"))
+                .map(|(k, v)| super::one_line(&format!("{k} {v}")))
                 .collect();
             let eq = if s.equipped {
                 format!(" ({})", t(game, "equipped", &[]))
@@ -280,12 +268,7 @@ pub(super) fn inventory(game: &Game) -> String {
             } else {
                 format!(" [{}]", props.join(", "))
             };
-            format!(
-                "{} x{}{eq}{props}  ({})",
-                super::one_line(name),
-                s.count,
-                s.item
-            )
+            format!("{} x{}{eq}{props}  ({})", name, s.count, s.item)
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -296,7 +279,7 @@ pub(super) fn map(game: &Game) -> String {
     let run = crate::roguelike::position(game);
     let mut out = Vec::new();
     for (fi, (id, f)) in world::floors(content).into_iter().enumerate() {
-        let floor = super::one_line(&world::floor_name(content, id, f));
+        let floor = world::floor_name(content, id, f);
         out.push(t(
             game,
             "map_floor",
@@ -312,10 +295,10 @@ pub(super) fn map(game: &Game) -> String {
                 Id::qualified(r).and_then(|id| Some((content.entry::<Room>("room", &id)?, id)));
             let kind = room.as_ref().map_or("?", |(r, _)| r.kind.as_str());
             let name = room.map_or_else(
-                || r.clone(),
-                |(room, id)| world::room_name(content, &id, room),
+                || super::one_line(r),
+                |(room, id)| world::room_name(content, &id, room).to_string(),
             );
-            let (name, kind) = (super::one_line(&name), super::one_line(kind));
+            let kind = super::one_line(kind);
             out.push(format!("  {}. {name} [{kind}]{here}", ri + 1));
         }
     }

@@ -9,7 +9,7 @@ pub(super) fn describe_event(game: &Game, e: &crate::game::Event) -> String {
     let def = game.content().events.get(e.kind);
     let name = |r: CreatureRef| {
         game.creature(r)
-            .map(|c| format!("{} ({r})", super::one_line(&c.name)))
+            .map(|c| format!("{} ({r})", c.name))
             .unwrap_or_else(|| r.to_string())
     };
     let mut text = format!("{} source={}", def.name, name(e.source));
@@ -135,7 +135,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
             "card_line",
             &[
                 ("n", (i + 1).into()),
-                ("card", super::one_line(&c.name).into()),
+                ("card", c.name.to_string().into()),
                 ("color", t(c.color.name(), &[]).into()),
                 ("effects", words(&c.top).into()),
             ],
@@ -146,7 +146,7 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
         let names: Vec<String> = run
             .enchanted
             .iter()
-            .filter_map(|id| content.cards.get(id).map(|c| super::one_line(&c.name)))
+            .filter_map(|id| content.cards.get(id).map(|c| c.name.to_string()))
             .collect();
         out.push_str(&format!(
             "\n  {}",
@@ -175,7 +175,7 @@ fn hazard_rules(content: &crate::content::Content, h: &crate::content::Hazard) -
     let mut out = String::new();
     out.push_str(&format!(
         "[{}] {}\n  {}",
-        super::one_line(&h.name),
+        h.name,
         h.text,
         t("hazard_rounds", &[("rounds", h.rounds.into())])
     ));
@@ -264,7 +264,7 @@ pub(super) fn deck(game: &Game) -> String {
         match content.cards.get(id) {
             Some(c) => out.push_str(&format!(
                 "\n  {} x{n} [{}, {}]  ({id})",
-                super::one_line(&c.name),
+                c.name,
                 content.text(c.color.name(), &[]),
                 c.class.name()
             )),
@@ -281,18 +281,15 @@ pub(super) fn deck(game: &Game) -> String {
 /// (what the game lets a player do then).
 pub(super) fn encounter_text(game: &Game, stuck: &str) -> Option<String> {
     let e = game.encounter()?;
-    let mut out = format!("[{}]", super::one_line(&e.title));
+    let mut out = format!("[{}]", e.title);
     for (i, o) in e.options.iter().enumerate() {
         match &o.blocked {
-            None => out.push_str(&format!("\n  {}. {}", i + 1, super::one_line(&o.text))),
+            None => out.push_str(&format!("\n  {}. {}", i + 1, o.text)),
             Some(reason) => {
-                let option = format!("{}. {}", i + 1, super::one_line(&o.text));
+                let option = format!("{}. {}", i + 1, o.text);
                 let line = game.text(
                     "blocked",
-                    &[
-                        ("option", option.into()),
-                        ("reason", super::one_line(reason).into()),
-                    ],
+                    &[("option", option.into()), ("reason", reason.into())],
                 );
                 out.push_str(&format!("\n  {line}"));
             }
@@ -315,7 +312,7 @@ pub(super) fn quests(game: &Game) -> String {
             let q = game.content().quests.get(id);
             format!(
                 "{} ({id}): {}/{}{}",
-                super::one_line(q.map(|q| q.name.as_str()).unwrap_or("?")),
+                q.map_or_else(|| "?".into(), |q| q.name.to_string()),
                 p.count,
                 q.map_or(0, |q| q.count),
                 if p.done {

@@ -11,7 +11,7 @@ fn item_name(content: &Content, id: &Id) -> String {
     content
         .items
         .get(id)
-        .map_or_else(|| id.to_string(), |i| super::one_line(&i.name))
+        .map_or_else(|| id.to_string(), |i| i.name.to_string())
 }
 
 /// A progress type's name, or its ID when it is gone.
@@ -19,14 +19,14 @@ pub(super) fn progress_name(content: &Content, id: &Id) -> String {
     content
         .progress_types
         .get(id)
-        .map_or_else(|| id.to_string(), |p| super::one_line(&p.name))
+        .map_or_else(|| id.to_string(), |p| p.name.to_string())
 }
 
 fn tag_name(content: &Content, tag: &Id) -> String {
     content
         .tags
         .get(tag)
-        .map_or_else(|| tag.to_string(), |t| super::one_line(&t.name))
+        .map_or_else(|| tag.to_string(), |t| t.name.to_string())
 }
 
 fn whom(content: &Content, who: Who) -> String {
@@ -102,7 +102,7 @@ pub(super) fn action(content: &Content, action: &Action) -> String {
             let name = content
                 .quests
                 .get(quest)
-                .map_or_else(|| quest.to_string(), |q| super::one_line(&q.name));
+                .map_or_else(|| quest.to_string(), |q| q.name.to_string());
             t("starts_quest", &[("quest", name.into())])
         }
         Action::EmitEvent { event, .. } => t(
@@ -113,7 +113,7 @@ pub(super) fn action(content: &Content, action: &Action) -> String {
             let name = content
                 .cards
                 .get(card)
-                .map_or_else(|| card.to_string(), |c| super::one_line(&c.name));
+                .map_or_else(|| card.to_string(), |c| c.name.to_string());
             // The same words as the line the action says when it runs, without the full stop.
             let line = t(
                 "joins_deck",

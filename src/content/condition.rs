@@ -171,7 +171,7 @@ pub struct Condition {
     /// `not = true`: the condition holds when the check does not.
     pub(crate) negate: bool,
     /// Shown when an encounter option is blocked by this condition.
-    pub(crate) reason: Option<String>,
+    pub(crate) reason: Option<crate::content::Name>,
     /// Where it was written.
     pub span: Span,
 }

@@ -3,6 +3,7 @@
 use super::action::ActionList;
 use super::condition::Condition;
 use super::event::{EventKey, Value};
+use super::name::Name;
 use crate::diag::Span;
 use crate::id::Id;
 use std::collections::BTreeMap;
@@ -13,7 +14,7 @@ pub struct Tag {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// What it means.
     pub description: String,
     /// Where it is defined.
@@ -26,7 +27,7 @@ pub struct Rarity {
     /// Its name, without a namespace.
     pub id: String,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// Its order: lowest first.
     pub(crate) rank: i64,
     /// The mod that declares it: its name is that mod's text `rarities.<id>.name`.
@@ -54,7 +55,7 @@ pub struct Item {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// What it is.
     pub description: String,
     /// Its tags.
@@ -109,7 +110,7 @@ pub struct Creature {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// What it is.
     pub description: String,
     /// Its tags.
@@ -186,7 +187,7 @@ pub struct Quest {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// What it asks.
     pub description: String,
     /// The event it counts.
@@ -211,7 +212,7 @@ pub struct Quest {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct EncounterOption {
     /// What the player reads.
-    pub(crate) text: String,
+    pub(crate) text: Name,
     /// Conditions it needs; blocked, with a reason, when one fails.
     pub(crate) requirements: Vec<Condition>,
     /// What it costs, applied first.
@@ -228,7 +229,7 @@ pub struct Encounter {
     /// Its ID.
     pub id: Id,
     /// Its title.
-    pub title: String,
+    pub title: Name,
     /// What the player reads.
     pub description: String,
     /// Its relative chance of being drawn.

@@ -2,6 +2,7 @@
 
 use super::action::ActionEntry;
 use super::dice::Color;
+use super::name::Name;
 use super::ActionList;
 use crate::diag::Span;
 use crate::id::Id;
@@ -133,7 +134,7 @@ pub struct Card {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// What it says.
     pub text: String,
     /// Its color.
@@ -162,7 +163,7 @@ pub struct ProgressType {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// Where it is defined.
     pub span: Span,
 }
@@ -182,7 +183,7 @@ pub struct Hazard {
     /// Its ID.
     pub id: Id,
     /// Shown to players.
-    pub name: String,
+    pub name: Name,
     /// What the player reads.
     pub text: String,
     /// How many rounds it lasts.

@@ -20,6 +20,7 @@ mod hazard;
 mod listen;
 pub(crate) mod locale;
 mod memo;
+mod name;
 pub(crate) use listen::{Listener, QuickTest, QuickWhen};
 pub(crate) use memo::drop_aside;
 pub(crate) use resolve::Resolution;
@@ -47,6 +48,7 @@ pub use event::{EventDef, EventKey, EventTable, Value, WorldSees};
 pub(crate) use hazard::{Bottom, CardEffect, Meter};
 pub use hazard::{Card, CardClass, Hazard, ProgressType};
 pub use locale::{Coverage, TextArg};
+pub use name::Name;
 pub use registry::Registry;
 
 use crate::diag::{Diagnostic, SourceMap, Span};
@@ -61,7 +63,7 @@ pub struct ModInfo {
     /// Its `id` (and namespace).
     pub id: String,
     /// Its display name.
-    pub name: String,
+    pub name: Name,
     /// Its version.
     pub version: semver::Version,
     /// Its folder.
@@ -464,7 +466,7 @@ pub(crate) fn name_by_place(t: &mut Trigger, sources: &SourceMap) {
 pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
     ModInfo {
         id: m.manifest.id.clone(),
-        name: m.manifest.name.clone(),
+        name: m.manifest.name.clone().into(),
         version: m.manifest.version.clone(),
         dir: m.dir.clone(),
         deps: m

@@ -136,7 +136,7 @@ impl Game {
             let (name, most) = content
                 .items
                 .get(&item)
-                .map_or((item.to_string(), 0), |d| (d.name.clone(), d.stack));
+                .map_or((item.to_string().into(), 0), |d| (d.name.clone(), d.stack));
             let line = self.text(
                 "carry_at_most",
                 &[
@@ -343,7 +343,7 @@ impl Game {
                     .content
                     .items
                     .get(*id)
-                    .map_or_else(|| id.to_string(), |i| i.name.clone());
+                    .map_or_else(|| id.to_string().into(), |i| i.name.clone());
                 self.text(
                     "item_count",
                     &[("count", (*n).into()), ("item", name.into())],
@@ -364,7 +364,7 @@ impl Game {
         } else {
             let name = self
                 .creature(who)
-                .map_or_else(|| who.to_string(), |c| c.name.clone());
+                .map_or_else(|| who.to_string().into(), |c| c.name.clone());
             self.text(key, &[("who", name.into()), items])
         };
         self.say(line);
@@ -438,8 +438,8 @@ impl Game {
                     let name = content
                         .items
                         .get(item)
-                        .map(|i| i.name.as_str())
-                        .unwrap_or(item.as_str());
+                        .map(|i| i.name.to_string())
+                        .unwrap_or_else(|| item.to_string());
                     return Err(format!("needs {count} {name}, but {who} holds {held}").into());
                 }
                 if let Some(c) = self.creature_mut(who) {
@@ -652,7 +652,7 @@ impl Game {
                 let name = content
                     .cards
                     .get(card)
-                    .map_or_else(|| card.to_string(), |c| c.name.clone());
+                    .map_or_else(|| card.to_string().into(), |c| c.name.clone());
                 let room = super::state::MOST_CARDS.saturating_sub(self.state.deck.len());
                 let adding = (*count as usize).min(room);
                 if adding < *count as usize {
@@ -802,7 +802,7 @@ impl Game {
         let line = self.text(
             "takes_damage",
             &[
-                ("who", name.as_str().into()),
+                ("who", (&name).into()),
                 ("amount", dealt.into()),
                 ("damage_type", self.content.word(damage_type).into()),
             ],

@@ -572,7 +572,7 @@ impl Game {
             let line = self.text(
                 "quest_progress",
                 &[
-                    ("quest", q.name.as_str().into()),
+                    ("quest", (&q.name).into()),
                     ("count", count.into()),
                     ("need", q.count.into()),
                 ],
@@ -583,7 +583,7 @@ impl Game {
         let outcome = self.run_actions(&q.actions, ctx);
         if outcome.is_ok() {
             self.set_quest(id, super::QuestProgress { count, done: true });
-            let line = self.text("quest_completed", &[("quest", q.name.as_str().into())]);
+            let line = self.text("quest_completed", &[("quest", (&q.name).into())]);
             self.say(line);
             self.push(
                 Event::new(

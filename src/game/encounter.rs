@@ -9,6 +9,7 @@
 use super::apply::ev;
 use super::check::describe;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
+use crate::content::Name;
 use crate::content::{Check, Condition, Value};
 use crate::id::Id;
 
@@ -19,7 +20,7 @@ pub struct EncounterView {
     /// The encounter's ID.
     pub id: Id,
     /// Its title.
-    pub title: String,
+    pub title: Name,
     /// Its description.
     pub description: String,
     /// Its options, in order.
@@ -31,9 +32,9 @@ pub struct EncounterView {
 #[non_exhaustive]
 pub struct OptionView {
     /// What the option says.
-    pub text: String,
+    pub text: Name,
     /// Why the option cannot be chosen; `None` when it can.
-    pub blocked: Option<String>,
+    pub blocked: Option<Name>,
 }
 
 impl Game {
@@ -149,7 +150,7 @@ impl Game {
     }
 
     /// The reason a requirement blocks, or `None` when it holds.
-    fn blocked_by(&self, req: &Condition, ctx: &Ctx) -> Option<String> {
+    fn blocked_by(&self, req: &Condition, ctx: &Ctx) -> Option<Name> {
         let holds = self.holds_at(req, ctx, 0).unwrap_or(false);
         (!holds).then(|| {
             req.reason
@@ -159,19 +160,19 @@ impl Game {
     }
 
     /// A reason in the player's words, from the condition: "needs at least 100 Gold".
-    fn generated_reason(&self, req: &Condition) -> String {
+    fn generated_reason(&self, req: &Condition) -> Name {
         let c = &self.content;
         let item_name = |id: &Id| {
             c.items
                 .get(id)
                 .map(|i| i.name.clone())
-                .unwrap_or_else(|| id.to_string())
+                .unwrap_or_else(|| id.to_string().into())
         };
         let tag_name = |id: &Id| {
             c.tags
                 .get(id)
                 .map(|t| t.name.clone())
-                .unwrap_or_else(|| id.to_string())
+                .unwrap_or_else(|| id.to_string().into())
         };
         let text = match (&req.check, req.negate) {
             (Check::HasItem { filter, count, .. }, false) => {
@@ -189,8 +190,8 @@ impl Game {
                             c.rarities
                                 .iter()
                                 .find(|x| x.id == *r)
-                                .map(|x| x.name.as_str())
-                                .unwrap_or(r)
+                                .map(|x| x.name.to_string())
+                                .unwrap_or_else(|| r.to_string())
                         )
                     })
                     .unwrap_or_default();
@@ -249,7 +250,7 @@ impl Game {
                     .quests
                     .get(quest)
                     .map(|q| q.name.clone())
-                    .unwrap_or_else(|| quest.to_string());
+                    .unwrap_or_else(|| quest.to_string().into());
                 let state = c.text(
                     match state {
                         crate::content::QuestState::NotStarted => "quest_not_started",
@@ -267,7 +268,7 @@ impl Game {
             }
             _ => c.text("needs_other", &[("what", describe(req).into())]),
         };
-        text
+        text.into()
     }
 
     /// Chooses option `n` (from 1) of the open encounter.

@@ -44,7 +44,7 @@ impl Game {
         let deck = self.state.deck.clone();
         let run = HazardRun::start(hazard, &deck, &mut self.hazard_streams(id));
         self.state.hazard = Some(run);
-        let line = self.text("hazard_begins", &[("hazard", hazard.name.as_str().into())]);
+        let line = self.text("hazard_begins", &[("hazard", (&hazard.name).into())]);
         self.say(line);
         self.push(
             Event::new(
@@ -140,17 +140,14 @@ impl Game {
         let line = if did.is_empty() {
             self.text(
                 "card_changes_nothing",
-                &[
-                    ("card", name.as_str().into()),
-                    ("half", half.as_str().into()),
-                ],
+                &[("card", (&name).into()), ("half", half.as_str().into())],
             )
         } else {
             let changes = ("changes", did.join(", ").into());
             self.text(
                 "card_played",
                 &[
-                    ("card", name.as_str().into()),
+                    ("card", (&name).into()),
                     ("half", half.as_str().into()),
                     changes,
                 ],
@@ -309,7 +306,7 @@ fn what_changed(
             let kind = types
                 .get(i)
                 .and_then(|t| content.progress_types.get(*t))
-                .map_or("progress", |p| p.name.as_str());
+                .map_or_else(|| "progress".into(), |p| p.name.to_string());
             out.push(format!(
                 "{:+} {kind} ({now}/{})",
                 now - was,
@@ -335,7 +332,7 @@ fn what_changed(
                 content
                     .cards
                     .get(c)
-                    .map_or_else(|| c.to_string(), |d| d.name.clone()),
+                    .map_or_else(|| c.to_string(), |d| d.name.to_string()),
             ),
         }
     }

@@ -3,6 +3,7 @@
 //! Everything here refers to content by ID (invariant 2), is plain data, and serializes into a save file.
 
 use crate::content::Content;
+use crate::content::Name;
 use crate::id::Id;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -46,7 +47,7 @@ pub struct Creature {
     /// The creature definition it was made from.
     pub def: Id,
     /// Its name.
-    pub name: String,
+    pub name: Name,
     /// Its health now.
     pub health: i64,
     /// Its tags.

@@ -405,6 +405,23 @@ fn known<V>(
     crate::content::find_id(registry(game.game.content()), text, &game.home, kind)
         .map_err(|e| located(lua, e.into()))
 }
+/// `g:encounter()`'s table: the open encounter's ID, title and options, each with its text and
+/// whether (and why) it is blocked, as the mod wrote them.
+fn encounter_table(lua: &Lua, e: &crate::game::EncounterView) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("id", e.id.to_string())?;
+    t.raw_set("title", e.title.unescaped())?;
+    let options = lua.create_table()?;
+    for (i, o) in e.options.iter().enumerate() {
+        let ot = lua.create_table()?;
+        ot.raw_set("text", o.text.unescaped())?;
+        ot.raw_set("blocked", o.blocked.is_some())?;
+        ot.raw_set("reason", o.blocked.as_ref().map(|b| b.unescaped()))?;
+        options.raw_set(i + 1, ot)?;
+    }
+    t.raw_set("options", options)?;
+    Ok(t)
+}
 
 /// `g:quest(id)`: `{ count, done, state }`. A quest not started reads as one, not as nil:
 /// `g:quest(id).count` is 0 then, never "attempt to index a nil value".
@@ -711,23 +728,9 @@ impl UserData for TestGame {
         );
         methods.add_method(
             "encounter",
-            reading(|lua, this: &TestGame, ()| {
-                let Some(e) = this.game.encounter() else {
-                    return Ok(Value::Nil);
-                };
-                let t = lua.create_table()?;
-                t.raw_set("id", e.id.to_string())?;
-                t.raw_set("title", e.title)?;
-                let options = lua.create_table()?;
-                for (i, o) in e.options.into_iter().enumerate() {
-                    let ot = lua.create_table()?;
-                    ot.raw_set("text", o.text)?;
-                    ot.raw_set("blocked", o.blocked.is_some())?;
-                    ot.raw_set("reason", o.blocked)?;
-                    options.raw_set(i + 1, ot)?;
-                }
-                t.raw_set("options", options)?;
-                Ok(Value::Table(t))
+            reading(|lua, this: &TestGame, ()| match this.game.encounter() {
+                Some(e) => encounter_table(lua, &e).map(Value::Table),
+                None => Ok(Value::Nil),
             }),
         );
         methods.add_method(
@@ -950,9 +953,11 @@ impl UserData for Creature {
         fields.add_field_method_get(
             "name",
             reading_field(|_, this: &Creature| {
-                this.owner
-                    .borrow::<TestGame>()
-                    .map(|g| g.game.creature(this.r).map(|c| c.name.clone()))
+                this.owner.borrow::<TestGame>().map(|g| {
+                    g.game
+                        .creature(this.r)
+                        .map(|c| c.name.unescaped().to_string())
+                })
             }),
         );
         fields.add_field_method_get(

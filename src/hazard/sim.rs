@@ -460,7 +460,7 @@ pub fn table(report: &SimReport, content: &Content) -> String {
     let mut out = String::new();
     let name = Id::qualified(&report.hazard)
         .and_then(|id| content.hazards.get(&id))
-        .map(|h| crate::diag::visible(&h.name).into_owned())
+        .map(|h| h.name.to_string())
         .unwrap_or_default();
     // A name a mod controls is one line of this table: its line breaks are shown, not obeyed.
     out.push_str(&format!(

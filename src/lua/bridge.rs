@@ -258,7 +258,7 @@ impl UserData for Creature {
         fields.add_field_method_get("ref", |lua, this| charged(lua, || Ok(ref_name(this.0))));
         fields.add_field_method_get("name", |lua, this| {
             charged(lua, || {
-                with_game(|g| g.creature(this.0).map(|c| c.name.clone()))
+                with_game(|g| g.creature(this.0).map(|c| c.name.unescaped().to_string()))
             })
         });
         fields.add_field_method_get("def", |lua, this| {

@@ -35,7 +35,7 @@ pub(crate) fn use_item(g: &mut Game, item: &Id) -> VerbResult {
     if def.consumable {
         g.consume(CreatureRef::Player, item, 1);
     }
-    world::say(g, "you_use", &[("item", def.name.as_str().into())]);
+    world::say(g, "you_use", &[("item", (&def.name).into())]);
     g.raise("item_used", &[("item", Value::id(item))])?;
     super::combat::enemies_answer(g);
     Ok(g.end_turn())
@@ -51,7 +51,7 @@ pub(crate) fn talk(g: &mut Game) -> VerbResult {
         .ok_or_else(|| world::text(g, "nobody_to_talk_to", &[]))?;
     let def = content.creatures.get(&npc).ok_or("the NPC is gone")?;
     g.begin_turn();
-    world::say(g, "you_talk_to", &[("npc", def.name.as_str().into())]);
+    world::say(g, "you_talk_to", &[("npc", (&def.name).into())]);
     if let Some(talk) = &def.talk {
         let (cause, stream) = (format!("talk {npc}"), format!("talk:{npc}"));
         let ctx = Ctx::player(&cause, &stream);

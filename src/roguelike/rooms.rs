@@ -72,7 +72,7 @@ pub(crate) fn enter_next_room(g: &mut Game) -> VerbResult {
     }
     let room_def = content.entry::<Room>("room", &room_id);
     let room_name = room_def.map_or_else(
-        || room_id.to_string(),
+        || room_id.to_string().into(),
         |r| world::room_name(&content, &room_id, r),
     );
     world::say(g, "you_enter", &[("room", room_name.into())]);

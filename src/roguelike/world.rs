@@ -10,7 +10,7 @@
 //! `attack`, `flee`, `use`, `talk`) are declared here as a game's verbs, so a test's `g:attack(1)`
 //! and `g:verb("attack", 1)` run them as Harvest's run its own.
 
-use crate::content::{Content, TextArg};
+use crate::content::{Content, Name, TextArg};
 use crate::game::Game;
 use crate::host::{Param, Problem, Rules, Vocabulary};
 use crate::id::Id;
@@ -317,9 +317,9 @@ pub(crate) fn room_at(content: &Content, floor: usize, room: Option<usize>) -> O
 }
 
 /// A room's name as players see it.
-pub(crate) fn room_name(content: &Content, id: &Id, room: &Room) -> String {
+pub(crate) fn room_name(content: &Content, id: &Id, room: &Room) -> Name {
     let written = room.name.as_deref().unwrap_or(id.name());
-    content.text_of("rooms", id, "name", written)
+    content.text_of("rooms", id, "name", written).into()
 }
 
 /// A room's description as players read it.
@@ -328,9 +328,9 @@ pub(crate) fn room_description(content: &Content, id: &Id, room: &Room) -> Strin
 }
 
 /// A floor's name as players see it.
-pub(crate) fn floor_name(content: &Content, id: &Id, floor: &Floor) -> String {
+pub(crate) fn floor_name(content: &Content, id: &Id, floor: &Floor) -> Name {
     let written = floor.name.as_deref().unwrap_or(id.name());
-    content.text_of("floors", id, "name", written)
+    content.text_of("floors", id, "name", written).into()
 }
 
 /// The reference game's text `key` of `core`'s locale files, with `args`.

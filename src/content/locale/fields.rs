@@ -4,9 +4,46 @@
 //! (`encounters.horse_race.options.1.text`, `...options.1.requirements.1.reason`). The key is
 //! made only when asked for: loading walks every text and looks at its first byte alone.
 
-use crate::content::Content;
+use crate::content::{Content, Name};
 use crate::diag::Span;
 use std::borrow::Cow;
+
+/// A definition's text as the walk reads or changes it, alike whether it is a [`Name`] (one
+/// line, shown escaped) or a longer text.
+pub(crate) trait Slot {
+    /// The text as written.
+    fn read(&self) -> &str;
+    /// The text, to change.
+    fn write(&mut self) -> &mut String;
+}
+
+impl Slot for String {
+    fn read(&self) -> &str {
+        self
+    }
+    fn write(&mut self) -> &mut String {
+        self
+    }
+}
+
+impl Slot for Name {
+    fn read(&self) -> &str {
+        self.unescaped()
+    }
+    fn write(&mut self) -> &mut String {
+        self.written_mut()
+    }
+}
+
+/// A field's text as a [`Slot`]: read, or (`mut`) to change.
+macro_rules! slot {
+    ($e:expr) => {
+        Slot::read(&$e)
+    };
+    ($e:expr, mut) => {
+        Slot::write(&mut $e)
+    };
+}
 
 /// One text of the data: whose it is, what its key is made of, where its definition is, and the
 /// text itself (`&mut String` to change it, `&str` to read it).
@@ -75,7 +112,7 @@ macro_rules! fields_of {
             table: $table,
             field: Cow::Borrowed(stringify!($field)),
             at: $d.span,
-            text: & $($m)? $d.$field,
+            text: slot!($d.$field $(, $m)?),
         });
         fields_of!($emit, $id, $d, $table, [$($rest),*] $(, $m)?);
     };
@@ -91,7 +128,7 @@ macro_rules! walk {
                 table: "rarities",
                 field: Cow::Borrowed("name"),
                 at: r.span,
-                text: & $($m)? r.name,
+                text: slot!(r.name $(, $m)?),
             });
         }
         named!(content, $f, tags, "tags", [name, description] $(, $m)?);
@@ -111,7 +148,7 @@ macro_rules! walk {
                     table: "encounters",
                     field,
                     at: e.span,
-                    text: & $($m)? o.text,
+                    text: slot!(o.text $(, $m)?),
                 });
                 for (r, req) in (& $($m)? o.requirements).into_iter().enumerate() {
                     if let Some(reason) = & $($m)? req.reason {
@@ -121,7 +158,7 @@ macro_rules! walk {
                             table: "encounters",
                             field,
                             at: e.span,
-                            text: reason,
+                            text: slot!(*reason $(, $m)?),
                         });
                     }
                 }
@@ -140,6 +177,6 @@ pub(crate) fn each_text(content: &mut Content, mut f: impl FnMut(Field<'_, &mut 
 }
 
 /// Calls `f` with every text of the content's definitions, to read it, in a stable order.
-pub(crate) fn each_text_read(content: &Content, mut f: impl FnMut(Field<'_, &String>)) {
+pub(crate) fn each_text_read(content: &Content, mut f: impl FnMut(Field<'_, &str>)) {
     walk!(content, f);
 }

@@ -33,6 +33,20 @@ macro_rules! num_arg {
 }
 num_arg!(i32, i64, u32, u64, usize);
 
+/// A name put into a text is shown as a [`Name`](crate::content::Name) is: escaped, so it
+/// cannot break the text's lines.
+impl From<&crate::content::Name> for TextArg {
+    fn from(name: &crate::content::Name) -> TextArg {
+        TextArg::Str(name.to_string())
+    }
+}
+
+impl From<crate::content::Name> for TextArg {
+    fn from(name: crate::content::Name) -> TextArg {
+        TextArg::from(&name)
+    }
+}
+
 impl From<&str> for TextArg {
     fn from(s: &str) -> TextArg {
         TextArg::Str(s.to_string())

@@ -418,7 +418,7 @@ fn rarities(raw: &RawDefs, syms: &mut Symbols, diags: &mut Vec<Diagnostic>) -> V
         syms.rarities.insert(id.clone(), src.raw.rank);
         rarities.push(Rarity {
             id: id.clone(),
-            name: src.raw.name.clone().unwrap_or_else(|| id.clone()),
+            name: src.raw.name.clone().unwrap_or_else(|| id.clone()).into(),
             rank: src.raw.rank,
             ns: src.ns.to_string(),
             span,
@@ -758,7 +758,8 @@ impl<'a> Stage<'a> {
                         .raw
                         .name
                         .clone()
-                        .unwrap_or_else(|| id.name().to_string()),
+                        .unwrap_or_else(|| id.name().to_string())
+                        .into(),
                     description: src.raw.description.clone(),
                     span: Span::new(src.file, src.raw.id.span()),
                 }),
@@ -834,7 +835,7 @@ impl<'a> Stage<'a> {
                 id.clone(),
                 Arc::new(crate::content::ProgressType {
                     id: id.clone(),
-                    name,
+                    name: name.into(),
                     span: Span::new(src.file, src.raw.id.span()),
                 }),
             );

@@ -159,8 +159,8 @@ pub(super) fn visibility(mods: &[ModInfo]) -> Visibility {
     Visibility { reachable }
 }
 
-fn name_or(name: &Option<String>, id: &Id) -> String {
-    name.clone().unwrap_or_else(|| id.name().to_string())
+fn name_or(name: &Option<String>, id: &Id) -> crate::content::Name {
+    name.clone().unwrap_or_else(|| id.name().to_string()).into()
 }
 
 fn tags(cx: &mut Cx, list: &[Spanned<String>]) -> Vec<Id> {
@@ -436,7 +436,7 @@ pub(super) fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encoun
                 }
             };
             EncounterOption {
-                text: o.text.clone(),
+                text: o.text.clone().into(),
                 requirements: conditions(cx, &o.requirements),
                 costs: o
                     .costs
@@ -454,7 +454,7 @@ pub(super) fn encounter(cx: &mut Cx, id: &Id, src: &Src<RawEncounter>) -> Encoun
         .collect();
     Encounter {
         id: id.clone(),
-        title: r.title.clone(),
+        title: r.title.clone().into(),
         description: r.description.clone(),
         weight,
         condition: conditions(cx, &r.condition),

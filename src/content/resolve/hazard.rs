@@ -159,7 +159,11 @@ pub(super) fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazar
     }
     let hazard = Hazard {
         id: id.clone(),
-        name: r.name.clone().unwrap_or_else(|| id.name().to_string()),
+        name: r
+            .name
+            .clone()
+            .unwrap_or_else(|| id.name().to_string())
+            .into(),
         text: r.text.clone(),
         rounds,
         safe: safe?,
@@ -333,7 +337,11 @@ pub(super) fn card(cx: &mut Cx, id: &Id, src: &Src<RawCard>) -> Option<Card> {
     }
     Some(Card {
         id: id.clone(),
-        name: r.name.clone().unwrap_or_else(|| id.name().to_string()),
+        name: r
+            .name
+            .clone()
+            .unwrap_or_else(|| id.name().to_string())
+            .into(),
         text: r.text.clone(),
         color: color?,
         rarity,

@@ -106,7 +106,7 @@ pub(super) fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
     let mut e = Entry::new(raw.get_ref(), span, format!("check `{}`", name.get_ref()));
     e.allow(&["check"]);
     let negate = e.opt_bool(cx, "not").unwrap_or(false);
-    let reason = e.opt_str(cx, "reason").map(|s| s.into_inner());
+    let reason = e.opt_str(cx, "reason").map(|s| s.into_inner().into());
     let check = match name.get_ref().as_str() {
         "has_tag" => {
             let who = who(cx, &mut e, "who");
