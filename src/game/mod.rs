@@ -36,8 +36,8 @@ pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
-pub use world::MOST_DEFERRED;
 pub(crate) use world::{lend, lend_dyn};
+pub use world::{MOST_DEFERRED, MOST_DEFERRED_IN_TURN};
 
 use crate::content::{Content, Value};
 use crate::diag::Code;
@@ -597,7 +597,7 @@ impl Game {
         state.rng = self.rng.positions();
         // A creature's name is what players read, in their language: not the game's state.
         for c in std::iter::once(&mut state.player).chain(state.enemies.iter_mut()) {
-            c.name.clear();
+            c.name = crate::content::Name::default();
         }
         let mut json = serde_json::to_vec(&state).unwrap_or_default();
         // The game's own world, as its hooks save it, when it declared one and lent it.

@@ -27,6 +27,12 @@ use std::ptr::NonNull;
 /// fails, naming the mod, and its list with it.
 pub const MOST_DEFERRED: u64 = 10_000;
 
+/// The most work all mods together may defer into the game's world in one turn, in units: ten
+/// mods at their [`MOST_DEFERRED`]. A mod set of many mods each under its own bound would
+/// otherwise make lantern hold changes in proportion to the number of mods. Past it the action
+/// fails, naming the mod that crossed it and the mod that deferred most.
+pub const MOST_DEFERRED_IN_TURN: u64 = 10 * MOST_DEFERRED;
+
 /// A change to the lent world, deferred until the turn ends.
 type Deferred = Box<dyn FnOnce(&mut dyn Any) + Send>;
 
@@ -38,6 +44,8 @@ pub(super) struct Loan {
     /// What each mod (or the game's own commands) deferred since the turn began, in units
     /// ([`MOST_DEFERRED`]).
     units: std::collections::BTreeMap<String, u64>,
+    /// What all of them deferred since the turn began ([`MOST_DEFERRED_IN_TURN`]).
+    total: u64,
     /// The world a loaded save held, put back into the world when it is next lent.
     pub(super) saved: Option<serde_json::Value>,
     /// The content changed (a reload) while no world was lent: reconcile it when it is.
@@ -165,6 +173,22 @@ impl Game {
                  handler call the game's action in a loop?)"
             ));
         }
+        if self.loan.total + units > MOST_DEFERRED_IN_TURN {
+            let (most, most_units) = self
+                .loan
+                .units
+                .iter()
+                .max_by_key(|(_, u)| **u)
+                .map_or(("", 0), |(m, u)| (m.as_str(), *u));
+            return Err(format!(
+                "`{owner}`'s change of {units} unit{} would pass the {MOST_DEFERRED_IN_TURN} all mods \
+                 together may defer to the game's world in a turn ({} deferred so far; most by \
+                 `{most}`, {most_units})",
+                if units == 1 { "" } else { "s" },
+                self.loan.total
+            ));
+        }
+        self.loan.total += units;
         match self.loan.units.get_mut(owner) {
             Some(u) => *u += units,
             None => {
@@ -208,6 +232,7 @@ impl Game {
     /// Applies the deferred changes to the lent world, in order (the turn ended).
     pub(crate) fn flush_world(&mut self) {
         self.loan.units.clear();
+        self.loan.total = 0;
         if self.loan.deferred.is_empty() {
             return;
         }

@@ -152,6 +152,54 @@ fn copy(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// Eleven mods each within its own bound (10,000 units a turn) would still make lantern hold
+/// 110,000 changes a turn, and a thousand such mods a hundred times more: what all mods defer in
+/// a turn is bounded too, and the mod that crosses it is named with the one that deferred most.
+#[test]
+fn many_mods_each_within_bounds_are_stopped_together() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in 0..11 {
+        let m = dir.path().join(format!("busy{n:02}"));
+        std::fs::create_dir_all(m.join("scripts")).unwrap();
+        std::fs::write(
+            m.join("mod.toml"),
+            format!(
+                "id = \"busy{n:02}\"\nname = \"Busy\"\nversion = \"0.1.0\"\n\
+                 depends = [\"settlement\"]\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            m.join("scripts/main.lua"),
+            "lantern.on('day_started', function()\n\
+               for _ = 1, 10 do\n\
+                 lantern.apply({ action = 'colony:recruit', job = 'settlement:farmer', count = 1000 })\n\
+               end\n\
+             end)\n",
+        )
+        .unwrap();
+    }
+    let mut a = app(&[mods_dir(), dir.path().to_path_buf()], 1, 1000).unwrap();
+    let mut problems = Vec::new();
+    let mut days = 0;
+    for tick in 1..=3 * colony::TICKS_PER_DAY {
+        a.update();
+        problems.extend(output(&a).problems.iter().cloned());
+        days += usize::from(tick.is_multiple_of(colony::TICKS_PER_DAY));
+    }
+    assert!(
+        problems.iter().any(|p| p.contains(
+            "would pass the 100000 all mods together may defer to the game's world in a turn"
+        ) && p.contains("most by `busy")),
+        "{problems:#?}"
+    );
+    assert!(
+        population(a.world()) <= days * 101_000,
+        "{} in {days} days",
+        population(a.world())
+    );
+}
+
 /// One handler calling `colony:recruit` (within its declared bounds) 2,000 times a day made the
 /// world hold two million spawns and reached 3.77 GB. What a mod defers into the world is counted
 /// for the turn: past the bound its action fails, the mod is named, and the colony goes on.
