@@ -60,6 +60,7 @@ fixtures!(
     lua_memory_bomb_kept,
     lua_runaway_loop,
     lua_runtime_error,
+    lua_sandbox_in_lanterns_words,
     lua_syntax_error,
     lua_unclosed_block,
     lua_writes_the_game,

@@ -35,6 +35,7 @@ pub(crate) mod sandbox;
 mod script_check;
 mod settle;
 pub(crate) mod storage;
+mod unavailable;
 mod unclosed;
 
 /// The instruction budget alone, for the Lua bench's baseline.

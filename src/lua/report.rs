@@ -123,7 +123,10 @@ pub fn describe(e: &mlua::Error) -> (String, Vec<String>) {
         }
         mlua::Error::RuntimeError(text) => {
             let (message, tb) = text.split_once("\nstack traceback:").unwrap_or((text, ""));
-            (message.trim().to_string(), parse_traceback(tb))
+            let message = message.trim();
+            let message =
+                super::unavailable::explained(message).unwrap_or_else(|| message.to_string());
+            (message, parse_traceback(tb))
         }
         mlua::Error::SyntaxError { message, .. } => {
             (format!("syntax error: {message}"), Vec::new())

@@ -65,7 +65,7 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
           if type(t) == "table" then
             local protected = getmetatable(t)
             if protected ~= nil and type(protected) ~= "table" then
-              error("setmetatable: the metatable of this table is protected" .. (type(protected) == "string" and " (it is " .. protected .. "'s)" or ""), 2)
+              error("setmetatable: the metatable of this table is protected" .. (type(protected) == "string" and " (it is " .. protected .. "'s)" or "") .. "; keep your own values in a table of your own", 2)
             end
           end
           return raw_setmetatable(t, mt)
@@ -264,6 +264,10 @@ pub(crate) fn environment(
     Ok(env)
 }
 
+/// What `load` answers a binary chunk.
+const BINARY: &str = "load: binary chunks are not available to mods (a crafted one can break the \
+                      interpreter); load takes Lua source text";
+
 /// `load(env, chunk, name, mode, chunk_env)` for text chunks, bound to each environment. A
 /// chunk's name is always shown as `[load] <name>`, so that nothing it raises can pass for a line
 /// of a mod's file; its parse is charged to the budget by its length.
@@ -279,23 +283,20 @@ fn load_function(lua: &Lua) -> mlua::Result<Function> {
             Option<Table>,
         )| {
             if mode.as_deref().is_some_and(|m| m.contains('b')) {
-                return Ok((
-                    Value::Nil,
-                    Value::String(lua.create_string("binary chunks are not allowed")?),
-                ));
+                return Ok((Value::Nil, Value::String(lua.create_string(BINARY)?)));
             }
             let Value::String(text) = chunk else {
                 return Ok((
                     Value::Nil,
-                    Value::String(lua.create_string("load takes the chunk as a string")?),
+                    Value::String(lua.create_string(
+                        "load takes the chunk as text: a reader function is not available to \
+                         mods; pass the whole text",
+                    )?),
                 ));
             };
             let bytes = text.as_bytes().to_vec();
             if bytes.first() == Some(&0x1b) {
-                return Ok((
-                    Value::Nil,
-                    Value::String(lua.create_string("binary chunks are not allowed")?),
-                ));
+                return Ok((Value::Nil, Value::String(lua.create_string(BINARY)?)));
             }
             super::budget::charge_bytes(lua, bytes.len())?;
             let shown = name
