@@ -48,14 +48,25 @@ pub(crate) fn all_errors<T: DeserializeOwned>(
         let missing_removed = missing.is_some_and(|f| removed.iter().any(|r| r == f));
         // A required key written with a typo (`onn` for `on`) is one mistake: the unknown key's
         // message says the key it meant is required, and no second message says it is missing.
+        // So is the only unknown key when this is the only missing one (`tag` for `value`).
         let misspelt = missing.and_then(|f| {
-            let i = unknown
+            let near = unknown
                 .iter()
-                .position(|(_, typed)| did_you_mean(typed, [f]).is_some())?;
-            Some((unknown.remove(i).0, f))
+                .position(|(_, typed)| did_you_mean(typed, [f]).is_some());
+            let i = near.or((unknown.len() == 1).then_some(0))?;
+            Some((unknown.remove(i), f, near.is_some()))
         });
-        if let Some((at, field)) = misspelt {
-            diags[at].help = Some(format!("did you mean `{field}`? every {what} needs it"));
+        if let Some(((at, typed), field, near)) = &misspelt {
+            let known = diags[*at].help.take().unwrap_or_default();
+            diags[*at].help = Some(if *near {
+                format!("did you mean `{field}`? every {what} needs it")
+            } else {
+                format!(
+                    "every {what} needs the key `{field}`: is `{typed}` meant to be it? {known}"
+                )
+                .trim_end()
+                .to_string()
+            });
         }
         let key = key_at(&value, &span);
         if parse_unknown_field(message).is_some() {

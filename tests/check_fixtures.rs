@@ -63,6 +63,7 @@ fixtures!(
     lua_sandbox_in_lanterns_words,
     lua_syntax_error,
     lua_unclosed_block,
+    key_under_another_name,
     lua_writes_the_game,
     event_nothing_emits,
     lua_unknown_event,

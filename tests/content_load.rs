@@ -213,11 +213,13 @@ fn loader_help(table: &str, key: &str) -> String {
 
 /// The tables and keys the editor schema lists are exactly the ones the loader accepts: the
 /// loader's own help for an unknown table and an unknown key is the reference.
-/// The names a loader's help lists after `prefix`, sorted.
+/// The names a loader's help lists after `prefix` (which may follow a question of its own),
+/// sorted.
 fn listed_after(help: &str, prefix: &str) -> Vec<String> {
     let mut names: Vec<String> = help
-        .strip_prefix(prefix)
+        .split_once(prefix)
         .unwrap_or_else(|| panic!("{help}"))
+        .1
         .split(", ")
         .map(str::to_string)
         .collect();

@@ -201,7 +201,8 @@ impl<'a> Entry<'a> {
 
     /// Reports every key that no getter asked for, and every required key that is not there,
     /// except one whose place a misspelt key takes (`amout = 1` for `amount`: the unknown key's
-    /// "did you mean `amount`?" says it all).
+    /// "did you mean `amount`?" says it all) or, when it is the only one missing, the only
+    /// unknown key takes (`tag = ...` for `value`).
     pub(crate) fn finish(self, cx: &mut Cx) {
         if let Some(probe) = cx.probe {
             probe.borrow_mut().push(Probed {
@@ -215,12 +216,18 @@ impl<'a> Entry<'a> {
                 .keys()
                 .filter(|k| !self.known.contains(&k.as_str()))
         };
+        // One required key missing and one unknown key written: one mistake, a key under
+        // another name (`tag = ...` where `has_tag` takes `value`), said at the key written.
+        let renamed = match (self.missing.as_slice(), unknown().count()) {
+            ([wanted], 1) => Some(*wanted),
+            _ => None,
+        };
         for key in &self.missing {
             let misspelt = unknown().any(|k| {
                 let best = did_you_mean(k, self.known.iter().copied());
                 best.is_some() && best == did_you_mean(k, [*key])
             });
-            if !misspelt {
+            if !misspelt && renamed.is_none() {
                 cx.diags.push(
                     Diagnostic::error(
                         Code::MissingKey,
@@ -243,7 +250,15 @@ impl<'a> Entry<'a> {
                             let mut keys = self.known.clone();
                             keys.sort();
                             keys.dedup();
-                            Some(format!("known keys: {}", keys.join(", ")))
+                            let known = format!("known keys: {}", keys.join(", "));
+                            Some(match renamed {
+                                Some(wanted) => format!(
+                                    "{} needs the key `{wanted}`: is `{key}` meant to be it? \
+                                     {known}",
+                                    self.what
+                                ),
+                                None => known,
+                            })
                         }),
                     ),
                 );
