@@ -105,6 +105,12 @@ pub(super) fn read_file_with_toml(
                         tables.join(", ")
                     )))),
             );
+            // What its entries define is named elsewhere: those names follow from this table's.
+            if let toml::de::DeValue::Array(entries) = value.get_ref() {
+                let ids = entries.iter().filter_map(id_of);
+                defs.broken
+                    .extend(ids.map(|id| (file, ns.to_string(), id, IN_UNKNOWN_TABLE)));
+            }
             continue;
         }
         let value_span = value.span();
@@ -407,6 +413,7 @@ fn qualify_at(
 /// Why a definition could not be read, as a reference to it says.
 const HAS_ERRORS: &str = "has errors, see above";
 const UNPARSED: &str = "is in a file that does not parse, see above";
+const IN_UNKNOWN_TABLE: &str = "is in a table lantern does not know, see above";
 
 /// The entry of `[[table]]` at `span`, parsed again from the text.
 fn entry_again<'a>(

@@ -88,6 +88,8 @@ pub struct Extensions {
     pub checks: BTreeSet<Id>,
     /// Mods whose scripts failed to load, so what they register is unknown.
     pub(crate) failed: BTreeSet<String>,
+    /// Mods with no `scripts/main.lua`: nothing of theirs is registered.
+    pub(crate) scriptless: BTreeSet<String>,
     /// The hosting game's declarations: its tables, events, actions and checks.
     pub(crate) declared: Arc<declare::Declarations>,
 }

@@ -5,7 +5,9 @@
 //! source line, so a small file that is one mistake after another made a report thousands of
 //! times its size (175 MB from 30 KB). A report keeps the first [`MOST_PER_FILE`] problems of a
 //! file and the first [`MOST_PER_RUN`] of a load, in the order they are shown, and says how many
-//! it left out where: one mistake's consequences come after it, so the first are the causes.
+//! it left out where: one mistake's consequences come after it, so the first are the causes. Of
+//! the problems that speak of one cause at many places ([`Diagnostic::once_per`]), it keeps the
+//! first.
 
 use super::{Code, Diagnostic, FileId, Severity, SourceMap};
 use std::collections::BTreeMap;
@@ -21,6 +23,9 @@ pub const MOST_PER_RUN: usize = 500;
 /// error if any it counts is one), and one for the load.
 pub(crate) fn bound(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
     diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
+    // One cause, one message: of the places that share one, the first is shown.
+    let mut causes = std::collections::BTreeSet::new();
+    diagnostics.retain(|d| d.cause.as_ref().is_none_or(|c| causes.insert(c.clone())));
     if diagnostics.len() <= MOST_PER_FILE.min(MOST_PER_RUN) {
         return;
     }
@@ -85,7 +90,8 @@ fn note(errors: usize, warnings: usize, what: String) -> Diagnostic {
     let mut d = d
         .with_help("mend the first ones: the rest often follow from them")
         .following();
-    d.stands_for = (errors, warnings);
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    d.stands_for = (count(errors), count(warnings));
     d
 }
 

@@ -185,7 +185,10 @@ pub struct Diagnostic {
     pub(crate) follows: bool,
     /// For a count of problems left out of a report ([`Code::Elided`]): how many errors and
     /// warnings it stands for, which the summary counts.
-    pub(crate) stands_for: (usize, usize),
+    pub(crate) stands_for: (u32, u32),
+    /// The cause it speaks of, when many places share one (a mod whose `id` changed, named at
+    /// every reference): a report keeps the first of each cause ([`once_per`](Self::once_per)).
+    pub(crate) cause: Option<Box<str>>,
 }
 
 impl Diagnostic {
@@ -200,6 +203,7 @@ impl Diagnostic {
             help: None,
             follows: false,
             stands_for: (0, 0),
+            cause: None,
         }
     }
 
@@ -209,6 +213,12 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message)
         }
+    }
+
+    /// Marks it as one of many places of one `cause`: a report shows the first place only.
+    pub(crate) fn once_per(mut self, cause: impl Into<String>) -> Diagnostic {
+        self.cause = Some(cause.into().into_boxed_str());
+        self
     }
 
     /// Marks it as following from a problem reported before it.

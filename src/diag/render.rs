@@ -175,8 +175,8 @@ pub(crate) fn summary_line(diagnostics: &[Diagnostic], mods: usize) -> String {
     let (mut errors, mut warnings) = (0, 0);
     for d in diagnostics {
         if d.code == super::Code::Elided {
-            errors += d.stands_for.0;
-            warnings += d.stands_for.1;
+            errors += d.stands_for.0 as usize;
+            warnings += d.stands_for.1 as usize;
         } else if d.severity == Severity::Error {
             errors += 1;
         } else {

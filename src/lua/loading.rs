@@ -137,9 +137,14 @@ impl LuaRuntime {
         }
         let bytes = match crate::mods::read_mod_file(&m.real, "scripts/main.lua") {
             Ok(Some(bytes)) => bytes,
-            Ok(None) => return None,
+            Ok(None) => {
+                self.scriptless.insert(m.id().to_string());
+                return None;
+            }
             Err(refused) => {
                 diags.push(refused.diagnostic(display));
+                // What it would register follows from this message, not from a second one.
+                self.failed.insert(m.id().to_string());
                 return None;
             }
         };
@@ -152,6 +157,7 @@ impl LuaRuntime {
                 self.scripts.push((m.id().to_string(), file, text));
                 diags.push(d.at(Span::new(file, offset..offset + 1)));
             }
+            self.failed.insert(m.id().to_string());
             return None;
         }
         let before = self.compiled_before.as_ref().and_then(|k| k.get(display));
@@ -194,6 +200,7 @@ impl LuaRuntime {
             actions: shared.actions.keys().cloned().collect(),
             checks: shared.checks.keys().cloned().collect(),
             failed: self.failed.clone(),
+            scriptless: self.scriptless.clone(),
             declared: shared.rules.defs().clone(),
         }
     }

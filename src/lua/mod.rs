@@ -175,6 +175,7 @@ impl Shared {
             checks: self.checks.keys().cloned().collect(),
             failed: self.failed_scripts.clone(),
             declared: content.declared.clone(),
+            ..Default::default()
         };
         Some(crate::content::resolve::symbols_of(content, &ext))
     }
@@ -234,6 +235,8 @@ pub struct LuaRuntime {
     /// Mods whose `scripts/main.lua` failed: what they would have registered is unknown, so the
     /// resolver does not report their actions and checks as missing on top of the failure.
     failed: std::collections::BTreeSet<String>,
+    /// Mods with no `scripts/main.lua`: nothing of theirs is registered.
+    scriptless: std::collections::BTreeSet<String>,
     /// Every script read, by mod: checked without running once the content is known.
     scripts: Vec<(String, FileId, String)>,
     /// The `main.lua` scripts to run rather than read and compile (a test game runs what its mod
@@ -272,6 +275,7 @@ impl LuaRuntime {
             views,
             lender: Lender::default(),
             failed: Default::default(),
+            scriptless: Default::default(),
             scripts: Vec::new(),
             known_scripts: None,
             ran_scripts: Vec::new(),

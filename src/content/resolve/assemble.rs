@@ -269,6 +269,7 @@ fn declare_all(
             .filter_map(|(_, ns, id, why)| Id::parse(id, ns).map(|id| (id, *why)))
             .collect(),
         failed_scripts: ext.failed.clone(),
+        scriptless: ext.scriptless.clone(),
         rules: ext.declared.clone(),
         ..Symbols::default()
     };

@@ -179,6 +179,10 @@ impl<'a> Cx<'a> {
             self.follow_on(span, format!("`{id}` {why}"));
             return None;
         }
+        let own = format!("{}:{}", self.ns, id.name());
+        if self.written_under_another_id(&id, span, table.contains_key(own.as_str())) {
+            return None;
+        }
         let help = did_you_mean(id.as_str(), table.keys().map(Id::as_str));
         self.diags.push(
             Diagnostic::error(
@@ -189,6 +193,43 @@ impl<'a> Cx<'a> {
             .with_help_opt(help),
         );
         None
+    }
+
+    /// Whether `id`, unknown, names this mod's own definition under another mod ID (`smith:hammer`
+    /// in the mod now called `smithy`, whose `hammer` exists: `own_exists`): a mod whose `id`
+    /// changed names its old one throughout, and that is one mistake, said once for the mod.
+    pub(crate) fn written_under_another_id(
+        &mut self,
+        id: &Id,
+        span: Span,
+        own_exists: bool,
+    ) -> bool {
+        if !own_exists || id.namespace() == self.ns {
+            return false;
+        }
+        let cause = format!(
+            "this mod's id is `{}`, but its data names `{}:`",
+            self.ns,
+            id.namespace()
+        );
+        if !self.diags.iter().any(|d| d.message.starts_with(&cause)) {
+            self.diags.push(
+                Diagnostic::error(
+                    Code::UnknownReference,
+                    format!("{cause} (`{id}`): was its id `{}`?", id.namespace()),
+                )
+                .at(span)
+                .once_per(cause.clone())
+                .with_help(format!(
+                    "write `{}:` for `{}:` throughout, or the bare name (`{}`): a bare name is \
+                     the mod's own whatever its id",
+                    self.ns,
+                    id.namespace(),
+                    id.name()
+                )),
+            );
+        }
+        true
     }
 
     /// A problem that follows from one already reported: said once per subject, after the causes.
@@ -393,6 +434,7 @@ pub(crate) fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         checks: ext.checks.clone(),
         broken: Default::default(),
         failed_scripts: ext.failed.clone(),
+        scriptless: ext.scriptless.clone(),
         host: content
             .declared
             .tables

@@ -29,6 +29,8 @@ pub(crate) struct Symbols {
     pub broken: BTreeMap<Id, &'static str>,
     /// Mods whose scripts failed to load: their actions and checks are not "unregistered".
     pub failed_scripts: BTreeSet<String>,
+    /// Mods with no `scripts/main.lua`: a reference to their actions and checks says so.
+    pub scriptless: BTreeSet<String>,
     /// The entries of the game's own tables, by kind.
     pub host: BTreeMap<&'static str, BTreeMap<Id, Span>>,
     /// The game's declarations: its actions and checks, with their parameters.

@@ -431,6 +431,31 @@ fn registered(
             cx.follow_on(span, message);
             return None;
         }
+        let own = Id::parse(id.name(), &cx.ns).is_some_and(|own| registered.contains(&own));
+        if cx.written_under_another_id(&id, span, own) {
+            return None;
+        }
+        if cx.syms.scriptless.contains(id.namespace()) {
+            // One message for the mod: every reference to what its script would register has
+            // the same cause.
+            let cause = format!("`{}` has no scripts/main.lua", id.namespace());
+            if !cx.diags.iter().any(|d| d.message.starts_with(&cause)) {
+                cx.diags.push(
+                    Diagnostic::error(
+                        Code::UnknownReference,
+                        format!("{cause}, which would register the {kind} `{id}`"),
+                    )
+                    .at(span)
+                    .once_per(cause.clone())
+                    .with_help(format!(
+                        "was it deleted or moved? every action and check of `{}` its data names \
+                         is registered by that file",
+                        id.namespace()
+                    )),
+                );
+            }
+            return None;
+        }
         let help = did_you_mean(text, registered.iter().map(Id::as_str)).unwrap_or_else(|| {
             let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
             format!("{article} {kind} of a mod is registered by its Lua with `lantern.register_{kind}(\"{}\", fn)`", id.name())
