@@ -39,6 +39,7 @@ fixtures!(
     locale_template_filled_with_long_text,
     copies_charged_by_their_size,
     a_failing_handler_fails_its_test,
+    a_check_that_is_no_boolean_fails_its_test,
 );
 
 /// A statistical test made a game per seed and failed at the 65th ("at most 64 games alive"),

@@ -412,6 +412,10 @@ fn nobody(cond: &Condition, saw: &mut Saw) -> bool {
     cond.negate
 }
 
+/// What a script check's error says once it is switched off after failing again and again: it
+/// is not reported each time it is asked.
+pub(crate) const SWITCHED_OFF: &str = "is switched off after";
+
 /// Whether a game's or a script's check holds, `not` applied; a check that failed holds not, and
 /// its error is what it saw.
 fn answered(answer: Result<bool, String>, negate: bool, saw: &mut Saw) -> bool {

@@ -451,6 +451,27 @@ impl Game {
         }
     }
 
+    /// Reports a script check that failed while a trigger or quest asked it: the rule does not
+    /// fire, and the mod hears why at the condition. A check switched off after its failures
+    /// is not reported again (its fifth failure said so).
+    #[cold]
+    #[inline(never)]
+    fn report_check_failure(&mut self, cond: &crate::content::Condition, message: &str, ctx: &Ctx) {
+        if message.contains(super::check::SWITCHED_OFF) {
+            return;
+        }
+        self.problems.push(
+            Diagnostic::error(
+                Code::ActionFailed,
+                format!(
+                    "{message} (from {}); so the condition does not hold",
+                    ctx.cause
+                ),
+            )
+            .at(cond.span),
+        );
+    }
+
     /// [`Game::evaluate`] with a throwaway trace, for a listener that has no trace slot (its content
     /// was replaced in the middle of a drain, which the engine itself never does). Kept out of
     /// line, so the common path does not carry a scratch trace to drop.
@@ -489,6 +510,9 @@ impl Game {
         }
         if let Some(index) = self.first_failing(condition, ctx, &mut trace.saw) {
             trace.steps.first(TraceStep::ConditionFailed { index });
+            if let super::check::Saw::Error(message) = &trace.saw {
+                self.report_check_failure(&condition[index - 1], message, ctx);
+            }
             return false;
         }
         if let Some(chance) = chance {

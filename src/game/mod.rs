@@ -8,6 +8,7 @@
 
 mod apply;
 mod check;
+pub(crate) use check::SWITCHED_OFF;
 mod dispatch;
 mod encounter;
 mod event;

@@ -167,7 +167,10 @@ impl LuaRuntime {
             format!("no script registers the {kind} `{id}`{help}")
         })?;
         if r.quarantined {
-            return Err(format!("the {kind} `{id}` is switched off after {QUARANTINE_AFTER} failures in a row; reload to retry"));
+            return Err(format!(
+                "the {kind} `{id}` {} {QUARANTINE_AFTER} failures in a row; reload to retry",
+                crate::game::SWITCHED_OFF
+            ));
         }
         let index = self
             .mods
@@ -426,8 +429,9 @@ impl ScriptHost for LuaRuntime {
             &self.budget,
             self.accounts,
             &mut self.mods[index],
-            || lender.lend_ref(game, || func.call::<bool>((ctx_t, args_t))),
-        );
+            || lender.lend_ref(game, || func.call::<mlua::Value>((ctx_t, args_t))),
+        )
+        .and_then(check_answer);
         self.count_failure(
             |s| s.checks.get_mut(id),
             result.is_err(),
@@ -440,4 +444,27 @@ impl ScriptHost for LuaRuntime {
             crate::Error::Refused(format!("[{mod_id}] the check `{id}` failed: {message}"))
         })
     }
+}
+
+/// A check's answer: `true` or `false`, and nothing else. Lua would take any value but `nil` and
+/// `false` as true, so a check that returns a count (`return n`, true at 0) or forgets to return
+/// (`nil`, false always) would pass in silence.
+fn check_answer(answer: mlua::Value) -> mlua::Result<bool> {
+    let shown = match &answer {
+        mlua::Value::Boolean(b) => return Ok(*b),
+        mlua::Value::Nil => "nothing".to_string(),
+        mlua::Value::Integer(n) => format!("the number {n}"),
+        mlua::Value::Number(n) => format!("the number {n}"),
+        mlua::Value::String(s) => {
+            let text = s.to_string_lossy();
+            let cut: String = text.chars().take(40).collect();
+            let more = if cut.len() < text.len() { "..." } else { "" };
+            format!("the string \"{}{more}\"", crate::diag::visible(&cut))
+        }
+        other => format!("a {}", other.type_name()),
+    };
+    Err(mlua::Error::runtime(format!(
+        "it returned {shown}, not true or false: a check answers with a boolean (`return count > 0`, \
+         `return ev.item ~= nil`)"
+    )))
 }
