@@ -71,6 +71,7 @@ fixtures!(
     missing_dependency,
     mod_id_changed,
     mod_layout_typos,
+    names_another_mod_without_depending,
     missing_required_field,
     misspelt_required_key,
     modifier_depends_on_itself,

@@ -270,6 +270,7 @@ fn declare_all(
             .collect(),
         failed_scripts: ext.failed.clone(),
         scriptless: ext.scriptless.clone(),
+        reachable: visibility.reachable.clone(),
         rules: ext.declared.clone(),
         ..Symbols::default()
     };
@@ -450,6 +451,7 @@ fn event_table(
             full: String::new(),
             emitted: None,
             probe: None,
+            named_freely: Vec::new(),
         };
         if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
             cx.diags.push(

@@ -109,6 +109,9 @@ pub(crate) struct Cx<'a> {
     /// Where each entry read notes the keys it knew and needed, when the editor schema asks
     /// (`builtin_keys`); `None` while loading.
     pub probe: Option<&'a std::cell::RefCell<Vec<fields::Probed>>>,
+    /// The other mods this file's references may name without a word: those its mod depends on,
+    /// and those already warned of; found once per file.
+    named_freely: Vec<Box<str>>,
 }
 
 impl<'a> Cx<'a> {
@@ -129,6 +132,7 @@ impl<'a> Cx<'a> {
             full: String::new(),
             emitted,
             probe: None,
+            named_freely: Vec::new(),
         }
     }
 
@@ -159,6 +163,9 @@ impl<'a> Cx<'a> {
             table.get_key_value(self.full.as_str())
         };
         if let Some((id, _)) = found {
+            if id.namespace() != self.ns {
+                self.named_across(id, text.span());
+            }
             return Some(id.clone());
         }
         let span = self.span(text.span());
@@ -230,6 +237,38 @@ impl<'a> Cx<'a> {
             );
         }
         true
+    }
+
+    /// Warns when `id`, another mod's, is named by a mod that does not depend on that mod: the
+    /// reference works only while the other mod happens to be installed (a player may remove it,
+    /// and nothing says this mod needs it). Said once per pair of mods.
+    fn named_across(&mut self, id: &Id, at: std::ops::Range<usize>) {
+        let other = id.namespace();
+        if self.named_freely.iter().any(|n| **n == *other) {
+            return;
+        }
+        self.named_freely.push(other.into());
+        let Some(reach) = self.syms.reachable.get(self.ns.as_str()) else {
+            return;
+        };
+        if reach.contains(other) {
+            return;
+        }
+        let span = self.span(at);
+        let cause = format!("`{}` names `{other}`'s definitions", self.ns);
+        self.diags.push(
+            Diagnostic::warning(
+                Code::Dependency,
+                format!("{cause} (`{id}`) but does not depend on `{other}`"),
+            )
+            .at(span)
+            .with_help(format!(
+                "add `{other}` to `depends` in `{}`'s mod.toml (or to `optional`, if the mod \
+                 works without it): without it, a player who removes `{other}` breaks this mod",
+                self.ns
+            ))
+            .once_per(cause),
+        );
     }
 
     /// A problem that follows from one already reported: said once per subject, after the causes.
@@ -435,6 +474,7 @@ pub(crate) fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         broken: Default::default(),
         failed_scripts: ext.failed.clone(),
         scriptless: ext.scriptless.clone(),
+        reachable: BTreeMap::new(),
         host: content
             .declared
             .tables
@@ -468,6 +508,7 @@ pub(crate) fn runtime_action(
         full: String::new(),
         emitted: None,
         probe: None,
+        named_freely: Vec::new(),
     };
     let entry = Spanned::new(0..0, map.clone());
     let action = vocabulary::action(&mut cx, &entry);

@@ -31,6 +31,10 @@ pub(crate) struct Symbols {
     pub failed_scripts: BTreeSet<String>,
     /// Mods with no `scripts/main.lua`: a reference to their actions and checks says so.
     pub scriptless: BTreeSet<String>,
+    /// The mods each mod depends on, directly or not (`depends` and `optional`): a reference to
+    /// another mod's definition is warned of when it is not among them. Empty for content
+    /// already built (a script's action at run time).
+    pub reachable: BTreeMap<String, BTreeSet<String>>,
     /// The entries of the game's own tables, by kind.
     pub host: BTreeMap<&'static str, BTreeMap<Id, Span>>,
     /// The game's declarations: its actions and checks, with their parameters.
