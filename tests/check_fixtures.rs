@@ -81,6 +81,7 @@ fixtures!(
     random_pool_empty,
     script_deleted,
     override_without_dependency,
+    placeholder_in_a_data_text,
     syntax_unclosed_array,
     toml_syntax_error,
     unknown_action,

@@ -275,7 +275,66 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
             None => d,
         });
     }
+    diags.extend(placeholders_in_data(content));
     diags
+}
+
+/// A data text written with a `{placeholder}` (`description = "Deals {damage} damage"`): a data
+/// text is no template, so players would read the braces as written. Said once per mod, at the
+/// first such text, with how many more there are.
+fn placeholders_in_data(content: &Content) -> Vec<Diagnostic> {
+    let base = content.untranslated.as_deref().unwrap_or(content);
+    // Per mod: the first such text (its key, place and placeholder) and how many there are.
+    let mut found: BTreeMap<String, ((String, Span, String), usize)> = BTreeMap::new();
+    super::fields::each_text_read(base, |f| {
+        if f.text.starts_with('@') {
+            return;
+        }
+        if let Some(name) = placeholder(f.text) {
+            found
+                .entry(f.ns().to_string())
+                .or_insert_with(|| ((f.key(), f.at, name.to_string()), 0))
+                .1 += 1;
+        }
+    });
+    found
+        .into_iter()
+        .map(|(ns, ((key, at, name), count))| {
+            let more = match count - 1 {
+                0 => String::new(),
+                1 => format!(" (and 1 more text of `{ns}`)"),
+                n => format!(" (and {n} more texts of `{ns}`)"),
+            };
+            Diagnostic::warning(
+                Code::Locale,
+                format!(
+                    "`{key}` of `{ns}` has `{{{name}}}`, but a text in a data file is no \
+                     template: players read the braces as written{more}"
+                ),
+            )
+            .at(at)
+            .with_help(
+                "a text with arguments goes in a locale file and is said with \
+                 `lantern.text(\"key\", { name = value })`; a data text may name it with `@key`",
+            )
+        })
+        .collect()
+}
+
+/// The first `{name}` of `text` (a name of letters, digits and `_`), if any.
+fn placeholder(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        if len > 0 && after[len..].starts_with('}') {
+            return Some(&after[..len]);
+        }
+        rest = after;
+    }
+    None
 }
 
 /// The start of the first file that gives `ns`'s texts in `lang`.
