@@ -79,6 +79,7 @@ fixtures!(
     one_mistake_one_message,
     override_listed,
     random_pool_empty,
+    sub_table_under_another_table,
     script_deleted,
     override_without_dependency,
     placeholder_in_a_data_text,

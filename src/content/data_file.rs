@@ -77,6 +77,7 @@ pub(super) fn read_file_with_toml(
             return;
         }
     };
+    super::headers::stray(text, file, diags);
     for (key, value) in doc {
         let key_span = Span::new(file, key.span());
         let name: &str = key.get_ref();

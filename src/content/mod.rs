@@ -17,6 +17,7 @@ pub mod event;
 #[doc(hidden)]
 pub mod generate;
 mod hazard;
+mod headers;
 mod listen;
 pub(crate) mod locale;
 mod memo;

@@ -9,7 +9,8 @@
 //!
 //! It is only ever a shortcut, and gives up ([`GaveUp`]) on whatever it does not know for
 //! certain: a dotted key, a date, an escape or an inline table of TOML 1.1, a header that would
-//! make a table implicitly, a value serde will not take, any mistake at all. The caller then reads
+//! make a table implicitly, a sub-table header (`[[a.b]]`) right under another table's header, a
+//! value serde will not take, any mistake at all. The caller then reads
 //! the file with `toml`, whose messages are the ones a modder sees. So it never takes a text `toml`
 //! refuses nor reads one differently; tests compare the two over generated documents and every
 //! data file the repository ships.

@@ -22,8 +22,15 @@ pub(crate) fn parse(text: &str) -> Result<Entries<'_>, GaveUp> {
     };
     let mut root = Entries::new();
     r.lines(&mut root)?;
+    let mut above: Option<Cow<'_, str>> = None;
     while r.peek() == Some(b'[') {
         let (path, array, start, end) = r.header()?;
+        // `[[a.b]]` right under another table's header adds to the last `[[a]]` however far
+        // above: valid, seldom meant, and said by the caller's own reader.
+        if path.len() > 1 && above.as_ref() != path.first() {
+            return Err(GaveUp);
+        }
+        above = path.first().cloned();
         // A definition's table holds a handful of keys: room for them at once, not by doubling.
         let mut entries = Entries::with_capacity(8);
         r.lines(&mut entries)?;
