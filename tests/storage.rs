@@ -235,3 +235,58 @@ fn what_cannot_be_saved_after_patched_turns_is_reported_at_its_line() {
     turn(&mut g);
     assert_eq!(stored(&g), serde_json::json!({"n": 5}));
 }
+
+/// Storage that `main.lua` wrote while the mod loaded was dropped when the game started: a
+/// counter set to 10 at the top of the script read 1 after the first room. It is a new game's
+/// starting storage now: a new game and a restart start from it, a loaded save keeps its own,
+/// and what storage cannot hold is an error when the mod loads.
+#[test]
+fn what_main_lua_stores_while_loading_is_a_new_games_starting_storage() {
+    let dir = common::core_only();
+    let keep = dir.path().join("keep");
+    std::fs::create_dir_all(keep.join("scripts")).unwrap();
+    std::fs::write(
+        keep.join("mod.toml"),
+        "id = \"keep\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        keep.join("scripts/main.lua"),
+        "lantern.storage.visits = 10\n\
+         lantern.on('room_entered', function()\n\
+           lantern.storage.visits = lantern.storage.visits + 1\n\
+           print('visits ' .. lantern.storage.visits)\n\
+         end)\n",
+    )
+    .unwrap();
+    let visits = |out: std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("[keep] visits ").map(str::to_string))
+            .collect()
+    };
+    let args = ["play", "--no-watch", "--mods", "."];
+    let first = common::lantern_with_input(
+        &args,
+        dir.path(),
+        "next\nnext\nsave game.json\nrestart\nnext\n",
+    );
+    assert_eq!(visits(first), ["11", "12", "11"]);
+    let loaded = common::lantern_with_input(&args, dir.path(), "load game.json\nnext\n");
+    assert_eq!(visits(loaded), ["13"]);
+
+    std::fs::write(
+        keep.join("scripts/main.lua"),
+        "lantern.storage.greet = function() end\n",
+    )
+    .unwrap();
+    let out = common::lantern(&["check", "--mods", "."], dir.path());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(
+            "error: [keep] its scripts/main.lua stored what storage cannot hold: \
+             lantern.storage.greet holds a function"
+        ),
+        "{said}"
+    );
+}

@@ -80,6 +80,7 @@ impl LuaRuntime {
             turn_used: 0,
             skipped: 0,
             last: None,
+            starting: None,
         });
         let display = format!("{id}/scripts/main.lua");
         let Some(script) = self.main_script(m, &display, sources, diags) else {
@@ -119,6 +120,34 @@ impl LuaRuntime {
         if let Err(e) = result {
             diags.push(self.error_at(&id, "its scripts/main.lua failed", &e, None));
             self.failed.insert(id.clone());
+            return;
+        }
+        self.keep_starting_storage(index, diags);
+    }
+
+    /// Keeps what a mod's `main.lua` stored while it loaded, as a new game's starting storage;
+    /// what storage cannot hold (a function) is an error now, at the mod, as it would be at the
+    /// end of a turn.
+    fn keep_starting_storage(&mut self, index: usize, diags: &mut Vec<Diagnostic>) {
+        let m = &mut self.mods[index];
+        let Ok(mlua::Value::Table(stored)) = m.lantern.raw_get::<mlua::Value>("storage") else {
+            return;
+        };
+        if stored.is_empty() {
+            return;
+        }
+        match super::storage::saved(&mlua::Value::Table(stored), 0, None) {
+            Ok((json, _)) => m.starting = Some(Arc::new(json)),
+            Err((message, _)) => diags.push(
+                Diagnostic::error(
+                    Code::Script,
+                    format!(
+                        "[{}] its scripts/main.lua stored what storage cannot hold: {message}",
+                        m.id
+                    ),
+                )
+                .with_help("keep functions in the script's locals: storage is what a save keeps"),
+            ),
         }
     }
 

@@ -207,6 +207,10 @@ struct ModScript {
     /// The function of it that ran last, where a storage it could not save is reported: storage
     /// is written once a turn, so the last call is the best guess at the one that stored it.
     last: Option<Called>,
+    /// What its `scripts/main.lua` put in `lantern.storage` while the mod loaded: a new game's
+    /// starting storage for the mod (a loaded save's own storage wins). `None` when it stored
+    /// nothing.
+    starting: Option<Arc<serde_json::Value>>,
 }
 
 /// A mod's function that ran.
@@ -308,6 +312,12 @@ impl LuaRuntime {
         let _paused = self.budget.pause();
         for m in &self.mods {
             let mut saved = game.storage().get(&m.id).cloned();
+            // A game that has none for the mod (a new one, or a save from before the mod) starts
+            // from what its script stored while it loaded.
+            if let (None, Some(starting)) = (&saved, &m.starting) {
+                game.storage_mut().insert(m.id.clone(), starting.clone());
+                saved = Some(starting.clone());
+            }
             if let Some((kept, dropped)) = saved.as_deref().and_then(storage::within_bounds) {
                 let more = match dropped.len() {
                     n if n > 3 => format!(", and {} more", n - 3),
