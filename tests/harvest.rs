@@ -1181,10 +1181,7 @@ fn a_games_player_and_home_mod_come_from_its_vocabulary() {
 fn harvest_plays_in_german_to_the_same_hash_as_in_english() {
     let exe = common::harvest_exe();
     let dir = tempfile::tempdir().unwrap();
-    common::world::copy_dir(
-        &common::root().join("examples/harvest/mods"),
-        &dir.path().join("mods"),
-    );
+    common::world::copy_dir(&common::harvest_mods(), &dir.path().join("mods"));
     let play = |lang: &str| {
         let out = common::run_with_input(
             &exe,
@@ -1224,15 +1221,12 @@ fn harvest_plays_in_german_to_the_same_hash_as_in_english() {
 fn harvest_play_is_the_console_over_harvests_verbs() {
     let exe = common::harvest_exe();
     let dir = tempfile::tempdir().unwrap();
-    common::world::copy_dir(
-        &common::root().join("examples/harvest/mods"),
-        &dir.path().join("mods"),
-    );
+    common::world::copy_dir(&common::harvest_mods(), &dir.path().join("mods"));
     let out = common::run_with_input(
         &exe,
         &["play", "--no-watch", "--mods", "mods", "--seed", "3"],
         dir.path(),
-        "help\nplant wheat\nplant wheet\nsleep\nsleep\nchoose 3\nquests\nencounter\nspawn rat\nhash\nquit\n",
+        "help\nplant wheat\nplant wheet\nsleep\nsleep\nchoose 3\nquests\nencounter\nstatus\nspawn rat\nhash\nquit\n",
     );
     let text = format!(
         "{}--- stderr\n{}",

@@ -130,7 +130,7 @@ fn every_valid_file_passes_the_stock_validator() {
     // files are any game's.
     let mut harvest = Vec::new();
     files_under(
-        &root().join("examples/harvest/mods"),
+        &common::harvest_mods(),
         &|p| matches!(kind_of(p), Some("manifest" | "locale")),
         &mut harvest,
     );
@@ -226,7 +226,7 @@ fn a_games_data_passes_the_schema_its_tools_write() {
     .unwrap();
     let mut files = Vec::new();
     files_under(
-        &root().join("examples/harvest/mods"),
+        &common::harvest_mods(),
         &|p| kind_of(p) == Some("data"),
         &mut files,
     );

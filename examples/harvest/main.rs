@@ -13,8 +13,21 @@ mod session;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Where Harvest's mods are, from the working directory: `examples/harvest/mods` in a checkout
+/// of lantern (where `cargo run --example harvest` runs), else `mods` beside the player, as the
+/// `lantern` binary finds them. No path of the machine that built it is compiled in; `--mods`
+/// names others.
+fn default_mods() -> PathBuf {
+    let in_checkout = PathBuf::from("examples/harvest/mods");
+    if in_checkout.is_dir() {
+        in_checkout
+    } else {
+        PathBuf::from("mods")
+    }
+}
+
 fn main() -> ExitCode {
-    let mods = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/harvest/mods");
+    let mods = default_mods();
     // `check`, `test`, `docs`, `new`, `sim` and `play` for Harvest's own world (lantern's `cli`
     // feature: clap and rustyline).
     #[cfg(feature = "cli")]

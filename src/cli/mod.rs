@@ -65,6 +65,7 @@ mod play;
 #[cfg(feature = "roguelike")]
 mod rogue;
 mod sim;
+mod status;
 mod test;
 mod tools;
 mod views;

@@ -88,6 +88,11 @@ const COMMANDS: &[Command] = &[
         help: "these commands",
     },
     Command {
+        names: &["status"],
+        usage: "status",
+        help: "the turn, the game's state, the quests under way, what is open",
+    },
+    Command {
         names: &["quests"],
         usage: "quests",
         help: "every started quest",
@@ -648,6 +653,7 @@ fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate
     };
     match words[0] {
         "help" => Ok(help(flavor, game)),
+        "status" => Ok(super::status::status(game)),
         "quests" => Ok(quests(game)),
         "deck" => Ok(deck(game)),
         "hazard" | "h" => Ok(hazard_text(game).unwrap_or_else(|| "there is no hazard here".into())),
