@@ -158,10 +158,10 @@ pub(crate) fn constructor(
             .as_ref()
             .and_then(|o| o.get::<Option<u64>>("seed").ok().flatten())
             .unwrap_or(1);
-        let lang: Option<String> = opts
+        let asked: Option<String> = opts
             .as_ref()
-            .and_then(|o| o.get::<Option<String>>("lang").ok().flatten())
-            .or_else(|| h.lang.clone());
+            .and_then(|o| o.get::<Option<String>>("lang").ok().flatten());
+        let lang = asked.clone().or_else(|| h.lang.clone());
         let mods: Vec<String> = opts
             .as_ref()
             .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
@@ -169,6 +169,17 @@ pub(crate) fn constructor(
         let prepared = h
             .prepare(&mods)
             .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+        // A test in a language no mod has would test the mods' own texts and say nothing.
+        if let Some(lang) = asked.as_deref() {
+            if !prepared.content.has_language(lang) {
+                return Err(mlua::Error::runtime(format!(
+                    "lantern.test.game: no mod has texts in `{}` (the mods have {}): the game \
+                     would show each mod's own language",
+                    crate::diag::visible(lang),
+                    prepared.content.languages().join(", ")
+                )));
+            }
+        }
         let (mut scripts, sources) = crate::load::fresh_scripts(
             &prepared.folders,
             prepared.content.clone(),

@@ -360,7 +360,6 @@ impl Content {
     }
 
     /// Whether some mod (or lantern itself) has texts in `lang` or in its base language.
-    #[cfg(feature = "cli")]
     pub(crate) fn has_language(&self, lang: &str) -> bool {
         let base = base_language(lang);
         self.languages().iter().any(|l| l == lang || l == base)
