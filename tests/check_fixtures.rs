@@ -36,6 +36,7 @@ macro_rules! fixtures {
 
 fixtures!(
     a_mod_given_for_its_folder,
+    bare_name_compared_with_an_id,
     bad_encounter,
     bad_hazard,
     bad_language,

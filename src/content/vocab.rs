@@ -35,6 +35,18 @@ pub enum FieldType {
 }
 
 impl FieldType {
+    /// Whether a value of this type is a definition's full ID (`core:gold`), as payloads give it.
+    pub(crate) fn is_id(self) -> bool {
+        !matches!(
+            self,
+            FieldType::Int
+                | FieldType::Float
+                | FieldType::String
+                | FieldType::Bool
+                | FieldType::DamageType
+        )
+    }
+
     /// The types a custom event's payload may declare, by name.
     pub(crate) const DECLARABLE: &'static [(&'static str, FieldType)] = &[
         ("int", FieldType::Int),

@@ -15,8 +15,8 @@ use crate::content::{Content, EventKey, EventTable, Value};
 use crate::diag::Code;
 use crate::diag::{Diagnostic, FileId, Span};
 use full_moon::ast::{
-    Call, Expression, Field, FunctionArgs, FunctionBody, FunctionCall, Index, LocalAssignment,
-    Parameter, Prefix, Suffix, TableConstructor, VarExpression,
+    BinOp, Call, Expression, Field, FunctionArgs, FunctionBody, FunctionCall, Index,
+    LocalAssignment, Parameter, Prefix, Suffix, TableConstructor, Var, VarExpression,
 };
 use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
 use full_moon::visitors::{Visit, Visitor};
@@ -323,6 +323,7 @@ impl Calls<'_, '_, '_> {
         let mut reads = Reads {
             name: &ev,
             fields: Vec::new(),
+            compared: Vec::new(),
             shadowed: false,
         };
         body.block().visit(&mut reads);
@@ -332,6 +333,26 @@ impl Calls<'_, '_, '_> {
         let def = self.events.get(kind);
         let mut known: Vec<String> = ["name", "source", "target"].map(String::from).to_vec();
         known.extend(def.payload.iter().map(|(n, _)| n.clone()));
+        for (field, text, token) in &reads.compared {
+            let is_id = def.payload.iter().any(|(n, ty)| n == field && ty.is_id());
+            if is_id && !text.contains(':') && crate::id::is_ident(text) {
+                let full = format!("{}:{text}", self.script.mod_id);
+                let span = self.span(token);
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::ScriptCheck,
+                        format!(
+                            "`{ev}.{field}` holds a full ID (`mod:name`), so it never equals \
+                             the bare name \"{text}\""
+                        ),
+                    )
+                    .at(span)
+                    .with_help(format!(
+                        "compare with the full ID: \"{full}\" if it is your mod's"
+                    )),
+                );
+            }
+        }
         for (field, token) in reads.fields {
             if !known.contains(&field) {
                 let mut help =
@@ -348,14 +369,33 @@ impl Calls<'_, '_, '_> {
     }
 }
 
-/// The fields read as `<name>.<field>` in a handler's body.
+/// The fields read as `<name>.<field>` in a handler's body, and the ones compared with a
+/// string written in it (`ev.item == "gold"`).
 struct Reads<'a> {
     name: &'a str,
     fields: Vec<(String, TokenReference)>,
+    compared: Vec<(String, String, TokenReference)>,
     shadowed: bool,
 }
 
 impl Reads<'_> {
+    /// The field `e` reads when it is `<name>.<field>` and nothing more.
+    fn field_of(&self, e: &Expression) -> Option<String> {
+        let Expression::Var(Var::Expression(var)) = e else {
+            return None;
+        };
+        let Prefix::Name(n) = var.prefix() else {
+            return None;
+        };
+        let mut suffixes = var.suffixes();
+        match (suffixes.next(), suffixes.next()) {
+            (Some(Suffix::Index(Index::Dot { name, .. })), None) if identifier(n) == self.name => {
+                Some(identifier(name))
+            }
+            _ => None,
+        }
+    }
+
     fn read(&mut self, prefix: &Prefix, mut suffixes: std::slice::Iter<'_, Suffix>) {
         if let (Prefix::Name(n), Some(Suffix::Index(Index::Dot { name, .. }))) =
             (prefix, suffixes.next())
@@ -368,6 +408,20 @@ impl Reads<'_> {
 }
 
 impl Visitor for Reads<'_> {
+    fn visit_expression(&mut self, e: &Expression) {
+        let Expression::BinaryOperator { lhs, binop, rhs } = e else {
+            return;
+        };
+        if !matches!(binop, BinOp::TwoEqual(_) | BinOp::TildeEqual(_)) {
+            return;
+        }
+        for (side, other) in [(lhs, rhs), (rhs, lhs)] {
+            if let (Some(field), Some((text, token))) = (self.field_of(side), string_of(other)) {
+                self.compared.push((field, text, token.clone()));
+            }
+        }
+    }
+
     fn visit_var_expression(&mut self, var: &VarExpression) {
         let suffixes: Vec<Suffix> = var.suffixes().cloned().collect();
         self.read(var.prefix(), suffixes.iter());
