@@ -82,6 +82,7 @@ fixtures!(
     random_pool_empty,
     sub_table_under_another_table,
     script_deleted,
+    stale_translation,
     override_without_dependency,
     placeholder_in_a_data_text,
     syntax_unclosed_array,

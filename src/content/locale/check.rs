@@ -245,6 +245,7 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
         ctx.unused();
         ctx.arguments();
         ctx.plurals();
+        ctx.stale();
     }
     for c in coverage(content, &data)
         .into_iter()
@@ -358,6 +359,54 @@ struct SpaceCheck<'a> {
 }
 
 impl SpaceCheck<'_> {
+    /// Each translated text whose `[made_from]` source is not the mod's own text of its key now:
+    /// the translation was made from a text that has changed since.
+    fn stale(&mut self) {
+        if self.space.made_from.is_empty() {
+            return;
+        }
+        // The texts written in the data, for the keys a translation says it was made from.
+        let base = self.content.untranslated.as_deref().unwrap_or(self.content);
+        let mut written: BTreeMap<String, String> = BTreeMap::new();
+        super::fields::each_text_read(base, |f| {
+            if f.ns() == self.ns && !f.text.starts_with('@') {
+                let key = f.key();
+                if self.space.made_from.keys().any(|(_, k)| *k == key) {
+                    written.insert(key, f.text.to_string());
+                }
+            }
+        });
+        let own = self.space.langs.get(&self.space.default);
+        for ((lang, key), (source, at)) in &self.space.made_from {
+            let now = match own.and_then(|t| t.get(key)).map(|e| &e.text) {
+                Some(Text::One(t)) => Some(t.written()),
+                Some(Text::Plural(forms)) => forms.get("other").map(|t| t.written()),
+                None => written.get(key).cloned(),
+            };
+            // A key with no text of its own is the unused keys' to report.
+            let Some(now) = now else { continue };
+            if now != *source {
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::Locale,
+                        format!(
+                            "`{lang}`'s `{key}` of `{}` is stale: it was translated from \"{}\", \
+                             and the text is now \"{}\"",
+                            self.ns,
+                            crate::diag::visible(source),
+                            crate::diag::visible(&now)
+                        ),
+                    )
+                    .at(*at)
+                    .with_help(format!(
+                        "translate it again, then write the new text here: \"{key}\" = \"{}\"",
+                        crate::diag::visible(&now)
+                    )),
+                );
+            }
+        }
+    }
+
     /// Whether anything uses `key`: a data text (as its own key or by naming it), a game's
     /// table entry, the game's code, lantern, a script.
     fn used(&self, key: &str) -> bool {

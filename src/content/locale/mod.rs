@@ -56,6 +56,9 @@ pub(crate) struct Space {
     pub aliases: BTreeMap<String, String>,
     /// Keys (or `prefix.*`) that need no translation.
     pub untranslated: BTreeSet<String>,
+    /// What each translated text was made from, by language and key, as its translation's
+    /// `[made_from]` says: a source changed since makes it stale.
+    pub made_from: BTreeMap<(String, String), (String, Span)>,
 }
 
 /// One text in one language.
@@ -223,6 +226,9 @@ pub(crate) fn assemble(content: &mut Content, files: Vec<LocaleFile>, diags: &mu
         let Some(space) = locales.spaces.get_mut(&f.ns) else {
             continue;
         };
+        for (key, source, at) in f.made_from {
+            space.made_from.insert((f.lang.clone(), key), (source, at));
+        }
         let table = space.langs.entry(f.lang).or_default();
         for (key, text, at) in f.texts {
             table.insert(key, Entry { text, at: Some(at) });

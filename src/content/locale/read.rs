@@ -23,7 +23,13 @@ pub(crate) struct LocaleFile {
     pub file: FileId,
     /// Its texts by dotted key, each with where its value is written, in the file's order.
     pub texts: Vec<(String, Text, Span)>,
+    /// Its `[made_from]` table: the text in the mod's own language each key was translated
+    /// from, with where it is written (`"creatures.rat.name" = "Rat"`).
+    pub made_from: Vec<(String, String, Span)>,
 }
+
+/// The top-level table of a translation that says what each text was translated from.
+pub(crate) const MADE_FROM: &str = "made_from";
 
 /// Reads every locale file of `m`.
 pub(crate) fn read_mod(
@@ -77,12 +83,14 @@ pub(crate) fn read_mod(
         }
         let text = sources.get(file).text().to_string();
         let texts = read_texts(&text, file, diags);
+        let made_from = read_made_from(&text, file, diags);
         out.push(LocaleFile {
             by: m.id().to_string(),
             ns,
             lang,
             file,
             texts,
+            made_from,
         });
     }
     out
@@ -125,7 +133,63 @@ pub(crate) fn read_texts(
         out: &mut out,
     };
     for (key, value) in doc {
-        reader.value(key.get_ref(), key.span(), value);
+        if key.get_ref() != MADE_FROM {
+            reader.value(key.get_ref(), key.span(), value);
+        }
+    }
+    out
+}
+
+/// A file's `[made_from]` table, by dotted key: parsed again only when the file has one.
+fn read_made_from(
+    text: &str,
+    file: FileId,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(String, String, Span)> {
+    if !text.contains(MADE_FROM) {
+        return Vec::new();
+    }
+    let Ok(doc) = crate::toml_file::parse_document(text, file) else {
+        return Vec::new();
+    };
+    let Some((_, table)) = doc
+        .into_inner()
+        .into_iter()
+        .find(|(k, _)| k.get_ref() == MADE_FROM)
+    else {
+        return Vec::new();
+    };
+    let at = Span::new(file, table.span());
+    let DeValue::Table(entries) = table.into_inner() else {
+        diags.push(
+            Diagnostic::error(
+                Code::WrongType,
+                format!("`{MADE_FROM}` is a table of each key's source text"),
+            )
+            .at(at)
+            .with_help(format!("[{MADE_FROM}]\n\"creatures.rat.name\" = \"Rat\"")),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, value) in entries {
+        let at = Span::new(file, value.span());
+        match value.into_inner() {
+            DeValue::String(source) => {
+                out.push((key.get_ref().to_string(), source.into_owned(), at))
+            }
+            other => diags.push(
+                Diagnostic::error(
+                    Code::WrongType,
+                    format!(
+                        "`{MADE_FROM}.\"{}\"` is {}: it is the text the key was translated from",
+                        key.get_ref(),
+                        describe(&other)
+                    ),
+                )
+                .at(at),
+            ),
+        }
     }
     out
 }

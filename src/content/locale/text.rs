@@ -103,6 +103,18 @@ enum Piece {
 }
 
 impl Template {
+    /// The text as a locale file writes it: arguments in braces, a brace doubled.
+    pub(crate) fn written(&self) -> String {
+        let mut out = String::new();
+        for piece in &self.0 {
+            match piece {
+                Piece::Lit(text) => out.push_str(&text.replace('{', "{{").replace('}', "}}")),
+                Piece::Arg(name) => out.push_str(&format!("{{{name}}}")),
+            }
+        }
+        out
+    }
+
     /// Reads `"{count} rats remain"`; `{{` and `}}` are braces. The error says what is wrong.
     pub(crate) fn parse(text: &str) -> Result<Template, String> {
         let mut pieces = Vec::new();
