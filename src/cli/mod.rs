@@ -269,13 +269,13 @@ fn language_tag(lang: &str) -> Result<(), ExitCode> {
 
 /// What is wrong with `lang` as a language tag, if anything: for `--lang` and the console's `lang`.
 fn language_syntax(lang: &str) -> Result<(), String> {
-    match lang.parse::<unic_langid::LanguageIdentifier>() {
-        Ok(_) => Ok(()),
-        Err(_) => Err(format!(
-            "`{}` is not a language tag\n  = help: write one such as `en`, `de` or `zh-Hans`",
-            crate::diag::visible(lang)
-        )),
-    }
+    crate::mods::language_tag(lang).map_err(|(what, code)| {
+        let help = match code {
+            Some(code) => format!("write its code: `{code}`"),
+            None => "write one such as `en`, `de` or `zh-Hans`".into(),
+        };
+        format!("`{}` {what}\n  = help: {help}", crate::diag::visible(lang))
+    })
 }
 
 /// The warning for a language no mod has a text in (every text is then the mod's own).

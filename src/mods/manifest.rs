@@ -109,16 +109,19 @@ impl Manifest {
             ],
         ));
         let language = match &raw.language {
-            Some(l) => match l.get_ref().parse::<unic_langid::LanguageIdentifier>() {
-                Ok(_) => l.get_ref().clone(),
-                Err(e) => {
+            Some(l) => match super::language_tag(l.get_ref()) {
+                Ok(()) => l.get_ref().clone(),
+                Err((what, code)) => {
                     errors.push(
                         Diagnostic::error(
                             Code::Manifest,
-                            format!("`{}` is not a language tag ({e})", l.get_ref()),
+                            format!("`{}` {what}", crate::diag::visible(l.get_ref())),
                         )
                         .at(at(l))
-                        .with_help("write a language tag such as `en`, `de` or `zh-Hans`"),
+                        .with_help(match code {
+                            Some(code) => format!("write its code: `{code}`"),
+                            None => "write a language tag such as `en`, `de` or `zh-Hans`".into(),
+                        }),
                     );
                     String::new()
                 }

@@ -8,6 +8,7 @@
 
 mod discover;
 pub(crate) mod files;
+mod language;
 mod manifest;
 mod order;
 
@@ -17,6 +18,7 @@ pub(crate) use files::{
 };
 #[cfg(feature = "cli")]
 pub(crate) use files::{with_unsaved, Unsaved};
+pub(crate) use language::language_tag;
 pub(crate) use manifest::Manifest;
 pub(crate) use order::load_order;
 

@@ -70,14 +70,17 @@ pub(crate) fn read_mod(
             diags.push(d.at(Span::new(file, offset..offset + 1)));
             continue;
         }
-        if let Err(e) = lang.parse::<unic_langid::LanguageIdentifier>() {
+        if let Err((what, code)) = crate::mods::language_tag(&lang) {
+            let help = match code {
+                Some(code) => format!("name the file by its language's code: `{code}.toml`"),
+                None => {
+                    "name the file by its language: `en.toml`, `de.toml`, `zh-Hans.toml`".into()
+                }
+            };
             diags.push(
-                Diagnostic::error(
-                    Code::Locale,
-                    format!("`{lang}` in `{display}` is not a language tag ({e})"),
-                )
-                .at(Span::file_start(file))
-                .with_help("name the file by its language: `en.toml`, `de.toml`, `zh-Hans.toml`"),
+                Diagnostic::error(Code::Locale, format!("`{lang}` in `{display}` {what}"))
+                    .at(Span::file_start(file))
+                    .with_help(help),
             );
             continue;
         }
