@@ -78,6 +78,8 @@ pub struct ModInfo {
     pub(crate) language: String,
     /// Text keys that need no translation (its manifest's `untranslated`).
     pub(crate) untranslated: Vec<String>,
+    /// Where its manifest writes its `id`.
+    pub(crate) id_span: crate::diag::Span,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -468,6 +470,7 @@ pub(crate) fn name_by_place(t: &mut Trigger, sources: &SourceMap) {
 /// What content remembers of a loaded mod folder.
 pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
     ModInfo {
+        id_span: m.manifest.id_span,
         id: m.manifest.id.clone(),
         name: m.manifest.name.clone().into(),
         version: m.manifest.version.clone(),

@@ -129,6 +129,7 @@ fn resolve_on(
     let visibility = visibility(&mods);
     let mut overrides = Vec::new();
     let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
+    syms.manifest_ids = mods.iter().map(|m| (m.id.clone(), m.id_span)).collect();
     let taken = (!keep).then(|| Big::taken(raw));
     let raw: &RawDefs = raw;
     let mut big = taken.unwrap_or_else(|| Big::of(raw));

@@ -220,21 +220,22 @@ impl<'a> Cx<'a> {
             id.namespace()
         );
         if !self.diags.iter().any(|d| d.message.starts_with(&cause)) {
-            self.diags.push(
-                Diagnostic::error(
-                    Code::UnknownReference,
-                    format!("{cause} (`{id}`): was its id `{}`?", id.namespace()),
-                )
-                .at(span)
-                .once_per(cause.clone())
-                .with_help(format!(
-                    "write `{}:` for `{}:` throughout, or the bare name (`{}`): a bare name is \
-                     the mod's own whatever its id",
-                    self.ns,
-                    id.namespace(),
-                    id.name()
-                )),
+            // Said at the manifest's `id`, the one line that changed, with the first name.
+            let d = Diagnostic::error(
+                Code::UnknownReference,
+                format!("{cause} (`{id}`): was its id `{}`?", id.namespace()),
             );
+            let d = match self.syms.manifest_ids.get(self.ns.as_str()) {
+                Some(at) => d.at(*at).with_label(span, "named here"),
+                None => d.at(span),
+            };
+            self.diags.push(d.once_per(cause.clone()).with_help(format!(
+                "write `{}:` for `{}:` throughout, or the bare name (`{}`): a bare name is \
+                     the mod's own whatever its id",
+                self.ns,
+                id.namespace(),
+                id.name()
+            )));
         }
         true
     }
@@ -475,6 +476,7 @@ pub(crate) fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         failed_scripts: ext.failed.clone(),
         scriptless: ext.scriptless.clone(),
         reachable: BTreeMap::new(),
+        manifest_ids: BTreeMap::new(),
         host: content
             .declared
             .tables

@@ -35,6 +35,8 @@ pub(crate) struct Symbols {
     /// another mod's definition is warned of when it is not among them. Empty for content
     /// already built (a script's action at run time).
     pub reachable: BTreeMap<String, BTreeSet<String>>,
+    /// Where each mod's manifest writes its `id`.
+    pub manifest_ids: BTreeMap<String, Span>,
     /// The entries of the game's own tables, by kind.
     pub host: BTreeMap<&'static str, BTreeMap<Id, Span>>,
     /// The game's declarations: its actions and checks, with their parameters.
