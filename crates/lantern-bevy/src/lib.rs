@@ -5,18 +5,22 @@
 //!   `Mutex` to be `Sync`. [`with_live`] locks it and lends it the `World` at once, which is how
 //!   the tick and the game's own exclusive systems reach both.
 //! - [`ModEvents`] is where the game's systems raise events for the mods during a frame.
-//! - [`run_turn`], an exclusive system in [`LanternSet`], reloads the mods if they changed, then
+//! - [`run_turn`], an exclusive system in [`LanternSet`] (in `Update`, or the schedule
+//!   [`LanternPlugin::in_schedule`] names: `FixedUpdate` for a fixed-step game, which may run
+//!   several turns a frame), reloads the mods if they changed, then
 //!   runs one lantern turn with the `World` lent ([`lantern::game::Game::with_world`]): the
 //!   frame's events are raised and handled, the mods' triggers, quests and scripts run, and the
 //!   changes the game's actions deferred are applied to the `World` when the turn ends.
 //! - [`ModContent`] is the content the mods define (their data tables), shared with the game's
 //!   systems for reading and replaced by the tick after a reload: nothing is copied.
-//! - [`LanternOutput`] holds what the last tick said: lines for the player, problems rendered at
-//!   their files and lines, a reload's summary, and the error of a tick that failed (never
-//!   dropped: a tick past the event cap is `Error::EventCap`).
+//! - [`LanternOutput`] gathers what the turns said until a reader takes it
+//!   ([`LanternOutput::take`]): lines for the player, problems rendered at their files and
+//!   lines, each reload's summary, and the error of each turn that failed (a turn past the event
+//!   cap is `Error::EventCap`). Several turns in one frame add to it; none overwrites another's.
 
 use bevy_app::{App, Plugin, Update};
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use lantern::content::{Content, Value};
 use lantern::diag::Problems;
 use lantern::reload::{Live, Pending, Watch};
@@ -139,34 +143,65 @@ impl ModEvents {
     }
 }
 
-/// What the last tick said.
+/// What the turns said since a reader last took it: each turn adds to it, so a reader that runs
+/// once a frame sees every turn of a fixed-step frame.
 #[derive(Resource, Default)]
 pub struct LanternOutput {
-    /// Lines for the player, as the mods wrote them: make them visible
+    /// Lines for the player, as the mods wrote them, oldest first: make them visible
     /// (`lantern::diag::visible`) before a terminal shows them.
     pub messages: Vec<String>,
     /// The mods' problems, rendered at their files and lines.
     pub problems: Vec<String>,
-    /// A reload's summary, when one ran before the tick.
-    pub reloaded: Option<String>,
-    /// Why the tick failed (an event refused, the event cap passed), if it did; its message may
+    /// Each reload's summary, in order.
+    pub reloaded: Vec<String>,
+    /// Why each turn that failed did (an event refused, the event cap passed); a message may
     /// quote a mod's names, so show it as the messages are.
-    pub error: Option<lantern::Error>,
+    pub errors: Vec<lantern::Error>,
+    /// How many turns ran.
+    pub turns: u32,
+}
+
+impl LanternOutput {
+    /// Everything gathered, leaving it empty for the turns to come: what a system that shows the
+    /// output calls (`output.take()` through `ResMut<LanternOutput>`).
+    pub fn take(&mut self) -> LanternOutput {
+        std::mem::take(self)
+    }
 }
 
 /// The system set lantern's tick runs in: order the game's systems that raise events before it.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LanternSet;
 
-/// Adds [`ModEvents`], [`LanternOutput`] and [`run_turn`] (in [`LanternSet`], in `Update`); the
-/// app inserts the [`Lantern`] resource itself.
-pub struct LanternPlugin;
+/// Adds [`ModEvents`], [`LanternOutput`] and [`run_turn`] (in [`LanternSet`], in `Update` unless
+/// [`in_schedule`](Self::in_schedule) says otherwise); the app inserts the [`Lantern`] resource
+/// itself.
+pub struct LanternPlugin {
+    schedule: InternedScheduleLabel,
+}
+
+impl LanternPlugin {
+    /// lantern's turn in `schedule`: `LanternPlugin::in_schedule(FixedUpdate)` for a game that
+    /// steps at a fixed rate (a turn per fixed step, several in a frame that needs them).
+    pub fn in_schedule(schedule: impl ScheduleLabel) -> LanternPlugin {
+        LanternPlugin {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Default for LanternPlugin {
+    /// A turn a frame, in `Update`.
+    fn default() -> LanternPlugin {
+        LanternPlugin::in_schedule(Update)
+    }
+}
 
 impl Plugin for LanternPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ModEvents>()
             .init_resource::<LanternOutput>()
-            .add_systems(Update, run_turn.in_set(LanternSet));
+            .add_systems(self.schedule, run_turn.in_set(LanternSet));
     }
 }
 
@@ -188,6 +223,7 @@ pub fn with_live<R>(world: &mut World, f: impl FnOnce(&mut Live) -> R) -> R {
 pub fn run_turn(world: &mut World) {
     let events = std::mem::take(&mut world.resource_mut::<ModEvents>().0);
     let reload = world.resource::<Lantern>().pending.take();
+    // What this turn says, added to what the turns before it said and no reader took yet.
     let mut output = LanternOutput::default();
     let reloaded = with_live(world, |live| {
         let mut reloaded = None;
@@ -199,7 +235,7 @@ pub fn run_turn(world: &mut World) {
             if !report.problems.is_empty() {
                 output.problems.push(report.problems.to_string());
             }
-            output.reloaded = Some(report.summary);
+            output.reloaded.push(report.summary);
         }
         let turn = live.game_mut().turn(|g| {
             for (event, payload) in &events {
@@ -211,7 +247,7 @@ pub fn run_turn(world: &mut World) {
             }
             Ok(())
         });
-        output.error = turn.err();
+        output.errors.extend(turn.err());
         let game = live.game_mut();
         output.messages = game.take_messages();
         let problems = game.take_problems();
@@ -225,5 +261,10 @@ pub fn run_turn(world: &mut World) {
     if let Some(content) = reloaded {
         world.insert_resource(ModContent(content));
     }
-    world.insert_resource(output);
+    let mut gathered = world.get_resource_or_insert_with(LanternOutput::default);
+    gathered.messages.append(&mut output.messages);
+    gathered.problems.append(&mut output.problems);
+    gathered.reloaded.append(&mut output.reloaded);
+    gathered.errors.append(&mut output.errors);
+    gathered.turns += 1;
 }

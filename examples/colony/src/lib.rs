@@ -353,7 +353,7 @@ pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::
     let (lantern, _notes) = Lantern::start(roots, &rules(), seed)?;
     let content = lantern.mod_content();
     let mut app = App::new();
-    app.add_plugins(LanternPlugin)
+    app.add_plugins(LanternPlugin::default())
         .insert_resource(lantern)
         .insert_resource(content)
         .insert_resource(Stores { food: 500 })
@@ -415,7 +415,7 @@ pub fn load_game(app: &mut App, path: &Path) -> Result<lantern::diag::Problems, 
     with_live(app.world_mut(), |live| live.load_save(path))
 }
 
-/// What the last tick said.
-pub fn output(app: &App) -> &LanternOutput {
-    app.world().resource::<LanternOutput>()
+/// What the turns said since it was last taken, taken.
+pub fn take_output(app: &mut App) -> LanternOutput {
+    app.world_mut().resource_mut::<LanternOutput>().take()
 }

@@ -22,14 +22,14 @@ fn main() -> ExitCode {
     };
     for _ in 0..ticks {
         app.update();
-        let out = colony::output(&app);
+        let out = colony::take_output(&mut app);
         for line in &out.messages {
             println!("{}", lantern::diag::visible(line));
         }
         for p in &out.problems {
             eprintln!("{p}");
         }
-        if let Some(e) = &out.error {
+        for e in &out.errors {
             eprintln!("error: {}", lantern::diag::visible(&e.to_string()));
         }
     }

@@ -1,6 +1,6 @@
 //! The colony as its developer tests it: a real Bevy app over the bundled mods, ticked headless.
 
-use colony::{app, mods_dir, output, population, state_hash, Colonist};
+use colony::{app, mods_dir, population, state_hash, take_output, Colonist};
 use lantern_bevy::Lantern;
 use std::path::PathBuf;
 
@@ -8,9 +8,9 @@ fn run(app: &mut bevy_app::App, ticks: u32) -> Vec<String> {
     let mut said = Vec::new();
     for _ in 0..ticks {
         app.update();
-        let out = output(app);
+        let out = take_output(app);
         assert!(out.problems.is_empty(), "{:?}", out.problems);
-        assert!(out.error.is_none(), "{:?}", out.error);
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
         said.extend(out.messages.iter().cloned());
     }
     said
@@ -108,8 +108,8 @@ fn a_reload_that_removes_a_job_reassigns_its_workers_between_two_ticks() {
     .unwrap();
     a.world().resource::<Lantern>().reload_soon();
     a.update();
-    let out = output(&a);
-    let summary = out.reloaded.clone().unwrap_or_default();
+    let out = take_output(&mut a);
+    let summary = out.reloaded.join("\n");
     assert!(summary.contains("-1 job"), "{summary}");
     let problems = out.problems.join("\n");
     assert!(
@@ -133,7 +133,8 @@ fn a_tick_past_the_event_cap_says_so_and_drops_nothing_quietly() {
     for _ in 0..10 {
         a.update();
     }
-    match &output(&a).error {
+    let out = take_output(&mut a);
+    match out.errors.first() {
         Some(lantern::Error::EventCap { cap: 1, raised, .. }) => assert!(*raised > 1),
         other => panic!("{other:?}"),
     }
@@ -184,7 +185,7 @@ fn many_mods_each_within_bounds_are_stopped_together() {
     let mut days = 0;
     for tick in 1..=3 * colony::TICKS_PER_DAY {
         a.update();
-        problems.extend(output(&a).problems.iter().cloned());
+        problems.extend(take_output(&mut a).problems);
         days += usize::from(tick.is_multiple_of(colony::TICKS_PER_DAY));
     }
     assert!(
@@ -226,7 +227,7 @@ fn a_mod_that_recruits_in_a_loop_is_stopped_and_named_and_the_colony_goes_on() {
     let mut problems = Vec::new();
     for _ in 0..30 {
         a.update();
-        problems.extend(output(&a).problems.iter().cloned());
+        problems.extend(take_output(&mut a).problems);
     }
     assert!(
         problems.iter().any(|p| p.contains("[greedy]")
@@ -242,4 +243,36 @@ fn a_mod_that_recruits_in_a_loop_is_stopped_and_named_and_the_colony_goes_on() {
         "{} in {days} days",
         population(a.world())
     );
+}
+
+/// A fixed-step game rebuilt the plugin by hand to run lantern's turn in its own schedule, and
+/// with several steps in a frame a reader saw only the last step's output. The plugin takes the
+/// schedule, and the output gathers every turn until it is taken.
+#[test]
+fn turns_in_a_fixed_step_schedule_each_add_to_the_output() {
+    #[derive(bevy_ecs::schedule::ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+    struct Step;
+    let (lantern, _notes) = Lantern::start(&[mods_dir()], &colony::rules(), 1).unwrap();
+    let mut app = bevy_app::App::new();
+    app.add_plugins(lantern_bevy::LanternPlugin::in_schedule(Step))
+        .insert_resource(lantern)
+        .insert_resource(colony::Stores { food: 500 })
+        .insert_resource(colony::Clock::default());
+    // One frame of three fixed steps: days 10, 20 and 30 each make the settlement count itself.
+    for day in [10, 20, 30] {
+        app.world_mut()
+            .resource_mut::<lantern_bevy::ModEvents>()
+            .raise("day_started", &[("day", lantern::content::Value::Int(day))]);
+        app.world_mut().run_schedule(Step);
+    }
+    let out = take_output(&mut app);
+    assert_eq!(out.turns, 3);
+    let counts: Vec<&String> = out
+        .messages
+        .iter()
+        .filter(|l| l.starts_with("[settlement] day "))
+        .collect();
+    assert_eq!(counts.len(), 3, "{:?}", out.messages);
+    assert!(counts[2].starts_with("[settlement] day 30: "), "{counts:?}");
+    assert_eq!(take_output(&mut app).turns, 0, "taken, it starts again");
 }
