@@ -454,3 +454,61 @@ fn a_test_game_gets_a_world_of_its_own_that_its_verbs_drive_and_g_world_reads() 
         results[0].output
     );
 }
+
+/// A game without creatures that declares a verb `spawn` (a tower defense's wave) saw the test
+/// game's own `g:spawn` of creatures run instead, and fail. Without creatures, `g:spawn` is the
+/// game's verb, or an error that says the game has neither.
+#[test]
+fn without_creatures_g_spawn_is_the_games_own_verb() {
+    let rules = |with_verb: bool| {
+        let v = Vocabulary::new("td", Ledger::default())
+            .without_creatures()
+            .action(
+                "call_wave",
+                &[Param::int("wave")],
+                "Calls a wave.",
+                |fx, args| {
+                    fx.state_mut().hires += args.int("wave");
+                    Ok(())
+                },
+            );
+        let v = if with_verb {
+            v.verb("spawn", &[Param::int("wave")], "spawn WAVE", |g, args| {
+                let wave = Value::Int(args.int("wave"));
+                Ok(g.perform("call_wave", &[("wave", wave)], "spawn")?)
+            })
+        } else {
+            v
+        };
+        v.rules()
+    };
+    let run = |with_verb: bool| {
+        let dir = mods(&[(
+            "tests/waves.lua",
+            "it('spawns a wave', function()\n\
+               local g = lantern.test.game({ seed = 1 })\n\
+               g:spawn(3)\n\
+               expect(g:state().hires).to_be(3)\n\
+             end)\n",
+        )]);
+        let files = lantern::harness::discover(dir.path());
+        let h = std::sync::Arc::new(
+            lantern::harness::Harness::new(dir.path(), Limits::default())
+                .with_rules(rules(with_verb)),
+        );
+        lantern::harness::run(&h, &files, None).remove(0)
+    };
+    let with = run(true);
+    assert!(
+        matches!(with.status, lantern::harness::Status::Passed),
+        "{:?} {:?}",
+        with.status,
+        with.output
+    );
+    let without = run(false);
+    let said = format!("{:?}", without.status);
+    assert!(
+        said.contains("g:spawn: this game has no creatures, and declares no verb `spawn`"),
+        "{said}"
+    );
+}

@@ -355,6 +355,57 @@ fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
     );
 }
 
+/// `g:spawn(creature)`: a creature in the room, as a handle; in a game without creatures, the
+/// game's own verb `spawn` ([`verb_without_creatures`]).
+fn spawn_creature(lua: &Lua, (this, args): (AnyUserData, MultiValue)) -> mlua::Result<Value> {
+    if let Some(done) = verb_without_creatures(lua, &this, "spawn", args.clone())? {
+        return Ok(done);
+    }
+    let creature = String::from_lua_multi(args, lua)?;
+    let r = {
+        let mut g = this.borrow_mut::<TestGame>()?;
+        let creature = known(lua, &g, |c| &c.creatures, &creature, "creature")?;
+        let r = g
+            .game
+            .spawn(&creature)
+            .map_err(|e| located(lua, e.into()))?;
+        g.flush();
+        r
+    };
+    lua.create_userdata(Creature { owner: this, r })
+        .map(Value::UserData)
+}
+
+/// A test game's creature call (`g:spawn`) in a game without creatures: the game's own verb of
+/// that name, when it declares one (a tower defense's `spawn` of a wave), else an error that
+/// says there are no creatures. `None` in a game with creatures: the test game's own call runs.
+fn verb_without_creatures(
+    lua: &Lua,
+    this: &AnyUserData,
+    name: &str,
+    args: MultiValue,
+) -> mlua::Result<Option<Value>> {
+    let (without, declared) = {
+        let g = this.borrow::<TestGame>()?;
+        let d = &g.game.content().declared;
+        (d.without_creatures, d.verbs.contains_key(name))
+    };
+    match (without, declared) {
+        (false, _) => Ok(None),
+        (true, true) => {
+            let mut forwarded = MultiValue::new();
+            forwarded.push_back(Value::String(lua.create_string(name)?));
+            forwarded.extend(args);
+            this.call_method::<()>("verb", forwarded)?;
+            Ok(Some(Value::Nil))
+        }
+        (true, false) => Err(located(
+            lua,
+            format!("g:{name}: this game has no creatures, and declares no verb `{name}`"),
+        )),
+    }
+}
+
 /// A test game's own methods and fields, for "did you mean" when a test calls one that does not exist.
 pub(super) const METHODS: &[&str] = &[
     "seed",
@@ -704,19 +755,7 @@ impl UserData for TestGame {
                 check(lua, r)
             }),
         );
-        methods.add_function("spawn", |lua, (this, creature): (AnyUserData, String)| {
-            let r = {
-                let mut g = this.borrow_mut::<TestGame>()?;
-                let creature = known(lua, &g, |c| &c.creatures, &creature, "creature")?;
-                let r = g
-                    .game
-                    .spawn(&creature)
-                    .map_err(|e| located(lua, e.into()))?;
-                g.flush();
-                r
-            };
-            Ok(Creature { owner: this, r })
-        });
+        methods.add_function("spawn", spawn_creature);
         methods.add_method_mut(
             "emit",
             driving(|lua, this, (name, payload): (String, Option<Table>)| {
