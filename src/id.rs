@@ -119,6 +119,38 @@ impl fmt::Debug for Id {
     }
 }
 
+/// What an entry of a game's table is looked up by ([`Content::entry`](crate::content::Content::entry)):
+/// an [`Id`] (compared by pointer first, as the content's own are), or its text, `"valley:wheat"`,
+/// as a `str`, `String` or `Arc<str>` a component holds, with no `Id` built for the look-up.
+pub trait IdKey {
+    /// The value at this key of `map`.
+    fn find_in<'m, V>(&self, map: &'m std::collections::BTreeMap<Id, V>) -> Option<&'m V>;
+}
+
+impl IdKey for Id {
+    fn find_in<'m, V>(&self, map: &'m std::collections::BTreeMap<Id, V>) -> Option<&'m V> {
+        map.get(self)
+    }
+}
+
+impl IdKey for str {
+    fn find_in<'m, V>(&self, map: &'m std::collections::BTreeMap<Id, V>) -> Option<&'m V> {
+        map.get(self)
+    }
+}
+
+impl IdKey for String {
+    fn find_in<'m, V>(&self, map: &'m std::collections::BTreeMap<Id, V>) -> Option<&'m V> {
+        map.get(self.as_str())
+    }
+}
+
+impl IdKey for Arc<str> {
+    fn find_in<'m, V>(&self, map: &'m std::collections::BTreeMap<Id, V>) -> Option<&'m V> {
+        map.get(&**self)
+    }
+}
+
 impl std::borrow::Borrow<str> for Id {
     fn borrow(&self) -> &str {
         &self.0

@@ -512,3 +512,25 @@ fn without_creatures_g_spawn_is_the_games_own_verb() {
         "{said}"
     );
 }
+
+/// A component holding an entry's ID as text (`Arc<str>`) looked it up through
+/// `Id::qualified` every time. An entry is found by its `Id` or by the ID's text alike.
+#[test]
+fn a_tables_entry_is_found_by_its_id_or_its_text() {
+    let dir = mods(&[("data/jobs.toml", JOBS)]);
+    let world = world_of(&dir);
+    let content = world.content.clone();
+    let id = lantern::id::Id::qualified("settlers:miner").unwrap();
+    let held: std::sync::Arc<str> = "settlers:miner".into();
+    assert!(content.entry::<Job>("job", &id).is_some());
+    assert!(content.entry::<Job>("job", "settlers:miner").is_some());
+    assert!(content.entry::<Job>("jobs", &held).is_some());
+    assert!(content
+        .entry::<Job>("job", &"settlers:miner".to_string())
+        .is_some());
+    assert!(content.entry::<Job>("job", "settlers:baker").is_none());
+    assert_eq!(
+        content.entry_span("job", "settlers:miner"),
+        content.entry_span("job", &id)
+    );
+}

@@ -254,15 +254,20 @@ impl Content {
     }
 
     /// One entry of the game's table (named by its kind of ID or its key), if it exists and is a
-    /// `T`.
-    pub fn entry<T: 'static>(&self, table: &str, id: &Id) -> Option<&T> {
-        self.host_table(table)?.get(id)?.value.downcast_ref()
+    /// `T`; by its [`Id`] or by the ID's text (`"valley:wheat"`, [`IdKey`](crate::id::IdKey)),
+    /// so a component holding an `Arc<str>` looks it up without building an `Id`.
+    pub fn entry<T: 'static>(
+        &self,
+        table: &str,
+        id: &(impl crate::id::IdKey + ?Sized),
+    ) -> Option<&T> {
+        id.find_in(self.host_table(table)?)?.value.downcast_ref()
     }
 
     /// Where an entry of the game's table (named by its kind of ID or its key) is defined (its
     /// `id`): the place an action list the game makes from the entry names when it fails.
-    pub fn entry_span(&self, table: &str, id: &Id) -> Option<Span> {
-        Some(self.host_table(table)?.get(id)?.span)
+    pub fn entry_span(&self, table: &str, id: &(impl crate::id::IdKey + ?Sized)) -> Option<Span> {
+        Some(id.find_in(self.host_table(table)?)?.span)
     }
 }
 
