@@ -37,14 +37,16 @@ pub struct Lantern {
 }
 
 impl Lantern {
-    /// Loads the mods of `roots` with the game's rules and starts a game; the warnings the mods
-    /// gave, or [`lantern::Error::Mods`] with every problem.
+    /// Loads the mods of `roots` with the game's rules and starts a game whose scripts run within
+    /// `limits` (instructions a call and a turn, memory; a real-time game sizes them for its
+    /// ticks); the warnings the mods gave, or [`lantern::Error::Mods`] with every problem.
     pub fn start(
         roots: &[PathBuf],
         rules: &lantern::host::Rules,
         seed: u64,
+        limits: lantern::lua::Limits,
     ) -> Result<(Lantern, Problems), lantern::Error> {
-        let (live, notes) = Live::start_game(roots, rules, seed, Default::default())?;
+        let (live, notes) = Live::start_game(roots, rules, seed, limits)?;
         Ok((Lantern::of(live), notes))
     }
 

@@ -350,7 +350,7 @@ fn council(world: &mut World) {
 /// A colony app over the mods of `roots`: `founders` colonists (farmers, then miners, then
 /// cooks), the game's systems, and lantern's tick after them.
 pub fn app(roots: &[PathBuf], seed: u64, founders: u32) -> Result<App, lantern::Error> {
-    let (lantern, _notes) = Lantern::start(roots, &rules(), seed)?;
+    let (lantern, _notes) = Lantern::start(roots, &rules(), seed, lantern::lua::Limits::default())?;
     let content = lantern.mod_content();
     let mut app = App::new();
     app.add_plugins(LanternPlugin::default())

@@ -252,7 +252,13 @@ fn a_mod_that_recruits_in_a_loop_is_stopped_and_named_and_the_colony_goes_on() {
 fn turns_in_a_fixed_step_schedule_each_add_to_the_output() {
     #[derive(bevy_ecs::schedule::ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
     struct Step;
-    let (lantern, _notes) = Lantern::start(&[mods_dir()], &colony::rules(), 1).unwrap();
+    let (lantern, _notes) = Lantern::start(
+        &[mods_dir()],
+        &colony::rules(),
+        1,
+        lantern::lua::Limits::default(),
+    )
+    .unwrap();
     let mut app = bevy_app::App::new();
     app.add_plugins(lantern_bevy::LanternPlugin::in_schedule(Step))
         .insert_resource(lantern)
