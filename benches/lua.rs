@@ -81,11 +81,14 @@ fn paired(mut ours: impl FnMut() -> f64, mut bare: impl FnMut() -> f64) -> (f64,
 /// Row 6: reads of a creature's item count through `lantern.game`, per read, and the bare shape.
 fn game_view(rounds: u64) -> (f64, f64) {
     let k = 50u64;
+    // `LANTERN_BENCH_VIEW_ITEM=gold` reads by the bare name a mod writes for its own item (the
+    // mod is found from the account charged), the default by the whole ID.
+    let item = std::env::var("LANTERN_BENCH_VIEW_ITEM").unwrap_or_else(|_| "bench:gold".into());
     let dir = tempfile::tempdir().unwrap();
     write_mod(
         dir.path(),
         &format!(
-            "lantern.on('ping', function(ev) if ev.power == 0 then for i = 1, {k} do local n = lantern.game.player:count('bench:gold') end end end)"
+            "lantern.on('ping', function(ev) if ev.power == 0 then for i = 1, {k} do local n = lantern.game.player:count('{item}') end end end)"
         ),
     );
     std::fs::write(

@@ -365,8 +365,28 @@ pub(crate) fn find_id<V>(
     if text.len() > LONGEST_ID {
         return Err(format!("`{}` is longer than any ID", shown(text)).into());
     }
-    // A whole ID that is there: found by its text, nothing made (scripts ask this per call).
-    if let Some((id, _)) = registry.get_key_value(text) {
+    // An ID that is there is found by its text, whole or made whole with `default_ns`, and the
+    // registry's own `Id` is handed back: nothing made for it (scripts ask this per call), and
+    // it compares with the content's by pointer.
+    let found = if default_ns.is_empty() || text.contains(':') {
+        registry.get_key_value(text)
+    } else {
+        // Made whole on the stack when it is short, as IDs are.
+        let mut buf = [0u8; 96];
+        let (ns, name) = (default_ns.as_bytes(), text.as_bytes());
+        let len = ns.len() + 1 + name.len();
+        if len <= buf.len() {
+            buf[..ns.len()].copy_from_slice(ns);
+            buf[ns.len()] = b':';
+            buf[ns.len() + 1..len].copy_from_slice(name);
+            std::str::from_utf8(&buf[..len])
+                .ok()
+                .and_then(|full| registry.get_key_value(full))
+        } else {
+            registry.get_key_value([default_ns, ":", text].concat().as_str())
+        }
+    };
+    if let Some((id, _)) = found {
         return Ok(id.clone());
     }
     let id =

@@ -381,10 +381,19 @@ fn script_id<V>(
             Err(mlua::Error::runtime(e))
         });
     }
-    // A call from no script's file (lantern's own code) means the game's home mod.
-    let caller = super::report::call_site(lua)
-        .and_then(|(file, _)| file.split('/').next().map(str::to_string))
-        .unwrap_or_else(|| content.declared.home().to_string());
+    // The mod whose call is running (its account is charged); else the file of the Lua code that
+    // called, read from the stack; a call from no script's file (lantern's own code) means the
+    // game's home mod.
+    let running = super::running_mod(lua);
+    let from_stack = || {
+        super::report::call_site(lua)
+            .and_then(|(file, _)| file.split('/').next().map(str::to_string))
+            .unwrap_or_else(|| content.declared.home().to_string())
+    };
+    let caller: std::borrow::Cow<'_, str> = match &running {
+        Some(m) => std::borrow::Cow::Borrowed(m),
+        None => std::borrow::Cow::Owned(from_stack()),
+    };
     crate::content::find_id(registry, text, &caller, kind).or_else(|e| {
         super::budget::charge_suggestions(lua, registry.len())?;
         Err(mlua::Error::runtime(e))

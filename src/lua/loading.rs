@@ -70,6 +70,10 @@ impl LuaRuntime {
                 return;
             }
         };
+        // The account's index is the mod's place in `mods`: its id goes in the same place.
+        if let Some(mut ids) = self.lua.app_data_mut::<super::ModIds>() {
+            ids.ids.push(id.as_str().into());
+        }
         self.mods.push(ModScript {
             id: id.clone(),
             lantern_at: lantern.to_pointer() as usize,

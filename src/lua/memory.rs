@@ -47,6 +47,12 @@ impl Owner {
     pub(crate) fn of_mod(index: usize) -> Owner {
         Owner(c_int::try_from(index + 1).map_or(LAST, |i| i.min(LAST)))
     }
+
+    /// The index of the one mod this owner is (from 0): `None` for lantern, and for the last
+    /// account, which the mods past it share.
+    pub(crate) fn mod_index(self) -> Option<usize> {
+        (self.0 > 0 && self.0 < LAST).then(|| (self.0 - 1) as usize)
+    }
 }
 
 /// The accounts of one Lua state.
@@ -101,6 +107,13 @@ impl Accounts {
             slot: self.slot,
             before,
         }
+    }
+
+    /// The owner charged now: inside a call into a mod, that mod's.
+    #[inline]
+    pub(crate) fn current(&self) -> Owner {
+        // SAFETY: as in `charge_to`.
+        Owner(unsafe { *self.slot })
     }
 
     /// Sets the most `owner` may hold, in bytes; 0 is no limit.

@@ -213,6 +213,22 @@ struct ModScript {
     starting: Option<Arc<serde_json::Value>>,
 }
 
+/// Each mod's id by its account's index ([`memory::Owner::mod_index`]), with the state's
+/// accounts: kept in the state's app data, so lantern's functions know which mod's code called
+/// them from the account charged, without reading Lua's stack.
+pub(crate) struct ModIds {
+    accounts: Accounts,
+    pub(crate) ids: Vec<Arc<str>>,
+}
+
+/// The mod whose code is running now, from the account charged; `None` outside a mod's call (a
+/// test file, lantern's own code) or past the last account, where reading the stack says.
+pub(crate) fn running_mod(lua: &mlua::Lua) -> Option<Arc<str>> {
+    let mods = lua.app_data_ref::<ModIds>()?;
+    let index = mods.accounts.current().mod_index()?;
+    mods.ids.get(index).cloned()
+}
+
 /// A mod's function that ran.
 enum Called {
     /// The handler at this index of [`Shared::handlers`] (no reference made per call).
@@ -273,6 +289,10 @@ impl LuaRuntime {
         let accounts = Accounts::of(&lua)?;
         // What lantern keeps for scripts (creature handles) is made charged to lantern, found here.
         lua.set_app_data(accounts);
+        lua.set_app_data(ModIds {
+            accounts,
+            ids: Vec::new(),
+        });
         let budget = budget::Budget::hook(&lua, limits)?;
         let views = event_view::Views::new(&lua)?;
         Ok(LuaRuntime {
