@@ -153,6 +153,28 @@ fn copy(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A mod `id` under `dir` whose handler recruits a thousand farmers `times` times a day.
+fn recruiting_mod(dir: &std::path::Path, id: &str, times: u32) {
+    let m = dir.join(id);
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(
+        m.join("mod.toml"),
+        format!("id = \"{id}\"\nversion = \"0.1.0\"\ndepends = [\"settlement\"]\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("scripts/main.lua"),
+        format!(
+            "lantern.on('day_started', function()\n\
+               for _ = 1, {times} do\n\
+                 lantern.apply({{ action = 'colony:recruit', job = 'settlement:farmer', count = 1000 }})\n\
+               end\n\
+             end)\n"
+        ),
+    )
+    .unwrap();
+}
+
 /// Eleven mods each within its own bound (10,000 units a turn) would still make lantern hold
 /// 110,000 changes a turn, and a thousand such mods a hundred times more: what all mods defer in
 /// a turn is bounded too, and the mod that crosses it is named with the one that deferred most.
@@ -160,25 +182,7 @@ fn copy(from: &std::path::Path, to: &std::path::Path) {
 fn many_mods_each_within_bounds_are_stopped_together() {
     let dir = tempfile::tempdir().unwrap();
     for n in 0..11 {
-        let m = dir.path().join(format!("busy{n:02}"));
-        std::fs::create_dir_all(m.join("scripts")).unwrap();
-        std::fs::write(
-            m.join("mod.toml"),
-            format!(
-                "id = \"busy{n:02}\"\nname = \"Busy\"\nversion = \"0.1.0\"\n\
-                 depends = [\"settlement\"]\n"
-            ),
-        )
-        .unwrap();
-        std::fs::write(
-            m.join("scripts/main.lua"),
-            "lantern.on('day_started', function()\n\
-               for _ = 1, 10 do\n\
-                 lantern.apply({ action = 'colony:recruit', job = 'settlement:farmer', count = 1000 })\n\
-               end\n\
-             end)\n",
-        )
-        .unwrap();
+        recruiting_mod(dir.path(), &format!("busy{n:02}"), 10);
     }
     let mut a = app(&[mods_dir(), dir.path().to_path_buf()], 1, 1000).unwrap();
     let mut problems = Vec::new();
@@ -207,22 +211,7 @@ fn many_mods_each_within_bounds_are_stopped_together() {
 #[test]
 fn a_mod_that_recruits_in_a_loop_is_stopped_and_named_and_the_colony_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let greedy = dir.path().join("greedy");
-    std::fs::create_dir_all(greedy.join("scripts")).unwrap();
-    std::fs::write(
-        greedy.join("mod.toml"),
-        "id = \"greedy\"\nname = \"Greedy\"\nversion = \"0.1.0\"\ndepends = [\"settlement\"]\n",
-    )
-    .unwrap();
-    std::fs::write(
-        greedy.join("scripts/main.lua"),
-        "lantern.on('day_started', function()\n\
-           for _ = 1, 2000 do\n\
-             lantern.apply({ action = 'colony:recruit', job = 'settlement:farmer', count = 1000 })\n\
-           end\n\
-         end)\n",
-    )
-    .unwrap();
+    recruiting_mod(dir.path(), "greedy", 2000);
     let mut a = app(&[mods_dir(), dir.path().to_path_buf()], 1, 1000).unwrap();
     let mut problems = Vec::new();
     for _ in 0..30 {
