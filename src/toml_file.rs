@@ -77,8 +77,8 @@ pub(crate) fn all_errors<T: DeserializeOwned>(
         if !missing_removed && misspelt.is_none() {
             let d = error_to_diagnostic(&e, file, whole.clone(), what, key.as_deref());
             diags.push(match (one_for_many::<T>(&value, &span, message), &key) {
-                (Some(text), Some(k)) if !k.is_empty() => {
-                    d.with_help(format!("write it as an array: `{k} = [\"{text}\"]`"))
+                (Some(one), Some(k)) if !k.is_empty() => {
+                    d.with_help(format!("write it as an array: `{k} = [{one}]`"))
                 }
                 _ => d,
             });
@@ -91,16 +91,25 @@ pub(crate) fn all_errors<T: DeserializeOwned>(
     (diags, None)
 }
 
-/// `depends = "core"`: one text where `T` reads an array. The text, when `T` reads the key once
-/// it is written as an array of that one text (so the help is not given where an array of
-/// tables goes: `actions = "heal"`).
+/// `depends = "core"` or `actions = { action = "heal" }`: one value where `T` reads an array.
+/// The one value as an array would hold it (`"core"`, `{ ... }`), when `T` reads the key once
+/// it is written as an array of that one value (so the help is not given where it would be
+/// wrong: `actions = "heal"`).
 fn one_for_many<T: DeserializeOwned>(
     value: &Spanned<DeValue<'_>>,
     span: &std::ops::Range<usize>,
     message: &str,
 ) -> Option<String> {
-    let rest = message.strip_prefix("invalid type: string \"")?;
-    let (text, expected) = rest.split_once("\", expected ")?;
+    let (one, expected) = match message.strip_prefix("invalid type: string \"") {
+        Some(rest) => {
+            let (text, expected) = rest.split_once("\", expected ")?;
+            (format!("\"{text}\""), expected)
+        }
+        None => (
+            " { ... } ".to_string(),
+            message.strip_prefix("invalid type: map, expected ")?,
+        ),
+    };
     if plain_type(expected) != "an array" {
         return None;
     }
@@ -114,7 +123,7 @@ fn one_for_many<T: DeserializeOwned>(
             .span()
             .is_none_or(|s| s.end <= span.start || span.end <= s.start),
     };
-    reads.then(|| text.to_string())
+    reads.then_some(one)
 }
 
 /// Puts the value at exactly `span` into an array of its own; whether there was one.
