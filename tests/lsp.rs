@@ -544,13 +544,9 @@ fn random_edits_and_requests_are_all_answered() {
     c.open(&data);
     c.open(&script);
     let mut texts = [DATA.to_string(), SCRIPT.to_string()];
-    let mut seed = 23u64;
-    let mut next = |n: usize| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize % n.max(1)
-    };
+    // Seeded, so every run makes the same cases.
+    let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(23);
+    let mut next = |n: usize| (rand_core::RngCore::next_u64(&mut rng) % n.max(1) as u64) as usize;
     let pieces = [
         "",
         "[[items]]\n",
