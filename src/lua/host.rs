@@ -456,9 +456,11 @@ fn check_answer(answer: mlua::Value) -> mlua::Result<bool> {
         mlua::Value::Integer(n) => format!("the number {n}"),
         mlua::Value::Number(n) => format!("the number {n}"),
         mlua::Value::String(s) => {
-            let text = s.to_string_lossy();
-            let cut: String = text.chars().take(40).collect();
-            let more = if cut.len() < text.len() { "..." } else { "" };
+            // Only its first bytes are read: a script's answer may be megabytes long.
+            let bytes = s.as_bytes();
+            let head = String::from_utf8_lossy(&bytes[..bytes.len().min(160)]);
+            let cut: String = head.chars().take(40).collect();
+            let more = if cut.len() < bytes.len() { "..." } else { "" };
             format!("the string \"{}{more}\"", crate::diag::visible(&cut))
         }
         other => format!("a {}", other.type_name()),

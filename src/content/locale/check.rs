@@ -367,11 +367,17 @@ impl SpaceCheck<'_> {
         }
         // The texts written in the data, for the keys a translation says it was made from.
         let base = self.content.untranslated.as_deref().unwrap_or(self.content);
+        let asked: BTreeSet<&str> = self
+            .space
+            .made_from
+            .keys()
+            .map(|(_, k)| k.as_str())
+            .collect();
         let mut written: BTreeMap<String, String> = BTreeMap::new();
         super::fields::each_text_read(base, |f| {
             if f.ns() == self.ns && !f.text.starts_with('@') {
                 let key = f.key();
-                if self.space.made_from.keys().any(|(_, k)| *k == key) {
+                if asked.contains(key.as_str()) {
                     written.insert(key, f.text.to_string());
                 }
             }

@@ -453,6 +453,7 @@ fn event_table(
             emitted: None,
             probe: None,
             named_freely: Vec::new(),
+            said: Vec::new(),
         };
         if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
             cx.diags.push(

@@ -112,6 +112,21 @@ pub(crate) struct Cx<'a> {
     /// The other mods this file's references may name without a word: those its mod depends on,
     /// and those already warned of; found once per file.
     named_freely: Vec<Box<str>>,
+    /// The causes this file's references were already said to follow from (a mod's changed id,
+    /// its missing script): the rest of them say nothing more (`Diagnostic::once_per` keeps the
+    /// first across files).
+    said: Vec<String>,
+}
+
+impl Cx<'_> {
+    /// Whether `cause` is new to this file, noting it.
+    pub(crate) fn first_of(&mut self, cause: &str) -> bool {
+        if self.said.iter().any(|c| c == cause) {
+            return false;
+        }
+        self.said.push(cause.to_string());
+        true
+    }
 }
 
 impl<'a> Cx<'a> {
@@ -133,6 +148,7 @@ impl<'a> Cx<'a> {
             emitted,
             probe: None,
             named_freely: Vec::new(),
+            said: Vec::new(),
         }
     }
 
@@ -219,7 +235,7 @@ impl<'a> Cx<'a> {
             self.ns,
             id.namespace()
         );
-        if !self.diags.iter().any(|d| d.message.starts_with(&cause)) {
+        if self.first_of(&cause) {
             // Said at the manifest's `id`, the one line that changed, with the first name.
             let d = Diagnostic::error(
                 Code::UnknownReference,
@@ -511,6 +527,7 @@ pub(crate) fn runtime_action(
         emitted: None,
         probe: None,
         named_freely: Vec::new(),
+        said: Vec::new(),
     };
     let entry = Spanned::new(0..0, map.clone());
     let action = vocabulary::action(&mut cx, &entry);

@@ -439,7 +439,7 @@ fn registered(
             // One message for the mod: every reference to what its script would register has
             // the same cause.
             let cause = format!("`{}` has no scripts/main.lua", id.namespace());
-            if !cx.diags.iter().any(|d| d.message.starts_with(&cause)) {
+            if cx.first_of(&cause) {
                 cx.diags.push(
                     Diagnostic::error(
                         Code::UnknownReference,
