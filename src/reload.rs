@@ -232,13 +232,17 @@ impl Live {
         &mut self.game
     }
 
-    /// Starts a new run over the mods as they are now, with fresh scripts; the reload generation
-    /// goes on counting. [`Error::Mods`](crate::Error::Mods) when the mods do not load (the old
+    /// Starts a new run over the mods as they are now, with fresh scripts and the settings the
+    /// running game has (where the mods still take them); the reload generation goes on counting. [`Error::Mods`](crate::Error::Mods) when the mods do not load (the old
     /// run goes on).
     pub fn restart(&mut self, seed: u64) -> Result<Problems, crate::Error> {
         let (mut fresh, notes) = Live::start_game(&self.roots, &self.rules, seed, self.limits)?;
         if let Some(lang) = self.game.language() {
             fresh.game.set_language(lang);
+        }
+        // The player's settings go on into the new run, where the mods still take them.
+        for (id, value) in &self.game.state().settings {
+            let _ = fresh.game.set_setting(id.as_str(), value.clone());
         }
         self.game = fresh.game;
         self.sources = fresh.sources;

@@ -44,6 +44,8 @@ fixtures!(
     bad_rooms,
     bad_semver,
     bad_vocabulary,
+    settings_declared_wrong,
+    settings_in_conditions,
     conflicting_mods,
     damage_no_towers,
     dangling_references,

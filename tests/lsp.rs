@@ -637,3 +637,25 @@ fn random_edits_and_requests_are_all_answered() {
     }
     assert!(c.stop().success(), "the server ends cleanly");
 }
+
+#[test]
+fn completion_offers_the_settings_a_condition_may_read() {
+    let (dir, data, _) = workspace();
+    let manifest = dir.path().join("mods/rats/mod.toml");
+    let declared = format!(
+        "{MANIFEST}\n[settings.rat_health]\ntype = \"int\"\ndefault = 10\nmin = 1\nmax = 100\nname = \"Rat health\"\n"
+    );
+    std::fs::write(&manifest, declared).unwrap();
+    let mut c = start(dir.path());
+    c.open(&data);
+    let edited = format!(
+        "{DATA}\n[[triggers]]\non = \"turn_started\"\ncondition = [ {{ check = \"setting\", setting = \"rat\" }} ]\n"
+    );
+    c.change(&data, 2, &edited);
+    let (line, col) = after(&edited, "setting = \"rat");
+    let answer = c.at("textDocument/completion", &data, line, col, json!({}));
+    let got = labels(&answer);
+    assert_eq!(got, ["rats:rat_health", "rat_health"], "{answer}");
+    assert_eq!(answer["items"][0]["detail"], "int setting: 1 to 100");
+    assert!(c.stop().success());
+}

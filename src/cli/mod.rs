@@ -64,6 +64,7 @@ mod new;
 mod play;
 #[cfg(feature = "roguelike")]
 mod rogue;
+mod settings;
 mod sim;
 mod status;
 mod test;
@@ -130,6 +131,10 @@ struct PlayArgs {
     /// The language to play in (`de`, `zh-Hans`): texts a language lacks are each mod's own.
     #[arg(long)]
     lang: Option<String>,
+    /// Choose a mod's setting: `--set rats:rat_health=20` (give it again for more; `settings`
+    /// in `play` lists them).
+    #[arg(long = "set", value_name = "SETTING=VALUE")]
+    set: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -203,6 +208,10 @@ struct TestArgs {
     /// Lua instructions one test may run, the games it makes and drives included.
     #[arg(long, default_value_t = crate::lua::Limits::default().test_instructions)]
     test_instructions: u64,
+    /// Choose a mod's setting: `--set rats:rat_health=20` (give it again for more; `settings`
+    /// in `play` lists them).
+    #[arg(long = "set", value_name = "SETTING=VALUE")]
+    set: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -337,6 +346,10 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
             if let Some(Err(code)) = a.lang.as_deref().map(language_tag) {
                 return code;
             }
+            let settings = match settings::parse_flags(&a.set) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
             missing_folder(&mods).unwrap_or_else(|| {
                 test::run(
                     &mods,
@@ -347,7 +360,10 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                     a.limits
                         .limits()
                         .with_test_instructions(a.test_instructions),
-                    a.lang.as_deref(),
+                    test::Games {
+                        lang: a.lang,
+                        settings,
+                    },
                 )
             })
         }
@@ -356,6 +372,10 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
         Tool::Lsp(a) => lsp::run(a.mods, default, rules, a.limits.limits()),
         Tool::Play(a, flavor) => {
             let mods = or_default(a.mods, default);
+            let settings = match settings::parse_flags(&a.set) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
             missing_folder(&mods).unwrap_or_else(|| {
                 play::run(
                     play::Options {
@@ -367,6 +387,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                         load: a.load,
                         watch: !a.no_watch,
                         limits: a.limits.limits(),
+                        settings,
                     },
                     flavor,
                     program,

@@ -35,6 +35,8 @@ pub(super) struct Options {
     pub limits: Limits,
     /// Developer commands: `devcard CARD` adds a card straight to the hazard hand.
     pub dev: bool,
+    /// The player's `--set` choices, as typed.
+    pub settings: Vec<(String, String)>,
 }
 
 /// One console command as `help` shows it and completion offers it: the names it answers to
@@ -178,6 +180,16 @@ const COMMANDS: &[Command] = &[
         help: "reload the mods now (changes are picked up by themselves unless --no-watch)",
     },
     Command {
+        names: &["settings"],
+        usage: "settings",
+        help: "the mods' settings: values, ranges, scopes",
+    },
+    Command {
+        names: &["set"],
+        usage: "set SETTING VALUE",
+        help: "change a setting (`run` and `player` ones during play; `startup` ones with --set)",
+    },
+    Command {
         names: &["lang"],
         usage: "lang [LANGUAGE]",
         help: "the languages the mods have / play in LANGUAGE from now on (`lang de`)",
@@ -295,6 +307,8 @@ fn start(options: &Options) -> Result<Live, ExitCode> {
             }
         }
     }
+    super::settings::apply_flags(live.game_mut(), &options.settings, options.load.is_some())?;
+    print_diags(&live.game_mut().take_problems(), live.sources());
     Ok(live)
 }
 
@@ -763,6 +777,7 @@ fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate
             .save(Path::new(arg(1)?))
             .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
         "lang" => language(game, words.get(1).copied()),
+        "settings" | "set" => super::settings::command(game, &words),
         "seed" => Ok(game.seed().to_string()),
         "hash" => Ok(game.state_hash()),
         other => Err(format!("unknown command `{other}`; `help` lists the commands").into()),

@@ -11,6 +11,12 @@ use std::sync::{mpsc, Arc};
 /// without tests), apart from 1 for failed tests: pytest's code for "no tests collected".
 const NOTHING_TO_RUN: u8 = 5;
 
+/// How every test game starts: in a language (`--lang`), with settings (`--set`).
+pub(super) struct Games {
+    pub lang: Option<String>,
+    pub settings: Vec<(String, String)>,
+}
+
 pub(super) fn run(
     roots: &[PathBuf],
     rules: &crate::host::Rules,
@@ -18,9 +24,9 @@ pub(super) fn run(
     format: report::Format,
     watch: bool,
     limits: Limits,
-    lang: Option<&str>,
+    games: Games,
 ) -> ExitCode {
-    let run_once = |filter| run_once(roots, rules, filter, format, limits, lang);
+    let run_once = |filter| run_once(roots, rules, filter, format, limits, &games);
     let code = run_once(filter);
     if !watch {
         return code;
@@ -52,7 +58,7 @@ fn run_once(
     filter: Option<&str>,
     format: report::Format,
     limits: Limits,
-    lang: Option<&str>,
+    games: &Games,
 ) -> ExitCode {
     let mut files = harness::discover_all(roots);
     // A filter that names a mod (or `scripts`) selects that folder's files; any other filter
@@ -66,8 +72,16 @@ fn run_once(
         }
     }
     let mut h = Harness::over(roots, limits).with_rules(rules.clone());
-    if let Some(lang) = lang {
+    if let Some(lang) = &games.lang {
         h = h.in_language(lang);
+    }
+    let h = h.with_settings(games.settings.clone());
+    let wrong = h.settings_problems();
+    if !wrong.is_empty() {
+        for w in wrong {
+            eprintln!("error: --set: {w}");
+        }
+        return ExitCode::from(2);
     }
     let h = Arc::new(h);
     let results = harness::run(&h, &files, filter);

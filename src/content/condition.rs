@@ -144,6 +144,13 @@ pub enum Check {
         /// Whom it asks about.
         who: Who,
     },
+    /// `setting`: a mod's setting compared with a value (`at_least`, `below` or `is`).
+    Setting {
+        /// The setting (`rats:rat_health`).
+        id: Id,
+        /// What its value is compared with.
+        test: SettingTest,
+    },
     /// One of the hosting game's checks (`farm:money_at_least`), its arguments checked.
     Game {
         /// The check's ID (`<game>:<name>`).
@@ -161,6 +168,37 @@ pub enum Check {
         /// The table's other keys.
         args: BTreeMap<String, Value>,
     },
+}
+
+/// What a `setting` check compares a setting's value with.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SettingTest {
+    /// `at_least = 5`: a number setting at 5 or more.
+    AtLeast(f64),
+    /// `below = 5`: a number setting under 5.
+    Below(f64),
+    /// `is = "hard"`: the value itself; a `bool` setting with no comparison holds when it is on.
+    Is(crate::content::SettingValue),
+}
+
+impl SettingTest {
+    /// Whether `value` passes.
+    pub(crate) fn passes(&self, value: &crate::content::SettingValue) -> bool {
+        use crate::content::SettingValue as V;
+        let number = match value {
+            V::Int(n) => Some(*n as f64),
+            V::Float(x) => Some(*x),
+            _ => None,
+        };
+        match self {
+            SettingTest::AtLeast(x) => number.is_some_and(|n| n >= *x),
+            SettingTest::Below(x) => number.is_some_and(|n| n < *x),
+            SettingTest::Is(V::Int(n)) => number == Some(*n as f64),
+            SettingTest::Is(V::Float(x)) => number == Some(*x),
+            SettingTest::Is(v) => v == value,
+        }
+    }
 }
 
 /// One entry of a condition list.

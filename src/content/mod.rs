@@ -34,11 +34,12 @@ mod registry;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]
 pub(crate) mod schema;
+mod settings;
 pub(crate) mod spanned;
 pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};
-pub use condition::{Check, Condition, ItemFilter, QuestState, Who};
+pub use condition::{Check, Condition, ItemFilter, QuestState, SettingTest, Who};
 pub use defs::{
     AiAct, AiRule, Creature, Encounter, Item, Override, Quest, Rarity, Tag, Trigger, TriggerRef,
 };
@@ -51,6 +52,7 @@ pub use hazard::{Card, CardClass, Hazard, ProgressType};
 pub use locale::{Coverage, TextArg};
 pub use name::Name;
 pub use registry::Registry;
+pub use settings::{Scope, Setting, SettingKind, SettingValue};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::id::Id;
@@ -80,6 +82,8 @@ pub struct ModInfo {
     pub(crate) untranslated: Vec<String>,
     /// Where its manifest writes its `id`.
     pub(crate) id_span: crate::diag::Span,
+    /// The settings it declares, in the order its manifest writes them.
+    pub settings: Vec<Setting>,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -325,6 +329,19 @@ impl Content {
             .map(|m| m.id.as_str())
     }
 
+    /// Every setting the mods declare, mod by mod in load order, each mod's in its manifest's
+    /// order: what a game's settings menu lists.
+    pub fn settings(&self) -> impl Iterator<Item = &Setting> {
+        self.mods.iter().flat_map(|m| m.settings.iter())
+    }
+
+    /// The setting `rats:rat_health`, when a mod declares it.
+    pub fn setting(&self, id: &str) -> Option<&Setting> {
+        let (ns, _) = id.split_once(':')?;
+        let m = self.mods.iter().find(|m| m.id == ns)?;
+        m.settings.iter().find(|s| s.id.as_str() == id)
+    }
+
     /// The rank of a rarity level, if it exists.
     pub(crate) fn rarity_rank(&self, rarity: &str) -> Option<i64> {
         self.rarities
@@ -510,5 +527,8 @@ pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
         scripted: m.dir.join("scripts").join("main.lua").is_file(),
         language: m.manifest.language.clone(),
         untranslated: m.manifest.untranslated.clone(),
+        settings: (m.manifest.settings.iter())
+            .map(|s| Setting::of(&m.manifest.id, s))
+            .collect(),
     }
 }

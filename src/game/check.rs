@@ -26,6 +26,8 @@ pub enum Saw {
     Quest(QuestState),
     /// Whether the creature was the player.
     Player(bool),
+    /// The setting's value (none when no mod declares it any more).
+    Setting(Option<crate::content::SettingValue>),
     /// A Lua check said no.
     No,
     Error(String),
@@ -252,6 +254,14 @@ impl Game {
                 }
                 return holds;
             }
+            Check::Setting { id, test } => {
+                let value = self.setting(id.as_str());
+                let holds = value.is_some_and(|v| test.passes(v)) != cond.negate;
+                if !holds {
+                    *saw = Saw::Setting(value.cloned());
+                }
+                return holds;
+            }
             Check::Game { args, index, .. } => {
                 return answered(
                     (self.code.checks[*index])(self, args, ctx),
@@ -300,6 +310,7 @@ impl Game {
             }
             // Answered before the creature was looked up.
             Check::Quest { .. }
+            | Check::Setting { .. }
             | Check::IsPlayer { .. }
             | Check::Custom { .. }
             | Check::Game { .. }
@@ -333,6 +344,8 @@ impl Saw {
             Saw::Player(true) => "the player".into(),
             Saw::Player(false) => "not the player".into(),
             Saw::No => "the script said no".into(),
+            Saw::Setting(Some(v)) => format!("the setting at {v}"),
+            Saw::Setting(None) => "no such setting".into(),
             Saw::Error(message) => format!("an error: {message}"),
         }
     }
@@ -399,6 +412,11 @@ pub(super) fn describe(cond: &Condition) -> String {
         ),
         Check::Quest { quest, state } => format!("quest {quest} is {}", state.as_str()),
         Check::IsPlayer { who } => format!("{} is the player", who.as_str()),
+        Check::Setting { id, test } => match test {
+            crate::content::SettingTest::AtLeast(x) => format!("setting {id} >= {x}"),
+            crate::content::SettingTest::Below(x) => format!("setting {id} < {x}"),
+            crate::content::SettingTest::Is(v) => format!("setting {id} is {v}"),
+        },
         Check::Custom { id, .. } | Check::Game { id, .. } => format!("{id}"),
     };
     format!("{not}{text}")

@@ -17,6 +17,7 @@ mod host;
 mod quick;
 pub mod save;
 mod scene;
+mod settings;
 mod state;
 pub(crate) mod streams;
 mod trace;
@@ -33,6 +34,7 @@ pub use event::{Event, Handled};
 pub use hazard::describe_face;
 #[cfg(feature = "cli")]
 pub(crate) use hazard::face_text;
+pub(crate) use settings::find as find_setting;
 pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
@@ -115,6 +117,7 @@ pub trait ScriptHost: Send {
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).
     fn attach(&mut self, game: &mut Game);
+
     /// The work its scripts have done so far, in instructions, counted as their budget counts
     /// it: what driving this game cost, for a caller that is charged for it (a test's game).
     fn work(&self) -> u64 {
@@ -217,6 +220,9 @@ impl Game {
             quests: BTreeMap::new(),
             quest_slots: Default::default(),
             storage: BTreeMap::new(),
+            settings: (content.settings())
+                .map(|s| (s.id.clone(), s.default.clone()))
+                .collect(),
             orphans: Vec::new(),
             set_aside: Default::default(),
             rng: BTreeMap::new(),
@@ -641,6 +647,7 @@ impl Game {
             self.content.quest_defs.len(),
         )));
         let mut notes = self.reconcile();
+        notes.extend(self.reconcile_settings());
         self.rename_creatures();
         // Quest ordinals are positions in the new content.
         self.index_quests();

@@ -172,6 +172,7 @@ impl Game {
         // The save's names are in the language it was played in.
         game.rename_creatures();
         notes.extend(game.reconcile());
+        notes.extend(game.reconcile_settings());
         // The game's own world comes back the first time it is lent (`Game::with_world`).
         if game.code.world().is_some() {
             game.loan.saved = file.world;

@@ -279,6 +279,10 @@ pub struct State {
     /// not copy what the mods stored. Read from a save within a bound (`json_tree`).
     #[serde(deserialize_with = "crate::json_tree::storage")]
     pub storage: BTreeMap<String, std::sync::Arc<serde_json::Value>>,
+    /// Every declared setting's value in this run, by setting (`rats:rat_health`): the defaults
+    /// and what a player chose ([`Game::set_setting`](crate::game::Game::set_setting)).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<Id, crate::content::SettingValue>,
     /// Items whose definition disappeared in a reload: kept aside, listed, restored if it returns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub orphans: Vec<ItemStack>,

@@ -199,6 +199,7 @@ pub(crate) fn constructor(
             None => prepared.content.clone(),
         };
         let mut game = Game::new(content, seed);
+        choose_settings(&mut game, &h.settings, opts.as_ref())?;
         scripts.attach_storage(&mut game);
         game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.
@@ -223,6 +224,115 @@ pub(crate) fn constructor(
             world,
         })
     })
+}
+
+/// `g:choose(n)` and `g:start_encounter(id)`: the encounter's methods.
+fn encounter_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_method_mut(
+        "choose",
+        driving(|lua, this, n: usize| {
+            let r = this.game.choose(n);
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "start_encounter",
+        driving(|lua, this, e: String| {
+            let e = known(lua, this, |c| &c.encounters, &e, "encounter")?;
+            let r = this.game.start_encounter(&e);
+            this.flush();
+            check(lua, r)
+        }),
+    );
+}
+
+/// `g:setting(id)` and `g:set_setting(id, value)`: a setting as the game has it, and a
+/// player's change of it during play (a `startup` one only before the first turn).
+fn setting_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_method(
+        "setting",
+        reading(|lua, this: &TestGame, id: String| {
+            let setting = crate::game::find_setting(this.game.content(), &id)
+                .map_err(|e| located(lua, format!("g:setting: {e}")))?;
+            let value = this.game.setting(setting.id.as_str()).cloned();
+            Ok(match value {
+                Some(crate::content::SettingValue::Bool(b)) => Value::Boolean(b),
+                Some(crate::content::SettingValue::Int(n)) => Value::Integer(n),
+                Some(crate::content::SettingValue::Float(x)) => Value::Number(x),
+                Some(crate::content::SettingValue::Text(t)) => Value::String(lua.create_string(t)?),
+                None => Value::Nil,
+            })
+        }),
+    );
+    methods.add_method_mut(
+        "set_setting",
+        driving(|lua, this, (id, value): (String, Value)| {
+            let value = setting_value(&id, value)
+                .map_err(|e| located(lua, format!("g:set_setting: {e}")))?;
+            (this.game.set_setting(&id, value))
+                .map_err(|e| located(lua, format!("g:set_setting: {}", e.message())))
+        }),
+    );
+}
+
+/// A Lua value as a setting's value.
+fn setting_value(id: &str, value: Value) -> Result<crate::content::SettingValue, String> {
+    use crate::content::SettingValue;
+    Ok(match value {
+        Value::Boolean(b) => SettingValue::Bool(b),
+        Value::Integer(n) => SettingValue::Int(n),
+        Value::Number(x) => SettingValue::Float(x),
+        Value::String(t) => SettingValue::Text(t.to_string_lossy()),
+        other => {
+            return Err(format!(
+                "setting `{}` cannot be a {}",
+                crate::diag::shown(id),
+                other.type_name()
+            ))
+        }
+    })
+}
+
+/// Sets a new test game's settings: the run's (`lantern test --set`, for the mods the game has),
+/// then the test's own (`settings = { ["rats:rat_health"] = 20 }`), each checked as a player's.
+fn choose_settings(
+    game: &mut Game,
+    run: &[(String, String)],
+    opts: Option<&Table>,
+) -> mlua::Result<()> {
+    let refused =
+        |e: crate::Error| mlua::Error::runtime(format!("lantern.test.game: {}", e.message()));
+    for (id, text) in run {
+        if crate::game::find_setting(game.content(), id).is_ok() {
+            game.set_setting_text(id, text).map_err(refused)?;
+        }
+    }
+    let Some(asked) = opts
+        .map(|o| o.get::<Option<Table>>("settings"))
+        .transpose()?
+    else {
+        return Ok(());
+    };
+    let Some(asked) = asked else {
+        return Ok(());
+    };
+    for pair in asked.pairs::<mlua::Value, mlua::Value>() {
+        let (key, value) = pair?;
+        let Some(id) = key
+            .as_string()
+            .and_then(|k| k.to_str().ok().map(|k| k.to_string()))
+        else {
+            return Err(mlua::Error::runtime(format!(
+                "lantern.test.game: `settings` is keyed by setting ID (`[\"rats:rat_health\"] = 20`), not by a {}",
+                key.type_name()
+            )));
+        };
+        let value = setting_value(&id, value)
+            .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+        game.set_setting(&id, value).map_err(refused)?;
+    }
+    Ok(())
 }
 
 impl TestGame {
@@ -441,6 +551,8 @@ pub(super) const METHODS: &[&str] = &[
     "enemies",
     "storage",
     "field",
+    "setting",
+    "set_setting",
 ];
 
 /// An error placed at the test line that made the call.
@@ -697,23 +809,8 @@ impl UserData for TestGame {
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         verbs_as_methods(methods);
-        methods.add_method_mut(
-            "choose",
-            driving(|lua, this, n: usize| {
-                let r = this.game.choose(n);
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "start_encounter",
-            driving(|lua, this, e: String| {
-                let e = known(lua, this, |c| &c.encounters, &e, "encounter")?;
-                let r = this.game.start_encounter(&e);
-                this.flush();
-                check(lua, r)
-            }),
-        );
+        setting_methods(methods);
+        encounter_methods(methods);
         methods.add_method_mut(
             "start",
             driving(|lua, this, quest: String| {

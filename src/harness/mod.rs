@@ -134,6 +134,9 @@ pub struct Harness {
     pub(crate) rules: crate::host::Rules,
     /// The language of every test game that does not name its own (`lantern test --lang de`).
     pub(crate) lang: Option<String>,
+    /// The settings every test game starts with (`lantern test --set rats:rat_health=20`), as
+    /// typed, before a test's own (`lantern.test.game{ settings = {...} }`).
+    pub(crate) settings: Vec<(String, String)>,
     prepared: Mutex<PreparedSets>,
     /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
     load_problems: Mutex<Vec<String>>,
@@ -152,6 +155,7 @@ impl Harness {
             limits,
             rules: crate::bundled_rules(),
             lang: None,
+            settings: Vec::new(),
             prepared: Mutex::new(BTreeMap::new()),
             load_problems: Mutex::new(Vec::new()),
         }
@@ -169,6 +173,30 @@ impl Harness {
     pub fn in_language(mut self, lang: &str) -> Harness {
         self.lang = Some(lang.to_string());
         self
+    }
+
+    /// The same harness with every test game starting from these settings (`("rats:rat_health",
+    /// "20")`, as a player types them), before what a test sets itself. A setting of a mod a
+    /// test game leaves out is not set in it.
+    pub fn with_settings(mut self, settings: Vec<(String, String)>) -> Harness {
+        self.settings = settings;
+        self
+    }
+
+    /// What is wrong with the settings given ([`Harness::with_settings`]), each against the whole
+    /// mod set; nothing when the mods do not load (their own problems say why).
+    pub fn settings_problems(&self) -> Vec<String> {
+        if self.settings.is_empty() {
+            return Vec::new();
+        }
+        let Ok(prepared) = self.prepare(&[]) else {
+            return Vec::new();
+        };
+        let mut game = crate::game::Game::new(prepared.content.clone(), 1);
+        (self.settings.iter())
+            .filter_map(|(id, value)| game.set_setting_text(id, value).err())
+            .map(|e| e.message().to_string())
+            .collect()
     }
 
     /// The diagnostics of the mod sets that did not load during the run, each once.

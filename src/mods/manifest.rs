@@ -1,4 +1,4 @@
-//! `mod.toml`: a mod's id, name, version and its relations to other mods.
+//! `mod.toml`: a mod's id, name, version, its relations to other mods and its settings.
 
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
@@ -25,6 +25,8 @@ struct RawManifest {
     language: Option<Spanned<String>>,
     #[serde(default)]
     untranslated: Vec<String>,
+    #[serde(default)]
+    settings: std::collections::BTreeMap<Spanned<String>, Spanned<super::settings::RawSetting>>,
 }
 
 /// A validated manifest.
@@ -48,6 +50,8 @@ pub(crate) struct Manifest {
     /// Text keys that are the same in every language (`"brand"`, or `"names.*"` for a prefix):
     /// `lantern check` does not ask translations for them.
     pub untranslated: Vec<String>,
+    /// The settings a player may choose (`[settings.<name>]`), in the order written.
+    pub settings: Vec<super::settings::SettingDecl>,
 }
 
 /// `core >=0.1`: a mod id with an optional semver requirement, and where it was written.
@@ -128,6 +132,9 @@ impl Manifest {
             },
             None => "en".to_string(),
         };
+        let mut settings: Vec<_> = raw.settings.into_iter().collect();
+        settings.sort_by_key(|(name, _)| name.span().start);
+        let settings = super::settings::declarations(settings, file, &mut errors);
         match version {
             Some(version) if errors.is_empty() => Ok(Manifest {
                 id: raw.id.get_ref().clone(),
@@ -141,6 +148,7 @@ impl Manifest {
                 conflicts,
                 language,
                 untranslated: raw.untranslated,
+                settings,
             }),
             _ => Err(errors),
         }

@@ -11,6 +11,7 @@ pub(crate) mod files;
 mod language;
 mod manifest;
 mod order;
+mod settings;
 
 pub(crate) use discover::{decode_utf8, discover, ModFolder};
 pub(crate) use files::{
@@ -21,6 +22,8 @@ pub(crate) use files::{with_unsaved, Unsaved};
 pub(crate) use language::language_tag;
 pub(crate) use manifest::Manifest;
 pub(crate) use order::load_order;
+pub(crate) use settings::SettingDecl;
+pub use settings::{Scope, SettingKind, SettingValue};
 
 use crate::diag::{Diagnostic, SourceMap};
 use std::path::PathBuf;

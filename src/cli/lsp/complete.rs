@@ -216,6 +216,30 @@ fn values_of_key(
             }
             return;
         }
+        "setting" => {
+            let own = file.and_then(|f| a.mod_of.get(&f)).cloned();
+            for setting in a.content.settings() {
+                let detail = Some(format!(
+                    "{} setting: {}",
+                    setting.kind.type_name(),
+                    setting.kind.range()
+                ));
+                let doc = Some(setting.name.to_string());
+                let id = setting.id.as_str();
+                out.push(
+                    typed,
+                    id,
+                    CompletionItemKind::VARIABLE,
+                    detail.clone(),
+                    doc.clone(),
+                );
+                if own.as_deref() == Some(setting.id.namespace()) {
+                    let bare = setting.id.name();
+                    out.push(typed, bare, CompletionItemKind::VARIABLE, detail, doc);
+                }
+            }
+            return;
+        }
         "item" | "items" => Some("item"),
         "tag" | "tags" => Some("tag"),
         "quest" => Some("quest"),

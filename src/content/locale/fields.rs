@@ -131,6 +131,26 @@ macro_rules! walk {
                 text: slot!(r.name $(, $m)?),
             });
         }
+        for m in & $($m)? content.mods {
+            for s in & $($m)? m.settings {
+                $f(Field {
+                    whose: Whose::Id(&s.id),
+                    table: "settings",
+                    field: Cow::Borrowed("name"),
+                    at: s.span,
+                    text: slot!(s.name $(, $m)?),
+                });
+                if !s.description.is_empty() {
+                    $f(Field {
+                        whose: Whose::Id(&s.id),
+                        table: "settings",
+                        field: Cow::Borrowed("description"),
+                        at: s.span,
+                        text: slot!(s.description $(, $m)?),
+                    });
+                }
+            }
+        }
         named!(content, $f, tags, "tags", [name, description] $(, $m)?);
         named!(content, $f, items, "items", [name, description] $(, $m)?);
         named!(content, $f, creatures, "creatures", [name, description] $(, $m)?);

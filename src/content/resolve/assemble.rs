@@ -130,6 +130,9 @@ fn resolve_on(
     let mut overrides = Vec::new();
     let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
     syms.manifest_ids = mods.iter().map(|m| (m.id.clone(), m.id_span)).collect();
+    let settings = || mods.iter().flat_map(|m| m.settings.iter());
+    syms.settings = settings().map(|s| (s.id.clone(), s.span)).collect();
+    syms.setting_kinds = settings().map(|s| (s.id.clone(), s.kind.clone())).collect();
     let taken = (!keep).then(|| Big::taken(raw));
     let raw: &RawDefs = raw;
     let mut big = taken.unwrap_or_else(|| Big::of(raw));

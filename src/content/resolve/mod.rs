@@ -39,6 +39,8 @@ pub(crate) enum RefKind {
     ProgressType,
     Hazard,
     Card,
+    /// A mod's setting (`rats:rat_health`).
+    Setting,
     /// An entry of one of the game's tables, by its kind.
     Host(&'static str),
 }
@@ -75,6 +77,7 @@ impl RefKind {
             RefKind::ProgressType => "progress type",
             RefKind::Hazard => "hazard",
             RefKind::Card => "card",
+            RefKind::Setting => "setting",
         }
     }
 
@@ -88,6 +91,7 @@ impl RefKind {
             RefKind::ProgressType => &syms.progress_types,
             RefKind::Hazard => &syms.hazards,
             RefKind::Card => &syms.cards,
+            RefKind::Setting => &syms.settings,
             RefKind::Host(kind) => syms.host.get(kind).unwrap_or(&NO_IDS),
         }
     }
@@ -493,6 +497,11 @@ pub(crate) fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
         scriptless: ext.scriptless.clone(),
         reachable: BTreeMap::new(),
         manifest_ids: BTreeMap::new(),
+        settings: content.settings().map(|s| (s.id.clone(), s.span)).collect(),
+        setting_kinds: content
+            .settings()
+            .map(|s| (s.id.clone(), s.kind.clone()))
+            .collect(),
         host: content
             .declared
             .tables

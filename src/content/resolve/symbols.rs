@@ -37,6 +37,9 @@ pub(crate) struct Symbols {
     pub reachable: BTreeMap<String, BTreeSet<String>>,
     /// Where each mod's manifest writes its `id`.
     pub manifest_ids: BTreeMap<String, Span>,
+    /// The mods' settings, where each is declared, and what each takes.
+    pub settings: BTreeMap<Id, Span>,
+    pub setting_kinds: BTreeMap<Id, crate::content::SettingKind>,
     /// The entries of the game's own tables, by kind.
     pub host: BTreeMap<&'static str, BTreeMap<Id, Span>>,
     /// The game's declarations: its actions and checks, with their parameters.

@@ -21,6 +21,7 @@ pub(super) const CHECKS: &[&str] = &[
     "health_below",
     "quest",
     "is_player",
+    "setting",
 ];
 pub(super) const ACTIONS: &[&str] = &[
     "damage",
@@ -201,6 +202,7 @@ pub(super) fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
         "is_player" => Some(Check::IsPlayer {
             who: who(cx, &mut e, "who"),
         }),
+        "setting" => setting_check(cx, &mut e),
         "quest" => {
             let quest = e
                 .str(cx, "quest")
@@ -243,6 +245,125 @@ pub(super) fn condition(cx: &mut Cx, raw: &RawEntry) -> Option<Condition> {
         reason,
         span,
     })
+}
+
+/// `{ check = "setting", setting = "rats:rat_health", at_least = 5 }`: the setting must be
+/// declared, and the comparison one its type takes (`at_least` or `below` for a number, `is`
+/// for any, none for a `bool`).
+fn setting_check(cx: &mut Cx, e: &mut Entry) -> Option<Check> {
+    use crate::content::{SettingKind, SettingTest, SettingValue};
+    let id = e
+        .str(cx, "setting")
+        .and_then(|s| cx.reference(super::RefKind::Setting, &s));
+    let kind = id
+        .as_ref()
+        .and_then(|id| cx.syms.setting_kinds.get(id))
+        .cloned();
+    let given: Vec<&'static str> = ["at_least", "below", "is"]
+        .into_iter()
+        .filter(|k| e.raw(k).is_some())
+        .collect();
+    e.allow(&["at_least", "below", "is"]);
+    let numeric = matches!(
+        kind,
+        Some(SettingKind::Int { .. } | SettingKind::Float { .. })
+    );
+    let refuse = |cx: &mut Cx, e: &Entry, message: String| {
+        let at = (given.first().and_then(|k| e.raw(k))).map_or(e.span, |v| cx.span(v.span()));
+        cx.diags
+            .push(Diagnostic::error(Code::ContentRule, message).at(at));
+        None
+    };
+    let (id, kind) = (id?, kind?);
+    let test = match given.as_slice() {
+        [] if kind == SettingKind::Bool => SettingTest::Is(SettingValue::Bool(true)),
+        ["at_least" | "below"] if numeric => {
+            let key = given[0];
+            let raw = e.raw(key)?;
+            let value = match raw.get_ref() {
+                toml::Value::Integer(n) => *n as f64,
+                toml::Value::Float(x) => *x,
+                other => {
+                    return refuse(
+                        cx,
+                        e,
+                        format!(
+                            "`{key}` in check `setting` must be a number, found {}",
+                            other.type_str()
+                        ),
+                    )
+                }
+            };
+            if key == "at_least" {
+                SettingTest::AtLeast(value)
+            } else {
+                SettingTest::Below(value)
+            }
+        }
+        ["at_least" | "below"] => {
+            return refuse(
+                cx,
+                e,
+                format!(
+                    "`{}` compares numbers; setting `{id}` is {}: write `is = ...`",
+                    given[0],
+                    kind.a_type()
+                ),
+            )
+        }
+        ["is"] => {
+            let raw = e.raw("is")?;
+            let value = match raw.get_ref() {
+                toml::Value::Boolean(b) => SettingValue::Bool(*b),
+                toml::Value::Integer(n) => SettingValue::Int(*n),
+                toml::Value::Float(x) => SettingValue::Float(*x),
+                toml::Value::String(t) => SettingValue::Text(t.clone()),
+                other => {
+                    return refuse(
+                        cx,
+                        e,
+                        format!(
+                            "`is` in check `setting` must be a value, found {}",
+                            other.type_str()
+                        ),
+                    )
+                }
+            };
+            match kind.admit(value) {
+                Ok(v) => SettingTest::Is(v),
+                Err(why) => {
+                    cx.diags.push(
+                        Diagnostic::error(
+                            Code::ContentRule,
+                            format!("`is` compares setting `{id}` with a value it never takes: it {why}"),
+                        )
+                        .at(cx.span(raw.span())),
+                    );
+                    return None;
+                }
+            }
+        }
+        [] => {
+            let how = if numeric {
+                "`at_least`, `below` or `is`"
+            } else {
+                "`is`"
+            };
+            return refuse(
+                cx,
+                e,
+                format!("check `setting` on `{id}` ({}) needs {how}", kind.a_type()),
+            );
+        }
+        _ => {
+            return refuse(
+                cx,
+                e,
+                "check `setting` takes one of `at_least`, `below` and `is`".into(),
+            )
+        }
+    };
+    Some(Check::Setting { id, test })
 }
 
 /// The game's own action or check of this name (`farm:pay`), if it is one: its ID, parameters

@@ -290,6 +290,32 @@ pub(crate) fn manifest_schema() -> Value {
             "conflicts": { "type": "array", "items": dep, "description": "refuse to load both" },
             "language": { "type": "string", "pattern": "^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$", "description": "the language the mod's data is written in (`en` when not said): a language tag such as `de` or `zh-Hans`" },
             "untranslated": { "type": "array", "items": { "type": "string" }, "description": "text keys that read the same in every language (`brand`, or `names.*`): no translation is asked for them" },
+            "settings": {
+                "type": "object",
+                "description": "the settings a player chooses, one table each (`[settings.rat_health]`), read as `lantern.settings.rat_health` and by the check `setting`",
+                "propertyNames": { "pattern": "^[a-z0-9_]+$" },
+                "additionalProperties": setting_schema(),
+            },
+        }
+    })
+}
+
+/// The schema of one `[settings.<name>]` table.
+fn setting_schema() -> Value {
+    let number = json!({ "type": "number" });
+    json!({
+        "type": "object",
+        "required": ["type", "default"],
+        "additionalProperties": false,
+        "properties": {
+            "type": { "enum": ["bool", "int", "float", "string"], "description": "what the setting holds" },
+            "default": { "type": ["boolean", "number", "string"], "description": "the value a game starts with; one the setting takes" },
+            "min": number.clone(),
+            "max": number,
+            "choices": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "for `string`: the texts a player chooses from" },
+            "scope": { "enum": ["startup", "run", "player"], "description": "`startup`: fixed for a run (the default); `run`: changeable during play; `player`: each player's own" },
+            "name": { "type": "string", "description": "what a settings menu shows (translated under `settings.<name>.name`)" },
+            "description": { "type": "string", "description": "a line on what it does (translated under `settings.<name>.description`)" },
         }
     })
 }

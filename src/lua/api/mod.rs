@@ -21,6 +21,7 @@ mod game;
 mod host;
 mod log;
 mod rng;
+mod settings;
 mod storage;
 mod text;
 
@@ -362,6 +363,7 @@ fn register_all(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     storage::register(api, cx)?;
     rng::register(api, cx)?;
     game::register(api, cx)?;
+    settings::register(api, cx)?;
     log::register(api, cx)?;
     text::register(api, cx)?;
     host::register(api, cx)

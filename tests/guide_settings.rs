@@ -1,0 +1,96 @@
+//! The settings chapter of the guide is run: its blocks marked `file=...` become a mod beside
+//! core; `lantern check` finds nothing, its tests pass, and the command line and console it shows
+//! set what it says.
+
+mod common;
+
+use common::world::copy_dir;
+use common::{lantern, lantern_with_input, root};
+use std::path::Path;
+
+const CHAPTER: &str = "docs/guide/08-settings-updates-calls.md";
+
+/// The chapter's blocks that name a file, written under `dir`.
+fn write_chapter(dir: &Path) -> usize {
+    let chapter = std::fs::read_to_string(root().join(CHAPTER)).unwrap();
+    let mut current: Option<(String, String)> = None;
+    let mut written = 0;
+    for line in chapter.lines() {
+        match (&mut current, line) {
+            (None, l) if l.starts_with("```") && l.contains(" file=") => {
+                let path = l.split(" file=").nth(1).unwrap().trim().to_string();
+                current = Some((path, String::new()));
+            }
+            (Some(_), "```") => {
+                let (path, text) = current.take().unwrap();
+                let path = dir.join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+                written += 1;
+            }
+            (Some((_, text)), l) => {
+                text.push_str(l);
+                text.push('\n');
+            }
+            _ => {}
+        }
+    }
+    written
+}
+
+fn chapter_mods() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("mods/core"), &dir.path().join("core"));
+    assert_eq!(write_chapter(dir.path()), 4);
+    dir
+}
+
+#[test]
+fn the_chapters_mod_checks_clean_and_its_tests_pass() {
+    let dir = chapter_mods();
+    let out = lantern(&["check", "--mods", "."], dir.path());
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("0 errors, 0 warnings"), "{said}");
+    let out = lantern(&["test", "--mods", ".", "rats"], dir.path());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("3 passed, 0 failed"), "{said}");
+}
+
+#[test]
+fn the_chapters_command_line_and_console_set_what_it_says() {
+    let dir = chapter_mods();
+    let chapter = std::fs::read_to_string(root().join(CHAPTER)).unwrap();
+    let command = "lantern play --set rats:rat_health=20 --set loud_rats=true";
+    assert!(chapter.contains(command));
+    let mut args: Vec<&str> = command.split(' ').skip(1).collect();
+    args.extend(["--mods", ".", "--no-watch"]);
+    let out = lantern_with_input(
+        &args,
+        dir.path(),
+        "settings\nset rats:loud_rats false\nset rat_health 0\n",
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "  rats:rat_health = 20    Rat health (int, 1 to 100; startup: fixed for a run)",
+        "      How much health a sewer rat has",
+        "  rats:loud_rats = true    loud_rats (bool, true or false; run)",
+        "  rats:difficulty = normal    difficulty (string, easy, normal, hard; player)",
+        "rats:loud_rats = false",
+        "error: `rats:rat_health` must be 1 to 100",
+    ] {
+        assert!(said.contains(line), "{line}\n--- in\n{said}");
+    }
+    let quoted = "`error: --set rats:rat_health=0: `rats:rat_health` must be 1 to 100`";
+    assert!(chapter.contains(quoted));
+    let out = lantern(
+        &["play", "--mods", ".", "--set", "rats:rat_health=0"],
+        dir.path(),
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        &quoted[1..quoted.len() - 1]
+    );
+}
