@@ -46,6 +46,7 @@ fixtures!(
     bad_vocabulary,
     settings_declared_wrong,
     settings_in_conditions,
+    settings_read_by_scripts,
     conflicting_mods,
     damage_no_towers,
     dangling_references,

@@ -148,6 +148,10 @@ struct Calls<'a, 'b, 's> {
 }
 
 impl Visitor for Calls<'_, '_, '_> {
+    fn visit_var_expression(&mut self, var: &VarExpression) {
+        self.setting_read(var);
+    }
+
     fn visit_function_call(&mut self, call: &FunctionCall) {
         let Some((name, token, args)) = lantern_call(call) else {
             return;
@@ -171,6 +175,48 @@ impl Visitor for Calls<'_, '_, '_> {
 }
 
 impl Calls<'_, '_, '_> {
+    /// `lantern.settings.<name>` or `lantern.settings["mod:name"]`: the setting is declared.
+    fn setting_read(&mut self, var: &VarExpression) {
+        let Prefix::Name(base) = var.prefix() else {
+            return;
+        };
+        let mut suffixes = var.suffixes();
+        let Some(Suffix::Index(Index::Dot { name, .. })) = suffixes.next() else {
+            return;
+        };
+        if identifier(base) != "lantern" || identifier(name) != "settings" {
+            return;
+        }
+        let (key, token) = match suffixes.next() {
+            Some(Suffix::Index(Index::Dot { name, .. })) => (identifier(name), name),
+            Some(Suffix::Index(Index::Brackets { expression, .. })) => {
+                match string_of(expression) {
+                    Some(found) => found,
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let own = self.script.mod_id;
+        let id = if key.contains(':') {
+            key.clone()
+        } else {
+            format!("{own}:{key}")
+        };
+        let settings = &(self.symbols)().settings;
+        if settings.contains_key(id.as_str()) {
+            return;
+        }
+        let help = crate::diag::did_you_mean_suffix(&id, settings.keys().map(|k| k.as_str()));
+        self.error(
+            token,
+            format!(
+                "lantern.settings: there is no setting `{}`{help}",
+                crate::diag::shown(&id)
+            ),
+        );
+    }
+
     fn span(&self, token: &TokenReference) -> Span {
         Span::new(
             self.script.file,

@@ -8,9 +8,10 @@ lantern.on("crop_harvested", function(ev)
 end)
 
 lantern.on("day_started", function(ev)
-  -- A poor farm gets a little help from the neighbours.
-  if lantern.farm.money() < 3 then
-    lantern.apply({ action = "farm:earn", amount = 3 })
+  -- A poor farm gets a little help from the neighbours, as much as the player set.
+  local help = lantern.settings.neighbours_help
+  if help > 0 and lantern.farm.money() < help then
+    lantern.apply({ action = "farm:earn", amount = help })
   end
 end)
 

@@ -75,3 +75,17 @@ describe("the hailstorm", function()
     expect(g:state().money).to_be(30 - 3 * 3 - 5)
   end)
 end)
+
+describe("the valley's settings", function()
+  it("gets as much help from the neighbours as the player set", function()
+    local function poor_morning(help)
+      local g = lantern.test.game({ seed = 1, settings = { ["valley:neighbours_help"] = help } })
+      for _ = 1, 3 do
+        g:verb("plant", "pumpkin")
+      end
+      g:verb("sleep")
+      return g:state().money
+    end
+    expect(poor_morning(15) - poor_morning(0)).to_be(15)
+  end)
+end)
