@@ -44,6 +44,7 @@ fixtures!(
     bad_rooms,
     bad_semver,
     bad_vocabulary,
+    calls_between_mods,
     settings_declared_wrong,
     settings_in_conditions,
     settings_read_by_scripts,

@@ -1,5 +1,5 @@
-//! The settings chapter of the guide is run: its blocks marked `file=...` become a mod beside
-//! core; `lantern check` finds nothing, its tests pass, and the command line and console it shows
+//! The settings and calls chapter of the guide is run: its blocks marked `file=...` become
+//! three mods beside core; `lantern check` finds nothing, its tests pass, and the command line and console it shows
 //! set what it says.
 
 mod common;
@@ -41,7 +41,7 @@ fn write_chapter(dir: &Path) -> usize {
 fn chapter_mods() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&root().join("mods/core"), &dir.path().join("core"));
-    assert_eq!(write_chapter(dir.path()), 4);
+    assert_eq!(write_chapter(dir.path()), 9);
     dir
 }
 
@@ -53,10 +53,15 @@ fn the_chapters_mod_checks_clean_and_its_tests_pass() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
     assert!(said.contains("0 errors, 0 warnings"), "{said}");
-    let out = lantern(&["test", "--mods", ".", "rats"], dir.path());
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}");
-    assert!(said.contains("3 passed, 0 failed"), "{said}");
+    for (m, passed) in [("rats", 3), ("owls", 1)] {
+        let out = lantern(&["test", "--mods", ".", m], dir.path());
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{said}");
+        assert!(
+            said.contains(&format!("{passed} passed, 0 failed")),
+            "{said}"
+        );
+    }
 }
 
 #[test]

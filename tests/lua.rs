@@ -1037,7 +1037,7 @@ fn lanterns_functions_are_made_on_first_read_and_look_as_if_always_there() {
         said(&mut g),
         [
             "[test] nil function lantern\tsetmetatable: the metatable of this table is protected (it is lantern's); keep your own values in a table of your own\tnil",
-            "[test] function\tapply emit_event game log on on_reload register_action register_check rng settings storage text",
+            "[test] function\tapply call emit_event expose game log on on_reload register_action register_check rng settings storage text",
         ]
     );
     let p = problems(&mut g, &world);

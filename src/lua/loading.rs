@@ -25,6 +25,10 @@ impl LuaRuntime {
         diags: &mut Vec<Diagnostic>,
     ) {
         let id = m.id().to_string();
+        let named = (m.manifest.depends.iter().chain(&m.manifest.optional))
+            .map(|d| d.id.clone())
+            .collect();
+        self.shared.borrow_mut().deps.insert(id.clone(), named);
         let owner = Owner::of_mod(self.mods.len());
         self.accounts.set_limit(owner, self.limits.memory);
         let cx = api::ModCx {
@@ -339,6 +343,8 @@ impl LuaRuntime {
                 .as_ref()
                 .unwrap_or_else(|| made.get_or_init(|| shared.symbols_now().unwrap_or_default()))
         };
+        let exposed: std::collections::BTreeSet<String> =
+            shared.exposed.keys().map(|k| k.to_string()).collect();
         let scripts: Vec<script_check::Script<'_>> = self
             .scripts
             .iter()
@@ -349,6 +355,11 @@ impl LuaRuntime {
                 file: *file,
                 text,
                 lantern,
+                exposed: &exposed,
+                calls: script_check::Calls {
+                    deps: shared.deps.get(mod_id).map_or(&[], Vec::as_slice),
+                    failed: &self.failed,
+                },
             })
             .collect();
         script_check::check(&scripts, content, &symbols)

@@ -129,6 +129,11 @@ pub(crate) struct Shared {
     pub(crate) by_event: Vec<std::sync::Arc<[Listener]>>,
     pub(crate) actions: BTreeMap<Id, Registered>,
     pub(crate) checks: BTreeMap<Id, Registered>,
+    /// Functions mods expose to each other (`lantern.expose`), by `<mod>:<name>`.
+    pub(crate) exposed: BTreeMap<Id, Registered>,
+    /// The mods each mod names in `depends` and `optional`: the ones whose functions it may
+    /// call and whose settings it may read.
+    pub(crate) deps: BTreeMap<String, Vec<String>>,
     pub(crate) on_reload: Vec<(String, Function)>,
     pub content: Option<Arc<Content>>,
     /// Every ID of the content and the scripts' actions and checks, for actions a script writes

@@ -30,6 +30,17 @@ pub(super) struct Script<'a> {
     /// The names in its `lantern` table after it ran: a literal `lantern.<name>(...)` call names
     /// one of them, or fails when it runs.
     pub(crate) lantern: std::collections::BTreeSet<String>,
+    /// Every function the mods expose (`weather:forecast`).
+    pub(crate) exposed: &'a BTreeSet<String>,
+    /// What a literal `lantern.call` of this script may name.
+    pub(crate) calls: Calls<'a>,
+}
+
+/// The mods a script's mod may call (its `depends` and `optional`), and the mods whose scripts
+/// failed, whose exposed functions are unknown.
+pub(crate) struct Calls<'a> {
+    pub(crate) deps: &'a [String],
+    pub(crate) failed: &'a BTreeSet<String>,
 }
 
 /// Every problem the scripts' literal calls would raise when they run, and a warning for each
@@ -52,7 +63,7 @@ pub(super) fn check<'s>(
             texts.dynamic.insert(script.mod_id.to_string());
             continue;
         }
-        let mut calls = Calls {
+        let mut calls = Literals {
             script,
             events,
             symbols,
@@ -133,7 +144,7 @@ fn never_emitted(content: &Content, by_scripts: &BTreeSet<EventKey>) -> Vec<Diag
     out
 }
 
-struct Calls<'a, 'b, 's> {
+struct Literals<'a, 'b, 's> {
     script: &'a Script<'a>,
     events: &'a EventTable,
     /// The symbols a literal action table is resolved against, made when first asked for.
@@ -147,7 +158,7 @@ struct Calls<'a, 'b, 's> {
     literal_texts: usize,
 }
 
-impl Visitor for Calls<'_, '_, '_> {
+impl Visitor for Literals<'_, '_, '_> {
     fn visit_var_expression(&mut self, var: &VarExpression) {
         self.setting_read(var);
     }
@@ -161,6 +172,7 @@ impl Visitor for Calls<'_, '_, '_> {
             "apply" => self.apply(&args),
             "on" => self.on(&args),
             "text" => self.text(&args),
+            "call" => self.call(&args),
             _ if !self.script.lantern.is_empty() && !self.script.lantern.contains(&name) => {
                 let names = self.script.lantern.iter().map(String::as_str);
                 let help = crate::diag::did_you_mean_suffix(&name, names);
@@ -174,7 +186,7 @@ impl Visitor for Calls<'_, '_, '_> {
     }
 }
 
-impl Calls<'_, '_, '_> {
+impl Literals<'_, '_, '_> {
     /// `lantern.settings.<name>` or `lantern.settings["mod:name"]`: the setting is declared.
     fn setting_read(&mut self, var: &VarExpression) {
         let Prefix::Name(base) = var.prefix() else {
@@ -212,6 +224,49 @@ impl Calls<'_, '_, '_> {
             token,
             format!(
                 "lantern.settings: there is no setting `{}`{help}",
+                crate::diag::shown(&id)
+            ),
+        );
+    }
+
+    /// `lantern.call("weather:forecast", ...)`: a mod this one depends on exposes it.
+    fn call(&mut self, args: &[&Expression]) {
+        let Some((name, token)) = args.first().and_then(|a| string_of(a)) else {
+            return;
+        };
+        let own = self.script.mod_id;
+        let (callee, _) = name.split_once(':').unwrap_or((own, &name));
+        let id = if name.contains(':') {
+            name.clone()
+        } else {
+            format!("{own}:{name}")
+        };
+        let calls = &self.script.calls;
+        if callee != own && !calls.deps.iter().any(|d| d == callee) {
+            let span = self.span(token);
+            self.diags.push(
+                Diagnostic::warning(
+                    Code::Dependency,
+                    format!("`{own}` calls `{}` but does not depend on `{}`", crate::diag::shown(&id), crate::diag::shown(callee)),
+                )
+                .at(span)
+                .with_help(format!(
+                    "add `{}` to `depends` in `{own}`'s mod.toml (or to `optional`, if the mod works without it): the call fails when it runs",
+                    crate::diag::shown(callee)
+                )),
+            );
+            return;
+        }
+        if calls.failed.contains(callee) || self.script.exposed.contains(&id) {
+            return;
+        }
+        let names = self.script.exposed.iter().map(String::as_str);
+        let help = crate::diag::did_you_mean_suffix(&id, names);
+        self.error(
+            token,
+            format!(
+                "lantern.call(\"{}\"): no mod exposes `{}`{help}",
+                crate::diag::shown(&name),
                 crate::diag::shown(&id)
             ),
         );

@@ -14,6 +14,7 @@
 //! every mod.
 
 mod actions;
+mod calls;
 pub(crate) use actions::to_toml_map;
 mod emit;
 mod events;
@@ -38,7 +39,8 @@ use std::sync::Arc;
 /// with lantern's own references).
 pub(crate) const MOST_HANDLERS: usize = 1000;
 
-/// The most actions, checks and `on_reload` handlers one mod may register, together.
+/// The most actions, checks, exposed functions and `on_reload` handlers one mod may register,
+/// together.
 pub(crate) const MOST_REGISTERED: usize = 1000;
 
 /// One documented entry of the API.
@@ -360,6 +362,7 @@ fn register_all(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
     events::register(api, cx)?;
     emit::register(api, cx)?;
     actions::register(api, cx)?;
+    calls::register(api, cx)?;
     storage::register(api, cx)?;
     rng::register(api, cx)?;
     game::register(api, cx)?;
@@ -573,6 +576,9 @@ pub(crate) fn registered_by(shared: &Shared, mod_id: &str) -> usize {
             .filter(|r| r.mod_id == mod_id)
             .count()
         + shared.on_reload.iter().filter(|(m, _)| m == mod_id).count()
+        + (shared.exposed.values())
+            .filter(|r| r.mod_id == mod_id)
+            .count()
 }
 
 /// Fails unless the mod is still loading (its `main.lua` is running).
