@@ -98,10 +98,13 @@ impl World {
     /// A game read from a save, over this world's content and with the mods' scripts plugged in
     /// (taken, as [`World::start`] takes them): its handlers run on as they did in the game that
     /// was saved, from the storage the save holds. The notes say what the save held that the
-    /// content no longer has, and what was dropped.
+    /// content no longer has, what was dropped or renamed, and what each mod's update hook did.
     pub fn load_save(&mut self, path: &Path) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        let (game, notes) = Game::read_save(self.content.clone(), path)?;
-        Ok((self.plug_scripts_into(game), notes))
+        let (game, mut notes) = Game::read_save(self.content.clone(), path)?;
+        let mut game = self.plug_scripts_into(game);
+        // What the mods' update hooks said (`lantern.on_update`) belongs with the notes.
+        notes.extend(game.take_problems());
+        Ok((game, notes))
     }
 
     fn plug_scripts_into(&mut self, mut game: Game) -> Game {
@@ -278,6 +281,7 @@ fn load_texts(
             }
         }
     }
+    diagnostics.extend(folders.iter().filter_map(|m| game_version(m, rules)));
     if !rules.namespace().is_empty() {
         if let Some(m) = folders.iter().find(|m| m.id() == rules.namespace()) {
             diagnostics.push(
@@ -373,6 +377,35 @@ fn load_texts(
         scripts_taken: false,
         kept: is_kept,
         resolution,
+    }
+}
+
+/// What is wrong with the game's version for a mod that says which it works with (`game =
+/// ">=0.3, <0.5"`): an error at that line when it does not match, a warning when the game
+/// declares no version to check.
+fn game_version(m: &crate::mods::ModFolder, rules: &Rules) -> Option<Diagnostic> {
+    let (req, span) = m.manifest.game.as_ref()?;
+    let game = match rules.namespace() {
+        "" => "the game".to_string(),
+        ns => format!("the game `{ns}`"),
+    };
+    match rules.version() {
+        Some(v) if req.matches(v) => None,
+        Some(v) => Some(
+            Diagnostic::error(
+                Code::Dependency,
+                format!("mod `{}` works with {game} at `{req}`; this is {v}", m.id()),
+            )
+            .at(*span)
+            .with_help("install the mod's version made for this version of the game"),
+        ),
+        None => Some(
+            Diagnostic::warning(
+                Code::Dependency,
+                format!("{game} declares no version, so `game = \"{req}\"` is not checked"),
+            )
+            .at(*span),
+        ),
     }
 }
 

@@ -277,8 +277,9 @@ impl Live {
     pub fn load_save(&mut self, path: &Path) -> Result<Problems, crate::Error> {
         let (game, mut notes) = Game::read_save(self.game.content().clone(), path)?;
         self.replace_game(game);
-        // A world lent now takes the save's back at once.
-        let before = self.game.problems_len();
+        // What the scripts' update hooks said, and a world lent now taking the save's back at
+        // once: the game read from the save had said nothing before.
+        let before = 0;
         self.game.settle_world();
         notes.extend(self.game.problems_since(before));
         Ok(Problems::new(notes, self.sources.clone()))

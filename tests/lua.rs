@@ -1037,7 +1037,7 @@ fn lanterns_functions_are_made_on_first_read_and_look_as_if_always_there() {
         said(&mut g),
         [
             "[test] nil function lantern\tsetmetatable: the metatable of this table is protected (it is lantern's); keep your own values in a table of your own\tnil",
-            "[test] function\tapply call emit_event expose game log on on_reload register_action register_check rng settings storage text",
+            "[test] function\tapply call emit_event expose game log on on_reload on_update register_action register_check rng settings storage text",
         ]
     );
     let p = problems(&mut g, &world);
@@ -1365,8 +1365,11 @@ fn a_save_loads_with_its_scripts_by_every_public_path() {
     );
 
     // A world's scripts serve one game: a second game from it says it runs without them.
-    let (mut second, _) = world.load_save(&path).unwrap();
-    let p = problems(&mut second, &world);
+    let (mut second, notes) = world.load_save(&path).unwrap();
+    let p: Vec<String> = notes
+        .iter()
+        .map(|n| lantern::diag::render(n, &world.sources))
+        .collect();
     assert_eq!(p.len(), 1, "{p:?}");
     assert!(
         p[0].contains("this game runs without the scripts of `test`"),

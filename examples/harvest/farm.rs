@@ -73,6 +73,7 @@ pub(crate) fn new_farm() -> Farm {
 /// Harvest's vocabulary.
 pub(crate) fn rules() -> Rules {
     Vocabulary::new("farm", new_farm())
+        .version("0.1.0")
         // What Harvest's code says, from the valley mod's locale files.
         .text("valley:farm_loses", &["count"])
         .text("valley:farm_earns", &["count"])

@@ -84,6 +84,9 @@ pub struct ModInfo {
     pub(crate) id_span: crate::diag::Span,
     /// The settings it declares, in the order its manifest writes them.
     pub settings: Vec<Setting>,
+    /// Its definitions' old IDs and new ones (its manifest's `[renames]`), with where each is
+    /// written: a save made with an older version of the mod is read with the new ones.
+    pub(crate) renames: Vec<(Id, Id, crate::diag::Span)>,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -529,6 +532,12 @@ pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
         untranslated: m.manifest.untranslated.clone(),
         settings: (m.manifest.settings.iter())
             .map(|s| Setting::of(&m.manifest.id, s))
+            .collect(),
+        renames: (m.manifest.renames.iter())
+            .map(|(old, new, at)| {
+                let id = &m.manifest.id;
+                (Id::new(id, old), Id::new(id, new), *at)
+            })
             .collect(),
     }
 }

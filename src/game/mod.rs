@@ -21,6 +21,7 @@ mod settings;
 mod state;
 pub(crate) mod streams;
 mod trace;
+mod update;
 mod verbs;
 mod world;
 
@@ -189,6 +190,9 @@ pub struct Game {
     /// What the game keeps about its own world's loans: deferred changes, a save's world to put
     /// back, a reconcile to do (`world`).
     loan: world::Loan,
+    /// The mods' versions the save it was read from was made with, until the scripts take them
+    /// ([`Game::take_saved_versions`]) to run their update hooks.
+    saved_versions: Option<BTreeMap<String, String>>,
 }
 
 const LOG_KEEP: usize = 1000;
@@ -262,6 +266,7 @@ impl Game {
             scene_stale: true,
             symbols: std::cell::OnceCell::new(),
             loan: world::Loan::default(),
+            saved_versions: None,
         };
         game.scene_changed();
         game.index_quests();
@@ -377,6 +382,13 @@ impl Game {
         self.scripts_busy = false;
         *self.scripts.get_mut() = Some(host);
         Some(result)
+    }
+
+    /// The mods' versions (by mod ID) the save this game was read from was made with, once: what
+    /// scripts compare with their own to run their update hooks (`lantern.on_update`). `None`
+    /// for a new game, and after the first call.
+    pub(crate) fn take_saved_versions(&mut self) -> Option<BTreeMap<String, String>> {
+        self.saved_versions.take()
     }
 
     /// Plugs the scripts in (or takes them out); returns the previous ones.

@@ -105,8 +105,18 @@ impl Game {
 
     fn load_text(content: Arc<Content>, path: &Path) -> Result<(Game, Vec<Diagnostic>), String> {
         let text = read_save(path)?;
+        Game::from_save_text(content, text, &path.display().to_string())
+    }
+
+    /// A game read from the text of a save (`shown`: its name in messages), with no scripts
+    /// plugged in: what [`Game::read_save`] reads, and a test game's `save = "..."`.
+    pub(crate) fn from_save_text(
+        content: Arc<Content>,
+        text: String,
+        shown: &str,
+    ) -> Result<(Game, Vec<Diagnostic>), String> {
         let not_a_save =
-            |e: serde_json::Error| format!("`{}` is not a lantern save file: {e}", path.display());
+            |e: serde_json::Error| format!("`{shown}` is not a lantern save file: {e}");
         // A save of this version is read straight into the state; building the whole JSON tree
         // first cost 17 to 33 times the file's size in memory. An older one needs the tree to be
         // brought up to date.
@@ -130,23 +140,27 @@ impl Game {
         if file.format != FORMAT {
             return Err(format!(
                 "`{}` is not a lantern save file (format `{}`)",
-                path.display(),
-                file.format
+                shown, file.format
             ));
         }
         if file.version > VERSION {
             return Err(format!(
                 "`{}` was written by a newer lantern (save version {})",
-                path.display(),
-                file.version
+                shown, file.version
             ));
+        }
+        if let Some(why) = super::update::newer_than_installed(&file.mods, &content) {
+            return Err(format!("`{}` cannot be loaded: {why}", shown));
         }
         let mut notes = Vec::new();
         for (id, version) in &file.mods {
             match content.mods.iter().find(|m| m.id == *id) {
                 None => notes.push(Diagnostic::warning(
                     Code::Reconciled,
-                    format!("the save used mod `{id}` {version}, which is not loaded"),
+                    format!(
+                        "the save used mod `{id}` {version}, which is not loaded{}",
+                        super::update::left_behind(&file.state, id)
+                    ),
                 )),
                 Some(m) if m.version.to_string() != *version => notes.push(Diagnostic::warning(
                     Code::Reconciled,
@@ -163,12 +177,14 @@ impl Game {
             Some(json) => content
                 .declared
                 .read_state(json)
-                .map_err(|e| format!("`{}` cannot be loaded: {e}", path.display()))?,
+                .map_err(|e| format!("`{}` cannot be loaded: {e}", shown))?,
             // A save of a game that kept no state yet: the game starts its own afresh.
             None => content.declared.fresh_state(),
         };
         notes.extend(within_bounds(&mut state));
+        notes.extend(super::update::rename(&mut state, &file.mods, &content));
         let mut game = Game::from_state(content, state);
+        game.saved_versions = Some(file.mods);
         // The save's names are in the language it was played in.
         game.rename_creatures();
         notes.extend(game.reconcile());

@@ -59,6 +59,7 @@ impl Game {
 
     /// Sets a setting of any scope at any turn (a player's `--set` over a loaded save), saying
     /// when a `startup` setting changes from what the run had.
+    #[cfg(feature = "cli")]
     pub(crate) fn override_setting(&mut self, id: &str, text: &str) -> Result<(), Error> {
         let setting = find(&self.content, id).map_err(Error::Refused)?;
         let value = (setting.kind.parse(text))

@@ -198,9 +198,18 @@ pub(crate) fn constructor(
             Some(lang) => prepared.content_in(lang),
             None => prepared.content.clone(),
         };
-        let mut game = Game::new(content, seed);
+        let save: Option<String> = opts
+            .as_ref()
+            .map(|o| o.get::<Option<String>>("save"))
+            .transpose()?
+            .flatten();
+        let mut game = match &save {
+            Some(rel) => saved_game(&prepared, mod_id.as_deref(), rel, content)?,
+            None => Game::new(content, seed),
+        };
         choose_settings(&mut game, &h.settings, opts.as_ref())?;
-        scripts.attach_storage(&mut game);
+        // Its storage in place, and for a saved game the mods' update hooks run.
+        crate::game::ScriptHost::attach(&mut scripts, &mut game);
         game.set_scripts(Some(Box::new(scripts)));
         // What the mods' scripts ran while they loaded was done for this test.
         charge_game(lua, usize::try_from(game.work()).unwrap_or(usize::MAX))?;
@@ -224,6 +233,40 @@ pub(crate) fn constructor(
             world,
         })
     })
+}
+
+/// A test game read from a save in the test's mod (`save = "tests/saves/v0_1.json"`, a path in
+/// the mod's folder): its notes (what was renamed, set aside or dropped) among its problems, for
+/// `g:problems()` to read.
+fn saved_game(
+    prepared: &crate::harness::Prepared,
+    mod_id: Option<&str>,
+    rel: &str,
+    content: std::sync::Arc<crate::content::Content>,
+) -> mlua::Result<Game> {
+    let refused = |why: String| mlua::Error::runtime(format!("lantern.test.game: {why}"));
+    let folder = mod_id
+        .and_then(|m| prepared.folders.iter().find(|f| f.id() == m))
+        .ok_or_else(|| {
+            refused("`save` reads a file of the test's own mod; this test is no mod's".into())
+        })?;
+    let shown = format!("{}/{}", folder.id(), crate::diag::shown(rel));
+    let root = crate::mods::ModRoot::of(&folder.dir);
+    let bytes = match crate::mods::read_mod_file(&root, rel) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Err(refused(format!("there is no save `{shown}`"))),
+        Err(e) => return Err(refused(e.diagnostic(&shown).message)),
+    };
+    let text = String::from_utf8(bytes).map_err(|_| {
+        refused(format!(
+            "`{shown}` is not a lantern save file: it is not text"
+        ))
+    })?;
+    let (mut game, notes) = Game::from_save_text(content, text, &shown).map_err(refused)?;
+    for note in notes {
+        game.report(note);
+    }
+    Ok(game)
 }
 
 /// `g:choose(n)` and `g:start_encounter(id)`: the encounter's methods.

@@ -666,6 +666,18 @@ impl<S: GameState> Vocabulary<S> {
         self
     }
 
+    /// The game's version (`"0.4.0"`): a mod whose manifest says which versions of the game it
+    /// works with (`game = ">=0.3, <0.5"`) is an error at that line under any other.
+    pub fn version(mut self, version: &str) -> Self {
+        match semver::Version::parse(version) {
+            Ok(v) => self.defs.version = Some(v),
+            Err(e) => self.defs.problems.push(format!(
+                "the game's version `{version}` is not a semantic version: {e}"
+            )),
+        }
+        self
+    }
+
     /// The mod whose IDs a bare name means where no mod is at hand: a console command
     /// (`give gold`), `why`, and the calls of a test game (`g:count("gold")`). Without it a bare
     /// name is the game's namespace's.
@@ -839,6 +851,11 @@ impl Rules {
     /// The game's namespace (`farm`, `roguelike`); empty for the empty vocabulary.
     pub fn namespace(&self) -> &str {
         &self.0.namespace
+    }
+
+    /// The game's version, when it declares one ([`Vocabulary::version`]).
+    pub fn version(&self) -> Option<&semver::Version> {
+        self.0.version.as_ref()
     }
 
     /// Mistakes in the vocabulary itself, in words; each is an error when mods load with it.

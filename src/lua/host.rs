@@ -390,6 +390,7 @@ impl ScriptHost for LuaRuntime {
 
     fn attach(&mut self, game: &mut Game) {
         self.attach_storage(game);
+        self.run_on_update(game);
     }
 
     fn checkpoint(&mut self, _game: &mut Game) {

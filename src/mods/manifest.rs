@@ -27,6 +27,9 @@ struct RawManifest {
     untranslated: Vec<String>,
     #[serde(default)]
     settings: std::collections::BTreeMap<Spanned<String>, Spanned<super::settings::RawSetting>>,
+    game: Option<Spanned<String>>,
+    #[serde(default)]
+    renames: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 /// A validated manifest.
@@ -52,6 +55,12 @@ pub(crate) struct Manifest {
     pub untranslated: Vec<String>,
     /// The settings a player may choose (`[settings.<name>]`), in the order written.
     pub settings: Vec<super::settings::SettingDecl>,
+    /// The versions of the hosting game the mod works with (`game = ">=0.3, <0.5"`), and where
+    /// that is written.
+    pub game: Option<(semver::VersionReq, Span)>,
+    /// Old names of the mod's definitions and their new ones (`[renames]`, `"old_sword" =
+    /// "blade"`), with where each is written: applied to a save made with an older version.
+    pub renames: Vec<(String, String, Span)>,
 }
 
 /// `core >=0.1`: a mod id with an optional semver requirement, and where it was written.
@@ -135,6 +144,27 @@ impl Manifest {
         let mut settings: Vec<_> = raw.settings.into_iter().collect();
         settings.sort_by_key(|(name, _)| name.span().start);
         let settings = super::settings::declarations(settings, file, &mut errors);
+        let game = raw.game.as_ref().and_then(|g| {
+            semver::VersionReq::parse(g.get_ref())
+                .map(|req| (req, at(g)))
+                .map_err(|e| {
+                    errors.push(
+                        Diagnostic::error(
+                            Code::Manifest,
+                            format!(
+                                "`{}` is not a version requirement: {e}",
+                                crate::diag::visible(g.get_ref())
+                            ),
+                        )
+                        .at(at(g))
+                        .with_help(
+                            "the versions of the game the mod works with, such as `>=0.3, <0.5`",
+                        ),
+                    )
+                })
+                .ok()
+        });
+        let renames = renames(raw.renames, file, &mut errors);
         match version {
             Some(version) if errors.is_empty() => Ok(Manifest {
                 id: raw.id.get_ref().clone(),
@@ -149,10 +179,41 @@ impl Manifest {
                 language,
                 untranslated: raw.untranslated,
                 settings,
+                game,
+                renames,
             }),
             _ => Err(errors),
         }
     }
+}
+
+/// `[renames]`: each old name and new one a name of this mod (`"old_sword" = "blade"`), in the
+/// order written; a name that is not one is an error at it.
+fn renames(
+    raw: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
+    file: FileId,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, String, Span)> {
+    let mut list: Vec<_> = raw.into_iter().collect();
+    list.sort_by_key(|(old, _)| old.span().start);
+    let mut out = Vec::new();
+    for (old, new) in list {
+        let bad = [&old, &new].into_iter().find(|n| !is_ident(n.get_ref()));
+        if let Some(bad) = bad {
+            errors.push(
+                Diagnostic::error(
+                    Code::Manifest,
+                    format!("`{}` is not a name of this mod's", crate::diag::visible(bad.get_ref())),
+                )
+                .at(Span::new(file, bad.span()))
+                .with_help("`[renames]` maps an old name of one of this mod's definitions to its new one: `\"old_sword\" = \"blade\"`"),
+            );
+            continue;
+        }
+        let span = Span::new(file, old.span().start..new.span().end);
+        out.push((old.into_inner(), new.into_inner(), span));
+    }
+    out
 }
 
 /// A mod named twice among a manifest's relations (twice in one list, or in two: a mod that

@@ -132,6 +132,7 @@ const MOST_LOOT: i64 = 1_000_000_000;
 /// The roguelike's vocabulary.
 pub(crate) fn rules() -> Rules {
     Vocabulary::new(NAMESPACE, Run::default())
+        .version(env!("CARGO_PKG_VERSION"))
         .player("core:player")
         .home("core")
         // What its code and its console say, from core's locale files.

@@ -81,6 +81,9 @@ pub(crate) struct Declarations {
     /// The mod whose IDs a bare name means where no mod is at hand (the console, `why`, a test
     /// game's calls); empty for the game's namespace.
     pub home: String,
+    /// The game's version (`Vocabulary::version`): what a mod's `game = ">=0.3"` is checked
+    /// against.
+    pub version: Option<semver::Version>,
     /// The texts the game's code says (`core:you_enter`), with the arguments it gives each:
     /// `lantern check` finds one no language has, and a translation using an argument not given.
     pub texts: Vec<(Id, Vec<&'static str>)>,

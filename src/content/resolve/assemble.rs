@@ -130,6 +130,7 @@ fn resolve_on(
     let mut overrides = Vec::new();
     let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
     syms.manifest_ids = mods.iter().map(|m| (m.id.clone(), m.id_span)).collect();
+    renames(&mods, &syms, diags);
     let settings = || mods.iter().flat_map(|m| m.settings.iter());
     syms.settings = settings().map(|s| (s.id.clone(), s.span)).collect();
     syms.setting_kinds = settings().map(|s| (s.id.clone(), s.kind.clone())).collect();
@@ -1029,6 +1030,44 @@ fn host_events(ext: &Extensions, diags: &mut Vec<Diagnostic>) -> Vec<EventDef> {
         });
     }
     out
+}
+
+/// A mod's `[renames]`: each new name is one of its definitions and each old one is not any
+/// more (a warning at the line otherwise: a save read with it would lose or confuse the thing).
+fn renames(mods: &[ModInfo], syms: &Symbols, diags: &mut Vec<Diagnostic>) {
+    let defined = |id: &Id| {
+        [
+            &syms.items,
+            &syms.creatures,
+            &syms.quests,
+            &syms.encounters,
+            &syms.cards,
+            &syms.tags,
+            &syms.hazards,
+            &syms.progress_types,
+        ]
+        .iter()
+        .any(|kind| kind.contains_key(id))
+            || syms.host.values().any(|kind| kind.contains_key(id))
+    };
+    for m in mods {
+        for (old, new, at) in &m.renames {
+            let said = if !defined(new) {
+                format!("`[renames]` renames `{old}` to `{new}`, which the mod does not define")
+            } else if defined(old) {
+                format!("`[renames]` renames `{old}` to `{new}`, but the mod still defines `{old}`")
+            } else {
+                continue;
+            };
+            diags.push(
+                Diagnostic::warning(crate::diag::Code::Manifest, said)
+                    .at(*at)
+                    .with_help(
+                        "a save made with an older version reads the old name as the new one",
+                    ),
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -290,6 +290,13 @@ pub(crate) fn manifest_schema() -> Value {
             "conflicts": { "type": "array", "items": dep, "description": "refuse to load both" },
             "language": { "type": "string", "pattern": "^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$", "description": "the language the mod's data is written in (`en` when not said): a language tag such as `de` or `zh-Hans`" },
             "untranslated": { "type": "array", "items": { "type": "string" }, "description": "text keys that read the same in every language (`brand`, or `names.*`): no translation is asked for them" },
+            "game": { "type": "string", "description": "the versions of the hosting game the mod works with, a version requirement such as `>=0.3, <0.5`" },
+            "renames": {
+                "type": "object",
+                "description": "old names of this mod's definitions and their new ones (`old_sword = \"blade\"`): a save made with an older version reads the old as the new",
+                "propertyNames": { "pattern": "^[a-z0-9_]+$" },
+                "additionalProperties": { "type": "string", "pattern": "^[a-z0-9_]+$" },
+            },
             "settings": {
                 "type": "object",
                 "description": "the settings a player chooses, one table each (`[settings.rat_health]`), read as `lantern.settings.rat_health` and by the check `setting`",

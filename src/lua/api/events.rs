@@ -1,4 +1,5 @@
-//! `lantern.on` and `lantern.on_reload` (and `emit_event`, in [`super::emit`]).
+//! `lantern.on`, `lantern.on_reload` and `lantern.on_update` (and `emit_event`, in
+//! [`super::emit`]).
 
 use super::{registered_by, while_loading, within, Api, ModCx, MOST_HANDLERS, MOST_REGISTERED};
 
@@ -32,6 +33,23 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             while_loading(&c, "lantern.on_reload")?;
             within(&c, "lantern.on_reload", "actions, checks and on_reload handlers", MOST_REGISTERED, registered_by)?;
             c.shared.borrow_mut().on_reload.push((c.mod_id.to_string(), func));
+            Ok(())
+        },
+    )?;
+    let c = cx.clone();
+    api.function(
+        "on_update",
+        &[("hook", "fun(from: string|nil, to: string)")],
+        None,
+        "Called once, before any handler, when a save made with another version of this mod is loaded: `from` is the version the save was made with (nil when the mod is new to the save), `to` this one. It may change `lantern.storage` to the new version's shape; what it changed is said in one line. Only while the mod loads.",
+        move |_, func: Function| {
+            while_loading(&c, "lantern.on_update")?;
+            within(&c, "lantern.on_update", "actions, checks, exposed functions and hooks", MOST_REGISTERED, registered_by)?;
+            let mut shared = c.shared.borrow_mut();
+            if shared.on_update.iter().any(|(m, _)| **m == *c.mod_id) {
+                return Err(mlua::Error::runtime("lantern.on_update: a mod registers one update hook"));
+            }
+            shared.on_update.push((c.mod_id.to_string(), func));
             Ok(())
         },
     )?;

@@ -576,6 +576,7 @@ pub(crate) fn registered_by(shared: &Shared, mod_id: &str) -> usize {
             .filter(|r| r.mod_id == mod_id)
             .count()
         + shared.on_reload.iter().filter(|(m, _)| m == mod_id).count()
+        + shared.on_update.iter().filter(|(m, _)| m == mod_id).count()
         + (shared.exposed.values())
             .filter(|r| r.mod_id == mod_id)
             .count()
