@@ -129,7 +129,7 @@ pub(crate) fn shipped_mods() -> tempfile::TempDir {
 
 /// The mods Harvest ships (`examples/harvest/mods`): a modder's own beside them
 /// (`cargo run --example harvest -- new x`) are not among them.
-pub(crate) const HARVEST_SHIPPED: [&str; 1] = ["valley"];
+pub(crate) const HARVEST_SHIPPED: [&str; 2] = ["valley", "fair"];
 
 /// Harvest's shipped mods, copied once per test process into cargo's temporary folder for
 /// integration tests: what Harvest's tests read, whatever else lies in `examples/harvest/mods`.

@@ -19,3 +19,8 @@ end)
 lantern.register_check("barn_full", function(ctx, args)
   return lantern.farm.barn("wheat") + lantern.farm.barn("pumpkin") >= (args.at_least or 10)
 end)
+
+-- What the valley has brought in, for the mods built on it (the fair).
+lantern.expose("harvested", function()
+  return lantern.storage.harvested or 0
+end)
