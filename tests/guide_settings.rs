@@ -12,34 +12,8 @@ const CHAPTER: &str = "docs/guide/08-settings-updates-calls.md";
 
 /// The blocks of the chapter and of the testing chapter that name a file, written under `dir`.
 fn write_chapter(dir: &Path) -> usize {
-    write_blocks(dir, CHAPTER) + write_blocks(dir, "docs/guide/05-testing.md")
-}
-
-fn write_blocks(dir: &Path, chapter: &str) -> usize {
-    let chapter = std::fs::read_to_string(root().join(chapter)).unwrap();
-    let mut current: Option<(String, String)> = None;
-    let mut written = 0;
-    for line in chapter.lines() {
-        match (&mut current, line) {
-            (None, l) if l.starts_with("```") && l.contains(" file=") => {
-                let path = l.split(" file=").nth(1).unwrap().trim().to_string();
-                current = Some((path, String::new()));
-            }
-            (Some(_), "```") => {
-                let (path, text) = current.take().unwrap();
-                let path = dir.join(path);
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(path, text).unwrap();
-                written += 1;
-            }
-            (Some((_, text)), l) => {
-                text.push_str(l);
-                text.push('\n');
-            }
-            _ => {}
-        }
-    }
-    written
+    common::write_file_blocks(dir, CHAPTER)
+        + common::write_file_blocks(dir, "docs/guide/05-testing.md")
 }
 
 fn chapter_mods() -> tempfile::TempDir {

@@ -167,3 +167,51 @@ fn a_mod_made_for_other_versions_of_the_game_is_an_error_at_its_manifest() {
         "{said}"
     );
 }
+
+#[test]
+fn an_update_hook_hears_of_a_mod_new_to_the_save_and_its_failure_is_the_mods() {
+    let m = TestMods::new(&[("mod.toml", V1_MANIFEST)]);
+    let (mut g, _world) = m.game(1);
+    turn(&mut g);
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    g.save(&save).unwrap();
+    // A mod the save never knew, with a hook that records what it was told.
+    let newbie = m.path().join("newbie");
+    std::fs::create_dir_all(newbie.join("scripts")).unwrap();
+    std::fs::write(
+        newbie.join("mod.toml"),
+        "id = \"newbie\"\nversion = \"1.0.0\"\n",
+    )
+    .unwrap();
+    let hook = |body: &str| {
+        std::fs::write(
+            newbie.join("scripts/main.lua"),
+            format!("lantern.on_update(function(from, to) {body} end)\n"),
+        )
+        .unwrap();
+    };
+    hook("lantern.storage.told = tostring(from) .. ' ' .. to");
+    let (loaded, notes) = m.world(Default::default()).load_save(&save).unwrap();
+    assert_eq!(
+        notes.last().unwrap().message,
+        "mod `newbie` updated from none (new to the save) to 1.0.0: its on_update added `told` in its storage"
+    );
+    assert_eq!(loaded.storage()["newbie"]["told"], "nil 1.0.0");
+    // `test`, saved at its own version, heard nothing; a hook that fails says so at its line.
+    hook("error('cannot migrate ' .. tostring(from))");
+    let world = m.world(Default::default());
+    let (_, notes) = m.world(Default::default()).load_save(&save).unwrap();
+    let said: Vec<String> = notes
+        .iter()
+        .map(|n| lantern::diag::render(n, &world.sources))
+        .collect();
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert!(
+        said[0].starts_with("error: [newbie] its on_update hook failed: ")
+            && said[0].contains("cannot migrate nil")
+            && said[0].contains("newbie/scripts/main.lua:1"),
+        "{}",
+        said[0]
+    );
+}

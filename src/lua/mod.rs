@@ -23,6 +23,7 @@ pub(crate) mod compiled;
 #[doc(hidden)]
 pub mod defs;
 pub(crate) mod event_view;
+mod hooks;
 mod host;
 mod journal;
 mod loading;
@@ -391,98 +392,6 @@ impl LuaRuntime {
         }
     }
 
-    /// Runs every `lantern.on_reload` handler with the storage kept from before (after a hot reload).
-    pub(crate) fn run_on_reload(&mut self, game: &mut Game) {
-        let hooks = self
-            .shared
-            .borrow()
-            .on_reload
-            .iter()
-            .map(|(m, f)| (m.clone(), f.clone()))
-            .collect::<Vec<_>>();
-        for (mod_id, func) in hooks {
-            let Some(index) = self.mods.iter().position(|m| m.id == mod_id) else {
-                continue;
-            };
-            let lantern = self.mods[index].lantern.clone();
-            let storage: mlua::Value = lantern.raw_get("storage").unwrap_or(mlua::Value::Nil);
-            let (lua, lender) = (&self.lua, &self.lender);
-            let result = host::call_mod(
-                lua,
-                &self.budget,
-                self.accounts,
-                &mut self.mods[index],
-                || {
-                    lender.lend(game, || {
-                        // Stored from inside the call, so that no reference to what the handler
-                        // returns is made after it, when its memory account is no longer charged.
-                        let store: Function = lua
-                            .load("local f, lantern, storage = ... local new = f(storage) if type(new) == 'table' then lantern.storage = new end")
-                            .set_name("=lantern")
-                            .into_function()?;
-                        store.call::<()>((func, lantern.clone(), storage))
-                    })
-                },
-            );
-            if let Err(e) = result {
-                let d = self.error_at(&mod_id, "its on_reload handler failed", &e, None);
-                game.report(d);
-            }
-        }
-        self.new_turn();
-        self.write_storage(game);
-    }
-
-    /// Runs each mod's `lantern.on_update` hook whose version differs from the one the save the
-    /// game was read from was made with (`from` is nil for a mod new to the save), before any
-    /// handler; each says in one line what it changed of its storage.
-    pub(crate) fn run_on_update(&mut self, game: &mut Game) {
-        let Some(saved) = game.take_saved_versions() else {
-            return;
-        };
-        let hooks = self.shared.borrow().on_update.clone();
-        for (mod_id, func) in hooks {
-            let Some(index) = self.mods.iter().position(|m| m.id == mod_id) else {
-                continue;
-            };
-            let Some(to) = (game.content().mods.iter())
-                .find(|m| m.id == mod_id)
-                .map(|m| m.version.to_string())
-            else {
-                continue;
-            };
-            let from = saved.get(&mod_id).cloned();
-            if from.as_deref() == Some(to.as_str()) {
-                continue;
-            }
-            let before = game.storage().get(&mod_id).cloned();
-            let (lua, lender) = (&self.lua, &self.lender);
-            let result = host::call_mod(
-                lua,
-                &self.budget,
-                self.accounts,
-                &mut self.mods[index],
-                || lender.lend(game, || func.call::<()>((from.clone(), to.clone()))),
-            );
-            if let Err(e) = result {
-                let d = self.error_at(&mod_id, "its on_update hook failed", &e, None);
-                game.report(d);
-                continue;
-            }
-            self.new_turn();
-            self.write_storage(game);
-            let after = game.storage().get(&mod_id).cloned();
-            let from = from.unwrap_or_else(|| "none (new to the save)".into());
-            game.report(Diagnostic::warning(
-                Code::Reconciled,
-                format!(
-                    "mod `{mod_id}` updated from {from} to {to}: its on_update {}",
-                    storage_change(before.as_deref(), after.as_deref())
-                ),
-            ));
-        }
-    }
-
     /// Opens a storage journal for a transaction. (Storage tables are flagged when they are put
     /// in place and when a turn settles, which catches one a script put in place of its own.)
     fn open_journal(&mut self) {
@@ -658,42 +567,4 @@ fn put_storage(lua: &mlua::Lua, lantern: &Table, fresh: Table) {
     }
     journal::flag(lua, &fresh);
     let _ = lantern.raw_set("storage", fresh);
-}
-
-/// What an update hook changed of its mod's storage, in words: the top-level keys it added,
-/// changed and removed.
-fn storage_change(before: Option<&serde_json::Value>, after: Option<&serde_json::Value>) -> String {
-    let empty = serde_json::Map::new();
-    let keys =
-        |v: Option<&serde_json::Value>| v.and_then(|v| v.as_object()).unwrap_or(&empty).clone();
-    let (before, after) = (keys(before), keys(after));
-    let list = |names: Vec<&String>| {
-        let shown: Vec<String> = names
-            .iter()
-            .take(5)
-            .map(|k| format!("`{}`", crate::diag::shown(k)))
-            .collect();
-        let more = names.len().saturating_sub(5);
-        match more {
-            0 => shown.join(", "),
-            n => format!("{} and {n} more", shown.join(", ")),
-        }
-    };
-    let added: Vec<&String> = after.keys().filter(|k| !before.contains_key(*k)).collect();
-    let changed: Vec<&String> = (after.iter())
-        .filter(|(k, v)| before.get(*k).is_some_and(|b| b != *v))
-        .map(|(k, _)| k)
-        .collect();
-    let removed: Vec<&String> = before.keys().filter(|k| !after.contains_key(*k)).collect();
-    let mut parts = Vec::new();
-    for (what, names) in [("added", added), ("changed", changed), ("removed", removed)] {
-        if !names.is_empty() {
-            parts.push(format!("{what} {}", list(names)));
-        }
-    }
-    if parts.is_empty() {
-        "changed nothing of its storage".into()
-    } else {
-        format!("{} in its storage", parts.join("; "))
-    }
 }

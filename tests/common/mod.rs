@@ -146,3 +146,32 @@ pub(crate) fn harvest_mods() -> PathBuf {
     })
     .clone()
 }
+
+/// Writes under `dir` every block of the guide chapter `chapter` (`docs/guide/...md`) whose
+/// opening line names a file (```` ```toml file=rats/mod.toml ````); how many it wrote.
+pub(crate) fn write_file_blocks(dir: &Path, chapter: &str) -> usize {
+    let chapter = std::fs::read_to_string(root().join(chapter)).unwrap();
+    let mut current: Option<(String, String)> = None;
+    let mut written = 0;
+    for line in chapter.lines() {
+        match (&mut current, line) {
+            (None, l) if l.starts_with("```") && l.contains(" file=") => {
+                let path = l.split(" file=").nth(1).unwrap().trim().to_string();
+                current = Some((path, String::new()));
+            }
+            (Some(_), "```") => {
+                let (path, text) = current.take().unwrap();
+                let path = dir.join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+                written += 1;
+            }
+            (Some((_, text)), l) => {
+                text.push_str(l);
+                text.push('\n');
+            }
+            _ => {}
+        }
+    }
+    written
+}
