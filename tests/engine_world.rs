@@ -534,3 +534,67 @@ fn a_tables_entry_is_found_by_its_id_or_its_text() {
         content.entry_span("job", &id)
     );
 }
+
+/// A declared query answers a script with rows (a Bevy game's `enemies_near` returned
+/// `"12,40,41"` for want of them), the copy charged to the script by its size: a script asking
+/// for a million rows in a loop is stopped by its budget, not by the machine.
+#[test]
+fn a_query_answers_with_rows_charged_by_their_size() {
+    let rules = |rows: i64| {
+        Vocabulary::new("td", Ledger::default())
+            .without_creatures()
+            .query(
+                "enemies_near",
+                &[Param::int("at"), Param::int("radius")],
+                "{ id: integer, health: integer }[]",
+                "The enemies within `radius` of `at`.",
+                move |_, args| {
+                    let (at, radius) = (args.int("at"), args.int("radius"));
+                    let near = (at - radius..).take(rows as usize);
+                    let rows = near.map(|id| serde_json::json!({ "id": id, "health": id % 7 }));
+                    Ok(serde_json::Value::Array(rows.collect()))
+                },
+            )
+            .event("tick", &[], "A tick.")
+            .rules()
+    };
+    let script = "lantern.on('tick', function()\n\
+                    local near = lantern.td.enemies_near(12, 2)\n\
+                    lantern.storage.first = near[1].id\n\
+                    lantern.storage.count = #near\n\
+                    lantern.storage.health = near[5].health\n\
+                  end)\n";
+    let dir = mods(&[("scripts/main.lua", script)]);
+    let play = |rules: &Rules, limits: Limits| {
+        let mut world = load_game(&[dir.path().to_path_buf()], rules, limits);
+        assert!(!world.has_errors(), "{:?}", world.diagnostics);
+        let mut game = world.start(1);
+        let _ = game.turn(|g| g.raise("tick", &[]));
+        (game, world)
+    };
+    let (mut game, _) = play(&rules(5), Limits::default());
+    assert!(game.take_problems().is_empty());
+    let stored = &game.storage()["settlers"];
+    assert_eq!(
+        (stored["first"].clone(), stored["count"].clone()),
+        (10.into(), 5.into())
+    );
+    assert_eq!(stored["health"], 14 % 7);
+    // A million rows against a call's budget of 100,000 instructions: refused before it is made.
+    let (mut game, world) = play(
+        &rules(1_000_000),
+        Limits::default().with_instructions(100_000),
+    );
+    let said: Vec<String> = game
+        .take_problems()
+        .iter()
+        .map(|d| lantern::diag::render(d, &world.sources))
+        .collect();
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert!(said[0].contains("instruction"), "{}", said[0]);
+    assert!(game
+        .storage()
+        .get("settlers")
+        .and_then(|s| s.get("count"))
+        .is_none());
+}

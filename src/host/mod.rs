@@ -39,7 +39,14 @@ pub(crate) type ActionFn =
     dyn Fn(&mut Game, &BTreeMap<String, Value>, &Ctx) -> Result<(), String> + Send + Sync;
 pub(crate) type CheckFn =
     dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
-pub(crate) type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Value, String> + Send + Sync;
+pub(crate) type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Answer, String> + Send + Sync;
+
+/// What one of the game's Lua functions answers: a plain value ([`Vocabulary::function`]), or
+/// rows and tables ([`Vocabulary::query`]).
+pub(crate) enum Answer {
+    Value(Value),
+    Json(serde_json::Value),
+}
 pub(crate) type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
 pub(crate) type HandlerFn =
     dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
@@ -505,26 +512,85 @@ impl<S: GameState> Vocabulary<S> {
         F: Fn(&Query<'_, S>, Args<'_>) -> Result<Value, String> + Send + Sync + 'static,
     {
         if self.name_ok("function", name) {
-            if self.defs.functions.iter().any(|d| d.name == name) {
-                self.defs
-                    .problems
-                    .push(format!("the game declares the function `{name}` twice"));
-            }
             let what = format!("`{name}`");
             let declared = params.to_vec();
             let call = move |game: &Game, args: &[Value]| {
                 let args = game.positional_args(&what, &declared, args)?;
                 let q = Query::<S>::new(game)?;
-                f(&q, Args(&args))
+                f(&q, Args(&args)).map(Answer::Value)
             };
-            self.defs.functions.push(FunctionDecl {
-                name,
-                params: params.to_vec(),
-                doc,
-            });
-            self.code.functions.push(Arc::new(call));
+            self.declare_function(name, params, "any", doc, Arc::new(call));
         }
         self
+    }
+
+    /// A function scripts call as `lantern.<namespace>.<name>(...)` that answers with rows and
+    /// tables (`enemies_near(12, 5)` giving `{ { id = 41, health = 3 }, ... }`), written as JSON
+    /// and given to the script as Lua tables, the copy charged to the script by its size. As
+    /// [`Vocabulary::function`] otherwise; `lua_type` is its answer's type in the definitions
+    /// `lantern docs --lua-defs` writes (`{ id: integer, health: integer }[]`).
+    ///
+    /// ```
+    /// # use lantern::host::{Param, Vocabulary};
+    /// #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+    /// struct Field { plots: Vec<(String, i64)> }
+    /// let rules = Vocabulary::new("farm", Field::default())
+    ///     .query("ripe", &[Param::int("days")], "{ crop: string, day: integer }[]",
+    ///         "The plots ripe within `days`.", |q, args| {
+    ///         let days = args.int("days");
+    ///         let rows: Vec<_> = q.state().plots.iter()
+    ///             .filter(|(_, day)| *day <= days)
+    ///             .map(|(crop, day)| serde_json::json!({ "crop": crop, "day": day }))
+    ///             .collect();
+    ///         Ok(rows.into())
+    ///     })
+    ///     .rules();
+    /// assert!(rules.problems().is_empty());
+    /// ```
+    pub fn query<F>(
+        mut self,
+        name: &'static str,
+        params: &[Param],
+        lua_type: &'static str,
+        doc: &'static str,
+        f: F,
+    ) -> Self
+    where
+        F: Fn(&Query<'_, S>, Args<'_>) -> Result<serde_json::Value, String> + Send + Sync + 'static,
+    {
+        if self.name_ok("function", name) {
+            let what = format!("`{name}`");
+            let declared = params.to_vec();
+            let call = move |game: &Game, args: &[Value]| {
+                let args = game.positional_args(&what, &declared, args)?;
+                let q = Query::<S>::new(game)?;
+                f(&q, Args(&args)).map(Answer::Json)
+            };
+            self.declare_function(name, params, lua_type, doc, Arc::new(call));
+        }
+        self
+    }
+
+    fn declare_function(
+        &mut self,
+        name: &'static str,
+        params: &[Param],
+        returns: &'static str,
+        doc: &'static str,
+        call: Arc<FunctionFn>,
+    ) {
+        if self.defs.functions.iter().any(|d| d.name == name) {
+            self.defs
+                .problems
+                .push(format!("the game declares the function `{name}` twice"));
+        }
+        self.defs.functions.push(FunctionDecl {
+            name,
+            params: params.to_vec(),
+            returns,
+            doc,
+        });
+        self.code.functions.push(call);
     }
 
     /// A field of `lantern.game` that scripts read (`lantern.game.position`), worked out from the

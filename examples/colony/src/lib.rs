@@ -145,6 +145,30 @@ pub fn rules() -> Rules {
         .function("food", &[], "The food in store.", |q, _| {
             Ok(Value::Int(q.world::<World>()?.resource::<Stores>().food))
         })
+        .query(
+            "workers",
+            &[Param::id("job", "job")],
+            "{ id: integer, job: string }[]",
+            "The colonists of a job, one row each, in the order they came.",
+            |q, args| {
+                let job = args.id("job").ok_or("no job")?.to_string();
+                let world = q.world::<World>()?;
+                let mut rows: Vec<(u32, String)> = world
+                    .try_query::<&Colonist>()
+                    .map(|q| {
+                        q.iter_manual(world)
+                            .filter(|c| c.job == job)
+                            .map(|c| (c.id, c.job.clone()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                rows.sort();
+                let rows = rows
+                    .into_iter()
+                    .map(|(id, job)| serde_json::json!({ "id": id, "job": job }));
+                Ok(serde_json::Value::Array(rows.collect()))
+            },
+        )
         .verb(
             "tick",
             &[Param::int("ticks").optional().within(1, 1000)],

@@ -146,6 +146,8 @@ pub(crate) struct TableDecl {
 pub(crate) struct FunctionDecl {
     pub name: &'static str,
     pub params: Vec<Param>,
+    /// Its answer's type as the Lua definitions write it (`any` for a plain value).
+    pub returns: &'static str,
     pub doc: &'static str,
 }
 

@@ -133,7 +133,11 @@ impl UserData for GameView {
                     })?;
                     match got {
                         None => Ok(mlua::Value::Nil),
-                        Some(Ok(json)) => crate::lua::storage::from_json(lua, &json),
+                        Some(Ok(json)) => {
+                            // The copy is the script's, charged by its size before it is made.
+                            charge(lua, crate::lua::storage::copy_cost(&json))?;
+                            crate::lua::storage::from_json(lua, &json)
+                        }
                         Some(Err(e)) => {
                             Err(mlua::Error::runtime(format!("lantern.game.{name}: {e}")))
                         }

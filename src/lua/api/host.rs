@@ -1,7 +1,8 @@
 //! `lantern.<namespace>`: the functions the hosting game lends to scripts (declared with
-//! `Vocabulary::function`), each a read-only query of the game.
+//! `Vocabulary::function` and `Vocabulary::query`), each a read-only query of the game.
 
 use super::{Api, ApiDoc, ModCx};
+use crate::host::Answer;
 use crate::lua::bridge::{from_lua, to_lua, with_game};
 use mlua::{Lua, Table, Value as LuaValue, Variadic};
 
@@ -31,7 +32,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
         api.document(|| ApiDoc {
             path: format!("lantern.{ns}.{}", f.name),
             params: f.params.iter().map(|p| (p.name(), p.lua_type())).collect(),
-            returns: Some("any"),
+            returns: Some(f.returns),
             doc: f.doc,
             function: true,
         });
@@ -69,7 +70,14 @@ fn functions(lua: &Lua, rules: &crate::host::Rules) -> mlua::Result<Table> {
             }
             let answer = with_game(|g| call(g, &values))?
                 .map_err(|e| mlua::Error::runtime(format!("{shown}: {e}")))?;
-            to_lua(lua, &answer)
+            match answer {
+                Answer::Value(v) => to_lua(lua, &v),
+                Answer::Json(json) => {
+                    // Rows and tables: the copy is the script's, charged before it is made.
+                    crate::lua::budget::charge(lua, crate::lua::storage::copy_cost(&json))?;
+                    crate::lua::storage::from_json(lua, &json)
+                }
+            }
         })?;
         table.raw_set(f.name, func)?;
     }

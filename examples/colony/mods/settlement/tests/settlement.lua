@@ -30,7 +30,7 @@ describe("the settlement", function()
     local g = lantern.test.game({ seed = 1 })
     g:stub_rng(0.99)
     g:tick(100)
-    expect(g:messages()).to_contain("[settlement] day 10: 30 colonists, 1500 food")
+    expect(g:messages()).to_contain("[settlement] day 10: 30 colonists (10 farmers, the first no. 0), 1500 food")
   end)
 
   it("cannot give out food the stores do not hold", function()
