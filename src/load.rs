@@ -184,7 +184,7 @@ pub(crate) fn check_with(
         Some(_) => Texts::Kept,
         None => Texts::Released,
     };
-    let mut world = load_texts(roots, None, limits, rules, memo, None, texts);
+    let mut world = load_texts(roots, None, limits, rules, memo, None, texts, &[]);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
         crate::diag::bound(&mut world.diagnostics, &world.sources);
@@ -206,7 +206,20 @@ pub fn load_world_of(
     limits: Limits,
     rules: &Rules,
 ) -> World {
-    load_with(roots, only, limits, rules, None, None)
+    load_with(roots, only, limits, rules, None, None, &[])
+}
+
+/// [`load_game`] with settings a player chose (`("rats:rat_health", "20")`, as typed, a name
+/// only one mod's setting has standing for its ID): what the data reads of them
+/// (`{ setting = "..." }`) is read with these values, and a game started from the world starts
+/// with them. One that is unknown or out of range is an error among the world's diagnostics.
+pub fn load_game_with(
+    roots: &[PathBuf],
+    rules: &Rules,
+    limits: Limits,
+    settings: &[(String, String)],
+) -> World {
+    load_with(roots, None, limits, rules, None, None, settings)
 }
 
 /// The version a reload replaces, for [`load_with`]: when the load reads every manifest, data
@@ -227,6 +240,7 @@ pub(crate) struct Last<'a> {
 /// and leaving this load's in it for the next (hot reload, the language server). With the
 /// version a reload replaces (`last`), its content is kept when only scripts changed
 /// ([`World::kept`]); what the data said when it was loaded (its warnings) is not said again.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn load_with(
     roots: &[PathBuf],
     only: Option<&[String]>,
@@ -234,11 +248,22 @@ pub(crate) fn load_with(
     rules: &Rules,
     memo: Option<&mut ParseMemo>,
     last: Option<Last>,
+    settings: &[(String, String)],
 ) -> World {
-    load_texts(roots, only, limits, rules, memo, last, Texts::Kept)
+    load_texts(
+        roots,
+        only,
+        limits,
+        rules,
+        memo,
+        last,
+        Texts::Kept,
+        settings,
+    )
 }
 
 /// [`load_with`], keeping of the data files' texts what `texts` says.
+#[allow(clippy::too_many_arguments)]
 fn load_texts(
     roots: &[PathBuf],
     only: Option<&[String]>,
@@ -247,6 +272,7 @@ fn load_texts(
     mut memo: Option<&mut ParseMemo>,
     last: Option<Last>,
     texts: Texts,
+    settings: &[(String, String)],
 ) -> World {
     let mut sources = SourceMap::new();
     let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
@@ -294,12 +320,14 @@ fn load_texts(
             );
         }
     }
+    let chosen = chosen_settings(&folders, settings, &mut diagnostics);
+    let data_settings = content::DataSettings::of(&folders, &chosen);
     let data_from = diagnostics.len();
     // The scripts run on this thread while the data files are read on the others.
     let compiled_before = last.as_ref().map(|last| last.scripts.clone());
     let (mut raw, (mut lua, scripts_said)) = content::parse::read_mods_while(
         &folders,
-        rules.defs(),
+        (rules.defs(), &data_settings),
         &mut sources,
         &mut diagnostics,
         memo.as_deref_mut(),
@@ -346,7 +374,7 @@ fn load_texts(
                     &mut diagnostics,
                 )
             });
-            let (content, resolution) = patched.unwrap_or_else(|| {
+            let (mut content, resolution) = patched.unwrap_or_else(|| {
                 content::build(
                     &mut raw,
                     memo.is_some(),
@@ -356,6 +384,8 @@ fn load_texts(
                     &mut diagnostics,
                 )
             });
+            content.start_settings = chosen;
+            content.read_by_data = raw.settings_read.iter().map(|(_, id)| id.clone()).collect();
             (Arc::new(content), Some(resolution))
         }
     };
@@ -378,6 +408,51 @@ fn load_texts(
         kept: is_kept,
         resolution,
     }
+}
+
+/// The settings a player chose (`("rats:rat_health", "20")`, as typed), checked against what
+/// the mods' manifests declare; each one that is unknown or refused is an error.
+fn chosen_settings(
+    folders: &[crate::mods::ModFolder],
+    settings: &[(String, String)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> std::collections::BTreeMap<crate::id::Id, content::SettingValue> {
+    let mut chosen = std::collections::BTreeMap::new();
+    if settings.is_empty() {
+        return chosen;
+    }
+    let declared: Vec<content::Setting> = folders
+        .iter()
+        .flat_map(|m| {
+            m.manifest
+                .settings
+                .iter()
+                .map(|s| content::Setting::of(m.id(), s))
+        })
+        .collect();
+    for (id, text) in settings {
+        let found = crate::game::find_setting_in(&declared, id).and_then(|s| {
+            let value = s
+                .kind
+                .parse(text)
+                .map_err(|why| format!("`{}` {why}", s.id))?;
+            Ok((s.id.clone(), value))
+        });
+        match found {
+            Ok((id, value)) => {
+                chosen.insert(id, value);
+            }
+            Err(why) => diagnostics.push(Diagnostic::error(
+                Code::Setting,
+                format!(
+                    "--set {}={}: {why}",
+                    crate::diag::visible(id),
+                    crate::diag::visible(text)
+                ),
+            )),
+        }
+    }
+    chosen
 }
 
 /// What is wrong with the game's version for a mod that says which it works with (`game =
@@ -620,6 +695,7 @@ mod tests {
             None,
             None,
             super::Texts::Released,
+            &[],
         );
         std::fs::write(
             &items,

@@ -154,6 +154,9 @@ pub struct Live {
     /// What resolving the running version's content left: a reload that changed only what some
     /// data files' definitions hold resolves those files alone.
     resolution: Option<crate::content::Resolution>,
+    /// The settings the player chose when the run started (as typed): every reload reads the
+    /// data with them.
+    settings: Vec<(String, String)>,
 }
 
 impl Live {
@@ -186,8 +189,21 @@ impl Live {
         seed: u64,
         limits: Limits,
     ) -> Result<(Live, Problems), crate::Error> {
+        Live::start_with(roots, rules, seed, limits, &[])
+    }
+
+    /// [`Live::start_game`] with settings a player chose (`("rats:rat_health", "20")`, as
+    /// typed): the data reads them (`{ setting = "..." }`) in this load and every reload, and
+    /// the game starts with them; one that is unknown or out of range is among the errors.
+    pub fn start_with(
+        roots: &[PathBuf],
+        rules: &Rules,
+        seed: u64,
+        limits: Limits,
+        settings: &[(String, String)],
+    ) -> Result<(Live, Problems), crate::Error> {
         let mut memo = crate::content::parse::ParseMemo::default();
-        let mut world = load_with(roots, None, limits, rules, Some(&mut memo), None);
+        let mut world = load_with(roots, None, limits, rules, Some(&mut memo), None, settings);
         let sources = Arc::new(std::mem::take(&mut world.sources));
         let problems = Problems::new(std::mem::take(&mut world.diagnostics), sources.clone());
         if problems.has_errors() {
@@ -208,6 +224,7 @@ impl Live {
             memo,
             scripts,
             resolution,
+            settings: settings.to_vec(),
         };
         Ok((live, problems))
     }
@@ -236,7 +253,8 @@ impl Live {
     /// running game has (where the mods still take them); the reload generation goes on counting. [`Error::Mods`](crate::Error::Mods) when the mods do not load (the old
     /// run goes on).
     pub fn restart(&mut self, seed: u64) -> Result<Problems, crate::Error> {
-        let (mut fresh, notes) = Live::start_game(&self.roots, &self.rules, seed, self.limits)?;
+        let (mut fresh, notes) =
+            Live::start_with(&self.roots, &self.rules, seed, self.limits, &self.settings)?;
         if let Some(lang) = self.game.language() {
             fresh.game.set_language(lang);
         }
@@ -339,6 +357,7 @@ impl Live {
             &self.rules,
             Some(&mut self.memo),
             Some(last),
+            &self.settings,
         );
         let kept = world.kept;
         if world.has_errors() {

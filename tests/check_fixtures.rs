@@ -47,6 +47,7 @@ fixtures!(
     calls_between_mods,
     settings_declared_wrong,
     settings_in_conditions,
+    settings_in_data,
     settings_read_by_scripts,
     conflicting_mods,
     damage_no_towers,

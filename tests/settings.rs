@@ -383,3 +383,126 @@ fn a_startup_setting_changed_over_a_saved_run_is_said() {
     );
     assert!(said.contains("  test:rat_health = 30 "), "{said}");
 }
+
+const DATA_MANIFEST: &str = r#"id = "test"
+version = "1.0.0"
+depends = ["core"]
+
+[settings.rat_health]
+type = "int"
+default = 10
+min = 1
+max = 100
+
+[settings.bounty]
+type = "float"
+default = 2.0
+min = 0.5
+"#;
+
+const DATA: &str = r#"
+[[creatures]]
+id = "sewer_rat"
+name = "Sewer Rat"
+health = { setting = "rat_health" }
+attributes = { attack = { setting = "test:rat_health" } }
+
+[[triggers]]
+id = "pay"
+on = "creature_died"
+actions = [ { action = "give_item", item = "core:gold", count = { setting = "rat_health" } } ]
+"#;
+
+fn data_mods() -> TestMods {
+    TestMods::new(&[("mod.toml", DATA_MANIFEST), ("data/rats.toml", DATA)])
+}
+
+#[test]
+fn data_reads_a_startup_setting_where_it_writes_a_number() {
+    let m = data_mods();
+    let rat = lantern::id::Id::new("test", "sewer_rat");
+    let world = m.world(Default::default());
+    assert!(world.diagnostics.is_empty(), "{:?}", world.diagnostics);
+    assert_eq!(world.content.creatures.get(&rat).unwrap().health, 10);
+    let roots = [m.path()];
+    let rules = lantern::roguelike::rules();
+    let chosen = [("rat_health".to_string(), "20".to_string())];
+    let mut world = lantern::load::load_game_with(&roots, &rules, Default::default(), &chosen);
+    assert!(world.diagnostics.is_empty(), "{:?}", world.diagnostics);
+    assert_eq!(world.content.creatures.get(&rat).unwrap().health, 20);
+    let mut g = world.start(1);
+    assert_eq!(g.setting("test:rat_health"), Some(&SettingValue::Int(20)));
+    // What the data read is fixed with it: another value is a load of the mods with it.
+    assert_eq!(
+        g.set_setting_text("rat_health", "30").unwrap_err().message(),
+        "`test:rat_health` is read by the mods' data, which was read with 20: choose it when the mods load (`--set test:rat_health=30`)"
+    );
+    // A setting the data does not read changes as before.
+    g.set_setting_text("bounty", "3").unwrap();
+    // A save played with 20 loaded over mods read with 10 says so, and plays with 10.
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("run.json");
+    g.save(&save).unwrap();
+    let (loaded, notes) = m.world(Default::default()).load_save(&save).unwrap();
+    assert_eq!(
+        notes[0].message,
+        "setting `test:rat_health` was 20 in the save, but the mods' data was read with 10: load them with `--set test:rat_health=20` to play the save as it was"
+    );
+    assert_eq!(
+        loaded.setting("test:rat_health"),
+        Some(&SettingValue::Int(10))
+    );
+}
+
+#[test]
+fn a_test_game_and_the_command_line_read_the_data_with_their_settings() {
+    let m = data_mods();
+    std::fs::create_dir_all(m.path().join("test/tests")).unwrap();
+    std::fs::write(
+        m.path().join("test/tests/rats_test.lua"),
+        r#"it("reads the data with the test's setting", function()
+  local g = lantern.test.game{ settings = { ["test:rat_health"] = 30 } }
+  expect(g:spawn("test:sewer_rat").health).to_be(30)
+  local plain = lantern.test.game{}
+  expect(plain:spawn("test:sewer_rat").health).to_be(RUN)
+end)
+"#,
+    )
+    .unwrap();
+    let file = m.path().join("test/tests/rats_test.lua");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("RUN)", "25)")).unwrap();
+    let out = lantern(
+        &["test", "--mods", ".", "--set", "rat_health=25", "test"],
+        &m.path(),
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("1 passed, 0 failed"),
+        "{said}"
+    );
+    // The console: `play --set` reads the data with it.
+    let out = lantern_with_input(
+        &[
+            "play",
+            "--mods",
+            ".",
+            "--no-watch",
+            "--set",
+            "test:rat_health=40",
+        ],
+        &m.path(),
+        "spawn test:sewer_rat\nsettings\n",
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("  test:rat_health = 40 "), "{said}");
+    let out = lantern(
+        &["sim", "hazard", "x", "--mods", ".", "--set", "rat_helth=1"],
+        &m.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --set rat_helth=1: there is no setting `rat_helth`; did you mean `test:rat_health`?\n"
+    );
+}

@@ -169,6 +169,10 @@ enum SimWhat {
         /// The language of the names in the report (`de`).
         #[arg(long)]
         lang: Option<String>,
+        /// Choose a mod's setting the hazard's data reads: `--set rats:rat_health=20` (give it
+        /// again for more).
+        #[arg(long = "set", value_name = "SETTING=VALUE")]
+        set: Vec<String>,
     },
 }
 
@@ -405,8 +409,13 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
             threads,
             lua_policy,
             lang,
+            set,
         }) => {
             let mods = or_default(mods, default);
+            let settings = match settings::parse_flags(&set) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
             missing_folder(&mods).unwrap_or_else(|| {
                 sim::run(sim::Options {
                     mods: &mods,
@@ -420,6 +429,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                     threads,
                     lua_policy: lua_policy.as_deref(),
                     lang: lang.as_deref(),
+                    settings: &settings,
                 })
             })
         }

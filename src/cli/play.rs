@@ -279,19 +279,27 @@ enum Msg {
 
 /// Loads the mods, starts the run and loads the save asked for; what went wrong is printed.
 fn start(options: &Options) -> Result<Live, ExitCode> {
-    let (mut live, notes) =
-        match Live::start_game(&options.mods, &options.rules, options.seed, options.limits) {
-            Ok(started) => started,
-            Err(e) => {
-                if let Some(problems) = e.problems() {
-                    eprintln!("{problems}");
+    let (mut live, notes) = match Live::start_with(
+        &options.mods,
+        &options.rules,
+        options.seed,
+        options.limits,
+        &options.settings,
+    ) {
+        Ok(started) => started,
+        Err(e) => {
+            if let Some(problems) = e.problems() {
+                if let Some(code) = super::settings::typed_wrong(problems.diagnostics()) {
+                    return Err(code);
                 }
-                eprintln!(
-                    "the mods have errors; fix them and start again (`lantern check` lists them)"
-                );
-                return Err(ExitCode::from(1));
+                eprintln!("{problems}");
             }
-        };
+            eprintln!(
+                "the mods have errors; fix them and start again (`lantern check` lists them)"
+            );
+            return Err(ExitCode::from(1));
+        }
+    };
     if !notes.is_empty() {
         eprintln!("{notes}");
     }

@@ -25,6 +25,18 @@ pub(super) fn parse_flags(flags: &[String]) -> Result<Vec<(String, String)>, Exi
         .collect()
 }
 
+/// A usage error (exit 2) when a load said a `--set` is wrong: a mistake in the command, not in
+/// the mods, said before anything the mods said.
+pub(super) fn typed_wrong(diagnostics: &[crate::diag::Diagnostic]) -> Option<ExitCode> {
+    let typed: Vec<_> = (diagnostics.iter())
+        .filter(|d| d.code == crate::diag::Code::Setting)
+        .collect();
+    for d in &typed {
+        eprintln!("error: {}", crate::diag::visible(&d.message));
+    }
+    (!typed.is_empty()).then(|| ExitCode::from(2))
+}
+
 /// Sets each `--set` on a game: a usage error naming the flag when one is unknown or out of
 /// range. `over_save` allows a `startup` setting past the first turn, saying it changed.
 pub(super) fn apply_flags(

@@ -33,10 +33,15 @@ pub(super) struct Options<'a> {
     pub lua_policy: Option<&'a Path>,
     /// The language of the names the report shows.
     pub lang: Option<&'a str>,
+    /// The player's `--set` choices, as typed: the data reads them.
+    pub settings: &'a [(String, String)],
 }
 
 pub(super) fn run(o: Options) -> ExitCode {
-    let mut world = crate::load::load_game(o.mods, o.rules, Limits::default());
+    let mut world = crate::load::load_game_with(o.mods, o.rules, Limits::default(), o.settings);
+    if let Some(code) = super::settings::typed_wrong(&world.diagnostics) {
+        return code;
+    }
     if world.has_errors() {
         eprintln!(
             "{}",

@@ -11,15 +11,21 @@ use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, FileId, Span};
 use std::sync::Arc;
 
-/// Parses one data file's text into `defs`.
+/// Parses one data file's text into `defs`, each `{ setting = "..." }` read as its value in
+/// `settings`.
 pub(crate) fn read_file(
     text: &str,
     file: FileId,
     ns: &Arc<str>,
     rules: &Declarations,
+    settings: &super::DataSettings,
     defs: &mut RawDefs,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let mut read = Vec::new();
+    let text = &*settings.substitute(text, file, ns, &mut read, diags);
+    defs.settings_read
+        .extend(read.into_iter().map(|id| (file, id)));
     // Most files are read by the quick reader; the rest, and every mistake, by `toml`.
     if !super::quick_read::read_file(text, file, ns, rules, defs) {
         read_file_with_toml(text, file, ns, rules, defs, diags);

@@ -29,6 +29,9 @@ pub(crate) struct ParseMemo {
     /// How many files the last load parsed, for the tests.
     #[cfg_attr(not(test), allow(dead_code))]
     parsed: usize,
+    /// The settings' values the files' `{ setting = "..." }` were read with: other values, and
+    /// every file is parsed again.
+    settings: super::DataSettings,
 }
 
 /// One data file as it was parsed.
@@ -71,9 +74,15 @@ impl ParseMemo {
         jobs: &[Job],
         stamps: &[Option<Stamp>],
         sources: &SourceMap,
-        rules: &Declarations,
+        (rules, settings): (&Declarations, &super::DataSettings),
         diags: &mut Vec<Diagnostic>,
     ) -> RawDefs {
+        if !self.settings.same_as(settings) {
+            self.settings = settings.clone();
+            if let Some(old) = self.defs.take() {
+                old.drop_aside();
+            }
+        }
         let same_files = self.files.len() == jobs.len()
             && self.files.iter().zip(jobs).all(|(old, (file, ns, _))| {
                 old.file == *file && *old.ns == **ns && old.path == sources.get(*file).path()
@@ -96,7 +105,7 @@ impl ParseMemo {
                 for &i in &changed {
                     let (file, ns, text) = &jobs[i];
                     let (mut fresh, mut said) = (RawDefs::default(), Vec::new());
-                    read_file(text, *file, ns, rules, &mut fresh, &mut said);
+                    read_file(text, *file, ns, rules, settings, &mut fresh, &mut said);
                     defs.replace_file(*file, fresh);
                     self.files[i].text = text.clone();
                     self.files[i].said = said;
@@ -108,7 +117,7 @@ impl ParseMemo {
                 if let Some(old) = old {
                     old.drop_aside();
                 }
-                let (defs, said) = parse_all(jobs, rules);
+                let (defs, said) = parse_all(jobs, rules, settings);
                 self.files = jobs
                     .iter()
                     .zip(said)
@@ -170,6 +179,7 @@ impl RawDefs {
             host,
             loose_refs,
             broken,
+            settings_read,
             files: _,
             data_files: _,
             locales: _,
@@ -188,6 +198,7 @@ impl RawDefs {
         self.host.replace_file(file, host);
         self.loose_refs.replace_file(file, loose_refs);
         self.broken.replace_file(file, broken);
+        self.settings_read.replace_file(file, settings_read);
     }
 
     /// Drops what a large mod set defines on a thread of its own, so the load that is done with
@@ -226,6 +237,7 @@ mod tests {
             &crate::bundled_rules(),
             memo,
             None,
+            &[],
         );
         (
             format!("{:?}", world.content),

@@ -34,6 +34,7 @@ mod registry;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]
 pub(crate) mod schema;
+mod setting_refs;
 mod settings;
 pub(crate) mod spanned;
 pub mod vocab;
@@ -52,6 +53,7 @@ pub use hazard::{Card, CardClass, Hazard, ProgressType};
 pub use locale::{Coverage, TextArg};
 pub use name::Name;
 pub use registry::Registry;
+pub(crate) use setting_refs::DataSettings;
 pub use settings::{Scope, Setting, SettingKind, SettingValue};
 
 use crate::diag::{Diagnostic, SourceMap, Span};
@@ -175,6 +177,11 @@ pub struct Content {
     /// The content as the mods wrote it, when this one is in another language: what every
     /// translation starts from.
     pub(crate) untranslated: Option<Arc<Content>>,
+    /// The settings chosen when the mods were loaded (a player's `--set`): a game over this
+    /// content starts with them.
+    pub(crate) start_settings: BTreeMap<Id, SettingValue>,
+    /// The settings the data read (`{ setting = "..." }`), fixed with the content.
+    pub(crate) read_by_data: BTreeSet<Id>,
 }
 
 /// The entries of a game's own tables, each in the game's type.
@@ -334,7 +341,7 @@ impl Content {
 
     /// Every setting the mods declare, mod by mod in load order, each mod's in its manifest's
     /// order: what a game's settings menu lists.
-    pub fn settings(&self) -> impl Iterator<Item = &Setting> {
+    pub fn settings(&self) -> impl Iterator<Item = &Setting> + Clone {
         self.mods.iter().flat_map(|m| m.settings.iter())
     }
 

@@ -33,14 +33,16 @@ pub(crate) fn read_mods(
     memo: Option<&mut ParseMemo>,
     texts: Texts,
 ) -> RawDefs {
-    read_mods_while(mods, rules, sources, diags, memo, texts, |_| ()).0
+    let settings = super::DataSettings::of(mods, &Default::default());
+    let reading = (rules, &settings);
+    read_mods_while(mods, reading, sources, diags, memo, texts, |_| ()).0
 }
 
 /// [`read_mods`], running `meanwhile` on the calling thread while the files are read (a load
 /// runs the mods' scripts then); it may add files to the source map after the data files.
 pub(crate) fn read_mods_while<R>(
     mods: &[ModFolder],
-    rules: &Declarations,
+    (rules, settings): (&Declarations, &super::DataSettings),
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
     memo: Option<&mut ParseMemo>,
@@ -95,7 +97,11 @@ pub(crate) fn read_mods_while<R>(
         }
         locales.extend(super::locale::read_mod(m, sources, diags));
     }
-    let parse = memo.is_none().then_some(Parse { rules, texts });
+    let parse = memo.is_none().then_some(Parse {
+        rules,
+        settings,
+        texts,
+    });
     let (read, meant) = read_data::read_all(&to_read, parse, || meanwhile(sources));
     let mut read = read.into_iter();
     drop(to_read);
@@ -148,7 +154,7 @@ pub(crate) fn read_mods_while<R>(
     said_where(diags, read_said);
     let mut defs = match memo {
         Some(memo) => {
-            let defs = memo.parse(&jobs, &stamps, sources, rules, diags);
+            let defs = memo.parse(&jobs, &stamps, sources, (rules, settings), diags);
             if texts == Texts::Released {
                 drop(jobs);
                 sources.release(&data_files);
@@ -242,9 +248,13 @@ const PARALLEL_FROM: usize = 256 * 1024;
 /// A large mod set is cut into as many runs of files as there are cores, each parsed on its own
 /// thread into its own `RawDefs`, then joined in order: every list ends as one thread would have
 /// made it, so loading is the same on any machine.
-pub(super) fn parse_all(jobs: &[Job], rules: &Declarations) -> (RawDefs, Vec<Vec<Diagnostic>>) {
+pub(super) fn parse_all(
+    jobs: &[Job],
+    rules: &Declarations,
+    settings: &super::DataSettings,
+) -> (RawDefs, Vec<Vec<Diagnostic>>) {
     let bytes: usize = jobs.iter().map(|(_, _, text)| text.len()).sum();
-    parse_on(jobs, rules, threads_for(bytes))
+    parse_on(jobs, rules, settings, threads_for(bytes))
 }
 
 /// How many threads parse `bytes` of data: one below [`PARALLEL_FROM`], every core above.
@@ -257,7 +267,12 @@ pub(super) fn threads_for(bytes: usize) -> usize {
 }
 
 /// [`parse_all`] on at most `threads` threads.
-fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec<Vec<Diagnostic>>) {
+fn parse_on(
+    jobs: &[Job],
+    rules: &Declarations,
+    settings: &super::DataSettings,
+    threads: usize,
+) -> (RawDefs, Vec<Vec<Diagnostic>>) {
     // Each file's definitions apart, joined at the end into lists made at their size.
     let parse_run = |run: &[Job]| {
         let mut parts = Vec::with_capacity(run.len());
@@ -265,7 +280,7 @@ fn parse_on(jobs: &[Job], rules: &Declarations, threads: usize) -> (RawDefs, Vec
             .iter()
             .map(|(file, ns, text)| {
                 let (mut defs, mut diags) = (RawDefs::default(), Vec::new());
-                read_file(text, *file, ns, rules, &mut defs, &mut diags);
+                read_file(text, *file, ns, rules, settings, &mut defs, &mut diags);
                 parts.push(defs);
                 diags
             })
@@ -372,7 +387,8 @@ mod tests {
         }
         let rules = crate::bundled_rules();
         let run = |threads| {
-            let (defs, said) = parse_on(&jobs, rules.defs(), threads);
+            let none = crate::content::DataSettings::default();
+            let (defs, said) = parse_on(&jobs, rules.defs(), &none, threads);
             assert_eq!(said.len(), jobs.len(), "what each file said, file by file");
             (format!("{defs:?}"), format!("{said:?}"), defs.items.len())
         };

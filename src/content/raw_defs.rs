@@ -47,6 +47,8 @@ pub(crate) struct RawDefs {
     pub broken: ByFile<(FileId, String, String, &'static str)>,
     /// Every locale file, in load order.
     pub locales: Vec<super::locale::LocaleFile>,
+    /// The settings each file's `{ setting = "..." }` references read.
+    pub settings_read: ByFile<(FileId, crate::id::Id)>,
 }
 
 impl<T> InFile for Src<T> {
@@ -58,6 +60,12 @@ impl<T> InFile for Src<T> {
 impl<T> InFile for (usize, Src<T>) {
     fn file(&self) -> FileId {
         self.1.file
+    }
+}
+
+impl InFile for (FileId, crate::id::Id) {
+    fn file(&self) -> FileId {
+        self.0
     }
 }
 
@@ -129,7 +137,8 @@ macro_rules! raw_lists {
             cards,
             host,
             loose_refs,
-            broken
+            broken,
+            settings_read
         )
     };
 }

@@ -58,6 +58,8 @@ pub(super) enum Text {
 #[derive(Clone, Copy)]
 pub(super) struct Parse<'r> {
     pub rules: &'r Declarations,
+    /// The settings' values a `{ setting = "..." }` reads.
+    pub settings: &'r super::DataSettings,
     pub texts: Texts,
 }
 
@@ -135,7 +137,8 @@ fn read_one(f: &ToRead<'_>, parse: Option<Parse<'_>>) -> Read {
     };
     let mut parsed = Box::new((RawDefs::default(), Vec::new()));
     let (defs, said) = &mut *parsed;
-    let mut parse_text = |text: &str| read_file(text, f.file, &f.ns, parse.rules, defs, said);
+    let mut parse_text =
+        |text: &str| read_file(text, f.file, &f.ns, parse.rules, parse.settings, defs, said);
     let text = match parse.texts {
         Texts::Kept => {
             let text: Arc<str> = text.into();
@@ -185,6 +188,7 @@ mod tests {
         for texts in [Texts::Kept, Texts::Released] {
             let parse = Some(Parse {
                 rules: rules.defs(),
+                settings: &Default::default(),
                 texts,
             });
             let one = read_on(&files, parse, 0, || ()).0;
@@ -214,6 +218,7 @@ mod tests {
         let caller = std::thread::current().id();
         let parse = Some(Parse {
             rules: rules.defs(),
+            settings: &Default::default(),
             texts: Texts::Kept,
         });
         let (read, ran_on) = read_on(&files, parse, 2, || std::thread::current().id());
@@ -240,6 +245,7 @@ mod tests {
         let rules = crate::bundled_rules();
         let parse = Some(Parse {
             rules: rules.defs(),
+            settings: &Default::default(),
             texts: Texts::Kept,
         });
         let read = crate::mods::files::with_unsaved(Arc::new(unsaved), || {

@@ -96,6 +96,9 @@ pub enum Code {
     /// A translation mistake: a text key defined nowhere, missing in a language or never used, an
     /// argument a text needs and is not given, a malformed plural.
     Locale,
+    /// A setting a player chose that no mod declares or that its setting does not take
+    /// (`--set rats:rat_health=0`).
+    Setting,
 }
 
 impl Code {
@@ -128,6 +131,7 @@ impl Code {
         Code::Vocabulary,
         Code::Elided,
         Code::Locale,
+        Code::Setting,
     ];
 
     /// The stable name: `unknown-key`, `toml-syntax`, ...
@@ -160,6 +164,7 @@ impl Code {
             Code::Vocabulary => "vocabulary",
             Code::Elided => "elided",
             Code::Locale => "locale",
+            Code::Setting => "setting",
         }
     }
 }

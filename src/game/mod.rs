@@ -35,7 +35,7 @@ pub use event::{Event, Handled};
 pub use hazard::describe_face;
 #[cfg(feature = "cli")]
 pub(crate) use hazard::face_text;
-pub(crate) use settings::find as find_setting;
+pub(crate) use settings::{find as find_setting, find_in as find_setting_in};
 pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
@@ -225,7 +225,10 @@ impl Game {
             quest_slots: Default::default(),
             storage: BTreeMap::new(),
             settings: (content.settings())
-                .map(|s| (s.id.clone(), s.default.clone()))
+                .map(|s| {
+                    let chosen = content.start_settings.get(&s.id);
+                    (s.id.clone(), chosen.unwrap_or(&s.default).clone())
+                })
                 .collect(),
             orphans: Vec::new(),
             set_aside: Default::default(),

@@ -44,8 +44,27 @@ impl Game {
         let value = (setting.kind.admit(value))
             .map_err(|why| Error::Refused(format!("`{}` {why}", setting.id)))?;
         let id = setting.id.clone();
+        self.fits_data(&id, &value).map_err(Error::Refused)?;
         self.put_setting(id, value);
         Ok(())
+    }
+
+    /// Whether `value` is the one the mods' data was read with, when the data reads setting `id`
+    /// (`{ setting = "..." }`): that value is fixed with the content.
+    fn fits_data(&self, id: &Id, value: &SettingValue) -> Result<(), String> {
+        if !self.content.read_by_data.contains(id) {
+            return Ok(());
+        }
+        let read = self.content.start_settings.get(id).or_else(|| {
+            let s = self.content.setting(id.as_str())?;
+            Some(&s.default)
+        });
+        match read {
+            Some(read) if read != value => Err(format!(
+                "`{id}` is read by the mods' data, which was read with {read}: choose it when the mods load (`--set {id}={value}`)"
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// [`Game::set_setting`] with the value as a player types it (`20`, `true`, `hard`).
@@ -65,6 +84,7 @@ impl Game {
         let value = (setting.kind.parse(text))
             .map_err(|why| Error::Refused(format!("`{}` {why}", setting.id)))?;
         let id = setting.id.clone();
+        self.fits_data(&id, &value).map_err(Error::Refused)?;
         let was = self.state.settings.get(&id).cloned();
         if setting.scope == Scope::Startup && self.state.turn > 0 && was.as_ref() != Some(&value) {
             let was = was.map_or_else(|| "unset".to_string(), |v| v.to_string());
@@ -103,6 +123,25 @@ impl Game {
             }
         }
         for s in content.settings() {
+            // What the data read it as is what the game has, whatever the save says.
+            if content.read_by_data.contains(&s.id) {
+                let read = content
+                    .start_settings
+                    .get(&s.id)
+                    .unwrap_or(&s.default)
+                    .clone();
+                if let Some(was) = self.state.settings.get(&s.id).filter(|v| **v != read) {
+                    note(
+                        &mut notes,
+                        format!(
+                            "setting `{}` was {was} in the save, but the mods' data was read with {read}: load them with `--set {}={was}` to play the save as it was",
+                            s.id, s.id
+                        ),
+                    );
+                }
+                self.state.settings.insert(s.id.clone(), read);
+                continue;
+            }
             match self.state.settings.get(&s.id).cloned() {
                 None => {
                     self.state.settings.insert(s.id.clone(), s.default.clone());
@@ -131,11 +170,24 @@ impl Game {
 /// The setting `id` names: its whole ID, or a name only one mod's setting has; otherwise what
 /// is wrong, with the closest name.
 pub(crate) fn find<'a>(content: &'a Content, id: &str) -> Result<&'a Setting, String> {
-    if let Some(s) = content.setting(id) {
+    find_among(content.settings(), id)
+}
+
+/// [`find`] among settings declared but not yet loaded into content (a player's `--set`, checked
+/// while the mods load).
+pub(crate) fn find_in<'a>(declared: &'a [Setting], id: &str) -> Result<&'a Setting, String> {
+    find_among(declared.iter(), id)
+}
+
+fn find_among<'a>(
+    all: impl Iterator<Item = &'a Setting> + Clone,
+    id: &str,
+) -> Result<&'a Setting, String> {
+    if let Some(s) = all.clone().find(|s| s.id.as_str() == id) {
         return Ok(s);
     }
     if !id.contains(':') {
-        let named: Vec<&Setting> = (content.settings()).filter(|s| s.id.name() == id).collect();
+        let named: Vec<&Setting> = all.clone().filter(|s| s.id.name() == id).collect();
         match named.as_slice() {
             [one] => return Ok(one),
             [] => {}
@@ -149,7 +201,7 @@ pub(crate) fn find<'a>(content: &'a Content, id: &str) -> Result<&'a Setting, St
             }
         }
     }
-    let ids: Vec<&str> = content.settings().map(|s| s.id.as_str()).collect();
+    let ids: Vec<&str> = all.clone().map(|s| s.id.as_str()).collect();
     if ids.is_empty() {
         return Err(format!(
             "there is no setting `{}`: no mod declares any",
@@ -158,9 +210,9 @@ pub(crate) fn find<'a>(content: &'a Content, id: &str) -> Result<&'a Setting, St
     }
     let near = crate::diag::did_you_mean(id, ids.iter().copied())
         .or_else(|| {
-            let names = content.settings().map(|s| s.id.name());
+            let names = all.clone().map(|s| s.id.name());
             crate::diag::suggest(id, names).and_then(|n| {
-                let s = content.settings().find(|s| s.id.name() == n)?;
+                let s = all.clone().find(|s| s.id.name() == n)?;
                 Some(format!("did you mean `{}`?", s.id))
             })
         })

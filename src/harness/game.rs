@@ -166,9 +166,17 @@ pub(crate) fn constructor(
             .as_ref()
             .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
             .unwrap_or_default();
-        let prepared = h
+        let mut prepared = h
             .prepare(&mods)
             .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+        // A setting the mods' data reads is the data's: the test's own value of one is a load
+        // of the data with it.
+        let read = data_settings(&prepared.content, opts.as_ref())?;
+        if !read.is_empty() {
+            prepared = h
+                .prepare_with(&mods, &read)
+                .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+        }
         // A test in a language no mod has would test the mods' own texts and say nothing.
         if let Some(lang) = asked.as_deref() {
             if !prepared.content.has_language(lang) {
@@ -337,6 +345,45 @@ fn setting_value(id: &str, value: Value) -> Result<crate::content::SettingValue,
     })
 }
 
+/// The settings a test game asks for (`settings = { ... }`) that the mods' data reads, with
+/// other values than `content` was read with: by whole ID, as a player types the value.
+fn data_settings(
+    content: &crate::content::Content,
+    opts: Option<&Table>,
+) -> mlua::Result<Vec<(String, String)>> {
+    let Some(Some(asked)) = opts
+        .map(|o| o.get::<Option<Table>>("settings"))
+        .transpose()?
+    else {
+        return Ok(Vec::new());
+    };
+    let mut read = Vec::new();
+    for pair in asked.pairs::<mlua::Value, mlua::Value>() {
+        let (key, value) = pair?;
+        let Some(key) = key
+            .as_string()
+            .and_then(|k| k.to_str().ok().map(|k| k.to_string()))
+        else {
+            continue;
+        };
+        let Ok(s) = crate::game::find_setting(content, &key) else {
+            continue;
+        };
+        if !content.read_by_data.contains(&s.id) {
+            continue;
+        }
+        let Ok(value) = setting_value(&key, value) else {
+            continue;
+        };
+        let now = content.start_settings.get(&s.id).unwrap_or(&s.default);
+        if s.kind.admit(value.clone()).is_ok_and(|v| v != *now) {
+            read.push((s.id.to_string(), value.to_string()));
+        }
+    }
+    read.sort();
+    Ok(read)
+}
+
 /// Sets a new test game's settings: the run's (`lantern test --set`, for the mods the game has),
 /// then the test's own (`settings = { ["rats:rat_health"] = 20 }`), each checked as a player's.
 fn choose_settings(
@@ -347,7 +394,9 @@ fn choose_settings(
     let refused =
         |e: crate::Error| mlua::Error::runtime(format!("lantern.test.game: {}", e.message()));
     for (id, text) in run {
-        if crate::game::find_setting(game.content(), id).is_ok() {
+        // One the data reads, the game has from the content it was read with.
+        let found = crate::game::find_setting(game.content(), id);
+        if found.is_ok_and(|s| !game.content().read_by_data.contains(&s.id)) {
             game.set_setting_text(id, text).map_err(refused)?;
         }
     }

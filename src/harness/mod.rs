@@ -122,7 +122,7 @@ impl Prepared {
 }
 
 /// A mod set (sorted mod ids; empty for all) and how it loaded: prepared, or the rendered errors.
-type PreparedSets = BTreeMap<Vec<String>, Result<Arc<Prepared>, String>>;
+type PreparedSets = BTreeMap<(Vec<String>, Vec<(String, String)>), Result<Arc<Prepared>, String>>;
 
 /// What every test file shares: the mods directory, the limits, and the prepared mod sets.
 pub struct Harness {
@@ -189,13 +189,29 @@ impl Harness {
         if self.settings.is_empty() {
             return Vec::new();
         }
-        let Ok(prepared) = self.prepare(&[]) else {
-            return Vec::new();
-        };
-        let mut game = crate::game::Game::new(prepared.content.clone(), 1);
+        // Against the manifests alone: the load itself would fail on a wrong one.
+        let (mut sources, mut diags) = (crate::diag::SourceMap::new(), Vec::new());
+        let declared: Vec<crate::content::Setting> =
+            crate::mods::discover(&self.roots, &mut sources, &mut diags)
+                .iter()
+                .flat_map(|m| {
+                    let id = m.id().to_string();
+                    (m.manifest.settings.iter()).map(move |s| crate::content::Setting::of(&id, s))
+                })
+                .collect();
         (self.settings.iter())
-            .filter_map(|(id, value)| game.set_setting_text(id, value).err())
-            .map(|e| e.message().to_string())
+            .filter_map(|(id, value)| {
+                let s = crate::game::find_setting_in(&declared, id).ok()?;
+                s.kind
+                    .parse(value)
+                    .err()
+                    .map(|why| format!("`{}` {why}", s.id))
+            })
+            .chain(
+                self.settings
+                    .iter()
+                    .filter_map(|(id, _)| crate::game::find_setting_in(&declared, id).err()),
+            )
             .collect()
     }
 
@@ -209,17 +225,34 @@ impl Harness {
 
     /// The prepared content for a set of mods (all of them when `mods` is empty), loaded on first use.
     pub fn prepare(&self, mods: &[String]) -> Result<Arc<Prepared>, crate::Error> {
-        self.prepare_text(mods).map_err(crate::Error::Refused)
+        self.prepare_with(mods, &[]).map_err(crate::Error::Refused)
     }
 
-    fn prepare_text(&self, mods: &[String]) -> Result<Arc<Prepared>, String> {
+    /// [`Harness::prepare`] with the mods' data read with these settings (a test game's own
+    /// choice of a setting the data reads), over the run's ([`Harness::with_settings`]).
+    pub(crate) fn prepare_with(
+        &self,
+        mods: &[String],
+        data: &[(String, String)],
+    ) -> Result<Arc<Prepared>, String> {
         let mut key = mods.to_vec();
         key.sort();
-        if let Some(p) = self.prepared.lock().map_err(|_| "poisoned")?.get(&key) {
+        let mut chosen = self.settings_for(&key)?;
+        chosen.extend(data.iter().cloned());
+        let cache = (key.clone(), chosen.clone());
+        if let Some(p) = self.prepared.lock().map_err(|_| "poisoned")?.get(&cache) {
             return p.clone();
         }
         let only = (!key.is_empty()).then_some(key.as_slice());
-        let world = crate::load::load_world_of(&self.roots, only, self.limits, &self.rules);
+        let world = crate::load::load_with(
+            &self.roots,
+            only,
+            self.limits,
+            &self.rules,
+            None,
+            None,
+            &chosen,
+        );
         let result = if world.has_errors() {
             let full = crate::diag::render_all(&world.diagnostics, &world.sources);
             self.load_problems
@@ -256,8 +289,24 @@ impl Harness {
         self.prepared
             .lock()
             .map_err(|_| "poisoned")?
-            .insert(key, result.clone());
+            .insert(cache, result.clone());
         result
+    }
+
+    /// The run's settings for the mod set `key` (every mod when empty): for a set of some mods,
+    /// those of its mods, each by its whole ID.
+    fn settings_for(&self, key: &[String]) -> Result<Vec<(String, String)>, String> {
+        if key.is_empty() || self.settings.is_empty() {
+            return Ok(self.settings.clone());
+        }
+        let all = self.prepare_with(&[], &[])?;
+        Ok((self.settings.iter())
+            .filter_map(|(id, value)| {
+                let s = crate::game::find_setting(&all.content, id).ok()?;
+                let ours = key.iter().any(|m| m == s.id.namespace());
+                ours.then(|| (s.id.to_string(), value.clone()))
+            })
+            .collect())
     }
 }
 

@@ -192,6 +192,8 @@ pub(super) fn blank(mods: Vec<ModInfo>, events: EventTable, ext: &Extensions) ->
         locales: Default::default(),
         language: None,
         untranslated: None,
+        start_settings: BTreeMap::new(),
+        read_by_data: Default::default(),
     }
 }
 

@@ -252,7 +252,7 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
     } else {
         rules.namespace.as_str()
     };
-    json!({
+    let mut schema = json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": format!("urn:lantern:schema:{game}:data"),
         "title": "lantern data file",
@@ -266,7 +266,51 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
             "card_effect": effect,
             "trigger": entries::entry("triggers", &events),
         }
-    })
+    });
+    setting_refs(&mut schema, 0);
+    if let Some(defs) = schema["definitions"].as_object_mut() {
+        defs.insert(
+            "setting_ref".into(),
+            json!({
+                "type": "object",
+                "description": "a `startup` number setting's value: `{ setting = \"rats:rat_health\" }`",
+                "required": ["setting"],
+                "additionalProperties": false,
+                "properties": { "setting": { "type": "string" } },
+            }),
+        );
+    }
+    schema
+}
+
+/// Lets every number of a data file's schema be written as a setting reference too
+/// (`{ setting = "rats:rat_health" }`), as the loader reads it.
+fn setting_refs(schema: &mut Value, depth: usize) {
+    // Far deeper than the schema nests.
+    if depth > 64 {
+        return;
+    }
+    let number = |v: &Value| {
+        matches!(
+            v.get("type").and_then(Value::as_str),
+            Some("integer" | "number")
+        )
+    };
+    if number(schema) {
+        let mut plain = schema.take();
+        // Its help stays where an editor looks for a key's.
+        let help = plain.as_object_mut().and_then(|m| m.remove("description"));
+        *schema = json!({ "anyOf": [plain, { "$ref": "#/definitions/setting_ref" }] });
+        if let Some(help) = help {
+            schema["description"] = help;
+        }
+        return;
+    }
+    match schema {
+        Value::Object(map) => map.values_mut().for_each(|v| setting_refs(v, depth + 1)),
+        Value::Array(list) => list.iter_mut().for_each(|v| setting_refs(v, depth + 1)),
+        _ => {}
+    }
 }
 
 /// The schema of `mod.toml`.
