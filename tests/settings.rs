@@ -446,7 +446,7 @@ fn data_reads_a_startup_setting_where_it_writes_a_number() {
     let (loaded, notes) = m.world(Default::default()).load_save(&save).unwrap();
     assert_eq!(
         notes[0].message,
-        "setting `test:rat_health` was 20 in the save, but the mods' data was read with 10: load them with `--set test:rat_health=20` to play the save as it was"
+        "setting `test:rat_health` was 20, but the mods' data was read with 10, which it is now: load the mods with `--set test:rat_health=20` to keep 20"
     );
     assert_eq!(
         loaded.setting("test:rat_health"),

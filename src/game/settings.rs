@@ -134,7 +134,7 @@ impl Game {
                     note(
                         &mut notes,
                         format!(
-                            "setting `{}` was {was} in the save, but the mods' data was read with {read}: load them with `--set {}={was}` to play the save as it was",
+                            "setting `{}` was {was}, but the mods' data was read with {read}, which it is now: load the mods with `--set {}={was}` to keep {was}",
                             s.id, s.id
                         ),
                     );
