@@ -657,5 +657,12 @@ fn completion_offers_the_settings_a_condition_may_read() {
     let got = labels(&answer);
     assert_eq!(got, ["rats:rat_health", "rat_health"], "{answer}");
     assert_eq!(answer["items"][0]["detail"], "int setting: 1 to 100");
+    // In the mod's script, after `lantern.settings.`, the mod's own settings.
+    let script = dir.path().join("mods/rats/scripts/main.lua");
+    c.open(&script);
+    let lua = "lantern.on(\"turn_started\", function()\n  local hp = lantern.settings.ra\nend)\n";
+    c.change(&script, 2, lua);
+    let got = labels(&c.at("textDocument/completion", &script, 1, 32, json!({})));
+    assert_eq!(got, ["rat_health"]);
     assert!(c.stop().success());
 }

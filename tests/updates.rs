@@ -14,6 +14,7 @@ use lantern::id::Id;
 const V1_MANIFEST: &str = "id = \"test\"\nversion = \"0.1.0\"\ndepends = [\"core\"]\n";
 const V1_DATA: &str = "[[items]]\nid = \"old_sword\"\nname = \"Old Sword\"\n";
 const V1_SCRIPT: &str = r#"
+lantern.storage.favorite = "test:old_sword"
 lantern.on("turn_started", function()
   lantern.storage.turns = (lantern.storage.turns or 0) + 1
 end)
@@ -22,6 +23,7 @@ end)
 const V2_MANIFEST: &str = r#"id = "test"
 version = "0.2.0"
 depends = ["core"]
+ids_in_storage = ["favorite"]
 
 [renames]
 old_sword = "blade"
@@ -29,6 +31,7 @@ old_sword = "blade"
 const V2_DATA: &str = "[[items]]\nid = \"blade\"\nname = \"Blade\"\n";
 /// 0.2.0 keeps its count in a table: its update hook moves 0.1.0's number there.
 const V2_SCRIPT: &str = r#"
+lantern.storage.favorite = "test:blade"
 lantern.on_update(function(from, to)
   if from == "0.1.0" then
     lantern.storage.turns = { count = lantern.storage.turns }
@@ -81,12 +84,13 @@ fn a_save_of_the_old_version_loads_renamed_and_migrated_to_a_fresh_runs_hash() {
         notes,
         [
             "the save used mod `test` 0.1.0; 0.2.0 is loaded",
-            "`test:old_sword` is `test:blade` since mod `test` 0.2.0: 1 in the save renamed",
+            "`test:old_sword` is `test:blade` since mod `test` 0.2.0: 2 in the save renamed",
             "mod `test` updated from 0.1.0 to 0.2.0: its on_update changed `turns` in its storage",
         ]
     );
     assert_eq!(loaded.state().player.count(&Id::new("test", "blade")), 1);
     assert_eq!(loaded.storage()["test"]["turns"]["count"], 2);
+    assert_eq!(loaded.storage()["test"]["favorite"], "test:blade");
 
     let (mut fresh, _w) = m.game(5);
     play(&mut fresh, "blade");
@@ -141,7 +145,7 @@ fn renames_name_what_the_new_version_defines() {
     let rendered = lantern::diag::render_all(&world.diagnostics, &world.sources);
     assert!(
         rendered.contains("warning: `[renames]` renames `test:old_sword` to `test:blaed`, which the mod does not define")
-            && rendered.contains("test/mod.toml:6:1"),
+            && rendered.contains("test/mod.toml:7:1"),
         "{rendered}"
     );
 }

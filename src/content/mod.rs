@@ -89,6 +89,8 @@ pub struct ModInfo {
     /// Its definitions' old IDs and new ones (its manifest's `[renames]`), with where each is
     /// written: a save made with an older version of the mod is read with the new ones.
     pub(crate) renames: Vec<(Id, Id, crate::diag::Span)>,
+    /// The keys of its storage that hold IDs of its definitions, which its renames apply to.
+    pub(crate) ids_in_storage: Vec<String>,
 }
 
 /// Names registered from outside the data files (by the Lua layer): `rats:summon`, `rats:is_night`.
@@ -546,5 +548,6 @@ pub(crate) fn mod_info(m: &crate::mods::ModFolder) -> ModInfo {
                 (Id::new(id, old), Id::new(id, new), *at)
             })
             .collect(),
+        ids_in_storage: m.manifest.ids_in_storage.clone(),
     }
 }

@@ -43,7 +43,16 @@ pub(super) fn rename(
             continue;
         }
         for (old, new, _) in &m.renames {
-            let n = rename_in(state, old, new);
+            let mut n = rename_in(state, old, new);
+            let stored = state.storage.get_mut(&m.id);
+            if let Some(stored) = stored.filter(|_| !m.ids_in_storage.is_empty()) {
+                n += rename_stored(
+                    std::sync::Arc::make_mut(stored),
+                    &m.ids_in_storage,
+                    old,
+                    new,
+                );
+            }
             if n > 0 {
                 notes.push(Diagnostic::warning(
                     Code::Reconciled,
@@ -56,6 +65,40 @@ pub(super) fn rename(
         }
     }
     notes
+}
+
+/// Puts `new` for `old` in the values of the storage keys `keys` (the texts that are `old`'s whole
+/// ID, in tables and lists too); how many it changed.
+fn rename_stored(storage: &mut serde_json::Value, keys: &[String], old: &Id, new: &Id) -> usize {
+    fn walk(v: &mut serde_json::Value, old: &str, new: &str, depth: usize) -> usize {
+        // Storage nests at most 32 tables deep (`lua::storage`): a bound on a crafted save.
+        if depth > 64 {
+            return 0;
+        }
+        match v {
+            serde_json::Value::String(s) if s == old => {
+                *s = new.to_string();
+                1
+            }
+            serde_json::Value::Array(items) => {
+                items.iter_mut().map(|i| walk(i, old, new, depth + 1)).sum()
+            }
+            serde_json::Value::Object(map) => {
+                map.values_mut().map(|i| walk(i, old, new, depth + 1)).sum()
+            }
+            _ => 0,
+        }
+    }
+    let Some(map) = storage.as_object_mut() else {
+        return 0;
+    };
+    let mut n = 0;
+    for key in keys {
+        if let Some(v) = map.get_mut(key) {
+            n += walk(v, old.as_str(), new.as_str(), 0);
+        }
+    }
+    n
 }
 
 /// Puts `new` for `old` everywhere the state names a definition; how many it changed.

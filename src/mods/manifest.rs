@@ -30,6 +30,8 @@ struct RawManifest {
     game: Option<Spanned<String>>,
     #[serde(default)]
     renames: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    ids_in_storage: Vec<String>,
 }
 
 /// A validated manifest.
@@ -61,6 +63,9 @@ pub(crate) struct Manifest {
     /// Old names of the mod's definitions and their new ones (`[renames]`, `"old_sword" =
     /// "blade"`), with where each is written: applied to a save made with an older version.
     pub renames: Vec<(String, String, Span)>,
+    /// The keys of the mod's storage whose values hold IDs of its definitions
+    /// (`ids_in_storage = ["favorite"]`): `[renames]` applies to them too.
+    pub ids_in_storage: Vec<String>,
 }
 
 /// `core >=0.1`: a mod id with an optional semver requirement, and where it was written.
@@ -181,6 +186,7 @@ impl Manifest {
                 settings,
                 game,
                 renames,
+                ids_in_storage: raw.ids_in_storage,
             }),
             _ => Err(errors),
         }

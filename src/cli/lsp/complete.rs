@@ -31,7 +31,7 @@ pub(super) fn complete(
     match kind {
         DocKind::Data => data(words, a, file, text, offset, &mut out),
         DocKind::Manifest => manifest(words, a, text, offset, &mut out),
-        DocKind::Lua => lua(words, a, text, offset, &mut out),
+        DocKind::Lua => lua(words, a, file, text, offset, &mut out),
         DocKind::Other => {}
     }
     out.finish(text)
@@ -356,7 +356,14 @@ fn manifest(words: &Vocabulary, a: &Analysis, text: &str, offset: usize, out: &m
     }
 }
 
-fn lua(words: &Vocabulary, a: &Analysis, text: &str, offset: usize, out: &mut Items) {
+fn lua(
+    words: &Vocabulary,
+    a: &Analysis,
+    file: Option<crate::diag::FileId>,
+    text: &str,
+    offset: usize,
+    out: &mut Items,
+) {
     match lua_at(text, offset) {
         LuaAt::Str { function, typed } => {
             out.typed = typed.clone();
@@ -378,7 +385,29 @@ fn lua(words: &Vocabulary, a: &Analysis, text: &str, offset: usize, out: &mut It
         LuaAt::Field { object, typed } => {
             out.typed = typed.clone();
             let typed = &text[typed];
-            if object == "lantern" || object.starts_with("lantern.") {
+            if object == "lantern.settings" {
+                // The script's own mod's settings, by their names.
+                let own = file.and_then(|f| a.mod_of.get(&f));
+                let own = a
+                    .content
+                    .settings()
+                    .filter(|s| Some(s.id.namespace()) == own.map(String::as_str));
+                for setting in own {
+                    let detail = format!(
+                        "{} setting: {}",
+                        setting.kind.type_name(),
+                        setting.kind.range()
+                    );
+                    let doc = Some(setting.name.to_string());
+                    out.push(
+                        typed,
+                        setting.id.name(),
+                        CompletionItemKind::VARIABLE,
+                        Some(detail),
+                        doc,
+                    );
+                }
+            } else if object == "lantern" || object.starts_with("lantern.") {
                 let prefix = format!("{object}.");
                 for doc in &words.api {
                     let Some(rest) = doc.path.strip_prefix(&prefix) else {

@@ -341,6 +341,7 @@ pub(crate) fn manifest_schema() -> Value {
                 "propertyNames": { "pattern": "^[a-z0-9_]+$" },
                 "additionalProperties": { "type": "string", "pattern": "^[a-z0-9_]+$" },
             },
+            "ids_in_storage": { "type": "array", "items": { "type": "string" }, "description": "keys of the mod's storage whose values hold IDs of its definitions: `[renames]` applies to them in a save of an older version" },
             "settings": {
                 "type": "object",
                 "description": "the settings a player chooses, one table each (`[settings.rat_health]`), read as `lantern.settings.rat_health` and by the check `setting`",
