@@ -268,7 +268,12 @@ fn the_editor_schema_knows_what_a_games_table_keys_read() {
     // And what the type reads elsewhere, with what the game says a key means.
     let schema = data_schema();
     let floor = &schema["properties"]["floors"]["items"]["properties"];
-    assert_eq!(floor["depth"]["type"], "integer");
+    // A number, or a setting's value read where the number is written.
+    assert_eq!(floor["depth"]["anyOf"][0]["type"], "integer");
+    assert_eq!(
+        floor["depth"]["anyOf"][1]["$ref"],
+        "#/definitions/setting_ref"
+    );
     assert_eq!(floor["name"]["type"], "string");
     let triggers = &schema["properties"]["rooms"]["items"]["properties"]["triggers"];
     assert_eq!(
