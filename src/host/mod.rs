@@ -501,27 +501,13 @@ impl<S: GameState> Vocabulary<S> {
     /// verb's are (a bare ID of the game's kinds is resolved); a mistake, and an `Err` it
     /// returns, is a Lua error at the script's line. `lantern docs --lua-defs` lists it with its
     /// parameters and `doc`.
-    pub fn function<F>(
-        mut self,
-        name: &'static str,
-        params: &[Param],
-        doc: &'static str,
-        f: F,
-    ) -> Self
+    pub fn function<F>(self, name: &'static str, params: &[Param], doc: &'static str, f: F) -> Self
     where
         F: Fn(&Query<'_, S>, Args<'_>) -> Result<Value, String> + Send + Sync + 'static,
     {
-        if self.name_ok("function", name) {
-            let what = format!("`{name}`");
-            let declared = params.to_vec();
-            let call = move |game: &Game, args: &[Value]| {
-                let args = game.positional_args(&what, &declared, args)?;
-                let q = Query::<S>::new(game)?;
-                f(&q, Args(&args)).map(Answer::Value)
-            };
-            self.declare_function(name, params, "any", doc, Arc::new(call));
-        }
-        self
+        self.declare_function(name, params, "any", doc, move |q, args| {
+            f(q, args).map(Answer::Value)
+        })
     }
 
     /// A function scripts call as `lantern.<namespace>.<name>(...)` that answers with rows and
@@ -548,7 +534,7 @@ impl<S: GameState> Vocabulary<S> {
     /// assert!(rules.problems().is_empty());
     /// ```
     pub fn query<F>(
-        mut self,
+        self,
         name: &'static str,
         params: &[Param],
         lua_type: &'static str,
@@ -558,27 +544,31 @@ impl<S: GameState> Vocabulary<S> {
     where
         F: Fn(&Query<'_, S>, Args<'_>) -> Result<serde_json::Value, String> + Send + Sync + 'static,
     {
-        if self.name_ok("function", name) {
-            let what = format!("`{name}`");
-            let declared = params.to_vec();
-            let call = move |game: &Game, args: &[Value]| {
-                let args = game.positional_args(&what, &declared, args)?;
-                let q = Query::<S>::new(game)?;
-                f(&q, Args(&args)).map(Answer::Json)
-            };
-            self.declare_function(name, params, lua_type, doc, Arc::new(call));
-        }
-        self
+        self.declare_function(name, params, lua_type, doc, move |q, args| {
+            f(q, args).map(Answer::Json)
+        })
     }
 
+    /// [`Vocabulary::function`] and [`Vocabulary::query`]: the function's arguments checked
+    /// against `params` before `f` sees them.
     fn declare_function(
-        &mut self,
+        mut self,
         name: &'static str,
         params: &[Param],
         returns: &'static str,
         doc: &'static str,
-        call: Arc<FunctionFn>,
-    ) {
+        f: impl Fn(&Query<'_, S>, Args<'_>) -> Result<Answer, String> + Send + Sync + 'static,
+    ) -> Self {
+        if !self.name_ok("function", name) {
+            return self;
+        }
+        let what = format!("`{name}`");
+        let declared = params.to_vec();
+        let call = move |game: &Game, args: &[Value]| {
+            let args = game.positional_args(&what, &declared, args)?;
+            let q = Query::<S>::new(game)?;
+            f(&q, Args(&args))
+        };
         if self.defs.functions.iter().any(|d| d.name == name) {
             self.defs
                 .problems
@@ -590,7 +580,8 @@ impl<S: GameState> Vocabulary<S> {
             returns,
             doc,
         });
-        self.code.functions.push(call);
+        self.code.functions.push(Arc::new(call));
+        self
     }
 
     /// A field of `lantern.game` that scripts read (`lantern.game.position`), worked out from the

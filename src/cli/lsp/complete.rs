@@ -217,27 +217,7 @@ fn values_of_key(
             return;
         }
         "setting" => {
-            let own = file.and_then(|f| a.mod_of.get(&f)).cloned();
-            for setting in a.content.settings() {
-                let detail = Some(format!(
-                    "{} setting: {}",
-                    setting.kind.type_name(),
-                    setting.kind.range()
-                ));
-                let doc = Some(setting.name.to_string());
-                let id = setting.id.as_str();
-                out.push(
-                    typed,
-                    id,
-                    CompletionItemKind::VARIABLE,
-                    detail.clone(),
-                    doc.clone(),
-                );
-                if own.as_deref() == Some(setting.id.namespace()) {
-                    let bare = setting.id.name();
-                    out.push(typed, bare, CompletionItemKind::VARIABLE, detail, doc);
-                }
-            }
+            settings(a, file, typed, true, out);
             return;
         }
         "item" | "items" => Some("item"),
@@ -386,27 +366,7 @@ fn lua(
             out.typed = typed.clone();
             let typed = &text[typed];
             if object == "lantern.settings" {
-                // The script's own mod's settings, by their names.
-                let own = file.and_then(|f| a.mod_of.get(&f));
-                let own = a
-                    .content
-                    .settings()
-                    .filter(|s| Some(s.id.namespace()) == own.map(String::as_str));
-                for setting in own {
-                    let detail = format!(
-                        "{} setting: {}",
-                        setting.kind.type_name(),
-                        setting.kind.range()
-                    );
-                    let doc = Some(setting.name.to_string());
-                    out.push(
-                        typed,
-                        setting.id.name(),
-                        CompletionItemKind::VARIABLE,
-                        Some(detail),
-                        doc,
-                    );
-                }
+                settings(a, file, typed, false, out);
             } else if object == "lantern" || object.starts_with("lantern.") {
                 let prefix = format!("{object}.");
                 for doc in &words.api {
@@ -462,5 +422,38 @@ fn lua(
             }
         }
         LuaAt::Elsewhere => {}
+    }
+}
+
+/// The settings a `setting = "` may name (`ids`: every mod's by its ID, and the file's own mod's
+/// by its name too), or a script's `lantern.settings.` (its own mod's, by name).
+fn settings(
+    a: &Analysis,
+    file: Option<crate::diag::FileId>,
+    typed: &str,
+    ids: bool,
+    out: &mut Items,
+) {
+    let own = file.and_then(|f| a.mod_of.get(&f)).map(String::as_str);
+    for setting in a.content.settings() {
+        let detail = format!(
+            "{} setting: {}",
+            setting.kind.type_name(),
+            setting.kind.range()
+        );
+        let doc = Some(setting.name.to_string());
+        let kind = CompletionItemKind::VARIABLE;
+        if ids {
+            out.push(
+                typed,
+                setting.id.as_str(),
+                kind,
+                Some(detail.clone()),
+                doc.clone(),
+            );
+        }
+        if own == Some(setting.id.namespace()) {
+            out.push(typed, setting.id.name(), kind, Some(detail), doc);
+        }
     }
 }
