@@ -598,3 +598,110 @@ fn a_query_answers_with_rows_charged_by_their_size() {
         .and_then(|s| s.get("count"))
         .is_none());
 }
+
+/// A real-time game whose bursts pass a tick's cap carries what is left to the next tick, in
+/// order, in the state (so in the hash and saves); past what a game carries, the rest is dropped
+/// with a problem.
+#[test]
+fn events_past_the_cap_are_carried_to_the_next_turn_in_order() {
+    let rules = Vocabulary::new("td", Ledger::default())
+        .without_creatures()
+        .event("ping", &[("n", "int")], "One ping.")
+        .on("ping", |fx, ev| {
+            // Each ping's number, in the order handled: hires = hires * 10 + n.
+            let n = ev.int("n");
+            let s = fx.state_mut();
+            s.hires = s.hires * 10 + n;
+            Ok(())
+        })
+        .verb(
+            "burst",
+            &[Param::int("count")],
+            "Raises `count` pings.",
+            |g, args| {
+                for n in 1..=args.int("count") {
+                    g.raise("ping", &[("n", Value::Int(n))])?;
+                }
+                Ok(())
+            },
+        )
+        .verb("wait", &[], "A tick with nothing new.", |_, _| Ok(()))
+        .rules();
+    let dir = mods(&[]);
+    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    let mut g = world.start(1);
+    g.set_event_cap(3);
+    g.set_event_cap_policy(lantern::game::EventCapPolicy::Carry);
+    g.verb("burst", &[Value::Int(7)]).unwrap();
+    let hires = |g: &Game| g.host_state::<Ledger>().unwrap().hires;
+    assert_eq!(hires(&g), 123);
+    assert_eq!(g.state().carried.len(), 4);
+    assert!(g.take_problems().is_empty());
+    // The carried events are the state's: a save keeps them, and a game read from it goes on.
+    let save = dir.path().join("run.json");
+    g.save(&save).unwrap();
+    let (mut loaded, _) = Game::load(world.content.clone(), &save).unwrap();
+    assert_eq!(loaded.state_hash(), g.state_hash());
+    loaded.set_event_cap(3);
+    loaded.set_event_cap_policy(lantern::game::EventCapPolicy::Carry);
+    for game in [&mut g, &mut loaded] {
+        game.verb("wait", &[]).unwrap();
+        assert_eq!(hires(game), 123_456);
+        game.verb("wait", &[]).unwrap();
+        assert_eq!(hires(game), 1_234_567);
+        assert!(game.state().carried.is_empty());
+    }
+    assert_eq!(loaded.state_hash(), g.state_hash());
+    // Stopping is the default: the same burst stops the turn and says so.
+    let mut stopping = world.start(1);
+    stopping.set_event_cap(3);
+    let err = stopping.verb("burst", &[Value::Int(7)]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            lantern::Error::EventCap {
+                raised: 7,
+                cap: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// What a game carries is bounded: a burst past it drops the rest with a problem that says so.
+#[test]
+fn a_burst_past_what_a_game_carries_is_dropped_with_a_word() {
+    let rules = Vocabulary::new("td", Ledger::default())
+        .without_creatures()
+        .event("ping", &[], "One ping.")
+        .verb(
+            "burst",
+            &[Param::int("count").within(1, 200_000)],
+            "Pings.",
+            |g, args| {
+                let rows = vec![Vec::<Value>::new(); args.int("count") as usize];
+                g.raise_many("ping", &[], rows)?;
+                Ok(())
+            },
+        )
+        .rules();
+    let dir = mods(&[]);
+    let mut world = load_game(&[dir.path().to_path_buf()], &rules, Limits::default());
+    let mut g = world.start(1);
+    g.set_event_cap(10);
+    g.set_event_cap_policy(lantern::game::EventCapPolicy::Carry);
+    let most = lantern::game::MOST_CARRIED;
+    let err = g.verb("burst", &[Value::Int(most as i64 + 5)]).unwrap_err();
+    assert!(matches!(err, lantern::Error::EventCap { .. }), "{err:?}");
+    assert_eq!(g.state().carried.len(), most - 10);
+    let said: Vec<String> = g
+        .take_problems()
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        said,
+        [format!("events waited past their turns' cap of 10 beyond the {most} a game carries: 5 were dropped. No chain looped: the turn's events outnumber the cap")]
+    );
+}

@@ -765,7 +765,7 @@ impl Game {
     /// Whether the queue holds a turn's cap of events: an event queued now would never be
     /// handled. A script's `emit_event` fails then, so that a loop of them is stopped.
     pub(crate) fn queue_full(&self) -> bool {
-        self.events.queue.len() >= self.events.event_cap
+        self.events.queue.len() >= self.events.queue_most
     }
 
     /// Damage after armour (physical) and resistance, then `damage_taken` and, at zero health, `creature_died`.

@@ -30,6 +30,11 @@ pub(super) struct EventQueue {
     pub(super) turn_start: usize,
     /// The most events one turn handles (configuration, not state: not saved or hashed).
     pub(super) event_cap: usize,
+    /// What a turn does with the events past its cap (configuration, as the cap is).
+    pub(super) policy: EventCapPolicy,
+    /// The most events the queue holds: the cap, or what a game carries
+    /// ([`EventQueue::set_limits`]). Kept, as every event queued compares with it.
+    pub(super) queue_most: usize,
     /// Events not queued because the queue held a turn's cap of events already (none of them
     /// could have been handled): counted, and said when the turn stops at its cap.
     pub(super) unqueued: usize,
@@ -55,12 +60,26 @@ pub(super) struct EventQueue {
 }
 
 impl EventQueue {
+    /// The most events the queue holds, after the cap or the policy changed: a turn's cap when
+    /// the turn stops there (an event queued past it would never be handled), what a game
+    /// carries when the rest waits for the next turn.
+    fn set_limits(&mut self) {
+        self.queue_most = match self.policy {
+            EventCapPolicy::Stop => self.event_cap,
+            _ => MOST_CARRIED.max(self.event_cap),
+        };
+    }
+}
+
+impl EventQueue {
     pub(super) fn new() -> EventQueue {
         EventQueue {
             queue: std::collections::VecDeque::new(),
             handled: 0,
             turn_start: 0,
             event_cap: super::EVENT_CAP,
+            policy: EventCapPolicy::Stop,
+            queue_most: super::EVENT_CAP,
             unqueued: 0,
             log: std::collections::VecDeque::new(),
             spare: super::event::Spare::default(),
@@ -73,7 +92,30 @@ impl EventQueue {
     }
 }
 
+/// What a turn does with the events it raised past its cap ([`Game::set_event_cap`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EventCapPolicy {
+    /// The turn stops: the events still queued are not handled, its verb or `turn` answers
+    /// [`Error::EventCap`](crate::Error::EventCap), and a problem names the chain that looped.
+    Stop,
+    /// The events still queued wait for the next turn, handled first then, in the order they
+    /// were raised: in the state, so in saves and the state hash. A real-time game whose bursts
+    /// pass a tick's cap loses none. Past [`MOST_CARRIED`] waiting, the rest are dropped with a
+    /// problem that names the chain, as [`EventCapPolicy::Stop`] does.
+    Carry,
+}
+
+/// The most events a game carries to its next turns ([`EventCapPolicy::Carry`]).
+pub const MOST_CARRIED: usize = 100_000;
+
 impl Game {
+    /// What a turn does with the events past its cap: [`EventCapPolicy::Stop`] unless set.
+    pub fn set_event_cap_policy(&mut self, policy: EventCapPolicy) {
+        self.events.policy = policy;
+        self.events.set_limits();
+    }
+
     /// The most events one turn handles, 100 unless set: a game whose own events come in numbers
     /// (a harvest of 120 plots in one turn, a thousand colonists' ticks) raises it, from the next
     /// turn on, as often as it likes. At least 1. Past it the turn stops: the events still queued
@@ -82,6 +124,7 @@ impl Game {
     /// raised and which chain of triggers looped, or that none did.
     pub fn set_event_cap(&mut self, cap: usize) {
         self.events.event_cap = cap.max(1);
+        self.events.set_limits();
     }
 
     /// The most events one turn handles.
@@ -130,8 +173,15 @@ impl Game {
     pub fn drain(&mut self) {
         // Content is replaced only between commands, so one handle serves the whole drain.
         let content = self.content.clone();
+        if self.events.handled == self.events.turn_start && !self.state.carried.is_empty() {
+            self.take_carried(&content);
+        }
         while let Some((event, cause, parent)) = self.events.queue.pop_front() {
             if self.events.handled - self.events.turn_start >= self.events.event_cap {
+                if self.events.policy == EventCapPolicy::Carry {
+                    self.carry(&content, (event, cause));
+                    break;
+                }
                 // This one, every event still queued and those never queued: none is lost
                 // without a word.
                 let dropped =
@@ -622,6 +672,70 @@ impl Game {
         self.trace_step(Subject::Quest(ordinal), outcome);
     }
 
+    /// Keeps `first` and every event still queued for the next turn, by name, up to
+    /// [`MOST_CARRIED`] waiting; the rest are dropped with a problem.
+    #[cold]
+    fn carry(
+        &mut self,
+        content: &crate::content::Content,
+        first: (Event, Option<std::sync::Arc<str>>),
+    ) {
+        let rest = self.events.queue.drain(..).map(|(e, cause, _)| (e, cause));
+        let queued: Vec<_> = std::iter::once(first).chain(rest).collect();
+        for (event, cause) in queued {
+            if self.state.carried.len() >= MOST_CARRIED {
+                self.events.unqueued += 1;
+                continue;
+            }
+            let def = content.events.get(event.kind);
+            let payload = (def.payload.iter().zip(event.payload.iter()))
+                .filter_map(|((name, _), v)| Some((name.clone(), v.clone()?)))
+                .collect();
+            self.state.carried.push(crate::game::CarriedEvent {
+                event: def.name.clone(),
+                source: event.source,
+                target: event.target,
+                payload,
+                cause: cause.map(|c| c.to_string()),
+            });
+        }
+    }
+
+    /// Puts the events carried from the last turn at the front of the queue, in order; one the
+    /// content no longer has (a reload since) is dropped with a note.
+    #[cold]
+    fn take_carried(&mut self, content: &crate::content::Content) {
+        let carried = std::mem::take(&mut self.state.carried);
+        let mut gone: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut back = Vec::with_capacity(carried.len());
+        for c in carried {
+            let Some(kind) = content.events.lookup(&c.event) else {
+                *gone.entry(c.event).or_default() += 1;
+                continue;
+            };
+            let def = content.events.get(kind);
+            let payload: Vec<Option<crate::content::Value>> = (def.payload.iter())
+                .map(|(name, _)| c.payload.get(name).cloned())
+                .collect();
+            let event = Event {
+                kind,
+                source: c.source,
+                target: c.target,
+                payload: payload.into(),
+            };
+            back.push((event, c.cause.map(std::sync::Arc::from), None));
+        }
+        for (name, n) in gone {
+            self.problems.push(Diagnostic::warning(
+                Code::Reconciled,
+                format!("{n} carried `{name}` event(s) dropped: the mods no longer declare it"),
+            ));
+        }
+        for entry in back.into_iter().rev() {
+            self.events.queue.push_front(entry);
+        }
+    }
+
     /// The cap was reached: name the chain of triggers that led to the last event, or say that
     /// none looped and the turn raised more than its cap allows.
     fn report_loop(&mut self, dropped: usize) {
@@ -656,10 +770,16 @@ impl Game {
         let cap = self.events.event_cap;
         let handled = self.events.handled - self.events.turn_start;
         let raised = handled + dropped;
-        let stopped = format!(
-            "one turn raised {raised} events, more than its cap of {cap}: the turn was stopped \
-             and {dropped} were not handled"
-        );
+        let stopped = match self.events.policy {
+            EventCapPolicy::Carry => format!(
+                "events waited past their turns' cap of {cap} beyond the {MOST_CARRIED} a game \
+                 carries: {dropped} were dropped"
+            ),
+            _ => format!(
+                "one turn raised {raised} events, more than its cap of {cap}: the turn was \
+                 stopped and {dropped} were not handled"
+            ),
+        };
         let mut d = if looped {
             Diagnostic::error(
                 Code::EventCap,

@@ -29,6 +29,7 @@ mod world;
 pub use apply::ev;
 #[doc(hidden)]
 pub use check::Saw;
+pub use dispatch::{EventCapPolicy, MOST_CARRIED};
 pub use encounter::{EncounterView, OptionView};
 pub use event::{Event, Handled};
 #[doc(hidden)]
@@ -36,7 +37,7 @@ pub use hazard::describe_face;
 #[cfg(feature = "cli")]
 pub(crate) use hazard::face_text;
 pub(crate) use settings::{find as find_setting, find_in as find_setting_in};
-pub use state::{Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State};
+pub use state::{CarriedEvent, Creature, CreatureRef, ItemStack, QuestProgress, SetAside, State};
 #[doc(hidden)]
 pub use trace::{Trace, TraceStep};
 pub use verbs::Outcome;
@@ -224,6 +225,7 @@ impl Game {
             quests: BTreeMap::new(),
             quest_slots: Default::default(),
             storage: BTreeMap::new(),
+            carried: Vec::new(),
             settings: (content.settings())
                 .map(|s| {
                     let chosen = content.start_settings.get(&s.id);

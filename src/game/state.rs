@@ -253,6 +253,25 @@ impl PartialEq for QuestSlots {
     }
 }
 
+/// An event carried past a turn's cap to the next turn, by name (what the content calls it
+/// then), as a save keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CarriedEvent {
+    /// `creature_died`, `rats:ritual_done`.
+    pub event: String,
+    /// The creature it fires at.
+    pub source: CreatureRef,
+    /// The other side, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<CreatureRef>,
+    /// Its payload, by field.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub payload: BTreeMap<String, crate::content::Value>,
+    /// The trigger or quest whose actions raised it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+}
+
 /// The whole mutable state of a game: what a save file holds and the state hash covers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -274,6 +293,10 @@ pub struct State {
     /// through `Game::set_quest` so the two agree.
     #[serde(skip)]
     pub(crate) quest_slots: QuestSlots,
+    /// Events a turn raised past its cap, carried to the next turn in order
+    /// ([`EventCapPolicy::Carry`](crate::game::EventCapPolicy::Carry)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<CarriedEvent>,
     /// Per-mod plain data (`lantern.storage`), kept across reloads and saved with the game.
     /// Shared, so that copying the state (every transaction that may run script code does) does
     /// not copy what the mods stored. Read from a save within a bound (`json_tree`).
