@@ -49,6 +49,7 @@ fixtures!(
     settings_in_conditions,
     settings_in_data,
     settings_read_by_scripts,
+    updates_declared_wrong,
     conflicting_mods,
     damage_no_towers,
     dangling_references,

@@ -209,7 +209,10 @@ fn renames(
             errors.push(
                 Diagnostic::error(
                     Code::Manifest,
-                    format!("`{}` is not a name of this mod's", crate::diag::visible(bad.get_ref())),
+                    format!(
+                        "`{}` cannot name a definition: a name uses lowercase letters, digits and `_`",
+                        crate::diag::visible(bad.get_ref())
+                    ),
                 )
                 .at(Span::new(file, bad.span()))
                 .with_help("`[renames]` maps an old name of one of this mod's definitions to its new one: `\"old_sword\" = \"blade\"`"),
