@@ -4,7 +4,8 @@
 //!   resource that stays in the `World`: a `Game` is `Send`, and the resource shares it behind a
 //!   `Mutex` to be `Sync`. [`with_live`] locks it and lends it the `World` at once, which is how
 //!   the tick and the game's own exclusive systems reach both.
-//! - [`ModEvents`] is where the game's systems raise events for the mods during a frame.
+//! - [`ModEvents`] is where the game's systems raise events for the mods during a frame, by name
+//!   or as a type of the game's that is a [`ModEvent`] (its name and fields declared once).
 //! - [`run_turn`], an exclusive system in [`LanternSet`] (in `Update`, or the schedule
 //!   [`LanternPlugin::in_schedule`] names: `FixedUpdate` for a fixed-step game, which may run
 //!   several turns a frame), reloads the mods if they changed, then
@@ -109,10 +110,55 @@ impl Lantern {
     }
 }
 
+/// An event of the game's as a type of its own (a Bevy message's struct): its name and fields
+/// declared once, so that raising one copies its values and no name. Declare it to lantern with
+/// the same words: `Vocabulary::event(DayStarted::NAME, DayStarted::FIELDS, "A new day.")`.
+///
+/// ```
+/// use lantern::content::Value;
+/// struct DayStarted { day: i64 }
+/// impl lantern_bevy::ModEvent for DayStarted {
+///     const NAME: &'static str = "day_started";
+///     const FIELDS: &'static [(&'static str, &'static str)] = &[("day", "int")];
+///     fn values(&self) -> Vec<Value> {
+///         vec![Value::Int(self.day)]
+///     }
+/// }
+/// let mut events = lantern_bevy::ModEvents::default();
+/// events.send(&DayStarted { day: 3 });
+/// events.raise("famine", &[("food", Value::Int(-2))]);
+/// events.raise_many((4..6).map(|day| DayStarted { day }));
+/// let raised: Vec<(&str, Vec<(&str, Value)>)> = events.iter().collect();
+/// assert_eq!(raised[0], ("day_started", vec![("day", Value::Int(3))]));
+/// assert_eq!(raised[1].0, "famine");
+/// assert_eq!(raised[3], ("day_started", vec![("day", Value::Int(5))]));
+/// ```
+pub trait ModEvent {
+    /// The event's name (`day_started`).
+    const NAME: &'static str;
+    /// Its payload fields and their types, as [`lantern::host::Vocabulary::event`] takes them.
+    const FIELDS: &'static [(&'static str, &'static str)];
+    /// Its values, in the order of [`FIELDS`](Self::FIELDS).
+    fn values(&self) -> Vec<Value>;
+}
+
+/// One event raised during a frame.
+#[derive(Clone)]
+enum Raised {
+    /// By name, its payload by field.
+    Named(String, Vec<(String, Value)>),
+    /// A [`ModEvent`]: its name and fields are the type's, its values in their order.
+    Typed(
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        Vec<Value>,
+    ),
+}
+
 /// Events the game's systems raise for the mods during a frame, handed to lantern by the tick in
 /// the order they were raised.
 #[derive(Resource, Default, Clone)]
-pub struct ModEvents(Vec<(String, Vec<(String, Value)>)>);
+pub struct ModEvents(Vec<Raised>);
 
 impl ModEvents {
     /// Forgets the events raised so far (for an app that runs without lantern).
@@ -122,26 +168,82 @@ impl ModEvents {
 
     /// The events raised so far, in order, each with its payload by field.
     pub fn iter(&self) -> impl Iterator<Item = (&str, Vec<(&str, Value)>)> {
-        self.0.iter().map(|(event, payload)| {
-            (
+        self.0.iter().map(|raised| match raised {
+            Raised::Named(event, payload) => (
                 event.as_str(),
                 payload
                     .iter()
                     .map(|(k, v)| (k.as_str(), v.clone()))
                     .collect(),
-            )
+            ),
+            Raised::Typed(event, fields, values) => (
+                *event,
+                fields
+                    .iter()
+                    .map(|(k, _)| *k)
+                    .zip(values.iter().cloned())
+                    .collect(),
+            ),
         })
     }
 
     /// Raises `event` (the game's, the engine's or a mod's custom one) with its payload by field.
     pub fn raise(&mut self, event: &str, payload: &[(&str, Value)]) {
-        self.0.push((
+        self.0.push(Raised::Named(
             event.to_string(),
             payload
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect(),
         ));
+    }
+
+    /// Raises one of the game's typed events: its values are copied, its names are not.
+    pub fn send<E: ModEvent>(&mut self, event: &E) {
+        self.0
+            .push(Raised::Typed(E::NAME, E::FIELDS, event.values()));
+    }
+
+    /// Raises many of one typed event (a thousand colonists' ticks); lantern takes each run of
+    /// them with the field names looked up once.
+    pub fn raise_many<E: ModEvent>(&mut self, events: impl IntoIterator<Item = E>) {
+        let raised = events
+            .into_iter()
+            .map(|e| Raised::Typed(E::NAME, E::FIELDS, e.values()));
+        self.0.extend(raised);
+    }
+
+    /// Raises the events gathered into `game`, in order, and forgets them: each run of one
+    /// typed event at once ([`lantern::game::Game::raise_many`]), the others one by one. What a
+    /// game's own tick does when it drives the mods without [`run_turn`] (a test's verb).
+    pub fn raise_into(&mut self, game: &mut lantern::game::Game) -> Result<(), lantern::Error> {
+        let raised = std::mem::take(&mut self.0);
+        let mut raised = raised.into_iter().peekable();
+        while let Some(next) = raised.next() {
+            match next {
+                Raised::Named(event, payload) => {
+                    let payload: Vec<(&str, Value)> = payload
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.clone()))
+                        .collect();
+                    game.raise(&event, &payload)?;
+                }
+                Raised::Typed(event, fields, values) => {
+                    let mut rows = vec![values];
+                    while let Some(Raised::Typed(e, _, _)) = raised.peek() {
+                        if *e != event {
+                            break;
+                        }
+                        if let Some(Raised::Typed(_, _, values)) = raised.next() {
+                            rows.push(values);
+                        }
+                    }
+                    let names: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+                    game.raise_many(event, &names, rows)?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -223,7 +325,7 @@ pub fn with_live<R>(world: &mut World, f: impl FnOnce(&mut Live) -> R) -> R {
 /// One lantern turn with the `World` lent: a reload first if the mods changed, then the frame's
 /// events raised and handled, and the game's deferred changes applied to the `World`.
 pub fn run_turn(world: &mut World) {
-    let events = std::mem::take(&mut world.resource_mut::<ModEvents>().0);
+    let mut events = std::mem::take(&mut *world.resource_mut::<ModEvents>());
     let reload = world.resource::<Lantern>().pending.take();
     // What this turn says, added to what the turns before it said and no reader took yet.
     let mut output = LanternOutput::default();
@@ -239,16 +341,7 @@ pub fn run_turn(world: &mut World) {
             }
             output.reloaded.push(report.summary);
         }
-        let turn = live.game_mut().turn(|g| {
-            for (event, payload) in &events {
-                let payload: Vec<(&str, Value)> = payload
-                    .iter()
-                    .map(|(k, v)| (k.as_str(), v.clone()))
-                    .collect();
-                g.raise(event, &payload)?;
-            }
-            Ok(())
-        });
+        let turn = live.game_mut().turn(|g| events.raise_into(g));
         output.errors.extend(turn.err());
         let game = live.game_mut();
         output.messages = game.take_messages();

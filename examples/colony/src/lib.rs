@@ -16,7 +16,7 @@ use bevy_ecs::system::RunSystemOnce;
 use lantern::content::{Content, Value};
 use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
 use lantern_bevy::{
-    with_live, Lantern, LanternOutput, LanternPlugin, LanternSet, ModContent, ModEvents,
+    with_live, Lantern, LanternOutput, LanternPlugin, LanternSet, ModContent, ModEvent, ModEvents,
 };
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -81,7 +81,7 @@ pub fn rules() -> Rules {
                 ("eats", "food a worker eats each tick"),
             ],
         )
-        .event("day_started", &[("day", "int")], "A new day begins.")
+        .event(DayStarted::NAME, DayStarted::FIELDS, "A new day begins.")
         .event("famine", &[("food", "int")], "The stores ran out.")
         .event(
             "recruited",
@@ -182,10 +182,8 @@ pub fn rules() -> Rules {
                         .run_system_once(calendar)
                         .and_then(|()| world.run_system_once(work))
                         .map_err(|e| e.to_string())?;
-                    let events = std::mem::take(&mut *world.resource_mut::<ModEvents>());
-                    for (event, payload) in events.iter() {
-                        g.raise(event, &payload)?;
-                    }
+                    let mut events = std::mem::take(&mut *world.resource_mut::<ModEvents>());
+                    events.raise_into(g)?;
                 }
                 Ok(())
             },
@@ -342,7 +340,22 @@ fn calendar(mut clock: ResMut<Clock>, mut events: ResMut<ModEvents>) {
     clock.tick += 1;
     if clock.tick.is_multiple_of(TICKS_PER_DAY) {
         let day = (clock.tick / TICKS_PER_DAY) as i64;
-        events.raise("day_started", &[("day", Value::Int(day))]);
+        events.send(&DayStarted { day });
+    }
+}
+
+/// A new day, as the colony's systems raise it for the mods: a type of the game's, its name and
+/// field declared once for both the vocabulary and the raising.
+pub struct DayStarted {
+    /// The day, from 1.
+    pub day: i64,
+}
+
+impl ModEvent for DayStarted {
+    const NAME: &'static str = "day_started";
+    const FIELDS: &'static [(&'static str, &'static str)] = &[("day", "int")];
+    fn values(&self) -> Vec<Value> {
+        vec![Value::Int(self.day)]
     }
 }
 
