@@ -30,9 +30,13 @@ struct RawManifest {
     game: Option<Spanned<String>>,
     #[serde(default)]
     renames: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default)]
-    ids_in_storage: Vec<String>,
+    ids_in_storage: Option<Spanned<Vec<String>>>,
 }
+
+/// The most names a manifest's `[renames]` maps, and the most storage keys it lists as holding
+/// IDs: each is applied to every save of an older version.
+const MOST_RENAMES: usize = 10_000;
+const MOST_STORAGE_KEYS: usize = 1_000;
 
 /// A validated manifest.
 #[derive(Debug, Clone)]
@@ -170,6 +174,20 @@ impl Manifest {
                 .ok()
         });
         let renames = renames(raw.renames, file, &mut errors);
+        let ids_in_storage = match raw.ids_in_storage {
+            Some(keys) if keys.get_ref().len() > MOST_STORAGE_KEYS => {
+                errors.push(
+                    Diagnostic::error(
+                        Code::Manifest,
+                        format!("`ids_in_storage` lists at most {MOST_STORAGE_KEYS} keys"),
+                    )
+                    .at(Span::new(file, keys.span())),
+                );
+                Vec::new()
+            }
+            Some(keys) => keys.into_inner(),
+            None => Vec::new(),
+        };
         match version {
             Some(version) if errors.is_empty() => Ok(Manifest {
                 id: raw.id.get_ref().clone(),
@@ -186,7 +204,7 @@ impl Manifest {
                 settings,
                 game,
                 renames,
-                ids_in_storage: raw.ids_in_storage,
+                ids_in_storage,
             }),
             _ => Err(errors),
         }
@@ -202,6 +220,17 @@ fn renames(
 ) -> Vec<(String, String, Span)> {
     let mut list: Vec<_> = raw.into_iter().collect();
     list.sort_by_key(|(old, _)| old.span().start);
+    // Each is looked for through a whole saved state: a manifest lists a bounded number.
+    if let Some((old, _)) = list.get(MOST_RENAMES) {
+        errors.push(
+            Diagnostic::error(
+                Code::Manifest,
+                format!("`[renames]` lists at most {MOST_RENAMES} names"),
+            )
+            .at(Span::new(file, old.span())),
+        );
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for (old, new) in list {
         let bad = [&old, &new].into_iter().find(|n| !is_ident(n.get_ref()));
@@ -317,5 +346,29 @@ mod tests {
         assert_eq!(m.depends[1].id, "weather");
         assert!(m.depends[1].requirement.is_none());
         assert_eq!(m.name, "rats");
+    }
+
+    #[test]
+    fn renames_and_storage_keys_are_bounded() {
+        let mut text = String::from("id = \"rats\"\nversion = \"1.0.0\"\n[renames]\n");
+        for n in 0..=MOST_RENAMES {
+            text.push_str(&format!("old{n} = \"new{n}\"\n"));
+        }
+        let errors = Manifest::parse(&text, FileId(0)).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].message, "`[renames]` lists at most 10000 names");
+        let keys: Vec<String> = (0..=MOST_STORAGE_KEYS)
+            .map(|n| format!("\"k{n}\""))
+            .collect();
+        let text = format!(
+            "id = \"rats\"\nversion = \"1.0.0\"\nids_in_storage = [{}]\n",
+            keys.join(", ")
+        );
+        let errors = Manifest::parse(&text, FileId(0)).unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "`ids_in_storage` lists at most 1000 keys"
+        );
+        assert!(errors[0].span.is_some());
     }
 }

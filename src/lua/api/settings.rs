@@ -49,7 +49,11 @@ fn view(lua: &Lua, cx: &ModCx) -> mlua::Result<Table> {
                 SettingValue::Bool(b) => Value::Boolean(b),
                 SettingValue::Int(n) => Value::Integer(n),
                 SettingValue::Float(x) => Value::Number(x),
-                SettingValue::Text(t) => Value::String(lua.create_string(t)?),
+                SettingValue::Text(t) => {
+                    // The copy is the script's, charged by its size before it is made.
+                    crate::lua::budget::charge(lua, t.len() >> 5)?;
+                    Value::String(lua.create_string(t)?)
+                }
             })
         })?,
     )?;
