@@ -219,3 +219,28 @@ fn an_update_hook_hears_of_a_mod_new_to_the_save_and_its_failure_is_the_mods() {
         said[0]
     );
 }
+
+/// A test game's `save` is a file of the test's own mod: one that is not there, and one outside
+/// the mod's folder, fail the test at its line with what is wrong.
+#[test]
+fn a_test_games_save_is_read_inside_its_mod() {
+    let m = TestMods::new(&[
+        ("mod.toml", V1_MANIFEST),
+        (
+            "tests/save_test.lua",
+            "it('misses', function()\n  lantern.test.game{ save = 'tests/saves/none.json' }\nend)\n\
+             it('leaves the mod', function()\n  lantern.test.game{ save = '../core/mod.toml' }\nend)\n",
+        ),
+    ]);
+    let out = lantern(&["test", "--mods", ".", "test"], &m.path());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("0 passed, 2 failed"), "{said}");
+    assert!(
+        said.contains("at test/tests/save_test.lua:2\n  lantern.test.game: there is no save `test/tests/saves/none.json`"),
+        "{said}"
+    );
+    assert!(
+        said.contains("at test/tests/save_test.lua:5\n  lantern.test.game: `test/../core/mod.toml` leads outside its mod's folder and is not read"),
+        "{said}"
+    );
+}
