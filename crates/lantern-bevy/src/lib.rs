@@ -18,6 +18,8 @@
 //!   ([`LanternOutput::take`]): lines for the player, problems rendered at their files and
 //!   lines, each reload's summary, and the error of each turn that failed (a turn past the event
 //!   cap is `Error::EventCap`). Several turns in one frame add to it; none overwrites another's.
+//! - [`StableId`] and [`StableIds`] number the game's entities for its saves, its hash, its Lua
+//!   functions and its tests, which cannot use Bevy's reused `Entity` handles.
 
 use bevy_app::{App, Plugin, Update};
 use bevy_ecs::prelude::*;
@@ -27,6 +29,9 @@ use lantern::diag::Problems;
 use lantern::reload::{Live, Pending, Watch};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+mod stable;
+pub use stable::{StableId, StableIds};
 
 /// The running game over its mods, with what reloads it.
 #[derive(Resource)]
@@ -277,7 +282,7 @@ impl LanternOutput {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LanternSet;
 
-/// Adds [`ModEvents`], [`LanternOutput`] and [`run_turn`] (in [`LanternSet`], in `Update` unless
+/// Adds [`ModEvents`], [`LanternOutput`], [`StableIds`] and [`run_turn`] (in [`LanternSet`], in `Update` unless
 /// [`in_schedule`](Self::in_schedule) says otherwise); the app inserts the [`Lantern`] resource
 /// itself.
 pub struct LanternPlugin {
@@ -305,6 +310,7 @@ impl Plugin for LanternPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ModEvents>()
             .init_resource::<LanternOutput>()
+            .init_resource::<StableIds>()
             .add_systems(self.schedule, run_turn.in_set(LanternSet));
     }
 }

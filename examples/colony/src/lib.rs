@@ -17,17 +17,16 @@ use lantern::content::{Content, Value};
 use lantern::host::{Param, Rules, Vocabulary, WorldHooks};
 use lantern_bevy::{
     with_live, Lantern, LanternOutput, LanternPlugin, LanternSet, ModContent, ModEvent, ModEvents,
+    StableId, StableIds,
 };
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A colonist: a stable number of the game's (saves and the hash order by it, not by the
-/// engine's entity handles) and the job's ID.
+/// A colonist: the job's ID. Each colonist also has a [`StableId`], given in order of arrival:
+/// saves, the hash, the mods and the tests name a colonist by it, not by the engine's handles.
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Colonist {
-    /// Given in order of arrival.
-    pub id: u32,
     /// A job of the mods' `[[jobs]]` table (`settlement:farmer`).
     pub job: String,
 }
@@ -39,13 +38,11 @@ pub struct Stores {
     pub food: i64,
 }
 
-/// The clock and the next colonist's number.
+/// The clock.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Clock {
     /// Ticks since the colony was founded.
     pub tick: u64,
-    /// The number the next colonist gets.
-    pub next_id: u32,
 }
 
 /// How many ticks make a day.
@@ -152,21 +149,27 @@ pub fn rules() -> Rules {
             "The colonists of a job, one row each, in the order they came.",
             |q, args| {
                 let job = args.id("job").ok_or("no job")?.to_string();
-                let world = q.world::<World>()?;
-                let mut rows: Vec<(u32, String)> = world
-                    .try_query::<&Colonist>()
-                    .map(|q| {
-                        q.iter_manual(world)
-                            .filter(|c| c.job == job)
-                            .map(|c| (c.id, c.job.clone()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                rows.sort();
-                let rows = rows
+                let rows = StableIds::rows::<Colonist>(q.world::<World>()?)
                     .into_iter()
-                    .map(|(id, job)| serde_json::json!({ "id": id, "job": job }));
+                    .filter(|(_, c)| c.job == job)
+                    .map(|(id, c)| serde_json::json!({ "id": id, "job": c.job }));
                 Ok(serde_json::Value::Array(rows.collect()))
+            },
+        )
+        .action(
+            "assign",
+            &[Param::int("colonist"), Param::id("job", "job")],
+            "A colonist, by the number the `workers` rows give, takes another job.",
+            |fx, args| {
+                let colonist = StableIds::find(fx.world::<World>()?, args.int("colonist"))?;
+                let job = args.id("job").ok_or("no job")?.to_string();
+                fx.defer(move |world: &mut World| {
+                    // Gone since (a change deferred before this one despawned it): nothing to do.
+                    if let Some(mut c) = world.get_mut::<Colonist>(colonist) {
+                        c.job = job;
+                    }
+                })?;
+                Ok(())
             },
         )
         .verb(
@@ -232,31 +235,27 @@ pub fn population(world: &World) -> usize {
 
 /// A new colonist for a job, numbered in order of arrival.
 fn spawn(world: &mut World, job: &str) {
-    let mut clock = world.resource_mut::<Clock>();
-    let id = clock.next_id;
-    clock.next_id += 1;
-    world.spawn(Colonist {
-        id,
-        job: job.to_string(),
-    });
+    StableIds::spawn(
+        world,
+        Colonist {
+            job: job.to_string(),
+        },
+    );
 }
 
-/// The colony as a save keeps it, colonists in the order of their numbers.
+/// The colony as a save keeps it: colonists by number, in order, and the next number.
 #[derive(Serialize, Deserialize)]
 struct Saved {
-    colonists: Vec<Colonist>,
+    colonists: Vec<(u64, Colonist)>,
+    next_id: u64,
     stores: Stores,
     clock: Clock,
 }
 
 fn save(world: &World) -> serde_json::Value {
-    let mut colonists: Vec<Colonist> = world
-        .try_query::<&Colonist>()
-        .map(|q| q.iter_manual(world).cloned().collect())
-        .unwrap_or_default();
-    colonists.sort_by_key(|c| c.id);
     let saved = Saved {
-        colonists,
+        colonists: StableIds::rows::<Colonist>(world),
+        next_id: world.get_resource::<StableIds>().map_or(0, StableIds::next),
         stores: *world.resource::<Stores>(),
         clock: *world.resource::<Clock>(),
     };
@@ -276,9 +275,10 @@ fn load(
     for e in old {
         world.despawn(e);
     }
-    for c in saved.colonists {
-        world.spawn(c);
+    for (id, c) in saved.colonists {
+        world.spawn((StableId(id), c));
     }
+    StableIds::resume(world, saved.next_id);
     world.insert_resource(saved.stores);
     world.insert_resource(saved.clock);
     Ok(Vec::new())

@@ -85,8 +85,10 @@ fn a_save_holds_the_whole_game_and_loads_into_a_new_app() {
     run(&mut a, 100);
     colony::save_game(&mut a, &path).unwrap();
     run(&mut a, 100);
-    // A new app with other founders: the save replaces lantern's state and the world.
-    let mut b = app(&[mods_dir()], 99, 10).unwrap();
+    // A new app with other founders, numbered past the saved game's count: the save replaces
+    // lantern's state and the world, and the colonists that arrive next get the numbers they
+    // got in the game that went on (the hash holds every colonist by number).
+    let mut b = app(&[mods_dir()], 99, 3000).unwrap();
     let notes = colony::load_game(&mut b, &path).unwrap();
     assert!(notes.is_empty(), "{notes}");
     run(&mut b, 100);

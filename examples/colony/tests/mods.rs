@@ -12,7 +12,7 @@ fn the_settlements_tests_pass_on_the_colonys_own_systems() {
     assert!(!files.is_empty());
     let h = Arc::new(Harness::new(&mods, Default::default()).with_rules(colony::rules()));
     let results = harness::run(&h, &files, None);
-    assert_eq!(results.len(), 5, "{results:#?}");
+    assert_eq!(results.len(), 6, "{results:#?}");
     for r in &results {
         assert!(
             matches!(r.status, Status::Passed),

@@ -33,6 +33,27 @@ describe("the settlement", function()
     expect(g:messages()).to_contain("[settlement] day 10: 30 colonists (10 farmers, the first no. 0), 1500 food")
   end)
 
+  it("moves a colonist named by the number its row gives", function()
+    local g = lantern.test.game({ seed = 1 })
+    -- The save lists colonists by number, in order: founders are farmer 0, miner 1, cook 2, ...
+    local function miners()
+      local found = {}
+      for _, row in ipairs(g:world().colonists) do
+        if row[2].job == "settlement:miner" then table.insert(found, row[1]) end
+      end
+      return found
+    end
+    expect(miners()[1]).to_be(1)
+    g:apply({ action = "colony:assign", colonist = 1, job = "settlement:cook" })
+    expect(#miners()).to_be(9)
+    expect(g:world().colonists[2]).to_equal({ 1, { job = "settlement:cook" } })
+    local ok, err = pcall(function()
+      g:apply({ action = "colony:assign", colonist = 99, job = "settlement:cook" })
+    end)
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("there is no entity numbered 99")
+  end)
+
   it("cannot give out food the stores do not hold", function()
     local g = lantern.test.game({ seed = 1 })
     g:set_food(5)
