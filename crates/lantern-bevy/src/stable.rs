@@ -173,7 +173,10 @@ mod tests {
         for _ in 0..20 {
             StableIds::spawn(&mut later, Name("x"));
         }
-        let gone: Vec<Entity> = later.query::<Entity>().iter(&later).collect();
+        let gone: Vec<Entity> = later
+            .query_filtered::<Entity, With<Name>>()
+            .iter(&later)
+            .collect();
         for e in gone {
             later.despawn(e);
         }
