@@ -1,41 +1,20 @@
 //! What lantern adds to a real-time game's tick: the colony (1,000 colonists, a tick of its own
-//! systems) without lantern, and with lantern over its settlement mod plus 0, 10 and 50 small
-//! mods (each a trigger on `day_started` and a Lua handler on `recruited`), in the same run.
+//! systems) without lantern, and with lantern over its settlement mod plus 0, 1, 10, 50 and 100
+//! small mods, in the same run. Each small mod is what a modder writes first: a trigger on the
+//! colony's every-tick event with a `when` and a `chance`, and a Lua handler on it that adds 1 to
+//! a counter in its storage; so every mod's trigger, handler and storage write run every tick.
 //!
-//! `cargo bench -p colony --bench tick` prints microseconds per tick (medians of 5) and each
-//! figure's ratio to the game alone. `COLONY_BENCH=<alone|0|10|50> COLONY_TICKS=<n>` runs one
-//! configuration for n ticks and prints nothing else, for `valgrind --tool=cachegrind`: the
-//! difference of two tick counts, divided, is instructions per tick, which do not move with the
-//! machine's load.
+//! `cargo bench -p colony --bench tick` prints microseconds per tick (medians of 5), each
+//! figure's ratio to the game alone, and what each small mod adds to a tick. Per-tick cost is
+//! linear in the number of mods when that last column stays level from 10 to 100.
+//! `COLONY_BENCH=<alone|0|1|10|50|100> COLONY_TICKS=<n>` runs one configuration for n ticks and
+//! prints nothing else, for `valgrind --tool=cachegrind`: the difference of two tick counts,
+//! divided, is instructions per tick, which do not move with the machine's load.
 
 use std::path::Path;
 use std::time::Instant;
 
 const FOUNDERS: u32 = 1000;
-
-/// `n` small mods beside the settlement, in `dir`.
-fn extra_mods(dir: &Path, n: usize) {
-    for i in 0..n {
-        let m = dir.join(format!("extra{i}"));
-        std::fs::create_dir_all(m.join("data")).unwrap();
-        std::fs::create_dir_all(m.join("scripts")).unwrap();
-        std::fs::write(
-            m.join("mod.toml"),
-            format!("id = \"extra{i}\"\nversion = \"0.1.0\"\n"),
-        )
-        .unwrap();
-        std::fs::write(
-            m.join("data/rules.toml"),
-            "[[triggers]]\non = \"day_started\"\ncondition = [ { check = \"colony:food_at_least\", amount = 1 } ]\nactions = [ { action = \"colony:add_food\", amount = 1 } ]\n",
-        )
-        .unwrap();
-        std::fs::write(
-            m.join("scripts/main.lua"),
-            "lantern.on('recruited', function(ev)\n  lantern.storage.seen = (lantern.storage.seen or 0) + ev.count\nend)\n",
-        )
-        .unwrap();
-    }
-}
 
 /// An app of configuration `which` (`alone`, or the number of extra mods), and the folder its
 /// mods are in.
@@ -47,9 +26,9 @@ fn app(which: &str) -> (bevy_app::App, tempfile::TempDir) {
                 .content;
         return (colony::app_without_lantern(content, FOUNDERS), dir);
     }
-    let n: usize = which.parse().expect("alone, 0, 10 or 50");
+    let n: usize = which.parse().expect("alone, 0, 1, 10, 50 or 100");
     copy(&colony::mods_dir(), dir.path());
-    extra_mods(dir.path(), n);
+    colony::write_small_mods(dir.path(), n).unwrap();
     let app = colony::app(&[dir.path().to_path_buf()], 1, FOUNDERS).unwrap();
     (app, dir)
 }
@@ -70,7 +49,7 @@ fn main() {
         ticks(&mut app, n);
         return;
     }
-    let configs = ["alone", "0", "10", "50"];
+    let configs = ["alone", "0", "1", "10", "50", "100"];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); configs.len()];
     for _ in 0..5 {
         for (i, which) in configs.iter().enumerate() {
@@ -86,12 +65,19 @@ fn main() {
         v[v.len() / 2]
     };
     let alone = median(&mut times[0]);
+    let settlement = median(&mut times[1]);
     println!("microseconds per tick, 1,000 colonists (medians of 5):");
-    println!("the game's own systems, no lantern : {alone:>8.1}");
+    println!("the game's own systems, no lantern  : {alone:>8.1}");
     for (i, which) in configs.iter().enumerate().skip(1) {
         let t = median(&mut times[i]);
+        let n: f64 = which.parse().unwrap_or(0.0);
+        let per_mod = if n > 0.0 {
+            format!("   {:.2} a small mod", (t - settlement) / n)
+        } else {
+            String::new()
+        };
         println!(
-            "with lantern, settlement + {which:>2} mods : {t:>8.1}   ratio {:.2}",
+            "with lantern, settlement + {which:>3} mods : {t:>8.1}   ratio {:.2}{per_mod}",
             t / alone
         );
     }

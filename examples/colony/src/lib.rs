@@ -79,6 +79,7 @@ pub fn rules() -> Rules {
             ],
         )
         .event(DayStarted::NAME, DayStarted::FIELDS, "A new day begins.")
+        .event(Ticked::NAME, Ticked::FIELDS, "A tick of the colony's clock.")
         .event("famine", &[("food", "int")], "The stores ran out.")
         .event(
             "recruited",
@@ -338,6 +339,10 @@ fn work(
 /// Each tick: the clock, and a new day every [`TICKS_PER_DAY`].
 fn calendar(mut clock: ResMut<Clock>, mut events: ResMut<ModEvents>) {
     clock.tick += 1;
+    events.send(&Ticked {
+        tick: clock.tick as i64,
+        night: clock.tick % TICKS_PER_DAY >= TICKS_PER_DAY / 2,
+    });
     if clock.tick.is_multiple_of(TICKS_PER_DAY) {
         let day = (clock.tick / TICKS_PER_DAY) as i64;
         events.send(&DayStarted { day });
@@ -356,6 +361,22 @@ impl ModEvent for DayStarted {
     const FIELDS: &'static [(&'static str, &'static str)] = &[("day", "int")];
     fn values(&self) -> Vec<Value> {
         vec![Value::Int(self.day)]
+    }
+}
+
+/// A tick of the clock, raised every tick: what a mod that acts in real time listens to.
+pub struct Ticked {
+    /// Ticks since the colony was founded.
+    pub tick: i64,
+    /// Whether it falls in the second half of the day.
+    pub night: bool,
+}
+
+impl ModEvent for Ticked {
+    const NAME: &'static str = "ticked";
+    const FIELDS: &'static [(&'static str, &'static str)] = &[("tick", "int"), ("night", "bool")];
+    fn values(&self) -> Vec<Value> {
+        vec![Value::Int(self.tick), Value::Bool(self.night)]
     }
 }
 
@@ -435,6 +456,34 @@ pub fn app_without_lantern(content: Arc<Content>, founders: u32) -> App {
 /// The colony's bundled mods.
 pub fn mods_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("mods")
+}
+
+/// Writes `n` small mods into `dir` (`small0`, `small1`, ...), each what a modder writes first:
+/// a trigger on the every-tick event with a `when` and a `chance` that adds food, and a Lua
+/// handler on it that adds 1 to a counter in its storage. What the tick bench and the memory
+/// test load beside the settlement, so that every mod's trigger, handler and storage write run
+/// every tick.
+pub fn write_small_mods(dir: &Path, n: usize) -> std::io::Result<()> {
+    for i in 0..n {
+        let m = dir.join(format!("small{i}"));
+        std::fs::create_dir_all(m.join("data"))?;
+        std::fs::create_dir_all(m.join("scripts"))?;
+        std::fs::write(
+            m.join("mod.toml"),
+            format!("id = \"small{i}\"\nversion = \"0.1.0\"\n"),
+        )?;
+        std::fs::write(
+            m.join("data/rules.toml"),
+            "[[triggers]]\non = \"ticked\"\nwhen = { night = false }\nchance = 0.5\n\
+             actions = [ { action = \"colony:add_food\", amount = 1 } ]\n",
+        )?;
+        std::fs::write(
+            m.join("scripts/main.lua"),
+            "lantern.on(\"ticked\", function(ev)\n  \
+             lantern.storage.ticks = (lantern.storage.ticks or 0) + 1\nend)\n",
+        )?;
+    }
+    Ok(())
 }
 
 /// The whole game's state hash: lantern's state and the colony's world, lent for the asking.
