@@ -9,6 +9,7 @@
 //! during the transaction, not the storage's size (a checkpoint that copied the storage cost a list
 //! 35 times as much with 1,000 values stored, docs/performance.md).
 
+use super::storage::Key;
 use mlua::{ffi, Lua, Table};
 
 extern "C-unwind" {
@@ -109,23 +110,40 @@ pub(crate) fn take_dirty(lua: &Lua, owner: std::ffi::c_int) -> bool {
 
 /// One write to a flagged table, as lantern's Lua logged it.
 pub(crate) struct Written {
-    pub(crate) table: Table,
+    /// The table written, by its address (`to_pointer`): a storage table the mirror holds, so
+    /// the address names it while the mirror does.
+    pub(crate) table: usize,
     /// The key written and the value it holds now; `None` for a table written at too many keys
-    /// to log.
-    pub(crate) at: Option<(mlua::Value, mlua::Value)>,
+    /// to log, or at a key a save cannot hold (a table, a function: the whole save says so).
+    pub(crate) at: Option<(Key, mlua::Value)>,
+    /// The mod whose storage holds the table, once it is known (`settle.rs`).
+    pub(crate) holder: usize,
+}
+
+/// A logged value as the closure reads it: a plain one whole, another (a string, a table) by its
+/// place among the values handed over.
+enum Now {
+    Plain(mlua::Value),
+    Handed(usize),
 }
 
 /// The writes to flagged tables since last asked, one a key in a row, in the order made, each
 /// with the value its key holds now. And whether they can be followed key by key: not when a
 /// flagged table was stored into one again (an alias or a move), nor when there were too many to
 /// hand over at once. Asking forgets them.
+///
+/// Tables are named by address and keys read in place, so a write of a number at a name hands
+/// nothing to mlua: only values that are strings or tables are handed over (a `Value` each).
 pub(crate) fn take_written(lua: &Lua) -> (Vec<Written>, bool) {
     let mut aliased = 1;
     let mut too_many = false;
+    let mut logged: Vec<(usize, Option<Key>, Now)> = Vec::new();
     // SAFETY: inside `exec_raw`'s protected call the stack holds only what the closure pushes:
-    // the log (or nil) at 1, then a table, a key and a value per pair, after room is made for
-    // them; the log is removed at the end, and `exec_raw` hands over the rest.
-    let values = unsafe {
+    // the log (or nil) at 1, then, for each pair, its table, key and value for as long as they
+    // are read, and the values handed over, after room is made for them; the log is removed at
+    // the end, and `exec_raw` hands over the rest. A string key is copied while it is on the
+    // stack.
+    let handed = unsafe {
         lua.exec_raw::<mlua::Variadic<mlua::Value>>((), |state| {
             aliased = lua_takewritten(state);
             if ffi::lua_type(state, 1) != ffi::LUA_TTABLE {
@@ -135,42 +153,101 @@ pub(crate) fn take_written(lua: &Lua) -> (Vec<Written>, bool) {
             // A pair whose key could not be logged (its allocation failed) is left off: its
             // write was not made.
             let pairs = ffi::lua_rawlen(state, 1) / 2;
-            let room = std::ffi::c_int::try_from(pairs * 3 + 1).unwrap_or(std::ffi::c_int::MAX);
-            if pairs * 3 >= 300_000 || ffi::lua_checkstack(state, room) == 0 {
+            let room = std::ffi::c_int::try_from(pairs + 4).unwrap_or(std::ffi::c_int::MAX);
+            if pairs >= 100_000 || ffi::lua_checkstack(state, room) == 0 {
                 too_many = true;
                 ffi::lua_settop(state, 0);
                 return;
             }
+            logged.reserve(pairs);
+            let mut handed = 0;
             for i in 0..pairs as ffi::lua_Integer {
                 ffi::lua_rawgeti(state, 1, 2 * i + 1);
+                let table = ffi::lua_topointer(state, -1) as usize;
+                if ffi::lua_type(state, -1) != ffi::LUA_TTABLE {
+                    ffi::lua_pop(state, 1);
+                    continue;
+                }
                 ffi::lua_rawgeti(state, 1, 2 * i + 2);
                 if ffi::lua_type(state, -1) == ffi::LUA_TLIGHTUSERDATA {
-                    ffi::lua_pushnil(state);
-                } else {
-                    ffi::lua_pushvalue(state, -1);
-                    ffi::lua_rawget(state, -3);
+                    ffi::lua_pop(state, 2);
+                    logged.push((table, None, Now::Plain(mlua::Value::Nil)));
+                    continue;
                 }
+                let key = key_at(state, -1);
+                ffi::lua_rawget(state, -2);
+                let now = match ffi::lua_type(state, -1) {
+                    ffi::LUA_TNIL => Now::Plain(mlua::Value::Nil),
+                    ffi::LUA_TBOOLEAN => {
+                        Now::Plain(mlua::Value::Boolean(ffi::lua_toboolean(state, -1) != 0))
+                    }
+                    ffi::LUA_TNUMBER if ffi::lua_isinteger(state, -1) != 0 => {
+                        Now::Plain(mlua::Value::Integer(ffi::lua_tointeger(state, -1)))
+                    }
+                    ffi::LUA_TNUMBER => {
+                        Now::Plain(mlua::Value::Number(ffi::lua_tonumber(state, -1)))
+                    }
+                    _ => {
+                        // Kept on the stack, below the tables still to read: handed over.
+                        ffi::lua_replace(state, -2);
+                        handed += 1;
+                        logged.push((table, key, Now::Handed(handed - 1)));
+                        continue;
+                    }
+                };
+                ffi::lua_pop(state, 2);
+                logged.push((table, key, now));
             }
             ffi::lua_remove(state, 1);
         })
     };
-    let mut writes = Vec::new();
-    if let Ok(values) = values {
-        let mut values = values.into_iter();
-        writes.reserve(values.len() / 3);
-        while let (Some(table), Some(key), Some(value)) =
-            (values.next(), values.next(), values.next())
-        {
-            if let mlua::Value::Table(table) = table {
-                let at = match key {
-                    mlua::Value::LightUserData(_) => None,
-                    key => Some((key, value)),
-                };
-                writes.push(Written { table, at });
-            }
+    let mut writes = Vec::with_capacity(logged.len());
+    if let Ok(handed) = handed {
+        let mut handed: Vec<Option<mlua::Value>> = handed.into_iter().map(Some).collect();
+        for (table, key, now) in logged {
+            let value = match now {
+                Now::Plain(v) => v,
+                Now::Handed(at) => match handed.get_mut(at).and_then(Option::take) {
+                    Some(v) => v,
+                    None => continue,
+                },
+            };
+            writes.push(Written {
+                table,
+                at: key.map(|k| (k, value)),
+                holder: 0,
+            });
         }
     }
     (writes, aliased == 0 && !too_many)
+}
+
+/// The key at `idx` as a save keeps it; `None` for one it cannot (a table, a function, a string
+/// that is not UTF-8).
+///
+/// # Safety
+/// `idx` is a valid index of `state`'s stack.
+unsafe fn key_at(state: *mut ffi::lua_State, idx: std::ffi::c_int) -> Option<Key> {
+    // SAFETY: only the value at `idx` is read; a string's bytes are copied before anything can
+    // collect it.
+    unsafe {
+        match ffi::lua_type(state, idx) {
+            ffi::LUA_TBOOLEAN => Some(Key::Bool(ffi::lua_toboolean(state, idx) != 0)),
+            ffi::LUA_TNUMBER if ffi::lua_isinteger(state, idx) != 0 => {
+                Some(Key::Int(ffi::lua_tointeger(state, idx)))
+            }
+            ffi::LUA_TNUMBER => Key::of(&mlua::Value::Number(ffi::lua_tonumber(state, idx))),
+            ffi::LUA_TSTRING => {
+                let mut len = 0;
+                let ptr = ffi::lua_tolstring(state, idx, &mut len);
+                let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
+                std::str::from_utf8(bytes)
+                    .ok()
+                    .map(|s| Key::Text(s.to_owned()))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Opens a journal; its mark closes it.

@@ -78,6 +78,10 @@ impl LuaRuntime {
         if let Some(mut ids) = self.lua.app_data_mut::<super::ModIds>() {
             ids.ids.push(id.as_str().into());
         }
+        let place = self
+            .by_id
+            .partition_point(|&i| self.mods[i].id.as_str() < id.as_str());
+        self.by_id.insert(place, self.mods.len());
         self.mods.push(ModScript {
             id: id.clone(),
             lantern_at: lantern.to_pointer() as usize,

@@ -79,6 +79,11 @@ impl Mirror {
         self.root == table
     }
 
+    /// The storage table's address.
+    pub(crate) fn root(&self) -> usize {
+        self.root
+    }
+
     /// The storage table itself.
     #[cfg(debug_assertions)]
     pub(crate) fn storage(&self) -> &Table {
@@ -96,6 +101,11 @@ impl Mirror {
     /// read and checked before anything is patched, so a storage a save refuses leaves `saved` as
     /// it was.
     pub(crate) fn patch(&mut self, saved: &mut Json, writes: &[Written]) -> bool {
+        if let [only] = writes {
+            if let Some(done) = self.patch_in_place(saved, only) {
+                return done;
+            }
+        }
         let mut patches = Vec::with_capacity(writes.len());
         let mut bound = self.values;
         for written in writes {
@@ -109,21 +119,54 @@ impl Mirror {
             patches.push(patch);
         }
         // Deepest first: a table both written and taken out is patched before its place goes.
-        patches.sort_by_key(|p| std::cmp::Reverse(p.paths.iter().map(Vec::len).max()));
+        if patches.len() > 1 {
+            patches.sort_by_key(|p| std::cmp::Reverse(p.paths.iter().map(Vec::len).max()));
+        }
         patches
             .into_iter()
             .all(|patch| self.apply(saved, patch).is_some())
     }
 
+    /// The most common turn of a small mod, one plain value written at a name its storage
+    /// already has (a counter, a flag), patched where it is: `None` for any other write, which
+    /// [`patch`](Self::patch) follows the general way.
+    fn patch_in_place(&mut self, saved: &mut Json, written: &Written) -> Option<bool> {
+        let (Key::Text(name), value) = written.at.as_ref()? else {
+            return None;
+        };
+        if written.table != self.root || matches!(value, LuaValue::Table(_) | LuaValue::Nil) {
+            return None;
+        }
+        let root = self.tables.get(&self.root)?;
+        if !root.holds.is_empty() && root.holds.contains_key(&Key::Text(name.clone())) {
+            return None;
+        }
+        let Json::Object(map) = saved else {
+            return None;
+        };
+        if map.len() == 1 && map.contains_key(storage::PAIRS) {
+            return None;
+        }
+        let slot = map.get_mut(name.as_str())?;
+        let (json, _) = storage::saved(value, 1, None).ok()?;
+        let values = (self.values + storage::count(&json)).saturating_sub(storage::count(slot));
+        if values > MOST_VALUES {
+            return Some(false);
+        }
+        *slot = json;
+        self.values = values;
+        Some(true)
+    }
+
     /// What a write puts in the save; `None` when it cannot be followed (a table written at too
     /// many keys to log, a key or value a save cannot hold).
     fn read(&self, written: &Written) -> Option<Patch> {
-        let at = written.table.to_pointer() as usize;
+        let at = written.table;
         let (key, value) = written.at.as_ref()?;
+        let key = key.clone();
         self.tables.get(&at)?;
         let paths = self.paths(at)?;
         let deepest = paths.iter().map(Vec::len).max()?;
-        let key = Key::of(key)?;
         let mut seen = Seen::new();
         let (value, fresh) = match value {
             LuaValue::Nil => (None, None),
@@ -156,6 +199,9 @@ impl Mirror {
     /// Every way from the root to `table`, as keys; `None` past [`MOST_PATHS`] or when a way is
     /// broken (which a whole save mends).
     fn paths(&self, table: usize) -> Option<Vec<Vec<Key>>> {
+        if table == self.root {
+            return Some(vec![Vec::new()]);
+        }
         let mut done = Vec::new();
         let mut open = vec![(table, Vec::new())];
         while let Some((at, mut keys)) = open.pop() {
@@ -190,18 +236,30 @@ impl Mirror {
             paths,
             fresh,
         } = patch;
-        for path in &paths {
+        let added = value.as_ref().map_or(0, storage::count);
+        let last = paths.len().saturating_sub(1);
+        let mut value = Some(value);
+        for (i, path) in paths.iter().enumerate() {
             let mut node = &mut *saved;
             for k in path {
                 node = storage::entry_mut(node, k)?;
             }
-            let old = storage::set(node, &key, value.clone());
-            let added = value.as_ref().map_or(0, storage::count);
+            // The last place takes the value itself; the others (a table reached twice) a copy.
+            let written = if i == last {
+                value.take().flatten()
+            } else {
+                value.clone().flatten()
+            };
+            let old = storage::set(node, &key, written);
             let removed = old.as_ref().map_or(0, storage::count);
             self.values = (self.values + added).saturating_sub(removed);
         }
         let place = self.tables.get_mut(&table)?;
-        let gone = place.holds.remove(&key);
+        let gone = if place.holds.is_empty() {
+            None
+        } else {
+            place.holds.remove(&key)
+        };
         if let Some(child) = gone {
             self.unhold(child, table, &key);
         }

@@ -252,6 +252,9 @@ pub struct LuaRuntime {
     accounts: Accounts,
     limits: Limits,
     mods: Vec<ModScript>,
+    /// The places of `mods` in the order of their IDs: the order of the game's storage, which
+    /// the end of a turn walks with them.
+    by_id: Vec<usize>,
     /// Lua files read: to point diagnostics at their lines.
     files: report::ScriptFiles,
     /// Problems found outside a game (while loading), to be rendered by the caller.
@@ -321,6 +324,7 @@ impl LuaRuntime {
             accounts,
             limits,
             mods: Vec::new(),
+            by_id: Vec::new(),
             files: report::ScriptFiles::default(),
             pending: if budget::patched_lua() {
                 Vec::new()

@@ -11,6 +11,7 @@ use super::{mirror, storage, Called, LuaRuntime, ModScript};
 use crate::diag::{Code, Diagnostic};
 use crate::game::Game;
 use atomic_refcell::AtomicRefCell;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 impl LuaRuntime {
@@ -21,25 +22,37 @@ impl LuaRuntime {
         let _host = self.accounts.charge_to(Owner::HOST);
         let _paused = self.budget.pause();
         let (writes, followable) = journal::take_written(&self.lua);
-        let (mut by_mod, replaced) = self.writes_by_mod(writes);
+        let (held, per_mod) = self.writes_by_mod(writes);
+        let runs = runs(&per_mod);
+        let patched = if followable {
+            self.patch_followed(game, &held, &per_mod, &runs)
+        } else {
+            Vec::new()
+        };
         for (i, m) in self.mods.iter_mut().enumerate() {
             let ran = std::mem::take(&mut m.ran);
-            let patches = by_mod.get_mut(i).map(std::mem::take).unwrap_or_default();
-            let replaced = replaced.get(i).copied().unwrap_or(false);
-            if !ran && patches.is_empty() && !replaced {
+            let tried = patched.get(i).copied().flatten();
+            if tried == Some(true) {
+                continue;
+            }
+            let (count, replaced) = per_mod.get(i).copied().unwrap_or_default();
+            let start = runs.get(i).copied().unwrap_or(0);
+            let patches = &held[start..start + count];
+            let tables_written = !patches.is_empty();
+            if !ran && !tables_written && !replaced {
                 continue;
             }
             let saved = game.storage_mut().get_mut(&m.id);
-            if let (true, false, Some(mirror), Some(saved)) =
-                (followable, replaced, m.mirror.as_mut(), saved)
+            if let (true, false, None, Some(mirror), Some(saved)) =
+                (followable, replaced, tried, m.mirror.as_mut(), saved)
             {
                 // Its storage table is in place (a new one is a write to its `lantern` table):
                 // what its tables were written at is all that changed, and code that only read
                 // its storage leaves the game's save as it was.
-                if patches.is_empty() {
+                if !tables_written {
                     continue;
                 }
-                if mirror.patch(Arc::make_mut(saved), &patches) {
+                if mirror.patch(Arc::make_mut(saved), patches) {
                     #[cfg(debug_assertions)]
                     same_as_whole(&m.id, mirror.storage(), saved);
                     continue;
@@ -53,7 +66,7 @@ impl LuaRuntime {
             let table = value.to_pointer() as usize;
             let wrote = journal::take_dirty(&self.lua, m.owner.number());
             let known = m.mirror.as_ref().is_some_and(|mirror| mirror.is_of(table));
-            if !wrote && patches.is_empty() && known && game.storage().contains_key(&m.id) {
+            if !wrote && !tables_written && known && game.storage().contains_key(&m.id) {
                 continue;
             }
             save_whole(&self.lua, &self.files, &self.shared, m, &value, game);
@@ -64,37 +77,114 @@ impl LuaRuntime {
         }
     }
 
-    /// The turn's writes by the mod whose storage holds the table written (a table in no storage
-    /// needs no saving), and which mods' `lantern` tables were written (a storage put in place).
-    fn writes_by_mod(&self, writes: Vec<Written>) -> (Vec<Vec<Written>>, Vec<bool>) {
-        let mut by_mod: Vec<Vec<Written>> = Vec::new();
-        let mut replaced = Vec::new();
-        let mut last = 0;
-        for w in writes {
-            let at = w.table.to_pointer() as usize;
-            if let Some(i) = self.mods.iter().position(|m| m.lantern_at == at) {
-                replaced.resize(replaced.len().max(i + 1), false);
-                replaced[i] = true;
+    /// Patches the saves of the mods whose writes their mirrors follow (each storage table in
+    /// place), walking the game's storage and the mods in the order of their IDs together, so
+    /// that no mod's save is looked up by name; for each mod, whether it patched its save
+    /// (`None` when it did not try). The others, and any problem, are the caller's, in the mods'
+    /// order: a save a patch could not follow is saved whole.
+    fn patch_followed(
+        &mut self,
+        game: &mut Game,
+        held: &[Written],
+        per_mod: &[(usize, bool)],
+        runs: &[usize],
+    ) -> Vec<Option<bool>> {
+        let mut patched = vec![None; per_mod.len()];
+        let mut saves = game.storage_mut().iter_mut().peekable();
+        for &i in &self.by_id {
+            let Some(&(count, false)) = per_mod.get(i) else {
                 continue;
+            };
+            let m = &mut self.mods[i];
+            let (Some(mirror), true) = (m.mirror.as_mut(), count > 0) else {
+                continue;
+            };
+            while saves
+                .next_if(|(id, _)| id.as_str() < m.id.as_str())
+                .is_some()
+            {}
+            let Some((_, saved)) = saves.next_if(|(id, _)| id.as_str() == m.id.as_str()) else {
+                continue;
+            };
+            let start = runs[i];
+            let done = mirror.patch(Arc::make_mut(saved), &held[start..start + count]);
+            #[cfg(debug_assertions)]
+            if done {
+                same_as_whole(&m.id, mirror.storage(), saved);
             }
-            // Writes come in runs of one mod's: the last holder is asked first.
-            let holder = std::iter::once(last).chain(0..self.mods.len()).find(|&i| {
-                let mirror = self.mods.get(i).and_then(|m| m.mirror.as_ref());
-                mirror.is_some_and(|mirror| mirror.knows(at))
-            });
+            patched[i] = Some(done);
+        }
+        patched
+    }
+
+    /// The turn's writes to storage tables, in runs of one mod's (in the mods' order, each run
+    /// in the order written; a table in no storage needs no saving), and for each mod how many
+    /// its run holds and whether its `lantern` table was written (a storage put in place).
+    ///
+    /// Most writes are at a storage's own table: those are found by one lookup among every mod's
+    /// `lantern` and storage tables, so the cost follows the writes and not the number of mods;
+    /// a table deeper in a storage is asked of the last mod that had one, then of each.
+    fn writes_by_mod(&self, writes: Vec<Written>) -> (Vec<Written>, Vec<(usize, bool)>) {
+        let mut per_mod = Vec::new();
+        if writes.is_empty() {
+            return (writes, per_mod);
+        }
+        per_mod.resize(self.mods.len(), (0, false));
+        // Each mod's `lantern` table (true) and storage table (false), by address.
+        let mut tops: FxHashMap<usize, (usize, bool)> = FxHashMap::default();
+        tops.reserve(self.mods.len() * 2);
+        for (i, m) in self.mods.iter().enumerate() {
+            tops.insert(m.lantern_at, (i, true));
+            if let Some(mirror) = &m.mirror {
+                tops.insert(mirror.root(), (i, false));
+            }
+        }
+        let mut held = Vec::with_capacity(writes.len());
+        let mut last = 0;
+        for mut w in writes {
+            let holder = match tops.get(&w.table) {
+                Some(&(i, true)) => {
+                    per_mod[i].1 = true;
+                    continue;
+                }
+                Some(&(i, false)) => Some(i),
+                None => std::iter::once(last).chain(0..self.mods.len()).find(|&i| {
+                    let mirror = self.mods.get(i).and_then(|m| m.mirror.as_ref());
+                    mirror.is_some_and(|mirror| mirror.knows(w.table))
+                }),
+            };
             if let Some(i) = holder {
                 debug_assert!(
                     self.mods.iter().enumerate().all(|(j, m)| j == i
-                        || !m.mirror.as_ref().is_some_and(|mirror| mirror.knows(at))),
+                        || !m
+                            .mirror
+                            .as_ref()
+                            .is_some_and(|mirror| mirror.knows(w.table))),
                     "a table in two mods' storage"
                 );
-                by_mod.resize_with(by_mod.len().max(i + 1), Vec::new);
-                by_mod[i].push(w);
+                per_mod[i].0 += 1;
+                w.holder = i;
+                held.push(w);
                 last = i;
             }
         }
-        (by_mod, replaced)
+        // Stable: each mod's writes stay in the order they were made.
+        held.sort_by_key(|w| w.holder);
+        (held, per_mod)
     }
+}
+
+/// Where each mod's run of writes starts, from how many each holds.
+fn runs(per_mod: &[(usize, bool)]) -> Vec<usize> {
+    let mut start = 0;
+    per_mod
+        .iter()
+        .map(|&(count, _)| {
+            let at = start;
+            start += count;
+            at
+        })
+        .collect()
 }
 
 /// Saves `m`'s storage `value` whole into the game and makes its mirror; or, when it cannot be

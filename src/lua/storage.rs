@@ -19,7 +19,7 @@ pub(crate) const DEEPEST: usize = 32;
 pub(crate) const MOST_VALUES: usize = 1_000_000;
 
 /// The key under which a table that is neither a sequence nor text-keyed keeps its pairs.
-const PAIRS: &str = "$pairs";
+pub(crate) const PAIRS: &str = "$pairs";
 
 /// Each table a walk saved, with the tables it holds by key (as `to_pointer` shows them): what a
 /// mirror (`mirror.rs`) is made of. A table reached twice is listed twice.
@@ -294,6 +294,13 @@ fn set_in_form(
         }
         (Json::Array(_), _, None) => Ok(None),
         (Json::Object(map), Key::Text(s), value) if s != PAIRS => {
+            // A key in place takes its new value where it is: no key is copied (the most common
+            // write, a counter or a flag changed).
+            if value.is_some() {
+                if let Some(slot) = map.get_mut(s.as_str()) {
+                    return Ok(value.map(|v| std::mem::replace(slot, v)));
+                }
+            }
             // Where maps keep keys as inserted, only a key in place or last keeps them sorted.
             let in_order = maps_sorted()
                 || map.contains_key(s.as_str()) && value.is_some()
