@@ -17,7 +17,8 @@
 //! - [`LanternOutput`] gathers what the turns said until a reader takes it
 //!   ([`LanternOutput::take`]): lines for the player, problems rendered at their files and
 //!   lines, each reload's summary, and the error of each turn that failed (a turn past the event
-//!   cap is `Error::EventCap`). Several turns in one frame add to it; none overwrites another's.
+//!   cap is `Error::EventCap`). Several turns in one frame add to it; none overwrites another's,
+//!   and a game that never reads it holds at most [`MOST_KEPT`] of each kind.
 //! - [`StableId`] and [`StableIds`] number the game's entities for its saves, its hash, its Lua
 //!   functions and its tests, which cannot use Bevy's reused `Entity` handles.
 
@@ -253,7 +254,7 @@ impl ModEvents {
 }
 
 /// What the turns said since a reader last took it: each turn adds to it, so a reader that runs
-/// once a frame sees every turn of a fixed-step frame.
+/// once a frame sees every turn of a fixed-step frame. Each kind keeps at most [`MOST_KEPT`].
 #[derive(Resource, Default)]
 pub struct LanternOutput {
     /// Lines for the player, as the mods wrote them, oldest first: make them visible
@@ -268,6 +269,21 @@ pub struct LanternOutput {
     pub errors: Vec<lantern::Error>,
     /// How many turns ran.
     pub turns: u32,
+    /// How many of the oldest messages, problems, summaries and errors were let go because no
+    /// reader took them before [`MOST_KEPT`] gathered.
+    pub dropped: usize,
+}
+
+/// The most lines of each kind [`LanternOutput`] keeps for a reader: a game that never takes
+/// them (or a mod that says a lot every tick) holds at most this many, the oldest let go first.
+pub const MOST_KEPT: usize = 10_000;
+
+/// Adds `more` to `kept`, letting the oldest go past [`MOST_KEPT`]; how many went.
+fn keep<T>(kept: &mut Vec<T>, more: &mut Vec<T>) -> usize {
+    kept.append(more);
+    let over = kept.len().saturating_sub(MOST_KEPT);
+    kept.drain(..over);
+    over
 }
 
 impl LanternOutput {
@@ -363,9 +379,11 @@ pub fn run_turn(world: &mut World) {
         world.insert_resource(ModContent(content));
     }
     let mut gathered = world.get_resource_or_insert_with(LanternOutput::default);
-    gathered.messages.append(&mut output.messages);
-    gathered.problems.append(&mut output.problems);
-    gathered.reloaded.append(&mut output.reloaded);
-    gathered.errors.append(&mut output.errors);
+    let gathered = &mut *gathered;
+    let dropped = keep(&mut gathered.messages, &mut output.messages)
+        + keep(&mut gathered.problems, &mut output.problems)
+        + keep(&mut gathered.reloaded, &mut output.reloaded)
+        + keep(&mut gathered.errors, &mut output.errors);
+    gathered.dropped += dropped;
     gathered.turns += 1;
 }

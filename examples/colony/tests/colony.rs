@@ -273,3 +273,29 @@ fn turns_in_a_fixed_step_schedule_each_add_to_the_output() {
     assert!(counts[2].starts_with("[settlement] day 30: "), "{counts:?}");
     assert_eq!(take_output(&mut app).turns, 0, "taken, it starts again");
 }
+
+#[test]
+fn output_no_reader_takes_keeps_the_newest_lines_within_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("chatty");
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"chatty\"\nversion = \"0.1.0\"\n").unwrap();
+    std::fs::write(
+        m.join("scripts/main.lua"),
+        "lantern.on('ticked', function(ev)\n  for i = 1, 20 do lantern.log('tick ' .. ev.tick .. ' line ' .. i) end\nend)\n",
+    )
+    .unwrap();
+    let mut a = app(&[dir.path().to_path_buf()], 1, 10).unwrap();
+    run_without_reading(&mut a, 600);
+    let out = take_output(&mut a);
+    assert_eq!(out.turns, 600);
+    assert_eq!(out.messages.len(), lantern_bevy::MOST_KEPT);
+    assert_eq!(out.dropped, 600 * 20 - lantern_bevy::MOST_KEPT);
+    assert_eq!(out.messages.last().unwrap(), "[chatty] tick 600 line 20");
+}
+
+fn run_without_reading(app: &mut bevy_app::App, ticks: u32) {
+    for _ in 0..ticks {
+        app.update();
+    }
+}
