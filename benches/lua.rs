@@ -16,7 +16,12 @@
 //! 7. a turn in which each of 50 mods changes one value of its storage of 1,000 values, against
 //!    the same turn writing a table outside storage: issue 27's target is under 1 ms a turn.
 //!    `LANTERN_BENCH_ONLY_MODS=1` runs only this row, `LANTERN_BENCH_MODS_PART=storage|plain`
-//!    one side of it, and `LANTERN_BENCH_MODS_TURNS=<n>` sets its turns, for valgrind.
+//!    one side of it, and `LANTERN_BENCH_MODS_TURNS=<n>` sets its turns, for valgrind;
+//!    `LANTERN_BENCH_MODS=<writers>`, `LANTERN_BENCH_MODS_SHAPE=records|keyed` (records
+//!    `{ id = ..., seen = 0 }` in a list or by text key, of which one field changes, instead of
+//!    numbers) and
+//!    `LANTERN_BENCH_MODS_SIZE=<values>` change its shape (issue 53: 1, 10 and 50 writers,
+//!    1,000 and 10,000 records).
 //!
 //! Run with `cargo bench --bench lua`.
 
@@ -159,10 +164,30 @@ fn game_view(rounds: u64) -> (f64, f64) {
     (ours, bare)
 }
 
+/// What each mod of row 7 keeps: `size` numbers in a list (`big[i] = i`), or `size` records
+/// (`known[i] = { id = "k" .. i, seen = 0 }`) of which a turn changes one field.
+#[derive(Clone, Copy)]
+struct Kept {
+    records: bool,
+    /// Records by text key (`known["k12"]`) rather than in a list.
+    keyed: bool,
+    size: usize,
+}
+
+const FLAT: Kept = Kept {
+    records: false,
+    keyed: false,
+    size: 1000,
+};
+
 /// Row 7: a game of `mods` mods, each with a handler on `turn_started` that changes one value of
-/// a table of 1,000 values plus a counter: in its storage, or (`in_storage` false) in a table of
+/// what it keeps (`kept`) plus a counter: in its storage, or (`in_storage` false) in a table of
 /// its own that is not saved. The time a turn takes, over `turns` turns.
 fn many_mods_writing(mods: usize, in_storage: bool, turns: u64) -> f64 {
+    mods_writing(mods, FLAT, in_storage, turns)
+}
+
+fn mods_writing(mods: usize, kept: Kept, in_storage: bool, turns: u64) -> f64 {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..mods {
         let m = dir.path().join(format!("m{i}"));
@@ -177,15 +202,29 @@ fn many_mods_writing(mods: usize, in_storage: bool, turns: u64) -> f64 {
         } else {
             "plain"
         };
+        let size = kept.size;
+        let body = if kept.records {
+            let at = if kept.keyed { "'k' .. " } else { "" };
+            format!(
+                "if not s.known then s.known = {{}} for i = 1, {size} do s.known[{at}i] = {{ id = 'k' .. i, seen = 0 }} end s.n = 0 end\n\
+                 s.n = s.n + 1\n\
+                 local r = s.known[{at}(s.n % {size} + 1)]\n\
+                 r.seen = r.seen + 1\n"
+            )
+        } else {
+            format!(
+                "if not s.big then s.big = {{}} for i = 1, {size} do s.big[i] = i end s.n = 0 end\n\
+                 s.n = s.n + 1\n\
+                 s.big[s.n % {size} + 1] = s.n\n"
+            )
+        };
         std::fs::write(
             m.join("scripts/main.lua"),
             format!(
                 "local plain = {{}}\n\
                  lantern.on('turn_started', function()\n\
                    local s = {store}\n\
-                   if not s.big then s.big = {{}} for i = 1, 1000 do s.big[i] = i end s.n = 0 end\n\
-                   s.n = s.n + 1\n\
-                   s.big[s.n % 1000 + 1] = s.n\n\
+                   {body}\
                  end)"
             ),
         )
@@ -216,9 +255,24 @@ fn main() {
             .ok()
             .and_then(|n| n.parse().ok())
             .unwrap_or(200);
+        let var = |name: &str, or: usize| {
+            std::env::var(name)
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(or)
+        };
+        let mods = var("LANTERN_BENCH_MODS", 50);
+        let kept = Kept {
+            records: matches!(
+                std::env::var("LANTERN_BENCH_MODS_SHAPE").as_deref(),
+                Ok("records" | "keyed")
+            ),
+            keyed: std::env::var("LANTERN_BENCH_MODS_SHAPE").as_deref() == Ok("keyed"),
+            size: var("LANTERN_BENCH_MODS_SIZE", 1000),
+        };
         match std::env::var("LANTERN_BENCH_MODS_PART").as_deref() {
-            Ok("storage") => drop(many_mods_writing(50, true, turns)),
-            Ok("plain") => drop(many_mods_writing(50, false, turns)),
+            Ok("storage") => drop(mods_writing(mods, kept, true, turns)),
+            Ok("plain") => drop(mods_writing(mods, kept, false, turns)),
             _ => {
                 let (ours, bare) = paired(
                     || many_mods_writing(50, true, turns),
