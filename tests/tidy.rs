@@ -494,3 +494,37 @@ fn tests_read_only_the_mods_this_repository_ships() {
     }
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// `docs/performance.md` is a reference, not a diary: at most 30 KB, no section per session (the
+/// history of a figure is in the commits that moved it), and every bench under `benches/` says
+/// there how it is run.
+#[test]
+fn the_performance_document_stays_a_reference() {
+    let path = root().join("docs/performance.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut wrong = Vec::new();
+    if text.len() > 30 * 1024 {
+        wrong.push(format!("{} bytes, more than 30 KB", text.len()));
+    }
+    for line in text.lines().filter(|l| l.starts_with('#')) {
+        let lower = line.to_lowercase();
+        if lower.contains("session") || lower.contains("2026-") {
+            wrong.push(format!("a heading of a session's diary: {line}"));
+        }
+    }
+    for bench in std::fs::read_dir(root().join("benches")).unwrap() {
+        let name = bench.unwrap().file_name().to_string_lossy().to_string();
+        if let Some(stem) = name.strip_suffix(".rs") {
+            if !text.contains(&format!("`benches/{name}`")) {
+                wrong.push(format!(
+                    "the `{stem}` bench is not described (`benches/{name}`)"
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/performance.md:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -50,7 +50,7 @@ pub struct EventTable {
     /// Every name, for [`EventTable::lookup`]: `emit_event` looks a name up on every call. Keyed by
     /// bytes, so a name read from Lua need not be checked for UTF-8 first, and hashed with FNV-1a,
     /// much cheaper than the standard hasher on names this short (names come from mod files, not
-    /// from an adversary; figures in docs/performance.md).
+    /// from an adversary; `git log` of this file has the figures).
     by_name: std::collections::HashMap<Box<[u8]>, EventKey, BuildFnv>,
 }
 

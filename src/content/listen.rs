@@ -2,7 +2,7 @@
 //! copy of its test when the test has the commonest shape (at most one `when` filter and one
 //! `has_item` of one item or one `has_tag`, no `chance`). Most evaluations fail, and a failing
 //! one of that shape reads this record alone, not the definition and the lists behind it
-//! (docs/performance.md, the nineteenth session).
+//! (docs/performance.md, what an event's cost is made of).
 
 use super::condition::{Check, Condition, Who};
 use super::event::Value;

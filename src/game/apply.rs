@@ -700,8 +700,8 @@ impl Game {
 
     /// Queues an event of any kind after checking its payload against the declaration.
     /// (`#[inline]`: a game calls it for every event it raises, and whether the compiler inlined
-    /// it into the game's crate by itself moved with unrelated changes; `docs/performance.md`,
-    /// twenty-seventh session.)
+    /// it into the game's crate by itself moved with unrelated changes: 64 instructions an event
+    /// on the events bench.)
     #[inline]
     pub fn emit(
         &mut self,

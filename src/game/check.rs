@@ -188,7 +188,7 @@ impl Game {
     ///
     /// `has_item` and `has_tag`, the checks most triggers carry, are answered here, inlined into
     /// dispatch; the rest go through [`Game::test_other`], so the common case pays no call and no
-    /// jump table (docs/performance.md).
+    /// jump table (`git log` of this file has what it saved).
     #[inline(always)]
     fn test(&self, cond: &Condition, ctx: &Ctx, depth: u8, saw: &mut Saw) -> bool {
         match &cond.check {

@@ -65,7 +65,7 @@ impl Trace {
 /// The steps of one evaluation, stored inline so recording a trace never allocates: at most one
 /// of a `when` difference, a failed condition or a roll (or a quest's count), then the outcome.
 /// Counted rather than `Option`s, so starting an evaluation's trace clears one byte, not the
-/// whole array (the measurements are in docs/performance.md).
+/// whole array (`git log` of this file has what it saved).
 #[derive(Clone, Copy)]
 pub(crate) struct Steps {
     len: u8,
