@@ -12,7 +12,11 @@ use std::time::Instant;
 
 fn main() {
     let mods = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mods");
-    let h = Arc::new(Harness::new(&mods, Limits::default()));
+    let h = Arc::new(Harness::new(
+        &mods,
+        lantern::roguelike::rules(),
+        Limits::default(),
+    ));
     let prepared = h.prepare(&[]).expect("the bundled mods load");
     let n = 300;
 
@@ -25,7 +29,11 @@ fn main() {
 
     let start = Instant::now();
     for seed in 0..n / 10 {
-        let mut world = lantern::load::load_world(&mods, Limits::default());
+        let mut world = lantern::load::load_game(
+            std::slice::from_ref(&mods),
+            &lantern::roguelike::rules(),
+            Limits::default(),
+        );
         let mut game = Game::new(world.content.clone(), seed);
         game.set_scripts(
             world

@@ -45,7 +45,11 @@ fn write_mod(dir: &std::path::Path, main: &str) {
 
 /// The mods in `dir`, which load without a word.
 fn loaded(dir: &std::path::Path) -> lantern::load::World {
-    let world = lantern::load::load_world(dir, Limits::default());
+    let world = lantern::load::load_game(
+        &[dir.to_path_buf()],
+        &lantern::roguelike::rules(),
+        Limits::default(),
+    );
     assert!(
         !world.has_errors(),
         "{}",

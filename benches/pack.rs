@@ -208,7 +208,11 @@ fn measure(dir: &Path, defs: usize) -> Row {
     }
     let mut test_game = 0.0;
     if wanted("game") {
-        let harness = std::sync::Arc::new(lantern::harness::Harness::new(dir, Limits::default()));
+        let harness = std::sync::Arc::new(lantern::harness::Harness::new(
+            dir,
+            lantern::roguelike::rules(),
+            Limits::default(),
+        ));
         let prepared = harness.prepare(&[]).expect("the pack prepares");
         let mut seed = 0;
         // Alone (for a profiler), long enough to see.

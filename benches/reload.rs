@@ -51,9 +51,14 @@ fn raw_notify(dir: &Path) -> Duration {
 
 /// Write a data file, wait for the watcher's debounced signal, reload; until the generation advanced.
 fn write_to_live(dir: &Path, file: &Path) -> (Duration, Duration) {
-    let (mut live, _) = Live::start(dir, 1, Limits::default())
-        .map_err(|_| "mods load")
-        .unwrap();
+    let (mut live, _) = Live::start_game(
+        &[dir.to_path_buf()],
+        &lantern::roguelike::rules(),
+        1,
+        Limits::default(),
+    )
+    .map_err(|_| "mods load")
+    .unwrap();
     let (tx, rx) = mpsc::channel();
     let _w = watch(dir, move || {
         let _ = tx.send(());

@@ -33,8 +33,8 @@
 //! Features, all on by default; a game embedding the library may turn them off: `cli` (lantern's
 //! tools, with clap and rustyline), `watch` (the file watcher, with notify) and `roguelike` (the
 //! reference roguelike: its world, declared as any game's is, with its rooms, floors, run and
-//! verbs, `roguelike::rules()`, which lantern's own loaders use when the feature is on; and
-//! `lantern play`).
+//! verbs, `roguelike::rules()`, which the `lantern` binary passes to the loaders as any game
+//! passes its own; and `lantern play`).
 //!
 //! `ARCHITECTURE.md` at the repository root gives the bird's-eye view and the invariants.
 
@@ -64,16 +64,6 @@ pub(crate) mod write;
 
 pub use error::Error;
 
-/// The rules lantern's own loaders and tools use when a caller names none (`load_world`,
-/// `Harness::new`, the `lantern` binary): the reference roguelike's with the `roguelike` feature,
-/// the empty ones without it.
-pub(crate) fn bundled_rules() -> host::Rules {
-    #[cfg(feature = "roguelike")]
-    return roguelike::rules();
-    #[cfg(not(feature = "roguelike"))]
-    host::Rules::empty()
-}
-
 /// The types a game embedding lantern names most: `use lantern::prelude::*;`.
 pub mod prelude {
     pub use crate::content::{Content, Value};
@@ -100,3 +90,13 @@ const _: fn() = || {
     sendable::<load::World>();
     sendable::<reload::Live>();
 };
+
+/// The rules the unit tests load the bundled mods with: the reference roguelike's with its
+/// feature, the empty ones without. Test code only: every loader takes its game's rules.
+#[cfg(test)]
+pub(crate) fn test_rules() -> host::Rules {
+    #[cfg(feature = "roguelike")]
+    return roguelike::rules();
+    #[cfg(not(feature = "roguelike"))]
+    host::Rules::empty()
+}

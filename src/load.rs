@@ -139,34 +139,19 @@ impl World {
     }
 }
 
-/// Loads the mods in `mods_dir`: data, scripts, and the binding between them, with the rules
-/// lantern's own tools use (the reference roguelike's with the `roguelike` feature, the empty
-/// ones without). A game with its own world loads with [`load_game`].
-pub fn load_world(mods_dir: &Path, limits: Limits) -> World {
-    load_world_of(
-        &[mods_dir.to_path_buf()],
-        None,
-        limits,
-        &crate::bundled_rules(),
-    )
-}
-
-/// Loads the mods of the mods directories for a game with its own vocabulary: its tables,
-/// events, actions, checks and Lua functions are known to the resolver and the scripts, and the
-/// content carries the rules to every game made from it.
+/// Loads the mods of the mods directories (the game's, then the player's, as one set) for a game
+/// with its vocabulary: data, scripts, and the binding between them. The game's tables, events,
+/// actions, checks and Lua functions are known to the resolver and the scripts, and the content
+/// carries the rules to every game made from it. Every loader takes the game's rules: there is
+/// no default game.
 pub fn load_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
     load_world_of(roots, None, limits, rules)
 }
 
-/// [`load_world_from`], and the scripts read for what their literal calls would fail with when
-/// they run (`LuaRuntime::check_scripts`): what `lantern check` reports. Its source map holds the
-/// text of each data file a diagnostic or an override points at (read again once the check is
-/// done), not of every file: a check of a big pack holds no text while it resolves.
-pub fn check_world(roots: &[PathBuf], limits: Limits) -> World {
-    check_game(roots, &crate::bundled_rules(), limits)
-}
-
-/// [`check_world`] for a game with its own vocabulary.
+/// [`load_game`], and the scripts read for what their literal calls would fail with when they
+/// run (`LuaRuntime::check_scripts`): what `lantern check` reports. Its source map holds the text
+/// of each data file a diagnostic or an override points at (read again once the check is done),
+/// not of every file: a check of a big pack holds no text while it resolves.
 pub fn check_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
     check_with(roots, rules, limits, None)
 }
@@ -191,11 +176,6 @@ pub(crate) fn check_with(
     }
     world.read_shown_again();
     world
-}
-
-/// Loads the mods of several mods directories as one set (the game's, then the player's).
-pub fn load_world_from(roots: &[PathBuf], limits: Limits) -> World {
-    load_world_of(roots, None, limits, &crate::bundled_rules())
 }
 
 /// Loads only the listed mods of the mods directories (a test's `mods = {"core", "rats"}`); a
@@ -663,14 +643,15 @@ mod tests {
                 .unwrap();
             (file.is_released(), file.text().to_string())
         };
-        let checked = super::check_world(&roots, crate::lua::Limits::default());
+        let checked =
+            super::check_game(&roots, &crate::test_rules(), crate::lua::Limits::default());
         assert!(checked.has_errors());
         assert_eq!(data(&checked, "a"), (true, String::new()));
         let (released, text) = data(&checked, "b");
         assert!(!released && text.contains("\"many\""));
         let rendered = crate::diag::render_all(&checked.diagnostics, &checked.sources);
         assert!(rendered.contains("stack = \"many\""), "{rendered}");
-        let loaded = super::load_world_from(&roots, crate::lua::Limits::default());
+        let loaded = super::load_game(&roots, &crate::test_rules(), crate::lua::Limits::default());
         assert!(!data(&loaded, "a").0 && !data(&loaded, "b").0);
     }
 
@@ -685,7 +666,7 @@ mod tests {
         let items = folder.join("data/items.toml");
         std::fs::write(&items, "[[items]]\nid = \"lamp\"\nstack = \"many\"\n").unwrap();
         let roots = [dir.path().to_path_buf()];
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         let limits = crate::lua::Limits::default();
         let mut world = super::load_texts(
             &roots,
@@ -760,7 +741,7 @@ mod tests {
             names.sort();
             names
         };
-        let loaded = super::load_world_from(&roots, crate::lua::Limits::default());
+        let loaded = super::load_game(&roots, &crate::test_rules(), crate::lua::Limits::default());
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
         for t in &loaded.content.triggers {
             if t.id.is_none() {
@@ -776,7 +757,8 @@ mod tests {
                 "a:named"
             ]
         );
-        let checked = super::check_world(&roots, crate::lua::Limits::default());
+        let checked =
+            super::check_game(&roots, &crate::test_rules(), crate::lua::Limits::default());
         assert_eq!(names(&checked), names(&loaded));
     }
 }

@@ -160,29 +160,11 @@ pub struct Live {
 }
 
 impl Live {
-    /// Loads the mods and starts a game, with the warnings the mods gave; [`Error::Mods`] with
-    /// every problem when they do not load.
+    /// Loads the mods of the mods directories (the game's, then the player's, as one set) with
+    /// the game's rules, which every reload and restart keeps, and starts a game; the warnings
+    /// the mods gave, or [`Error::Mods`] with every problem when they do not load.
     ///
     /// [`Error::Mods`]: crate::Error::Mods
-    pub fn start(
-        mods_dir: &Path,
-        seed: u64,
-        limits: Limits,
-    ) -> Result<(Live, Problems), crate::Error> {
-        Live::start_over(&[mods_dir.to_path_buf()], seed, limits)
-    }
-
-    /// [`Live::start`] over several mods directories, loaded as one set.
-    pub fn start_over(
-        roots: &[PathBuf],
-        seed: u64,
-        limits: Limits,
-    ) -> Result<(Live, Problems), crate::Error> {
-        Live::start_game(roots, &crate::bundled_rules(), seed, limits)
-    }
-
-    /// [`Live::start_over`] for a game with its own vocabulary, which every reload and restart
-    /// keeps.
     pub fn start_game(
         roots: &[PathBuf],
         rules: &Rules,

@@ -156,7 +156,11 @@ fn lantern_check_reports_a_literal_bad_call_at_its_line() {
     for (call, message) in LITERAL_BAD_CALLS.iter().chain(&apply) {
         let lua = format!("{SHOW}lantern.on('turn_started', function()\n{call}\nend)\n");
         let mods = TestMods::new(&[("data/events.toml", PING), ("scripts/main.lua", &lua)]);
-        let world = lantern::load::check_world(&[mods.path()], lantern::lua::Limits::default());
+        let world = lantern::load::check_game(
+            &[mods.path()],
+            &lantern::roguelike::rules(),
+            lantern::lua::Limits::default(),
+        );
         let rendered = lantern::diag::render_all(&world.diagnostics, &world.sources);
         assert_eq!(
             world.diagnostics.iter().filter(|d| d.is_error()).count(),

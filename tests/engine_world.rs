@@ -442,9 +442,11 @@ fn a_test_game_gets_a_world_of_its_own_that_its_verbs_drive_and_g_world_reads() 
         ),
     ]);
     let files = lantern::harness::discover(dir.path());
-    let h = std::sync::Arc::new(
-        lantern::harness::Harness::new(dir.path(), Limits::default()).with_rules(rules()),
-    );
+    let h = std::sync::Arc::new(lantern::harness::Harness::new(
+        dir.path(),
+        rules(),
+        Limits::default(),
+    ));
     let results = lantern::harness::run(&h, &files, None);
     assert_eq!(results.len(), 1);
     assert!(
@@ -492,10 +494,11 @@ fn without_creatures_g_spawn_is_the_games_own_verb() {
              end)\n",
         )]);
         let files = lantern::harness::discover(dir.path());
-        let h = std::sync::Arc::new(
-            lantern::harness::Harness::new(dir.path(), Limits::default())
-                .with_rules(rules(with_verb)),
-        );
+        let h = std::sync::Arc::new(lantern::harness::Harness::new(
+            dir.path(),
+            rules(with_verb),
+            Limits::default(),
+        ));
         lantern::harness::run(&h, &files, None).remove(0)
     };
     let with = run(true);

@@ -49,7 +49,11 @@ fn a_translation_mod_adds_a_third_language_and_the_game_stays_the_same() {
     let dir = chapter_mods();
     let mut hashes = Vec::new();
     for lang in ["en", "de", "fr"] {
-        let mut world = lantern::load::load_world(dir.path(), Default::default());
+        let mut world = lantern::load::load_game(
+            &[dir.path().to_path_buf()],
+            &lantern::roguelike::rules(),
+            Default::default(),
+        );
         assert!(!world.has_errors());
         let mut g = world.start(5);
         g.set_language(lang);

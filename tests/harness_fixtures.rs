@@ -127,7 +127,11 @@ fn two_runs_record_the_same_event_logs() {
     )
     .unwrap();
     let run = || {
-        let h = std::sync::Arc::new(Harness::new(dir.path(), lantern::lua::Limits::default()));
+        let h = std::sync::Arc::new(Harness::new(
+            dir.path(),
+            lantern::roguelike::rules(),
+            lantern::lua::Limits::default(),
+        ));
         let files = harness::discover(dir.path());
         harness::run(&h, &files, Some("log_test"))
     };

@@ -1161,9 +1161,11 @@ fn a_games_player_and_home_mod_come_from_its_vocabulary() {
     let (dir, game, _world) = started_with(&rules, "hall", &files);
     let player = &game.state().player;
     assert_eq!((player.def.as_str(), player.health), ("hall:hero", 50));
-    let harness = std::sync::Arc::new(
-        lantern::harness::Harness::new(dir.path(), Limits::default()).with_rules(rules.clone()),
-    );
+    let harness = std::sync::Arc::new(lantern::harness::Harness::new(
+        dir.path(),
+        rules.clone(),
+        Limits::default(),
+    ));
     let tests = lantern::harness::discover(dir.path());
     let results = lantern::harness::run(&harness, &tests, None);
     assert_eq!(results.len(), 1);

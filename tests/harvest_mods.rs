@@ -18,7 +18,7 @@ fn main() {
     let args = Arguments::from_args();
     let mods = common::harvest_mods();
     let files = harness::discover(&mods);
-    let h = Arc::new(Harness::new(&mods, Limits::default()).with_rules(farm::rules()));
+    let h = Arc::new(Harness::new(&mods, farm::rules(), Limits::default()));
     let results = harness::run(&h, &files, None);
     let trials = trials::trials(results, "harvest/");
     libtest_mimic::run(&args, trials).exit();

@@ -590,7 +590,11 @@ fn scripted_mod(hazard: &str, main: &str) -> tempfile::TempDir {
 
 /// A game over that folder with its scripts plugged in; the mods load without a word.
 fn started(dir: &tempfile::TempDir, seed: u64) -> Game {
-    let mut world = lantern::load::load_world(dir.path(), lantern::lua::Limits::default());
+    let mut world = lantern::load::load_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        lantern::lua::Limits::default(),
+    );
     assert!(
         !world.has_errors(),
         "{}",
@@ -683,9 +687,13 @@ end)
 
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();
-    let (loaded, _) = lantern::load::load_world(dir.path(), lantern::lua::Limits::default())
-        .load_save(&path)
-        .unwrap();
+    let (loaded, _) = lantern::load::load_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        lantern::lua::Limits::default(),
+    )
+    .load_save(&path)
+    .unwrap();
     assert_eq!(loaded.state().deck, g.state().deck);
     assert_eq!(loaded.state_hash(), g.state_hash());
 }

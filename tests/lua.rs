@@ -907,7 +907,13 @@ fn storage_kept_in_a_local_is_the_storage_after_a_start_and_a_load() {
                  lantern.log(tostring(rawequal(store, lantern.storage)) .. ' ' .. store.count)\n\
                end)";
     let mods = TestMods::new(&[("scripts/main.lua", lua)]);
-    let (mut live, _) = lantern::reload::Live::start(&mods.path(), 1, Default::default()).unwrap();
+    let (mut live, _) = lantern::reload::Live::start_game(
+        &[mods.path()],
+        &lantern::roguelike::rules(),
+        1,
+        Default::default(),
+    )
+    .unwrap();
     let g = live.game_mut();
     turn(g);
     turn(g);
@@ -1345,7 +1351,13 @@ fn a_save_loads_with_its_scripts_by_every_public_path() {
     assert_eq!(said(&mut loaded), ["[test] turn 3"]);
 
     // A live game: the save replaces the running game, whose scripts go on serving it.
-    let (mut live, _) = lantern::reload::Live::start(&mods.path(), 1, Default::default()).unwrap();
+    let (mut live, _) = lantern::reload::Live::start_game(
+        &[mods.path()],
+        &lantern::roguelike::rules(),
+        1,
+        Default::default(),
+    )
+    .unwrap();
     turn(live.game_mut());
     let notes = live.load_save(&path).unwrap();
     assert!(notes.is_empty(), "{notes:?}");
@@ -1430,7 +1442,11 @@ fn a_main_lua_run_from_bytecode_is_charged_its_compile_in_every_game() {
         "{stopped}"
     );
 
-    let harness = lantern::harness::Harness::new(&mods.path(), Limits::default());
+    let harness = lantern::harness::Harness::new(
+        &mods.path(),
+        lantern::roguelike::rules(),
+        Limits::default(),
+    );
     let prepared = harness.prepare(&[]).expect("the mods load");
     let refused = prepared
         .game(1, small)

@@ -16,7 +16,11 @@ fn main() {
     let shipped = common::shipped_mods();
     let mods = shipped.path().join("mods");
     let files = harness::discover(&mods);
-    let h = Arc::new(Harness::new(&mods, Limits::default()));
+    let h = Arc::new(Harness::new(
+        &mods,
+        lantern::roguelike::rules(),
+        Limits::default(),
+    ));
     let results = harness::run(&h, &files, None);
     let trials = trials::trials(results, "");
     libtest_mimic::run(&args, trials).exit();

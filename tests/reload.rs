@@ -27,7 +27,12 @@ struct Session {
 impl Session {
     fn new(files: &[(&str, &str)]) -> Session {
         let mods = TestMods::new(files);
-        let (live, notes) = match Live::start(&mods.path(), 1, Limits::default()) {
+        let (live, notes) = match Live::start_game(
+            &[mods.path().to_path_buf()],
+            &lantern::roguelike::rules(),
+            1,
+            Limits::default(),
+        ) {
             Ok(started) => started,
             Err(e) => panic!(
                 "{e}\n{}",
@@ -940,7 +945,13 @@ fn a_reload_runs_the_scripts_it_compiled_before_and_plays_as_a_full_reload_would
         ("data/zap.toml", ZAP_DATA),
         ("scripts/main.lua", &zap_script("v1")),
     ]);
-    let (mut full, _) = Live::start(&s.mods.path(), 1, Limits::default()).unwrap();
+    let (mut full, _) = Live::start_game(
+        &[s.mods.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        1,
+        Limits::default(),
+    )
+    .unwrap();
     let edits = [
         ("test/data/zap.toml", format!("{ZAP_DATA}# touched\n")),
         ("test/scripts/main.lua", zap_script("v2")),
@@ -1044,7 +1055,13 @@ fn a_data_edit_parses_one_file_and_plays_as_a_full_reload_would() {
         ("data/zap.toml", &data("Gold")),
         ("scripts/main.lua", &zap_script("v1")),
     ]);
-    let (mut full, _) = Live::start(&s.mods.path(), 1, Limits::default()).unwrap();
+    let (mut full, _) = Live::start_game(
+        &[s.mods.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        1,
+        Limits::default(),
+    )
+    .unwrap();
     for _ in 0..2 {
         s.turn();
         full.game_mut()
@@ -1181,8 +1198,20 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
     // shares it with the version before.
     let dir = tempfile::tempdir().unwrap();
     patch_set(dir.path());
-    let (mut patched, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
-    let (mut full, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
+    let (mut patched, _) = Live::start_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        3,
+        Limits::default(),
+    )
+    .unwrap();
+    let (mut full, _) = Live::start_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        3,
+        Limits::default(),
+    )
+    .unwrap();
     turn_alike(&mut patched, &mut full);
     let a = |edit: &dyn Fn(&str) -> String| ("a/data/a.toml", edit(PATCH_A));
     let b = |edit: &dyn Fn(&str) -> String| ("b/data/b.toml", edit(PATCH_B));
@@ -1356,8 +1385,20 @@ fn a_translated_game_resolving_only_the_changed_file_reads_as_one_resolving_ever
         "[items.lamp]\nname = \"Lampe\"\n\n[creatures.rat]\nname = \"Ratte\"\n",
     )
     .unwrap();
-    let (mut patched, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
-    let (mut full, _) = Live::start(dir.path(), 3, Limits::default()).unwrap();
+    let (mut patched, _) = Live::start_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        3,
+        Limits::default(),
+    )
+    .unwrap();
+    let (mut full, _) = Live::start_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        3,
+        Limits::default(),
+    )
+    .unwrap();
     for live in [&mut patched, &mut full] {
         live.game_mut().set_language("de");
     }

@@ -117,7 +117,11 @@ fn a_reload_that_moves_rooms_puts_the_new_rooms_triggers_in_play() {
     );
     // The floor's first room is the bell now: the run, still at that place, is in it.
     let swapped = bell_mods(r#"["bell", "hall"]"#);
-    let world = lantern::load::load_world(&swapped.path(), lantern::lua::Limits::default());
+    let world = lantern::load::load_game(
+        &[swapped.path()],
+        &lantern::roguelike::rules(),
+        lantern::lua::Limits::default(),
+    );
     assert!(!world.has_errors());
     let notes = g.swap_content(world.content.clone());
     assert!(notes.is_empty(), "{notes:?}");

@@ -101,7 +101,13 @@ fn many_sessions_run_on_a_pool_of_threads_each_deterministic() {
 #[test]
 fn a_live_game_reloads_on_the_thread_it_was_moved_to() {
     let mods = counting_mods();
-    let (mut live, _) = Live::start(&mods.path(), 1, Default::default()).unwrap();
+    let (mut live, _) = Live::start_game(
+        &[mods.path()],
+        &lantern::roguelike::rules(),
+        1,
+        Default::default(),
+    )
+    .unwrap();
     turn(live.game_mut());
     let dir = mods.path();
     let (live, report) = std::thread::spawn(move || {

@@ -495,6 +495,15 @@ fn parsed<T: Parser, A: Into<std::ffi::OsString> + Clone>(
     })
 }
 
+/// The rules of the `lantern` binary's own game: the reference roguelike's with its feature, the
+/// empty ones without (a game's own binary passes its rules to [`tools`] instead).
+fn tool_rules() -> crate::host::Rules {
+    #[cfg(feature = "roguelike")]
+    return crate::roguelike::rules();
+    #[cfg(not(feature = "roguelike"))]
+    crate::host::Rules::empty()
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = match parsed::<Cli, _>(std::env::args_os()) {
@@ -502,7 +511,7 @@ pub fn main() -> ExitCode {
         Err(code) => return code,
     };
     let default = [PathBuf::from("mods")];
-    let rules = crate::bundled_rules();
+    let rules = tool_rules();
     match cli.command {
         Command::Check(a) => run_tool(Tool::Check(a), &rules, &default, "lantern"),
         Command::Test(a) => run_tool(Tool::Test(a), &rules, &default, "lantern"),

@@ -895,7 +895,7 @@ mod tests {
             &[mods],
             Some(&only),
             crate::lua::Limits::default(),
-            &crate::bundled_rules(),
+            &crate::test_rules(),
         )
         .start(1)
     }

@@ -71,7 +71,7 @@ fn run_once(
             filter = None;
         }
     }
-    let mut h = Harness::over(roots, limits).with_rules(rules.clone());
+    let mut h = Harness::over(roots, rules.clone(), limits);
     if let Some(lang) = &games.lang {
         h = h.in_language(lang);
     }

@@ -234,7 +234,7 @@ mod tests {
             roots,
             None,
             Limits::default(),
-            &crate::bundled_rules(),
+            &crate::test_rules(),
             memo,
             None,
             &[],

@@ -385,7 +385,7 @@ mod tests {
                 sources.get(file).shared_text(),
             ));
         }
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         let run = |threads| {
             let none = crate::content::DataSettings::default();
             let (defs, said) = parse_on(&jobs, rules.defs(), &none, threads);

@@ -124,7 +124,7 @@ mod tests {
         for dir in ["mods", "examples", "tests/fixtures"] {
             data_files(&root.join(dir), &mut files);
         }
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         let (mut read, mut core) = (0, Vec::new());
         for path in &files {
             let Ok(text) = std::fs::read_to_string(path) else {
@@ -163,12 +163,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         crate::content::generate::write_mod_set(dir.path(), 2, 500).unwrap();
         let text = std::fs::read_to_string(dir.path().join("m1/data/defs.toml")).unwrap();
-        assert!(both(&text, crate::bundled_rules().defs()));
+        assert!(both(&text, crate::test_rules().defs()));
     }
 
     #[test]
     fn a_file_with_a_mistake_or_a_game_table_is_left_to_toml() {
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         for text in [
             "[[items]]\nid = \"a\"\nstack = \"many\"\n",
             "[[items]]\nid = \"a\"\nstak = 1\n",

@@ -184,7 +184,7 @@ mod tests {
         std::fs::write(data(7), &text).unwrap();
         let root = ModRoot::of(dir.path());
         let files = files_of(dir.path(), &root);
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         for texts in [Texts::Kept, Texts::Released] {
             let parse = Some(Parse {
                 rules: rules.defs(),
@@ -242,7 +242,7 @@ mod tests {
                 (std::fs::canonicalize(&f.path).unwrap(), text.into())
             })
             .collect();
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         let parse = Some(Parse {
             rules: rules.defs(),
             settings: &Default::default(),

@@ -143,29 +143,23 @@ pub struct Harness {
 }
 
 impl Harness {
-    /// A harness over one mods directory.
-    pub fn new(mods_dir: &Path, limits: Limits) -> Harness {
-        Harness::over(&[mods_dir.to_path_buf()], limits)
+    /// A harness over one mods directory for a game with its vocabulary: its tests' games know
+    /// the game's tables, events, actions, checks, functions and verbs (`g:verb`).
+    pub fn new(mods_dir: &Path, rules: crate::host::Rules, limits: Limits) -> Harness {
+        Harness::over(&[mods_dir.to_path_buf()], rules, limits)
     }
 
     /// A harness over several mods directories (the game's, then the player's).
-    pub(crate) fn over(roots: &[PathBuf], limits: Limits) -> Harness {
+    pub(crate) fn over(roots: &[PathBuf], rules: crate::host::Rules, limits: Limits) -> Harness {
         Harness {
             roots: roots.to_vec(),
             limits,
-            rules: crate::bundled_rules(),
+            rules,
             lang: None,
             settings: Vec::new(),
             prepared: Mutex::new(BTreeMap::new()),
             load_problems: Mutex::new(Vec::new()),
         }
-    }
-
-    /// The same harness for a game with its own vocabulary: its tests' games know the game's
-    /// tables, events, actions, checks, functions and verbs (`g:verb`).
-    pub fn with_rules(mut self, rules: crate::host::Rules) -> Harness {
-        self.rules = rules;
-        self
     }
 
     /// The same harness with every test game in `lang` (`de`), unless a test names its own

@@ -5,8 +5,8 @@
 //! `refers`, a room kind's rules through `validate`, and a room's triggers listen while the run is
 //! in it through `triggers`, as a farm's crops do.
 //!
-//! [`rules`] is the vocabulary the `lantern` binary plays, and what every loader of the bundled
-//! mods uses (`crate::bundled_rules` with the `roguelike` feature). Its player verbs (`next`,
+//! [`rules`] is the vocabulary the `lantern` binary plays, passed to the loaders as any game's
+//! rules are (`load_game(&roots, &roguelike::rules(), limits)`). Its player verbs (`next`,
 //! `attack`, `flee`, `use`, `talk`) are declared here as a game's verbs, so a test's `g:attack(1)`
 //! and `g:verb("attack", 1)` run them as Harvest's run its own.
 

@@ -5,6 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The reference roguelike's rules, which the bundled mods are written for (the empty rules
+/// without its feature): what a test passes to the loaders, as every game passes its own.
+pub(crate) fn reference_rules() -> lantern::host::Rules {
+    #[cfg(feature = "roguelike")]
+    return lantern::roguelike::rules();
+    #[cfg(not(feature = "roguelike"))]
+    lantern::host::Rules::empty()
+}
+
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

@@ -2,7 +2,7 @@
 
 use super::root;
 use lantern::game::Game;
-use lantern::load::{load_world, World};
+use lantern::load::{load_game, World};
 use lantern::lua::Limits;
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ impl TestMods {
     }
 
     pub(crate) fn world(&self, limits: Limits) -> World {
-        load_world(self.dir.path(), limits)
+        load_game(&[self.path()], &super::reference_rules(), limits)
     }
 
     /// A game over these mods with their scripts attached; panics on load errors.

@@ -10,7 +10,7 @@ fn the_settlements_tests_pass_on_the_colonys_own_systems() {
     let mods = colony::mods_dir();
     let files = harness::discover(&mods);
     assert!(!files.is_empty());
-    let h = Arc::new(Harness::new(&mods, Default::default()).with_rules(colony::rules()));
+    let h = Arc::new(Harness::new(&mods, colony::rules(), Default::default()));
     let results = harness::run(&h, &files, None);
     assert_eq!(results.len(), 6, "{results:#?}");
     for r in &results {

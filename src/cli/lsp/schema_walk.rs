@@ -184,7 +184,7 @@ mod tests {
     use super::*;
 
     fn schema() -> Value {
-        crate::content::schema::data_schema_for(crate::bundled_rules().defs())
+        crate::content::schema::data_schema_for(crate::test_rules().defs())
     }
 
     fn s(v: &[&str]) -> Vec<String> {

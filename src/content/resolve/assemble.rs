@@ -1090,7 +1090,7 @@ mod tests {
              [[items]]\nid = \"odd\"\n\n[[items]]\nid = \"m0:item1\"\n\n[[items]]\nid = \"m1:item1\"\n",
         )
         .unwrap();
-        let rules = crate::bundled_rules();
+        let rules = crate::test_rules();
         let ext = rules.extensions();
         let mut sources = crate::diag::SourceMap::new();
         let mut diags = Vec::new();
@@ -1158,7 +1158,7 @@ mod tests {
     #[test]
     fn design_examples_resolve_to_what_they_describe() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut ext = crate::bundled_rules().extensions();
+        let mut ext = crate::test_rules().extensions();
         ext.checks
             .insert(crate::id::Id::qualified("rats:is_night").unwrap());
         ext.actions

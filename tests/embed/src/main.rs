@@ -8,7 +8,7 @@ use lantern::lua::Limits;
 fn main() {
     let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mods");
     let limits = Limits::default().with_instructions(100_000);
-    let mut world = lantern::load::load_world(&mods, limits);
+    let mut world = lantern::load::load_game(&[mods], &lantern::roguelike::rules(), limits);
     for d in &world.diagnostics {
         eprintln!("{}", lantern::diag::render(d, &world.sources));
     }
