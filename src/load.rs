@@ -100,11 +100,27 @@ impl World {
     /// was saved, from the storage the save holds. The notes say what the save held that the
     /// content no longer has, what was dropped or renamed, and what each mod's update hook did.
     pub fn load_save(&mut self, path: &Path) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        let (game, mut notes) = Game::read_save(self.content.clone(), path)?;
+        let read = Game::read_save(self.content.clone(), path)?;
+        Ok(self.restored(read))
+    }
+
+    /// [`World::load_save`] from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader):
+    /// what a server that keeps its sessions in a database restores them from.
+    pub fn restore(
+        &mut self,
+        save: impl std::io::Read,
+    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        let read = Game::read_save_from(self.content.clone(), save)?;
+        Ok(self.restored(read))
+    }
+
+    /// A game read from a save, with the mods' scripts plugged in and what their update hooks
+    /// said among the notes.
+    fn restored(&mut self, (game, mut notes): (Game, Vec<Diagnostic>)) -> (Game, Vec<Diagnostic>) {
         let mut game = self.plug_scripts_into(game);
         // What the mods' update hooks said (`lantern.on_update`) belongs with the notes.
         notes.extend(game.take_problems());
-        Ok((game, notes))
+        (game, notes)
     }
 
     fn plug_scripts_into(&mut self, mut game: Game) -> Game {

@@ -275,14 +275,25 @@ impl Live {
     /// on from the storage the save holds. The notes say what the save held that the content no
     /// longer has. A save that cannot be read is refused and the running game goes on.
     pub fn load_save(&mut self, path: &Path) -> Result<Problems, crate::Error> {
-        let (game, mut notes) = Game::read_save(self.game.content().clone(), path)?;
+        let read = Game::read_save(self.game.content().clone(), path)?;
+        Ok(self.restored(read))
+    }
+
+    /// [`Live::load_save`] from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader).
+    pub fn restore(&mut self, save: impl std::io::Read) -> Result<Problems, crate::Error> {
+        let read = Game::read_save_from(self.game.content().clone(), save)?;
+        Ok(self.restored(read))
+    }
+
+    /// The game a save held in place of the running one, keeping the scripts.
+    fn restored(&mut self, (game, mut notes): (Game, Vec<Diagnostic>)) -> Problems {
         self.replace_game(game);
         // What the scripts' update hooks said, and a world lent now taking the save's back at
         // once: the game read from the save had said nothing before.
         let before = 0;
         self.game.settle_world();
         notes.extend(self.game.problems_since(before));
-        Ok(Problems::new(notes, self.sources.clone()))
+        Problems::new(notes, self.sources.clone())
     }
 
     /// Replaces the game (a loaded save), keeping the scripts.

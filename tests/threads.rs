@@ -130,3 +130,98 @@ fn a_live_game_reloads_on_the_thread_it_was_moved_to() {
         ["[test] turn 1", "[test] changed"]
     );
 }
+
+/// A session saved to bytes (a server's database row) and restored on another thread, and in
+/// another process, plays on to the hash of the session that never stopped.
+#[test]
+fn a_game_saved_to_bytes_restores_in_another_thread_and_process_to_the_same_hash() {
+    let mods = counting_mods();
+    // In the other process (this test binary run again): restore the bytes, play, say the hash.
+    if let Ok(path) = std::env::var("LANTERN_RESTORE_BYTES_FROM") {
+        let bytes = std::fs::read(path).unwrap();
+        let (mut game, notes) = mods.world(Default::default()).restore(&bytes[..]).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        play(&mut game);
+        println!("restored hash: {}", game.state_hash());
+        return;
+    }
+    let mut went_on = mods.world(Default::default()).start(11);
+    play(&mut went_on);
+    let bytes = went_on.save_bytes().unwrap();
+    let mut written = Vec::new();
+    went_on.save_to(&mut written).unwrap();
+    assert_eq!(written, bytes, "a writer gets the bytes");
+    play(&mut went_on);
+    let expected = went_on.state_hash();
+
+    let world = mods.world(Default::default());
+    let there = std::thread::spawn(move || {
+        let mut world = world;
+        let (mut game, _) = world.restore(bytes.as_slice()).unwrap();
+        play(&mut game);
+        game.state_hash()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(there, expected, "another thread");
+
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), went_on_bytes(&mods)).unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "a_game_saved_to_bytes_restores_in_another_thread_and_process_to_the_same_hash",
+            "--nocapture",
+        ])
+        .env("LANTERN_RESTORE_BYTES_FROM", file.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let hash = said
+        .lines()
+        .find_map(|l| l.strip_prefix("restored hash: "))
+        .unwrap_or_else(|| panic!("{said}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(hash, expected, "another process");
+}
+
+/// The bytes of the same session at the same point: seed 11, one round of play.
+fn went_on_bytes(mods: &TestMods) -> Vec<u8> {
+    let mut game = mods.world(Default::default()).start(11);
+    play(&mut game);
+    game.save_bytes().unwrap()
+}
+
+/// Bytes that are not a save, or never end, are refused with a message and no game.
+#[test]
+fn bytes_that_are_not_a_save_are_refused_without_a_panic() {
+    let mods = counting_mods();
+    let refused = |bytes: &[u8]| {
+        mods.world(Default::default())
+            .restore(bytes)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let empty = refused(b"");
+    assert!(
+        empty.contains("the save is not a lantern save file"),
+        "{empty}"
+    );
+    assert!(refused(&[0xff, 0xfe, 0x00])
+        .contains("the save is not a lantern save file: it is not text"));
+    let mut bytes = went_on_bytes(&mods);
+    bytes.truncate(bytes.len() / 2);
+    assert!(refused(&bytes).contains("the save is not a lantern save file"));
+    // A reader that never ends is read no further than the largest save.
+    let endless = std::io::repeat(b' ');
+    let err = mods
+        .world(Default::default())
+        .restore(endless)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the save is larger than any save lantern writes"),
+        "{err}"
+    );
+}

@@ -1,6 +1,7 @@
-//! Save files: versioned, human-readable JSON holding the run seed, the mod set and the whole state,
-//! written atomically to plain files only. Loading refuses what is not a save (with a message,
-//! never a panic), keeps everything it can and lists what it dropped.
+//! Saves: versioned, human-readable JSON holding the run seed, the mod set and the whole state,
+//! written to any writer or as bytes (a server's database, an object store), and to plain files
+//! atomically. Reading refuses what is not a save (with a message, never a panic), keeps
+//! everything it can and lists what it dropped; a file is a thin layer over the bytes.
 
 use super::{Game, State};
 use crate::content::Content;
@@ -44,10 +45,28 @@ struct Header {
 impl Game {
     /// Writes the game to `path` through a temporary file and a rename, so a crash never leaves half a save.
     pub fn save(&self, path: &Path) -> Result<(), crate::Error> {
-        self.save_text(path).map_err(crate::Error::Save)
+        let text = self.save_text().map_err(crate::Error::Save)?;
+        crate::write::replacing(path, text.as_bytes(), "saves").map_err(crate::Error::Save)
     }
 
-    fn save_text(&self, path: &Path) -> Result<(), String> {
+    /// The game's save as bytes, for a store that is not a file (a database, an object store, a
+    /// message to another machine): what [`Game::save`] writes, restored by `World::restore`,
+    /// `Live::restore` or [`Game::restore`] to a game whose hash is this one's.
+    pub fn save_bytes(&self) -> Result<Vec<u8>, crate::Error> {
+        self.save_text()
+            .map(String::into_bytes)
+            .map_err(crate::Error::Save)
+    }
+
+    /// Writes the game's save to `out` (what [`Game::save_bytes`] holds).
+    pub fn save_to(&self, out: &mut dyn std::io::Write) -> Result<(), crate::Error> {
+        let text = self.save_text().map_err(crate::Error::Save)?;
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| crate::Error::Save(format!("cannot write the save: {e}")))
+    }
+
+    fn save_text(&self) -> Result<String, String> {
         if let Some(world) = self.world_missing() {
             return Err(format!(
                 "the game's world (`{world}`) is part of its saves, and it is not lent now: \
@@ -66,8 +85,7 @@ impl Game {
             state: self.snapshot(),
             world: self.world_json(),
         };
-        let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
-        crate::write::replacing(path, text.as_bytes(), "saves")
+        serde_json::to_string_pretty(&file).map_err(|e| e.to_string())
     }
 
     /// Reads a save into a game over `content`, for mods with no scripts (a test's content, a
@@ -94,29 +112,53 @@ impl Game {
         Game::read_save(content, path)
     }
 
+    /// [`Game::load`] from a save's bytes (a `&[u8]` is a reader) rather than a file: for mods
+    /// with no scripts; a game with scripts restores through `World::restore` or
+    /// `Live::restore`.
+    pub fn restore(
+        content: Arc<Content>,
+        save: impl std::io::Read,
+    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        let scripted: Vec<String> = content.scripted_mods().map(|m| format!("`{m}`")).collect();
+        if !scripted.is_empty() {
+            return Err(crate::Error::Save(format!(
+                "the save cannot be restored without the scripts of {}: restore it with                  `World::restore` or `Live::restore`, which plug them in",
+                scripted.join(", ")
+            )));
+        }
+        Game::read_save_from(content, save)
+    }
+
     /// Reads a save into a game over `content` with no scripts plugged in: the caller plugs them
     /// in (`World::load_save`, `Live::load_save`).
     pub(crate) fn read_save(
         content: Arc<Content>,
         path: &Path,
     ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        Game::load_text(content, path).map_err(crate::Error::Save)
+        read_save(path)
+            .and_then(|text| Game::from_save_text(content, text, &format!("`{}`", path.display())))
+            .map_err(crate::Error::Save)
     }
 
-    fn load_text(content: Arc<Content>, path: &Path) -> Result<(Game, Vec<Diagnostic>), String> {
-        let text = read_save(path)?;
-        Game::from_save_text(content, text, &path.display().to_string())
+    /// [`Game::read_save`] from a reader of the save's bytes.
+    pub(crate) fn read_save_from(
+        content: Arc<Content>,
+        save: impl std::io::Read,
+    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        read_bounded(save, "the save")
+            .and_then(|text| Game::from_save_text(content, text, "the save"))
+            .map_err(crate::Error::Save)
     }
 
-    /// A game read from the text of a save (`shown`: its name in messages), with no scripts
+    /// A game read from the text of a save (`shown`: its name in messages, "`saves/a.json`" or
+    /// "the save"), with no scripts
     /// plugged in: what [`Game::read_save`] reads, and a test game's `save = "..."`.
     pub(crate) fn from_save_text(
         content: Arc<Content>,
         text: String,
         shown: &str,
     ) -> Result<(Game, Vec<Diagnostic>), String> {
-        let not_a_save =
-            |e: serde_json::Error| format!("`{shown}` is not a lantern save file: {e}");
+        let not_a_save = |e: serde_json::Error| format!("{shown} is not a lantern save file: {e}");
         // A save of this version is read straight into the state; building the whole JSON tree
         // first cost 17 to 33 times the file's size in memory. An older one needs the tree to be
         // brought up to date.
@@ -139,18 +181,18 @@ impl Game {
         drop(text);
         if file.format != FORMAT {
             return Err(format!(
-                "`{}` is not a lantern save file (format `{}`)",
+                "{} is not a lantern save file (format `{}`)",
                 shown, file.format
             ));
         }
         if file.version > VERSION {
             return Err(format!(
-                "`{}` was written by a newer lantern (save version {})",
+                "{} was written by a newer lantern (save version {})",
                 shown, file.version
             ));
         }
         if let Some(why) = super::update::newer_than_installed(&file.mods, &content) {
-            return Err(format!("`{}` cannot be loaded: {why}", shown));
+            return Err(format!("{} cannot be loaded: {why}", shown));
         }
         let mut notes = Vec::new();
         for (id, version) in &file.mods {
@@ -177,7 +219,7 @@ impl Game {
             Some(json) => content
                 .declared
                 .read_state(json)
-                .map_err(|e| format!("`{}` cannot be loaded: {e}", shown))?,
+                .map_err(|e| format!("{} cannot be loaded: {e}", shown))?,
             // A save of a game that kept no state yet: the game starts its own afresh.
             None => content.declared.fresh_state(),
         };
@@ -310,25 +352,31 @@ const MOST_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Reads a save file: a regular file of at most [`MOST_BYTES`].
 fn read_save(path: &Path) -> Result<String, String> {
-    use std::io::Read;
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
     if !meta.is_file() {
         return Err(format!("`{shown}` is not a file"));
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    read_bounded(file, &format!("`{shown}`"))
+}
+
+/// Reads a save's bytes from `from` (`shown`: how messages name it), at most [`MOST_BYTES`]: a
+/// reader that never ends is read no further.
+fn read_bounded(from: impl std::io::Read, shown: &str) -> Result<String, String> {
+    use std::io::Read;
     let mut bytes = Vec::new();
-    file.take(MOST_BYTES + 1)
+    from.take(MOST_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
     if bytes.len() as u64 > MOST_BYTES {
         return Err(format!(
-            "`{shown}` is larger than any save lantern writes ({} MiB)",
+            "{shown} is larger than any save lantern writes ({} MiB)",
             MOST_BYTES / (1024 * 1024)
         ));
     }
     String::from_utf8(bytes)
-        .map_err(|_| format!("`{shown}` is not a lantern save file: it is not text"))
+        .map_err(|_| format!("{shown} is not a lantern save file: it is not text"))
 }
 
 #[cfg(test)]

@@ -270,7 +270,8 @@ fn saved_game(
             "`{shown}` is not a lantern save file: it is not text"
         ))
     })?;
-    let (mut game, notes) = Game::from_save_text(content, text, &shown).map_err(refused)?;
+    let (mut game, notes) =
+        Game::from_save_text(content, text, &format!("`{shown}`")).map_err(refused)?;
     for note in notes {
         game.report(note);
     }
