@@ -11,6 +11,7 @@
 //! - [`host`]: a game's own world declared in Rust: its state, events, tables, actions, checks,
 //!   Lua functions, verbs and handlers.
 //! - [`load`]: loading a mod set, data and scripts, for a game's vocabulary.
+//! - [`mod_set`]: a mod set loaded once and shared by many games (a server's sessions).
 //! - [`game`]: the game: state behind one door, the event queue, triggers, quests, encounters,
 //!   hazards, the scene's creatures and fights, saves (and, with the `roguelike` feature, the
 //!   reference roguelike's verbs, which are written on the same public calls).
@@ -53,6 +54,7 @@ pub mod id;
 pub(crate) mod json_tree;
 pub mod load;
 pub mod lua;
+pub mod mod_set;
 pub(crate) mod mods;
 pub(crate) mod quick_toml;
 pub mod reload;
@@ -73,6 +75,7 @@ pub mod prelude {
     pub use crate::id::Id;
     pub use crate::load::{load_game, World};
     pub use crate::lua::Limits;
+    pub use crate::mod_set::ModSet;
     pub use crate::reload::Live;
     pub use crate::Error;
 }

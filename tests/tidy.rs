@@ -348,7 +348,7 @@ const FLOORS: &[&[&str]] = &[
     &["content"],
     &["game", "host", "hazard"],
     &["lua"],
-    &["load", "roguelike"],
+    &["load", "roguelike", "mod_set"],
     &["reload", "harness"],
     &["cli"],
 ];

@@ -5,7 +5,7 @@
 
 use super::Harness;
 use crate::content::{EventKey, Value as PValue};
-use crate::diag::{render_all, SourceMap};
+use crate::diag::SourceMap;
 use crate::game::{CreatureRef, Game, Outcome};
 use crate::id::Id;
 use crate::lua::bridge::ref_name;
@@ -171,7 +171,7 @@ pub(crate) fn constructor(
             .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
         // A setting the mods' data reads is the data's: the test's own value of one is a load
         // of the data with it.
-        let read = data_settings(&prepared.content, opts.as_ref())?;
+        let read = data_settings(prepared.set.content(), opts.as_ref())?;
         if !read.is_empty() {
             prepared = h
                 .prepare_with(&mods, &read)
@@ -179,32 +179,25 @@ pub(crate) fn constructor(
         }
         // A test in a language no mod has would test the mods' own texts and say nothing.
         if let Some(lang) = asked.as_deref() {
-            if !prepared.content.has_language(lang) {
+            if !prepared.set.content().has_language(lang) {
                 return Err(mlua::Error::runtime(format!(
                     "lantern.test.game: no mod has texts in `{}` (the mods have {}): the game \
                      would show each mod's own language",
                     crate::diag::visible(lang),
-                    prepared.content.languages().join(", ")
+                    prepared.set.content().languages().join(", ")
                 )));
             }
         }
-        let (mut scripts, sources) = crate::load::fresh_scripts(
-            &prepared.folders,
-            prepared.content.clone(),
-            prepared.sources.clone(),
-            &prepared.scripts,
-            h.limits,
-        )
-        .map_err(|(d, s)| {
+        let (mut scripts, sources) = prepared.set.scripts(h.limits).map_err(|p| {
             mlua::Error::runtime(format!(
                 "lantern.test.game: the scripts do not load:\n{}",
-                render_all(&d, &s)
+                p.render()
             ))
         })?;
         let registered = scripts.extensions();
         let content = match &lang {
             Some(lang) => prepared.content_in(lang),
-            None => prepared.content.clone(),
+            None => prepared.set.content().clone(),
         };
         let save: Option<String> = opts
             .as_ref()
@@ -224,10 +217,10 @@ pub(crate) fn constructor(
         live.fetch_add(1, Relaxed);
         let world = (game.code().world())
             .and_then(|w| w.fresh.as_ref())
-            .map(|fresh| fresh(prepared.content.clone()));
+            .map(|fresh| fresh(prepared.set.content().clone()));
         let home = mod_id
             .clone()
-            .unwrap_or_else(|| prepared.content.declared.home().to_string());
+            .unwrap_or_else(|| prepared.set.content().declared.home().to_string());
         Ok(TestGame {
             home,
             serial: SERIAL.fetch_add(1, Relaxed),
@@ -254,7 +247,7 @@ fn saved_game(
 ) -> mlua::Result<Game> {
     let refused = |why: String| mlua::Error::runtime(format!("lantern.test.game: {why}"));
     let folder = mod_id
-        .and_then(|m| prepared.folders.iter().find(|f| f.id() == m))
+        .and_then(|m| prepared.set.folders().iter().find(|f| f.id() == m))
         .ok_or_else(|| {
             refused("`save` reads a file of the test's own mod; this test is no mod's".into())
         })?;

@@ -18,7 +18,6 @@ mod stubs;
 
 use crate::content::Content;
 use crate::lua::Limits;
-use crate::mods::ModFolder;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -80,42 +79,31 @@ impl TestResult {
 
 /// Content and mod folders for one set of mods, parsed once and shared by every game of that set.
 pub struct Prepared {
-    /// The content.
-    pub content: Arc<Content>,
-    /// The mods loaded, in load order.
-    pub(crate) folders: Vec<ModFolder>,
-    /// The files the content was read from: its spans point here.
-    pub sources: crate::diag::SourceMap,
+    /// The mod set: its content, each mod's `main.lua` as the load compiled it (every test game
+    /// runs this bytecode, as it plays the content that load made, without reading the files
+    /// again) and the files it was read from.
+    pub set: crate::mod_set::ModSet,
     /// The content in each language a test asked for, made once per run.
     languages: Mutex<BTreeMap<String, Arc<Content>>>,
-    /// Each mod's `main.lua` as the mod set's load read and compiled it: every test game runs
-    /// this bytecode, as it plays the content that load made, without reading the files again.
-    pub(crate) scripts: crate::lua::KnownScripts,
 }
 
 impl Prepared {
     /// The content with its texts in `lang`, shared by every test game in that language.
     pub(crate) fn content_in(&self, lang: &str) -> Arc<Content> {
+        let content = self.set.content();
         let Ok(mut made) = self.languages.lock() else {
-            return Arc::new(self.content.in_language(lang));
+            return Arc::new(content.in_language(lang));
         };
         made.entry(lang.to_string())
-            .or_insert_with(|| Arc::new(self.content.in_language(lang)))
+            .or_insert_with(|| Arc::new(content.in_language(lang)))
             .clone()
     }
 
     /// A fresh game over this content with fresh scripts (what `lantern.test.game{}` makes
     /// before applying its options), or the scripts' problems rendered.
     pub fn game(&self, seed: u64, limits: Limits) -> Result<crate::game::Game, String> {
-        let (scripts, _) = crate::load::fresh_scripts(
-            &self.folders,
-            self.content.clone(),
-            self.sources.clone(),
-            &self.scripts,
-            limits,
-        )
-        .map_err(|(d, s)| crate::diag::render_all(&d, &s))?;
-        let mut game = crate::game::Game::new(self.content.clone(), seed);
+        let (scripts, _) = self.set.scripts(limits).map_err(|p| p.render())?;
+        let mut game = crate::game::Game::new(self.set.content().clone(), seed);
         game.set_scripts(Some(Box::new(scripts)));
         Ok(game)
     }
@@ -268,16 +256,10 @@ impl Harness {
                 "the mods do not load: {first}{more} (the whole report is printed once, before the results)"
             ))
         } else {
+            let sources = Arc::new(world.sources.clone());
             Ok(Arc::new(Prepared {
-                content: world.content.clone(),
-                folders: world.folders.clone(),
-                sources: world.sources.clone(),
+                set: crate::mod_set::ModSet::of_world(&world, sources, self.limits),
                 languages: Default::default(),
-                scripts: world
-                    .lua
-                    .as_ref()
-                    .map(|l| l.ran_scripts())
-                    .unwrap_or_default(),
             }))
         };
         self.prepared
@@ -296,7 +278,7 @@ impl Harness {
         let all = self.prepare_with(&[], &[])?;
         Ok((self.settings.iter())
             .filter_map(|(id, value)| {
-                let s = crate::game::find_setting(&all.content, id).ok()?;
+                let s = crate::game::find_setting(all.set.content(), id).ok()?;
                 let ours = key.iter().any(|m| m == s.id.namespace());
                 ours.then(|| (s.id.to_string(), value.clone()))
             })

@@ -1,0 +1,167 @@
+//! A loaded mod set as a value many games share: a server's sessions, a test run's games.
+//!
+//! [`ModSet::load`] reads, parses and resolves the mods of some roots once, with the game's rules,
+//! and compiles their scripts once. Each game it starts ([`ModSet::start`]) or restores from a
+//! save's bytes ([`ModSet::restore`]) shares that content and runs that bytecode in a Lua state of
+//! its own: nothing is read, parsed, resolved or compiled again, and no game sees another's
+//! handlers, storage or draws. A `ModSet` is `Send + Sync` and a clone is a pointer's, so a
+//! server keeps one and hands it to every worker; the test harness's prepared mod sets are
+//! `ModSet`s. When the mods change, the new version is loaded once and each running game moves to
+//! it ([`ModSet::upgrade`]) at the cost of a swap, not a load.
+
+use crate::content::Content;
+use crate::diag::{Diagnostic, Problems, SourceMap};
+use crate::game::{Game, ScriptHost};
+use crate::host::Rules;
+use crate::lua::{KnownScripts, Limits, LuaRuntime};
+use crate::mods::ModFolder;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A loaded mod set: its content, its scripts compiled, the files they were read from.
+#[derive(Clone)]
+pub struct ModSet(Arc<Loaded>);
+
+struct Loaded {
+    content: Arc<Content>,
+    /// The mods loaded, in load order: each game's Lua state loads them in this order.
+    folders: Vec<ModFolder>,
+    /// The files read: the spans of the content's and the scripts' problems point here.
+    sources: Arc<SourceMap>,
+    /// Each mod's `main.lua` as this load compiled it, which every game runs.
+    scripts: KnownScripts,
+    /// Each game's scripts' limits.
+    limits: Limits,
+}
+
+impl ModSet {
+    /// Loads the mods of `roots` (the game's, then the player's, as one set) with the game's
+    /// rules; each game's scripts run within `limits`. The warnings the mods gave, or
+    /// [`Error::Mods`](crate::Error::Mods) with every problem when they do not load.
+    pub fn load(
+        roots: &[PathBuf],
+        rules: &Rules,
+        limits: Limits,
+    ) -> Result<(ModSet, Problems), crate::Error> {
+        ModSet::load_with(roots, rules, limits, &[])
+    }
+
+    /// [`ModSet::load`] with the settings a player or server chose (`("rats:rat_health",
+    /// "20")`, as typed): the data reads them (`{ setting = "..." }`) in this load, and every
+    /// game starts with them.
+    pub fn load_with(
+        roots: &[PathBuf],
+        rules: &Rules,
+        limits: Limits,
+        settings: &[(String, String)],
+    ) -> Result<(ModSet, Problems), crate::Error> {
+        let mut world = crate::load::load_with(roots, None, limits, rules, None, None, settings);
+        let sources = Arc::new(std::mem::take(&mut world.sources));
+        let problems = Problems::new(std::mem::take(&mut world.diagnostics), sources.clone());
+        if problems.has_errors() {
+            return Err(crate::Error::mods(problems));
+        }
+        let set = ModSet::of_world(&world, sources, limits);
+        Ok((set, problems))
+    }
+
+    /// The set a load made (which had no errors), its files in `sources`.
+    pub(crate) fn of_world(
+        world: &crate::load::World,
+        sources: Arc<SourceMap>,
+        limits: Limits,
+    ) -> ModSet {
+        ModSet(Arc::new(Loaded {
+            content: world.content.clone(),
+            folders: world.folders.clone(),
+            sources,
+            scripts: world.compiled_scripts(),
+            limits,
+        }))
+    }
+
+    /// The content the mods define, shared by every game of the set.
+    pub fn content(&self) -> &Arc<Content> {
+        &self.0.content
+    }
+
+    /// The files the set was read from: what its problems and its games' problems point into.
+    pub fn sources(&self) -> &SourceMap {
+        &self.0.sources
+    }
+
+    /// The mods loaded, in load order.
+    pub(crate) fn folders(&self) -> &[ModFolder] {
+        &self.0.folders
+    }
+
+    /// A new game of the set for `seed`, its scripts loaded from the set's bytecode in a Lua state
+    /// of its own. An error only when Lua cannot start or the scripts fail as they run (a script
+    /// that reads the clock, say): each game runs them afresh.
+    pub fn start(&self, seed: u64) -> Result<Game, crate::Error> {
+        let game = Game::new(self.0.content.clone(), seed);
+        self.plugged(game, self.0.limits)
+    }
+
+    /// A game of the set read from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader),
+    /// its scripts going on from the storage the save holds; the notes say what the save held that
+    /// the set no longer has, and what each mod's update hook did.
+    pub fn restore(&self, save: impl std::io::Read) -> Result<(Game, Problems), crate::Error> {
+        let (game, mut notes) = Game::read_save_from(self.0.content.clone(), save)?;
+        let mut game = self.plugged(game, self.0.limits)?;
+        notes.extend(game.take_problems());
+        Ok((game, Problems::new(notes, self.0.sources.clone())))
+    }
+
+    /// Moves `game` to this set (a changed version of the mods it plays, loaded once for every
+    /// session), as a hot reload moves a game: the content swapped (progress kept by ID, what is
+    /// gone set aside with a note), the set's scripts in a Lua state of their own attached to the
+    /// game's storage, each mod's `lantern.on_reload` run. What it said about the move; the
+    /// problems the game had before stay the game's. A set whose scripts fail to start leaves the
+    /// game as it was, on its old set.
+    pub fn upgrade(&self, game: &mut Game) -> Result<Problems, crate::Error> {
+        let (mut scripts, _) = self.scripts(self.0.limits).map_err(crate::Error::mods)?;
+        let before = game.problems_len();
+        let mut notes = game.swap_content(self.0.content.clone());
+        scripts.attach(game);
+        scripts.run_on_reload(game);
+        let old = game.set_scripts(Some(Box::new(scripts)));
+        drop(old);
+        notes.extend(game.problems_since(before));
+        Ok(Problems::new(notes, self.0.sources.clone()))
+    }
+
+    /// `game` with the set's scripts attached to it and plugged in.
+    fn plugged(&self, mut game: Game, limits: Limits) -> Result<Game, crate::Error> {
+        let (mut scripts, _) = self.scripts(limits).map_err(crate::Error::mods)?;
+        scripts.attach(&mut game);
+        game.set_scripts(Some(Box::new(scripts)));
+        Ok(game)
+    }
+
+    /// The set's scripts in a Lua state of their own, within `limits` (a test game's), with the
+    /// files their problems point into; or what stopped them.
+    pub(crate) fn scripts(&self, limits: Limits) -> Result<(LuaRuntime, SourceMap), Problems> {
+        crate::load::fresh_scripts(
+            &self.0.folders,
+            self.0.content.clone(),
+            (*self.0.sources).clone(),
+            &self.0.scripts,
+            limits,
+        )
+        .map_err(|(diagnostics, sources): (Vec<Diagnostic>, SourceMap)| {
+            Problems::new(diagnostics, Arc::new(sources))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_is_shared_between_threads() {
+        fn shared<T: Send + Sync + Clone>() {}
+        shared::<ModSet>();
+    }
+}
