@@ -146,6 +146,15 @@ impl Game {
             .saturating_add(scripts)
     }
 
+    /// The handle another thread stops this game's scripts with (a watchdog that found a turn
+    /// too long, a server shutting down), when it has scripts.
+    pub fn interrupter(&self) -> Option<super::Interrupter> {
+        self.scripts
+            .try_borrow()
+            .ok()
+            .and_then(|h| h.as_ref().and_then(|h| h.interrupter()))
+    }
+
     /// Starts a turn: the event cap counts from here. Verbs call it; so do tools that inject events.
     pub fn begin_turn(&mut self) {
         if self.events.in_turn {

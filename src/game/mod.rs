@@ -103,6 +103,20 @@ impl Ctx<'_> {
     }
 }
 
+/// A handle another thread (a server's watchdog) stops a game's scripts with: the call running
+/// now fails at its next step as a call past its budget does (its changes dropped, the mod that
+/// was running named), and the rest of the turn's handlers are skipped with one warning; the
+/// game's next turn runs as usual. Cheap to clone; see [`Game::interrupter`].
+#[derive(Clone, Debug, Default)]
+pub struct Interrupter(pub(crate) std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Interrupter {
+    /// Stops the turn running now, or the next one if none is.
+    pub fn interrupt(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// What scripts plug into the engine: event handlers, and the actions and checks they register.
 /// The Lua layer implements it; the engine runs without one (simulations, benchmarks). (The
 /// *hosting game*, whose world mods are written for, is `host::Rules` and `State::host`: this is
@@ -124,6 +138,11 @@ pub trait ScriptHost: Send {
     /// it: what driving this game cost, for a caller that is charged for it (a test's game).
     fn work(&self) -> u64 {
         0
+    }
+    /// What another thread stops the scripts' turn with ([`Game::interrupter`]), when the host
+    /// can be stopped.
+    fn interrupter(&self) -> Option<Interrupter> {
+        None
     }
     /// Called when a transaction that may run script code starts (an action list with a script's
     /// action, an encounter's option, a game's verb): from now on the host records what it must

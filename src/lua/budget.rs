@@ -17,6 +17,12 @@
 //!
 //! Memory is the other limit: per mod in the runtime's state (`super::memory`), for the whole
 //! state in the harness's and the simulator's, which hold no mods.
+//!
+//! A server bounds a whole game too: [`Limits::game_turn_instructions`] for all mods' calls in a
+//! turn together, [`Limits::game_memory`] for the whole state, [`Limits::turn_deadline`] by the
+//! clock, and an interrupt another thread triggers (`Game::interrupter`). The hook asks for the
+//! host's stops at each of its steps; a call they stop fails as a call past its budget does, and
+//! the turn's remaining handlers are skipped and said once.
 
 use atomic_refcell::AtomicRefCell;
 use mlua::{ffi, HookTriggers, Lua, VmState};
@@ -42,6 +48,15 @@ pub struct Limits {
     /// statistical test makes thousands of games (each charged what making it runs), where a
     /// runaway loop still ends within seconds.
     pub test_instructions: u64,
+    /// Instructions all mods' calls in one turn of one game may run together: a server's bound
+    /// on a session's turn, whatever the number of mods.
+    pub game_turn_instructions: u64,
+    /// Bytes the game's whole Lua state may hold, all mods together.
+    pub game_memory: usize,
+    /// The longest a turn's scripts may run, by the clock: past it the running call fails and
+    /// the rest of the turn's handlers are skipped. Not deterministic (the clock is not), so a
+    /// server's safety valve rather than a rule of the game; `None` for none.
+    pub turn_deadline: Option<std::time::Duration>,
 }
 
 impl Default for Limits {
@@ -51,6 +66,9 @@ impl Default for Limits {
             turn_instructions: 50_000_000,
             memory: 64 * 1024 * 1024,
             test_instructions: 250_000_000,
+            game_turn_instructions: u64::MAX,
+            game_memory: usize::MAX,
+            turn_deadline: None,
         }
     }
 }
@@ -87,13 +105,46 @@ impl Limits {
             ..self
         }
     }
+
+    /// With `n` instructions for all mods' calls in one turn of one game.
+    pub fn with_game_turn_instructions(self, n: u64) -> Limits {
+        Limits {
+            game_turn_instructions: n,
+            ..self
+        }
+    }
+
+    /// With `bytes` for the game's whole Lua state.
+    pub fn with_game_memory(self, bytes: usize) -> Limits {
+        Limits {
+            game_memory: bytes,
+            ..self
+        }
+    }
+
+    /// With a deadline, by the clock, for each turn's scripts.
+    pub fn with_turn_deadline(self, deadline: std::time::Duration) -> Limits {
+        Limits {
+            turn_deadline: Some(deadline),
+            ..self
+        }
+    }
 }
 
 /// Which limit a call's budget comes from, for its message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Call,
-    Turn,
+#[repr(u8)]
+pub(crate) enum Bound {
+    /// A call's own.
+    Call = 0,
+    /// What its mod has left of its turn.
+    Turn = 1,
+    /// What the game has left of its turn, all mods together.
+    Game = 2,
+    /// The turn's deadline passed.
+    Deadline = 3,
+    /// The host interrupted the turn.
+    Interrupted = 4,
 }
 
 /// A budget's counters. They move between threads with their game, and only the thread running
@@ -102,9 +153,25 @@ enum Bound {
 struct Count {
     used: AtomicU64,
     limit: AtomicU64,
-    bound: AtomicBool,
+    bound: std::sync::atomic::AtomicU8,
     per_call: AtomicU64,
     per_turn: u64,
+    /// What the game's calls may run in one turn together, and what they ran this turn.
+    per_game_turn: u64,
+    game_used: AtomicU64,
+    /// Whether the game's turn has a budget or a deadline: without either (the default), a call
+    /// asks nothing of them.
+    whole_game: bool,
+    /// The host's interrupt, which another thread sets: the hook (and a whole game's call) sees
+    /// it and halts the turn.
+    interrupt: crate::game::Interrupter,
+    /// Set when the rest of the turn is not to run: the host interrupted it, the game's budget is
+    /// spent, or the deadline passed; why, in `halt_why` (a `Bound`).
+    halted: AtomicBool,
+    halt_why: std::sync::atomic::AtomicU8,
+    /// The turn's deadline, by the clock from the turn's first call.
+    deadline: Option<std::time::Duration>,
+    turn_started: AtomicRefCell<Option<std::time::Instant>>,
     tripped: AtomicBool,
     /// While lantern itself walks the state's tables (storage), its work is not a script's.
     paused: AtomicBool,
@@ -154,16 +221,6 @@ unsafe impl Send for LeftPtr {}
 // SAFETY: as above.
 unsafe impl Sync for LeftPtr {}
 
-impl Bound {
-    fn of(turn: bool) -> Bound {
-        if turn {
-            Bound::Turn
-        } else {
-            Bound::Call
-        }
-    }
-}
-
 /// The instruction budget of one Lua state.
 #[derive(Clone)]
 pub struct Budget(Arc<Count>);
@@ -204,9 +261,17 @@ impl Budget {
             whole,
             used: AtomicU64::new(0),
             limit: AtomicU64::new(limits.instructions),
-            bound: AtomicBool::new(false),
+            bound: std::sync::atomic::AtomicU8::new(Bound::Call as u8),
             per_call: AtomicU64::new(limits.instructions),
             per_turn: limits.turn_instructions,
+            per_game_turn: limits.game_turn_instructions,
+            game_used: AtomicU64::new(0),
+            whole_game: limits.game_turn_instructions != u64::MAX || limits.turn_deadline.is_some(),
+            interrupt: crate::game::Interrupter::default(),
+            halted: AtomicBool::new(false),
+            halt_why: std::sync::atomic::AtomicU8::new(Bound::Call as u8),
+            deadline: limits.turn_deadline,
+            turn_started: AtomicRefCell::new(None),
             tripped: AtomicBool::new(false),
             paused: AtomicBool::new(false),
             seen: AtomicRefCell::new(String::new()),
@@ -228,6 +293,12 @@ impl Budget {
                     return Ok(VmState::Continue);
                 }
                 b.used.store(b.used.load(R).saturating_add(every as u64), R);
+                // The host's stops are asked every step of the hook, not at each instruction.
+                b.check_host();
+                if b.halted.load(R) {
+                    b.limit.store(0, R);
+                    b.bound.store(b.halted_by() as u8, R);
+                }
                 // The innermost frame with a line: a C function charging for its work has none.
                 // Written in place: the hook runs every few thousand steps of a script that calls
                 // lantern's functions, and a new string each time showed in `emit_event`'s cost.
@@ -241,7 +312,7 @@ impl Budget {
                     // Raised by lantern's Lua once the hook has returned, where the script is, as
                     // any runtime error (with its `file:line:`); an error returned from here would
                     // be raised inside the hook, where `__close` handlers it runs are not counted.
-                    let text = message(Bound::of(b.bound.load(R)), b.limit.load(R), b.per_turn);
+                    let text = b.message();
                     let text = std::ffi::CString::new(text).unwrap_or_default();
                     // SAFETY: `state` is the main thread of the state running this hook; `lua_stop`
                     // copies the message into the state.
@@ -253,13 +324,19 @@ impl Budget {
     }
 
     /// Starts a new call from the game that may run `left` instructions more in its turn
-    /// (`u64::MAX` where there are no turns): its budget is the smaller of that and a call's, and
-    /// it is counted from its own first instruction, whatever ran before it (another mod's call,
-    /// lantern's own setup), so where a runaway stops and what a call is charged depend on that
-    /// call alone.
+    /// (`u64::MAX` where there are no turns), `bound` saying whose turn's budget that is: its
+    /// budget is the smaller of that and a call's, and it is counted from its own first
+    /// instruction, whatever ran before it (another mod's call, lantern's own setup), so where a
+    /// runaway stops and what a call is charged depend on that call alone.
     #[inline]
     pub(crate) fn begin(&self, lua: &Lua, left: u64) {
-        self.start(lua, left);
+        self.begin_as(lua, left, Bound::Turn);
+    }
+
+    /// [`Budget::begin`] for a call whose turn's budget is `bound`'s.
+    #[inline]
+    pub(crate) fn begin_as(&self, lua: &Lua, left: u64, bound: Bound) {
+        self.start(lua, left, bound);
         // SAFETY: see `LeftPtr`: no script runs, and the hook is set with a count of `STEP`
         // (`start` set it again if the last call had tripped it).
         unsafe { *self.0.left.0 = STEP as c_int };
@@ -268,16 +345,16 @@ impl Budget {
     /// Starts a call's count, leaving the hook's phase as it is (a nested call's work goes on
     /// counting where its caller's is; [`Budget::nest`]).
     #[inline]
-    fn start(&self, lua: &Lua, left: u64) {
+    fn start(&self, lua: &Lua, left: u64, turn: Bound) {
         let b = &self.0;
         b.used.store(0, R);
         let (limit, bound) = if left < b.per_call.load(R) {
-            (left, Bound::Turn)
+            (left, turn)
         } else {
             (b.per_call.load(R), Bound::Call)
         };
         b.limit.store(limit, R);
-        b.bound.store(bound == Bound::Turn, R);
+        b.bound.store(bound as u8, R);
         b.seen_line.store(0, R);
         if b.tripped.swap(false, R) {
             self.untrip(lua);
@@ -383,10 +460,7 @@ impl Budget {
             (source, line) if *line > 0 => format!("{source}:{line}: "),
             _ => String::new(),
         };
-        Some(mlua::Error::runtime(format!(
-            "{at}{}",
-            message(Bound::of(b.bound.load(R)), b.limit.load(R), b.per_turn)
-        )))
+        Some(mlua::Error::runtime(format!("{at}{}", b.message())))
     }
 
     /// Where the call was when it passed its budget, if it did: the cause of its error, wherever
@@ -405,8 +479,99 @@ impl Budget {
     }
 
     /// A mod's budget for one turn.
+    #[inline]
     pub(crate) fn per_turn(&self) -> u64 {
         self.0.per_turn
+    }
+
+    /// Whether the rest of the turn is not to run: the host interrupted it, the game's budget for
+    /// it is spent, or its deadline passed (as the hook or a whole game's call last saw them).
+    #[inline]
+    pub(crate) fn halted(&self) -> bool {
+        self.0.halted.load(R)
+    }
+
+    /// What a mod with `left` of its own turn's budget may run in the game's turn, and whose
+    /// budget that is: the game's when it leaves less. Asks nothing of a game with neither a
+    /// turn's budget nor a deadline. The turn's clock starts at its first call.
+    #[inline]
+    pub(crate) fn in_game(&self, left: u64) -> (u64, Bound) {
+        let b = &self.0;
+        if !b.whole_game {
+            return (left, Bound::Turn);
+        }
+        self.in_whole_game(left)
+    }
+
+    #[cold]
+    fn in_whole_game(&self, left: u64) -> (u64, Bound) {
+        let b = &self.0;
+        if b.deadline.is_some() {
+            b.turn_started
+                .borrow_mut()
+                .get_or_insert_with(std::time::Instant::now);
+        }
+        b.check_host();
+        if b.halted.load(R) {
+            return (0, b.halted_by());
+        }
+        let game = b.per_game_turn.saturating_sub(b.game_used.load(R));
+        if game < left {
+            (game, Bound::Game)
+        } else {
+            (left, Bound::Turn)
+        }
+    }
+
+    /// Counts what a call from the game ran against the game's turn; the turn halts when the
+    /// game's budget for it is spent.
+    #[inline]
+    pub(crate) fn count_for_game(&self, used: u64) {
+        let b = &self.0;
+        if !b.whole_game {
+            return;
+        }
+        let total = b.game_used.load(R).saturating_add(used);
+        b.game_used.store(total, R);
+        if total >= b.per_game_turn {
+            b.halt_for(Bound::Game);
+        }
+    }
+
+    /// A new turn for the game's budget, its clock and the host's interrupt.
+    pub(crate) fn new_turn(&self) {
+        let b = &self.0;
+        b.game_used.store(0, R);
+        *b.turn_started.borrow_mut() = None;
+        b.halt_why.store(Bound::Call as u8, R);
+        b.halted.store(false, R);
+        b.interrupt.0.store(false, R);
+    }
+
+    /// The handle the host stops the turn with.
+    pub(crate) fn interrupter(&self) -> crate::game::Interrupter {
+        self.0.interrupt.clone()
+    }
+
+    /// Why a mod that ran `mod_used` this turn runs no more of it.
+    pub(crate) fn spent_message(&self, mod_used: u64) -> String {
+        spent(self.stopped_by(mod_used), &self.0)
+    }
+
+    /// Whose budget stopped a mod that ran `mod_used` this turn: its own, or the game's turn's.
+    pub(crate) fn stopped_by(&self, mod_used: u64) -> Bound {
+        if self.halted() {
+            self.0.halted_by()
+        } else if mod_used >= self.0.per_turn {
+            Bound::Turn
+        } else {
+            Bound::Game
+        }
+    }
+
+    /// Why no more of the turn's calls run, when `bound` stopped them.
+    pub(crate) fn spent_by(&self, bound: Bound) -> String {
+        spent(bound, &self.0)
     }
 
     /// Stops counting until the guard is dropped: lantern's own work in the state (walking a
@@ -442,13 +607,13 @@ impl Budget {
         let outer = Outer {
             used: b.used.load(R),
             limit: b.limit.load(R),
-            bound: Bound::of(b.bound.load(R)),
+            bound: b.bound(),
             tripped: b.tripped.load(R),
             seen: b.seen(),
             stopped_at: b.stopped_at.borrow().clone(),
         };
         let left = outer.limit.saturating_sub(outer.used) / 2;
-        self.start(lua, u64::MAX);
+        self.start(lua, u64::MAX, Bound::Turn);
         if left < b.limit.load(R) {
             b.limit.store(left, R);
         }
@@ -473,7 +638,7 @@ impl Budget {
         let inner_tripped = b.tripped.load(R);
         b.used.store(outer.used, R);
         b.limit.store(outer.limit, R);
-        b.bound.store(outer.bound == Bound::Turn, R);
+        b.bound.store(outer.bound as u8, R);
         b.tripped.store(outer.tripped, R);
         *b.seen.borrow_mut() = outer.seen.0;
         b.seen_line.store(outer.seen.1, R);
@@ -615,11 +780,83 @@ pub(crate) fn charge_bytes(lua: &Lua, n: usize) -> mlua::Result<()> {
     charge(lua, n >> 5)
 }
 
-fn message(bound: Bound, limit: u64, per_turn: u64) -> String {
+impl Count {
+    /// What stopped the call that passed its budget.
+    fn message(&self) -> String {
+        let limit = self.limit.load(R);
+        match self.bound() {
+            Bound::Call => format!("instruction budget of {limit} exceeded (an endless loop?)"),
+            Bound::Turn => format!(
+                "this mod's instruction budget for the turn ({}, across all its calls) is used up",
+                self.per_turn
+            ),
+            other => spent(other, self),
+        }
+    }
+
+    fn bound(&self) -> Bound {
+        match self.bound.load(R) {
+            1 => Bound::Turn,
+            2 => Bound::Game,
+            3 => Bound::Deadline,
+            4 => Bound::Interrupted,
+            _ => Bound::Call,
+        }
+    }
+
+    /// Why the turn halted (an interrupt sets only the flag).
+    fn halted_by(&self) -> Bound {
+        match self.halt_why.load(R) {
+            2 => Bound::Game,
+            3 => Bound::Deadline,
+            _ => Bound::Interrupted,
+        }
+    }
+
+    /// Halts the turn if the host interrupted it or its deadline passed.
+    fn check_host(&self) {
+        if self.interrupt.0.load(R) && !self.halted.load(R) {
+            self.halt_for(Bound::Interrupted);
+        }
+        if self.deadline.is_some() {
+            self.check_deadline();
+        }
+    }
+
+    /// Halts the rest of the turn for `why`.
+    fn halt_for(&self, why: Bound) {
+        self.halt_why.store(why as u8, R);
+        self.halted.store(true, R);
+    }
+
+    /// Halts the turn if its deadline passed.
+    fn check_deadline(&self) {
+        let (Some(deadline), Some(started)) = (self.deadline, *self.turn_started.borrow()) else {
+            return;
+        };
+        if started.elapsed() > deadline {
+            self.halt_for(Bound::Deadline);
+        }
+    }
+}
+
+/// Why no more of a turn's calls run, by whose budget ran out.
+fn spent(bound: Bound, count: &Count) -> String {
     match bound {
-        Bound::Call => format!("instruction budget of {limit} exceeded (an endless loop?)"),
-        Bound::Turn => format!(
-            "this mod's instruction budget for the turn ({per_turn}, across all its calls) is used up"
+        Bound::Game => format!(
+            "the game's instruction budget for the turn ({}, all mods together) is used up; the mods run again next turn",
+            count.per_game_turn
+        ),
+        Bound::Deadline => format!(
+            "the turn passed the host's deadline of {} ms; the mods run again next turn",
+            count.deadline.map_or(0, |d| d.as_millis())
+        ),
+        Bound::Interrupted => {
+            "the host interrupted the turn; the mods run again next turn".to_string()
+        }
+        Bound::Call | Bound::Turn => format!(
+            "this mod's instruction budget for the turn ({}, across all its calls) is used up; it runs again next turn",
+            count.per_turn
         ),
     }
 }

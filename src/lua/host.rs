@@ -28,11 +28,11 @@ pub(super) fn call_mod<R>(
     m: &mut ModScript,
     f: impl FnOnce() -> mlua::Result<R>,
 ) -> mlua::Result<R> {
-    let left = budget.per_turn().saturating_sub(m.turn_used);
+    let (left, bound) = budget.in_game(budget.per_turn().saturating_sub(m.turn_used));
     if left == 0 {
-        return Err(mlua::Error::runtime(turn_spent(budget)));
+        return Err(mlua::Error::runtime(budget.spent_message(m.turn_used)));
     }
-    budget.begin(lua, left);
+    budget.begin_as(lua, left, bound);
     m.ran = true;
     // The mod's memory flag is clear: every call into it reads and clears it after (below), and
     // only its own calls are charged to its account.
@@ -42,6 +42,7 @@ pub(super) fn call_mod<R>(
     };
     let (used, tripped) = budget.ended();
     m.turn_used = m.turn_used.saturating_add(used);
+    budget.count_for_game(used);
     // One test for both limits in the common case, where neither tripped.
     if !(tripped | accounts.failed(m.owner)) {
         return result;
@@ -124,13 +125,6 @@ fn over_budget<R>(budget: &Budget, result: mlua::Result<R>) -> mlua::Result<R> {
         Err(e) if super::describe(&e).0 == super::describe(&stopped).0 => Err(e),
         _ => Err(stopped),
     }
-}
-
-fn turn_spent(budget: &Budget) -> String {
-    format!(
-        "this mod's instruction budget for the turn ({}, across all its calls) is used up; it runs again next turn",
-        budget.per_turn()
-    )
 }
 
 impl LuaRuntime {
@@ -311,7 +305,7 @@ impl ScriptHost for LuaRuntime {
                     let Some(m) = call.script.and_then(|i| mods.get_mut(i)) else {
                         continue;
                     };
-                    if m.turn_used >= budget.per_turn() {
+                    if m.turn_used >= budget.per_turn() || budget.halted() {
                         m.skipped += 1;
                         continue;
                     }
@@ -366,19 +360,45 @@ impl ScriptHost for LuaRuntime {
     }
 
     fn settle(&mut self, game: &mut Game) {
+        // A mod's own budget is its own news; the game's budget, deadline or interrupt is one
+        // cause for every mod it stopped, said once.
+        let mut stopped_all: Vec<String> = Vec::new();
+        let mut skipped_all = 0;
+        let mut why = super::budget::Bound::Game;
         for m in self.mods.iter().filter(|m| m.skipped > 0) {
+            let bound = self.budget.stopped_by(m.turn_used);
+            if bound == super::budget::Bound::Turn {
+                game.report(Diagnostic::warning(
+                    Code::Script,
+                    format!(
+                        "[{}] {} of its handlers did not run this turn: {}",
+                        m.id,
+                        m.skipped,
+                        self.budget.spent_message(m.turn_used)
+                    ),
+                ));
+            } else {
+                stopped_all.push(m.id.to_string());
+                skipped_all += m.skipped;
+                why = bound;
+            }
+        }
+        if !stopped_all.is_empty() {
             game.report(Diagnostic::warning(
                 Code::Script,
                 format!(
-                    "[{}] {} of its handlers did not run this turn: {}",
-                    m.id,
-                    m.skipped,
-                    turn_spent(&self.budget)
+                    "{skipped_all} handlers of {} did not run this turn: {}",
+                    stopped_all.join(", "),
+                    self.budget.spent_by(why)
                 ),
             ));
         }
         self.new_turn();
         self.write_storage(game);
+    }
+
+    fn interrupter(&self) -> Option<crate::game::Interrupter> {
+        Some(self.budget.interrupter())
     }
 
     fn work(&self) -> u64 {

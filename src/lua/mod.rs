@@ -296,7 +296,7 @@ impl LuaRuntime {
         // Memory is limited per mod ([`memory`]); mlua is still told of a limit, one no state
         // reaches, so that it protects every allocation it makes (an allocation that fails for a
         // mod's limit then becomes that call's error).
-        lua.set_memory_limit(usize::MAX / 4)?;
+        lua.set_memory_limit(limits.game_memory.min(usize::MAX / 4))?;
         let accounts = Accounts::of(&lua)?;
         // What lantern keeps for scripts (creature handles) is made charged to lantern, found here.
         lua.set_app_data(accounts);
@@ -432,9 +432,10 @@ impl LuaRuntime {
         }
     }
 
-    /// Starts a new turn for every mod's budget.
+    /// Starts a new turn for every mod's budget and the game's.
     fn new_turn(&mut self) {
         self.settle_crossed();
+        self.budget.new_turn();
         for m in &mut self.mods {
             self.work = self.work.saturating_add(m.turn_used);
             m.turn_used = 0;
@@ -465,6 +466,15 @@ impl LuaRuntime {
         called: Option<&Function>,
     ) -> Diagnostic {
         let memory = report::is_memory(e);
+        // Whose limit it was: the mod's own, or (when the mod held less than its own) the game's
+        // whole state's, all mods together.
+        let own_limit = memory
+            && self
+                .mods
+                .iter()
+                .find(|m| m.id == mod_id)
+                .is_none_or(|m| self.accounts.used(m.owner) >= self.limits.memory / 2)
+            || self.limits.game_memory >= usize::MAX / 4;
         if memory {
             // What ran the mod out of memory may be garbage now: collect it, so the mod's next
             // call starts from what it really keeps. Twice: what the first collection finds in
@@ -482,11 +492,19 @@ impl LuaRuntime {
                 .find(|m| m.id == mod_id)
                 .map(|m| self.accounts.used(m.owner))
                 .unwrap_or(0);
-            message = format!(
-                "out of memory: its scripts passed their memory limit of {} (a memory bomb?); they hold {} after collecting",
-                crate::diag::bytes(self.limits.memory),
-                crate::diag::bytes(held)
-            );
+            message = if own_limit {
+                format!(
+                    "out of memory: its scripts passed their memory limit of {} (a memory bomb?); they hold {} after collecting",
+                    crate::diag::bytes(self.limits.memory),
+                    crate::diag::bytes(held)
+                )
+            } else {
+                format!(
+                    "out of memory: the game's scripts passed their memory limit of {}, all mods together, while this mod's ran; it holds {} after collecting",
+                    crate::diag::bytes(self.limits.game_memory),
+                    crate::diag::bytes(held)
+                )
+            };
         }
         let mut d = Diagnostic::error(Code::Script, format!("[{mod_id}] {what}: {message}"));
         let defined_at = || {
