@@ -144,3 +144,55 @@ fn the_games_memory_cap_fails_the_mod_that_reaches_it() {
         game.take_messages()
     );
 }
+
+#[test]
+fn what_each_mod_costs_a_game_is_read_from_the_public_api() {
+    // `test` loops a while each turn and keeps a table; `m1` fails every turn; `m2` does little.
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "local keep = {}\n\
+         lantern.on('turn_started', function()\n\
+           for i = 1, 20000 do keep[i] = i end\n\
+         end)\n",
+    )]);
+    for (id, main) in [
+        (
+            "m1",
+            "lantern.on('turn_started', function() error('broken') end)\n",
+        ),
+        ("m2", "lantern.on('turn_started', function() end)\n"),
+    ] {
+        let dir = mods.path().join(id);
+        std::fs::create_dir_all(dir.join("scripts")).unwrap();
+        std::fs::write(
+            dir.join("mod.toml"),
+            format!("id = \"{id}\"\nversion = \"1.0.0\"\ndepends = [\"test\"]\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("scripts/main.lua"), main).unwrap();
+    }
+    let (mut game, _world) = mods.game_with(1, Limits::default());
+    let handled_before = game.events_handled();
+    for _ in 0..6 {
+        turn(&mut game);
+    }
+    game.take_problems();
+    assert!(game.events_handled() >= handled_before + 6);
+    let costs = game.script_costs();
+    let of = |id: &str| costs.iter().find(|c| c.id == id).unwrap().clone();
+    let (busy, broken, idle) = (of("test"), of("m1"), of("m2"));
+    assert!(busy.instructions > 6 * 20_000, "{busy:?}");
+    assert!(
+        busy.instructions > 10 * idle.instructions,
+        "{busy:?} {idle:?}"
+    );
+    assert!(busy.memory > 20_000 * 8, "its table is held: {busy:?}");
+    assert_eq!((busy.handlers, busy.failing, busy.quarantined), (1, 0, 0));
+    // Five failures in a row switch a handler off.
+    assert_eq!(
+        (broken.handlers, broken.failing, broken.quarantined),
+        (1, 0, 1),
+        "{broken:?}"
+    );
+    assert_eq!(idle.failing + idle.quarantined, 0);
+}

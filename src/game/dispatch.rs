@@ -146,6 +146,20 @@ impl Game {
             .saturating_add(scripts)
     }
 
+    /// What each mod's scripts have cost this game so far (instructions, memory held, handlers
+    /// failing and switched off), in the order the mods loaded: empty without scripts.
+    pub fn script_costs(&self) -> Vec<super::ModCost> {
+        self.scripts.try_borrow().map_or_else(
+            |_| Vec::new(),
+            |h| h.as_ref().map_or_else(Vec::new, |h| h.costs()),
+        )
+    }
+
+    /// Events this game has handled since it was made or loaded.
+    pub fn events_handled(&self) -> u64 {
+        self.events.handled as u64
+    }
+
     /// The handle another thread stops this game's scripts with (a watchdog that found a turn
     /// too long, a server shutting down), when it has scripts.
     pub fn interrupter(&self) -> Option<super::Interrupter> {

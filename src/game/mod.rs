@@ -117,6 +117,26 @@ impl Interrupter {
     }
 }
 
+/// What one mod's scripts have cost a game so far ([`Game::script_costs`]): what a server's
+/// metrics, a modder's profile or a policy that switches a costly mod off read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ModCost {
+    /// The mod.
+    pub id: String,
+    /// Instructions its calls ran, counted as the budget counts them, since the game started
+    /// (this turn's included).
+    pub instructions: u64,
+    /// Bytes its scripts hold in the game's Lua state now.
+    pub memory: usize,
+    /// Its handlers.
+    pub handlers: usize,
+    /// Its handlers that failed at least once in a row and have not succeeded since.
+    pub failing: usize,
+    /// Its handlers switched off for failing too often in a row.
+    pub quarantined: usize,
+}
+
 /// What scripts plug into the engine: event handlers, and the actions and checks they register.
 /// The Lua layer implements it; the engine runs without one (simulations, benchmarks). (The
 /// *hosting game*, whose world mods are written for, is `host::Rules` and `State::host`: this is
@@ -138,6 +158,10 @@ pub trait ScriptHost: Send {
     /// it: what driving this game cost, for a caller that is charged for it (a test's game).
     fn work(&self) -> u64 {
         0
+    }
+    /// What each mod's scripts have cost so far, in the order the mods loaded.
+    fn costs(&self) -> Vec<ModCost> {
+        Vec::new()
     }
     /// What another thread stops the scripts' turn with ([`Game::interrupter`]), when the host
     /// can be stopped.

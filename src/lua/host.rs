@@ -397,6 +397,30 @@ impl ScriptHost for LuaRuntime {
         self.write_storage(game);
     }
 
+    fn costs(&self) -> Vec<crate::game::ModCost> {
+        let shared = self.shared.borrow();
+        self.mods
+            .iter()
+            .map(|m| {
+                let mine = || {
+                    shared
+                        .handlers
+                        .iter()
+                        .map(|h| &h.registered)
+                        .filter(|r| r.mod_id == m.id.as_str())
+                };
+                crate::game::ModCost {
+                    id: m.id.to_string(),
+                    instructions: m.spent.saturating_add(m.turn_used),
+                    memory: self.accounts.used(m.owner),
+                    handlers: mine().count(),
+                    failing: mine().filter(|r| r.failures > 0 && !r.quarantined).count(),
+                    quarantined: mine().filter(|r| r.quarantined).count(),
+                }
+            })
+            .collect()
+    }
+
     fn interrupter(&self) -> Option<crate::game::Interrupter> {
         Some(self.budget.interrupter())
     }

@@ -90,6 +90,7 @@ impl LuaRuntime {
             ran: false,
             mirror: None,
             turn_used: 0,
+            spent: 0,
             skipped: 0,
             last: None,
             starting: None,
@@ -119,8 +120,10 @@ impl LuaRuntime {
             &mut self.mods[index],
             || run_main(&self.lua, &script, &display, env),
         );
-        self.work = self.work.saturating_add(self.mods[index].turn_used);
-        self.mods[index].turn_used = 0;
+        let m = &mut self.mods[index];
+        self.work = self.work.saturating_add(m.turn_used);
+        m.spent = m.spent.saturating_add(m.turn_used);
+        m.turn_used = 0;
         self.shared.borrow_mut().loading = false;
         // Files `require` read become part of the source map, so their errors render with carets too.
         for (path, text) in read.borrow_mut().drain(..) {

@@ -210,6 +210,8 @@ struct ModScript {
     lantern_at: usize,
     /// Instructions its calls ran this turn.
     turn_used: u64,
+    /// Instructions its calls ran before this turn, its loading included.
+    spent: u64,
     /// Handlers of it skipped this turn because its turn's budget was used up.
     skipped: u32,
     /// The function of it that ran last, where a storage it could not save is reported: storage
@@ -438,6 +440,7 @@ impl LuaRuntime {
         self.budget.new_turn();
         for m in &mut self.mods {
             self.work = self.work.saturating_add(m.turn_used);
+            m.spent = m.spent.saturating_add(m.turn_used);
             m.turn_used = 0;
             m.skipped = 0;
         }
