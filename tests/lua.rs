@@ -1527,3 +1527,39 @@ fn c_paths_are_charged_per_unit_of_input_as_the_table_says() {
         );
     }
 }
+
+/// `profile` in `lantern play`: each mod's share of the scripts' work, the costliest first, with
+/// what it holds and its failing handlers.
+#[test]
+fn the_profile_command_says_where_the_scripts_work_went() {
+    let mods = TestMods::new(&[(
+        "scripts/main.lua",
+        "local keep = {}\n\
+         lantern.on('room_entered', function()\n\
+           for i = 1, 5000 do keep[#keep + 1] = i end\n\
+         end)\n",
+    )]);
+    let out = common::lantern_with_input(
+        &["play", "--mods", ".", "--no-watch", "--seed", "1"],
+        &mods.path(),
+        "next\nnext\nprofile\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("the scripts' work since the game started ("),
+        "{stdout}"
+    );
+    let row = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("test "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        row.contains(" instructions 100.0 %") && row.contains("1 handler"),
+        "{row}"
+    );
+    let ran: u64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(
+        ran > 2 * 5000,
+        "two rooms entered, each a loop of 5,000: {row}"
+    );
+}

@@ -62,6 +62,7 @@ mod docs;
 mod lsp;
 mod new;
 mod play;
+mod profile;
 #[cfg(feature = "roguelike")]
 mod rogue;
 mod settings;

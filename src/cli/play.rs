@@ -180,6 +180,11 @@ const COMMANDS: &[Command] = &[
         help: "reload the mods now (changes are picked up by themselves unless --no-watch)",
     },
     Command {
+        names: &["profile"],
+        usage: "profile",
+        help: "where the scripts' work went, by mod: instructions, memory, failing handlers",
+    },
+    Command {
         names: &["settings"],
         usage: "settings",
         help: "the mods' settings: values, ranges, scopes",
@@ -786,6 +791,7 @@ fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate
             .map(|_| format!("saved to {}", arg(1).unwrap_or_default())),
         "lang" => language(game, words.get(1).copied()),
         "settings" | "set" => super::settings::command(game, &words),
+        "profile" => Ok(super::profile::profile(game)),
         "seed" => Ok(game.seed().to_string()),
         "hash" => Ok(game.state_hash()),
         other => Err(format!("unknown command `{other}`; `help` lists the commands").into()),
