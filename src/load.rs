@@ -155,6 +155,14 @@ impl World {
     }
 }
 
+/// The most threads every load of this process reads, parses and resolves on from now on (0: every
+/// core, the default): a server that runs its sessions on a pool of its own gives its loads one
+/// (`set_threads(1)`), so that a load never takes cores its sessions are using. What a load makes
+/// is the same on any number of threads.
+pub fn set_threads(n: usize) {
+    crate::content::threads::set_most(n);
+}
+
 /// Loads the mods of the mods directories (the game's, then the player's, as one set) for a game
 /// with its vocabulary: data, scripts, and the binding between them. The game's tables, events,
 /// actions, checks and Lua functions are known to the resolver and the scripts, and the content

@@ -180,3 +180,28 @@ fn every_session_upgrades_to_a_set_loaded_once_and_keeps_its_progress() {
     turn(&mut sessions[0]);
     assert_eq!(sessions[0].take_messages(), ["[test] v2 turn 7"]);
 }
+
+/// A server gives its loads one thread (`load::set_threads(1)`): what a load makes is the same,
+/// over a pack large enough that every core would read, parse and resolve it otherwise.
+#[test]
+fn a_load_on_one_thread_makes_what_a_load_on_every_core_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    lantern::content::generate::write_mod_set(dir.path(), 20, 500).unwrap();
+    let load = || {
+        let (set, _) = ModSet::load(
+            &[dir.path().to_path_buf()],
+            &common::reference_rules(),
+            Default::default(),
+        )
+        .unwrap();
+        let mut game = set.start(4).unwrap();
+        turn(&mut game);
+        (set.content().items.len(), game.state_hash().to_string())
+    };
+    let every = load();
+    lantern::load::set_threads(1);
+    let one = load();
+    lantern::load::set_threads(0);
+    assert_eq!(one, every);
+    assert!(every.0 > 1000, "a pack of {} items", every.0);
+}

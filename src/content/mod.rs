@@ -37,6 +37,7 @@ pub(crate) mod schema;
 mod setting_refs;
 mod settings;
 pub(crate) mod spanned;
+pub(crate) mod threads;
 pub mod vocab;
 
 pub use action::{Action, ActionEntry, ActionList};

@@ -257,12 +257,13 @@ pub(super) fn parse_all(
     parse_on(jobs, rules, settings, threads_for(bytes))
 }
 
-/// How many threads parse `bytes` of data: one below [`PARALLEL_FROM`], every core above.
+/// How many threads parse `bytes` of data: one below [`PARALLEL_FROM`], every core a load may
+/// use above.
 pub(super) fn threads_for(bytes: usize) -> usize {
     if bytes < PARALLEL_FROM {
         1
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        super::threads::cores()
     }
 }
 

@@ -76,12 +76,12 @@ pub(super) fn read_all<R>(
     parse: Option<Parse<'_>>,
     meanwhile: impl FnOnce() -> R,
 ) -> (Vec<Read>, R) {
-    if files.len() < PARALLEL_FROM {
+    let helpers = super::threads::cores().saturating_sub(1).min(files.len());
+    if files.len() < PARALLEL_FROM || helpers == 0 {
         let meant = meanwhile();
         return (read_on(files, parse, 0, || ()).0, meant);
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    read_on(files, parse, (cores - 1).clamp(1, files.len()), meanwhile)
+    read_on(files, parse, helpers, meanwhile)
 }
 
 /// [`read_all`] on `helpers` threads and the calling one, which runs `meanwhile` first.

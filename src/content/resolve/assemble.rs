@@ -33,7 +33,7 @@ pub(super) fn resolve_all(
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
 ) -> (Content, Symbols) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::content::threads::cores();
     resolve_on(raw, keep, mods, ext, diags, (cores, PARALLEL_FROM))
 }
 
