@@ -71,11 +71,28 @@ impl ModSet {
         sources: Arc<SourceMap>,
         limits: Limits,
     ) -> ModSet {
-        ModSet(Arc::new(Loaded {
-            content: world.content.clone(),
-            folders: world.folders.clone(),
+        ModSet::of_parts(
+            world.content.clone(),
+            world.folders.clone(),
             sources,
-            scripts: world.compiled_scripts(),
+            world.compiled_scripts(),
+            limits,
+        )
+    }
+
+    /// A set of these parts: content, the mods in load order, the files, the compiled scripts.
+    pub(crate) fn of_parts(
+        content: Arc<Content>,
+        folders: Vec<ModFolder>,
+        sources: Arc<SourceMap>,
+        scripts: KnownScripts,
+        limits: Limits,
+    ) -> ModSet {
+        ModSet(Arc::new(Loaded {
+            content,
+            folders,
+            sources,
+            scripts,
             limits,
         }))
     }

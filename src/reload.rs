@@ -157,6 +157,8 @@ pub struct Live {
     /// The settings the player chose when the run started (as typed): every reload reads the
     /// data with them.
     settings: Vec<(String, String)>,
+    /// The version running, as a mod set other games start from or move to.
+    set: crate::mod_set::ModSet,
 }
 
 impl Live {
@@ -194,6 +196,7 @@ impl Live {
         let registered = world.registered();
         let scripts = world.compiled_scripts();
         let resolution = world.resolution.take();
+        let set = crate::mod_set::ModSet::of_world(&world, sources.clone(), limits);
         let game = world.start(seed);
         let live = Live {
             roots: roots.to_vec(),
@@ -207,6 +210,7 @@ impl Live {
             scripts,
             resolution,
             settings: settings.to_vec(),
+            set,
         };
         Ok((live, problems))
     }
@@ -214,6 +218,13 @@ impl Live {
     /// The running game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The version of the mods running, as a mod set: a server that reloads one game as its
+    /// files change starts its other sessions from it, or moves them to it after a reload
+    /// (`live.mod_set().upgrade(&mut session)`).
+    pub fn mod_set(&self) -> crate::mod_set::ModSet {
+        self.set.clone()
     }
 
     /// Forgets the data files as the last load parsed them, the scripts as it compiled them and
@@ -250,6 +261,7 @@ impl Live {
         self.memo = fresh.memo;
         self.scripts = fresh.scripts;
         self.resolution = fresh.resolution;
+        self.set = fresh.set;
         Ok(notes)
     }
 
@@ -442,6 +454,15 @@ impl Live {
         let old_sources = std::mem::replace(
             &mut self.sources,
             Arc::new(std::mem::take(&mut world.sources)),
+        );
+        // The new version as a set: its content as the running game has it, the scripts as this
+        // load compiled them (taken out of the world above).
+        self.set = crate::mod_set::ModSet::of_parts(
+            self.game.content().clone(),
+            world.folders.clone(),
+            self.sources.clone(),
+            self.scripts.clone(),
+            self.limits,
         );
         for problem in earlier {
             let carried = carry_over(problem, &old_sources, &self.sources);

@@ -205,3 +205,30 @@ fn a_load_on_one_thread_makes_what_a_load_on_every_core_makes() {
     assert_eq!(one, every);
     assert!(every.0 > 1000, "a pack of {} items", every.0);
 }
+
+/// A host that reloads one game as its files change (`Live`) hands its other sessions the same
+/// version: they start from it, and move to each version a reload brings.
+#[test]
+fn sessions_follow_a_live_games_reloads_through_its_mod_set() {
+    let mods = TestMods::new(&[("scripts/main.lua", &versioned(1))]);
+    let (mut live, _) = lantern::reload::Live::start_game(
+        &[mods.path()],
+        &common::reference_rules(),
+        1,
+        Default::default(),
+    )
+    .unwrap();
+    let mut session = live.mod_set().start(2).unwrap();
+    turn(&mut session);
+    assert_eq!(session.take_messages(), ["[test] v1 turn 1"]);
+    std::fs::write(mods.path().join("test/scripts/main.lua"), versioned(2)).unwrap();
+    let report = live.reload();
+    assert!(report.ok, "{}", report.problems);
+    let notes = live.mod_set().upgrade(&mut session).unwrap();
+    assert!(notes.is_empty(), "{notes}");
+    turn(&mut session);
+    assert_eq!(
+        session.take_messages(),
+        ["[test] v2 is here", "[test] v2 turn 2"]
+    );
+}
