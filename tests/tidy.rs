@@ -423,28 +423,39 @@ fn no_module_imports_a_floor_above_its_own() {
     assert!(up.is_empty(), "arrows back up the floors: {up:#?}");
 }
 
-#[test]
-fn the_library_does_not_depend_on_an_engine() {
-    // Bevy belongs to the crates that bring lantern to it (`crates/lantern-bevy`) and the games
-    // built on it (`examples/colony`), never to the library a game of any engine embeds.
-    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
-    let dependencies = manifest
-        .split("\n[")
+/// The engines and runtimes the library's manifest `text` depends on (Bevy, tokio): none may be.
+fn engines_named(text: &str) -> Vec<String> {
+    text.split("\n[")
         .filter(|section| {
             section.starts_with("dependencies]")
                 || section.starts_with("dev-dependencies]")
                 || section.starts_with("build-dependencies]")
         })
-        .collect::<Vec<_>>()
-        .join("\n");
-    for line in dependencies.lines() {
-        assert!(
-            !line.trim_start().starts_with("bevy"),
-            "the library's manifest names an engine: {line}"
-        );
-    }
+        .flat_map(str::lines)
+        .map(str::trim_start)
+        .filter(|line| line.starts_with("bevy") || line.starts_with("tokio"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_library_does_not_depend_on_an_engine() {
+    // Bevy belongs to the crates that bring lantern to it (`crates/lantern-bevy`) and the games
+    // built on it (`examples/colony`), tokio to the server that hosts sessions (`examples/arena`),
+    // never to the library a game of any engine embeds.
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let named = engines_named(&manifest);
+    assert!(
+        named.is_empty(),
+        "the library's manifest names an engine: {named:?}"
+    );
+    // The rule catches an offence (its own test).
+    let offence = "[package]\nname = \"x\"\n\n[dev-dependencies]\ntokio = \"1\"\n\n[dependencies]\nbevy_ecs = \"0.20\"\n";
+    assert_eq!(engines_named(offence).len(), 2);
     let bevy = std::fs::read_to_string(root().join("crates/lantern-bevy/Cargo.toml")).unwrap();
     assert!(bevy.contains("bevy_ecs"), "lantern-bevy is where Bevy is");
+    let arena = std::fs::read_to_string(root().join("examples/arena/Cargo.toml")).unwrap();
+    assert!(arena.contains("tokio"), "the arena is where tokio is");
 }
 
 /// A newcomer's own mods in `mods/` (the README's `lantern new rats`, or `harvest new orchard` in
