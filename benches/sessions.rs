@@ -13,44 +13,11 @@
 use lantern::game::Game;
 use lantern::lua::Limits;
 use lantern::mod_set::ModSet;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// The system allocator, counting the bytes held.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is passed to the system allocator as made; only counts are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            HELD.fetch_add(new_size, Ordering::Relaxed);
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static COUNTING: Counting = Counting;
+static COUNTING: held::Counting = held::Counting;
 
 fn roots() -> Vec<PathBuf> {
     vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mods")]
@@ -79,11 +46,11 @@ fn main() {
         let mut held_kb = Vec::new();
         let mut restore_ms = Vec::new();
         for _ in 0..3 {
-            let before = HELD.load(Ordering::Relaxed);
+            let before = held::held();
             let t = Instant::now();
             let games: Vec<Game> = (0..n).map(|seed| set.start(seed).unwrap()).collect();
             start_ms.push(t.elapsed().as_secs_f64() * 1e3 / n as f64);
-            held_kb.push((HELD.load(Ordering::Relaxed) - before) as f64 / 1024.0 / n as f64);
+            held_kb.push((held::held() - before) as f64 / 1024.0 / n as f64);
             let saves: Vec<Vec<u8>> = games.iter().map(|g| g.save_bytes().unwrap()).collect();
             drop(games);
             let t = Instant::now();
@@ -119,13 +86,13 @@ fn main() {
     // The baseline: a full load of the mods for each session.
     let rules = lantern::roguelike::rules();
     let n = 10;
-    let before = HELD.load(Ordering::Relaxed);
+    let before = held::held();
     let t = Instant::now();
     let games: Vec<Game> = (0..n)
         .map(|seed| lantern::load::load_game(&roots(), &rules, Limits::default()).start(seed))
         .collect();
     let full_ms = t.elapsed().as_secs_f64() * 1e3 / n as f64;
-    let full_kb = (HELD.load(Ordering::Relaxed) - before) as f64 / 1024.0 / n as f64;
+    let full_kb = (held::held() - before) as f64 / 1024.0 / n as f64;
     drop(games);
     println!(
         "baseline, a full load a session ({n}): start {full_ms:.3} ms, {full_kb:.0} KB a session"

@@ -11,45 +11,12 @@
 use lantern::game::Game;
 use lantern::lua::Limits;
 use lantern::mod_set::ModSet;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
-/// The system allocator, counting the bytes held: a session's memory is what its creation adds.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is passed to the system allocator as made; only counts are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            HELD.fetch_add(new_size, Ordering::Relaxed);
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static COUNTING: Counting = Counting;
+static COUNTING: held::Counting = held::Counting;
 
 /// What a session is asked to do: a player's command, or the server's own work on it.
 enum Request {
@@ -152,7 +119,7 @@ async fn main() {
     .expect("the hostile mod loads");
 
     // Sessions, created over the one set (the hostile one's over its own).
-    let before = HELD.load(Ordering::Relaxed);
+    let before = held::held();
     let start = Instant::now();
     let games: Vec<Game> = (0..n)
         .map(|i| {
@@ -161,8 +128,7 @@ async fn main() {
         })
         .collect();
     let create_ms = start.elapsed().as_secs_f64() * 1e3 / n as f64;
-    let per_session_kb =
-        (HELD.load(Ordering::Relaxed).saturating_sub(before)) as f64 / 1024.0 / n as f64;
+    let per_session_kb = (held::held().saturating_sub(before)) as f64 / 1024.0 / n as f64;
     let mut sessions: Vec<mpsc::Sender<Request>> = games.into_iter().map(serve).collect();
 
     play(&sessions, rounds).await;

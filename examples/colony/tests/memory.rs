@@ -4,49 +4,15 @@
 //! most held over an early one by more than a small margin. A leak of a few bytes a tick, a queue
 //! that grows, a log kept, or a cache that never forgets, would pass it by far.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The system allocator, counting the bytes held.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is passed to the system allocator as made; only counts are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract, passed on.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            HELD.fetch_add(new_size, Ordering::Relaxed);
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static COUNTING: Counting = Counting;
+static COUNTING: held::Counting = held::Counting;
 
 /// The most bytes held over `ticks` ticks, sampled after each.
 fn most_held(app: &mut bevy_app::App, ticks: u32) -> usize {
     let mut most = 0;
     for _ in 0..ticks {
         app.update();
-        most = most.max(HELD.load(Ordering::Relaxed));
+        most = most.max(held::held());
     }
     most
 }
