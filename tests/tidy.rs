@@ -65,20 +65,40 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn every_module_says_what_it_is() {
-    let missing: Vec<String> = sources()
-        .into_iter()
-        .filter(|(_, text)| !text.lines().take(3).any(|l| l.starts_with("//!")))
-        .map(|(path, _)| path)
-        .collect();
+    let missing = undescribed(sources());
     assert!(
         missing.is_empty(),
         "modules without a `//!` paragraph: {missing:?}"
     );
+    let bare = vec![("src/game/x.rs".to_string(), "fn f() {}\n".to_string())];
+    assert_eq!(undescribed(bare), ["src/game/x.rs"]);
+}
+
+fn undescribed(sources: Vec<(String, String)>) -> Vec<String> {
+    sources
+        .into_iter()
+        .filter(|(_, text)| !text.lines().take(3).any(|l| l.starts_with("//!")))
+        .map(|(path, _)| path)
+        .collect()
+}
+
+/// A made-up file of `src/` holding `code`: what each rule is proven to catch.
+fn offence(path: &str, code: &str) -> Vec<(String, String)> {
+    vec![(path.to_string(), format!("//! A module.\n\n{code}\n"))]
 }
 
 #[test]
 fn only_reload_touches_the_file_watcher() {
-    let offending: Vec<String> = sources()
+    assert!(
+        watcher_outside_reload(sources()).is_empty(),
+        "the watcher outside reload"
+    );
+    let caught = watcher_outside_reload(offence("src/game/x.rs", "use notify::Watcher;"));
+    assert_eq!(caught, ["src/game/x.rs:3"]);
+}
+
+fn watcher_outside_reload(sources: Vec<(String, String)>) -> Vec<String> {
+    sources
         .into_iter()
         .filter(|(path, _)| path != "src/reload.rs")
         .flat_map(|(path, text)| {
@@ -87,15 +107,18 @@ fn only_reload_touches_the_file_watcher() {
                 .filter(|(_, l)| l.contains("notify::") || l.contains("use notify"))
                 .map(move |(n, _)| format!("{path}:{n}"))
         })
-        .collect();
-    assert!(
-        offending.is_empty(),
-        "the watcher outside reload: {offending:?}"
-    );
+        .collect()
 }
 
 #[test]
 fn only_the_command_line_prints() {
+    let offending = printing_outside_cli(sources());
+    assert!(offending.is_empty(), "printing outside cli: {offending:?}");
+    let caught = printing_outside_cli(offence("src/lua/x.rs", "fn f() { eprintln!(\"x\"); }"));
+    assert_eq!(caught, ["src/lua/x.rs:3"]);
+}
+
+fn printing_outside_cli(sources: Vec<(String, String)>) -> Vec<String> {
     let printing = [
         "println!",
         "print!(",
@@ -105,7 +128,7 @@ fn only_the_command_line_prints() {
         "stderr()",
         "dbg!(",
     ];
-    let offending: Vec<String> = sources()
+    sources
         .into_iter()
         .filter(|(path, _)| !path.starts_with("src/cli/") && path != "src/main.rs")
         .flat_map(|(path, text)| {
@@ -114,8 +137,7 @@ fn only_the_command_line_prints() {
                 .filter(|(_, l)| printing.iter().any(|p| l.contains(p)))
                 .map(move |(n, _)| format!("{path}:{n}"))
         })
-        .collect();
-    assert!(offending.is_empty(), "printing outside cli: {offending:?}");
+        .collect()
 }
 
 /// A mod's names print escaped (`content::Name`'s `Display`); the console never reaches for
@@ -123,7 +145,17 @@ fn only_the_command_line_prints() {
 /// language server is exempt: it answers in JSON, which escapes on its own.
 #[test]
 fn the_console_shows_names_only_escaped() {
-    let offending: Vec<String> = sources()
+    let offending = unescaped_in_console(sources());
+    assert!(
+        offending.is_empty(),
+        "a name's unescaped text in the console: {offending:?}"
+    );
+    let caught = unescaped_in_console(offence("src/cli/x.rs", "let shown = name.unescaped();"));
+    assert_eq!(caught, ["src/cli/x.rs:3"]);
+}
+
+fn unescaped_in_console(sources: Vec<(String, String)>) -> Vec<String> {
+    sources
         .into_iter()
         .filter(|(path, _)| path.starts_with("src/cli/") && !path.starts_with("src/cli/lsp/"))
         .flat_map(|(path, text)| {
@@ -132,11 +164,7 @@ fn the_console_shows_names_only_escaped() {
                 .filter(|(_, l)| l.contains(".unescaped()"))
                 .map(move |(n, _)| format!("{path}:{n}"))
         })
-        .collect();
-    assert!(
-        offending.is_empty(),
-        "a name's unescaped text in the console: {offending:?}"
-    );
+        .collect()
 }
 
 #[test]
@@ -311,9 +339,24 @@ fn functions_stay_short() {
 
 #[test]
 fn the_runtime_does_not_name_the_reference_game() {
+    let found = reference_game_named(sources());
+    assert!(
+        found.is_empty(),
+        "code outside src/roguelike and src/cli names the reference game or `core` (its home mod comes from `Vocabulary::home`, its player from `Vocabulary::player`): {found:#?}"
+    );
+    let caught = reference_game_named(offence(
+        "src/load.rs",
+        "fn rules() -> Rules { crate::roguelike::rules() }",
+    ));
+    assert_eq!(caught.len(), 1, "{caught:?}");
+    let home = reference_game_named(offence("src/game/x.rs", "const HOME: &str = \"core\";"));
+    assert_eq!(home.len(), 1, "{home:?}");
+}
+
+fn reference_game_named(sources: Vec<(String, String)>) -> Vec<String> {
     let allowed_anywhere = ["src/roguelike/", "src/cli/", "src/main.rs"];
     let mut found = Vec::new();
-    for (path, text) in sources() {
+    for (path, text) in sources {
         if allowed_anywhere.iter().any(|a| path.starts_with(a)) {
             continue;
         }
@@ -333,10 +376,7 @@ fn the_runtime_does_not_name_the_reference_game() {
             }
         }
     }
-    assert!(
-        found.is_empty(),
-        "code outside src/roguelike and src/cli names the reference game or `core` (its home mod comes from `Vocabulary::home`, its player from `Vocabulary::player`): {found:#?}"
-    );
+    found
 }
 
 /// The floors of the house, lowest first (ARCHITECTURE.md draws them): a module imports only
@@ -389,9 +429,22 @@ fn imports(module_path: &[&str], code: &str) -> Vec<String> {
 
 #[test]
 fn no_module_imports_a_floor_above_its_own() {
+    let up = arrows_up(sources());
+    assert!(up.is_empty(), "arrows back up the floors: {up:#?}");
+    // The engine knowing Lua, by a path and by `super::` chains climbing to the root.
+    let caught = arrows_up(offence("src/game/x.rs", "use crate::lua::Limits;"));
+    assert_eq!(caught, ["src/game/x.rs:3: `game` imports `lua`"]);
+    let climbing = arrows_up(offence(
+        "src/lua/api/x.rs",
+        "use super::super::super::load::World;",
+    ));
+    assert_eq!(climbing, ["src/lua/api/x.rs:3: `lua` imports `load`"]);
+}
+
+fn arrows_up(sources: Vec<(String, String)>) -> Vec<String> {
     let floor_of = |module: &str| FLOORS.iter().position(|f| f.contains(&module));
     let mut up = Vec::new();
-    for (path, text) in sources() {
+    for (path, text) in sources {
         let rel = path.trim_start_matches("src/").trim_end_matches(".rs");
         let mut module_path: Vec<&str> = rel.split('/').collect();
         if module_path.last() == Some(&"mod") {
@@ -420,7 +473,7 @@ fn no_module_imports_a_floor_above_its_own() {
             }
         }
     }
-    assert!(up.is_empty(), "arrows back up the floors: {up:#?}");
+    up
 }
 
 /// The engines and runtimes the library's manifest `text` depends on (Bevy, tokio): none may be.
