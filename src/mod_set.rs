@@ -117,7 +117,7 @@ impl ModSet {
     /// that reads the clock, say): each game runs them afresh.
     pub fn start(&self, seed: u64) -> Result<Game, crate::Error> {
         let game = Game::new(self.0.content.clone(), seed);
-        self.plugged(game, self.0.limits)
+        self.plugged(game)
     }
 
     /// A game of the set read from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader),
@@ -125,7 +125,7 @@ impl ModSet {
     /// the set no longer has, and what each mod's update hook did.
     pub fn restore(&self, save: impl std::io::Read) -> Result<(Game, Problems), crate::Error> {
         let (game, mut notes) = Game::read_save_from(self.0.content.clone(), save)?;
-        let mut game = self.plugged(game, self.0.limits)?;
+        let mut game = self.plugged(game)?;
         notes.extend(game.take_problems());
         Ok((game, Problems::new(notes, self.0.sources.clone())))
     }
@@ -142,15 +142,15 @@ impl ModSet {
         let mut notes = game.swap_content(self.0.content.clone());
         scripts.attach(game);
         scripts.run_on_reload(game);
-        let old = game.set_scripts(Some(Box::new(scripts)));
-        drop(old);
+        // The old scripts are dropped here, once the new ones serve the game.
+        game.set_scripts(Some(Box::new(scripts)));
         notes.extend(game.problems_since(before));
         Ok(Problems::new(notes, self.0.sources.clone()))
     }
 
     /// `game` with the set's scripts attached to it and plugged in.
-    fn plugged(&self, mut game: Game, limits: Limits) -> Result<Game, crate::Error> {
-        let (mut scripts, _) = self.scripts(limits).map_err(crate::Error::mods)?;
+    fn plugged(&self, mut game: Game) -> Result<Game, crate::Error> {
+        let (mut scripts, _) = self.scripts(self.0.limits).map_err(crate::Error::mods)?;
         scripts.attach(&mut game);
         game.set_scripts(Some(Box::new(scripts)));
         Ok(game)
