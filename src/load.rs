@@ -402,6 +402,7 @@ fn load_texts(
         diagnostics.extend(lua.take_load_messages());
     }
     crate::diag::bound(&mut diagnostics, &sources);
+    attribute(&mut diagnostics, &folders, &sources);
     World {
         content,
         folders,
@@ -411,6 +412,23 @@ fn load_texts(
         scripts_taken: false,
         kept: is_kept,
         resolution,
+    }
+}
+
+/// Says which mod each problem is about that points into a mod's folder (and says nothing of
+/// its mod yet): a problem's file is the mod's whose folder holds it.
+fn attribute(
+    diagnostics: &mut [Diagnostic],
+    folders: &[crate::mods::ModFolder],
+    sources: &SourceMap,
+) {
+    for d in diagnostics.iter_mut().filter(|d| d.mod_id().is_none()) {
+        let Some(disk) = d.span.and_then(|span| sources.get(span.file).disk()) else {
+            continue;
+        };
+        if let Some(m) = folders.iter().find(|m| disk.starts_with(&m.dir)) {
+            d.extra_mut().mod_id = Some(m.id().into());
+        }
     }
 }
 

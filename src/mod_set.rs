@@ -13,6 +13,7 @@ use crate::content::Content;
 use crate::diag::{Diagnostic, Problems, SourceMap};
 use crate::game::{Game, ScriptHost};
 use crate::host::Rules;
+use crate::lua::switches::Switches;
 use crate::lua::{KnownScripts, Limits, LuaRuntime};
 use crate::mods::ModFolder;
 use std::path::PathBuf;
@@ -32,6 +33,8 @@ struct Loaded {
     scripts: KnownScripts,
     /// Each game's scripts' limits.
     limits: Limits,
+    /// The host's switch over each mod's scripts, which every game of the set follows.
+    switches: Arc<Switches>,
 }
 
 impl ModSet {
@@ -88,12 +91,14 @@ impl ModSet {
         scripts: KnownScripts,
         limits: Limits,
     ) -> ModSet {
+        let switches = Arc::new(Switches::new(folders.iter().map(|m| m.id())));
         ModSet(Arc::new(Loaded {
             content,
             folders,
             sources,
             scripts,
             limits,
+            switches,
         }))
     }
 
@@ -105,6 +110,26 @@ impl ModSet {
     /// The files the set was read from: what its problems and its games' problems point into.
     pub fn sources(&self) -> &SourceMap {
         &self.0.sources
+    }
+
+    /// Turns the scripts of mod `mod_id` off in every game of the set (a server's policy for a
+    /// mod that failed or overran in too many sessions): each game stops running its handlers,
+    /// actions, checks and hooks from its next turn, and says so once. Its data stays, and so
+    /// does its storage; [`switch_on`](Self::switch_on) undoes it. Whether the set has that mod.
+    /// A set loaded again (a new version) starts with every mod on.
+    pub fn switch_off(&self, mod_id: &str) -> bool {
+        self.0.switches.set(mod_id, true)
+    }
+
+    /// Turns the scripts of mod `mod_id` on again in every game of the set, from each game's next
+    /// turn; whether the set has that mod.
+    pub fn switch_on(&self, mod_id: &str) -> bool {
+        self.0.switches.set(mod_id, false)
+    }
+
+    /// The mods whose scripts the host switched off, in load order.
+    pub fn switched_off(&self) -> Vec<String> {
+        self.0.switches.off().map(str::to_string).collect()
     }
 
     /// The mods loaded, in load order.
@@ -166,6 +191,10 @@ impl ModSet {
             &self.0.scripts,
             limits,
         )
+        .map(|(mut lua, sources)| {
+            lua.follow(self.0.switches.clone());
+            (lua, sources)
+        })
         .map_err(|(diagnostics, sources): (Vec<Diagnostic>, SourceMap)| {
             Problems::new(diagnostics, Arc::new(sources))
         })

@@ -232,3 +232,98 @@ fn sessions_follow_a_live_games_reloads_through_its_mod_set() {
         ["[test] v2 is here", "[test] v2 turn 2"]
     );
 }
+
+#[test]
+fn the_host_switches_a_mods_scripts_off_in_every_game_of_its_set() {
+    let mods = counting_mods();
+    // A second mod whose handler fails every turn: its problems carry its ID.
+    let other = mods.path().join("other");
+    std::fs::create_dir_all(other.join("scripts")).unwrap();
+    std::fs::write(
+        other.join("mod.toml"),
+        "id = \"other\"\nversion = \"1.0.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        other.join("scripts/main.lua"),
+        "lantern.on('turn_started', function() error('broken') end)",
+    )
+    .unwrap();
+    let set = set_of(&mods);
+    let mut games = [set.start(1).unwrap(), set.start(2).unwrap()];
+    for g in &mut games {
+        turn(g);
+        let problems = g.take_problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].mod_id(), Some("other"), "{}", problems[0]);
+        let costs = g.script_costs();
+        let of = |id: &str| costs.iter().find(|c| c.id == id).unwrap().clone();
+        assert_eq!((of("other").problems, of("test").problems), (1, 0));
+        assert!(!of("other").switched_off);
+    }
+    // The host's policy: `other` failed in every session; off with it, everywhere.
+    assert!(set.switch_off("other"));
+    assert!(!set.switch_off("nope"), "no such mod");
+    assert_eq!(set.switched_off(), ["other"]);
+    for g in &mut games {
+        turn(g);
+        turn(g);
+        let problems = g.take_problems();
+        let said: Vec<String> = problems.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            said.len(),
+            1,
+            "said once, and its handler no longer fails: {said:?}"
+        );
+        assert!(
+            said[0].contains("[other] the host switched its scripts off"),
+            "{said:?}"
+        );
+        assert_eq!(problems[0].mod_id(), Some("other"));
+        let costs = g.script_costs();
+        assert!(costs.iter().find(|c| c.id == "other").unwrap().switched_off);
+        assert_eq!(g.storage()["test"]["n"], 3, "the other mods play on");
+    }
+    // A game started after the switch starts with the mod off.
+    let mut late = set.start(3).unwrap();
+    turn(&mut late);
+    let said: Vec<String> = late.take_problems().iter().map(|d| d.to_string()).collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("switched its scripts off"), "{said:?}");
+    // On again: the handler runs (and fails) again from the next turn.
+    assert!(set.switch_on("other"));
+    turn(&mut games[0]);
+    let said: Vec<String> = games[0]
+        .take_problems()
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].contains("switched its scripts on again"),
+        "{said:?}"
+    );
+    assert!(said[1].contains("broken"), "{said:?}");
+}
+
+#[test]
+fn a_loads_problems_say_which_mod_they_are_about() {
+    let mods = TestMods::new(&[(
+        "data/items.toml",
+        "[[items]]\nid = \"x\"\nname = \"X\"\nunknown_field = 1\n",
+    )]);
+    let Err(err) = ModSet::load(
+        &[mods.path()],
+        &common::reference_rules(),
+        Default::default(),
+    ) else {
+        panic!("an unknown field is an error")
+    };
+    let notes = err.problems().expect("the mods' problems");
+    assert!(!notes.is_empty());
+    for d in notes.diagnostics() {
+        assert_eq!(d.mod_id(), Some("test"), "{d}");
+    }
+    let json = notes.render_json();
+    assert_eq!(json[0]["mod"], "test", "{json}");
+}

@@ -24,8 +24,8 @@ pub const MOST_PER_RUN: usize = 500;
 pub(crate) fn bound(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
     diagnostics.sort_by_key(|d| (d.follows, d.span.map(|s| (s.file, s.start))));
     // One cause, one message: of the places that share one, the first is shown.
-    let mut causes = std::collections::BTreeSet::new();
-    diagnostics.retain(|d| d.cause.as_ref().is_none_or(|c| causes.insert(c.clone())));
+    let mut causes = std::collections::BTreeSet::<String>::new();
+    diagnostics.retain(|d| d.cause().is_none_or(|c| causes.insert(c.to_string())));
     if diagnostics.len() <= MOST_PER_FILE.min(MOST_PER_RUN) {
         return;
     }
@@ -91,7 +91,7 @@ fn note(errors: usize, warnings: usize, what: String) -> Diagnostic {
         .with_help("mend the first ones: the rest often follow from them")
         .following();
     let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    d.stands_for = (count(errors), count(warnings));
+    d.extra_mut().stands_for = (count(errors), count(warnings));
     d
 }
 

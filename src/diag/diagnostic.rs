@@ -188,12 +188,21 @@ pub struct Diagnostic {
     /// It follows from another problem reported first (a reference to a definition that could not
     /// be read): listed after every cause.
     pub(crate) follows: bool,
+    /// What few diagnostics have, apart: every diagnostic is passed in a `Result`'s error.
+    pub(crate) extra: Option<Box<Extra>>,
+}
+
+/// The parts of a [`Diagnostic`] most do not have.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Extra {
     /// For a count of problems left out of a report ([`Code::Elided`]): how many errors and
     /// warnings it stands for, which the summary counts.
     pub(crate) stands_for: (u32, u32),
     /// The cause it speaks of, when many places share one (a mod whose `id` changed, named at
-    /// every reference): a report keeps the first of each cause ([`once_per`](Self::once_per)).
+    /// every reference): a report keeps the first of each cause ([`once_per`](Diagnostic::once_per)).
     pub(crate) cause: Option<Box<str>>,
+    /// The mod it is about: the mod whose file it points into, or whose script failed.
+    pub(crate) mod_id: Option<Box<str>>,
 }
 
 impl Diagnostic {
@@ -207,8 +216,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             follows: false,
-            stands_for: (0, 0),
-            cause: None,
+            extra: None,
         }
     }
 
@@ -222,8 +230,23 @@ impl Diagnostic {
 
     /// Marks it as one of many places of one `cause`: a report shows the first place only.
     pub(crate) fn once_per(mut self, cause: impl Into<String>) -> Diagnostic {
-        self.cause = Some(cause.into().into_boxed_str());
+        self.extra_mut().cause = Some(cause.into().into_boxed_str());
         self
+    }
+
+    /// Its rarer parts, made when first set.
+    pub(crate) fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Default::default)
+    }
+
+    /// The cause it speaks of, when many places share one ([`once_per`](Self::once_per)).
+    pub(crate) fn cause(&self) -> Option<&str> {
+        self.extra.as_ref()?.cause.as_deref()
+    }
+
+    /// For a count of problems left out ([`Code::Elided`]): the errors and warnings it stands for.
+    pub(crate) fn stands_for(&self) -> (u32, u32) {
+        self.extra.as_ref().map_or((0, 0), |e| e.stands_for)
     }
 
     /// Marks it as following from a problem reported before it.
@@ -264,6 +287,19 @@ impl Diagnostic {
     /// Whether it is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// The mod it is about, when it is about one: the mod whose file it points into (a load's
+    /// problems), or whose script failed, ran out of its budget or was switched off (a game's).
+    /// A server's policy reads it to blame a mod, a report to group problems by mod.
+    pub fn mod_id(&self) -> Option<&str> {
+        self.extra.as_ref()?.mod_id.as_deref()
+    }
+
+    /// Says which mod it is about.
+    pub(crate) fn of_mod(mut self, id: &str) -> Diagnostic {
+        self.extra_mut().mod_id = Some(id.into());
+        self
     }
 }
 

@@ -175,8 +175,9 @@ pub(crate) fn summary_line(diagnostics: &[Diagnostic], mods: usize) -> String {
     let (mut errors, mut warnings) = (0, 0);
     for d in diagnostics {
         if d.code == super::Code::Elided {
-            errors += d.stands_for.0 as usize;
-            warnings += d.stands_for.1 as usize;
+            let (e, w) = d.stands_for();
+            errors += e as usize;
+            warnings += w as usize;
         } else if d.severity == Severity::Error {
             errors += 1;
         } else {
@@ -230,6 +231,7 @@ pub fn render_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> serde_jso
                     loc
                 }).collect::<Vec<_>>(),
                 "help": d.help,
+                "mod": d.mod_id(),
             })
         })
         .collect();

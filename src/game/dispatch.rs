@@ -149,10 +149,18 @@ impl Game {
     /// What each mod's scripts have cost this game so far (instructions, memory held, handlers
     /// failing and switched off), in the order the mods loaded: empty without scripts.
     pub fn script_costs(&self) -> Vec<super::ModCost> {
-        self.scripts.try_borrow().map_or_else(
+        let mut costs = self.scripts.try_borrow().map_or_else(
             |_| Vec::new(),
             |h| h.as_ref().map_or_else(Vec::new, |h| h.costs()),
-        )
+        );
+        for c in &mut costs {
+            c.problems = self
+                .problems_by_mod
+                .iter()
+                .find(|(m, _)| **m == *c.id)
+                .map_or(0, |(_, n)| *n);
+        }
+        costs
     }
 
     /// Events this game has handled since it was made or loaded.
@@ -179,6 +187,7 @@ impl Game {
         self.events.capped = None;
         self.events.open = true;
         self.state.turn += 1;
+        self.with_scripts(|host, game| host.begin_turn(game));
     }
 
     /// Whether a turn is under way (a verb's, one [`turn`](Game::turn) opened, one begun with

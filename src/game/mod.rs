@@ -135,6 +135,12 @@ pub struct ModCost {
     pub failing: usize,
     /// Its handlers switched off for failing too often in a row.
     pub quarantined: usize,
+    /// Whether the host switched its scripts off in this game's set
+    /// ([`ModSet::switch_off`](crate::mod_set::ModSet::switch_off)), as this turn runs.
+    pub switched_off: bool,
+    /// Problems the game reported about it since the game started or was loaded (failed
+    /// handlers, budgets spent, quarantines; [`Diagnostic::mod_id`](crate::diag::Diagnostic::mod_id)).
+    pub problems: u64,
 }
 
 /// What scripts plug into the engine: event handlers, and the actions and checks they register.
@@ -153,6 +159,8 @@ pub trait ScriptHost: Send {
     fn settle(&mut self, game: &mut Game);
     /// Called when the host starts serving a game (a new one, or one just loaded).
     fn attach(&mut self, game: &mut Game);
+    /// Called when a turn begins ([`Game::begin_turn`]), before its first event.
+    fn begin_turn(&mut self, _game: &mut Game) {}
 
     /// The work its scripts have done so far, in instructions, counted as their budget counts
     /// it: what driving this game cost, for a caller that is charged for it (a test's game).
@@ -223,6 +231,8 @@ pub struct Game {
     messages: Vec<String>,
     /// Problems raised while running content (a failed action list, a loop): reported, never fatal.
     problems: Vec<Diagnostic>,
+    /// How many of them were about each mod, by mod ID: what [`Game::script_costs`] tells a host.
+    problems_by_mod: Vec<(Box<str>, u64)>,
     /// The triggers of the scene: those of the game's entries in play (the roguelike's room),
     /// looked up again (when `scene_stale`) after the content or the game's state changed, rather
     /// than for every event.
@@ -310,6 +320,7 @@ impl Game {
             lists: apply::OpenLists::default(),
             messages: Vec::new(),
             problems: Vec::new(),
+            problems_by_mod: Vec::new(),
             scene_triggers: Vec::new(),
             scene_stale: true,
             symbols: std::cell::OnceCell::new(),
@@ -493,7 +504,16 @@ impl Game {
     }
 
     /// Reports a problem raised while running content (a script's error, a failed action list).
+    // Not inlined: problems are rare, and inlined into the event loop its counting by mod cost
+    // every event 16 instructions (the events bench).
+    #[inline(never)]
     pub fn report(&mut self, problem: Diagnostic) {
+        if let Some(id) = problem.mod_id() {
+            match self.problems_by_mod.iter_mut().find(|(m, _)| &**m == id) {
+                Some((_, n)) => *n += 1,
+                None => self.problems_by_mod.push((id.into(), 1)),
+            }
+        }
         self.problems.push(problem);
     }
 

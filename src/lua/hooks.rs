@@ -82,6 +82,9 @@ impl LuaRuntime {
         let Some(index) = self.mods.iter().position(|m| m.id == mod_id) else {
             return false;
         };
+        if self.mods[index].off {
+            return false;
+        }
         let lantern = self.mods[index].lantern.clone();
         let (lua, lender) = (&self.lua, &self.lender);
         let m = &mut self.mods[index];

@@ -160,7 +160,13 @@ impl LuaRuntime {
             let help = crate::diag::did_you_mean_suffix(id.as_str(), names);
             format!("no script registers the {kind} `{id}`{help}")
         })?;
-        if r.quarantined {
+        if r.stopped & super::SWITCHED_OFF != 0 {
+            return Err(format!(
+                "the {kind} `{id}` did not run: the host switched the scripts of mod `{}` off",
+                r.mod_id
+            ));
+        }
+        if r.quarantined() {
             return Err(format!(
                 "the {kind} `{id}` {} {QUARANTINE_AFTER} failures in a row; reload to retry",
                 crate::game::SWITCHED_OFF
@@ -190,14 +196,14 @@ impl LuaRuntime {
             return;
         }
         r.failures += 1;
-        if r.failures >= QUARANTINE_AFTER && !r.quarantined {
-            r.quarantined = true;
+        if r.failures >= QUARANTINE_AFTER && !r.quarantined() {
+            r.stop(super::QUARANTINED, true);
             let mod_id = r.mod_id.clone();
             drop(shared);
             if let Some(game) = game {
                 game.report(Diagnostic::warning(Code::Script, format!(
                     "[{mod_id}] the {what} failed {QUARANTINE_AFTER} times in a row and is switched off until the next reload"
-                )));
+                )).of_mod(&mod_id));
             }
         }
     }
@@ -297,7 +303,8 @@ impl ScriptHost for LuaRuntime {
                     let failures = {
                         let shared = shared.borrow();
                         let r = &shared.handlers[call.handler].registered;
-                        if r.quarantined {
+                        // Quarantined, or its mod switched off by the host.
+                        if r.stopped != 0 {
                             continue;
                         }
                         r.failures
@@ -368,15 +375,18 @@ impl ScriptHost for LuaRuntime {
         for m in self.mods.iter().filter(|m| m.skipped > 0) {
             let bound = self.budget.stopped_by(m.turn_used);
             if bound == super::budget::Bound::Turn {
-                game.report(Diagnostic::warning(
-                    Code::Script,
-                    format!(
-                        "[{}] {} of its handlers did not run this turn: {}",
-                        m.id,
-                        m.skipped,
-                        self.budget.spent_message(m.turn_used)
-                    ),
-                ));
+                game.report(
+                    Diagnostic::warning(
+                        Code::Script,
+                        format!(
+                            "[{}] {} of its handlers did not run this turn: {}",
+                            m.id,
+                            m.skipped,
+                            self.budget.spent_message(m.turn_used)
+                        ),
+                    )
+                    .of_mod(&m.id),
+                );
             } else {
                 stopped_all.push(m.id.to_string());
                 skipped_all += m.skipped;
@@ -395,6 +405,7 @@ impl ScriptHost for LuaRuntime {
         }
         self.new_turn();
         self.write_storage(game);
+        self.take_switches(game);
     }
 
     fn costs(&self) -> Vec<crate::game::ModCost> {
@@ -414,8 +425,12 @@ impl ScriptHost for LuaRuntime {
                     instructions: m.spent.saturating_add(m.turn_used),
                     memory: self.accounts.used(m.owner),
                     handlers: mine().count(),
-                    failing: mine().filter(|r| r.failures > 0 && !r.quarantined).count(),
-                    quarantined: mine().filter(|r| r.quarantined).count(),
+                    failing: mine()
+                        .filter(|r| r.failures > 0 && !r.quarantined())
+                        .count(),
+                    quarantined: mine().filter(|r| r.quarantined()).count(),
+                    switched_off: m.off,
+                    problems: 0,
                 }
             })
             .collect()
@@ -432,7 +447,12 @@ impl ScriptHost for LuaRuntime {
             .fold(self.work, |sum, m| sum.saturating_add(m.turn_used))
     }
 
+    fn begin_turn(&mut self, game: &mut Game) {
+        self.take_switches(game);
+    }
+
     fn attach(&mut self, game: &mut Game) {
+        self.take_switches(game);
         self.attach_storage(game);
         self.run_on_update(game);
     }

@@ -94,6 +94,7 @@ impl LuaRuntime {
             skipped: 0,
             last: None,
             starting: None,
+            off: false,
         });
         let display = format!("{id}/scripts/main.lua");
         let Some(script) = self.main_script(m, &display, sources, diags) else {
@@ -161,7 +162,8 @@ impl LuaRuntime {
                         m.id
                     ),
                 )
-                .with_help("keep functions in the script's locals: storage is what a save keeps"),
+                .with_help("keep functions in the script's locals: storage is what a save keeps")
+                .of_mod(&m.id),
             ),
         }
     }

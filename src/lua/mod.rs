@@ -36,6 +36,7 @@ pub(crate) mod sandbox;
 mod script_check;
 mod settle;
 pub(crate) mod storage;
+pub(crate) mod switches;
 mod unavailable;
 mod unclosed;
 
@@ -68,17 +69,37 @@ pub(crate) struct Registered {
     /// it is called from.
     pub(crate) owner: Owner,
     failures: u32,
-    quarantined: bool,
+    /// Why it does not run, if it does not: [`QUARANTINED`], [`SWITCHED_OFF`] or both (one
+    /// byte, so a handler's call tests one value).
+    stopped: u8,
 }
 
+/// [`Registered::stopped`]: it failed [`QUARANTINE_AFTER`] times in a row.
+const QUARANTINED: u8 = 1;
+/// [`Registered::stopped`]: the host switched its mod's scripts off ([`switches`]).
+const SWITCHED_OFF: u8 = 2;
+
 impl Registered {
+    fn quarantined(&self) -> bool {
+        self.stopped & QUARANTINED != 0
+    }
+
+    /// Marks it stopped for `why` (`QUARANTINED`, `SWITCHED_OFF`), or not.
+    fn stop(&mut self, why: u8, stopped: bool) {
+        if stopped {
+            self.stopped |= why;
+        } else {
+            self.stopped &= !why;
+        }
+    }
+
     pub(crate) fn new(mod_id: &str, owner: Owner, func: Function) -> Registered {
         Registered {
             mod_id: mod_id.to_string(),
             func,
             owner,
             failures: 0,
-            quarantined: false,
+            stopped: 0,
         }
     }
 }
@@ -221,6 +242,8 @@ struct ModScript {
     /// starting storage for the mod (a loaded save's own storage wins). `None` when it stored
     /// nothing.
     starting: Option<Arc<serde_json::Value>>,
+    /// Whether the host switched its scripts off ([`switches`]), as the game last looked.
+    off: bool,
 }
 
 /// Each mod's id by its account's index ([`memory::Owner::mod_index`]), with the state's
@@ -289,6 +312,9 @@ pub struct LuaRuntime {
     /// Instructions the calls into the scripts ran before this turn, their loading included:
     /// with this turn's (`ModScript::turn_used`), what `ScriptHost::work` says.
     work: u64,
+    /// The host's switches over the mods' scripts, when the game is of a mod set, and how many
+    /// times they had been flipped when the game last looked ([`switches`]).
+    switches: Option<(Arc<switches::Switches>, u64)>,
 }
 
 impl LuaRuntime {
@@ -320,6 +346,7 @@ impl LuaRuntime {
             make_lantern: None,
             journals: Vec::new(),
             work: 0,
+            switches: None,
             lua,
             shared: Arc::new(AtomicRefCell::new(Shared::default())),
             budget,
@@ -364,7 +391,8 @@ impl LuaRuntime {
                         m.id,
                         dropped.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
                     ),
-                ));
+                )
+                .of_mod(&m.id));
                 let kept = Arc::new(kept);
                 game.storage_mut().insert(m.id.clone(), kept.clone());
                 saved = Some(kept);
@@ -378,13 +406,16 @@ impl LuaRuntime {
                         Err(e) => report::describe(&e).0,
                         Ok(_) => "it is not a table".to_string(),
                     };
-                    game.report(Diagnostic::warning(
-                        Code::Script,
-                        format!(
+                    game.report(
+                        Diagnostic::warning(
+                            Code::Script,
+                            format!(
                             "[{}] its saved storage could not be restored ({why}); it starts empty",
                             m.id
                         ),
-                    ));
+                        )
+                        .of_mod(&m.id),
+                    );
                     self.lua.create_table().ok()
                 }
             };
@@ -509,7 +540,8 @@ impl LuaRuntime {
                 )
             };
         }
-        let mut d = Diagnostic::error(Code::Script, format!("[{mod_id}] {what}: {message}"));
+        let mut d =
+            Diagnostic::error(Code::Script, format!("[{mod_id}] {what}: {message}")).of_mod(mod_id);
         let defined_at = || {
             let info = called?.info();
             let source = info.source?.trim_start_matches('@').to_string();

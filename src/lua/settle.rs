@@ -214,7 +214,8 @@ fn save_whole(
     let mut d = Diagnostic::error(
         Code::Script,
         format!("[{}] {e}; the storage keeps its last saved state", m.id),
-    );
+    )
+    .of_mod(&m.id);
     let last = {
         let shared = shared.borrow();
         match &m.last {
