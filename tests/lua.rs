@@ -1562,4 +1562,75 @@ fn the_profile_command_says_where_the_scripts_work_went() {
         ran > 2 * 5000,
         "two rooms entered, each a loop of 5,000: {row}"
     );
+    // And by handler: where it was registered, its calls, and nearly all of the mod's work.
+    let handler = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("test/scripts/main.lua:2 "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let words: Vec<&str> = handler.split_whitespace().collect();
+    assert_eq!(
+        &words[1..5],
+        ["on", "room_entered", "2", "calls"],
+        "{handler}"
+    );
+    let in_handler: u64 = words[5].parse().unwrap();
+    assert!(
+        in_handler > 2 * 5000 && in_handler <= ran,
+        "{handler} / {row}"
+    );
+}
+
+/// `lantern test --profile`: after the report, the test games' scripts' work by mod and by
+/// handler, summed over every test game.
+#[test]
+fn a_test_run_profiles_its_games_scripts() {
+    let mods = TestMods::new(&[
+        (
+            "scripts/main.lua",
+            "lantern.on('turn_started', function()\n\
+               local s = 0\n\
+               for i = 1, 1000 do s = s + i end\n\
+               lantern.storage.s = s\n\
+             end)\n",
+        ),
+        (
+            "tests/work_test.lua",
+            "describe('work', function()\n\
+               it('turns three times', function()\n\
+                 local g = lantern.test.game{ seed = 1 }\n\
+                 for i = 1, 3 do g:emit('turn_started') end\n\
+               end)\n\
+               it('turns twice', function()\n\
+                 local g = lantern.test.game{ seed = 2 }\n\
+                 for i = 1, 2 do g:emit('turn_started') end\n\
+               end)\n\
+             end)\n",
+        ),
+    ]);
+    let out = common::lantern(&["test", "--mods", ".", "test", "--profile"], &mods.path());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("2 passed"), "{stdout}");
+    assert!(
+        stderr.contains("the scripts' work in the test games ("),
+        "{stderr}"
+    );
+    let handler = stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("test/scripts/main.lua:1 "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let words: Vec<&str> = handler.split_whitespace().collect();
+    assert_eq!(
+        &words[1..5],
+        ["on", "turn_started", "5", "calls"],
+        "{handler}"
+    );
+    let instructions: u64 = words[5].parse().unwrap();
+    assert!(
+        instructions > 5 * 1000,
+        "five turns, a loop of 1,000 each: {handler}"
+    );
 }

@@ -327,3 +327,45 @@ fn a_loads_problems_say_which_mod_they_are_about() {
     let json = notes.render_json();
     assert_eq!(json[0]["mod"], "test", "{json}");
 }
+
+#[test]
+fn a_profiled_game_counts_each_handlers_calls_and_work() {
+    let mods = counting_mods();
+    let set = set_of(&mods);
+    let mut g = set.start(1).unwrap();
+    turn(&mut g);
+    assert!(g.handler_costs().is_empty(), "not profiled yet");
+    g.profile_scripts(true);
+    for _ in 0..4 {
+        turn(&mut g);
+    }
+    let costs = g.handler_costs();
+    assert_eq!(costs.len(), 1, "{costs:?}");
+    let h = &costs[0];
+    assert_eq!(
+        (h.mod_id.as_str(), h.event.as_str()),
+        ("test", "turn_started")
+    );
+    assert_eq!(h.at, Some(("test/scripts/main.lua".to_string(), 1)));
+    assert_eq!(h.calls, 4);
+    let mod_total = g
+        .script_costs()
+        .iter()
+        .find(|c| c.id == "test")
+        .unwrap()
+        .instructions;
+    assert!(
+        h.instructions > 0 && h.instructions < mod_total,
+        "{h:?} / {mod_total}"
+    );
+    // It plays as it would unprofiled: the same storage, the same hash.
+    let mut plain = set.start(1).unwrap();
+    for _ in 0..5 {
+        turn(&mut plain);
+    }
+    assert_eq!(g.state_hash(), plain.state_hash());
+    // Profiling stops; what was counted stays.
+    g.profile_scripts(false);
+    turn(&mut g);
+    assert_eq!(g.handler_costs()[0].calls, 4);
+}

@@ -217,6 +217,10 @@ struct TestArgs {
     /// in `play` lists them).
     #[arg(long = "set", value_name = "SETTING=VALUE")]
     set: Vec<String>,
+    /// After the report, where the test games' scripts spent their instructions, by mod and by
+    /// handler.
+    #[arg(long)]
+    profile: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -368,6 +372,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
                     test::Games {
                         lang: a.lang,
                         settings,
+                        profile: a.profile,
                     },
                 )
             })

@@ -182,7 +182,7 @@ const COMMANDS: &[Command] = &[
     Command {
         names: &["profile"],
         usage: "profile",
-        help: "where the scripts' work went, by mod: instructions, memory, failing handlers",
+        help: "where the scripts' work went, by mod and by handler: instructions, memory, calls",
     },
     Command {
         names: &["settings"],
@@ -655,6 +655,9 @@ fn home(game: &Game) -> &str {
 }
 
 fn command(game: &mut Game, line: &str, flavor: &Flavor) -> Result<String, crate::Error> {
+    // Profiled from the first command on, and again once a reload, a restart or a load brought
+    // new scripts: `profile` shows each handler's cost.
+    game.profile_scripts(true);
     let content = game.content().clone();
     let home = home(game).to_string();
     let home = home.as_str();

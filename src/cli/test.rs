@@ -11,10 +11,12 @@ use std::sync::{mpsc, Arc};
 /// without tests), apart from 1 for failed tests: pytest's code for "no tests collected".
 const NOTHING_TO_RUN: u8 = 5;
 
-/// How every test game starts: in a language (`--lang`), with settings (`--set`).
+/// How every test game starts: in a language (`--lang`), with settings (`--set`), profiled
+/// (`--profile`).
 pub(super) struct Games {
     pub lang: Option<String>,
     pub settings: Vec<(String, String)>,
+    pub profile: bool,
 }
 
 pub(super) fn run(
@@ -75,7 +77,10 @@ fn run_once(
     if let Some(lang) = &games.lang {
         h = h.in_language(lang);
     }
-    let h = h.with_settings(games.settings.clone());
+    let mut h = h.with_settings(games.settings.clone());
+    if games.profile {
+        h = h.profiled();
+    }
     let wrong = h.settings_problems();
     if !wrong.is_empty() {
         for w in wrong {
@@ -106,6 +111,14 @@ fn run_once(
         return ExitCode::from(NOTHING_TO_RUN);
     }
     print!("{}", report::render(&results, format));
+    if games.profile {
+        let mut profile = super::profile::Profile::default();
+        for (mods, handlers, events) in h.take_costs() {
+            profile.add_costs(mods, handlers, events);
+        }
+        // After the report, which a machine may be reading from standard output.
+        eprintln!("{}", profile.render("in the test games"));
+    }
     if results
         .iter()
         .any(|r| matches!(r.status, harness::Status::Failed { .. }))

@@ -163,6 +163,22 @@ impl Game {
         costs
     }
 
+    /// Counts each script handler's calls, instructions and time from now on (`true`: a modder's
+    /// profile, `lantern play`'s `profile`), or stops counting; what was counted stays. A game
+    /// not profiled pays nothing for it.
+    pub fn profile_scripts(&mut self, on: bool) {
+        self.with_scripts(|host, _| host.set_profiling(on));
+    }
+
+    /// What each script handler has cost while profiled ([`Game::profile_scripts`]), in the order
+    /// they were registered: empty when never profiled.
+    pub fn handler_costs(&self) -> Vec<super::HandlerCost> {
+        self.scripts.try_borrow().map_or_else(
+            |_| Vec::new(),
+            |h| h.as_ref().map_or_else(Vec::new, |h| h.handler_costs()),
+        )
+    }
+
     /// Events this game has handled since it was made or loaded.
     pub fn events_handled(&self) -> u64 {
         self.events.handled as u64

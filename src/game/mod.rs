@@ -143,6 +143,25 @@ pub struct ModCost {
     pub problems: u64,
 }
 
+/// What one handler cost a game while its scripts were profiled ([`Game::profile_scripts`]): where
+/// a modder looks first when a mod is slow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HandlerCost {
+    /// The mod that registered it.
+    pub mod_id: String,
+    /// The event it handles, as the script named it.
+    pub event: String,
+    /// Where it was registered (the script's display path and line), when known.
+    pub at: Option<(String, usize)>,
+    /// How many times it ran.
+    pub calls: u64,
+    /// Instructions its calls ran, counted as the budget counts them.
+    pub instructions: u64,
+    /// Time its calls took by the clock (not deterministic: for a profile, never for a rule).
+    pub time: std::time::Duration,
+}
+
 /// What scripts plug into the engine: event handlers, and the actions and checks they register.
 /// The Lua layer implements it; the engine runs without one (simulations, benchmarks). (The
 /// *hosting game*, whose world mods are written for, is `host::Rules` and `State::host`: this is
@@ -161,6 +180,12 @@ pub trait ScriptHost: Send {
     fn attach(&mut self, game: &mut Game);
     /// Called when a turn begins ([`Game::begin_turn`]), before its first event.
     fn begin_turn(&mut self, _game: &mut Game) {}
+    /// Counts each handler's calls from now on (`true`), or stops counting.
+    fn set_profiling(&mut self, _on: bool) {}
+    /// What each handler has cost while profiled.
+    fn handler_costs(&self) -> Vec<HandlerCost> {
+        Vec::new()
+    }
 
     /// The work its scripts have done so far, in instructions, counted as their budget counts
     /// it: what driving this game cost, for a caller that is charged for it (a test's game).

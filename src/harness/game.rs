@@ -43,6 +43,8 @@ pub(crate) struct TestGame {
     home: String,
     /// Which game of the process this is: what its unread problems are kept by.
     serial: u64,
+    /// Where its costs go when it ends, when the run is profiled.
+    costs: Option<Arc<std::sync::Mutex<Vec<super::GameCosts>>>>,
 }
 
 /// The next test game's serial.
@@ -51,6 +53,13 @@ static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(
 impl Drop for TestGame {
     fn drop(&mut self) {
         self.live.fetch_sub(1, Relaxed);
+        if let Some(costs) = &self.costs {
+            let g = &self.game;
+            let spent = (g.script_costs(), g.handler_costs(), g.events_handled());
+            if let Ok(mut costs) = costs.lock() {
+                costs.push(spent);
+            }
+        }
     }
 }
 
@@ -209,6 +218,9 @@ pub(crate) fn constructor(
             None => Game::new(content, seed),
         };
         choose_settings(&mut game, &h.settings, opts.as_ref())?;
+        if h.costs.is_some() {
+            scripts.set_profiling(true);
+        }
         // Its storage in place, and for a saved game the mods' update hooks run.
         crate::game::ScriptHost::attach(&mut scripts, &mut game);
         game.set_scripts(Some(Box::new(scripts)));
@@ -232,6 +244,7 @@ pub(crate) fn constructor(
             live: live.clone(),
             said: Vec::new(),
             world,
+            costs: h.costs.clone(),
         })
     })
 }

@@ -77,6 +77,13 @@ impl TestResult {
     }
 }
 
+/// What one test game's scripts cost: by mod, by handler, and the events it handled.
+pub(crate) type GameCosts = (
+    Vec<crate::game::ModCost>,
+    Vec<crate::game::HandlerCost>,
+    u64,
+);
+
 /// Content and mod folders for one set of mods, parsed once and shared by every game of that set.
 pub struct Prepared {
     /// The mod set: its content, each mod's `main.lua` as the load compiled it (every test game
@@ -126,6 +133,8 @@ pub struct Harness {
     /// typed, before a test's own (`lantern.test.game{ settings = {...} }`).
     pub(crate) settings: Vec<(String, String)>,
     prepared: Mutex<PreparedSets>,
+    /// What each test game's scripts cost, when the run is profiled (`lantern test --profile`).
+    pub(crate) costs: Option<Arc<Mutex<Vec<GameCosts>>>>,
     /// The rendered diagnostics of every mod set that failed to load, to be shown once per run.
     load_problems: Mutex<Vec<String>>,
 }
@@ -146,6 +155,7 @@ impl Harness {
             lang: None,
             settings: Vec::new(),
             prepared: Mutex::new(BTreeMap::new()),
+            costs: None,
             load_problems: Mutex::new(Vec::new()),
         }
     }
@@ -155,6 +165,21 @@ impl Harness {
     pub fn in_language(mut self, lang: &str) -> Harness {
         self.lang = Some(lang.to_string());
         self
+    }
+
+    /// The same harness with every test game's scripts profiled: what they cost, by mod and by
+    /// handler, is kept for [`Harness::take_costs`] as each game ends.
+    pub(crate) fn profiled(mut self) -> Harness {
+        self.costs = Some(Arc::default());
+        self
+    }
+
+    /// What the test games that ended cost, when profiled, taken.
+    pub(crate) fn take_costs(&self) -> Vec<GameCosts> {
+        self.costs
+            .as_ref()
+            .and_then(|c| c.lock().ok().map(|mut c| std::mem::take(&mut *c)))
+            .unwrap_or_default()
     }
 
     /// The same harness with every test game starting from these settings (`("rats:rat_health",

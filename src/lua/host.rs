@@ -50,6 +50,41 @@ pub(super) fn call_mod<R>(
     past_a_limit(budget, accounts, m.owner, result)
 }
 
+/// Calls the handler `$call`, which had failed `$failures` times in a row, under its mod's budget
+/// and account, in the group of calls charged to one mod's account; whether it ran (its mod's
+/// turn's budget may be spent). A macro: the event loop's hot path and the profiled one
+/// ([`super::profile`]) run the same code, and as a function it cost a handler's call 11
+/// instructions more.
+macro_rules! call_handler {
+    ($lua:expr, $budget:expr, $accounts:expr, $mods:expr, $group:expr, $outcomes:expr, $view:expr, $call:expr, $failures:expr) => {{
+        let call: &$crate::lua::Listener = $call;
+        match call.script.and_then(|i| $mods.get_mut(i)) {
+            None => false,
+            Some(m) if m.turn_used >= $budget.per_turn() || $budget.halted() => {
+                m.skipped += 1;
+                false
+            }
+            Some(m) => {
+                if $group.as_ref().is_none_or(|(owner, _)| *owner != m.owner) {
+                    // The last group's guard goes first, so guards end in the order they began.
+                    drop($group.take());
+                    *$group = Some((m.owner, $accounts.charge_to(m.owner)));
+                }
+                m.last = Some($crate::lua::Called::Handler(call.handler));
+                match $crate::lua::host::call_mod($lua, $budget, $accounts, m, || {
+                    call.func.call::<()>($view)
+                }) {
+                    Err(e) => $outcomes.push((call.handler, Some(e))),
+                    Ok(()) if $failures > 0 => $outcomes.push((call.handler, None)),
+                    Ok(()) => {}
+                }
+                true
+            }
+        }
+    }};
+}
+pub(super) use call_handler;
+
 /// A call that ran out of memory has failed even if it caught the error; then the budget's rule.
 #[cold]
 fn past_a_limit<R>(
@@ -286,12 +321,13 @@ impl ScriptHost for LuaRuntime {
         // Handlers that failed now or had failed before, with the error if they failed now: the
         // common case (every handler ran and none ever failed) allocates nothing.
         let mut outcomes: Vec<(usize, Option<mlua::Error>)> = Vec::new();
-        let (lua, budget, shared, mods, accounts) = (
+        let (lua, budget, shared, mods, accounts, profile) = (
             &self.lua,
             &self.budget,
             &self.shared,
             &mut self.mods,
             self.accounts,
+            &mut self.profile,
         );
         // One view per event, shared by its handlers; the game is lent once for all of them.
         let lent = self.views.deliver(event, |view| {
@@ -303,30 +339,30 @@ impl ScriptHost for LuaRuntime {
                     let failures = {
                         let shared = shared.borrow();
                         let r = &shared.handlers[call.handler].registered;
-                        // Quarantined, or its mod switched off by the host.
+                        // Quarantined, its mod switched off by the host, or profiled.
                         if r.stopped != 0 {
+                            let (failures, profiled) = (r.failures, r.stopped == super::PROFILED);
+                            drop(shared);
+                            if profiled {
+                                let group = &mut group;
+                                let mut run = super::profile::Run {
+                                    lua,
+                                    budget,
+                                    accounts,
+                                    mods: &mut *mods,
+                                    group,
+                                    outcomes: &mut outcomes,
+                                    view: &view,
+                                };
+                                run.profiled(call, failures, profile);
+                            }
                             continue;
                         }
                         r.failures
                     };
-                    let Some(m) = call.script.and_then(|i| mods.get_mut(i)) else {
-                        continue;
-                    };
-                    if m.turn_used >= budget.per_turn() || budget.halted() {
-                        m.skipped += 1;
-                        continue;
-                    }
-                    if group.as_ref().is_none_or(|(owner, _)| *owner != m.owner) {
-                        // The last group's guard goes first, so guards end in the order they began.
-                        drop(group.take());
-                        group = Some((m.owner, accounts.charge_to(m.owner)));
-                    }
-                    m.last = Some(super::Called::Handler(call.handler));
-                    match call_mod(lua, budget, accounts, m, || call.func.call::<()>(&view)) {
-                        Err(e) => outcomes.push((call.handler, Some(e))),
-                        Ok(()) if failures > 0 => outcomes.push((call.handler, None)),
-                        Ok(()) => {}
-                    }
+                    call_handler!(
+                        lua, budget, accounts, mods, &mut group, outcomes, &view, call, failures
+                    );
                 }
                 Ok(())
             })
@@ -449,6 +485,14 @@ impl ScriptHost for LuaRuntime {
 
     fn begin_turn(&mut self, game: &mut Game) {
         self.take_switches(game);
+    }
+
+    fn set_profiling(&mut self, on: bool) {
+        LuaRuntime::set_profiling(self, on);
+    }
+
+    fn handler_costs(&self) -> Vec<crate::game::HandlerCost> {
+        LuaRuntime::handler_costs(self)
     }
 
     fn attach(&mut self, game: &mut Game) {

@@ -31,6 +31,7 @@ pub(crate) mod memory;
 mod mirror;
 #[cfg(feature = "cli")]
 pub(crate) mod policy;
+mod profile;
 pub(crate) mod report;
 pub(crate) mod sandbox;
 mod script_check;
@@ -78,6 +79,8 @@ pub(crate) struct Registered {
 const QUARANTINED: u8 = 1;
 /// [`Registered::stopped`]: the host switched its mod's scripts off ([`switches`]).
 const SWITCHED_OFF: u8 = 2;
+/// [`Registered::stopped`]: its calls are counted ([`profile`]); alone, it runs.
+const PROFILED: u8 = 4;
 
 impl Registered {
     fn quarantined(&self) -> bool {
@@ -315,6 +318,8 @@ pub struct LuaRuntime {
     /// The host's switches over the mods' scripts, when the game is of a mod set, and how many
     /// times they had been flipped when the game last looked ([`switches`]).
     switches: Option<(Arc<switches::Switches>, u64)>,
+    /// What each profiled handler has cost, by its index ([`profile`]).
+    profile: Vec<profile::Tally>,
 }
 
 impl LuaRuntime {
@@ -347,6 +352,7 @@ impl LuaRuntime {
             journals: Vec::new(),
             work: 0,
             switches: None,
+            profile: Vec::new(),
             lua,
             shared: Arc::new(AtomicRefCell::new(Shared::default())),
             budget,
