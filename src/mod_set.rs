@@ -19,6 +19,9 @@ use crate::mods::ModFolder;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// What moving a game to a set said, and the scripts that served the game before.
+pub(crate) type Moved = (Vec<Diagnostic>, Option<Box<dyn ScriptHost>>);
+
 /// A loaded mod set: its content, its scripts compiled, the files they were read from.
 #[derive(Clone)]
 pub struct ModSet(Arc<Loaded>);
@@ -141,8 +144,18 @@ impl ModSet {
     /// of its own. An error only when Lua cannot start or the scripts fail as they run (a script
     /// that reads the clock, say): each game runs them afresh.
     pub fn start(&self, seed: u64) -> Result<Game, crate::Error> {
+        self.start_with(seed, None)
+    }
+
+    /// [`ModSet::start`] with `scripts`, when the load that made the set ran them already (a
+    /// `Live`'s first game): the one way a game of a set starts.
+    pub(crate) fn start_with(
+        &self,
+        seed: u64,
+        scripts: Option<LuaRuntime>,
+    ) -> Result<Game, crate::Error> {
         let game = Game::new(self.0.content.clone(), seed);
-        self.plugged(game)
+        self.plugged(game, scripts)
     }
 
     /// A game of the set read from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader),
@@ -150,7 +163,7 @@ impl ModSet {
     /// the set no longer has, and what each mod's update hook did.
     pub fn restore(&self, save: impl std::io::Read) -> Result<(Game, Problems), crate::Error> {
         let (game, mut notes) = Game::read_save_from(self.0.content.clone(), save)?;
-        let mut game = self.plugged(game)?;
+        let mut game = self.plugged(game, None)?;
         notes.extend(game.take_problems());
         Ok((game, Problems::new(notes, self.0.sources.clone())))
     }
@@ -162,23 +175,46 @@ impl ModSet {
     /// problems the game had before stay the game's. A set whose scripts fail to start leaves the
     /// game as it was, on its old set.
     pub fn upgrade(&self, game: &mut Game) -> Result<Problems, crate::Error> {
-        let (mut scripts, _) = self.scripts(self.0.limits).map_err(crate::Error::mods)?;
+        let (notes, _old) = self.upgrade_with(game, None)?;
+        Ok(Problems::new(notes, self.0.sources.clone()))
+    }
+
+    /// [`ModSet::upgrade`] with `scripts`, when the load that made the set ran them already (a
+    /// `Live`'s reload): the one way a game moves to a set. What the move said, and the scripts
+    /// that served the game before (a reload frees them aside).
+    pub(crate) fn upgrade_with(
+        &self,
+        game: &mut Game,
+        scripts: Option<LuaRuntime>,
+    ) -> Result<Moved, crate::Error> {
+        let mut scripts = self.ready(scripts)?;
         let before = game.problems_len();
         let mut notes = game.swap_content(self.0.content.clone());
         scripts.attach(game);
         scripts.run_on_reload(game);
-        // The old scripts are dropped here, once the new ones serve the game.
-        game.set_scripts(Some(Box::new(scripts)));
+        let old = game.set_scripts(Some(Box::new(scripts)));
         notes.extend(game.problems_since(before));
-        Ok(Problems::new(notes, self.0.sources.clone()))
+        Ok((notes, old))
     }
 
-    /// `game` with the set's scripts attached to it and plugged in.
-    fn plugged(&self, mut game: Game) -> Result<Game, crate::Error> {
-        let (mut scripts, _) = self.scripts(self.0.limits).map_err(crate::Error::mods)?;
+    /// `game` with the set's scripts (`scripts`, or a fresh run of them) attached to it and
+    /// plugged in.
+    fn plugged(&self, mut game: Game, scripts: Option<LuaRuntime>) -> Result<Game, crate::Error> {
+        let mut scripts = self.ready(scripts)?;
         scripts.attach(&mut game);
         game.set_scripts(Some(Box::new(scripts)));
         Ok(game)
+    }
+
+    /// `scripts` following the set's switches, or the set's scripts run afresh.
+    fn ready(&self, scripts: Option<LuaRuntime>) -> Result<LuaRuntime, crate::Error> {
+        match scripts {
+            Some(mut lua) => {
+                lua.follow(self.0.switches.clone());
+                Ok(lua)
+            }
+            None => Ok(self.scripts(self.0.limits).map_err(crate::Error::mods)?.0),
+        }
     }
 
     /// The set's scripts in a Lua state of their own, within `limits` (a test game's), with the

@@ -11,7 +11,7 @@
 
 use crate::content::Content;
 use crate::diag::{Diagnostic, Problems, SourceMap};
-use crate::game::{Game, ScriptHost};
+use crate::game::Game;
 use crate::host::Rules;
 use crate::load::load_with;
 use crate::lua::Limits;
@@ -197,7 +197,8 @@ impl Live {
         let scripts = world.compiled_scripts();
         let resolution = world.resolution.take();
         let set = crate::mod_set::ModSet::of_world(&world, sources.clone(), limits);
-        let game = world.start(seed);
+        // The scripts this load ran serve the first game: one way into a game of a set.
+        let game = set.start_with(seed, world.take_lua())?;
         let live = Live {
             roots: roots.to_vec(),
             limits,
@@ -417,19 +418,38 @@ impl Live {
         // Problems the game had not taken yet are the old version's, about the old files: they
         // stay the game's, not this report's, carried over to the new files below.
         let earlier = self.game.take_problems();
-        self.registered = world.registered();
-        self.scripts = world.compiled_scripts();
-        self.resolution = world.resolution.take();
+        let compiled = world.compiled_scripts();
+        // The new version as a set, which the game moves to as any session of a set does: the
+        // content swapped, the scripts this load ran attached, their `on_reload` run.
+        let sources = Arc::new(std::mem::take(&mut world.sources));
+        let set = crate::mod_set::ModSet::of_parts(
+            world.content.clone(),
+            world.folders.clone(),
+            sources.clone(),
+            compiled.clone(),
+            self.limits,
+        );
         let mut notes = std::mem::take(&mut world.diagnostics);
-        notes.extend(self.game.swap_content(world.content.clone()));
-        let old_scripts = if let Some(mut lua) = world.take_lua() {
-            lua.attach(&mut self.game);
-            lua.run_on_reload(&mut self.game);
-            self.game.set_scripts(Some(Box::new(lua)))
-        } else {
-            self.game.set_scripts(None)
+        let old_scripts = match set.upgrade_with(&mut self.game, world.take_lua()) {
+            Ok((said, old)) => {
+                notes.extend(said);
+                old
+            }
+            Err(e) => {
+                for problem in earlier {
+                    self.game.report(problem);
+                }
+                return ReloadReport {
+                    ok: false,
+                    summary: format!("reload failed ({e}); still running the previous version"),
+                    problems: Problems::new(notes, sources),
+                    generation: self.generation(),
+                };
+            }
         };
-        notes.extend(self.game.take_problems());
+        self.registered = world.registered();
+        self.scripts = compiled;
+        self.resolution = world.resolution.take();
         // The whole reload, as the player waits for it: loading, comparing, swapping content and
         // scripts in and their `on_reload` handlers (the old version is dropped on the way).
         let elapsed = start.elapsed();
@@ -451,19 +471,8 @@ impl Live {
             content.files,
             elapsed.as_millis()
         );
-        let old_sources = std::mem::replace(
-            &mut self.sources,
-            Arc::new(std::mem::take(&mut world.sources)),
-        );
-        // The new version as a set: its content as the running game has it, the scripts as this
-        // load compiled them (taken out of the world above).
-        self.set = crate::mod_set::ModSet::of_parts(
-            self.game.content().clone(),
-            world.folders.clone(),
-            self.sources.clone(),
-            self.scripts.clone(),
-            self.limits,
-        );
+        let old_sources = std::mem::replace(&mut self.sources, sources);
+        self.set = set;
         for problem in earlier {
             let carried = carry_over(problem, &old_sources, &self.sources);
             self.game.report(carried);
