@@ -169,12 +169,14 @@ impl Harness {
 
     /// The same harness with every test game's scripts profiled: what they cost, by mod and by
     /// handler, is kept for [`Harness::take_costs`] as each game ends.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) fn profiled(mut self) -> Harness {
         self.costs = Some(Arc::default());
         self
     }
 
     /// What the test games that ended cost, when profiled, taken.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) fn take_costs(&self) -> Vec<GameCosts> {
         self.costs
             .as_ref()

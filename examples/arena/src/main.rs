@@ -2,7 +2,8 @@
 //! the bundled mods once as a `ModSet`, runs every session as a task on tokio's workers (each
 //! session's players send commands over a channel, from a script of simulated clients), keeps
 //! the sessions as save bytes and restores them, upgrades every session to the mods loaded again
-//! while they run, and gives one session a hostile mod that its limits hold to that session.
+//! while they run, and gives one session a hostile mod that its limits hold to that session and
+//! that the server's policy, counting problems by mod, switches off in its set.
 //!
 //! Its last line says what a session cost: `sessions N, per-session K KB, create C ms, restore R
 //! ms, upgrade U ms, hash H`, where H is the hash of every session's state hash in order: the
@@ -11,6 +12,7 @@
 use lantern::game::Game;
 use lantern::lua::Limits;
 use lantern::mod_set::ModSet;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
@@ -26,9 +28,12 @@ enum Request {
     Save(oneshot::Sender<Vec<u8>>),
     /// Moves it to another version of the mods.
     Upgrade(ModSet, oneshot::Sender<Result<(), String>>),
-    /// Its state hash and the problems its mods reported.
-    Report(oneshot::Sender<(String, usize)>),
+    /// Its state hash, the problems its mods reported, and how many of them each mod caused.
+    Report(oneshot::Sender<Report>),
 }
+
+/// What a session says of itself: its state hash, its problems, and its problems by mod.
+type Report = (String, usize, BTreeMap<String, usize>);
 
 /// One session: a game and the channel its players and the server reach it through. Each request
 /// runs on whichever worker is free; the game moves between them.
@@ -36,6 +41,7 @@ fn serve(mut game: Game) -> mpsc::Sender<Request> {
     let (tx, mut rx) = mpsc::channel::<Request>(64);
     tokio::spawn(async move {
         let mut problems = 0;
+        let mut by_mod: BTreeMap<String, usize> = BTreeMap::new();
         while let Some(request) = rx.recv().await {
             match request {
                 Request::Command(verb) => {
@@ -53,10 +59,17 @@ fn serve(mut game: Game) -> mpsc::Sender<Request> {
                     );
                 }
                 Request::Report(reply) => {
-                    let _ = reply.send((game.state_hash().to_string(), problems));
+                    let hash = game.state_hash().to_string();
+                    let _ = reply.send((hash, problems, by_mod.clone()));
                 }
             }
-            problems += game.take_problems().len();
+            for problem in game.take_problems() {
+                problems += 1;
+                // Each problem says which mod it is about: the server's policy counts them.
+                if let Some(id) = problem.mod_id() {
+                    *by_mod.entry(id.to_string()).or_default() += 1;
+                }
+            }
         }
     });
     tx
@@ -133,6 +146,26 @@ async fn main() {
 
     play(&sessions, rounds).await;
 
+    // The server's policy: a mod that caused two problems or more in a session is switched off
+    // in every session of its set, from their next turn.
+    let mut greedy_before = 0;
+    for (i, s) in sessions.iter().enumerate() {
+        let (tx, rx) = oneshot::channel();
+        s.send(Request::Report(tx)).await.expect("the session runs");
+        let (_, problems, by_mod) = rx.await.expect("a report");
+        if i == 0 {
+            greedy_before = problems;
+        }
+        let set = if i == 0 { &greedy_set } else { &set };
+        for (id, n) in by_mod.iter().filter(|(_, n)| **n >= 2) {
+            if set.switch_off(id) {
+                println!(
+                    "the server switched `{id}` off in its set after {n} problems in a session"
+                );
+            }
+        }
+    }
+
     // Every session kept as bytes, the sessions dropped, and restored from the bytes.
     let mut saves = Vec::with_capacity(n);
     for s in &sessions {
@@ -180,14 +213,16 @@ async fn main() {
     for (i, s) in sessions.iter().enumerate() {
         let (tx, rx) = oneshot::channel();
         s.send(Request::Report(tx)).await.expect("the session runs");
-        let (hash, problems) = rx.await.expect("a report");
+        let (hash, problems, _) = rx.await.expect("a report");
         if i == 0 {
             greedy_problems = problems;
         }
         hashes.push_str(&hash);
         hashes.push('\n');
     }
-    println!("the hostile mod's session reported {greedy_problems} problems; the others played on");
+    println!(
+        "the hostile mod's session reported {greedy_before} problems, and {greedy_problems} once restored with the mod switched off; the others played on"
+    );
     println!(
         "sessions {n}, per-session {per_session_kb:.0} KB, create {create_ms:.3} ms, restore {restore_ms:.3} ms, upgrade {upgrade_ms:.3} ms, hash {:016x}",
         fnv(hashes.as_bytes())

@@ -35,4 +35,14 @@ fn two_servers_with_the_same_sessions_end_on_the_same_hash() {
         .and_then(|n| n.parse().ok())
         .expect("a count");
     assert!(problems > 0, "{hostile}");
+    assert!(
+        hostile.contains(", and 0 once restored with the mod switched off"),
+        "{hostile}"
+    );
+    // The server's policy read the problems by mod and switched the hostile mod off in its set.
+    assert!(
+        a.lines()
+            .any(|l| l.starts_with("the server switched `greedy` off in its set after ")),
+        "{a}"
+    );
 }
