@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 /// A game under test, with the source map its problems point into.
 pub(crate) struct TestGame {
-    game: Game,
+    pub(super) game: Game,
     /// What `g:apply` validates against: the content and the actions and checks its scripts
     /// registered, made the first time a test applies one (every ID of a large pack is a table
     /// a test that never calls `g:apply` should not pay for).
@@ -40,7 +40,7 @@ pub(crate) struct TestGame {
     world: Option<Box<dyn std::any::Any + Send>>,
     /// The namespace a bare ID in the test's calls belongs to: the test file's mod's, as in
     /// that mod's data and scripts (the game's home mod's for a file under `scripts/`).
-    home: String,
+    pub(super) home: String,
     /// Which game of the process this is: what its unread problems are kept by.
     serial: u64,
     /// Where its costs go when it ends, when the run is profiled.
@@ -447,7 +447,7 @@ impl TestGame {
 /// like any of lantern's functions, and with what driving the game cost (its scripts'
 /// instructions and the events it handled), so a test looping over `g:emit` is stopped by its
 /// budget as a loop of anything else is.
-fn driving<A: FromLuaMulti, R>(
+pub(super) fn driving<A: FromLuaMulti, R>(
     f: impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R>,
 ) -> impl Fn(&Lua, &mut TestGame, MultiValue) -> mlua::Result<R> {
     move |lua, this, args| {
@@ -465,7 +465,7 @@ fn driving<A: FromLuaMulti, R>(
 }
 
 /// A method that only reads, charged like any of lantern's functions.
-fn reading<T, A: FromLuaMulti, R>(
+pub(super) fn reading<T, A: FromLuaMulti, R>(
     f: impl Fn(&Lua, &T, A) -> mlua::Result<R>,
 ) -> impl Fn(&Lua, &T, MultiValue) -> mlua::Result<R> {
     move |lua, this, args| charged(lua, || f(lua, this, arguments(lua, args)?))
@@ -524,7 +524,7 @@ fn roll(lua: &Lua, value: f64) -> mlua::Result<f64> {
     }
 }
 
-fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
+pub(super) fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
     r.map(|_| ()).map_err(|e| located(lua, e.into()))
 }
 
@@ -662,13 +662,13 @@ fn located(lua: &Lua, message: String) -> mlua::Error {
     mlua::Error::runtime(format!("{at}{message}"))
 }
 
-fn id(text: &str, home: &str) -> mlua::Result<Id> {
+pub(super) fn id(text: &str, home: &str) -> mlua::Result<Id> {
     Id::parse(text, home).ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
 }
 
 /// An ID that must name something in `registry`, so a typo in a test fails with "did you mean"
 /// instead of quietly counting zero of an item that does not exist.
-fn known<V>(
+pub(super) fn known<V>(
     lua: &Lua,
     game: &TestGame,
     registry: impl Fn(&crate::content::Content) -> &crate::content::Registry<V>,
@@ -737,7 +737,7 @@ impl TestGame {
 
     /// Messages and problems go to the test's output, so a failing test shows what happened.
     /// Takes the game's lines: into the test's report, and into this game's own `g:messages()`.
-    fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         let mut out = self.output.borrow_mut();
         for m in self.game.take_messages() {
             out.push(m.clone());
@@ -1017,169 +1017,67 @@ impl UserData for TestGame {
                 Ok(())
             }),
         );
-        methods.add_method_mut(
-            "start_hazard",
-            driving(|lua, this, h: String| {
-                let h = known(lua, this, |c| &c.hazards, &h, "hazard")?;
-                let r = this.game.start_hazard(&h);
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "route",
-            driving(|lua, this, (route, progress): (String, Option<String>)| {
-                let route = match route.as_str() {
-                    "safe" => crate::hazard::Route::Safe,
-                    "risk" => crate::hazard::Route::Risk,
-                    other => {
-                        return Err(mlua::Error::runtime(format!(
-                            "`{other}` is not a route: `safe` or `risk`"
-                        )))
-                    }
-                };
-                let progress = progress.map(|p| id(&p, &this.home)).transpose()?;
-                let r = this.game.choose_route(route, progress.as_ref());
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "play",
-            driving(|lua, this, (n, side): (usize, Option<String>)| {
-                let side = match side.as_deref().unwrap_or("top") {
-                    "top" => crate::hazard::Side::Top,
-                    "bottom" => crate::hazard::Side::Bottom,
-                    other => {
-                        return Err(mlua::Error::runtime(format!(
-                            "`{other}` is not a side: `top` or `bottom`"
-                        )))
-                    }
-                };
-                let r = this.game.play_card(n.saturating_sub(1), side);
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "end_round",
-            driving(|lua, this, ()| {
-                let r = this.game.end_hazard_round();
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "dev_card",
-            driving(|_, this, card: String| {
-                this.game
-                    .dev_card(&id(&card, &this.home)?)
-                    .map_err(mlua::Error::runtime)
-            }),
-        );
-        methods.add_method(
-            "hazard",
-            reading(|lua, this: &TestGame, ()| {
-                let Some(run) = this.game.hazard() else {
-                    return Ok(Value::Nil);
-                };
-                let t = lua.create_table()?;
-                t.raw_set("id", run.hazard.to_string())?;
-                t.raw_set("round", run.round + 1)?;
-                t.raw_set("route", run.route.map(|r| r.name()))?;
-                t.raw_set(
-                    "hand",
-                    lua.create_sequence_from(run.hand.iter().map(|c| c.to_string()))?,
-                )?;
-                t.raw_set("deck", run.deck.len())?;
-                t.raw_set("discard", run.discard.len())?;
-                t.raw_set(
-                    "enchanted",
-                    lua.create_sequence_from(run.enchanted.iter().map(|c| c.to_string()))?,
-                )?;
-                t.raw_set(
-                    "meters",
-                    lua.create_sequence_from(run.meters.iter().copied())?,
-                )?;
-                t.raw_set("focus", run.focus)?;
-                t.raw_set(
-                    "marks",
-                    run.marks
-                        .iter()
-                        .map(|m| if *m { 'O' } else { 'X' })
-                        .collect::<String>(),
-                )?;
-                let dice = lua.create_table()?;
-                for (i, d) in run.dice.iter().enumerate() {
-                    let dt = lua.create_table()?;
-                    // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
-                    let face = match d.face {
-                        crate::hazard::Face::Color(c) => c.name(),
-                        crate::hazard::Face::X => "x",
-                    };
-                    dt.raw_set("face", face)?;
-                    dt.raw_set("state", d.state.name())?;
-                    dice.raw_set(i + 1, dt)?;
-                }
-                t.raw_set("dice", dice)?;
-                Ok(Value::Table(t))
-            }),
-        );
+        super::hazard_game::hazard_methods(methods);
         methods.add_method(
             "hash",
             reading(|_, this: &TestGame, ()| Ok(this.game.state_hash())),
         );
         hosting_game_methods(methods);
-        methods.add_method_mut(
-            "messages",
-            driving(|lua, this, ()| {
-                this.flush();
-                lua.create_sequence_from(this.said.iter().map(String::as_str))
-            }),
-        );
-        methods.add_method_mut(
-            "problems",
-            driving(|lua, this, ()| {
-                let problems = this.game.take_problems();
-                let lines: Vec<String> = problems
-                    .iter()
-                    .map(|d| crate::diag::render(d, &this.sources))
-                    .collect();
-                lua.create_sequence_from(lines)
-            }),
-        );
-        methods.add_method(
-            "enemies",
-            reading(|lua, this: &TestGame, ()| {
-                let refs: Vec<String> = this.game.enemies().map(|(r, _)| ref_name(r)).collect();
-                lua.create_sequence_from(refs)
-            }),
-        );
-        methods.add_method(
-            "storage",
-            reading(|lua, this: &TestGame, mod_id: String| storage_of(lua, this, &mod_id)),
-        );
-        // A field the game adds to `lantern.game` (the roguelike's `position`), as a script reads it.
-        methods.add_method(
-            "field",
-            reading(|lua, this: &TestGame, name: String| {
-                let content = this.game.content().clone();
-                let fields = &content.declared.fields;
-                let Some(at) = fields.iter().position(|f| f.name == name) else {
-                    let help =
-                        crate::diag::did_you_mean_suffix(&name, fields.iter().map(|f| f.name));
-                    return Err(located(
-                        lua,
-                        format!("the game adds no field `{name}` to `lantern.game`{help}"),
-                    ));
-                };
-                match (crate::host::code_of(&content.declared).fields[at])(&this.game) {
-                    Ok(json) => crate::lua::storage::from_json(lua, &json),
-                    Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
-                }
-            }),
-        );
+        reading_methods(methods);
     }
+}
+
+/// What a test reads of its game beside its state: what it said, its unread problems, its
+/// enemies, a mod's storage, a field the game adds to `lantern.game`.
+fn reading_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_method_mut(
+        "messages",
+        driving(|lua, this, ()| {
+            this.flush();
+            lua.create_sequence_from(this.said.iter().map(String::as_str))
+        }),
+    );
+    methods.add_method_mut(
+        "problems",
+        driving(|lua, this, ()| {
+            let problems = this.game.take_problems();
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|d| crate::diag::render(d, &this.sources))
+                .collect();
+            lua.create_sequence_from(lines)
+        }),
+    );
+    methods.add_method(
+        "enemies",
+        reading(|lua, this: &TestGame, ()| {
+            let refs: Vec<String> = this.game.enemies().map(|(r, _)| ref_name(r)).collect();
+            lua.create_sequence_from(refs)
+        }),
+    );
+    methods.add_method(
+        "storage",
+        reading(|lua, this: &TestGame, mod_id: String| storage_of(lua, this, &mod_id)),
+    );
+    // A field the game adds to `lantern.game` (the roguelike's `position`), as a script reads it.
+    methods.add_method(
+        "field",
+        reading(|lua, this: &TestGame, name: String| {
+            let content = this.game.content().clone();
+            let fields = &content.declared.fields;
+            let Some(at) = fields.iter().position(|f| f.name == name) else {
+                let help = crate::diag::did_you_mean_suffix(&name, fields.iter().map(|f| f.name));
+                return Err(located(
+                    lua,
+                    format!("the game adds no field `{name}` to `lantern.game`{help}"),
+                ));
+            };
+            match (crate::host::code_of(&content.declared).fields[at])(&this.game) {
+                Ok(json) => crate::lua::storage::from_json(lua, &json),
+                Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
+            }
+        }),
+    );
 }
 
 impl UserData for Creature {

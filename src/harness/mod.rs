@@ -11,6 +11,7 @@ pub(crate) mod api;
 #[cfg(feature = "cli")]
 pub(crate) mod defs;
 pub(crate) mod game;
+mod hazard_game;
 mod matchers;
 pub mod report;
 mod shown;
