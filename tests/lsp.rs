@@ -666,3 +666,76 @@ fn completion_offers_the_settings_a_condition_may_read() {
     assert_eq!(got, ["rat_health"]);
     assert!(c.stop().success());
 }
+
+/// `lantern.text("` completes the mod's text keys (its own bare, every mod's as `mod:key`), each
+/// with its text; go to definition leads to the key's line in every language's locale file; and
+/// IDs complete by their letters in order, as editors filter (`rats:cn` offers `rats:coin`).
+#[test]
+fn text_keys_complete_and_lead_to_their_locale_lines() {
+    let (dir, data, script) = workspace();
+    let locale = dir.path().join("mods/rats/locale");
+    std::fs::create_dir_all(&locale).unwrap();
+    std::fs::write(
+        locale.join("en.toml"),
+        "rats_left = \"{count} rats remain\"\nrat_fled = \"The rat flees.\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        locale.join("de.toml"),
+        "rats_left = \"{count} Ratten bleiben\"\n",
+    )
+    .unwrap();
+    let mut c = start(dir.path());
+    c.open(&script);
+    let lua =
+        "lantern.on(\"damage_taken\", function(ev)\n  lantern.log(lantern.text(\"rats_\"))\nend)\n";
+    c.change(&script, 2, lua);
+    let (line, col) = after(lua, "lantern.text(\"rats_");
+    let answer = c.at("textDocument/completion", &script, line, col, json!({}));
+    let got = labels(&answer);
+    assert!(
+        got.contains(&"rats_left".to_string()) && got.contains(&"rats:rats_left".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        !got.contains(&"rat_fled".to_string()),
+        "not `rats_`: {got:?}"
+    );
+    let item = &answer["items"][got.iter().position(|l| l == "rats_left").unwrap()];
+    assert_eq!(item["detail"], "{count} rats remain", "{item}");
+
+    let lua = lua.replace("\"rats_\"", "\"rats_left\"");
+    c.change(&script, 3, &lua);
+    let defs = c.at("textDocument/definition", &script, line, col - 2, json!({}));
+    let mut places: Vec<(String, u64)> = defs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["uri"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    places.sort();
+    assert_eq!(
+        places,
+        [
+            (lsp::uri(&locale.join("de.toml")), 0),
+            (lsp::uri(&locale.join("en.toml")), 0)
+        ]
+    );
+
+    c.open(&data);
+    let typed = DATA.replace(
+        "action = \"give_item\", item = \"coin\"",
+        "action = \"give_item\", item = \"rats:cn\"",
+    );
+    assert_ne!(typed, DATA);
+    c.change(&data, 2, &typed);
+    let (line, col) = after(&typed, "item = \"rats:cn");
+    let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
+    assert!(got.contains(&"rats:coin".to_string()), "{got:?}");
+    assert!(c.stop().success());
+}

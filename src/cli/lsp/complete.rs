@@ -93,10 +93,14 @@ impl Items {
     }
 }
 
-/// Whether `label` is offered for `typed`: it holds it, ignoring case (`gol` offers `core:gold`,
-/// `core:` every ID of `core`).
+/// Whether `label` is offered for `typed`: its characters appear in it in order, ignoring case
+/// (`gol` offers `core:gold`, `core:gl` too, `core:` every ID of `core`), as editors filter.
 fn matches(typed: &str, label: &str) -> bool {
-    typed.is_empty() || label.to_lowercase().contains(&typed.to_lowercase())
+    let mut label = label.chars().flat_map(char::to_lowercase);
+    typed
+        .chars()
+        .flat_map(char::to_lowercase)
+        .all(|t| label.any(|l| l == t))
 }
 
 fn data(
@@ -350,6 +354,8 @@ fn lua(
             let typed = &text[typed];
             if matches!(function.as_str(), "lantern.on" | "lantern.emit_event") {
                 events(a, typed, out);
+            } else if function == "lantern.text" {
+                texts(a, file, typed, out);
             } else {
                 for (id, kind) in a.ids_of(None) {
                     out.push(
@@ -422,6 +428,28 @@ fn lua(
             }
         }
         LuaAt::Elsewhere => {}
+    }
+}
+
+/// The text keys a `lantern.text("` may name: the script's own mod's bare, every mod's as
+/// `mod:key`; each with its text in the mod's language.
+fn texts(a: &Analysis, file: Option<crate::diag::FileId>, typed: &str, out: &mut Items) {
+    let own = file.and_then(|f| a.mod_of.get(&f)).map(String::as_str);
+    for (ns, space) in a.content.locales.spaces() {
+        let texts = space.langs.get(&space.default);
+        for key in space.keys().into_keys() {
+            let said = texts.and_then(|t| t.get(key)).map(|e| match &e.text {
+                crate::content::locale::Text::One(t) => t.written(),
+                crate::content::locale::Text::Plural(forms) => {
+                    forms.get("other").map(|t| t.written()).unwrap_or_default()
+                }
+            });
+            let kind = CompletionItemKind::TEXT;
+            if own == Some(ns.as_str()) {
+                out.push(typed, key, kind, said.clone(), None);
+            }
+            out.push(typed, &format!("{ns}:{key}"), kind, said, None);
+        }
     }
 }
 

@@ -1,10 +1,11 @@
 //! Go to definition, find references and hover: an ID named in a string (a data file's value, a
 //! script's argument) is found across every mod, as the loader resolves it (a bare name is its
 //! file's mod's); hover shows a definition's entry, an event's payload, a key's help and an API
-//! function's signature.
+//! function's signature. A text key in `lantern.text("...")` leads to its line in every
+//! language's locale file.
 
 use super::analysis::Analysis;
-use super::context::{toml_at, TomlAt};
+use super::context::{lua_at, toml_at, LuaAt, TomlAt};
 
 use super::scan::{string_at, strings, Lang};
 use super::schema_walk::Schema;
@@ -45,10 +46,35 @@ pub(super) fn definition(
     let Some((id, written)) = name_at(a, file, kind, text, offset) else {
         return Vec::new();
     };
+    if kind == DocKind::Lua
+        && matches!(lua_at(text, offset), LuaAt::Str { function, .. } if function == "lantern.text")
+    {
+        return text_places(a, file, &written);
+    }
     let defs = a.defs.get(&id).or_else(|| a.defs.get(&written));
     defs.into_iter()
         .flatten()
         .filter_map(|d| a.location(d.span))
+        .collect()
+}
+
+/// Where the text `key` of `lantern.text` is written, in each language that has it: a bare key
+/// is the script's own mod's, `mod:key` another's.
+fn text_places(a: &Analysis, file: Option<FileId>, key: &str) -> Vec<Location> {
+    let own = file.and_then(|f| a.mod_of.get(&f)).map(String::as_str);
+    let (ns, key) = match key.split_once(':') {
+        Some((ns, key)) => (ns, key),
+        None => match own {
+            Some(ns) => (ns, key),
+            None => return Vec::new(),
+        },
+    };
+    let Some(space) = a.content.locales.space(ns) else {
+        return Vec::new();
+    };
+    (space.langs.values())
+        .filter_map(|texts| texts.get(key)?.at)
+        .filter_map(|span| a.location(span))
         .collect()
 }
 

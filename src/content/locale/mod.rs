@@ -70,6 +70,19 @@ pub(crate) struct Entry {
 }
 
 impl Space {
+    /// Every key any language of it has, with where it is written: in the default language when
+    /// that has it, else in the first language that does.
+    pub(crate) fn keys(&self) -> BTreeMap<&str, Option<Span>> {
+        let mut keys = BTreeMap::new();
+        let default = self.langs.get(&self.default);
+        for texts in default.into_iter().chain(self.langs.values()) {
+            for (key, entry) in texts {
+                keys.entry(key.as_str()).or_insert(entry.at);
+            }
+        }
+        keys
+    }
+
     /// The text of `key` in `lang`, its base language, or the default; with the language found.
     fn find(&self, key: &str, lang: Option<&str>) -> Option<(&Entry, &str)> {
         [lang, lang.map(base_language), Some(self.default.as_str())]
