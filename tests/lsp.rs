@@ -54,6 +54,8 @@ fn start(dir: &Path) -> Client {
         "referencesProvider",
         "hoverProvider",
         "codeActionProvider",
+        "documentSymbolProvider",
+        "workspaceSymbolProvider",
     ] {
         assert!(!caps[cap].is_null(), "the server offers {cap}: {caps}");
     }
@@ -450,7 +452,10 @@ fn hostile_positions_edits_names_and_requests_leave_the_server_answering() {
     std::fs::remove_file(&emoji).unwrap();
     c.notify("workspace/didChangeWatchedFiles", json!({ "changes": [] }));
     c.sync();
-    let unknown = c.answer("workspace/symbol", json!({ "query": "rat" }));
+    let unknown = c.answer(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": lsp::uri(&emoji) }, "options": { "tabSize": 2, "insertSpaces": true } }),
+    );
     assert!(unknown.unwrap_err().contains("does not answer"));
     let garbage = c.answer("textDocument/completion", json!({ "nonsense": true }));
     assert!(garbage.unwrap_err().contains("bad parameters"));
@@ -737,5 +742,70 @@ fn text_keys_complete_and_lead_to_their_locale_lines() {
     let (line, col) = after(&typed, "item = \"rats:cn");
     let got = labels(&c.at("textDocument/completion", &data, line, col, json!({})));
     assert!(got.contains(&"rats:coin".to_string()), "{got:?}");
+    assert!(c.stop().success());
+}
+
+/// The outline of a data file (its definitions, in order) and of a script (the events it handles,
+/// the actions and checks it registers), and every definition of the mod set by its letters.
+#[test]
+fn documents_and_the_workspace_have_their_symbols() {
+    let (dir, data, script) = workspace();
+    let mut c = start(dir.path());
+    c.open(&data);
+    c.open(&script);
+    let names = |answer: &Value| -> Vec<(String, String)> {
+        answer
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|s| {
+                let detail = s["detail"].as_str().or(s["containerName"].as_str());
+                (
+                    s["name"].as_str().unwrap().to_string(),
+                    detail.unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let outline = c.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": lsp::uri(&data) } }),
+    );
+    assert_eq!(
+        names(&outline),
+        [
+            ("rats:coin".to_string(), "item".to_string()),
+            ("rats:rat".to_string(), "creature".to_string())
+        ],
+        "{outline}"
+    );
+    assert_eq!(outline[1]["range"]["start"]["line"], 5, "{outline}");
+
+    let lua = "lantern.on(\"damage_taken\", function(ev) end)\n\
+               lantern.register_action(\"bless\", function(ctx, args) end)\n\
+               lantern.register_check(\"blessed\", function(ctx, args) return true end)\n";
+    c.change(&script, 2, lua);
+    let outline = c.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": lsp::uri(&script) } }),
+    );
+    assert_eq!(
+        names(&outline),
+        [
+            ("damage_taken".to_string(), "handles".to_string()),
+            ("bless".to_string(), "action".to_string()),
+            ("blessed".to_string(), "check".to_string())
+        ],
+        "{outline}"
+    );
+    assert_eq!(outline[2]["range"]["start"]["line"], 2, "{outline}");
+
+    let found = c.request("workspace/symbol", json!({ "query": "rtcn" }));
+    assert_eq!(
+        names(&found),
+        [("rats:coin".to_string(), "item".to_string())],
+        "{found}"
+    );
+    assert_eq!(found[0]["location"]["uri"], lsp::uri(&data));
     assert!(c.stop().success());
 }

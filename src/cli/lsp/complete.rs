@@ -95,7 +95,7 @@ impl Items {
 
 /// Whether `label` is offered for `typed`: its characters appear in it in order, ignoring case
 /// (`gol` offers `core:gold`, `core:gl` too, `core:` every ID of `core`), as editors filter.
-fn matches(typed: &str, label: &str) -> bool {
+pub(super) fn matches(typed: &str, label: &str) -> bool {
     let mut label = label.chars().flat_map(char::to_lowercase);
     typed
         .chars()

@@ -4,14 +4,16 @@
 //! place of their files (`mods::with_unsaved`), so its diagnostics are `check`'s: the same spans,
 //! codes and help, a "did you mean" offered as a quick fix. From the same check it completes keys
 //! and values of data files (from the editor schema, `content::schema`, and every ID of the mod
-//! set by the kind a key names), event names, payload fields and the Lua API in scripts; it goes
-//! to an ID's definition, finds its references across mods, and shows a definition's entry, an
-//! event's payload or a key's help on hover. A game's tools serve it for the game's vocabulary.
+//! set by the kind a key names), event names, payload fields, text keys and the Lua API in
+//! scripts; it goes to an ID's definition (a text key's locale lines), finds its references
+//! across mods, outlines a document, finds any definition by its letters, and shows a
+//! definition's entry, an event's payload or a key's help on hover. A game's tools serve it for
+//! the game's vocabulary.
 //!
 //! `server` holds the loop and the documents, `analysis` one check and its indexes, `vocabulary`
 //! the schemas and the Lua API the answers read, `context` what a cursor is in, `scan` the
 //! strings of TOML and Lua, `schema_walk` the editor schema read as an editor reads it,
-//! `complete`, `navigate` and `publish` the answers, and `position` the protocol's URIs and
+//! `complete`, `navigate`, `symbols` and `publish` the answers, and `position` the protocol's URIs and
 //! UTF-16 positions. The answers take the server's parts, never the server: the files import
 //! downwards only.
 
@@ -26,6 +28,7 @@ mod publish;
 mod scan;
 mod schema_walk;
 mod server;
+mod symbols;
 mod vocabulary;
 
 use crate::host::Rules;
@@ -86,6 +89,8 @@ fn serve(
         references_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
     };
     let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;

@@ -290,6 +290,26 @@ impl Server {
                         });
                 json(serde_json::to_value(hover))
             }
+            req::DocumentSymbolRequest::METHOD => {
+                let p: lsp_types::DocumentSymbolParams = params(request)?;
+                let Some(doc) = self.docs.get(p.text_document.uri.as_str()) else {
+                    return Ok(Value::Null);
+                };
+                let kind =
+                    path_of(&p.text_document.uri).map_or(DocKind::Other, |p| DocKind::of(&p));
+                let file = doc.path.as_deref().and_then(|p| a.file(p));
+                let symbols = super::symbols::document(a, file, kind, doc.text.text());
+                json(serde_json::to_value(
+                    lsp_types::DocumentSymbolResponse::Nested(symbols),
+                ))
+            }
+            req::WorkspaceSymbolRequest::METHOD => {
+                let p: lsp_types::WorkspaceSymbolParams = params(request)?;
+                let found = super::symbols::workspace(a, &p.query);
+                json(serde_json::to_value(
+                    lsp_types::WorkspaceSymbolResponse::Flat(found),
+                ))
+            }
             req::CodeActionRequest::METHOD => {
                 let p: lsp_types::CodeActionParams = params(request)?;
                 json(serde_json::to_value(super::publish::quick_fixes(
