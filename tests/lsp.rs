@@ -809,3 +809,67 @@ fn documents_and_the_workspace_have_their_symbols() {
     assert_eq!(found[0]["location"]["uri"], lsp::uri(&data));
     assert!(c.stop().success());
 }
+
+/// Renaming an ID edits every place the mod set writes it, each as written: the definition and
+/// the bare names of its own mod, `rats:coin` in another mod's data, and the mod's tests. A new
+/// name that is not one, or in another namespace, is refused with why.
+#[test]
+fn a_rename_edits_every_place_an_id_is_written() {
+    let (dir, data, _script) = workspace();
+    let other = dir.path().join("mods/rich");
+    std::fs::create_dir_all(other.join("data")).unwrap();
+    std::fs::write(
+        other.join("mod.toml"),
+        "id = \"rich\"\nname = \"Rich\"\nversion = \"0.1.0\"\ndepends = [\"rats\"]\n",
+    )
+    .unwrap();
+    let rich = other.join("data/rich.toml");
+    std::fs::write(&rich, "[[triggers]]\non = \"turn_started\"\nactions = [{ action = \"give_item\", item = \"rats:coin\" }]\n").unwrap();
+    let test = dir.path().join("mods/rats/tests/coin_test.lua");
+    std::fs::create_dir_all(test.parent().unwrap()).unwrap();
+    std::fs::write(
+        &test,
+        "it('gives a coin', function()\n  local g = lantern.test.game{}\n  g:give('coin')\nend)\n",
+    )
+    .unwrap();
+    let mut c = start(dir.path());
+    c.open(&data);
+    let (line, col) = after(DATA, "id = \"co");
+    let at = |name: &str| {
+        json!({
+            "textDocument": { "uri": lsp::uri(&data) },
+            "position": { "line": line, "character": col },
+            "newName": name,
+        })
+    };
+    let edit = c.request("textDocument/rename", at("doubloon"));
+    let changes = &edit["changes"];
+    let edits = |path: &Path| -> Vec<(u64, String)> {
+        let mut e: Vec<(u64, String)> = changes[lsp::uri(path)]
+            .as_array()
+            .unwrap_or_else(|| panic!("edits of {}: {edit}", path.display()))
+            .iter()
+            .map(|e| {
+                (
+                    e["range"]["start"]["line"].as_u64().unwrap(),
+                    e["newText"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        e.sort();
+        e
+    };
+    let d = "doubloon".to_string();
+    assert_eq!(
+        edits(&data),
+        [(1, d.clone()), (8, d.clone()), (12, d.clone())]
+    );
+    assert_eq!(edits(&rich), [(2, "rats:doubloon".to_string())]);
+    assert_eq!(edits(&test), [(2, d)]);
+
+    let refused = c.answer("textDocument/rename", at("Dou bloon"));
+    assert!(refused.unwrap_err().contains("is not a name"));
+    let refused = c.answer("textDocument/rename", at("rich:coin"));
+    assert!(refused.unwrap_err().contains("keeps the namespace `rats`"));
+    assert!(c.stop().success());
+}

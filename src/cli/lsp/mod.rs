@@ -6,9 +6,9 @@
 //! and values of data files (from the editor schema, `content::schema`, and every ID of the mod
 //! set by the kind a key names), event names, payload fields, text keys and the Lua API in
 //! scripts; it goes to an ID's definition (a text key's locale lines), finds its references
-//! across mods, outlines a document, finds any definition by its letters, and shows a
-//! definition's entry, an event's payload or a key's help on hover. A game's tools serve it for
-//! the game's vocabulary.
+//! across mods, renames it everywhere it is written, outlines a document, finds any definition
+//! by its letters, and shows a definition's entry, an event's payload or a key's help on hover.
+//! A game's tools serve it for the game's vocabulary.
 //!
 //! `server` holds the loop and the documents, `analysis` one check and its indexes, `vocabulary`
 //! the schemas and the Lua API the answers read, `context` what a cursor is in, `scan` the
@@ -90,6 +90,7 @@ fn serve(
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
     };

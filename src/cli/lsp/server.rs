@@ -222,6 +222,9 @@ impl Server {
             Err(Refusal::Params(message)) => {
                 Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message)
             }
+            Err(Refusal::Failed(message)) => {
+                Response::new_err(id, lsp_server::ErrorCode::RequestFailed as i32, message)
+            }
         }
     }
 
@@ -290,6 +293,20 @@ impl Server {
                         });
                 json(serde_json::to_value(hover))
             }
+            req::Rename::METHOD => {
+                let p: lsp_types::RenameParams = params(request)?;
+                let Some((doc, kind, offset)) = self.at(&p.text_document_position) else {
+                    return Ok(Value::Null);
+                };
+                let file = doc.path.as_deref().and_then(|p| a.file(p));
+                let text = doc.text.text();
+                let changes = super::navigate::rename(a, file, kind, text, offset, &p.new_name)
+                    .map_err(Refusal::Failed)?;
+                json(serde_json::to_value(lsp_types::WorkspaceEdit {
+                    changes: Some(changes),
+                    ..Default::default()
+                }))
+            }
             req::DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params(request)?;
                 let Some(doc) = self.docs.get(p.text_document.uri.as_str()) else {
@@ -329,11 +346,13 @@ impl Server {
     }
 }
 
-/// Why a request got no answer: a method the server does not know (`MethodNotFound`), or
-/// parameters it cannot read (`InvalidParams`).
+/// Why a request got no answer: a method the server does not know (`MethodNotFound`),
+/// parameters it cannot read (`InvalidParams`), or a request it cannot do (`RequestFailed`: a
+/// rename to a name that is not one).
 enum Refusal {
     Unknown(String),
     Params(String),
+    Failed(String),
 }
 
 /// A request's parameters.
