@@ -150,7 +150,7 @@ pub(super) fn rename(
     text: &str,
     offset: usize,
     new_name: &str,
-) -> Result<std::collections::HashMap<lsp_types::Uri, Vec<lsp_types::TextEdit>>, String> {
+) -> Result<lsp_types::WorkspaceEdit, String> {
     let Some((id, _)) = name_at(a, file, kind, text, offset) else {
         return Err("there is no ID here to rename".to_string());
     };
@@ -228,7 +228,10 @@ pub(super) fn rename(
             }
         }
     }
-    Ok(edits)
+    Ok(lsp_types::WorkspaceEdit {
+        changes: Some(edits),
+        ..Default::default()
+    })
 }
 
 /// The Lua files under a mod's `tests/` folder, a few levels deep at most.

@@ -300,12 +300,9 @@ impl Server {
                 };
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
                 let text = doc.text.text();
-                let changes = super::navigate::rename(a, file, kind, text, offset, &p.new_name)
+                let edit = super::navigate::rename(a, file, kind, text, offset, &p.new_name)
                     .map_err(Refusal::Failed)?;
-                json(serde_json::to_value(lsp_types::WorkspaceEdit {
-                    changes: Some(changes),
-                    ..Default::default()
-                }))
+                json(serde_json::to_value(edit))
             }
             req::DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params(request)?;
