@@ -73,6 +73,21 @@ fn labels(answer: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The file and first line of each location of an answer, in its order.
+fn places(answer: &Value) -> Vec<(String, u64)> {
+    (answer
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter())
+    .map(|l| {
+        (
+            l["uri"].as_str().unwrap().to_string(),
+            l["range"]["start"]["line"].as_u64().unwrap(),
+        )
+    })
+    .collect()
+}
+
 /// The line and UTF-16 column just after the first `needle` on a line of `text`.
 fn after(text: &str, needle: &str) -> (u32, u32) {
     let at = text
@@ -282,19 +297,8 @@ fn definition_references_and_hover_follow_an_id_across_files() {
         col,
         json!({ "context": { "includeDeclaration": false } }),
     );
-    let places: Vec<(String, u64)> = refs
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["uri"].as_str().unwrap().to_string(),
-                r["range"]["start"]["line"].as_u64().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        places,
+        places(&refs),
         [
             (lsp::uri(&data), 8),
             (lsp::uri(&data), 12),
@@ -712,20 +716,10 @@ fn text_keys_complete_and_lead_to_their_locale_lines() {
     let lua = lua.replace("\"rats_\"", "\"rats_left\"");
     c.change(&script, 3, &lua);
     let defs = c.at("textDocument/definition", &script, line, col - 2, json!({}));
-    let mut places: Vec<(String, u64)> = defs
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["uri"].as_str().unwrap().to_string(),
-                d["range"]["start"]["line"].as_u64().unwrap(),
-            )
-        })
-        .collect();
-    places.sort();
+    let mut found = places(&defs);
+    found.sort();
     assert_eq!(
-        places,
+        found,
         [
             (lsp::uri(&locale.join("de.toml")), 0),
             (lsp::uri(&locale.join("en.toml")), 0)

@@ -444,10 +444,14 @@ fn texts(a: &Analysis, file: Option<crate::diag::FileId>, typed: &str, out: &mut
                     forms.get("other").map(|t| t.written()).unwrap_or_default()
                 }
             });
+            // A key and its text are the mod's: made visible before an editor shows them.
+            let said = said.map(|t| crate::diag::visible(&t).into_owned());
+            let key = crate::diag::visible(key);
             let kind = CompletionItemKind::TEXT;
             if own == Some(ns.as_str()) {
-                out.push(typed, key, kind, said.clone(), None);
+                out.push(typed, &key, kind, said.clone(), None);
             }
+            let ns = crate::diag::visible(ns);
             out.push(typed, &format!("{ns}:{key}"), kind, said, None);
         }
     }
