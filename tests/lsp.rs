@@ -867,3 +867,30 @@ fn a_rename_edits_every_place_an_id_is_written() {
     assert!(refused.unwrap_err().contains("keeps the namespace `rats`"));
     assert!(c.stop().success());
 }
+
+/// Inside a call to lantern's Lua API, the function's parameters and documentation, with the
+/// one the cursor is in; nothing outside a call.
+#[test]
+fn a_call_to_the_api_shows_its_parameters() {
+    let (dir, _data, script) = workspace();
+    let mut c = start(dir.path());
+    c.open(&script);
+    let lua = "lantern.on(\"damage_taken\", function(ev)\n  lantern.emit_event(\"rats:x\", f(1, 2), \nend)\n";
+    c.change(&script, 2, lua);
+    let (line, col) = after(lua, "f(1, 2), ");
+    let help = c.at("textDocument/signatureHelp", &script, line, col, json!({}));
+    let label = help["signatures"][0]["label"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{help}"));
+    assert!(label.starts_with("lantern.emit_event("), "{help}");
+    assert_eq!(help["activeParameter"], 2, "the third argument: {help}");
+    let (line, col) = after(lua, "lantern.emit_event(\"rats");
+    let help = c.at("textDocument/signatureHelp", &script, line, col, json!({}));
+    assert_eq!(
+        help["activeParameter"], 0,
+        "inside the first, a string: {help}"
+    );
+    let help = c.at("textDocument/signatureHelp", &script, 0, 0, json!({}));
+    assert!(help.is_null(), "outside a call of the API: {help}");
+    assert!(c.stop().success());
+}

@@ -7,13 +7,14 @@
 //! set by the kind a key names), event names, payload fields, text keys and the Lua API in
 //! scripts; it goes to an ID's definition (a text key's locale lines), finds its references
 //! across mods, renames it everywhere it is written, outlines a document, finds any definition
-//! by its letters, and shows a definition's entry, an event's payload or a key's help on hover.
+//! by its letters, shows an API function's parameters as its call is typed, and shows a
+//! definition's entry, an event's payload or a key's help on hover.
 //! A game's tools serve it for the game's vocabulary.
 //!
 //! `server` holds the loop and the documents, `analysis` one check and its indexes, `vocabulary`
 //! the schemas and the Lua API the answers read, `context` what a cursor is in, `scan` the
 //! strings of TOML and Lua, `schema_walk` the editor schema read as an editor reads it,
-//! `complete`, `navigate`, `symbols` and `publish` the answers, and `position` the protocol's URIs and
+//! `complete`, `navigate`, `signature`, `symbols` and `publish` the answers, and `position` the protocol's URIs and
 //! UTF-16 positions. The answers take the server's parts, never the server: the files import
 //! downwards only.
 
@@ -28,6 +29,7 @@ mod publish;
 mod scan;
 mod schema_walk;
 mod server;
+mod signature;
 mod symbols;
 mod vocabulary;
 
@@ -91,6 +93,10 @@ fn serve(
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Left(true)),
+        signature_help_provider: Some(lsp_types::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            ..Default::default()
+        }),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
     };

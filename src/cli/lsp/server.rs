@@ -304,6 +304,16 @@ impl Server {
                     .map_err(Refusal::Failed)?;
                 json(serde_json::to_value(edit))
             }
+            req::SignatureHelpRequest::METHOD => {
+                let p: lsp_types::SignatureHelpParams = params(request)?;
+                let Some((doc, kind, offset)) = self.at(&p.text_document_position_params) else {
+                    return Ok(Value::Null);
+                };
+                let help = (kind == DocKind::Lua)
+                    .then(|| super::signature::help(&self.words, doc.text.text(), offset))
+                    .flatten();
+                json(serde_json::to_value(help))
+            }
             req::DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params(request)?;
                 let Some(doc) = self.docs.get(p.text_document.uri.as_str()) else {
