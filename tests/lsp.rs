@@ -894,3 +894,36 @@ fn a_call_to_the_api_shows_its_parameters() {
     assert!(help.is_null(), "outside a call of the API: {help}");
     assert!(c.stop().success());
 }
+
+/// Hover on an action's name shows its arguments with their help; on a word of a key, the key's
+/// help and the words it may take.
+#[test]
+fn hover_explains_actions_and_words() {
+    let (dir, data, _script) = workspace();
+    let mut c = start(dir.path());
+    c.open(&data);
+    let (line, col) = after(DATA, "action = \"give_it");
+    let hover = c.at("textDocument/hover", &data, line, col, json!({}));
+    let shown = hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{hover}"));
+    assert!(shown.starts_with("**action** `give_item`"), "{shown}");
+    assert!(
+        shown.contains("- `item`") && shown.contains("- `count`"),
+        "{shown}"
+    );
+    assert!(!shown.contains("- `action`"), "{shown}");
+    let with_slot = DATA.replace(
+        "name = \"Rat coin\"",
+        "name = \"Rat coin\"\nslot = \"weapon\"",
+    );
+    c.change(&data, 2, &with_slot);
+    let (line, col) = after(&with_slot, "slot = \"wea");
+    let hover = c.at("textDocument/hover", &data, line, col, json!({}));
+    let shown = hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{hover}"));
+    assert!(shown.starts_with("`weapon`: a word of `slot`"), "{shown}");
+    assert!(shown.contains("one of "), "{shown}");
+    assert!(c.stop().success());
+}

@@ -268,7 +268,9 @@ pub(super) fn hover(
     offset: usize,
 ) -> Option<MarkupContent> {
     let value = hover_name(a, file, kind, text, offset).or_else(|| match kind {
-        DocKind::Data => hover_key(words, text, offset),
+        DocKind::Data => {
+            hover_value(words, a, text, offset).or_else(|| hover_key(words, text, offset))
+        }
         DocKind::Lua => hover_api(words, text, offset),
         _ => None,
     })?;
@@ -341,6 +343,67 @@ fn entry_text(text: &str, at: usize) -> String {
     let end = text[at..].find("\n[").map_or(text.len(), |i| at + i);
     let lines: Vec<&str> = text[start..end].trim_end().lines().take(30).collect();
     crate::diag::visible(&lines.join("\n")).replace("```", "'''")
+}
+
+/// A data file's word in a string value: an action's or a check's name with its arguments, each
+/// with its help; another key's word with the words the key may take.
+fn hover_value(words: &Vocabulary, a: &Analysis, text: &str, offset: usize) -> Option<String> {
+    let inner = string_at(text, Lang::Toml, offset)?;
+    let TomlAt::Value {
+        table,
+        key,
+        mut siblings,
+        ..
+    } = toml_at(text, inner.end)
+    else {
+        return None;
+    };
+    let word = &text[inner];
+    let schema = Schema::new(&words.schemas.data);
+    let node = schema.table(&table)?;
+    let prop = schema.property(node, &key, &siblings)?;
+    let shown = crate::diag::visible(word);
+    if matches!(key.as_str(), "action" | "check" | "effect") {
+        let what = if key == "check" { "check" } else { "action" };
+        let registered = match what {
+            "check" => a.lua_checks.iter().any(|c| c == word),
+            _ => a.lua_actions.iter().any(|c| c == word),
+        };
+        if registered {
+            return Some(format!("**{what}** `{shown}`, which a script registers"));
+        }
+        if !schema.words(prop).iter().any(|w| w == word) {
+            return None;
+        }
+        siblings.retain(|(k, _)| *k != key);
+        siblings.push((key.clone(), word.to_string()));
+        let common: Vec<String> = schema.keys(node, &[]).into_iter().map(|k| k.name).collect();
+        let args: Vec<String> = schema
+            .keys(node, &siblings)
+            .into_iter()
+            .filter(|k| k.name != key && !common.contains(&k.name))
+            .map(|k| match k.help {
+                Some(help) => format!("- `{}`: {help}", k.name),
+                None => format!("- `{}`", k.name),
+            })
+            .collect();
+        let mut out = format!("**{what}** `{shown}`");
+        if !args.is_empty() {
+            out.push_str(&format!("\n\n{}", args.join("\n")));
+        }
+        return Some(out);
+    }
+    let all = schema.words(prop);
+    if !all.iter().any(|w| w == word) {
+        return None;
+    }
+    let mut out = format!("`{shown}`: a word of `{key}`");
+    if let Some(help) = schema.help(prop) {
+        out.push_str(&format!("\n\n{help}"));
+    }
+    let listed: Vec<String> = all.iter().take(30).map(|w| format!("`{w}`")).collect();
+    out.push_str(&format!("\n\none of {}", listed.join(", ")));
+    Some(out)
 }
 
 /// A data file's key: its help from the schema.
