@@ -234,3 +234,45 @@ fn a_locale_of_twenty_thousand_stray_keys_is_checked_in_one_pass() {
         stderr.lines().count()
     );
 }
+
+/// `lantern texts rats`: every text of the mod in its language as one locale file, its data's
+/// by their keys and its locale file's with their plural forms, a text that names a key left to
+/// that key; copied as a new language, it checks cleanly.
+#[test]
+fn a_mods_texts_make_a_base_file_for_translators() {
+    let dir = chapter_mods();
+    let out = lantern(&["texts", "rats", "--mods", "."], dir.path());
+    let file = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "creatures.sewer_rat.name = \"Sewer Rat\"",
+        "quests.rat_hunt.description = \"Three sewer rats, and the cellar is yours.\"",
+        "offer_cheese = \"Offer the cheese\"",
+        "rats_left.one = \"{count} rat left to catch.\"",
+        "rats_left.other = \"{count} rats left to catch.\"",
+    ] {
+        assert!(file.lines().any(|l| l == line), "{line}\n{file}");
+    }
+    assert!(
+        !file.contains("encounters.hungry_rat.options.1.text"),
+        "a text naming `@offer_cheese` is that key's: {file}"
+    );
+    std::fs::write(dir.path().join("rats/locale/pt.toml"), &file).unwrap();
+    let out = lantern(&["check", "--mods", "."], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("0 errors, 0 warnings in 3 mods"),
+        "{stdout}"
+    );
+    let out = lantern(&["texts", "rat", "--mods", "."], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("there is no mod `rat` with texts") && stderr.contains("rats"),
+        "{stderr}"
+    );
+}

@@ -69,6 +69,7 @@ mod settings;
 mod sim;
 mod status;
 mod test;
+mod texts;
 mod tools;
 mod views;
 mod words;
@@ -102,6 +103,9 @@ enum Command {
     },
     /// Write editor support files.
     Docs(DocsArgs),
+    /// Write every text of a mod a player reads, in the mod's language, as one locale file: the
+    /// base file a translator or a translation platform starts from.
+    Texts(TextsArgs),
     /// Serve the mods to an editor: a language server over stdio (diagnostics as you type,
     /// completion, go to definition, references, hover).
     Lsp(LspArgs),
@@ -259,6 +263,21 @@ struct DocsArgs {
     schema: Option<PathBuf>,
 }
 
+/// `texts`'s arguments.
+#[derive(clap::Args)]
+struct TextsArgs {
+    /// The mod whose texts to write (`lantern` for lantern's own lines).
+    #[arg(value_name = "MOD")]
+    mod_id: String,
+    /// A folder that holds mods; give it again for more (the game's first, then the player's).
+    /// Default: `mods` (a game's tools: the game's own).
+    #[arg(long)]
+    mods: Vec<PathBuf>,
+    /// Write the file here rather than to standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
 /// Puts `game` in `lang`: a usage error when it is no language tag, a warning when no mod has a
 /// text in it (every text is then the mod's own).
 fn set_language(game: &mut crate::game::Game, lang: &str) -> Result<(), ExitCode> {
@@ -379,6 +398,11 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
         }
         Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules, program),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
+        Tool::Texts(a) => {
+            let mods = or_default(a.mods, default);
+            missing_folder(&mods)
+                .unwrap_or_else(|| texts::run(&mods, rules, &a.mod_id, a.out.as_deref()))
+        }
         Tool::Lsp(a) => lsp::run(a.mods, default, rules, a.limits.limits()),
         Tool::Play(a, flavor) => {
             let mods = or_default(a.mods, default);
@@ -448,6 +472,7 @@ enum Tool {
     Test(TestArgs),
     New(NewArgs),
     Docs(DocsArgs),
+    Texts(TextsArgs),
     Sim(SimWhat),
     Lsp(LspArgs),
     /// The console, with a game's own commands besides its verbs.
@@ -523,6 +548,7 @@ pub fn main() -> ExitCode {
         Command::Test(a) => run_tool(Tool::Test(a), &rules, &default, "lantern"),
         Command::New(a) => run_tool(Tool::New(a), &rules, &default, "lantern"),
         Command::Docs(a) => run_tool(Tool::Docs(a), &rules, &default, "lantern"),
+        Command::Texts(a) => run_tool(Tool::Texts(a), &rules, &default, "lantern"),
         Command::Lsp(a) => run_tool(Tool::Lsp(a), &rules, &default, "lantern"),
         Command::Sim { what } => run_tool(Tool::Sim(what), &rules, &default, "lantern"),
         #[cfg(feature = "roguelike")]

@@ -4,7 +4,8 @@
 //! the reference roguelike, whose console adds its own commands.
 
 use super::{
-    parsed, run_tool, CheckArgs, DocsArgs, LspArgs, NewArgs, PlayArgs, SimWhat, TestArgs, Tool,
+    parsed, run_tool, CheckArgs, DocsArgs, LspArgs, NewArgs, PlayArgs, SimWhat, TestArgs,
+    TextsArgs, Tool,
 };
 use crate::host::Rules;
 use clap::{Parser, Subcommand};
@@ -27,6 +28,8 @@ enum GameTool {
     New(NewArgs),
     /// Write editor support files (the Lua definitions include the game's functions).
     Docs(DocsArgs),
+    /// Write every text of a mod a player reads, in the mod's language, as one locale file.
+    Texts(TextsArgs),
     /// Serve the game's mods to an editor: a language server over stdio that knows the game's
     /// vocabulary.
     Lsp(LspArgs),
@@ -66,6 +69,7 @@ pub fn tools_from(
         GameTool::Test(a) => Tool::Test(a),
         GameTool::New(a) => Tool::New(a),
         GameTool::Docs(a) => Tool::Docs(a),
+        GameTool::Texts(a) => Tool::Texts(a),
         GameTool::Lsp(a) => Tool::Lsp(a),
         GameTool::Sim { what } => Tool::Sim(what),
         GameTool::Play(a) => Tool::Play(a, &super::play::PLAIN),

@@ -14,6 +14,7 @@ mod read;
 mod text;
 
 pub use check::Coverage;
+pub(crate) use fields::each_text_read;
 pub(crate) use read::{read_mod, LocaleFile};
 pub(crate) use text::Text;
 
