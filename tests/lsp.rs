@@ -927,3 +927,35 @@ fn hover_explains_actions_and_words() {
     assert!(shown.contains("one of "), "{shown}");
     assert!(c.stop().success());
 }
+
+/// A locale file's mistakes as you type, as `lantern check` finds them: a key nothing names, in
+/// the unsaved buffer of the locale file, at its line.
+#[test]
+fn a_locale_files_unused_key_is_reported_as_you_type() {
+    let (dir, _data, script) = workspace();
+    let locale = dir.path().join("mods/rats/locale/en.toml");
+    std::fs::create_dir_all(locale.parent().unwrap()).unwrap();
+    std::fs::write(&locale, "rats_left = \"{count} rats remain\"\n").unwrap();
+    std::fs::write(
+        &script,
+        "lantern.on(\"damage_taken\", function(ev)\n  lantern.log(lantern.text(\"rats_left\", { count = 1 }))\nend)\n",
+    )
+    .unwrap();
+    let mut c = start(dir.path());
+    c.open(&locale);
+    c.sync();
+    assert_eq!(c.published(&locale), None, "a clean locale file");
+    let typed = "rats_left = \"{count} rats remain\"\nrats_gone = \"No rats.\"\n";
+    c.change(&locale, 2, typed);
+    c.sync();
+    let diags = c
+        .published(&locale)
+        .expect("diagnostics for the locale file");
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["range"]["start"]["line"], 1, "{diags:#?}");
+    assert!(
+        diags[0]["message"].as_str().unwrap().contains("rats_gone"),
+        "{diags:#?}"
+    );
+    assert!(c.stop().success());
+}
