@@ -342,3 +342,24 @@ fn the_editor_schema_knows_every_card_effect_the_bundled_mods_use() {
     }
     assert!(seen > 20, "only {seen} effects read");
 }
+
+/// Data files are TOML 1.1: an inline table over several lines with a trailing comma, and the
+/// `\xHH` and `\e` escapes, read as TOML 1.1 says (the guide's first chapter promises it).
+#[test]
+fn data_files_are_toml_1_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m");
+    std::fs::create_dir_all(m.join("data")).unwrap();
+    std::fs::write(m.join("mod.toml"), "id = \"m\"\nversion = \"1.0.0\"\n").unwrap();
+    std::fs::write(
+        m.join("data/items.toml"),
+        "[[items]]\nid = \"cafe\"\nname = \"Caf\\xE9\"\ndescription = \"\\e\"\nproperties = {\n  warmth = 2,\n  sugar = 1,\n}\n",
+    )
+    .unwrap();
+    let loaded = load(dir.path(), &lua_names());
+    let rendered = lantern::diag::render_all(&loaded.diagnostics, &loaded.sources);
+    assert!(loaded.diagnostics.is_empty(), "{rendered}");
+    let item = &loaded.content.items[&Id::qualified("m:cafe").unwrap()];
+    assert_eq!(item.name.unescaped(), "Café");
+    assert_eq!(item.description, "\u{1b}");
+}
