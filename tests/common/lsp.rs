@@ -109,10 +109,7 @@ impl Client {
                 .expect("the server answers")
             {
                 Message::Response(r) if r.id == id => {
-                    if let Some(e) = r.error {
-                        return Err((e.code, e.message));
-                    }
-                    return Ok(r.result.unwrap_or(Value::Null));
+                    return r.response_result.map_err(|e| (e.code, e.message));
                 }
                 Message::Notification(n) => self.notes.push(n),
                 _ => {}
