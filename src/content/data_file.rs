@@ -191,6 +191,65 @@ pub(super) fn read_file_with_toml(
     }
 }
 
+/// A game's table entry's `id`, taken out of its fields; `None`, said, when it has none or it
+/// is not text.
+fn entry_id(
+    fields: &mut toml::de::DeTable<'_>,
+    kind: &str,
+    file: FileId,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Spanned<String>> {
+    let id = fields
+        .iter()
+        .find(|(k, _)| k.get_ref() == "id")
+        .map(|(k, _)| k.clone())
+        .and_then(|k| fields.remove(&k));
+    let Some(v) = id else {
+        diags.push(Diagnostic::error(Code::MissingKey, format!("a {kind} needs an `id`")).at(span));
+        return None;
+    };
+    match v.get_ref().as_str() {
+        Some(text) => Some(Spanned::new(v.span(), text.to_string())),
+        None => {
+            diags.push(
+                Diagnostic::error(
+                    Code::WrongType,
+                    format!("`id` of a {kind} must be a string"),
+                )
+                .at(Span::new(file, v.span())),
+            );
+            None
+        }
+    }
+}
+
+/// The `triggers` of a game's table entry whose entries are in play, taken out of its fields;
+/// what reads of them when some do not, every mistake said.
+fn entry_triggers(
+    fields: &mut toml::de::DeTable<'_>,
+    file: FileId,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Spanned<RawTrigger>> {
+    let key = fields
+        .iter()
+        .find(|(k, _)| k.get_ref() == "triggers")
+        .map(|(k, _)| k.clone());
+    let Some(value) = key.and_then(|k| fields.remove(&k)) else {
+        return Vec::new();
+    };
+    let copy = value.clone();
+    match crate::toml_file::from_value::<Vec<Spanned<RawTrigger>>>(value, file, "trigger") {
+        Ok(t) => t,
+        Err(_) => {
+            let (found, partial) =
+                crate::toml_file::all_errors::<Vec<Spanned<RawTrigger>>>(copy, file, "trigger");
+            diags.extend(found);
+            partial.unwrap_or_default()
+        }
+    }
+}
+
 /// Reads one entry of a game's table: its `id`, then the rest into the game's type.
 #[allow(clippy::too_many_arguments)]
 fn read_host_entry(
@@ -219,34 +278,8 @@ fn read_host_entry(
         );
         return;
     };
-    let id = fields
-        .iter()
-        .find(|(k, _)| k.get_ref() == "id")
-        .map(|(k, _)| k.clone())
-        .and_then(|k| fields.remove(&k).map(|v| (k, v)));
     // Without a usable `id` the rest is still read, so every mistake in the entry is reported.
-    let id = match id {
-        Some((_, v)) => match v.get_ref().as_str() {
-            Some(text) => Some(Spanned::new(v.span(), text.to_string())),
-            None => {
-                diags.push(
-                    Diagnostic::error(
-                        Code::WrongType,
-                        format!("`id` of a {} must be a string", decl.kind),
-                    )
-                    .at(Span::new(file, v.span())),
-                );
-                None
-            }
-        },
-        None => {
-            diags.push(
-                Diagnostic::error(Code::MissingKey, format!("a {} needs an `id`", decl.kind))
-                    .at(span),
-            );
-            None
-        }
-    };
+    let id = entry_id(&mut fields, decl.kind, file, span, diags);
     // What the entry says, key by key (the entry's own span is its header's for `[[crops]]`).
     let mut written = String::new();
     for (k, v) in &fields {
@@ -264,26 +297,10 @@ fn read_host_entry(
         .map(|(k, v)| (k.get_ref().to_string(), v.span()))
         .collect();
     let refs = qualify_refs(&mut fields, &decl.refs, ns);
-    let mut triggers = Vec::new();
-    if decl.in_play.is_some() {
-        let key = fields
-            .iter()
-            .find(|(k, _)| k.get_ref() == "triggers")
-            .map(|(k, _)| k.clone());
-        if let Some(value) = key.and_then(|k| fields.remove(&k)) {
-            let copy = value.clone();
-            match crate::toml_file::from_value::<Vec<Spanned<RawTrigger>>>(value, file, "trigger") {
-                Ok(t) => triggers = t,
-                Err(_) => {
-                    let (found, partial) = crate::toml_file::all_errors::<Vec<Spanned<RawTrigger>>>(
-                        copy, file, "trigger",
-                    );
-                    diags.extend(found);
-                    triggers = partial.unwrap_or_default();
-                }
-            }
-        }
-    }
+    let triggers = match decl.in_play {
+        Some(_) => entry_triggers(&mut fields, file, diags),
+        None => Vec::new(),
+    };
     let rest = toml::Spanned::new(whole.clone(), toml::de::DeValue::Table(fields));
     // When the entry does not read, it is read again to report every mistake: from the text, as
     // the game's type sees it (no `id` or `triggers`, its IDs made full). Only then.
