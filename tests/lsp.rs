@@ -62,6 +62,20 @@ fn start(dir: &Path) -> Client {
     client
 }
 
+/// A second mod, `rich`, whose data names the first's coin (`rats:coin`); its data file.
+fn rich_mod(dir: &Path) -> PathBuf {
+    let other = dir.join("mods/rich");
+    std::fs::create_dir_all(other.join("data")).unwrap();
+    std::fs::write(
+        other.join("mod.toml"),
+        "id = \"rich\"\nname = \"Rich\"\nversion = \"0.1.0\"\ndepends = [\"rats\"]\n",
+    )
+    .unwrap();
+    let rich = other.join("data/rich.toml");
+    std::fs::write(&rich, "[[triggers]]\non = \"turn_started\"\nactions = [{ action = \"give_item\", item = \"rats:coin\" }]\n").unwrap();
+    rich
+}
+
 /// The labels of a completion answer.
 fn labels(answer: &Value) -> Vec<String> {
     let items = answer.get("items").unwrap_or(answer);
@@ -271,15 +285,7 @@ fn completion_knows_keys_arguments_events_and_every_id() {
 fn definition_references_and_hover_follow_an_id_across_files() {
     let (dir, data, script) = workspace();
     // A second mod names the first's coin from its own data.
-    let other = dir.path().join("mods/rich");
-    std::fs::create_dir_all(other.join("data")).unwrap();
-    std::fs::write(
-        other.join("mod.toml"),
-        "id = \"rich\"\nname = \"Rich\"\nversion = \"0.1.0\"\ndepends = [\"rats\"]\n",
-    )
-    .unwrap();
-    let rich = other.join("data/rich.toml");
-    std::fs::write(&rich, "[[triggers]]\non = \"turn_started\"\nactions = [{ action = \"give_item\", item = \"rats:coin\" }]\n").unwrap();
+    let rich = rich_mod(dir.path());
     let mut c = start(dir.path());
     c.open(&data);
     c.open(&script);
@@ -810,15 +816,7 @@ fn documents_and_the_workspace_have_their_symbols() {
 #[test]
 fn a_rename_edits_every_place_an_id_is_written() {
     let (dir, data, _script) = workspace();
-    let other = dir.path().join("mods/rich");
-    std::fs::create_dir_all(other.join("data")).unwrap();
-    std::fs::write(
-        other.join("mod.toml"),
-        "id = \"rich\"\nname = \"Rich\"\nversion = \"0.1.0\"\ndepends = [\"rats\"]\n",
-    )
-    .unwrap();
-    let rich = other.join("data/rich.toml");
-    std::fs::write(&rich, "[[triggers]]\non = \"turn_started\"\nactions = [{ action = \"give_item\", item = \"rats:coin\" }]\n").unwrap();
+    let rich = rich_mod(dir.path());
     let test = dir.path().join("mods/rats/tests/coin_test.lua");
     std::fs::create_dir_all(test.parent().unwrap()).unwrap();
     std::fs::write(

@@ -70,22 +70,10 @@ fn every_sandbox_escape_fails() {
     assert!(ESCAPES.len() >= 12);
 }
 
-/// Adds a mod `other` beside `test`, its `main.lua` being `script`.
-fn other_mod(mods: &TestMods, script: &str) {
-    let other = mods.path().join("other");
-    std::fs::create_dir_all(other.join("scripts")).unwrap();
-    std::fs::write(
-        other.join("mod.toml"),
-        "id = \"other\"\nversion = \"1.0.0\"\n",
-    )
-    .unwrap();
-    std::fs::write(other.join("scripts/main.lua"), script).unwrap();
-}
-
 /// What mods `test` (its `main.lua` being `mine`) and `other` (`theirs`) log in one turn.
 fn two_mods_say(mine: &str, theirs: &str) -> Vec<String> {
     let mods = TestMods::new(&[("scripts/main.lua", mine)]);
-    other_mod(&mods, theirs);
+    mods.add_other(theirs);
     let (mut g, _w) = mods.game(1);
     turn(&mut g);
     said(&mut g)

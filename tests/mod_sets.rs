@@ -237,18 +237,7 @@ fn sessions_follow_a_live_games_reloads_through_its_mod_set() {
 fn the_host_switches_a_mods_scripts_off_in_every_game_of_its_set() {
     let mods = counting_mods();
     // A second mod whose handler fails every turn: its problems carry its ID.
-    let other = mods.path().join("other");
-    std::fs::create_dir_all(other.join("scripts")).unwrap();
-    std::fs::write(
-        other.join("mod.toml"),
-        "id = \"other\"\nversion = \"1.0.0\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        other.join("scripts/main.lua"),
-        "lantern.on('turn_started', function() error('broken') end)",
-    )
-    .unwrap();
+    mods.add_other("lantern.on('turn_started', function() error('broken') end)");
     let set = set_of(&mods);
     let mut games = [set.start(1).unwrap(), set.start(2).unwrap()];
     for g in &mut games {

@@ -32,6 +32,18 @@ impl TestMods {
         TestMods { dir }
     }
 
+    /// Adds a mod `other` beside `test`, its `main.lua` being `script`.
+    pub(crate) fn add_other(&self, script: &str) {
+        let other = self.path().join("other");
+        std::fs::create_dir_all(other.join("scripts")).unwrap();
+        std::fs::write(
+            other.join("mod.toml"),
+            "id = \"other\"\nversion = \"1.0.0\"\n",
+        )
+        .unwrap();
+        std::fs::write(other.join("scripts/main.lua"), script).unwrap();
+    }
+
     pub(crate) fn path(&self) -> PathBuf {
         self.dir.path().to_path_buf()
     }
