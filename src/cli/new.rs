@@ -61,7 +61,7 @@ pub(super) fn run_for(
     for (path, _) in &files {
         println!("  {name}/{path}");
     }
-    println!("  {name}/.luarc.json, {name}/.taplo.toml and {name}/.lantern/: your editor's setup (open the mod's folder in VS Code with the Lua and Even Better TOML extensions)");
+    println!("  {name}/.luarc.json, {name}/.taplo.toml and {name}/.lantern/: your editor's setup (open the mod's folder in VS Code with lantern's extension, `lantern-mods.vsix`, and the Lua and Even Better TOML extensions)");
     if host {
         println!("next: `{program} check` and `{program} test {name}`");
         return ExitCode::SUCCESS;
