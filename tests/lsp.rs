@@ -811,8 +811,9 @@ fn documents_and_the_workspace_have_their_symbols() {
 }
 
 /// Renaming an ID edits every place the mod set writes it, each as written: the definition and
-/// the bare names of its own mod, `rats:coin` in another mod's data, and the mod's tests. A new
-/// name that is not one, or in another namespace, is refused with why.
+/// the bare names of its own mod, `rats:coin` in another mod's data, the mod's tests, and the keys
+/// of its texts in every locale file (a header, a dotted key, a translation mod's `[made_from]`).
+/// A new name that is not one, or in another namespace, is refused with why.
 #[test]
 fn a_rename_edits_every_place_an_id_is_written() {
     let (dir, data, _script) = workspace();
@@ -824,6 +825,13 @@ fn a_rename_edits_every_place_an_id_is_written() {
         "it('gives a coin', function()\n  local g = lantern.test.game{}\n  g:give('coin')\nend)\n",
     )
     .unwrap();
+    let de = dir.path().join("mods/rats/locale/de.toml");
+    std::fs::create_dir_all(de.parent().unwrap()).unwrap();
+    std::fs::write(&de, "[items.coin]\nname = \"Rattenmünze\"\n").unwrap();
+    let fr = dir.path().join("mods/rich/locale/rats/fr.toml");
+    std::fs::create_dir_all(fr.parent().unwrap()).unwrap();
+    let french = "items.coin.name = \"Pièce\"\n\n[made_from]\n\"items.coin.name\" = \"Rat coin\"\n";
+    std::fs::write(&fr, french).unwrap();
     let mut c = start(dir.path());
     c.open(&data);
     let (line, col) = after(DATA, "id = \"co");
@@ -857,7 +865,24 @@ fn a_rename_edits_every_place_an_id_is_written() {
         [(1, d.clone()), (8, d.clone()), (12, d.clone())]
     );
     assert_eq!(edits(&rich), [(2, "rats:doubloon".to_string())]);
-    assert_eq!(edits(&test), [(2, d)]);
+    assert_eq!(edits(&test), [(2, d.clone())]);
+    assert_eq!(edits(&de), [(0, d.clone())]);
+    assert_eq!(
+        edits(&fr),
+        [(0, d), (3, "\"items.doubloon.name\"".to_string())]
+    );
+    // Each edit covers the name alone: `coin` of `[items.coin]`, of `items.coin.name`.
+    for (path, col) in [(&de, 7), (&fr, 6)] {
+        let e = &changes[lsp::uri(path)][0]["range"];
+        assert_eq!(
+            (
+                e["start"]["character"].as_u64(),
+                e["end"]["character"].as_u64()
+            ),
+            (Some(col), Some(col + 4)),
+            "{e}"
+        );
+    }
 
     let refused = c.answer("textDocument/rename", at("Dou bloon"));
     assert!(refused.unwrap_err().contains("is not a name"));

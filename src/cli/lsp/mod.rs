@@ -26,6 +26,7 @@ mod frames;
 mod navigate;
 mod position;
 mod publish;
+mod rename;
 mod scan;
 mod schema_walk;
 mod server;

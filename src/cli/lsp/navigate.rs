@@ -15,7 +15,7 @@ use lsp_types::{Location, MarkupContent, MarkupKind};
 use std::ops::Range;
 
 /// The name written in the string at `offset`, as the ID it means (and as written).
-fn name_at(
+pub(super) fn name_at(
     a: &Analysis,
     file: Option<FileId>,
     kind: DocKind,
@@ -107,7 +107,11 @@ pub(super) fn references(
 
 /// Where `target` is written in each data file and script of the mod set, by file: the strings'
 /// insides; its definitions too when `declaration` says.
-fn places(a: &Analysis, target: &str, declaration: bool) -> Vec<(FileId, Vec<Range<usize>>)> {
+pub(super) fn places(
+    a: &Analysis,
+    target: &str,
+    declaration: bool,
+) -> Vec<(FileId, Vec<Range<usize>>)> {
     let defs: Vec<Span> = a
         .defs
         .get(target)
@@ -135,127 +139,6 @@ fn places(a: &Analysis, target: &str, declaration: bool) -> Vec<(FileId, Vec<Ran
         out.push((f, found.collect()));
     }
     out
-}
-
-/// The edits that rename the definition named at `offset` to `new_name` (its name alone, or with
-/// its own mod's namespace) wherever the mod set writes it: its data files and scripts, and its
-/// mods' tests, each as written (`coin` stays bare, `rats:coin` keeps its namespace). What is
-/// wrong with the request otherwise.
-// `WorkspaceEdit` keys its changes by `Uri`, whose parse cache clippy takes for mutability.
-#[allow(clippy::mutable_key_type)]
-pub(super) fn rename(
-    a: &Analysis,
-    file: Option<FileId>,
-    kind: DocKind,
-    text: &str,
-    offset: usize,
-    new_name: &str,
-) -> Result<lsp_types::WorkspaceEdit, String> {
-    let Some((id, _)) = name_at(a, file, kind, text, offset) else {
-        return Err("there is no ID here to rename".to_string());
-    };
-    if !a.defs.contains_key(&id) {
-        return Err(format!(
-            "`{}` is not defined in these mods",
-            crate::diag::visible(&id)
-        ));
-    }
-    let (ns, _) = id.split_once(':').unwrap_or(("", &id));
-    let name = match new_name.split_once(':') {
-        Some((new_ns, name)) if new_ns == ns => name,
-        Some(_) => {
-            return Err(format!(
-                "a rename keeps the namespace `{ns}`: give a name alone"
-            ))
-        }
-        None => new_name,
-    };
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-    {
-        return Err(format!(
-            "`{}` is not a name: lowercase letters, digits and `_`",
-            crate::diag::visible(name)
-        ));
-    }
-    let new_text = |raw: &str| match raw.split_once(':') {
-        Some((ns, _)) => format!("{ns}:{name}"),
-        None => name.to_string(),
-    };
-    let mut edits: std::collections::HashMap<lsp_types::Uri, Vec<lsp_types::TextEdit>> =
-        Default::default();
-    for (f, found) in places(a, &id, true) {
-        let source = a.sources.get(f).text();
-        let Some(uri) = a.paths.get(&f).and_then(|p| super::position::uri_of(p)) else {
-            continue;
-        };
-        let lines = super::position::Lines::new(source);
-        for inner in found {
-            let edit = lsp_types::TextEdit {
-                range: lines.range(inner.clone()),
-                new_text: new_text(&source[inner]),
-            };
-            edits.entry(uri.clone()).or_default().push(edit);
-        }
-    }
-    // The mods' tests, which a check does not read: from disk, a string naming the ID in a test
-    // of the mod set.
-    for m in &a.content.mods {
-        for path in test_files(&super::position::real(&m.dir).join("tests")) {
-            let Ok(source) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let Some(uri) = super::position::uri_of(&path) else {
-                continue;
-            };
-            let lines = super::position::Lines::new(&source);
-            for (inner, _) in strings(&source, Lang::Lua) {
-                let raw = &source[inner.clone()];
-                let means = if raw.contains(':') {
-                    raw.to_string()
-                } else {
-                    format!("{}:{raw}", m.id)
-                };
-                if means == id {
-                    let edit = lsp_types::TextEdit {
-                        range: lines.range(inner),
-                        new_text: new_text(raw),
-                    };
-                    edits.entry(uri.clone()).or_default().push(edit);
-                }
-            }
-        }
-    }
-    Ok(lsp_types::WorkspaceEdit {
-        changes: Some(edits),
-        ..Default::default()
-    })
-}
-
-/// The Lua files under a mod's `tests/` folder, a few levels deep at most.
-fn test_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![(dir.to_path_buf(), 0)];
-    while let Some((dir, depth)) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten().take(1000) {
-            let path = entry.path();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() && depth < 4 {
-                dirs.push((path, depth + 1));
-            } else if kind.is_file() && path.extension().is_some_and(|e| e == "lua") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// What to show for the thing at `offset`, as Markdown.

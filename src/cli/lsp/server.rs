@@ -300,7 +300,7 @@ impl Server {
                 };
                 let file = doc.path.as_deref().and_then(|p| a.file(p));
                 let text = doc.text.text();
-                let edit = super::navigate::rename(a, file, kind, text, offset, &p.new_name)
+                let edit = super::rename::rename(a, file, kind, text, offset, &p.new_name)
                     .map_err(Refusal::Failed)?;
                 json(serde_json::to_value(edit))
             }

@@ -72,13 +72,22 @@ impl<'a, T> Field<'a, T> {
         }
     }
 
-    /// `creatures.rat.name`.
-    pub(crate) fn key(&self) -> String {
-        let name = match self.whose {
+    /// The name of its definition (`rat`).
+    pub(crate) fn name(&self) -> &'a str {
+        match self.whose {
             Whose::Id(id) => id.name(),
             Whose::Parts(_, name) => name,
-        };
-        format!("{}.{}.{}", self.table, name, self.field)
+        }
+    }
+
+    /// The table its key starts with, its definition's (`creatures`).
+    pub(crate) fn table(&self) -> &'static str {
+        self.table
+    }
+
+    /// `creatures.rat.name`.
+    pub(crate) fn key(&self) -> String {
+        format!("{}.{}.{}", self.table, self.name(), self.field)
     }
 }
 

@@ -15,7 +15,7 @@ mod text;
 
 pub use check::Coverage;
 pub(crate) use fields::each_text_read;
-pub(crate) use read::{read_mod, LocaleFile};
+pub(crate) use read::{read_mod, LocaleFile, MADE_FROM};
 pub(crate) use text::Text;
 
 /// The plural forms a locale file's table may hold, CLDR's categories.
