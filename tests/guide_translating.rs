@@ -235,13 +235,13 @@ fn a_locale_of_twenty_thousand_stray_keys_is_checked_in_one_pass() {
     );
 }
 
-/// `lantern texts rats`: every text of the mod in its language as one locale file, its data's
+/// `lantern texts export rats`: every text of the mod in its language as one locale file, its data's
 /// by their keys and its locale file's with their plural forms, a text that names a key left to
 /// that key; copied as a new language, it checks cleanly.
 #[test]
 fn a_mods_texts_make_a_base_file_for_translators() {
     let dir = chapter_mods();
-    let out = lantern(&["texts", "rats", "--mods", "."], dir.path());
+    let out = lantern(&["texts", "export", "rats", "--mods", "."], dir.path());
     let file = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -268,11 +268,265 @@ fn a_mods_texts_make_a_base_file_for_translators() {
         stdout.contains("0 errors, 0 warnings in 3 mods"),
         "{stdout}"
     );
-    let out = lantern(&["texts", "rat", "--mods", "."], dir.path());
+    let out = lantern(&["texts", "export", "rat", "--mods", "."], dir.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr.contains("there is no mod `rat` with texts") && stderr.contains("rats"),
         "{stderr}"
+    );
+}
+
+/// A platform's work on a PO template: each `msgid` translated as `PL <text>`, the plural's
+/// three Polish forms numbered by Weblate's own formula for Polish, the first entry marked
+/// fuzzy and the quest's description left empty.
+fn translate_as_a_platform(pot: &str) -> String {
+    let weblate_pl =
+        "nplurals=3; plural=n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2;";
+    let mut out = String::new();
+    let mut id = String::new();
+    let mut first = true;
+    let mut ctxt = String::new();
+    for line in pot.lines() {
+        if line.starts_with("\"Plural-Forms: ") {
+            out.push_str(&format!("\"Plural-Forms: {weblate_pl}\\n\"\n"));
+            continue;
+        }
+        if line == "\"Language: \\n\"" {
+            out.push_str("\"Language: pl\\n\"\n");
+            continue;
+        }
+        if let Some(c) = line.strip_prefix("msgctxt ") {
+            ctxt = c.to_string();
+            if first {
+                out.push_str("#, fuzzy\n");
+                first = false;
+            }
+        }
+        if let Some(text) = line.strip_prefix("msgid ") {
+            id = text.trim_matches('"').to_string();
+        }
+        let empty = ctxt == "\"quests.rat_hunt.description\"";
+        match line {
+            "msgstr \"\"" if !id.is_empty() && !empty => {
+                out.push_str(&format!("msgstr \"PL {id}\"\n"));
+            }
+            l if l.starts_with("msgstr[") => {
+                let n = &l[7..8];
+                out.push_str(&format!("msgstr[{n}] \"PL{n} {{count}} szczur\"\n"));
+            }
+            l => {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+    }
+    // Weblate writes three forms for Polish where the template had two.
+    out.replace(
+        "msgstr[1] \"PL1 {count} szczur\"\n",
+        "msgstr[1] \"PL1 {count} szczur\"\nmsgstr[2] \"PL2 {count} szczur\"\n",
+    )
+}
+
+/// A translation platform's round trip: the mod's texts exported as a PO template, translated
+/// into Polish as Weblate writes it (its own plural formula, a fuzzy entry, one left empty),
+/// imported as a translation mod. The game reads Polish from it, each plural form where Polish's
+/// rules put it; what was left out is said, and `check` names the texts still missing.
+#[test]
+fn a_platforms_po_file_comes_back_as_a_translation_mod() {
+    let dir = chapter_mods();
+    let out = lantern(
+        &[
+            "texts", "export", "rats", "--mods", ".", "--out", "rats.pot",
+        ],
+        dir.path(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("wrote the 8 texts of `rats` to rats.pot"),
+        "{stdout}"
+    );
+    let pot = std::fs::read_to_string(dir.path().join("rats.pot")).unwrap();
+    for part in [
+        "\"X-Lantern-Mod: rats\\n\"",
+        "#. keep {count} as written\n#: rats/locale/en.toml:",
+        "msgctxt \"rats_left\"\nmsgid \"{count} rat left to catch.\"\nmsgid_plural \"{count} rats left to catch.\"\nmsgstr[0] \"\"\nmsgstr[1] \"\"\n",
+        "msgctxt \"creatures.sewer_rat.name\"\nmsgid \"Sewer Rat\"\nmsgstr \"\"\n",
+    ] {
+        assert!(pot.contains(part), "{part}\n{pot}");
+    }
+    std::fs::write(dir.path().join("rats-pl.po"), translate_as_a_platform(&pot)).unwrap();
+    std::fs::create_dir_all(dir.path().join("rats_pl")).unwrap();
+    std::fs::write(
+        dir.path().join("rats_pl/mod.toml"),
+        "id = \"rats_pl\"\nversion = \"1.0.0\"\noptional = [\"rats\"]\n",
+    )
+    .unwrap();
+    let out = lantern(
+        &[
+            "texts",
+            "import",
+            "rats-pl.po",
+            "--mods",
+            ".",
+            "--into",
+            "rats_pl",
+        ],
+        dir.path(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    for said in [
+        "wrote 6 of the 8 texts of `rats` in `pl` to rats_pl/locale/rats/pl.toml",
+        "2 texts stay in the mod's own language until they are translated",
+        "1 fuzzy entries were left out",
+    ] {
+        assert!(stdout.contains(said), "{said}\n{stdout}");
+    }
+    assert!(
+        stderr.contains("warning:")
+            && stderr.contains("`pl`")
+            && stderr.contains("quests.rat_hunt.description"),
+        "check names the missing texts: {stderr}"
+    );
+    let written = std::fs::read_to_string(dir.path().join("rats_pl/locale/rats/pl.toml")).unwrap();
+    assert!(written.contains("[made_from]\n"), "{written}");
+
+    let mut world = lantern::load::load_game(
+        &[dir.path().to_path_buf()],
+        &lantern::roguelike::rules(),
+        Default::default(),
+    );
+    assert!(!world.has_errors());
+    let mut g = world.start(5);
+    g.set_language("pl");
+    let quest = &g.content().quests[&lantern::id::Id::new("rats", "rat_hunt")].name;
+    assert_eq!(quest.unescaped(), "PL Rat Hunt");
+    // The fuzzy entry (the first) was left out: the mod's own text stands.
+    let rat = &g.content().creatures[&lantern::id::Id::new("rats", "sewer_rat")].name;
+    assert_eq!(rat.unescaped(), "Sewer Rat");
+    let left = |n| g.text("rats:rats_left", &[("count", TextArg::Num(n))]);
+    assert_eq!(
+        [left(1), left(3), left(5), left(22)],
+        [
+            "PL0 1 szczur",
+            "PL1 3 szczur",
+            "PL2 5 szczur",
+            "PL1 22 szczur"
+        ]
+    );
+}
+
+/// The German texts of the bundled game go out as PO and JSON and come back the same: the
+/// imported file holds every text the German file had, and `check` says nothing new.
+#[test]
+fn a_translation_goes_out_and_comes_back_the_same() {
+    let dir = common::core_only();
+    let check = |dir: &Path| {
+        let out = lantern(&["check", "--mods", ".", "--format", "json"], dir);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            report["translations"].clone(),
+            report["diagnostics"].clone(),
+        )
+    };
+    let before = check(dir.path());
+    for (format, file) in [("po", "core-de.po"), ("json", "core-de.json")] {
+        let out = lantern(
+            &[
+                "texts", "export", "core", "--mods", ".", "--lang", "de", "--out", file,
+            ],
+            dir.path(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut args = vec!["texts", "import", file, "--mods", "."];
+        if format == "json" {
+            args.extend(["--mod", "core", "--lang", "de"]);
+        }
+        let out = lantern(&args, dir.path());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("`check` has nothing to say of it"),
+            "{format}: {stdout}"
+        );
+        assert_eq!(check(dir.path()), before, "{format}");
+    }
+}
+
+/// A broken translated file is refused at its line with what is wrong, and nothing is written.
+#[test]
+fn a_broken_translated_file_is_refused_at_its_line() {
+    let dir = common::core_only();
+    let cases = [
+        (
+            "keyword.po",
+            "msgid \"\"\nmsgstr \"\"\n\nmsgctxt \"status\"\nmsgid \"x\"\nmsgtsr \"y\"\n",
+            "core-keyword.po:6:1",
+            "`msgtsr` is not a PO keyword",
+        ),
+        (
+            "quote.po",
+            "msgctxt \"status\"\nmsgid \"x\nmsgstr \"y\"\n",
+            "quote.po:2:1",
+            "is not a quoted string",
+        ),
+        (
+            "forms.po",
+            "msgid \"\"\nmsgstr \"Language: de\\nPlural-Forms: nplurals=2; plural=(n != 1;\\n\"\n",
+            "forms.po:1:1",
+            "`Plural-Forms` cannot be read: a `(` of the formula is not closed",
+        ),
+        (
+            "texts.json",
+            "{\"status\": 5}",
+            "texts.json:1:1",
+            "`status` is a number",
+        ),
+        (
+            "bad.json",
+            "{\"status\": \"x\",\n  oops}",
+            "bad.json:2:3",
+            "the file is not JSON",
+        ),
+    ];
+    for (file, text, place, said) in cases {
+        let file = if file == "keyword.po" {
+            "core-keyword.po"
+        } else {
+            file
+        };
+        std::fs::write(dir.path().join(file), text).unwrap();
+        let out = lantern(
+            &[
+                "texts", "import", file, "--mods", ".", "--mod", "core", "--lang", "de",
+            ],
+            dir.path(),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
+        assert!(
+            stderr.contains(said) && stderr.contains(place),
+            "{file}: {stderr}"
+        );
+    }
+    let german = std::fs::read_to_string(dir.path().join("core/locale/de.toml")).unwrap();
+    assert_eq!(
+        german,
+        std::fs::read_to_string(root().join("mods/core/locale/de.toml")).unwrap()
     );
 }

@@ -266,6 +266,33 @@ struct DocsArgs {
 /// `texts`'s arguments.
 #[derive(clap::Args)]
 struct TextsArgs {
+    #[command(subcommand)]
+    action: TextsAction,
+}
+
+#[derive(clap::Subcommand)]
+enum TextsAction {
+    /// Write every text of a mod a player reads, for translators: in its own language, or with a
+    /// translation's texts (`--lang`), as locale TOML, gettext PO or JSON.
+    Export(TextsExport),
+    /// Take a translated file back as the mod's `locale/<lang>.toml`, or a translation mod's.
+    Import(TextsImport),
+}
+
+/// The forms texts travel in.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq, Debug)]
+enum TextFormat {
+    /// A locale file, as a mod's `locale/<lang>.toml`.
+    Toml,
+    /// gettext PO, which every translation platform takes.
+    Po,
+    /// JSON, nested by the keys' parts.
+    Json,
+}
+
+/// `texts export`'s arguments.
+#[derive(clap::Args)]
+struct TextsExport {
     /// The mod whose texts to write (`lantern` for lantern's own lines).
     #[arg(value_name = "MOD")]
     mod_id: String,
@@ -273,9 +300,39 @@ struct TextsArgs {
     /// Default: `mods` (a game's tools: the game's own).
     #[arg(long)]
     mods: Vec<PathBuf>,
+    /// The language being translated to: its texts so far fill the file (a PO file's `msgstr`s).
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// The file's form. Default: by `--out`'s extension (`.po`, `.pot`, `.json`), else `toml`.
+    #[arg(long, value_enum)]
+    format: Option<TextFormat>,
     /// Write the file here rather than to standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+}
+
+/// `texts import`'s arguments.
+#[derive(clap::Args)]
+struct TextsImport {
+    /// The translated file (`.po`, `.toml` or `.json`).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// A folder that holds mods; give it again for more.
+    #[arg(long)]
+    mods: Vec<PathBuf>,
+    /// Whose texts they are. Default: what the file says (a PO file `export` made names it).
+    #[arg(long = "mod", value_name = "MOD")]
+    mod_id: Option<String>,
+    /// The language they are in. Default: the PO file's `Language`.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// The file's form. Default: by its extension.
+    #[arg(long, value_enum)]
+    format: Option<TextFormat>,
+    /// A translation mod's folder: the texts go to its `locale/<mod>/<lang>.toml`. Default: the
+    /// mod's own `locale/<lang>.toml`.
+    #[arg(long, value_name = "DIR")]
+    into: Option<PathBuf>,
 }
 
 /// Puts `game` in `lang`: a usage error when it is no language tag, a warning when no mod has a
@@ -398,10 +455,17 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
         }
         Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules, program),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
-        Tool::Texts(a) => {
-            let mods = or_default(a.mods, default);
-            missing_folder(&mods)
-                .unwrap_or_else(|| texts::run(&mods, rules, &a.mod_id, a.out.as_deref()))
+        Tool::Texts(TextsArgs {
+            action: TextsAction::Export(a),
+        }) => {
+            let mods = or_default(a.mods.clone(), default);
+            missing_folder(&mods).unwrap_or_else(|| texts::export(&mods, rules, &a))
+        }
+        Tool::Texts(TextsArgs {
+            action: TextsAction::Import(a),
+        }) => {
+            let mods = or_default(a.mods.clone(), default);
+            missing_folder(&mods).unwrap_or_else(|| texts::import(&mods, rules, &a))
         }
         Tool::Lsp(a) => lsp::run(a.mods, default, rules, a.limits.limits()),
         Tool::Play(a, flavor) => {

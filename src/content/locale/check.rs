@@ -576,7 +576,8 @@ impl SpaceCheck<'_> {
                 let (Text::Plural(forms), Some(at)) = (&entry.text, entry.at) else {
                     continue;
                 };
-                for form in forms.keys().filter(|f| !chosen.contains(f)) {
+                // `other` is every plural's own, for a count no other form takes: never a mistake.
+                for form in (forms.keys()).filter(|f| !chosen.contains(f) && **f != "other") {
                     self.diags.push(
                         Diagnostic::warning(
                             Code::Locale,

@@ -15,8 +15,14 @@ mod text;
 
 pub use check::Coverage;
 pub(crate) use fields::each_text_read;
-pub(crate) use read::{read_mod, LocaleFile, MADE_FROM};
+#[cfg(feature = "cli")]
+pub(crate) use read::MADE_FROM;
+#[cfg(feature = "cli")]
+pub(crate) use read::{read_made_from, read_texts};
+pub(crate) use read::{read_mod, LocaleFile};
 pub(crate) use text::Text;
+#[cfg(feature = "cli")]
+pub(crate) use text::{categories, category};
 
 /// The plural forms a locale file's table may hold, CLDR's categories.
 #[cfg(feature = "cli")]

@@ -144,7 +144,7 @@ pub(crate) fn read_texts(
 }
 
 /// A file's `[made_from]` table, by dotted key: parsed again only when the file has one.
-fn read_made_from(
+pub(crate) fn read_made_from(
     text: &str,
     file: FileId,
     diags: &mut Vec<Diagnostic>,
