@@ -242,6 +242,9 @@ impl Reader<'_> {
         let mut broken = false;
         for (k, v) in table {
             let at = Span::new(self.file, v.span());
+            if GO_I18N_NOTES.contains(&k.get_ref().as_ref()) {
+                continue;
+            }
             let Some(category) = CATEGORIES.iter().find(|c| **c == k.get_ref().as_ref()) else {
                 unreachable_category(self.diags, key, k.get_ref(), Span::new(self.file, k.span()));
                 broken = true;
@@ -291,19 +294,36 @@ impl Reader<'_> {
             );
             return;
         }
-        if !broken {
-            self.out.push((key.to_string(), Text::Plural(forms), span));
+        if broken {
+            return;
         }
+        // `other` alone is one text: go-i18n (and a platform writing its TOML) writes every
+        // message so, and a data text written so takes no `count`.
+        let text = match forms.remove("other") {
+            Some(other) if forms.is_empty() => Text::One(other),
+            Some(other) => {
+                forms.insert("other", other);
+                Text::Plural(forms)
+            }
+            None => return,
+        };
+        self.out.push((key.to_string(), text, span));
     }
 }
 
-/// A table is a plural when it holds `other` or `one` and nothing but plural forms or near-misses
-/// of them (`ohter`), so a misspelt form is reported rather than read as a nested key.
+/// The keys go-i18n's messages hold beside their forms: notes for translators, not texts.
+const GO_I18N_NOTES: [&str; 2] = ["description", "hash"];
+
+/// A table is a plural when it holds `other` or `one` and nothing but plural forms, go-i18n's
+/// notes, or near-misses of the forms (`ohter`), so a misspelt form is reported rather than read
+/// as a nested key.
 fn is_plural(table: &toml::de::DeTable<'_>) -> bool {
     let names: Vec<&str> = table.keys().map(|k| k.get_ref().as_ref()).collect();
     names.iter().any(|n| *n == "other" || *n == "one")
         && names.iter().all(|n| {
-            CATEGORIES.contains(n) || did_you_mean(n, CATEGORIES.iter().copied()).is_some()
+            CATEGORIES.contains(n)
+                || GO_I18N_NOTES.contains(n)
+                || did_you_mean(n, CATEGORIES.iter().copied()).is_some()
         })
 }
 
@@ -352,6 +372,27 @@ mod tests {
         let keys: Vec<&str> = texts.iter().map(|t| t.0.as_str()).collect();
         assert_eq!(keys, ["creatures.rat.name", "greeting", "rats_left"]);
         assert!(matches!(texts[2].1, Text::Plural(_)));
+    }
+
+    /// A platform's go-i18n TOML: every message a table of its forms with a `description`; one
+    /// of `other` alone is a single text.
+    #[test]
+    fn go_i18n_messages_read_as_lantern_texts() {
+        let (texts, diags) = read(
+            "[items.rat_tail.name]\nother = \"Rattenschwanz\"\n\n[rats_left]\ndescription = \"shown after each rat\"\nhash = \"sha1-1234\"\none = \"{count} Ratte\"\nother = \"{count} Ratten\"\n",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(
+            matches!(&texts[0], (k, Text::One(t), _) if k == "items.rat_tail.name" && t.written() == "Rattenschwanz")
+        );
+        let Text::Plural(forms) = &texts[1].1 else {
+            panic!("{:?}", texts[1]);
+        };
+        assert_eq!(forms.keys().copied().collect::<Vec<_>>(), ["one", "other"]);
+        assert!(
+            !texts[0].1.args().contains(&"count"),
+            "no false `{{count}}`"
+        );
     }
 
     #[test]
