@@ -524,9 +524,116 @@ fn a_broken_translated_file_is_refused_at_its_line() {
             "{file}: {stderr}"
         );
     }
+    // With no `--mod`, a file that cannot be read says so before anything else.
+    let out = lantern(&["texts", "import", "quote.po", "--mods", "."], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: `\"x` is not a quoted string"), "{stderr}");
     let german = std::fs::read_to_string(dir.path().join("core/locale/de.toml")).unwrap();
     assert_eq!(
         german,
         std::fs::read_to_string(root().join("mods/core/locale/de.toml")).unwrap()
     );
+}
+
+/// A PO string's inside, its escapes kept.
+fn unquote(s: &str) -> String {
+    s.strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap()
+        .to_string()
+}
+
+/// A platform's translation of every entry of a PO template into `lang`: each form is `FR `
+/// before the source text, numbered by `plural_forms`.
+fn fill_every_entry(pot: &str, lang: &str, plural_forms: &str) -> String {
+    let mut out = Vec::new();
+    let mut source: Vec<String> = Vec::new();
+    for line in pot.lines() {
+        let line = match line {
+            "\"Language: \\n\"" => format!("\"Language: {lang}\\n\""),
+            l if l.starts_with("\"Plural-Forms: ") => {
+                format!("\"Plural-Forms: {plural_forms}\\n\"")
+            }
+            l if l.starts_with("msgid ") => {
+                source = vec![unquote(&l["msgid ".len()..])];
+                l.to_string()
+            }
+            l if l.starts_with("msgid_plural ") => {
+                source.push(unquote(&l["msgid_plural ".len()..]));
+                l.to_string()
+            }
+            "msgstr \"\"" if source.first().is_some_and(|s| !s.is_empty()) => {
+                format!("msgstr \"FR {}\"", source[0])
+            }
+            l if l.starts_with("msgstr[") => {
+                let n: usize = l[7..8].parse().unwrap();
+                format!("msgstr[{n}] \"FR {}\"", source[n.min(source.len() - 1)])
+            }
+            l => l.to_string(),
+        };
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// The issue's translator: the reference game's mod and lantern's own lines exported as PO
+/// templates, every entry translated on a platform (French, with gettext's own formula),
+/// imported (the mod's into its own folder, lantern's into a translation mod), and a game played
+/// in French shows no line the mod or lantern wrote in English: rooms and floors, the game's
+/// own tables, included.
+#[test]
+fn the_bundled_game_is_translated_through_a_platform_and_played_with_no_english_line() {
+    let dir = common::core_only();
+    std::fs::create_dir_all(dir.path().join("core_fr")).unwrap();
+    std::fs::write(
+        dir.path().join("core_fr/mod.toml"),
+        "id = \"core_fr\"\nversion = \"1.0.0\"\noptional = [\"core\"]\n",
+    )
+    .unwrap();
+    for (of, into) in [("core", None), ("lantern", Some("core_fr"))] {
+        let pot = format!("{of}.pot");
+        let out = lantern(
+            &["texts", "export", of, "--mods", ".", "--out", &pot],
+            dir.path(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let template = std::fs::read_to_string(dir.path().join(&pot)).unwrap();
+        let po = fill_every_entry(&template, "fr", "nplurals=2; plural=(n > 1);");
+        let file = format!("{of}-fr.po");
+        std::fs::write(dir.path().join(&file), po).unwrap();
+        let mut args = vec!["texts", "import", file.as_str(), "--mods", "."];
+        args.extend(into.iter().flat_map(|dir| ["--into", dir]));
+        let out = lantern(&args, dir.path());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("`check` has nothing to say of it"),
+            "{stdout}"
+        );
+    }
+    let commands = "next\nstatus\nnext\nnext\nattack\nattack\nattack\nattack\nattack\nnext\nnext\nnext\nquit\n";
+    let out = lantern_with_input(
+        &["play", "--mods", ".", "--lang", "fr", "--no-watch"],
+        dir.path(),
+        commands,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let said: Vec<&str> = (stdout.lines().skip(1))
+        .filter(|l| !l.starts_with('>') && !l.trim().is_empty())
+        .collect();
+    assert!(said.len() > 15, "{stdout}");
+    let english: Vec<&&str> = said.iter().filter(|l| !l.contains("FR ")).collect();
+    assert!(
+        english.is_empty(),
+        "lines left in English: {english:#?}\n{stdout}"
+    );
+    assert!(stdout.contains("FR You enter FR Cellar Steps."), "{stdout}");
 }

@@ -85,6 +85,7 @@ pub(crate) fn rules() -> Rules {
         .without_creatures()
         .table::<Crop>("crops", "crop")
         .refers("crops", "companions", "crop")
+        .texts("crops", &["name"])
         .describe(
             "crops",
             &[

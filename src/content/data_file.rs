@@ -296,6 +296,19 @@ fn read_host_entry(
         .iter()
         .map(|(k, v)| (k.get_ref().to_string(), v.span()))
         .collect();
+    // The keys players read, as written (`Vocabulary::texts`).
+    let texts: std::sync::Arc<[(&'static str, String)]> = (decl.texts.iter())
+        .filter_map(|key| {
+            let (_, v) = fields.iter().find(|(k, _)| {
+                let k: &str = k.get_ref();
+                k == *key
+            })?;
+            match v.get_ref() {
+                toml::de::DeValue::String(s) => Some((*key, s.to_string())),
+                _ => None,
+            }
+        })
+        .collect();
     let refs = qualify_refs(&mut fields, &decl.refs, ns);
     let triggers = match decl.in_play {
         Some(_) => entry_triggers(&mut fields, file, diags),
@@ -368,6 +381,7 @@ fn read_host_entry(
                 id,
                 value,
                 text: written.into(),
+                texts,
                 refs,
                 triggers,
                 keys,

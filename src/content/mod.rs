@@ -197,6 +197,8 @@ pub struct HostTables(BTreeMap<&'static str, BTreeMap<Id, HostValue>>);
 struct HostValue {
     value: Arc<dyn std::any::Any + Send + Sync>,
     text: Arc<str>,
+    /// The keys players read, with their texts as written.
+    texts: Arc<[(&'static str, String)]>,
     span: Span,
 }
 
@@ -227,12 +229,32 @@ impl HostTables {
         id: Id,
         value: Arc<dyn std::any::Any + Send + Sync>,
         text: Arc<str>,
+        texts: Arc<[(&'static str, String)]>,
         span: Span,
     ) {
-        self.0
-            .entry(kind)
-            .or_default()
-            .insert(id, HostValue { value, text, span });
+        let value = HostValue {
+            value,
+            text,
+            texts,
+            span,
+        };
+        self.0.entry(kind).or_default().insert(id, value);
+    }
+
+    /// Each text players read of each entry of the tables `decls` declare texts in: the entry's
+    /// ID, the table's key (`rooms`), the key, where the entry is and the text as written.
+    pub(crate) fn each_text<'a>(
+        &'a self,
+        decls: &'a [crate::content::declare::TableDecl],
+        mut f: impl FnMut(&'a Id, &'static str, &'static str, Span, &'a str),
+    ) {
+        for decl in decls.iter().filter(|d| !d.texts.is_empty()) {
+            for (id, v) in self.0.get(decl.kind).into_iter().flatten() {
+                for (key, text) in v.texts.iter() {
+                    f(id, decl.key, key, v.span, text);
+                }
+            }
+        }
     }
 
     /// Every kind with its entries' IDs and texts, for comparing two versions of the content.

@@ -84,6 +84,8 @@ pub(crate) struct HostEntry {
     pub value: std::sync::Arc<dyn std::any::Any + Send + Sync>,
     /// The entry's text as written: what a reload compares to say it changed.
     pub text: std::sync::Arc<str>,
+    /// The keys players read and their texts as written (`Vocabulary::texts`).
+    pub texts: std::sync::Arc<[(&'static str, String)]>,
     /// The IDs it names in the keys the game declared with `Vocabulary::refers`, as written, with
     /// their kind: the resolver checks each.
     pub refs: Refs,

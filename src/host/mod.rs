@@ -243,6 +243,7 @@ impl<S: GameState> Vocabulary<S> {
                 shapes: keys::of::<T>()
                     .map(keys::shapes_of::<T>)
                     .unwrap_or_default(),
+                texts: Vec::new(),
                 help: Vec::new(),
             });
         }
@@ -362,6 +363,33 @@ impl<S: GameState> Vocabulary<S> {
             }
         }
         decl.help.extend_from_slice(keys);
+        self
+    }
+
+    /// Says which keys of the game's table `table` players read (`&["name", "description"]`):
+    /// each is a text with a key of its own (`rooms.cellar.name`) that a locale file translates,
+    /// `texts export` writes for translators and `check` counts in a translation; the game shows
+    /// it with [`Content::text_of`](crate::content::Content::text_of). Declare the table first.
+    pub fn texts(mut self, table: &str, keys: &[&'static str]) -> Self {
+        let Some(decl) = self.defs.tables.iter_mut().find(|t| t.key == table) else {
+            self.defs.problems.push(format!(
+                "`texts` names the table `{table}`, which the game does not declare (declare it with `table` first)"
+            ));
+            return self;
+        };
+        for key in keys {
+            if decl.keys.is_some_and(|known| !known.contains(key)) {
+                let help = crate::diag::did_you_mean_suffix(
+                    key,
+                    decl.keys.unwrap_or_default().iter().copied(),
+                );
+                self.defs.problems.push(format!(
+                    "`texts` names `{table}.{key}`, but `{table}` has no key `{key}`{help}"
+                ));
+            } else if !decl.texts.contains(key) {
+                decl.texts.push(key);
+            }
+        }
         self
     }
 

@@ -214,8 +214,10 @@ pub(crate) fn rules() -> Rules {
                 ("triggers", "listen while the run is in the room"),
             ],
         )
+        .texts("rooms", &["name", "description"])
         .table::<Floor>("floors", "floor")
         .refers("floors", "rooms", "room")
+        .texts("floors", &["name"])
         .describe(
             "floors",
             &[

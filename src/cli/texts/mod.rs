@@ -274,12 +274,16 @@ pub(super) fn import(roots: &[PathBuf], rules: &crate::host::Rules, a: &TextsImp
     };
     let mut read_map = crate::diag::SourceMap::new();
     let file = read_map.add(a.file.display().to_string(), text.as_str());
-    // Which mod's: said, else the file's own word (a PO file made by `export` names it).
-    let peek = files::read(format, &text, file, &|_| Vec::new());
-    let named = a
-        .mod_id
-        .clone()
-        .or(peek.as_ref().ok().and_then(|i| i.mod_id.clone()));
+    // Which mod's: said, else the file's own word (a PO file made by `export` names it). A file
+    // that cannot be read says so first.
+    let peek = match files::read(format, &text, file, &|_| Vec::new()) {
+        Ok(peek) => peek,
+        Err(d) => {
+            eprint!("{}", crate::diag::render_all(&[d], &read_map));
+            return ExitCode::from(1);
+        }
+    };
+    let named = a.mod_id.clone().or(peek.mod_id);
     let Some(mod_id) = named else {
         eprintln!("error: say whose texts these are: `--mod MOD`");
         return ExitCode::from(2);

@@ -139,6 +139,9 @@ pub(crate) struct TableDecl {
     pub shapes: Vec<(&'static str, keys::Shape)>,
     /// What some of its keys mean, for editors.
     pub help: Vec<(&'static str, &'static str)>,
+    /// Its keys players read (`name`, `description`): texts with keys of their own
+    /// (`rooms.cellar.name`), translated, exported and counted as the built-in tables' are.
+    pub texts: Vec<&'static str>,
 }
 
 /// A function scripts call as `lantern.<namespace>.<name>(...)`; the code's function of the same

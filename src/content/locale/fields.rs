@@ -208,4 +208,21 @@ pub(crate) fn each_text(content: &mut Content, mut f: impl FnMut(Field<'_, &mut 
 /// Calls `f` with every text of the content's definitions, to read it, in a stable order.
 pub(crate) fn each_text_read(content: &Content, mut f: impl FnMut(Field<'_, &str>)) {
     walk!(content, f);
+    // The game's tables' texts (`Vocabulary::texts`), shown through `Content::text_of`.
+    let decls = &content.declared.tables;
+    content.tables.each_text(decls, |id, table, key, at, text| {
+        // A text naming a key (`@cellar_name`) is that key's; `@@` is a text starting with `@`.
+        let text = match text.strip_prefix('@') {
+            Some(rest) if rest.starts_with('@') => rest,
+            Some(_) => return,
+            None => text,
+        };
+        f(Field {
+            whose: Whose::Id(id),
+            table,
+            field: Cow::Borrowed(key),
+            at,
+            text,
+        });
+    });
 }

@@ -614,6 +614,7 @@ impl<'a> Stage<'a> {
                     id.clone(),
                     src.raw.value.clone(),
                     src.raw.text.clone(),
+                    src.raw.texts.clone(),
                     Span::new(src.file, src.raw.id.span()),
                 );
             }
