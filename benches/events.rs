@@ -13,7 +13,7 @@
 //!
 //! Run with `cargo bench --bench events`.
 
-use lantern::content::{load, Value};
+use lantern::content::Value;
 use lantern::game::{CreatureRef, Game};
 use std::collections::VecDeque;
 use std::fmt::Write;
@@ -76,11 +76,17 @@ fn setup(total: usize) -> (Game, lantern::content::EventKey) {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     write_mod(&dir, total);
-    let loaded = load(&dir, &lantern::roguelike::rules().extensions());
-    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics.first());
+    let mut world = lantern::load::load_game(
+        std::slice::from_ref(&dir),
+        &lantern::roguelike::rules(),
+        Default::default(),
+    );
+    assert!(!world.has_errors(), "{:?}", world.diagnostics.first());
     let _ = std::fs::remove_dir_all(&dir);
-    let content = loaded.content.clone();
-    let mut game = Game::new(content.clone(), 1);
+    let content = world.content.clone();
+    let mut game = world.start(1);
+    // The native engine alone: no script host to ask about each event.
+    game.set_scripts(None);
     for q in content.quests.keys() {
         let entry = lantern::content::ActionEntry {
             action: lantern::content::Action::StartQuest { quest: q.clone() },

@@ -3,7 +3,6 @@
 //!
 //! Run with `cargo bench --bench harness`.
 
-use lantern::game::Game;
 use lantern::harness::{self, Harness};
 use lantern::lua::Limits;
 use std::path::PathBuf;
@@ -34,12 +33,7 @@ fn main() {
             &lantern::roguelike::rules(),
             Limits::default(),
         );
-        let mut game = Game::new(world.content.clone(), seed);
-        game.set_scripts(
-            world
-                .take_lua()
-                .map(|l| Box::new(l) as Box<dyn lantern::game::ScriptHost>),
-        );
+        let game = world.start(seed);
         std::hint::black_box(&game);
     }
     let scratch = start.elapsed().as_secs_f64() * 1e3 / (n / 10) as f64;

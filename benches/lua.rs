@@ -62,8 +62,11 @@ fn world(main: &str) -> (Game, lantern::lua::LuaRuntime, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     write_mod(dir.path(), main);
     let mut world = loaded(dir.path());
-    let mut game = Game::new(world.content.clone(), 1);
+    // The scripts apart from the game, as the bench calls them.
     let mut lua = world.take_lua().unwrap();
+    let mut game = world.start(1);
+    game.set_scripts(None);
+    game.take_problems();
     lua.attach_storage(&mut game);
     (game, lua, dir)
 }

@@ -21,6 +21,7 @@ use std::sync::Arc;
 /// mods' `main.lua` as the load of `content` read them: those are run, not read again.
 pub(crate) fn fresh_scripts(
     folders: &[crate::mods::ModFolder],
+    rules: &Rules,
     content: Arc<Content>,
     mut sources: SourceMap,
     known: &crate::lua::KnownScripts,
@@ -39,7 +40,7 @@ pub(crate) fn fresh_scripts(
             ))
         }
     };
-    lua.set_rules(crate::host::Rules::of(&content));
+    lua.set_rules(rules.clone());
     lua.known_scripts = Some(known.clone());
     for m in folders {
         lua.load_mod(m, &mut sources, &mut diagnostics);
@@ -67,6 +68,8 @@ pub struct World {
     scripts_taken: bool,
     /// Whether the content is the last version's, kept because only scripts changed.
     pub(crate) kept: bool,
+    /// The rules the mods were loaded with: the code every game of the world runs.
+    pub(crate) rules: Rules,
     /// What resolving the content left, for a reload to patch it from.
     pub(crate) resolution: Option<content::Resolution>,
 }
@@ -91,7 +94,7 @@ impl World {
     /// starts one game; load the mods again for another, as the test harness does). A second game
     /// from the same world runs without the scripts, and its first problem says so.
     pub fn start(&mut self, seed: u64) -> Game {
-        let game = Game::new(self.content.clone(), seed);
+        let game = Game::new(self.content.clone(), self.rules.code().clone(), seed);
         self.plug_scripts_into(game)
     }
 
@@ -100,7 +103,7 @@ impl World {
     /// was saved, from the storage the save holds. The notes say what the save held that the
     /// content no longer has, what was dropped or renamed, and what each mod's update hook did.
     pub fn load_save(&mut self, path: &Path) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        let read = Game::read_save(self.content.clone(), path)?;
+        let read = Game::read_save(self.content.clone(), self.rules.code().clone(), path)?;
         Ok(self.restored(read))
     }
 
@@ -110,7 +113,7 @@ impl World {
         &mut self,
         save: impl std::io::Read,
     ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        let read = Game::read_save_from(self.content.clone(), save)?;
+        let read = Game::read_save_from(self.content.clone(), self.rules.code().clone(), save)?;
         Ok(self.restored(read))
     }
 
@@ -412,6 +415,7 @@ fn load_texts(
         scripts_taken: false,
         kept: is_kept,
         resolution,
+        rules: rules.clone(),
     }
 }
 

@@ -28,6 +28,8 @@ pub struct ModSet(Arc<Loaded>);
 
 struct Loaded {
     content: Arc<Content>,
+    /// The rules the mods were loaded with: the code every game of the set runs.
+    rules: Rules,
     /// The mods loaded, in load order: each game's Lua state loads them in this order.
     folders: Vec<ModFolder>,
     /// The files read: the spans of the content's and the scripts' problems point here.
@@ -79,6 +81,7 @@ impl ModSet {
     ) -> ModSet {
         ModSet::of_parts(
             world.content.clone(),
+            world.rules.clone(),
             world.folders.clone(),
             sources,
             world.compiled_scripts(),
@@ -86,9 +89,11 @@ impl ModSet {
         )
     }
 
-    /// A set of these parts: content, the mods in load order, the files, the compiled scripts.
+    /// A set of these parts: content and the rules it was loaded with, the mods in load order,
+    /// the files, the compiled scripts.
     pub(crate) fn of_parts(
         content: Arc<Content>,
+        rules: Rules,
         folders: Vec<ModFolder>,
         sources: Arc<SourceMap>,
         scripts: KnownScripts,
@@ -97,12 +102,18 @@ impl ModSet {
         let switches = Arc::new(Switches::new(folders.iter().map(|m| m.id())));
         ModSet(Arc::new(Loaded {
             content,
+            rules,
             folders,
             sources,
             scripts,
             limits,
             switches,
         }))
+    }
+
+    /// The rules the mods were loaded with.
+    pub(crate) fn rules(&self) -> &Rules {
+        &self.0.rules
     }
 
     /// The content the mods define, shared by every game of the set.
@@ -154,15 +165,25 @@ impl ModSet {
         seed: u64,
         scripts: Option<LuaRuntime>,
     ) -> Result<Game, crate::Error> {
-        let game = Game::new(self.0.content.clone(), seed);
+        let game = Game::new(self.0.content.clone(), self.0.rules.code().clone(), seed);
         self.plugged(game, scripts)
+    }
+
+    /// A game of the set read from a save file, as [`ModSet::restore`] reads a save's bytes.
+    pub fn load_save(&self, path: &std::path::Path) -> Result<(Game, Problems), crate::Error> {
+        let code = self.0.rules.code().clone();
+        let (game, mut notes) = Game::read_save(self.0.content.clone(), code, path)?;
+        let mut game = self.plugged(game, None)?;
+        notes.extend(game.take_problems());
+        Ok((game, Problems::new(notes, self.0.sources.clone())))
     }
 
     /// A game of the set read from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader),
     /// its scripts going on from the storage the save holds; the notes say what the save held that
     /// the set no longer has, and what each mod's update hook did.
     pub fn restore(&self, save: impl std::io::Read) -> Result<(Game, Problems), crate::Error> {
-        let (game, mut notes) = Game::read_save_from(self.0.content.clone(), save)?;
+        let code = self.0.rules.code().clone();
+        let (game, mut notes) = Game::read_save_from(self.0.content.clone(), code, save)?;
         let mut game = self.plugged(game, None)?;
         notes.extend(game.take_problems());
         Ok((game, Problems::new(notes, self.0.sources.clone())))
@@ -190,6 +211,7 @@ impl ModSet {
         let mut scripts = self.ready(scripts)?;
         let before = game.problems_len();
         let mut notes = game.swap_content(self.0.content.clone());
+        game.set_code(self.0.rules.code().clone());
         scripts.attach(game);
         scripts.run_on_reload(game);
         let old = game.set_scripts(Some(Box::new(scripts)));
@@ -222,6 +244,7 @@ impl ModSet {
     pub(crate) fn scripts(&self, limits: Limits) -> Result<(LuaRuntime, SourceMap), Problems> {
         crate::load::fresh_scripts(
             &self.0.folders,
+            &self.0.rules,
             self.0.content.clone(),
             (*self.0.sources).clone(),
             &self.0.scripts,

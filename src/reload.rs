@@ -288,13 +288,15 @@ impl Live {
     /// on from the storage the save holds. The notes say what the save held that the content no
     /// longer has. A save that cannot be read is refused and the running game goes on.
     pub fn load_save(&mut self, path: &Path) -> Result<Problems, crate::Error> {
-        let read = Game::read_save(self.game.content().clone(), path)?;
+        let code = self.game.code().clone();
+        let read = Game::read_save(self.game.content().clone(), code, path)?;
         Ok(self.restored(read))
     }
 
     /// [`Live::load_save`] from a save's bytes (`game.save_bytes()`; a `&[u8]` is a reader).
     pub fn restore(&mut self, save: impl std::io::Read) -> Result<Problems, crate::Error> {
-        let read = Game::read_save_from(self.game.content().clone(), save)?;
+        let code = self.game.code().clone();
+        let read = Game::read_save_from(self.game.content().clone(), code, save)?;
         Ok(self.restored(read))
     }
 
@@ -424,6 +426,7 @@ impl Live {
         let sources = Arc::new(std::mem::take(&mut world.sources));
         let set = crate::mod_set::ModSet::of_parts(
             world.content.clone(),
+            world.rules.clone(),
             world.folders.clone(),
             sources.clone(),
             compiled.clone(),

@@ -4,26 +4,29 @@
 mod common;
 
 use common::root;
-use lantern::content::{load, Action, ActionEntry, Content, Who};
+use lantern::content::{Action, ActionEntry, Content, Who};
 use lantern::diag::{FileId, Span};
 use lantern::game::Game;
 use lantern::id::Id;
+use lantern::mod_set::ModSet;
 use lantern::rng::Stub;
 use std::path::Path;
 use std::sync::Arc;
 
-fn content_at(mods: &Path) -> Arc<Content> {
-    let loaded = load(mods, &lantern::roguelike::rules().extensions());
-    assert!(
-        !loaded.has_errors(),
-        "{}",
-        lantern::diag::render_all(&loaded.diagnostics, &loaded.sources)
-    );
-    loaded.content
+fn content_at(mods: &Path) -> ModSet {
+    common::reference_set(mods)
+}
+
+/// A game of `set` over content a test changed by hand (an encounter left out): a game of the
+/// set moved to it before anything happened.
+fn game_over(set: &ModSet, content: Content, seed: u64) -> Game {
+    let mut g = set.start(seed).unwrap();
+    g.swap_content(Arc::new(content));
+    g
 }
 
 /// The bundled core plus the `quick` fixture mod, in one temporary mods directory.
-fn quick() -> Arc<Content> {
+fn quick() -> ModSet {
     content_at(&quick_dir())
 }
 
@@ -39,7 +42,7 @@ fn quick_dir() -> std::path::PathBuf {
 
 /// `quick()` with the horse race's first option at another probability, written in its TOML as
 /// a modder would.
-fn quick_with_odds(probability: &str) -> Arc<Content> {
+fn quick_with_odds(probability: &str) -> ModSet {
     let dir = quick_dir();
     let file = dir.join("core/data/encounters.toml");
     let text = std::fs::read_to_string(&file).unwrap();
@@ -93,7 +96,7 @@ fn set_gold(g: &mut Game, n: u32) {
 }
 
 fn horse_race(gold_held: u32) -> Game {
-    let mut g = Game::new(quick(), 12345);
+    let mut g = quick().start(12345).unwrap();
     set_gold(&mut g, gold_held);
     g.start_encounter(&id("core:horse_race")).unwrap();
     g
@@ -103,7 +106,7 @@ fn horse_race(gold_held: u32) -> Game {
 fn ac1_event_selection_is_deterministic() {
     let content = quick();
     let pick = |seed| {
-        let mut g = Game::new(content.clone(), seed);
+        let mut g = content.start(seed).unwrap();
         g.verb("next", &[]).unwrap();
         g.encounter().map(|e| e.id)
     };
@@ -174,7 +177,7 @@ fn ac7_probability_roll_is_reproducible() {
 
 #[test]
 fn ac8_exact_component_count_satisfies_the_requirement() {
-    let mut g = Game::new(quick(), 1);
+    let mut g = quick().start(1).unwrap();
     // The player starts with two white components: two cogs and a spring make three; take one cog.
     let entry = ActionEntry {
         action: Action::TakeItem {
@@ -196,7 +199,7 @@ fn ac8_exact_component_count_satisfies_the_requirement() {
 
 #[test]
 fn ac9_a_tower_loses_exactly_20_endurance() {
-    let mut g = Game::new(quick(), 1);
+    let mut g = quick().start(1).unwrap();
     g.start_encounter(&id("core:price_and_reward")).unwrap();
     g.choose(1).unwrap();
     let tower = g
@@ -228,7 +231,7 @@ fn ec1_and_ec2_no_encounters_complete_the_room_with_a_warning() {
     std::fs::create_dir_all(m.join("data")).unwrap();
     std::fs::write(m.join("mod.toml"), "id = \"bare\"\nversion = \"1.0.0\"\n").unwrap();
     std::fs::write(m.join("data/run.toml"), "[[rooms]]\nid = \"fork\"\nkind = \"encounter\"\n\n[[floors]]\nid = \"f\"\ndepth = 1\nrooms = [\"fork\", \"fork\"]\n").unwrap();
-    let mut g = Game::new(content_at(dir.path()), 1);
+    let mut g = content_at(dir.path()).start(1).unwrap();
     g.verb("next", &[]).unwrap();
     assert!(g.encounter().is_none());
     let problems = g.take_problems();
@@ -239,12 +242,12 @@ fn ec1_and_ec2_no_encounters_complete_the_room_with_a_warning() {
     g.verb("next", &[]).unwrap();
 
     // EC2: encounters exist but none is eligible (the pilgrim needs the player wounded; weight 0 is never drawn).
-    let content = quick();
-    let mut only_pilgrim: Content = (*content).clone();
+    let set = quick();
+    let mut only_pilgrim: Content = (**set.content()).clone();
     only_pilgrim
         .encounters
         .retain(|k, _| k.as_str() == "core:wounded_pilgrim");
-    let mut g = Game::new(Arc::new(only_pilgrim), 1);
+    let mut g = game_over(&set, only_pilgrim, 1);
     g.verb("next", &[]).unwrap();
     assert!(g.encounter().is_none());
     assert!(g.take_problems()[0]
@@ -260,7 +263,7 @@ fn ec3_exact_gold_satisfies_at_least() {
 
 #[test]
 fn ec4_removing_more_components_than_held_commits_nothing() {
-    let mut g = Game::new(quick(), 1);
+    let mut g = quick().start(1).unwrap();
     g.start_encounter(&id("core:scrap_dealer")).unwrap();
     // Take the components away behind the encounter's back: the requirement now fails on choosing.
     let entry = |item| ActionEntry {
@@ -285,11 +288,11 @@ fn ec4_removing_more_components_than_held_commits_nothing() {
 
 #[test]
 fn ec5_random_components_with_no_candidate_fail_cleanly() {
-    let content = quick();
-    let mut c = (*content).clone();
+    let set = quick();
+    let mut c = (**set.content()).clone();
     c.items
         .retain(|k, _| !matches!(k.as_str(), "core:cog" | "core:spring" | "core:lens"));
-    let mut g = Game::new(Arc::new(c), 1);
+    let mut g = game_over(&set, c, 1);
     g.start_encounter(&id("core:price_and_reward")).unwrap();
     let before = g.state_hash();
     let err = g.choose(1).unwrap_err().to_string();
@@ -306,7 +309,7 @@ fn ec5_random_components_with_no_candidate_fail_cleanly() {
 
 #[test]
 fn ec6_damaging_towers_when_there_are_none_is_a_no_op() {
-    let mut g = Game::new(quick(), 1);
+    let mut g = quick().start(1).unwrap();
     let take = ActionEntry {
         action: Action::TakeItem {
             item: id("core:arrow_tower"),
@@ -337,7 +340,7 @@ fn ec6_damaging_towers_when_there_are_none_is_a_no_op() {
 
 #[test]
 fn ec7_probability_zero_always_fails_but_the_cost_is_paid() {
-    let mut g = Game::new(quick_with_odds("0.0"), 1);
+    let mut g = quick_with_odds("0.0").start(1).unwrap();
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
     g.stub_rng(None, Stub::Fixed(0.0));
@@ -347,7 +350,7 @@ fn ec7_probability_zero_always_fails_but_the_cost_is_paid() {
 
 #[test]
 fn ec8_probability_one_always_succeeds() {
-    let mut g = Game::new(quick_with_odds("1.0"), 1);
+    let mut g = quick_with_odds("1.0").start(1).unwrap();
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
     g.stub_rng(None, Stub::Fixed(0.999));
@@ -357,7 +360,7 @@ fn ec8_probability_one_always_succeeds() {
 
 #[test]
 fn ec9_gold_that_would_go_negative_commits_nothing_and_names_the_line() {
-    let mut g = Game::new(quick(), 1);
+    let mut g = quick().start(1).unwrap();
     set_gold(&mut g, 5);
     g.start_encounter(&id("quick:broken_reward")).unwrap();
     let before = g.state_hash();
@@ -368,7 +371,7 @@ fn ec9_gold_that_would_go_negative_commits_nothing_and_names_the_line() {
 
 #[test]
 fn failed_reward_leaves_the_state_hash_unchanged() {
-    let mut g = Game::new(quick(), 1);
+    let mut g = quick().start(1).unwrap();
     g.start_encounter(&id("quick:broken_reward")).unwrap();
     let before = g.state_hash();
     let err = g.choose(1).unwrap_err().to_string();
@@ -386,7 +389,7 @@ fn failed_reward_leaves_the_state_hash_unchanged() {
 
 #[test]
 fn ec10_take_random_items_removes_exactly_what_it_picked() {
-    let mut g = Game::new(quick(), 9);
+    let mut g = quick().start(9).unwrap();
     g.start_encounter(&id("core:scrap_dealer")).unwrap();
     let whites = |g: &Game| {
         g.state().player.count(&id("core:cog")) + g.state().player.count(&id("core:spring"))
@@ -451,7 +454,7 @@ fn an_encounter_with_every_option_blocked_can_be_left() {
          [[encounters.options]]\ntext = \"Unlock it\"\nrequirements = [ { check = \"has_item\", item = \"core:key\", reason = \"needs a key\" } ]\n",
     )
     .unwrap();
-    let mut g = Game::new(content_at(&dir), 1);
+    let mut g = content_at(&dir).start(1).unwrap();
     g.start_encounter(&id("quick:locked")).unwrap();
     assert_eq!(
         g.encounter().unwrap().options[0]
@@ -481,7 +484,7 @@ fn an_encounter_with_every_option_blocked_can_be_left() {
 /// An option that cannot succeed (probability 0) says so as a lost roll does.
 #[test]
 fn a_probability_zero_option_prints_the_failure_line() {
-    let mut g = Game::new(quick_with_odds("0.0"), 1);
+    let mut g = quick_with_odds("0.0").start(1).unwrap();
     set_gold(&mut g, 200);
     g.start_encounter(&id("core:horse_race")).unwrap();
     g.take_messages();

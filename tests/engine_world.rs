@@ -643,7 +643,7 @@ fn events_past_the_cap_are_carried_to_the_next_turn_in_order() {
     // The carried events are the state's: a save keeps them, and a game read from it goes on.
     let save = dir.path().join("run.json");
     g.save(&save).unwrap();
-    let (mut loaded, _) = Game::load(world.content.clone(), &save).unwrap();
+    let (mut loaded, _) = world.load_save(&save).unwrap();
     assert_eq!(loaded.state_hash(), g.state_hash());
     loaded.set_event_cap(3);
     loaded.set_event_cap_policy(lantern::game::EventCapPolicy::Carry);

@@ -527,7 +527,10 @@ fn a_broken_translated_file_is_refused_at_its_line() {
     // With no `--mod`, a file that cannot be read says so before anything else.
     let out = lantern(&["texts", "import", "quote.po", "--mods", "."], dir.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.starts_with("error: `\"x` is not a quoted string"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: `\"x` is not a quoted string"),
+        "{stderr}"
+    );
     let german = std::fs::read_to_string(dir.path().join("core/locale/de.toml")).unwrap();
     assert_eq!(
         german,

@@ -13,17 +13,18 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The hazard fixture mods as one set; they load with no problem at all.
+fn set() -> lantern::mod_set::ModSet {
+    let dir = root().join("tests/fixtures/hazard/mods");
+    let (set, problems) =
+        lantern::mod_set::ModSet::load(&[dir], &lantern::roguelike::rules(), Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert!(problems.is_empty(), "{}", problems.render());
+    set
+}
+
 fn content() -> Arc<Content> {
-    let loaded = load(
-        &root().join("tests/fixtures/hazard/mods"),
-        &lantern::roguelike::rules().extensions(),
-    );
-    assert!(
-        loaded.diagnostics.is_empty(),
-        "{}",
-        lantern::diag::render_all(&loaded.diagnostics, &loaded.sources)
-    );
-    loaded.content
+    set().content().clone()
 }
 
 fn id(s: &str) -> Id {
@@ -285,14 +286,13 @@ fn play_out(g: &mut Game, marks: &[bool]) {
 
 #[test]
 fn the_outcome_table_applies_the_actions_for_each_score_and_the_events_are_raised() {
-    let c = content();
     for (marks, gold) in [
         (vec![true, true, true], 30),
         (vec![true, true, false], 10),
         (vec![false, false, true], 1),
         (vec![false, false, false], 0),
     ] {
-        let g = Game::new(c.clone(), 3);
+        let g = set().start(3).unwrap();
         let deck: Vec<Id> = (0..20).map(|_| id("h:push")).collect();
         let mut state = g.snapshot();
         state.deck = deck;
@@ -303,7 +303,7 @@ fn the_outcome_table_applies_the_actions_for_each_score_and_the_events_are_raise
         let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
         json["state"]["deck"] = serde_json::to_value(&state.deck).unwrap();
         std::fs::write(&path, serde_json::to_string(&json).unwrap()).unwrap();
-        let (mut g, _) = Game::load(c.clone(), &path).unwrap();
+        let (mut g, _) = set().load_save(&path).unwrap();
         play_out(&mut g, &marks);
         assert_eq!(g.state().player.count(&id("h:gold")), gold, "{marks:?}");
         assert!(g.hazard().is_none());

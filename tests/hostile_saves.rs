@@ -5,23 +5,28 @@
 
 mod common;
 
-use lantern::content::{load, Content};
 use lantern::game::Game;
 use lantern::hazard::{Route, Side};
 use lantern::id::Id;
+use lantern::load::{load_game, World};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 
-fn core_content(dir: &std::path::Path) -> Arc<Content> {
-    load(dir, &lantern::roguelike::rules().extensions()).content
+/// The mods of `dir` under the reference rules, whatever problems they have (a fuzzed content
+/// may have errors; a save loads into what it has).
+fn core_world(dir: &std::path::Path) -> World {
+    load_game(
+        &[dir.to_path_buf()],
+        &lantern::roguelike::rules(),
+        Default::default(),
+    )
 }
 
 /// A game with something in every part of its state: items, a quest, a hazard half played.
-fn rich_game(content: Arc<Content>) -> Game {
-    let mut g = Game::new(content, 7);
+fn rich_game(world: &mut World) -> Game {
+    let mut g = world.start(7);
     let _ = g.verb("next", &[]);
     let give = lantern::content::ActionEntry {
         action: lantern::content::Action::GiveItem {
@@ -187,10 +192,10 @@ fn mutate(save: &mut Value, rng: &mut ChaCha8Rng) {
 #[test]
 fn random_edits_of_a_save_are_refused_or_loaded_and_the_game_goes_on() {
     let dir = common::core_only();
-    let content = core_content(dir.path());
+    let mut world = core_world(dir.path());
     let saves = tempfile::tempdir().unwrap();
     let path = saves.path().join("run.json");
-    rich_game(content.clone()).save(&path).unwrap();
+    rich_game(&mut world).save(&path).unwrap();
     let original: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     let (mut loaded, mut refused) = (0, 0);
@@ -200,17 +205,15 @@ fn random_edits_of_a_save_are_refused_or_loaded_and_the_game_goes_on() {
             mutate(&mut save, &mut rng);
         }
         std::fs::write(&path, serde_json::to_string(&save).unwrap()).unwrap();
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            match Game::load(content.clone(), &path) {
-                Ok((mut g, _notes)) => {
-                    play_on(&mut g, &mut rng);
-                    g.save(&path).expect("a loaded game saves again");
-                    true
-                }
-                Err(message) => {
-                    assert!(!message.message().is_empty());
-                    false
-                }
+        let outcome = catch_unwind(AssertUnwindSafe(|| match world.load_save(&path) {
+            Ok((mut g, _notes)) => {
+                play_on(&mut g, &mut rng);
+                g.save(&path).expect("a loaded game saves again");
+                true
+            }
+            Err(message) => {
+                assert!(!message.message().is_empty());
+                false
             }
         }));
         match outcome {
@@ -256,19 +259,19 @@ fn a_save_loads_into_content_that_changed_and_the_game_goes_on() {
     let saves = tempfile::tempdir().unwrap();
     let path = saves.path().join("run.json");
     let dir = common::core_only();
-    rich_game(core_content(dir.path())).save(&path).unwrap();
+    rich_game(&mut core_world(dir.path())).save(&path).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(15);
     for case in 0..common::fuzz_cases(25) {
         let changed = common::core_only();
         edit_content(changed.path(), &mut rng);
-        let content = core_content(changed.path());
+        let mut world = core_world(changed.path());
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            if let Ok((mut g, _notes)) = Game::load(content.clone(), &path) {
+            if let Ok((mut g, _notes)) = world.load_save(&path) {
                 play_on(&mut g, &mut rng);
             }
             // The same edits under a running game, as a hot reload makes them.
-            let mut g = rich_game(core_content(dir.path()));
-            let _ = g.swap_content(content.clone());
+            let mut g = rich_game(&mut core_world(dir.path()));
+            let _ = g.swap_content(world.content.clone());
             play_on(&mut g, &mut rng);
         }));
         assert!(outcome.is_ok(), "case {case} panicked");
@@ -278,7 +281,7 @@ fn a_save_loads_into_content_that_changed_and_the_game_goes_on() {
 #[test]
 fn a_hazard_whose_rounds_shrank_is_set_aside_with_a_note() {
     let dir = common::core_only();
-    let mut g = rich_game(core_content(dir.path()));
+    let mut g = rich_game(&mut core_world(dir.path()));
     assert!(g.hazard().is_some());
     let changed = common::core_only();
     let hazards = changed.path().join("core/data/hazards.toml");
@@ -301,7 +304,7 @@ fn a_hazard_whose_rounds_shrank_is_set_aside_with_a_note() {
         }
     }
     std::fs::write(&hazards, toml::to_string(&doc).unwrap()).unwrap();
-    let loaded = load(changed.path(), &lantern::roguelike::rules().extensions());
+    let loaded = core_world(changed.path());
     assert!(
         !loaded.diagnostics.iter().any(|d| d.is_error()),
         "{:?}",

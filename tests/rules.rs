@@ -4,22 +4,17 @@
 mod common;
 
 use common::{lantern, root};
-use lantern::content::{load, Action, ActionEntry, Value, Who};
+use lantern::content::{Action, ActionEntry, Value, Who};
 use lantern::diag::{FileId, Span};
 use lantern::game::{ev, CreatureRef, Game};
 use lantern::id::Id;
 use lantern::rng::Stub;
-use std::sync::Arc;
 
-fn core() -> Arc<lantern::content::Content> {
-    static CORE: std::sync::OnceLock<Arc<lantern::content::Content>> = std::sync::OnceLock::new();
-    CORE.get_or_init(|| {
-        let dir = common::core_only();
-        let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
-        assert!(!loaded.has_errors());
-        loaded.content
-    })
-    .clone()
+/// The bundled core mod as one set, loaded once for every test's games.
+fn core() -> lantern::mod_set::ModSet {
+    static CORE: std::sync::OnceLock<lantern::mod_set::ModSet> = std::sync::OnceLock::new();
+    CORE.get_or_init(|| common::reference_set(common::core_only().path()))
+        .clone()
 }
 
 fn id(s: &str) -> Id {
@@ -35,7 +30,7 @@ fn act(action: Action) -> ActionEntry {
 
 /// A game whose player has swapped the dagger for the flaming sword.
 fn with_flaming_sword() -> Game {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     let take = Action::TakeItem {
         item: id("core:dagger"),
         count: 1,
@@ -69,7 +64,7 @@ fn kill_rat(g: &mut Game) {
 
 #[test]
 fn five_rats_after_start_quest_pay_50_gold_and_rats_before_count_nothing() {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     let gold = id("core:gold");
     let before = g.state().player.count(&gold);
     kill_rat(&mut g);
@@ -95,7 +90,7 @@ fn five_rats_after_start_quest_pay_50_gold_and_rats_before_count_nothing() {
 
 #[test]
 fn the_player_dying_does_not_count_as_a_rat_kill() {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     start_rattenplage(&mut g);
     g.spawn(&id("core:rat")).unwrap();
     g.emit_command(ev::CREATURE_DIED, Some(CreatureRef::Player), &[])
@@ -105,7 +100,7 @@ fn the_player_dying_does_not_count_as_a_rat_kill() {
 
 #[test]
 fn quest_chain_through_quest_completed() {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     start_rattenplage(&mut g);
     for _ in 0..5 {
         kill_rat(&mut g);
@@ -124,7 +119,7 @@ fn quest_chain_through_quest_completed() {
 
 #[test]
 fn thorn_armour_reflects_fire_only_and_only_onto_the_undead() {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     g.command_action(
         act(Action::GiveItem {
             item: id("core:thorn_armor"),
@@ -220,17 +215,13 @@ fn a_reward_that_emits_an_event_is_handled_after_the_events_already_waiting() {
 
 #[test]
 fn two_triggers_that_fire_each_other_stop_at_the_cap_with_the_chain_named() {
-    let loaded = load(
-        &root().join("tests/fixtures/rules/loop/mods"),
-        &lantern::roguelike::rules().extensions(),
-    );
-    assert!(!loaded.has_errors());
-    let mut g = Game::new(loaded.content.clone(), 1);
-    let ping = loaded.content.events.lookup("loop:ping").unwrap();
+    let loaded = common::reference_set(&root().join("tests/fixtures/rules/loop/mods"));
+    let mut g = loaded.start(1).unwrap();
+    let ping = loaded.content().events.lookup("loop:ping").unwrap();
     g.emit_command(ping, None, &[]).unwrap();
     let problems = g.take_problems();
     assert_eq!(problems.len(), 1);
-    let rendered = lantern::diag::render(&problems[0], &loaded.sources);
+    let rendered = lantern::diag::render(&problems[0], loaded.sources());
     assert!(
         rendered.contains(
             "one turn raised 101 events, more than its cap of 100: the turn was stopped and 1 \
@@ -314,8 +305,8 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
         "[[items]]\nid = \"gold\"\nstack = 9999\n\n[[items]]\nid = \"gem\"\n\n[[triggers]]\non = \"turn_started\"\nactions = [ { action = \"give_item\", item = \"gem\" }, { action = \"take_item\", item = \"gold\", count = 100 } ]\n",
     )
     .unwrap();
-    let loaded = load(dir.path(), &lantern::roguelike::rules().extensions());
-    let mut g = Game::new(loaded.content.clone(), 1);
+    let loaded = common::reference_set(dir.path());
+    let mut g = loaded.start(1).unwrap();
     // What the turn leaves if the list changes nothing: the same state, one turn on.
     let mut expected = g.state().clone();
     expected.turn += 1;
@@ -327,7 +318,7 @@ fn a_failing_action_list_leaves_nothing_applied_and_names_its_line() {
         "the gem of a failed list is taken back"
     );
     let problems = g.take_problems();
-    let rendered = lantern::diag::render(&problems[0], &loaded.sources);
+    let rendered = lantern::diag::render(&problems[0], loaded.sources());
     assert!(
         rendered.contains("needs 100 gold, but player holds 0"),
         "{rendered}"
@@ -352,15 +343,15 @@ fn save_load_and_continue_gives_the_same_hash_as_never_saving() {
         }
         g.verb("next", &[]).unwrap();
     };
-    let mut a = Game::new(core(), 42);
+    let mut a = core().start(42).unwrap();
     commands(&mut a);
     rest(&mut a);
-    let mut b = Game::new(core(), 42);
+    let mut b = core().start(42).unwrap();
     commands(&mut b);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
     b.save(&path).unwrap();
-    let (mut c, notes) = Game::load(core(), &path).unwrap();
+    let (mut c, notes) = core().load_save(&path).unwrap();
     assert!(notes.is_empty());
     assert_eq!(c.state_hash(), b.state_hash());
     rest(&mut c);
@@ -369,14 +360,14 @@ fn save_load_and_continue_gives_the_same_hash_as_never_saving() {
 
 #[test]
 fn a_corrupt_or_truncated_save_is_refused() {
-    let mut g = Game::new(core(), 3);
+    let mut g = core().start(3).unwrap();
     g.verb("next", &[]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
     g.save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, &text[..text.len() / 2]).unwrap();
-    let err = Game::load(core(), &path).err().unwrap().to_string();
+    let err = core().load_save(&path).err().unwrap().to_string();
     assert!(err.contains("is not a lantern save file"), "{err}");
 }
 
@@ -400,7 +391,8 @@ fn the_same_seed_and_commands_give_the_same_hash_in_three_processes() {
 
 #[test]
 fn engine_event_keys_match_the_vocabulary() {
-    let c = core();
+    let set = core();
+    let c = set.content();
     // Every key the engine raises by number, against the name the vocabulary gives it.
     let keys = [
         (ev::TURN_STARTED, "turn_started"),
@@ -443,7 +435,7 @@ fn the_scripted_play_session_transcript() {
 
 #[test]
 fn a_conditional_modifier_counts_only_against_the_opponent_it_names() {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     g.command_action(
         act(Action::GiveItem {
             item: id("core:silver_charm"),
@@ -465,7 +457,7 @@ fn a_conditional_modifier_counts_only_against_the_opponent_it_names() {
 
 #[test]
 fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_set_aside() {
-    let mut g = Game::new(core(), 11);
+    let mut g = core().start(11).unwrap();
     start_rattenplage(&mut g);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("save.json");
@@ -475,8 +467,12 @@ fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_set_asid
         .replace("core:rattenplage", "core:vanished_quest")
         .replace("core:potion", "core:vanished_potion");
     std::fs::write(&path, text).unwrap();
-    let (loaded, notes) = Game::load(core(), &path).unwrap();
-    let messages: Vec<&str> = notes.iter().map(|d| d.message.as_str()).collect();
+    let (loaded, notes) = core().load_save(&path).unwrap();
+    let messages: Vec<&str> = notes
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
     assert!(
         messages
             .contains(&"quest `core:vanished_quest` no longer exists; its progress is set aside until it returns"),
@@ -506,7 +502,7 @@ fn loading_a_save_whose_quest_is_gone_keeps_the_rest_and_names_what_was_set_asid
 
 #[test]
 fn a_games_code_performs_built_in_actions_by_name_checked_as_a_mods() {
-    let mut g = Game::new(core(), 7);
+    let mut g = core().start(7).unwrap();
     let gold = |g: &Game| g.state().player.count(&id("core:gold"));
     let before = gold(&g);
     g.perform(
@@ -558,7 +554,7 @@ fn a_games_code_performs_built_in_actions_by_name_checked_as_a_mods() {
 #[test]
 fn a_gift_past_a_full_stack_says_what_was_left_behind() {
     // The potion stacks to 10 and the hero carries 2: of 20 given, 8 are kept.
-    let mut g = Game::new(core(), 3);
+    let mut g = core().start(3).unwrap();
     g.command_action(
         act(Action::GiveItem {
             item: id("core:potion"),

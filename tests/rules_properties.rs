@@ -3,20 +3,17 @@
 
 mod common;
 
-use lantern::content::{load, Action, ActionEntry, Content, Value, Who};
+use lantern::content::{Action, ActionEntry, Value, Who};
 use lantern::diag::{FileId, Span};
-use lantern::game::{ev, Game, Outcome, EVENT_CAP};
+use lantern::game::{ev, Outcome, EVENT_CAP};
 use lantern::id::Id;
 use proptest::prelude::*;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-fn content() -> Arc<Content> {
-    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
-    CONTENT
-        .get_or_init(|| {
-            let dir = common::core_only();
-            load(dir.path(), &lantern::roguelike::rules().extensions()).content
-        })
+/// The bundled core mod as one set, loaded once for every case's game.
+fn set() -> lantern::mod_set::ModSet {
+    static SET: OnceLock<lantern::mod_set::ModSet> = OnceLock::new();
+    SET.get_or_init(|| common::reference_set(common::core_only().path()))
         .clone()
 }
 
@@ -71,7 +68,7 @@ fn entry(action: Action) -> ActionEntry {
 }
 
 fn run(seed: u64, cmds: &[Cmd]) -> String {
-    let mut g = Game::new(content(), seed);
+    let mut g = set().start(seed).unwrap();
     let id = |s: &str| Id::qualified(s).unwrap();
     for c in cmds {
         let before = g.log().count();

@@ -8,6 +8,7 @@
 
 mod apply;
 mod check;
+pub(crate) mod code;
 pub(crate) use check::SWITCHED_OFF;
 mod dispatch;
 mod encounter;
@@ -235,7 +236,7 @@ pub trait ScriptHost: Send {
 pub struct Game {
     content: Arc<Content>,
     /// The game's code over the declarations the content holds (its actions, checks, verbs...).
-    code: Arc<crate::host::Code>,
+    code: Arc<self::code::Code>,
     state: State,
     rng: Streams,
     /// The event queue and the turn's bookkeeping (`dispatch`).
@@ -277,11 +278,13 @@ pub struct Game {
 const LOG_KEEP: usize = 1000;
 
 impl Game {
-    /// A new run: the player is made from the game's player definition
-    /// ([`Vocabulary::player`](crate::host::Vocabulary::player)), or is a plain adventurer.
-    pub fn new(content: Arc<Content>, seed: u64) -> Game {
+    /// A new run over `content` running `code`, the code of the rules that loaded it: the player
+    /// is made from the game's player definition
+    /// ([`Vocabulary::player`](crate::host::Vocabulary::player)), or is a plain adventurer. Games
+    /// come from a [`World`](crate::load::World) or a [`ModSet`](crate::ModSet), which hold both.
+    pub(crate) fn new(content: Arc<Content>, code: Arc<self::code::Code>, seed: u64) -> Game {
         let state = Game::fresh_state(&content, seed);
-        Game::from_state(content, state)
+        Game::from_state(content, code, state)
     }
 
     fn fresh_state(content: &Content, seed: u64) -> State {
@@ -323,18 +326,18 @@ impl Game {
         }
     }
 
-    fn from_state(content: Arc<Content>, state: State) -> Game {
-        Game::assemble(content, state)
+    fn from_state(content: Arc<Content>, code: Arc<self::code::Code>, state: State) -> Game {
+        Game::assemble(content, code, state)
     }
 
-    fn assemble(content: Arc<Content>, state: State) -> Game {
+    fn assemble(content: Arc<Content>, code: Arc<self::code::Code>, state: State) -> Game {
         let rng = Streams::restore(state.seed, &state.rng);
         let traces = Some(Box::new(trace::Traces::new(
             content.triggers.len(),
             content.quest_defs.len(),
         )));
         let mut game = Game {
-            code: crate::host::shared_code(&content.declared),
+            code,
             content,
             state,
             rng,
@@ -743,7 +746,6 @@ impl Game {
             Some(lang) if content.language() != Some(lang) => Arc::new(content.in_language(lang)),
             _ => content,
         };
-        self.code = crate::host::shared_code(&content.declared);
         self.content = content;
         self.symbols = std::cell::OnceCell::new();
         self.scene_changed();

@@ -88,65 +88,27 @@ impl Game {
         serde_json::to_string_pretty(&file).map_err(|e| e.to_string())
     }
 
-    /// Reads a save into a game over `content`, for mods with no scripts (a test's content, a
-    /// game's own data alone). A corrupt or truncated file is refused with a clear message; the
-    /// notes say what was dropped or differs.
-    ///
-    /// Content whose mods have scripts is refused: the scripts are not in the content, and a game
-    /// without them would run none of its handlers. Load such a save with
-    /// [`World::load_save`](crate::load::World::load_save) (a new game with the mods' scripts) or
-    /// [`Live::load_save`](crate::reload::Live::load_save) (the running game's scripts).
-    pub fn load(
-        content: Arc<Content>,
-        path: &Path,
-    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        let scripted: Vec<String> = content.scripted_mods().map(|m| format!("`{m}`")).collect();
-        if !scripted.is_empty() {
-            return Err(crate::Error::Save(format!(
-                "`{}` cannot be loaded without the scripts of {}: load it with \
-                 `World::load_save` or `Live::load_save`, which plug them in",
-                path.display(),
-                scripted.join(", ")
-            )));
-        }
-        Game::read_save(content, path)
-    }
-
-    /// [`Game::load`] from a save's bytes (a `&[u8]` is a reader) rather than a file: for mods
-    /// with no scripts; a game with scripts restores through `World::restore` or
-    /// `Live::restore`.
-    pub fn restore(
-        content: Arc<Content>,
-        save: impl std::io::Read,
-    ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
-        let scripted: Vec<String> = content.scripted_mods().map(|m| format!("`{m}`")).collect();
-        if !scripted.is_empty() {
-            return Err(crate::Error::Save(format!(
-                "the save cannot be restored without the scripts of {}: restore it with                  `World::restore` or `Live::restore`, which plug them in",
-                scripted.join(", ")
-            )));
-        }
-        Game::read_save_from(content, save)
-    }
-
     /// Reads a save into a game over `content` with no scripts plugged in: the caller plugs them
     /// in (`World::load_save`, `Live::load_save`).
     pub(crate) fn read_save(
         content: Arc<Content>,
+        code: Arc<super::code::Code>,
         path: &Path,
     ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
+        let shown = format!("`{}`", path.display());
         read_save(path)
-            .and_then(|text| Game::from_save_text(content, text, &format!("`{}`", path.display())))
+            .and_then(|text| Game::from_save_text(content, code, text, &shown))
             .map_err(crate::Error::Save)
     }
 
     /// [`Game::read_save`] from a reader of the save's bytes.
     pub(crate) fn read_save_from(
         content: Arc<Content>,
+        code: Arc<super::code::Code>,
         save: impl std::io::Read,
     ) -> Result<(Game, Vec<Diagnostic>), crate::Error> {
         read_bounded(save, "the save")
-            .and_then(|text| Game::from_save_text(content, text, "the save"))
+            .and_then(|text| Game::from_save_text(content, code, text, "the save"))
             .map_err(crate::Error::Save)
     }
 
@@ -155,6 +117,7 @@ impl Game {
     /// plugged in: what [`Game::read_save`] reads, and a test game's `save = "..."`.
     pub(crate) fn from_save_text(
         content: Arc<Content>,
+        code: Arc<super::code::Code>,
         text: String,
         shown: &str,
     ) -> Result<(Game, Vec<Diagnostic>), String> {
@@ -225,7 +188,7 @@ impl Game {
         };
         notes.extend(within_bounds(&mut state));
         notes.extend(super::update::rename(&mut state, &file.mods, &content));
-        let mut game = Game::from_state(content, state);
+        let mut game = Game::from_state(content, code, state);
         game.saved_versions = Some(file.mods);
         // The save's names are in the language it was played in.
         game.rename_creatures();

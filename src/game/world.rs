@@ -214,9 +214,15 @@ impl Game {
         }
     }
 
-    /// The game's code (its declared world's hooks, for the harness).
-    pub(crate) fn code(&self) -> &crate::host::Code {
+    /// The game's code, the rules' that loaded its content: what a save read for it, or a
+    /// reload, keeps.
+    pub(crate) fn code(&self) -> &std::sync::Arc<super::code::Code> {
         &self.code
+    }
+
+    /// Runs `code` from now on: a game moved to a set runs the set's rules' code.
+    pub(crate) fn set_code(&mut self, code: std::sync::Arc<super::code::Code>) {
+        self.code = code;
     }
 
     /// How many changes are deferred: a transaction's undo point.

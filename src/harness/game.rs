@@ -215,7 +215,7 @@ pub(crate) fn constructor(
             .flatten();
         let mut game = match &save {
             Some(rel) => saved_game(&prepared, mod_id.as_deref(), rel, content)?,
-            None => Game::new(content, seed),
+            None => Game::new(content, prepared.set.rules().code().clone(), seed),
         };
         choose_settings(&mut game, &h.settings, opts.as_ref())?;
         if h.costs.is_some() {
@@ -276,8 +276,9 @@ fn saved_game(
             "`{shown}` is not a lantern save file: it is not text"
         ))
     })?;
+    let code = prepared.set.rules().code().clone();
     let (mut game, notes) =
-        Game::from_save_text(content, text, &format!("`{shown}`")).map_err(refused)?;
+        Game::from_save_text(content, code, text, &format!("`{shown}`")).map_err(refused)?;
     for note in notes {
         game.report(note);
     }
@@ -1072,7 +1073,7 @@ fn reading_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
                     format!("the game adds no field `{name}` to `lantern.game`{help}"),
                 ));
             };
-            match (crate::host::code_of(&content.declared).fields[at])(&this.game) {
+            match (this.game.code().fields[at])(&this.game) {
                 Ok(json) => crate::lua::storage::from_json(lua, &json),
                 Err(e) => Err(located(lua, format!("lantern.game.{name}: {e}"))),
             }

@@ -111,7 +111,8 @@ impl Prepared {
     /// before applying its options), or the scripts' problems rendered.
     pub fn game(&self, seed: u64, limits: Limits) -> Result<crate::game::Game, String> {
         let (scripts, _) = self.set.scripts(limits).map_err(|p| p.render())?;
-        let mut game = crate::game::Game::new(self.set.content().clone(), seed);
+        let code = self.set.rules().code().clone();
+        let mut game = crate::game::Game::new(self.set.content().clone(), code, seed);
         game.set_scripts(Some(Box::new(scripts)));
         Ok(game)
     }

@@ -18,7 +18,6 @@ mod world;
 
 pub use crate::content::declare::{Args, GameState, HostState, Param, Problem};
 pub use effects::{Effects, Query};
-pub(crate) use world::WorldCode;
 pub use world::WorldHooks;
 
 use crate::content::declare::{
@@ -28,44 +27,13 @@ use crate::content::declare::{
 use crate::content::vocab::FieldType;
 use crate::content::Value;
 use crate::diag::{Diagnostic, FileId};
+use crate::game::code::{Answer, Code};
 use crate::game::{Ctx, Game};
 use crate::id::Id;
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
-
-pub(crate) type ActionFn =
-    dyn Fn(&mut Game, &BTreeMap<String, Value>, &Ctx) -> Result<(), String> + Send + Sync;
-pub(crate) type CheckFn =
-    dyn Fn(&Game, &BTreeMap<String, Value>, &Ctx) -> Result<bool, String> + Send + Sync;
-pub(crate) type FunctionFn = dyn Fn(&Game, &[Value]) -> Result<Answer, String> + Send + Sync;
-
-/// What one of the game's Lua functions answers: a plain value ([`Vocabulary::function`]), or
-/// rows and tables ([`Vocabulary::query`]).
-pub(crate) enum Answer {
-    Value(Value),
-    Json(serde_json::Value),
-}
-pub(crate) type VerbFn = dyn Fn(&mut Game, Args<'_>) -> Result<(), String> + Send + Sync;
-pub(crate) type HandlerFn =
-    dyn Fn(&mut Game, &crate::game::Event) -> Result<(), String> + Send + Sync;
-pub(crate) type FieldFn = dyn Fn(&Game) -> Result<serde_json::Value, String> + Send + Sync;
-
-/// A game's code over its declarations: each list in the order of the declarations' positions
-/// (`Signature::index`, and the order of functions, fields and handlers). Content never holds it
-/// typed; the engine runs it.
-#[derive(Default)]
-pub(crate) struct Code {
-    pub actions: Vec<Arc<ActionFn>>,
-    pub checks: Vec<Arc<CheckFn>>,
-    pub functions: Vec<Arc<FunctionFn>>,
-    pub fields: Vec<Arc<FieldFn>>,
-    pub verbs: Vec<Arc<VerbFn>>,
-    pub handlers: Vec<Arc<HandlerFn>>,
-    /// How the game's own world is saved, read back and reconciled, if it declared one.
-    pub world: Option<WorldCode>,
-}
 
 /// A game's declaration of its world, typed by its state `S` (use `()` for a game that keeps
 /// none). Build it with the methods below, in any order, and hand it to the loader as [`Rules`].
@@ -133,9 +101,14 @@ impl<'a> EventFields<'a> {
 }
 
 /// A game's vocabulary with its state type erased: what the loader, the test harness and reload
-/// take. Cheap to clone. Content made with it carries it along ([`Rules::of`]).
+/// take. Cheap to clone. Content made with it carries its declarations, as data; the game's code
+/// stays here, and a game gets it from the rules that loaded its mods (a [`World`](crate::load::World),
+/// a [`ModSet`](crate::ModSet)), never from the content.
 #[derive(Clone)]
-pub struct Rules(Arc<Declarations>);
+pub struct Rules {
+    decls: Arc<Declarations>,
+    code: Arc<Code>,
+}
 
 /// The empty vocabulary ([`Rules::empty`]), whatever features are on.
 impl Default for Rules {
@@ -146,7 +119,7 @@ impl Default for Rules {
 
 impl std::fmt::Debug for Rules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Rules({:?})", self.0.namespace)
+        write!(f, "Rules({:?})", self.decls.namespace)
     }
 }
 
@@ -922,54 +895,50 @@ impl Rules {
         Rules::from_parts(Declarations::default(), Code::default())
     }
 
-    fn from_parts(mut decl: Declarations, code: Code) -> Rules {
-        decl.code = Some(Arc::new(code));
-        Rules(Arc::new(decl))
-    }
-
-    /// The rules `content` was resolved against: a game made from it, a reload of it and a test
-    /// game over it use these without being told again.
-    pub fn of(content: &crate::content::Content) -> Rules {
-        Rules(content.declared.clone())
+    fn from_parts(decl: Declarations, code: Code) -> Rules {
+        Rules {
+            decls: Arc::new(decl),
+            code: Arc::new(code),
+        }
     }
 
     /// The game's namespace (`farm`, `roguelike`); empty for the empty vocabulary.
     pub fn namespace(&self) -> &str {
-        &self.0.namespace
+        &self.decls.namespace
     }
 
     /// The game's version, when it declares one ([`Vocabulary::version`]).
     pub fn version(&self) -> Option<&semver::Version> {
-        self.0.version.as_ref()
+        self.decls.version.as_ref()
     }
 
     /// Mistakes in the vocabulary itself, in words; each is an error when mods load with it.
     pub fn problems(&self) -> &[String] {
-        &self.0.problems
+        &self.decls.problems
     }
 
     /// Whether the game leaves out the creature-and-inventory vocabulary
     /// ([`Vocabulary::without_creatures`]).
     pub fn without_creatures(&self) -> bool {
-        self.0.without_creatures
+        self.decls.without_creatures
     }
 
     /// The game's verbs and what each does, in name order.
     pub fn verbs(&self) -> impl Iterator<Item = (&str, &'static str)> {
-        self.0.verbs.iter().map(|(n, v)| (n.as_str(), v.doc))
+        self.decls.verbs.iter().map(|(n, v)| (n.as_str(), v.doc))
     }
 
     /// The game's actions mods may write, with their parameters and documentation, in ID order
     /// (its internal ones are left out).
     pub fn actions(&self) -> impl Iterator<Item = (&Id, &[Param], &'static str)> {
-        self.0
+        self.decls
             .public_actions()
             .map(|(id, d)| (id, d.params.as_slice(), d.doc))
     }
 
     /// The game's checks with their parameters and documentation, in ID order.
     pub fn checks(&self) -> impl Iterator<Item = (&Id, &[Param], &'static str)> {
-        self.0
+        self.decls
             .checks
             .iter()
             .map(|(id, d)| (id, d.params.as_slice(), d.doc))
@@ -979,46 +948,23 @@ impl Rules {
     /// script registers anything yet; add what scripts register to its sets).
     pub fn extensions(&self) -> crate::content::Extensions {
         crate::content::Extensions {
-            declared: self.0.clone(),
+            declared: self.decls.clone(),
             ..Default::default()
         }
     }
 
     /// The declarations, as content holds them.
     pub(crate) fn defs(&self) -> &Arc<Declarations> {
-        &self.0
+        &self.decls
     }
 
     /// The vocabulary's own mistakes as diagnostics.
     pub(crate) fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
-        self.0.diagnostics()
+        self.decls.diagnostics()
     }
 
-    /// The game's code over its declarations.
-    pub(crate) fn code(&self) -> &Code {
-        code_of(&self.0)
+    /// The game's code over its declarations, shared: what a game keeps beside its content.
+    pub(crate) fn code(&self) -> &Arc<Code> {
+        &self.code
     }
-}
-
-/// The code `declared` carries (none for declarations made without a vocabulary: content built
-/// by hand in a test).
-pub(crate) fn code_of(declared: &Declarations) -> &Code {
-    declared
-        .code
-        .as_deref()
-        .and_then(|c| c.downcast_ref::<Code>())
-        .unwrap_or_else(|| no_code())
-}
-
-/// The code `declared` carries, shared: what a game keeps beside its content.
-pub(crate) fn shared_code(declared: &Declarations) -> Arc<Code> {
-    match declared.code.clone().map(Arc::downcast::<Code>) {
-        Some(Ok(code)) => code,
-        _ => Arc::new(Code::default()),
-    }
-}
-
-fn no_code() -> &'static Code {
-    static NONE: std::sync::OnceLock<Code> = std::sync::OnceLock::new();
-    NONE.get_or_init(Code::default)
 }

@@ -3,8 +3,9 @@
 //! ([`Vocabulary::world`]). The world itself is lent to a game for a while with
 //! [`Game::with_world`](crate::game::Game::with_world).
 
-use super::{Code, GameState, Vocabulary};
+use super::{GameState, Vocabulary};
 use crate::content::Content;
+use crate::game::code::{Code, ErasedFresh, ErasedReconcile, WorldCode};
 use std::any::Any;
 use std::sync::Arc;
 
@@ -64,26 +65,6 @@ impl<W: Any + Send> WorldHooks<W> {
         self.reconcile = Some(Arc::new(f));
         self
     }
-}
-
-/// The hooks with the world's type erased, for the engine: each answers `None` when the lent
-/// world is of another type.
-type ErasedSave = dyn Fn(&dyn Any) -> Option<serde_json::Value> + Send + Sync;
-type ErasedLoad = dyn Fn(&mut dyn Any, serde_json::Value, &Content) -> Option<Result<Vec<String>, String>>
-    + Send
-    + Sync;
-type ErasedReconcile = dyn Fn(&mut dyn Any, &Content) -> Option<Vec<String>> + Send + Sync;
-type ErasedFresh = dyn Fn(Arc<Content>) -> Box<dyn Any + Send> + Send + Sync;
-
-/// The hooks with the world's type erased, for the engine.
-pub(crate) struct WorldCode {
-    /// The world's type, for a message when another type is lent.
-    pub(crate) type_name: &'static str,
-    pub(crate) save: Arc<ErasedSave>,
-    pub(crate) load: Arc<ErasedLoad>,
-    pub(crate) reconcile: Option<Arc<ErasedReconcile>>,
-    /// A new world for a test game, if the game says how to make one.
-    pub(crate) fresh: Option<Arc<ErasedFresh>>,
 }
 
 impl<S: GameState> Vocabulary<S> {

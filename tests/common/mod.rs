@@ -7,6 +7,21 @@ use std::process::{Command, Output};
 
 /// The reference roguelike's rules, which the bundled mods are written for (the empty rules
 /// without its feature): what a test passes to the loaders, as every game passes its own.
+/// The mods of `dir` as one set under the reference game's rules; panics with every problem when
+/// they do not load.
+#[allow(dead_code)]
+pub(crate) fn reference_set(dir: &Path) -> lantern::mod_set::ModSet {
+    let loaded = lantern::mod_set::ModSet::load(
+        &[dir.to_path_buf()],
+        &reference_rules(),
+        Default::default(),
+    );
+    match loaded {
+        Ok((set, _)) => set,
+        Err(e) => panic!("{e}"),
+    }
+}
+
 pub(crate) fn reference_rules() -> lantern::host::Rules {
     #[cfg(feature = "roguelike")]
     return lantern::roguelike::rules();

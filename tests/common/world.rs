@@ -64,10 +64,7 @@ impl TestMods {
             "{}",
             lantern::diag::render_all(&world.diagnostics, &world.sources)
         );
-        let mut game = Game::new(world.content.clone(), seed);
-        let mut lua = world.take_lua().expect("Lua starts");
-        lua.attach_storage(&mut game);
-        game.set_scripts(Some(Box::new(lua)));
+        let game = world.start(seed);
         (game, world)
     }
 }

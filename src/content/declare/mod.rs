@@ -4,9 +4,9 @@
 //!
 //! The content resolver reads these to accept `farm:pay` and check its arguments, and resolved
 //! content refers to a game's action or check by its position here (`Action::Game { index, .. }`).
-//! The code those positions name is the engine's (`host::Code`): content carries it along
-//! type-erased in [`Declarations::code`] so that a reload, the harness and the tools get the whole
-//! rules back from a content snapshot, and never opens it.
+//! The code those positions name is the engine's (`game::code::Code`): content never holds it. A
+//! game gets it from the rules that loaded its content (`host::Rules`, kept by a `World` and a
+//! `ModSet`), so content stays data and no code is ever downcast.
 
 mod args;
 pub(crate) mod keys;
@@ -90,8 +90,6 @@ pub(crate) struct Declarations {
     /// Mistakes in the declaration itself (a name that is not an identifier, a name used twice):
     /// errors when a mod set is loaded with these declarations.
     pub problems: Vec<String>,
-    /// The game's code over these declarations, its type erased: the engine's layer opens it.
-    pub code: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl std::fmt::Debug for Declarations {

@@ -129,7 +129,7 @@ impl UserData for GameView {
                     let got = with_game(|g| {
                         let declared = &g.content().declared;
                         let at = declared.fields.iter().position(|f| f.name == name)?;
-                        Some((crate::host::code_of(declared).fields[at])(g))
+                        Some((g.code().fields[at])(g))
                     })?;
                     match got {
                         None => Ok(mlua::Value::Nil),

@@ -2,7 +2,7 @@
 //! `Vocabulary::function` and `Vocabulary::query`), each a read-only query of the game.
 
 use super::{Api, ApiDoc, ModCx};
-use crate::host::Answer;
+use crate::game::code::Answer;
 use crate::lua::bridge::{from_lua, to_lua, with_game};
 use mlua::{Lua, Table, Value as LuaValue, Variadic};
 

@@ -2,7 +2,7 @@
 //! which Lua was linked: whether it is lantern's, the order `pairs` gave, how far a runaway loop
 //! got under a budget of 100,000 instructions, and the state hash.
 
-use lantern::game::{CreatureRef, Game, ScriptHost};
+use lantern::game::{CreatureRef, ScriptHost};
 use lantern::lua::Limits;
 
 fn main() {
@@ -12,10 +12,7 @@ fn main() {
     for d in &world.diagnostics {
         eprintln!("{}", lantern::diag::render(d, &world.sources));
     }
-    let mut game = Game::new(world.content.clone(), 8);
-    let mut lua = world.take_lua().expect("the mods have scripts");
-    lua.attach(&mut game);
-    game.set_scripts(Some(Box::new(lua)));
+    let mut game = world.start(8);
     for event in ["turn_started", "combat_started"] {
         let kind = game.content().events.lookup(event).expect("an engine event");
         game.begin_turn();
