@@ -231,13 +231,43 @@ fn unsafe_unexplained(sources: Vec<(String, String)>) -> Vec<String> {
 }
 
 /// The longest a function may be, in lines.
-const LONGEST_FUNCTION: usize = 150;
+const LONGEST_FUNCTION: usize = 100;
 
 /// Functions longer than [`LONGEST_FUNCTION`] today, and the most lines each may have until it is
-/// split (issue 25: split `resolve_all` at its stages, and the rest where their logic divides).
+/// split where its logic divides (the list only shrinks: a function that shrank lowers its entry).
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("src/cli/lsp/server.rs", "result", 116),
+    ("src/cli/mod.rs", "run_tool", 110),
+    ("src/cli/play.rs", "command", 146),
+    ("src/cli/play.rs", "run", 150),
+    ("src/cli/sim.rs", "run", 116),
+    ("src/cli/views.rs", "hazard_view", 125),
+    ("src/content/data_file.rs", "read_file_with_toml", 126),
+    ("src/content/data_file.rs", "read_host_entry", 137),
+    ("src/content/locale/check.rs", "check", 137),
+    ("src/content/parse.rs", "read_mods_while", 132),
+    ("src/content/resolve/assemble.rs", "declare_all", 139),
+    ("src/content/resolve/assemble.rs", "definitions", 115),
+    ("src/content/resolve/hazard.rs", "hazard", 122),
     ("src/content/resolve/vocabulary.rs", "action", 208),
+    ("src/content/resolve/vocabulary.rs", "condition", 149),
+    ("src/content/resolve/vocabulary.rs", "setting_check", 115),
+    ("src/content/schema/mod.rs", "data_schema_for", 105),
+    ("src/game/apply.rs", "apply_entry", 134),
+    ("src/game/apply.rs", "apply_random_items", 129),
+    ("src/game/encounter.rs", "generated_reason", 110),
+    ("src/game/mod.rs", "reconcile", 142),
+    ("src/harness/api.rs", "run_file_inner", 149),
+    ("src/harness/game.rs", "add_methods", 119),
+    ("src/harness/game.rs", "constructor", 112),
+    ("src/harness/hazard_game.rs", "hazard_methods", 110),
+    ("src/load.rs", "load_texts", 147),
+    ("src/lua/loading.rs", "load_mod", 122),
+    ("src/lua/mod.rs", "error_in", 113),
+    ("src/mods/manifest.rs", "parse", 127),
     ("src/mods/order.rs", "load_order", 192),
+    ("src/reload.rs", "reload", 145),
+    ("src/roguelike/world.rs", "rules", 145),
 ];
 
 /// Every function of a file with its length in lines: from its `fn` line to the brace that
@@ -324,7 +354,11 @@ fn functions_stay_short() {
     assert!(shrunk.is_empty(), "{shrunk:#?}");
     let body = |lines: usize| format!("fn big() {{\n{}}}\n", "    let x = 1;\n".repeat(lines - 2));
     let (caught, _) = too_long(offence("src/game/x.rs", &body(LONGEST_FUNCTION + 1)), &[]);
-    assert_eq!(caught, ["src/game/x.rs: `big` has 151 lines (at most 150)"]);
+    let said = format!(
+        "src/game/x.rs: `big` has {} lines (at most {LONGEST_FUNCTION})",
+        LONGEST_FUNCTION + 1
+    );
+    assert_eq!(caught, [said]);
     let (caught, _) = too_long(offence("src/game/x.rs", &body(LONGEST_FUNCTION)), &[]);
     assert!(caught.is_empty(), "{caught:?}");
     let listed = [("src/game/x.rs", "big", 160)];

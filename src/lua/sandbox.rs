@@ -341,28 +341,7 @@ fn require_function(
         if let Some(v) = loaded.raw_get::<Option<Value>>(&name)? {
             return Ok(v);
         }
-        if name.as_bytes().len() > LONGEST_MODULE {
-            return Err(mlua::Error::runtime(format!(
-                "require: a module name is at most {LONGEST_MODULE} bytes, and this one has {}",
-                name.as_bytes().len()
-            )));
-        }
-        let name = name.to_str()?.to_string();
-        // A name given by a script may be a megabyte long: messages show a line of it.
-        let said = crate::diag::shown(&name).into_owned();
-        // Every part of the name is a plain name: `.tmp.x` or `a..b` would make a path that
-        // starts at the root of the disk, or climbs out.
-        let plain = |part: &str| {
-            !part.is_empty()
-                && part
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        };
-        if !name.split('.').all(plain) {
-            return Err(mlua::Error::runtime(format!(
-                "require(\"{said}\"): a module name is plain names joined by `.` (`util`, `lib.cards`): letters, digits, `_` and `-`"
-            )));
-        }
+        let (name, said) = module_name(&name)?;
         let file = format!("{}.lua", name.replace('.', "/"));
         let display = format!("{shown}/{file}");
         let Some(root) = root.as_deref() else {
@@ -420,6 +399,33 @@ fn require_function(
         loaded.raw_set(name.as_str(), value.clone())?;
         Ok(value)
     })
+}
+
+/// A module name `require` was given, and the line of it messages show; or why it is none. Every
+/// part of the name is a plain name: `.tmp.x` or `a..b` would make a path that starts at the
+/// root of the disk, or climbs out.
+fn module_name(name: &mlua::String) -> mlua::Result<(String, String)> {
+    if name.as_bytes().len() > LONGEST_MODULE {
+        return Err(mlua::Error::runtime(format!(
+            "require: a module name is at most {LONGEST_MODULE} bytes, and this one has {}",
+            name.as_bytes().len()
+        )));
+    }
+    let name = name.to_str()?.to_string();
+    // A name given by a script may be a megabyte long: messages show a line of it.
+    let said = crate::diag::shown(&name).into_owned();
+    let plain = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    if !name.split('.').all(plain) {
+        return Err(mlua::Error::runtime(format!(
+            "require(\"{said}\"): a module name is plain names joined by `.` (`util`, `lib.cards`): letters, digits, `_` and `-`"
+        )));
+    }
+    Ok((name, said))
 }
 
 /// The module names `require` can find under a mod's module folder (`util`, `lib.cards`), for

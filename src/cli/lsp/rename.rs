@@ -74,8 +74,30 @@ pub(super) fn rename(
             edits.entry(uri.clone()).or_default().push(edit);
         }
     }
-    // The mods' tests, which a check does not read: from disk, a string naming the ID in a test
-    // of the mod set.
+    in_tests(a, &id, &new_text, &mut edits);
+    let (ns, old) = id.split_once(':').unwrap_or(("", &id));
+    for (file, range, new_text) in locale_keys(a, ns, old, name) {
+        let Some(uri) = a.paths.get(&file).and_then(|p| super::position::uri_of(p)) else {
+            continue;
+        };
+        let lines = super::position::Lines::new(a.sources.get(file).text());
+        let edit = lsp_types::TextEdit {
+            range: lines.range(range),
+            new_text,
+        };
+        edits.entry(uri).or_default().push(edit);
+    }
+    Ok(lsp_types::WorkspaceEdit {
+        changes: Some(edits),
+        ..Default::default()
+    })
+}
+
+/// The edits in the mods' tests, which a check does not read: from disk, each string of a test
+/// of the mod set that names `id`.
+// `Uri`'s parse cache, as above.
+#[allow(clippy::mutable_key_type)]
+fn in_tests(a: &Analysis, id: &str, new_text: &dyn Fn(&str) -> String, edits: &mut Edits) {
     for m in &a.content.mods {
         for path in test_files(&super::position::real(&m.dir).join("tests")) {
             let Ok(source) = std::fs::read_to_string(&path) else {
@@ -102,22 +124,6 @@ pub(super) fn rename(
             }
         }
     }
-    let (ns, old) = id.split_once(':').unwrap_or(("", &id));
-    for (file, range, new_text) in locale_keys(a, ns, old, name) {
-        let Some(uri) = a.paths.get(&file).and_then(|p| super::position::uri_of(p)) else {
-            continue;
-        };
-        let lines = super::position::Lines::new(a.sources.get(file).text());
-        let edit = lsp_types::TextEdit {
-            range: lines.range(range),
-            new_text,
-        };
-        edits.entry(uri).or_default().push(edit);
-    }
-    Ok(lsp_types::WorkspaceEdit {
-        changes: Some(edits),
-        ..Default::default()
-    })
 }
 
 /// The Lua files under a mod's `tests/` folder, a few levels deep at most.

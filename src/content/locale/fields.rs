@@ -81,6 +81,7 @@ impl<'a, T> Field<'a, T> {
     }
 
     /// The table its key starts with, its definition's (`creatures`).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) fn table(&self) -> &'static str {
         self.table
     }

@@ -14,6 +14,7 @@ mod read;
 mod text;
 
 pub use check::Coverage;
+#[cfg(feature = "cli")]
 pub(crate) use fields::each_text_read;
 #[cfg(feature = "cli")]
 pub(crate) use read::MADE_FROM;
@@ -79,6 +80,7 @@ pub(crate) struct Entry {
 impl Space {
     /// Every key any language of it has, with where it is written: in the default language when
     /// that has it, else in the first language that does.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) fn keys(&self) -> BTreeMap<&str, Option<Span>> {
         let mut keys = BTreeMap::new();
         let default = self.langs.get(&self.default);
