@@ -53,7 +53,7 @@ pub(crate) use hazard::{Bottom, CardEffect, Meter};
 pub use hazard::{Card, CardClass, Hazard, ProgressType};
 pub use locale::{Coverage, TextArg};
 pub use name::Name;
-pub use registry::Registry;
+pub use registry::{Iter as RegistryIter, Registry};
 pub(crate) use setting_refs::DataSettings;
 pub use settings::{Scope, Setting, SettingKind, SettingValue};
 

@@ -346,7 +346,7 @@ impl<'a, T> IntoIterator for &'a mut Registry<T> {
     }
 }
 
-/// A registry's IDs and definitions, in ID order.
+/// A registry's IDs and definitions, in ID order ([`Registry::iter`]).
 pub struct Iter<'a, T> {
     inner:
         std::iter::FlatMap<std::slice::Iter<'a, Arc<Chunk<T>>>, Entries<'a, T>, EntriesOf<'a, T>>,

@@ -33,10 +33,9 @@ pub enum Saw {
     Error(String),
 }
 
-/// A failed condition: its position in the list (from 1) and what it saw.
-pub struct Failed {
-    pub index: usize,
-    pub saw: Saw,
+/// A failed condition: its position in the list (from 1).
+pub(crate) struct Failed {
+    pub(crate) index: usize,
 }
 
 impl Game {
@@ -123,11 +122,11 @@ impl Game {
     /// Evaluates a condition list (AND); the first failure is returned for the trace. The one
     /// evaluator of conditions: triggers, quests, modifiers, AI rules, encounters' eligibility and
     /// requirements all come here, and a Lua check is asked wherever it stands.
-    pub fn conditions_hold(&self, list: &[Condition], ctx: &Ctx) -> Result<(), Failed> {
+    pub(crate) fn conditions_hold(&self, list: &[Condition], ctx: &Ctx) -> Result<(), Failed> {
         let mut saw = Saw::No;
         match self.first_failing(list, ctx, &mut saw) {
             None => Ok(()),
-            Some(index) => Err(Failed { index, saw }),
+            Some(index) => Err(Failed { index }),
         }
     }
 

@@ -45,7 +45,7 @@ pub(crate) const MOST_REGISTERED: usize = 1000;
 
 /// One documented entry of the API.
 #[derive(Debug, Clone)]
-pub struct ApiDoc {
+pub(crate) struct ApiDoc {
     /// `lantern.on`
     pub(crate) path: String,
     /// (name, LuaLS type) of each parameter; a type ending in `?` is optional.
