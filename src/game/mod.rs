@@ -281,7 +281,7 @@ impl Game {
     /// A new run over `content` running `code`, the code of the rules that loaded it: the player
     /// is made from the game's player definition
     /// ([`Vocabulary::player`](crate::host::Vocabulary::player)), or is a plain adventurer. Games
-    /// come from a [`World`](crate::load::World) or a [`ModSet`](crate::ModSet), which hold both.
+    /// come from a [`World`](crate::load::World) or a [`ModSet`](crate::mod_set::ModSet), which hold both.
     pub(crate) fn new(content: Arc<Content>, code: Arc<self::code::Code>, seed: u64) -> Game {
         let state = Game::fresh_state(&content, seed);
         Game::from_state(content, code, state)

@@ -51,7 +51,7 @@ impl Game {
 
     /// The game's save as bytes, for a store that is not a file (a database, an object store, a
     /// message to another machine): what [`Game::save`] writes, restored by `World::restore`,
-    /// `Live::restore` or [`Game::restore`] to a game whose hash is this one's.
+    /// `Live::restore` or `ModSet::restore` to a game whose hash is this one's.
     pub fn save_bytes(&self) -> Result<Vec<u8>, crate::Error> {
         self.save_text()
             .map(String::into_bytes)

@@ -1,6 +1,8 @@
 //! [`Rules`]: a game's vocabulary with its state type erased, as the loader, the harness and a
 //! reload take it: the declarations (data, which content holds) beside the code.
 
+#[cfg(doc)]
+use super::Vocabulary;
 use crate::content::declare::{Declarations, Param};
 use crate::diag::Diagnostic;
 use crate::game::code::Code;
@@ -10,7 +12,7 @@ use std::sync::Arc;
 /// A game's vocabulary with its state type erased: what the loader, the test harness and reload
 /// take. Cheap to clone. Content made with it carries its declarations, as data; the game's code
 /// stays here, and a game gets it from the rules that loaded its mods (a [`World`](crate::load::World),
-/// a [`ModSet`](crate::ModSet)), never from the content.
+/// a [`ModSet`](crate::mod_set::ModSet)), never from the content.
 #[derive(Clone)]
 pub struct Rules {
     decls: Arc<Declarations>,
