@@ -100,7 +100,7 @@ fn only_reload_touches_the_file_watcher() {
 fn watcher_outside_reload(sources: Vec<(String, String)>) -> Vec<String> {
     sources
         .into_iter()
-        .filter(|(path, _)| path != "src/reload.rs")
+        .filter(|(path, _)| !path.starts_with("src/reload/"))
         .flat_map(|(path, text)| {
             code_lines(&text)
                 .into_iter()
@@ -266,7 +266,7 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/lua/mod.rs", "error_in", 113),
     ("src/mods/manifest.rs", "parse", 127),
     ("src/mods/order.rs", "load_order", 192),
-    ("src/reload.rs", "reload", 145),
+    ("src/reload/mod.rs", "reload", 145),
     ("src/roguelike/world.rs", "rules", 145),
 ];
 
