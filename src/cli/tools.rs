@@ -28,7 +28,7 @@ enum GameTool {
     New(NewArgs),
     /// Write editor support files (the Lua definitions include the game's functions).
     Docs(DocsArgs),
-    /// Write every text of a mod a player reads, in the mod's language, as one locale file.
+    /// A mod's texts out to translators (locale TOML, gettext PO or JSON) and a translation back.
     Texts(TextsArgs),
     /// Serve the game's mods to an editor: a language server over stdio that knows the game's
     /// vocabulary.
