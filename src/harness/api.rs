@@ -1,7 +1,8 @@
 //! The test files' API: `describe`, `it` (or `test`), `xit` and `pending`, `before_each`, `expect`
 //! with `to_be`, `to_equal` (deep), `to_be_near`, `to_contain`, `to_fail_with`; and running one file.
 
-use super::{matchers, Harness, Status, TestFile, TestResult};
+use super::matchers::{self, failure};
+use super::{Harness, Status, TestFile, TestResult};
 use crate::lua::budget::Budget;
 use crate::lua::sandbox;
 use atomic_refcell::AtomicRefCell;
@@ -207,8 +208,8 @@ fn run_file_inner(
         collector.borrow_mut().running = Some(case.name.clone());
         // A test that caught its budget's or its memory's error has still failed.
         unmatched_reset(&lua);
-        lua.set_app_data(super::game::Spent::default());
-        lua.set_app_data(super::game::Unheard::default());
+        lua.set_app_data(super::test_game::Spent::default());
+        lua.set_app_data(super::test_game::Unheard::default());
         let (result, duration) = super::timed(|| -> mlua::Result<()> {
             for hook in &case.hooks {
                 budget.reset(&lua);
@@ -217,7 +218,7 @@ fn run_file_inner(
             budget.reset(&lua);
             budget.settle(func.call::<()>(()))?;
             let unheard = lua
-                .app_data_ref::<super::game::Unheard>()
+                .app_data_ref::<super::test_game::Unheard>()
                 .and_then(|u| u.failure());
             match unmatched_failure(&lua)
                 .or_else(|| super::stubs::unrolled_failure(&lua))
@@ -253,7 +254,7 @@ fn run_file_inner(
 fn over_budget(lua: &Lua, e: &mlua::Error, limit: u64) -> mlua::Error {
     let (text, _) = crate::lua::describe(e);
     let spent = lua
-        .app_data_ref::<super::game::Spent>()
+        .app_data_ref::<super::test_game::Spent>()
         .map(|s| *s)
         .unwrap_or_default();
     let millions = |n: u64| format!("{:.1} M", n as f64 / 1e6);
@@ -346,14 +347,6 @@ fn test_name(lua: &Lua, name: &mlua::String) -> mlua::Result<String> {
         }
     }
     Ok(shown)
-}
-
-/// `file:line: message` at the Lua line that called the matcher.
-pub(super) fn failure(lua: &Lua, message: String) -> mlua::Error {
-    let at = crate::lua::report::call_site(lua)
-        .map(|(f, l)| format!("{f}:{l}: "))
-        .unwrap_or_default();
-    mlua::Error::runtime(format!("{at}{message}"))
 }
 
 /// The expectations of the running test that no matcher was called on yet, with where each was

@@ -3,65 +3,23 @@
 //! The content of a mod set is parsed once per run and shared; each game gets its own state and a
 //! new Lua state for the mods' scripts, so no test sees another's handlers, storage or random draws.
 
+use super::test_game::{
+    charge_game, check, driving, id, known, located, reading, reading_field, Spent, TestGame,
+    SERIAL,
+};
 use super::Harness;
 use crate::content::{EventKey, Value as PValue};
-use crate::diag::SourceMap;
-use crate::game::{CreatureRef, Game, Outcome};
-use crate::id::Id;
+use crate::game::{CreatureRef, Game};
 use crate::lua::bridge::ref_name;
-use crate::lua::budget::{charge, charged};
+use crate::lua::budget::charge;
 use crate::rng::Stub;
 use atomic_refcell::AtomicRefCell;
 use mlua::{
     AnyUserData, FromLuaMulti, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields,
     UserDataMethods, Value,
 };
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
-
-/// A game under test, with the source map its problems point into.
-pub(crate) struct TestGame {
-    pub(super) game: Game,
-    /// What `g:apply` validates against: the content and the actions and checks its scripts
-    /// registered, made the first time a test applies one (every ID of a large pack is a table
-    /// a test that never calls `g:apply` should not pay for).
-    symbols: std::sync::OnceLock<crate::content::resolve::Symbols>,
-    /// The actions and checks its scripts registered, for `symbols`.
-    registered: crate::content::Extensions,
-    sources: SourceMap,
-    output: Arc<AtomicRefCell<Vec<String>>>,
-    /// How many games of this test file are alive, this one included.
-    live: Arc<AtomicUsize>,
-    /// What this game said, for `g:messages()` (the test's report has every game's lines).
-    said: Vec<String>,
-    /// The game's own world, made fresh for this test game when the game says how
-    /// (`WorldHooks::fresh`), and lent to it around every call that drives it.
-    world: Option<Box<dyn std::any::Any + Send>>,
-    /// The namespace a bare ID in the test's calls belongs to: the test file's mod's, as in
-    /// that mod's data and scripts (the game's home mod's for a file under `scripts/`).
-    pub(super) home: String,
-    /// Which game of the process this is: what its unread problems are kept by.
-    serial: u64,
-    /// Where its costs go when it ends, when the run is profiled.
-    costs: Option<Arc<std::sync::Mutex<Vec<super::GameCosts>>>>,
-}
-
-/// The next test game's serial.
-static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-impl Drop for TestGame {
-    fn drop(&mut self) {
-        self.live.fetch_sub(1, Relaxed);
-        if let Some(costs) = &self.costs {
-            let g = &self.game;
-            let spent = (g.script_costs(), g.handler_costs(), g.events_handled());
-            if let Ok(mut costs) = costs.lock() {
-                costs.push(spent);
-            }
-        }
-    }
-}
 
 /// The most test games one test file may keep alive at once: each is a whole game with a Lua
 /// state of its own, outside the test's memory limit.
@@ -70,64 +28,6 @@ pub(crate) const MOST_LIVE_GAMES: usize = 64;
 /// What making a test game costs the test before its scripts run: about what a fresh Lua state
 /// and a game take to make, in instructions' worth.
 const NEW_GAME: usize = 50_000;
-
-/// What the running test's games have cost it so far: how many it made, and the units making
-/// and driving them were charged (the rest of its budget is its own code's). Read when the test
-/// runs out of budget, so its message says what was spent.
-#[derive(Default, Clone, Copy)]
-pub(super) struct Spent {
-    pub(super) games: u64,
-    pub(super) units: u64,
-}
-
-/// What the running test's games reported and the test never read (`g:problems()`): per game (by
-/// its serial), the test line whose call made the first of them and that
-/// problem. A test that leaves any has failed there: a handler that fails during a test must not
-/// pass with it.
-#[derive(Default)]
-pub(super) struct Unheard(BTreeMap<u64, (Option<(String, usize)>, String)>);
-
-impl Unheard {
-    /// The first problem left, as the test's failure.
-    pub(super) fn failure(&self) -> Option<mlua::Error> {
-        let (at, message) = self.0.values().next()?;
-        let at = at
-            .as_ref()
-            .map(|(f, l)| format!("{f}:{l}: "))
-            .unwrap_or_default();
-        Some(mlua::Error::runtime(format!(
-            "{at}the game reported a problem during this call, and the test never read it \
-             (read it with `g:problems()` when the test expects it): {message}"
-        )))
-    }
-}
-
-/// After a call drove `this`: its problems not yet read are noted with the test line of the call
-/// that made the first of them; none left (the test read them) forgets the game's.
-fn note_problems(lua: &Lua, this: &TestGame, before: usize) {
-    let Some(mut unheard) = lua.app_data_mut::<Unheard>() else {
-        return;
-    };
-    let key = this.serial;
-    let pending = this.game.pending_problems();
-    if pending.is_empty() {
-        unheard.0.remove(&key);
-    } else if pending.len() > before && !unheard.0.contains_key(&key) {
-        let first = &pending[before.min(pending.len() - 1)];
-        let message = crate::diag::visible(&first.message).into_owned();
-        unheard
-            .0
-            .insert(key, (crate::lua::report::call_site(lua), message));
-    }
-}
-
-/// Charges `units` of a test game's work to the test, and counts it as its games' spending.
-fn charge_game(lua: &Lua, units: usize) -> mlua::Result<()> {
-    if let Some(mut spent) = lua.app_data_mut::<Spent>() {
-        spent.units = spent.units.saturating_add(units as u64);
-    }
-    charge(lua, units)
-}
 
 /// A creature of a test game: `g.player`, or what `g:spawn` returned.
 pub(crate) struct Creature {
@@ -444,48 +344,6 @@ impl TestGame {
     }
 }
 
-/// A method of a test game that may drive it (a command, a turn): charged to the test's budget
-/// like any of lantern's functions, and with what driving the game cost (its scripts'
-/// instructions and the events it handled), so a test looping over `g:emit` is stopped by its
-/// budget as a loop of anything else is.
-pub(super) fn driving<A: FromLuaMulti, R>(
-    f: impl Fn(&Lua, &mut TestGame, A) -> mlua::Result<R>,
-) -> impl Fn(&Lua, &mut TestGame, MultiValue) -> mlua::Result<R> {
-    move |lua, this, args| {
-        let before = this.game.work();
-        let problems = this.game.pending_problems().len();
-        let result = charged(lua, || {
-            let args = arguments(lua, args)?;
-            this.with_world(|this| f(lua, this, args))
-        });
-        note_problems(lua, this, problems);
-        let work = this.game.work().saturating_sub(before);
-        charge_game(lua, usize::try_from(work).unwrap_or(usize::MAX))?;
-        result
-    }
-}
-
-/// A method that only reads, charged like any of lantern's functions.
-pub(super) fn reading<T, A: FromLuaMulti, R>(
-    f: impl Fn(&Lua, &T, A) -> mlua::Result<R>,
-) -> impl Fn(&Lua, &T, MultiValue) -> mlua::Result<R> {
-    move |lua, this, args| charged(lua, || f(lua, this, arguments(lua, args)?))
-}
-
-/// A method's arguments, read after their text is charged by its length (reading text as Rust's
-/// copies it), numbered as the test wrote them (the game is #1).
-fn arguments<A: FromLuaMulti>(lua: &Lua, args: MultiValue) -> mlua::Result<A> {
-    crate::lua::budget::charge_arguments(lua, &args)?;
-    A::from_lua_args(args, 2, None, lua)
-}
-
-/// A field, charged like any of lantern's functions.
-fn reading_field<T, R>(
-    f: impl Fn(&Lua, &T) -> mlua::Result<R>,
-) -> impl Fn(&Lua, &T) -> mlua::Result<R> {
-    move |lua, this| charged(lua, || f(lua, this))
-}
-
 /// What `g:stub_rng` was given, as rolls: a number, or a list of numbers, each a roll.
 fn stub_of(lua: &Lua, value: Value) -> mlua::Result<Stub> {
     Ok(match value {
@@ -523,10 +381,6 @@ fn roll(lua: &Lua, value: f64) -> mlua::Result<f64> {
             ),
         ))
     }
-}
-
-pub(super) fn check(lua: &Lua, r: Result<Outcome, crate::Error>) -> mlua::Result<()> {
-    r.map(|_| ()).map_err(|e| located(lua, e.into()))
 }
 
 /// The game's verbs as methods of a test game: `g:attack(1)` is `g:verb("attack", 1)`, for the
@@ -655,30 +509,6 @@ pub(super) const METHODS: &[&str] = &[
     "set_setting",
 ];
 
-/// An error placed at the test line that made the call.
-fn located(lua: &Lua, message: String) -> mlua::Error {
-    let at = crate::lua::report::call_site(lua)
-        .map(|(f, l)| format!("{f}:{l}: "))
-        .unwrap_or_default();
-    mlua::Error::runtime(format!("{at}{message}"))
-}
-
-pub(super) fn id(text: &str, home: &str) -> mlua::Result<Id> {
-    Id::parse(text, home).ok_or_else(|| mlua::Error::runtime(format!("`{text}` is not an ID")))
-}
-
-/// An ID that must name something in `registry`, so a typo in a test fails with "did you mean"
-/// instead of quietly counting zero of an item that does not exist.
-pub(super) fn known<V>(
-    lua: &Lua,
-    game: &TestGame,
-    registry: impl Fn(&crate::content::Content) -> &crate::content::Registry<V>,
-    text: &str,
-    kind: &str,
-) -> mlua::Result<Id> {
-    crate::content::find_id(registry(game.game.content()), text, &game.home, kind)
-        .map_err(|e| located(lua, e.into()))
-}
 /// `g:encounter()`'s table: the open encounter's ID, title and options, each with its text and
 /// whether (and why) it is blocked, as the mod wrote them.
 fn encounter_table(lua: &Lua, e: &crate::game::EncounterView) -> mlua::Result<Table> {
@@ -713,36 +543,10 @@ fn quest_table(lua: &Lua, p: Option<&crate::game::QuestProgress>) -> mlua::Resul
 }
 
 impl TestGame {
-    /// Runs `f` with the test game's own world lent to its game, if it has one.
-    fn with_world<R>(&mut self, f: impl FnOnce(&mut TestGame) -> R) -> R {
-        let Some(mut world) = self.world.take() else {
-            return f(self);
-        };
-        let result = {
-            let _lent = crate::game::lend_dyn(&self.game, world.as_mut());
-            self.game.settle_world();
-            let result = f(self);
-            self.game.flush_world();
-            result
-        };
-        self.world = Some(world);
-        result
-    }
-
     fn entry(&self, action: crate::content::Action) -> crate::content::ActionEntry {
         crate::content::ActionEntry {
             action,
             span: crate::diag::Span::file_start(crate::diag::FileId(0)),
-        }
-    }
-
-    /// Messages and problems go to the test's output, so a failing test shows what happened.
-    /// Takes the game's lines: into the test's report, and into this game's own `g:messages()`.
-    pub(super) fn flush(&mut self) {
-        let mut out = self.output.borrow_mut();
-        for m in self.game.take_messages() {
-            out.push(m.clone());
-            self.said.push(m);
         }
     }
 

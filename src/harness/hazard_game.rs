@@ -2,7 +2,7 @@
 //! `g:play`, `g:end_round`, `g:dev_card` drive it and `g:hazard()` reads it, as the hazard
 //! chapter of the guide shows them.
 
-use super::game::{check, driving, id, known, reading, TestGame};
+use super::test_game::{check, driving, id, known, reading, TestGame};
 use mlua::{UserDataMethods, Value};
 
 /// Adds the hazard game's methods to a test game.

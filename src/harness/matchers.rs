@@ -6,8 +6,7 @@
 //! two 200,000-deep tables overflowed the native stack and killed the run), and what a failure
 //! shows is cut before it is made (`shown`).
 
-use super::api::failure;
-use super::shown::{excerpt, quoted, show, ENTRY};
+use super::shown::{excerpt, quoted, seen_through, show, ENTRY};
 use mlua::{Lua, Table, Value};
 
 /// How deep into tables `to_equal` and `to_contain` compare. Tables that hold themselves compare
@@ -174,18 +173,12 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The table under a read-only view (what `g:storage` returns), so matchers compare and show the
-/// values and not the empty view.
-pub(super) fn seen_through(v: &Value) -> Value {
-    if let Value::Table(t) = v {
-        if let Some(copy) = t
-            .metatable()
-            .and_then(|mt| mt.raw_get::<Option<Table>>("__copy").ok().flatten())
-        {
-            return Value::Table(copy);
-        }
-    }
-    v.clone()
+/// `file:line: message` at the Lua line that called the matcher.
+pub(super) fn failure(lua: &Lua, message: String) -> mlua::Error {
+    let at = crate::lua::report::call_site(lua)
+        .map(|(f, l)| format!("{f}:{l}: "))
+        .unwrap_or_default();
+    mlua::Error::runtime(format!("{at}{message}"))
 }
 
 /// Equality through tables, key by key, at most [`DEEPEST`] tables down (past that, an error at

@@ -16,6 +16,7 @@ mod matchers;
 pub mod report;
 mod shown;
 mod stubs;
+mod test_game;
 
 use crate::content::Content;
 use crate::lua::Limits;

@@ -11,6 +11,20 @@
 use mlua::{Lua, Table, Value};
 use std::fmt::Write;
 
+/// The table under a read-only view (what `g:storage` returns), so matchers compare and show the
+/// values and not the empty view.
+pub(super) fn seen_through(v: &Value) -> Value {
+    if let Value::Table(t) = v {
+        if let Some(copy) = t
+            .metatable()
+            .and_then(|mt| mt.raw_get::<Option<Table>>("__copy").ok().flatten())
+        {
+            return Value::Table(copy);
+        }
+    }
+    v.clone()
+}
+
 /// The most entries of one table a message shows.
 const MOST_ENTRIES: usize = 16;
 
@@ -124,7 +138,7 @@ impl Shown<'_> {
         if self.full() {
             return Ok(());
         }
-        match &super::matchers::seen_through(v) {
+        match &seen_through(v) {
             Value::Nil => self.text.push_str("nil"),
             Value::Boolean(b) => {
                 let _ = write!(self.text, "{b}");

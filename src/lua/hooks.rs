@@ -3,7 +3,7 @@
 //! of it is loaded (`lantern.on_update`). Each runs as any call into the mod does, under its
 //! budget with the game lent, and its failure is the mod's problem.
 
-use super::{host, Diagnostic, Function, Game, LuaRuntime};
+use super::{Diagnostic, Function, Game, LuaRuntime};
 use crate::diag::Code;
 
 impl LuaRuntime {
@@ -88,7 +88,7 @@ impl LuaRuntime {
         let lantern = self.mods[index].lantern.clone();
         let (lua, lender) = (&self.lua, &self.lender);
         let m = &mut self.mods[index];
-        let result = host::call_mod(lua, &self.budget, self.accounts, m, || {
+        let result = super::call::call_mod(lua, &self.budget, self.accounts, m, || {
             lender.lend(game, || call(lua, &lantern))
         });
         match result {

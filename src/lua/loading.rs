@@ -7,7 +7,7 @@
 
 use super::compiled::Script;
 use super::memory::Owner;
-use super::{api, host, sandbox, script_check, Listener, LuaRuntime, ModScript};
+use super::{api, sandbox, script_check, Listener, LuaRuntime, ModScript};
 use crate::content::{Content, Extensions};
 use crate::diag::Code;
 use crate::diag::{did_you_mean, Diagnostic, SourceMap, Span};
@@ -114,7 +114,7 @@ impl LuaRuntime {
         self.ran_scripts.push((display.clone(), script.clone()));
         self.shared.borrow_mut().loading = true;
         let index = self.mods.len() - 1;
-        let result = host::call_mod(
+        let result = super::call::call_mod(
             &self.lua,
             &self.budget,
             self.accounts,

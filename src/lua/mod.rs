@@ -9,7 +9,7 @@
 //! (`host`): the engine calls it for every event and for every registered action and check, and
 //! it lends the game to Lua for the length of one call (`bridge`).
 //!
-//! Every call into a mod's code goes through one place (`host::call_mod`): it runs under an
+//! Every call into a mod's code goes through one place (`call::call_mod`): it runs under an
 //! instruction budget for the call and for the mod's turn (`budget`) with the mod's memory
 //! account charged (`memory`), and an error is caught there, reported with mod, file, line and
 //! the chain of events (`report`); a handler, action or check that fails five times in a row is
@@ -18,6 +18,7 @@
 pub(crate) mod api;
 pub(crate) mod bridge;
 pub(crate) mod budget;
+mod call;
 mod capi;
 pub(crate) mod compiled;
 #[doc(hidden)]

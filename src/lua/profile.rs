@@ -20,7 +20,7 @@ pub(crate) struct Tally {
     time: Duration,
 }
 
-/// What the event loop runs a handler with ([`call_handler`](super::host::call_handler)).
+/// What the event loop runs a handler with ([`call_handler`](super::call::call_handler)).
 pub(super) struct Run<'a> {
     pub(super) lua: &'a mlua::Lua,
     pub(super) budget: &'a Budget,
@@ -38,7 +38,7 @@ impl Run<'_> {
     pub(super) fn profiled(&mut self, call: &Listener, failures: u32, profile: &mut Vec<Tally>) {
         let before = self.used(call);
         let start = Instant::now();
-        let ran = super::host::call_handler!(
+        let ran = super::call::call_handler!(
             self.lua,
             self.budget,
             self.accounts,

@@ -60,7 +60,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                     return func.call::<()>((ctx, args_table));
                 }
                 // Another mod's: its code runs charged to that mod, and a failure is named as its.
-                return crate::lua::host::call_across(lua, &c.shared, &by, owner, &format!("action `{id}`"), || {
+                return crate::lua::call::call_across(lua, &c.shared, &by, owner, &format!("action `{id}`"), || {
                     func.call::<()>((ctx, args_table))
                 });
             }

@@ -2,7 +2,7 @@
 //! they call them and get their results. What crosses between two mods is plain data (nil,
 //! booleans, numbers, texts and tables of them), copied and charged by its size before it is
 //! made, so no mod holds another's tables; the callee's code runs under its own budget and
-//! memory account (`host::call_across`), and its error is the caller's failed call, named as the
+//! memory account (`call::call_across`), and its error is the caller's failed call, named as the
 //! callee's, at the caller's line.
 
 use super::{registered_by, registered_id, while_loading, within, Api, ModCx, MOST_REGISTERED};
@@ -48,7 +48,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 return func.call::<MultiValue>(copied);
             }
             let what = format!("function `{id}`");
-            let results = crate::lua::host::call_across(lua, &c.shared, &callee, owner, &what, || {
+            let results = crate::lua::call::call_across(lua, &c.shared, &callee, owner, &what, || {
                 func.call::<MultiValue>(copied)
             })?;
             let mut back = MultiValue::new();
