@@ -261,7 +261,7 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/harness/game.rs", "add_methods", 119),
     ("src/harness/game.rs", "constructor", 112),
     ("src/harness/hazard_game.rs", "hazard_methods", 110),
-    ("src/load.rs", "load_texts", 147),
+    ("src/load/mod.rs", "load_texts", 147),
     ("src/lua/loading.rs", "load_mod", 122),
     ("src/lua/mod.rs", "error_in", 113),
     ("src/mods/manifest.rs", "parse", 127),
@@ -423,7 +423,7 @@ fn the_runtime_does_not_name_the_reference_game() {
         "code outside src/roguelike and src/cli names the reference game or `core` (its home mod comes from `Vocabulary::home`, its player from `Vocabulary::player`): {found:#?}"
     );
     let caught = reference_game_named(offence(
-        "src/load.rs",
+        "src/load/mod.rs",
         "fn rules() -> Rules { crate::roguelike::rules() }",
     ));
     assert_eq!(caught.len(), 1, "{caught:?}");
