@@ -174,33 +174,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
             missing_folder(&mods)
                 .unwrap_or_else(|| check::run(&mods, rules, a.format, a.limits.limits()))
         }
-        Tool::Test(a) => {
-            let mods = or_default(a.mods, default);
-            if let Some(Err(code)) = a.lang.as_deref().map(language_tag) {
-                return code;
-            }
-            let settings = match settings::parse_flags(&a.set) {
-                Ok(s) => s,
-                Err(code) => return code,
-            };
-            missing_folder(&mods).unwrap_or_else(|| {
-                test::run(
-                    &mods,
-                    rules,
-                    a.filter.as_deref(),
-                    a.format,
-                    a.watch,
-                    a.limits
-                        .limits()
-                        .with_test_instructions(a.test_instructions),
-                    test::Games {
-                        lang: a.lang,
-                        settings,
-                        profile: a.profile,
-                    },
-                )
-            })
-        }
+        Tool::Test(a) => run_test(a, rules, default),
         Tool::New(a) => new::run_for(&or_default(a.mods, default), &a.name, rules, program),
         Tool::Docs(a) => docs::run(rules, a.lua_defs.as_deref(), a.schema.as_deref()),
         Tool::Texts(TextsArgs {
@@ -216,30 +190,7 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
             missing_folder(&mods).unwrap_or_else(|| texts::import(&mods, rules, &a))
         }
         Tool::Lsp(a) => lsp::run(a.mods, default, rules, a.limits.limits()),
-        Tool::Play(a, flavor) => {
-            let mods = or_default(a.mods, default);
-            let settings = match settings::parse_flags(&a.set) {
-                Ok(s) => s,
-                Err(code) => return code,
-            };
-            missing_folder(&mods).unwrap_or_else(|| {
-                play::run(
-                    play::Options {
-                        dev: a.dev,
-                        mods,
-                        rules: rules.clone(),
-                        seed: a.seed,
-                        lang: a.lang,
-                        load: a.load,
-                        watch: !a.no_watch,
-                        limits: a.limits.limits(),
-                        settings,
-                    },
-                    flavor,
-                    program,
-                )
-            })
-        }
+        Tool::Play(a, flavor) => run_play(a, flavor, rules, default, program),
         Tool::Sim(SimWhat::Hazard {
             id,
             mods,
@@ -276,6 +227,67 @@ fn run_tool(tool: Tool, rules: &Rules, default: &[PathBuf], program: &str) -> Ex
             })
         }
     }
+}
+
+/// `test`: the flags read (language, settings), then the run.
+fn run_test(a: TestArgs, rules: &Rules, default: &[PathBuf]) -> ExitCode {
+    let mods = or_default(a.mods, default);
+    if let Some(Err(code)) = a.lang.as_deref().map(language_tag) {
+        return code;
+    }
+    let settings = match settings::parse_flags(&a.set) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    missing_folder(&mods).unwrap_or_else(|| {
+        test::run(
+            &mods,
+            rules,
+            a.filter.as_deref(),
+            a.format,
+            a.watch,
+            a.limits
+                .limits()
+                .with_test_instructions(a.test_instructions),
+            test::Games {
+                lang: a.lang,
+                settings,
+                profile: a.profile,
+            },
+        )
+    })
+}
+
+/// `play`: the settings read, then the console.
+fn run_play(
+    a: PlayArgs,
+    flavor: &'static play::Flavor,
+    rules: &Rules,
+    default: &[PathBuf],
+    program: &str,
+) -> ExitCode {
+    let mods = or_default(a.mods, default);
+    let settings = match settings::parse_flags(&a.set) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    missing_folder(&mods).unwrap_or_else(|| {
+        play::run(
+            play::Options {
+                dev: a.dev,
+                mods,
+                rules: rules.clone(),
+                seed: a.seed,
+                lang: a.lang,
+                load: a.load,
+                watch: !a.no_watch,
+                limits: a.limits.limits(),
+                settings,
+            },
+            flavor,
+            program,
+        )
+    })
 }
 
 /// The tools every game gets.
