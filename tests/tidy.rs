@@ -251,7 +251,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/content/resolve/vocabulary.rs", "action", 208),
     ("src/content/resolve/vocabulary.rs", "condition", 149),
     ("src/content/resolve/vocabulary.rs", "setting_check", 115),
-    ("src/content/schema/mod.rs", "data_schema_for", 105),
     ("src/game/apply.rs", "apply_entry", 134),
     ("src/game/apply.rs", "apply_random_items", 129),
     ("src/game/encounter.rs", "generated_reason", 110),

@@ -231,21 +231,7 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
             "color": { "enum": names(Color::NAMES.iter().map(|s| s.to_string())) },
         }
     });
-    let mut properties = Map::new();
-    for table in crate::content::raw_defs::TABLES {
-        properties.insert(
-            table.to_string(),
-            json!({ "type": "array", "items": entries::entry(table, &events) }),
-        );
-    }
-    if rules.without_creatures {
-        for table in crate::content::raw_defs::CREATURE_TABLES {
-            properties.remove(*table);
-        }
-    }
-    for table in &rules.tables {
-        properties.insert(table.key.to_string(), game_table_schema(table));
-    }
+    let properties = tables(rules, &events);
     // Stable for a game: `urn:lantern:schema:<game>:data`, the roguelike's `...:roguelike:data`.
     let game = if rules.namespace.is_empty() {
         "lantern"
@@ -281,6 +267,27 @@ pub(crate) fn data_schema_for(rules: &crate::content::declare::Declarations) -> 
         );
     }
     schema
+}
+
+/// Each table a data file of `rules`'s game may hold, with the schema of its entries: lantern's
+/// (less the creature-and-inventory ones a game leaves out) and the game's own.
+fn tables(rules: &crate::content::declare::Declarations, events: &[String]) -> Map<String, Value> {
+    let mut properties = Map::new();
+    for table in crate::content::raw_defs::TABLES {
+        properties.insert(
+            table.to_string(),
+            json!({ "type": "array", "items": entries::entry(table, events) }),
+        );
+    }
+    if rules.without_creatures {
+        for table in crate::content::raw_defs::CREATURE_TABLES {
+            properties.remove(*table);
+        }
+    }
+    for table in &rules.tables {
+        properties.insert(table.key.to_string(), game_table_schema(table));
+    }
+    properties
 }
 
 /// Lets every number of a data file's schema be written as a setting reference too
