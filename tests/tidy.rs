@@ -261,7 +261,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/harness/hazard_game.rs", "hazard_methods", 110),
     ("src/load/mod.rs", "load_texts", 147),
     ("src/lua/loading.rs", "load_mod", 122),
-    ("src/lua/mod.rs", "error_in", 113),
     ("src/mods/manifest.rs", "parse", 127),
     ("src/mods/order.rs", "load_order", 192),
     ("src/reload/mod.rs", "reload", 145),

@@ -496,6 +496,41 @@ impl LuaRuntime {
         self.error_in(mod_id, what, e, chain, None)
     }
 
+    /// What a mod that ran out of memory is told: whose limit it was (the mod's own, or the
+    /// game's whole state's, all mods together, when the mod held less than its own) and what it
+    /// holds once what ran it out is collected.
+    fn out_of_memory(&self, mod_id: &str) -> String {
+        let held_by = || {
+            let m = self.mods.iter().find(|m| m.id == mod_id);
+            m.map(|m| self.accounts.used(m.owner))
+        };
+        let own_limit = held_by().is_none_or(|held| held >= self.limits.memory / 2)
+            || self.limits.game_memory >= usize::MAX / 4;
+        // What ran the mod out of memory may be garbage now: collect it, so the mod's next call
+        // starts from what it really keeps. Twice: what the first collection finds in the middle
+        // of a cycle is only freed by the next (the figure said depended on when the collector
+        // last ran).
+        {
+            let _host = self.accounts.charge_to(Owner::HOST);
+            let _ = self.lua.gc_collect();
+            let _ = self.lua.gc_collect();
+        }
+        let held = held_by().unwrap_or(0);
+        if own_limit {
+            format!(
+                "out of memory: its scripts passed their memory limit of {} (a memory bomb?); they hold {} after collecting",
+                crate::diag::bytes(self.limits.memory),
+                crate::diag::bytes(held)
+            )
+        } else {
+            format!(
+                "out of memory: the game's scripts passed their memory limit of {}, all mods together, while this mod's ran; it holds {} after collecting",
+                crate::diag::bytes(self.limits.game_memory),
+                crate::diag::bytes(held)
+            )
+        }
+    }
+
     /// As [`error_at`](Self::error_at); when the error names no line (out of memory), the function
     /// that was called is the place.
     fn error_in(
@@ -507,45 +542,9 @@ impl LuaRuntime {
         called: Option<&Function>,
     ) -> Diagnostic {
         let memory = report::is_memory(e);
-        // Whose limit it was: the mod's own, or (when the mod held less than its own) the game's
-        // whole state's, all mods together.
-        let own_limit = memory
-            && self
-                .mods
-                .iter()
-                .find(|m| m.id == mod_id)
-                .is_none_or(|m| self.accounts.used(m.owner) >= self.limits.memory / 2)
-            || self.limits.game_memory >= usize::MAX / 4;
-        if memory {
-            // What ran the mod out of memory may be garbage now: collect it, so the mod's next
-            // call starts from what it really keeps. Twice: what the first collection finds in
-            // the middle of a cycle is only freed by the next (the figure said depended on when
-            // the collector last ran).
-            let _host = self.accounts.charge_to(Owner::HOST);
-            let _ = self.lua.gc_collect();
-            let _ = self.lua.gc_collect();
-        }
         let (mut message, traceback) = report::describe(e);
         if memory {
-            let held = self
-                .mods
-                .iter()
-                .find(|m| m.id == mod_id)
-                .map(|m| self.accounts.used(m.owner))
-                .unwrap_or(0);
-            message = if own_limit {
-                format!(
-                    "out of memory: its scripts passed their memory limit of {} (a memory bomb?); they hold {} after collecting",
-                    crate::diag::bytes(self.limits.memory),
-                    crate::diag::bytes(held)
-                )
-            } else {
-                format!(
-                    "out of memory: the game's scripts passed their memory limit of {}, all mods together, while this mod's ran; it holds {} after collecting",
-                    crate::diag::bytes(self.limits.game_memory),
-                    crate::diag::bytes(held)
-                )
-            };
+            message = self.out_of_memory(mod_id);
         }
         let mut d =
             Diagnostic::error(Code::Script, format!("[{mod_id}] {what}: {message}")).of_mod(mod_id);
