@@ -236,7 +236,6 @@ const LONGEST_FUNCTION: usize = 100;
 /// Functions longer than [`LONGEST_FUNCTION`] today, and the most lines each may have until it is
 /// split where its logic divides (the list only shrinks: a function that shrank lowers its entry).
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("src/cli/lsp/server.rs", "result", 116),
     ("src/cli/play.rs", "command", 146),
     ("src/cli/play.rs", "run", 150),
     ("src/cli/sim.rs", "run", 116),

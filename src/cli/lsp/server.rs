@@ -236,81 +236,66 @@ impl Server {
         match request.method.as_str() {
             req::Completion::METHOD => {
                 let p: lsp_types::CompletionParams = params(request)?;
-                let Some((doc, kind, offset)) = self.at(&p.text_document_position) else {
+                let Some((file, kind, text, offset)) = self.place(a, &p.text_document_position)
+                else {
                     return Ok(Value::Null);
                 };
-                let file = doc.path.as_deref().and_then(|p| a.file(p));
-                json(serde_json::to_value(super::complete::complete(
-                    &self.words,
-                    a,
-                    file,
-                    kind,
-                    doc.text.text(),
-                    offset,
-                )))
+                let items = super::complete::complete(&self.words, a, file, kind, text, offset);
+                json(serde_json::to_value(items))
             }
             req::GotoDefinition::METHOD => {
                 let p: lsp_types::GotoDefinitionParams = params(request)?;
-                let Some((doc, kind, offset)) = self.at(&p.text_document_position_params) else {
+                let Some((file, kind, text, offset)) =
+                    self.place(a, &p.text_document_position_params)
+                else {
                     return Ok(Value::Null);
                 };
-                let file = doc.path.as_deref().and_then(|p| a.file(p));
-                json(serde_json::to_value(super::navigate::definition(
-                    a,
-                    file,
-                    kind,
-                    doc.text.text(),
-                    offset,
-                )))
+                let found = super::navigate::definition(a, file, kind, text, offset);
+                json(serde_json::to_value(found))
             }
             req::References::METHOD => {
                 let p: lsp_types::ReferenceParams = params(request)?;
-                let Some((doc, kind, offset)) = self.at(&p.text_document_position) else {
+                let Some((file, kind, text, offset)) = self.place(a, &p.text_document_position)
+                else {
                     return Ok(Value::Null);
                 };
-                let file = doc.path.as_deref().and_then(|p| a.file(p));
                 let include = p.context.include_declaration;
-                json(serde_json::to_value(super::navigate::references(
-                    a,
-                    file,
-                    kind,
-                    doc.text.text(),
-                    offset,
-                    include,
-                )))
+                let found = super::navigate::references(a, file, kind, text, offset, include);
+                json(serde_json::to_value(found))
             }
             req::HoverRequest::METHOD => {
                 let p: lsp_types::HoverParams = params(request)?;
-                let Some((doc, kind, offset)) = self.at(&p.text_document_position_params) else {
+                let Some((file, kind, text, offset)) =
+                    self.place(a, &p.text_document_position_params)
+                else {
                     return Ok(Value::Null);
                 };
-                let file = doc.path.as_deref().and_then(|p| a.file(p));
-                let hover =
-                    super::navigate::hover(&self.words, a, file, kind, doc.text.text(), offset)
-                        .map(|contents| lsp_types::Hover {
-                            contents: lsp_types::HoverContents::Markup(contents),
-                            range: None,
-                        });
+                let hover = super::navigate::hover(&self.words, a, file, kind, text, offset).map(
+                    |contents| lsp_types::Hover {
+                        contents: lsp_types::HoverContents::Markup(contents),
+                        range: None,
+                    },
+                );
                 json(serde_json::to_value(hover))
             }
             req::Rename::METHOD => {
                 let p: lsp_types::RenameParams = params(request)?;
-                let Some((doc, kind, offset)) = self.at(&p.text_document_position) else {
+                let Some((file, kind, text, offset)) = self.place(a, &p.text_document_position)
+                else {
                     return Ok(Value::Null);
                 };
-                let file = doc.path.as_deref().and_then(|p| a.file(p));
-                let text = doc.text.text();
                 let edit = super::rename::rename(a, file, kind, text, offset, &p.new_name)
                     .map_err(Refusal::Failed)?;
                 json(serde_json::to_value(edit))
             }
             req::SignatureHelpRequest::METHOD => {
                 let p: lsp_types::SignatureHelpParams = params(request)?;
-                let Some((doc, kind, offset)) = self.at(&p.text_document_position_params) else {
+                let Some((_, kind, text, offset)) = self.place(a, &p.text_document_position_params)
+                else {
                     return Ok(Value::Null);
                 };
                 let help = (kind == DocKind::Lua)
-                    .then(|| super::signature::help(&self.words, doc.text.text(), offset))
+                    .then(|| super::signature::help(&self.words, text, offset))
                     .flatten();
                 json(serde_json::to_value(help))
             }
@@ -336,13 +321,24 @@ impl Server {
             }
             req::CodeActionRequest::METHOD => {
                 let p: lsp_types::CodeActionParams = params(request)?;
-                json(serde_json::to_value(super::publish::quick_fixes(
-                    &p.text_document.uri,
-                    &p.context.diagnostics,
-                )))
+                let fixes =
+                    super::publish::quick_fixes(&p.text_document.uri, &p.context.diagnostics);
+                json(serde_json::to_value(fixes))
             }
             _ => Err(Refusal::Unknown(request.method)),
         }
+    }
+
+    /// The open document a position is in as the answers read it: its file in the analysis (when
+    /// it was read from disk), its kind, its text and the position's byte offset.
+    fn place<'s>(
+        &'s self,
+        a: &Analysis,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<(Option<crate::diag::FileId>, DocKind, &'s str, usize)> {
+        let (doc, kind, offset) = self.at(at)?;
+        let file = doc.path.as_deref().and_then(|p| a.file(p));
+        Some((file, kind, doc.text.text(), offset))
     }
 
     /// The open document a position is in, its kind, and the position's byte offset.
