@@ -69,50 +69,54 @@ pub(super) fn hazard_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
     );
     methods.add_method(
         "hazard",
-        reading(|lua, this: &TestGame, ()| {
-            let Some(run) = this.game.hazard() else {
-                return Ok(Value::Nil);
-            };
-            let t = lua.create_table()?;
-            t.raw_set("id", run.hazard.to_string())?;
-            t.raw_set("round", run.round + 1)?;
-            t.raw_set("route", run.route.map(|r| r.name()))?;
-            t.raw_set(
-                "hand",
-                lua.create_sequence_from(run.hand.iter().map(|c| c.to_string()))?,
-            )?;
-            t.raw_set("deck", run.deck.len())?;
-            t.raw_set("discard", run.discard.len())?;
-            t.raw_set(
-                "enchanted",
-                lua.create_sequence_from(run.enchanted.iter().map(|c| c.to_string()))?,
-            )?;
-            t.raw_set(
-                "meters",
-                lua.create_sequence_from(run.meters.iter().copied())?,
-            )?;
-            t.raw_set("focus", run.focus)?;
-            t.raw_set(
-                "marks",
-                run.marks
-                    .iter()
-                    .map(|m| if *m { 'O' } else { 'X' })
-                    .collect::<String>(),
-            )?;
-            let dice = lua.create_table()?;
-            for (i, d) in run.dice.iter().enumerate() {
-                let dt = lua.create_table()?;
-                // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
-                let face = match d.face {
-                    crate::hazard::Face::Color(c) => c.name(),
-                    crate::hazard::Face::X => "x",
-                };
-                dt.raw_set("face", face)?;
-                dt.raw_set("state", d.state.name())?;
-                dice.raw_set(i + 1, dt)?;
-            }
-            t.raw_set("dice", dice)?;
-            Ok(Value::Table(t))
+        reading(|lua, this: &TestGame, ()| match this.game.hazard() {
+            Some(run) => hazard_table(lua, run).map(Value::Table),
+            None => Ok(Value::Nil),
         }),
     );
+}
+
+/// `g:hazard()`'s table: the run's hazard, round, route, hand, deck and discard sizes, enchanted
+/// cards, meters, focus, marks and dice, as the hazard chapter of the guide reads them.
+fn hazard_table(lua: &mlua::Lua, run: &crate::hazard::HazardRun) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table()?;
+    t.raw_set("id", run.hazard.to_string())?;
+    t.raw_set("round", run.round + 1)?;
+    t.raw_set("route", run.route.map(|r| r.name()))?;
+    t.raw_set(
+        "hand",
+        lua.create_sequence_from(run.hand.iter().map(|c| c.to_string()))?,
+    )?;
+    t.raw_set("deck", run.deck.len())?;
+    t.raw_set("discard", run.discard.len())?;
+    t.raw_set(
+        "enchanted",
+        lua.create_sequence_from(run.enchanted.iter().map(|c| c.to_string()))?,
+    )?;
+    t.raw_set(
+        "meters",
+        lua.create_sequence_from(run.meters.iter().copied())?,
+    )?;
+    t.raw_set("focus", run.focus)?;
+    t.raw_set(
+        "marks",
+        run.marks
+            .iter()
+            .map(|m| if *m { 'O' } else { 'X' })
+            .collect::<String>(),
+    )?;
+    let dice = lua.create_table()?;
+    for (i, d) in run.dice.iter().enumerate() {
+        let dt = lua.create_table()?;
+        // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
+        let face = match d.face {
+            crate::hazard::Face::Color(c) => c.name(),
+            crate::hazard::Face::X => "x",
+        };
+        dt.raw_set("face", face)?;
+        dt.raw_set("state", d.state.name())?;
+        dice.raw_set(i + 1, dt)?;
+    }
+    t.raw_set("dice", dice)?;
+    Ok(t)
 }
