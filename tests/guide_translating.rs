@@ -283,49 +283,12 @@ fn a_mods_texts_make_a_base_file_for_translators() {
 fn translate_as_a_platform(pot: &str) -> String {
     let weblate_pl =
         "nplurals=3; plural=n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2;";
-    let mut out = String::new();
-    let mut id = String::new();
-    let mut first = true;
-    let mut ctxt = String::new();
-    for line in pot.lines() {
-        if line.starts_with("\"Plural-Forms: ") {
-            out.push_str(&format!("\"Plural-Forms: {weblate_pl}\\n\"\n"));
-            continue;
-        }
-        if line == "\"Language: \\n\"" {
-            out.push_str("\"Language: pl\\n\"\n");
-            continue;
-        }
-        if let Some(c) = line.strip_prefix("msgctxt ") {
-            ctxt = c.to_string();
-            if first {
-                out.push_str("#, fuzzy\n");
-                first = false;
-            }
-        }
-        if let Some(text) = line.strip_prefix("msgid ") {
-            id = text.trim_matches('"').to_string();
-        }
-        let empty = ctxt == "\"quests.rat_hunt.description\"";
-        match line {
-            "msgstr \"\"" if !id.is_empty() && !empty => {
-                out.push_str(&format!("msgstr \"PL {id}\"\n"));
-            }
-            l if l.starts_with("msgstr[") => {
-                let n = &l[7..8];
-                out.push_str(&format!("msgstr[{n}] \"PL{n} {{count}} szczur\"\n"));
-            }
-            l => {
-                out.push_str(l);
-                out.push('\n');
-            }
-        }
-    }
-    // Weblate writes three forms for Polish where the template had two.
-    out.replace(
-        "msgstr[1] \"PL1 {count} szczur\"\n",
-        "msgstr[1] \"PL1 {count} szczur\"\nmsgstr[2] \"PL2 {count} szczur\"\n",
-    )
+    let po = fill(pot, "pl", weblate_pl, 3, |key, form, source| match form {
+        None if key == "quests.rat_hunt.description" => String::new(),
+        None => format!("PL {}", source[0]),
+        Some(n) => format!("PL{n} {{count}} szczur"),
+    });
+    po.replacen("msgctxt ", "#, fuzzy\nmsgctxt ", 1)
 }
 
 /// A translation platform's round trip: the mod's texts exported as a PO template, translated
@@ -546,35 +509,50 @@ fn unquote(s: &str) -> String {
         .to_string()
 }
 
-/// A platform's translation of every entry of a PO template into `lang`: each form is `FR `
-/// before the source text, numbered by `plural_forms`.
-fn fill_every_entry(pot: &str, lang: &str, plural_forms: &str) -> String {
+/// A platform's translation of a PO template into `lang`, its plurals numbered by
+/// `plural_forms` in `forms` forms: `translate(key, form, sources)` gives each `msgstr` (empty:
+/// left untranslated), `form` being `None` for a text of one form.
+fn fill(
+    pot: &str,
+    lang: &str,
+    plural_forms: &str,
+    forms: usize,
+    translate: impl Fn(&str, Option<usize>, &[String]) -> String,
+) -> String {
     let mut out = Vec::new();
-    let mut source: Vec<String> = Vec::new();
+    let (mut key, mut source) = (String::new(), Vec::new());
     for line in pot.lines() {
-        let line = match line {
-            "\"Language: \\n\"" => format!("\"Language: {lang}\\n\""),
+        match line {
+            "\"Language: \\n\"" => out.push(format!("\"Language: {lang}\\n\"")),
             l if l.starts_with("\"Plural-Forms: ") => {
-                format!("\"Plural-Forms: {plural_forms}\\n\"")
+                out.push(format!("\"Plural-Forms: {plural_forms}\\n\""))
+            }
+            l if l.starts_with("msgctxt ") => {
+                key = unquote(&l["msgctxt ".len()..]);
+                out.push(l.to_string());
             }
             l if l.starts_with("msgid ") => {
                 source = vec![unquote(&l["msgid ".len()..])];
-                l.to_string()
+                out.push(l.to_string());
             }
             l if l.starts_with("msgid_plural ") => {
                 source.push(unquote(&l["msgid_plural ".len()..]));
-                l.to_string()
+                out.push(l.to_string());
             }
-            "msgstr \"\"" if source.first().is_some_and(|s| !s.is_empty()) => {
-                format!("msgstr \"FR {}\"", source[0])
+            "msgstr \"\"" if !key.is_empty() => {
+                out.push(format!("msgstr \"{}\"", translate(&key, None, &source)));
             }
-            l if l.starts_with("msgstr[") => {
-                let n: usize = l[7..8].parse().unwrap();
-                format!("msgstr[{n}] \"FR {}\"", source[n.min(source.len() - 1)])
+            "msgstr[0] \"\"" => {
+                for n in 0..forms {
+                    out.push(format!(
+                        "msgstr[{n}] \"{}\"",
+                        translate(&key, Some(n), &source)
+                    ));
+                }
             }
-            l => l.to_string(),
-        };
-        out.push(line);
+            l if l.starts_with("msgstr[") => {}
+            l => out.push(l.to_string()),
+        }
     }
     out.join("\n")
 }
@@ -605,7 +583,10 @@ fn the_bundled_game_is_translated_through_a_platform_and_played_with_no_english_
             String::from_utf8_lossy(&out.stderr)
         );
         let template = std::fs::read_to_string(dir.path().join(&pot)).unwrap();
-        let po = fill_every_entry(&template, "fr", "nplurals=2; plural=(n > 1);");
+        let french = "nplurals=2; plural=(n > 1);";
+        let po = fill(&template, "fr", french, 2, |_, form, source| {
+            format!("FR {}", source[form.unwrap_or(0).min(source.len() - 1)])
+        });
         let file = format!("{of}-fr.po");
         std::fs::write(dir.path().join(&file), po).unwrap();
         let mut args = vec!["texts", "import", file.as_str(), "--mods", "."];

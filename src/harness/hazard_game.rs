@@ -105,18 +105,6 @@ fn hazard_table(lua: &mlua::Lua, run: &crate::hazard::HazardRun) -> mlua::Result
             .map(|m| if *m { 'O' } else { 'X' })
             .collect::<String>(),
     )?;
-    let dice = lua.create_table()?;
-    for (i, d) in run.dice.iter().enumerate() {
-        let dt = lua.create_table()?;
-        // The names `lantern.game.hazard` and `set_die` use: a colour or "x".
-        let face = match d.face {
-            crate::hazard::Face::Color(c) => c.name(),
-            crate::hazard::Face::X => "x",
-        };
-        dt.raw_set("face", face)?;
-        dt.raw_set("state", d.state.name())?;
-        dice.raw_set(i + 1, dt)?;
-    }
-    t.raw_set("dice", dice)?;
+    t.raw_set("dice", crate::lua::api::dice_table(lua, &run.dice)?)?;
     Ok(t)
 }

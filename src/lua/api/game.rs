@@ -89,19 +89,7 @@ impl UserData for GameView {
             t.raw_set("round", run.round + 1)?;
             t.raw_set("route", run.route.map(|r| r.name()))?;
             t.raw_set("focus", run.focus)?;
-            let dice = lua.create_table()?;
-            for (i, d) in run.dice.iter().enumerate() {
-                let die = lua.create_table()?;
-                // The names `set_die` takes: a colour or "x".
-                let face = match d.face {
-                    crate::hazard::Face::Color(c) => c.name(),
-                    crate::hazard::Face::X => "x",
-                };
-                die.raw_set("face", face)?;
-                die.raw_set("state", d.state.name())?;
-                dice.raw_set(i + 1, die)?;
-            }
-            t.raw_set("dice", dice)?;
+            t.raw_set("dice", dice_table(lua, &run.dice)?)?;
             t.raw_set(
                 "meters",
                 lua.create_sequence_from(run.meters.iter().copied())?,
@@ -218,4 +206,21 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
             Ok(game)
         },
     )
+}
+
+/// A hazard run's dice as scripts and tests read them: each its face (a colour, or "x": the names
+/// `set_die` takes) and its state, in order.
+pub(crate) fn dice_table(lua: &Lua, dice: &[crate::hazard::Die]) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table()?;
+    for (i, d) in dice.iter().enumerate() {
+        let die = lua.create_table()?;
+        let face = match d.face {
+            crate::hazard::Face::Color(c) => c.name(),
+            crate::hazard::Face::X => "x",
+        };
+        die.raw_set("face", face)?;
+        die.raw_set("state", d.state.name())?;
+        t.raw_set(i + 1, die)?;
+    }
+    Ok(t)
 }

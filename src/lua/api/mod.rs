@@ -16,6 +16,7 @@
 mod actions;
 mod calls;
 pub(crate) use actions::to_toml_map;
+pub(crate) use game::dice_table;
 mod emit;
 mod events;
 mod game;
