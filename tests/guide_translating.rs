@@ -621,3 +621,37 @@ fn the_bundled_game_is_translated_through_a_platform_and_played_with_no_english_
     );
     assert!(stdout.contains("FR You enter FR Cellar Steps."), "{stdout}");
 }
+
+/// What `texts import` cannot do is said before anything is written: a file of no known form, a
+/// folder that is no mod for `--into`, lantern's own lines with nowhere to go.
+#[test]
+fn an_import_with_nowhere_to_go_says_why() {
+    let dir = common::core_only();
+    std::fs::write(dir.path().join("texts.yaml"), "status: x\n").unwrap();
+    std::fs::write(dir.path().join("de.toml"), "status = \"x\"\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("notamod")).unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["texts.yaml", "--mod", "core", "--lang", "de"],
+            "error: `texts.yaml` is not a `.po`, `.toml` or `.json` file\n  = help: say which it is with `--format po|toml|json`",
+        ),
+        (
+            &["de.toml", "--mod", "core", "--lang", "de", "--into", "notamod"],
+            "error: `notamod` is not a mod (it has no mod.toml)",
+        ),
+        (
+            &["de.toml", "--mod", "lantern", "--lang", "fr"],
+            "error: `lantern`'s texts are built in: import them into a translation mod with `--into DIR`",
+        ),
+    ];
+    for (args, said) in cases {
+        let mut all = vec!["texts", "import"];
+        all.extend_from_slice(args);
+        all.extend(["--mods", "."]);
+        let out = lantern(&all, dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(said), "{args:?}: {stderr}");
+    }
+    assert!(!dir.path().join("notamod/locale").exists());
+}
