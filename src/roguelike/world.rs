@@ -131,67 +131,11 @@ const MOST_LOOT: i64 = 1_000_000_000;
 
 /// The roguelike's vocabulary.
 pub(crate) fn rules() -> Rules {
-    Vocabulary::new(NAMESPACE, Run::default())
+    let game = Vocabulary::new(NAMESPACE, Run::default())
         .version(env!("CARGO_PKG_VERSION"))
         .player("core:player")
-        .home("core")
-        // What its code and its console say, from core's locale files.
-        .text("core:you_descend", &["floor"])
-        .text("core:you_enter", &["room"])
-        .text("core:npc_here", &["npc"])
-        .text("core:quiet_room", &["why"])
-        .text("core:no_encounters", &[])
-        .text("core:no_eligible_encounter", &[])
-        .text("core:no_hazards", &[])
-        .text("core:hits", &["who", "whom"])
-        .text("core:waits", &["who"])
-        .text("core:you_flee", &[])
-        .text("core:you_use", &["item"])
-        .text("core:you_talk_to", &["npc"])
-        .text("core:the_start", &[])
-        .text("core:whereabouts", &["room", "scene"])
-        .text("core:at_the_start", &[])
-        .text("core:you_are", &["where"])
-        .text("core:hazard_under_way", &[])
-        .text("core:status", &["health", "max", "gold", "where"])
-        .text("core:quests_under_way", &["quests"])
-        .text("core:carry_nothing", &[])
-        .text("core:equipped", &[])
-        .text("core:map_floor", &["floor", "depth"])
-        .text("core:you_are_here", &[])
-        .text("core:run_over", &["where", "turn", "count"])
-        .text("core:leave_during_fight", &[])
-        .text("core:choose_first", &[])
-        .text("core:hazard_not_over", &[])
-        .text("core:run_complete", &[])
-        .text("core:nothing_to_attack", &[])
-        .text("core:nothing_to_flee", &[])
-        .text("core:nobody_to_talk_to", &[])
-        .verb("next", &[], "Enters the next room (and the next floor when this one is done).", |g, _| {
-            done(super::enter_next_room(g))
-        })
-        .verb(
-            "attack",
-            &[Param::int("enemy").optional().within(1, MOST_ENEMIES)],
-            "Attacks an enemy by its number (the first living one by default); then the enemies act.",
-            |g, args| {
-                let enemy = args.opt_int("enemy").map(|n| (n - 1) as usize);
-                done(super::attack(g, enemy))
-            },
-        )
-        .verb("flee", &[], "Leaves the fight; the enemies stay behind.", |g, _| {
-            done(super::flee(g))
-        })
-        .verb(
-            "use",
-            &[Param::id("item", "item")],
-            "Uses an item the player carries.",
-            |g, args| match args.id("item") {
-                Some(item) => done(super::use_item(g, &item)),
-                None => Err("`use` needs the item".into()),
-            },
-        )
-        .verb("talk", &[], "Talks to the room's NPC.", |g, _| done(super::talk(g)))
+        .home("core");
+    verbs(texts(game))
         .table::<Room>("rooms", "room")
         .refers("rooms", "enemies", "creature")
         .refers("rooms", "npc", "creature")
@@ -274,6 +218,79 @@ pub(crate) fn rules() -> Rules {
             Vec::new()
         })
         .rules()
+}
+
+/// The texts its code and its console say, from core's locale files, with the arguments each
+/// fills.
+fn texts(v: Vocabulary<Run>) -> Vocabulary<Run> {
+    v.text("core:you_descend", &["floor"])
+        .text("core:you_enter", &["room"])
+        .text("core:npc_here", &["npc"])
+        .text("core:quiet_room", &["why"])
+        .text("core:no_encounters", &[])
+        .text("core:no_eligible_encounter", &[])
+        .text("core:no_hazards", &[])
+        .text("core:hits", &["who", "whom"])
+        .text("core:waits", &["who"])
+        .text("core:you_flee", &[])
+        .text("core:you_use", &["item"])
+        .text("core:you_talk_to", &["npc"])
+        .text("core:the_start", &[])
+        .text("core:whereabouts", &["room", "scene"])
+        .text("core:at_the_start", &[])
+        .text("core:you_are", &["where"])
+        .text("core:hazard_under_way", &[])
+        .text("core:status", &["health", "max", "gold", "where"])
+        .text("core:quests_under_way", &["quests"])
+        .text("core:carry_nothing", &[])
+        .text("core:equipped", &[])
+        .text("core:map_floor", &["floor", "depth"])
+        .text("core:you_are_here", &[])
+        .text("core:run_over", &["where", "turn", "count"])
+        .text("core:leave_during_fight", &[])
+        .text("core:choose_first", &[])
+        .text("core:hazard_not_over", &[])
+        .text("core:run_complete", &[])
+        .text("core:nothing_to_attack", &[])
+        .text("core:nothing_to_flee", &[])
+        .text("core:nobody_to_talk_to", &[])
+}
+
+/// The player's verbs: `next`, `attack`, `flee`, `use`, `talk`.
+fn verbs(v: Vocabulary<Run>) -> Vocabulary<Run> {
+    v.verb(
+        "next",
+        &[],
+        "Enters the next room (and the next floor when this one is done).",
+        |g, _| done(super::enter_next_room(g)),
+    )
+    .verb(
+        "attack",
+        &[Param::int("enemy").optional().within(1, MOST_ENEMIES)],
+        "Attacks an enemy by its number (the first living one by default); then the enemies act.",
+        |g, args| {
+            let enemy = args.opt_int("enemy").map(|n| (n - 1) as usize);
+            done(super::attack(g, enemy))
+        },
+    )
+    .verb(
+        "flee",
+        &[],
+        "Leaves the fight; the enemies stay behind.",
+        |g, _| done(super::flee(g)),
+    )
+    .verb(
+        "use",
+        &[Param::id("item", "item")],
+        "Uses an item the player carries.",
+        |g, args| match args.id("item") {
+            Some(item) => done(super::use_item(g, &item)),
+            None => Err("`use` needs the item".into()),
+        },
+    )
+    .verb("talk", &[], "Talks to the room's NPC.", |g, _| {
+        done(super::talk(g))
+    })
 }
 
 /// A room kind's rules, beyond its keys' types.
