@@ -253,7 +253,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/game/apply.rs", "apply_entry", 134),
     ("src/game/apply.rs", "apply_random_items", 129),
     ("src/game/encounter.rs", "generated_reason", 110),
-    ("src/game/mod.rs", "reconcile", 142),
     ("src/harness/api.rs", "run_file_inner", 149),
     ("src/harness/game.rs", "add_methods", 119),
     ("src/harness/game.rs", "constructor", 112),

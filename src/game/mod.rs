@@ -639,15 +639,20 @@ impl Game {
     /// Sets aside quest progress, the open encounter and hazard, and items whose definition is
     /// gone, and gives back what was set aside and exists again: one message each way.
     fn reconcile(&mut self) -> Vec<Diagnostic> {
-        let mut notes = Vec::new();
         let content = self.content.clone();
-        let note = |notes: &mut Vec<Diagnostic>, m: String| {
-            notes.push(Diagnostic::warning(Code::Reconciled, m));
-        };
-        let gone: Vec<Id> = self
-            .state
-            .quests
-            .keys()
+        let mut notes: Vec<String> = Vec::new();
+        self.reconcile_quests(&content, &mut notes);
+        self.reconcile_encounter(&content, &mut notes);
+        self.reconcile_hazard(&content, &mut notes);
+        self.reconcile_items(&content, &mut notes);
+        notes.extend(content.declared.reconcile(&mut self.state.host, &content));
+        let warning = |m| Diagnostic::warning(Code::Reconciled, m);
+        notes.into_iter().map(warning).collect()
+    }
+
+    /// Quests gone from the content set aside with their progress; those back, returned.
+    fn reconcile_quests(&mut self, content: &Content, notes: &mut Vec<String>) {
+        let gone: Vec<Id> = (self.state.quests.keys())
             .filter(|q| !content.quests.contains_key(*q))
             .cloned()
             .collect();
@@ -655,16 +660,11 @@ impl Game {
             if let Some(p) = self.state.quests.remove(&q) {
                 self.state.set_aside.quests.insert(q.clone(), p);
             }
-            note(
-                &mut notes,
-                format!("quest `{q}` no longer exists; its progress is set aside until it returns"),
-            );
+            notes.push(format!(
+                "quest `{q}` no longer exists; its progress is set aside until it returns"
+            ));
         }
-        let back: Vec<Id> = self
-            .state
-            .set_aside
-            .quests
-            .keys()
+        let back: Vec<Id> = (self.state.set_aside.quests.keys())
             .filter(|q| content.quests.contains_key(*q))
             .cloned()
             .collect();
@@ -672,112 +672,89 @@ impl Game {
             if let Some(p) = self.state.set_aside.quests.remove(&q) {
                 self.state.quests.entry(q.clone()).or_insert(p);
             }
-            note(
-                &mut notes,
-                format!("quest `{q}` exists again; its progress returned"),
-            );
+            notes.push(format!("quest `{q}` exists again; its progress returned"));
         }
-        if let Some(e) = self
-            .state
-            .encounter
-            .clone()
-            .filter(|e| !content.encounters.contains_key(e))
-        {
+    }
+
+    /// The open encounter set aside when it is gone; one set aside reopened when it is back and
+    /// the scene it was open in is free.
+    fn reconcile_encounter(&mut self, content: &Content, notes: &mut Vec<String>) {
+        let open = self.state.encounter.clone();
+        if let Some(e) = open.filter(|e| !content.encounters.contains_key(e)) {
             self.state.encounter = None;
             self.state.set_aside.encounter = Some((e.clone(), self.state.scene));
-            note(
-                &mut notes,
-                format!("encounter `{e}` no longer exists; it is set aside until it returns"),
-            );
+            notes.push(format!(
+                "encounter `{e}` no longer exists; it is set aside until it returns"
+            ));
         }
         if let Some((e, scene)) = self.state.set_aside.encounter.clone() {
             let free = self.state.encounter.is_none() && self.state.hazard.is_none();
             if scene == self.state.scene && free && content.encounters.contains_key(&e) {
                 self.state.set_aside.encounter = None;
                 self.state.encounter = Some(e.clone());
-                note(
-                    &mut notes,
-                    format!("encounter `{e}` exists again; it is open again"),
-                );
+                notes.push(format!("encounter `{e}` exists again; it is open again"));
             }
         }
+    }
+
+    /// The hazard under way brought in line with its definition, or set aside when it cannot
+    /// be; one set aside taken up again when it can.
+    fn reconcile_hazard(&mut self, content: &Content, notes: &mut Vec<String>) {
         if let Some(mut run) = self.state.hazard.take() {
-            match run.reconcile(&content) {
+            match run.reconcile(content) {
                 Ok(changes) => {
-                    for m in changes {
-                        note(&mut notes, m);
-                    }
+                    notes.extend(changes);
                     self.state.hazard = Some(run);
                 }
                 Err(why) => {
                     self.state.set_aside.hazard = Some((run, self.state.scene));
-                    note(
-                        &mut notes,
-                        format!(
-                            "{why}; the hazard is set aside until it returns, and the run goes on"
-                        ),
-                    );
+                    notes.push(format!(
+                        "{why}; the hazard is set aside until it returns, and the run goes on"
+                    ));
                 }
             }
         }
         if let Some((mut run, scene)) = self.state.set_aside.hazard.take() {
             let free = self.state.encounter.is_none() && self.state.hazard.is_none();
             let ready = scene == self.state.scene && free;
-            match ready.then(|| run.reconcile(&content)) {
+            match ready.then(|| run.reconcile(content)) {
                 Some(Ok(changes)) => {
-                    note(
-                        &mut notes,
-                        format!("hazard `{}` exists again; it goes on", run.hazard),
-                    );
-                    for m in changes {
-                        note(&mut notes, m);
-                    }
+                    notes.push(format!("hazard `{}` exists again; it goes on", run.hazard));
+                    notes.extend(changes);
                     self.state.hazard = Some(run);
                 }
                 _ => self.state.set_aside.hazard = Some((run, scene)),
             }
         }
+    }
+
+    /// Items gone from the content taken out of every inventory and set aside; those back,
+    /// returned to the player.
+    fn reconcile_items(&mut self, content: &Content, notes: &mut Vec<String>) {
         let mut orphans = std::mem::take(&mut self.state.orphans);
         let mut creatures: Vec<&mut Creature> = vec![&mut self.state.player];
         creatures.extend(self.state.enemies.iter_mut());
         for c in creatures {
-            let (keep, gone): (Vec<ItemStack>, Vec<ItemStack>) = c
-                .inventory
-                .drain(..)
-                .partition(|s| content.items.contains_key(&s.item));
+            let (keep, gone): (Vec<ItemStack>, Vec<ItemStack>) =
+                (c.inventory.drain(..)).partition(|s| content.items.contains_key(&s.item));
             c.inventory = keep;
             for s in gone {
-                notes.push(Diagnostic::warning(
-                    Code::Reconciled,
-                    format!(
-                        "item `{}` no longer exists; {} set aside until it returns",
-                        s.item, s.count
-                    ),
+                notes.push(format!(
+                    "item `{}` no longer exists; {} set aside until it returns",
+                    s.item, s.count
                 ));
                 orphans.push(s);
             }
         }
-        let (back, still): (Vec<ItemStack>, Vec<ItemStack>) = orphans
-            .into_iter()
-            .partition(|s| content.items.contains_key(&s.item));
+        let (back, still): (Vec<ItemStack>, Vec<ItemStack>) =
+            (orphans.into_iter()).partition(|s| content.items.contains_key(&s.item));
         for s in back {
-            notes.push(Diagnostic::warning(
-                Code::Reconciled,
-                format!(
-                    "item `{}` exists again; {} returned to the inventory",
-                    s.item, s.count
-                ),
+            notes.push(format!(
+                "item `{}` exists again; {} returned to the inventory",
+                s.item, s.count
             ));
             self.state.player.inventory.push(s);
         }
         self.state.orphans = still;
-        let declared = content.declared.clone();
-        notes.extend(
-            declared
-                .reconcile(&mut self.state.host, &content)
-                .into_iter()
-                .map(|m| Diagnostic::warning(Code::Reconciled, m)),
-        );
-        notes
     }
 }
