@@ -386,6 +386,18 @@ fn a_platforms_po_file_comes_back_as_a_translation_mod() {
     );
 }
 
+/// Runs `lantern texts import` with `args`: it succeeds and `check` says nothing of the file.
+fn imports_cleanly(args: &[&str], dir: &Path) {
+    let out = lantern(args, dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stdout}{stderr}");
+    assert!(
+        stdout.contains("`check` has nothing to say of it"),
+        "{args:?}: {stdout}{stderr}"
+    );
+}
+
 /// The German texts of the bundled game go out as PO and JSON and come back the same: the
 /// imported file holds every text the German file had, and `check` says nothing new.
 #[test]
@@ -416,17 +428,7 @@ fn a_translation_goes_out_and_comes_back_the_same() {
         if format == "json" {
             args.extend(["--mod", "core", "--lang", "de"]);
         }
-        let out = lantern(&args, dir.path());
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            stdout.contains("`check` has nothing to say of it"),
-            "{format}: {stdout}"
-        );
+        imports_cleanly(&args, dir.path());
         assert_eq!(check(dir.path()), before, "{format}");
     }
 }
@@ -591,17 +593,7 @@ fn the_bundled_game_is_translated_through_a_platform_and_played_with_no_english_
         std::fs::write(dir.path().join(&file), po).unwrap();
         let mut args = vec!["texts", "import", file.as_str(), "--mods", "."];
         args.extend(into.iter().flat_map(|dir| ["--into", dir]));
-        let out = lantern(&args, dir.path());
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            stdout.contains("`check` has nothing to say of it"),
-            "{stdout}"
-        );
+        imports_cleanly(&args, dir.path());
     }
     let commands = "next\nstatus\nnext\nnext\nattack\nattack\nattack\nattack\nattack\nnext\nnext\nnext\nquit\n";
     let out = lantern_with_input(
