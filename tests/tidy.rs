@@ -256,7 +256,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/load/mod.rs", "load_texts", 147),
     ("src/lua/loading.rs", "load_mod", 122),
     ("src/mods/manifest.rs", "parse", 127),
-    ("src/mods/order.rs", "load_order", 192),
     ("src/reload/mod.rs", "reload", 145),
 ];
 

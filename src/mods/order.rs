@@ -10,98 +10,114 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Orders the mods so that each comes after everything it depends on.
 pub(crate) fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> Vec<ModFolder> {
-    let mut by_id: BTreeMap<String, ModFolder> =
+    let by_id: BTreeMap<String, ModFolder> =
         mods.into_iter().map(|m| (m.id().to_string(), m)).collect();
-    let ids: Vec<String> = by_id.keys().cloned().collect();
+    let broken: BTreeSet<String> = (by_id.values())
+        .filter(|m| !dependencies_hold(m, &by_id, diags))
+        .map(|m| m.id().to_string())
+        .collect();
+    let (order, waiting) = sorted(&by_id);
+    report_cycles(&by_id, &waiting, diags);
+    leave_out_broken(order, by_id, &broken, diags)
+}
 
-    let mut broken: BTreeSet<String> = BTreeSet::new();
-    for m in by_id.values() {
-        for dep in &m.manifest.depends {
-            match by_id.get(&dep.id) {
-                None => {
-                    diags.push(
-                        Diagnostic::error(
-                            Code::Dependency,
-                            format!(
-                                "mod `{}` depends on `{}`, which is not in the mods directory",
-                                m.id(),
-                                dep.id
-                            ),
-                        )
-                        .at(dep.span)
-                        .with_help_opt(did_you_mean(&dep.id, ids.iter().map(String::as_str))),
-                    );
-                    broken.insert(m.id().to_string());
-                }
-                Some(found) => {
-                    if let Some(req) = &dep.requirement {
-                        if !req.matches(&found.manifest.version) {
-                            diags.push(
-                                Diagnostic::error(
-                                    Code::Dependency,
-                                    format!(
-                                        "mod `{}` needs `{} {req}`, but `{}` is version {}",
-                                        m.id(),
-                                        dep.id,
-                                        dep.id,
-                                        found.manifest.version
-                                    ),
-                                )
-                                .at(dep.span)
-                                .with_label(
-                                    found.manifest.id_span,
-                                    "that version is declared here",
-                                ),
-                            );
-                            broken.insert(m.id().to_string());
-                        }
-                    }
-                }
-            }
-        }
-        for dep in &m.manifest.optional {
-            if let (Some(found), Some(req)) = (by_id.get(&dep.id), &dep.requirement) {
-                if !req.matches(&found.manifest.version) {
-                    diags.push(
-                        Diagnostic::error(
-                            Code::Dependency,
-                            format!(
-                                "mod `{}` can use `{} {req}`, but `{}` is version {}",
-                                m.id(),
-                                dep.id,
-                                dep.id,
-                                found.manifest.version
-                            ),
-                        )
-                        .at(dep.span),
-                    );
-                    broken.insert(m.id().to_string());
-                }
-            }
-        }
-        for conflict in &m.manifest.conflicts {
-            if let Some(other) = by_id.get(&conflict.id) {
+/// Whether every dependency of `m` is present at a version it takes, every optional one present
+/// is at such a version, and no mod it conflicts with is present; each that fails is reported.
+fn dependencies_hold(
+    m: &ModFolder,
+    by_id: &BTreeMap<String, ModFolder>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut ok = true;
+    for dep in &m.manifest.depends {
+        match by_id.get(&dep.id) {
+            None => {
                 diags.push(
                     Diagnostic::error(
                         Code::Dependency,
                         format!(
-                            "mod `{}` conflicts with `{}`, and both are present",
+                            "mod `{}` depends on `{}`, which is not in the mods directory",
                             m.id(),
-                            conflict.id
+                            dep.id
                         ),
                     )
-                    .at(conflict.span)
-                    .with_label(other.manifest.id_span, "the conflicting mod")
-                    .with_help(format!(
-                        "remove one of the two mods; `{}` is left out",
-                        m.id()
-                    )),
+                    .at(dep.span)
+                    .with_help_opt(did_you_mean(&dep.id, by_id.keys().map(String::as_str))),
                 );
-                broken.insert(m.id().to_string());
+                ok = false;
+            }
+            Some(found) => {
+                if let Some(req) = &dep.requirement {
+                    if !req.matches(&found.manifest.version) {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::Dependency,
+                                format!(
+                                    "mod `{}` needs `{} {req}`, but `{}` is version {}",
+                                    m.id(),
+                                    dep.id,
+                                    dep.id,
+                                    found.manifest.version
+                                ),
+                            )
+                            .at(dep.span)
+                            .with_label(found.manifest.id_span, "that version is declared here"),
+                        );
+                        ok = false;
+                    }
+                }
             }
         }
     }
+    for dep in &m.manifest.optional {
+        if let (Some(found), Some(req)) = (by_id.get(&dep.id), &dep.requirement) {
+            if !req.matches(&found.manifest.version) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::Dependency,
+                        format!(
+                            "mod `{}` can use `{} {req}`, but `{}` is version {}",
+                            m.id(),
+                            dep.id,
+                            dep.id,
+                            found.manifest.version
+                        ),
+                    )
+                    .at(dep.span),
+                );
+                ok = false;
+            }
+        }
+    }
+    for conflict in &m.manifest.conflicts {
+        if let Some(other) = by_id.get(&conflict.id) {
+            diags.push(
+                Diagnostic::error(
+                    Code::Dependency,
+                    format!(
+                        "mod `{}` conflicts with `{}`, and both are present",
+                        m.id(),
+                        conflict.id
+                    ),
+                )
+                .at(conflict.span)
+                .with_label(other.manifest.id_span, "the conflicting mod")
+                .with_help(format!(
+                    "remove one of the two mods; `{}` is left out",
+                    m.id()
+                )),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
 
+/// The mods in load order (ready ones first, ties by ID) and, for each mod left waiting (on or
+/// behind a cycle), the dependencies it still waits for.
+fn sorted(
+    by_id: &BTreeMap<String, ModFolder>,
+) -> (Vec<String>, BTreeMap<String, BTreeSet<String>>) {
     // Edges: a mod waits for its required and present optional dependencies.
     let needs = |m: &ModFolder| -> Vec<String> {
         m.manifest
@@ -133,6 +149,15 @@ pub(crate) fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> V
         order.push(id);
     }
 
+    (order, waiting)
+}
+
+/// Reports each cycle among the mods still waiting once, and each mod behind one.
+fn report_cycles(
+    by_id: &BTreeMap<String, ModFolder>,
+    waiting: &BTreeMap<String, BTreeSet<String>>,
+    diags: &mut Vec<Diagnostic>,
+) {
     // Whatever still waits is on or behind a cycle.
     let stuck: BTreeSet<String> = waiting.keys().cloned().collect();
     let mut reported: BTreeSet<String> = BTreeSet::new();
@@ -140,7 +165,7 @@ pub(crate) fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> V
         if reported.contains(start) {
             continue;
         }
-        if let Some(cycle) = find_cycle(start, &waiting) {
+        if let Some(cycle) = find_cycle(start, waiting) {
             reported.extend(cycle.iter().cloned());
             let first = &by_id[&cycle[0]];
             let span = first
@@ -172,8 +197,15 @@ pub(crate) fn load_order(mods: Vec<ModFolder>, diags: &mut Vec<Diagnostic>) -> V
             );
         }
     }
+}
 
-    // Leave out broken mods and, transitively, what needs them.
+/// The ordered mods without the broken ones and, transitively, those that need them.
+fn leave_out_broken(
+    order: Vec<String>,
+    mut by_id: BTreeMap<String, ModFolder>,
+    broken: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ModFolder> {
     let mut left_out: BTreeSet<String> = broken.clone();
     let mut result = Vec::new();
     for id in order {
