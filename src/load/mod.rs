@@ -180,50 +180,7 @@ fn load_texts(
 ) -> World {
     let mut sources = SourceMap::new();
     let mut diagnostics: Vec<Diagnostic> = rules.diagnostics().collect();
-    let found = crate::mods::discover(roots, &mut sources, &mut diagnostics);
-    let discovered: Vec<String> = found.iter().map(|m| m.id().to_string()).collect();
-    let mut folders = crate::mods::load_order(found, &mut diagnostics);
-    if let Some(only) = only {
-        for wanted in only {
-            // A mod that is there but left out (a missing dependency) has said why already.
-            if !discovered.contains(wanted) {
-                let help = crate::diag::did_you_mean_suffix(wanted, folders.iter().map(|m| m.id()));
-                let dirs: Vec<String> =
-                    roots.iter().map(|r| format!("`{}`", r.display())).collect();
-                diagnostics.push(Diagnostic::error(
-                    Code::Dependency,
-                    format!("there is no mod `{wanted}` in {}{help}", dirs.join(" or ")),
-                ));
-            }
-        }
-        folders.retain(|m| only.iter().any(|o| o == m.id()));
-        for m in &folders {
-            for dep in &m.manifest.depends {
-                if !only.contains(&dep.id) {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            Code::Dependency,
-                            format!("mod `{}` needs `{}`; list it too", m.id(), dep.id),
-                        )
-                        .at(dep.span),
-                    );
-                }
-            }
-        }
-    }
-    diagnostics.extend(folders.iter().filter_map(|m| game_version(m, rules)));
-    if !rules.namespace().is_empty() {
-        if let Some(m) = folders.iter().find(|m| m.id() == rules.namespace()) {
-            diagnostics.push(
-                Diagnostic::error(Code::Vocabulary, format!(
-                    "mod `{}` has the game's own namespace; its actions and checks would be taken for the game's",
-                    m.id()
-                ))
-                .at(m.manifest.id_span)
-                .with_help("give the mod another `id`"),
-            );
-        }
-    }
+    let folders = ordered_folders(roots, only, rules, &mut sources, &mut diagnostics);
     let chosen = chosen_settings(&folders, settings, &mut diagnostics);
     let data_settings = content::DataSettings::of(&folders, &chosen);
     let data_from = diagnostics.len();
@@ -261,33 +218,18 @@ fn load_texts(
             (last.content.clone(), last.resolution.cloned())
         }
         None => {
-            let patched = last.as_ref().and_then(|last| {
-                let changed = changed?;
-                let data = changed
-                    .iter()
-                    .all(|f| raw.data_files.binary_search(f).is_ok());
-                let resolution = last.resolution.filter(|_| data)?;
-                let (last, ext) = (last.content.as_ref(), &ext);
-                content::patch(
-                    last,
-                    resolution,
-                    &raw,
-                    &changed,
-                    ext,
-                    &sources,
-                    &mut diagnostics,
-                )
-            });
-            let (mut content, resolution) = patched.unwrap_or_else(|| {
-                content::build(
-                    &mut raw,
-                    memo.is_some(),
-                    mods,
-                    &ext,
-                    &sources,
-                    &mut diagnostics,
-                )
-            });
+            let whole = memo.is_some();
+            let last = last.as_ref().zip(changed);
+            let built = patched_or_built(
+                last,
+                &mut raw,
+                whole,
+                mods,
+                &ext,
+                &sources,
+                &mut diagnostics,
+            );
+            let (mut content, resolution) = built;
             content.start_settings = chosen;
             content.read_by_data = raw.settings_read.iter().map(|(_, id)| id.clone()).collect();
             (Arc::new(content), Some(resolution))
@@ -314,6 +256,103 @@ fn load_texts(
         resolution,
         rules: rules.clone(),
     }
+}
+
+/// The mods of the directories in load order: those that cannot load left out, only the listed
+/// ones when `only` lists some, each problem with their manifests reported.
+fn ordered_folders(
+    roots: &[PathBuf],
+    only: Option<&[String]>,
+    rules: &Rules,
+    sources: &mut SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<crate::mods::ModFolder> {
+    let found = crate::mods::discover(roots, sources, diagnostics);
+    let discovered: Vec<String> = found.iter().map(|m| m.id().to_string()).collect();
+    let mut folders = crate::mods::load_order(found, diagnostics);
+    if let Some(only) = only {
+        keep_only(&mut folders, only, &discovered, roots, diagnostics);
+    }
+    diagnostics.extend(folders.iter().filter_map(|m| game_version(m, rules)));
+    if !rules.namespace().is_empty() {
+        if let Some(m) = folders.iter().find(|m| m.id() == rules.namespace()) {
+            diagnostics.push(
+                Diagnostic::error(Code::Vocabulary, format!(
+                    "mod `{}` has the game's own namespace; its actions and checks would be taken for the game's",
+                    m.id()
+                ))
+                .at(m.manifest.id_span)
+                .with_help("give the mod another `id`"),
+            );
+        }
+    }
+    folders
+}
+
+/// Keeps the listed mods (a test's `mods = {"core", "rats"}`): one listed and not there, and a
+/// dependency of a kept mod not listed, are errors.
+fn keep_only(
+    folders: &mut Vec<crate::mods::ModFolder>,
+    only: &[String],
+    discovered: &[String],
+    roots: &[PathBuf],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for wanted in only {
+        // A mod that is there but left out (a missing dependency) has said why already.
+        if !discovered.contains(wanted) {
+            let help = crate::diag::did_you_mean_suffix(wanted, folders.iter().map(|m| m.id()));
+            let dirs: Vec<String> = roots.iter().map(|r| format!("`{}`", r.display())).collect();
+            diagnostics.push(Diagnostic::error(
+                Code::Dependency,
+                format!("there is no mod `{wanted}` in {}{help}", dirs.join(" or ")),
+            ));
+        }
+    }
+    folders.retain(|m| only.iter().any(|o| o == m.id()));
+    for m in folders.iter() {
+        for dep in &m.manifest.depends {
+            if !only.contains(&dep.id) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::Dependency,
+                        format!("mod `{}` needs `{}`; list it too", m.id(), dep.id),
+                    )
+                    .at(dep.span),
+                );
+            }
+        }
+    }
+}
+
+/// The content of a load that does not keep the last: the last version's patched with the data
+/// files that changed (`last` with them) when only data files changed and it can be, else
+/// resolved anew (`whole`: keeping what the next load's patch needs).
+fn patched_or_built(
+    last: Option<(&Last, Vec<crate::diag::FileId>)>,
+    raw: &mut content::raw_defs::RawDefs,
+    whole: bool,
+    mods: Vec<content::ModInfo>,
+    ext: &content::Extensions,
+    sources: &SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Content, content::Resolution) {
+    let patched = last.and_then(|(last, changed)| {
+        let data = changed
+            .iter()
+            .all(|f| raw.data_files.binary_search(f).is_ok());
+        let resolution = last.resolution.filter(|_| data)?;
+        content::patch(
+            last.content.as_ref(),
+            resolution,
+            raw,
+            &changed,
+            ext,
+            sources,
+            diagnostics,
+        )
+    });
+    patched.unwrap_or_else(|| content::build(raw, whole, mods, ext, sources, diagnostics))
 }
 
 /// Says which mod each problem is about that points into a mod's folder (and says nothing of

@@ -10,6 +10,7 @@
 //! On failure the old version keeps running and every diagnostic is returned. Each successful swap
 //! advances a generation counter that tests and tools wait on.
 
+use crate::content::Content;
 use crate::diag::{Diagnostic, Problems, SourceMap};
 use crate::game::Game;
 use crate::host::Rules;
@@ -279,7 +280,6 @@ impl Live {
             Some(last),
             &self.settings,
         );
-        let kept = world.kept;
         if world.has_errors() {
             let problems = Problems::new(world.diagnostics, Arc::new(world.sources));
             return ReloadReport {
@@ -295,40 +295,7 @@ impl Live {
                 generation: self.generation(),
             };
         }
-        let mut changes = if kept {
-            // The content the game has, in its language, as it is.
-            world.content = current.clone();
-            "no changes".to_string()
-        } else {
-            // Compared in the game's language, so a text that did not change is not counted.
-            if let Some(lang) = self.game.language() {
-                world.content = Arc::new(world.content.in_language(lang));
-            }
-            let same = Unchanged::between(&self.sources, &world.sources);
-            describe(self.game.content(), &world.content, &same)
-        };
-        let texts = changed_locales(&self.sources, &world.sources);
-        if !texts.is_empty() {
-            let said = format!("texts changed: {}", texts.join(", "));
-            changes = if changes == "no changes" {
-                said
-            } else {
-                format!("{changes}; {said}")
-            };
-        }
-        let scripts = changed_scripts(&self.sources, &world.sources);
-        if !scripts.is_empty() {
-            let said = format!(
-                "scripts changed: {}{}",
-                scripts.join(", "),
-                registered_again(&world, &scripts)
-            );
-            changes = if changes == "no changes" {
-                said
-            } else {
-                format!("{changes}; {said}")
-            };
-        }
+        let changes = self.changes(&mut world, &current);
         // Problems the game had not taken yet are the old version's, about the old files: they
         // stay the game's, not this report's, carried over to the new files below.
         let earlier = self.game.take_problems();
@@ -370,22 +337,7 @@ impl Live {
         let elapsed = start.elapsed();
         let content = self.game.content();
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
-        // Which mods: by name while the list is short, by count past that.
-        let mods = if content.mods.len() <= 6 {
-            content
-                .mods
-                .iter()
-                .map(|m| m.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        } else {
-            format!("{} mods", content.mods.len())
-        };
-        let summary = format!(
-            "reloaded {mods} ({} files) in {} ms: {changes}",
-            content.files,
-            elapsed.as_millis()
-        );
+        let summary = summary(content, elapsed, &changes);
         let old_sources = std::mem::replace(&mut self.sources, sources);
         self.set = set;
         for problem in earlier {
@@ -401,9 +353,65 @@ impl Live {
             generation,
         }
     }
+
+    /// What the new version changes for the game, said in a line: its content compared with the
+    /// game's (in the game's language, so a text that did not change is not counted; `world`'s
+    /// content becomes the one the game will have), then its texts and scripts that changed.
+    fn changes(&self, world: &mut crate::load::World, current: &Arc<Content>) -> String {
+        let mut changes = if world.kept {
+            // The content the game has, in its language, as it is.
+            world.content = current.clone();
+            "no changes".to_string()
+        } else {
+            if let Some(lang) = self.game.language() {
+                world.content = Arc::new(world.content.in_language(lang));
+            }
+            let same = Unchanged::between(&self.sources, &world.sources);
+            describe(self.game.content(), &world.content, &same)
+        };
+        let mut add = |said: String| {
+            changes = if changes == "no changes" {
+                said
+            } else {
+                format!("{changes}; {said}")
+            };
+        };
+        let texts = changed_locales(&self.sources, &world.sources);
+        if !texts.is_empty() {
+            add(format!("texts changed: {}", texts.join(", ")));
+        }
+        let scripts = changed_scripts(&self.sources, &world.sources);
+        if !scripts.is_empty() {
+            add(format!(
+                "scripts changed: {}{}",
+                scripts.join(", "),
+                registered_again(world, &scripts)
+            ));
+        }
+        changes
+    }
 }
 
-/// The Lua files that are new, gone or different between two loads, by display path.
+/// `reloaded core, rats (9 files) in 5 ms: ...`: the mods by name while the list is short, by
+/// count past that.
+fn summary(content: &Content, elapsed: std::time::Duration, changes: &str) -> String {
+    let mods = if content.mods.len() <= 6 {
+        content
+            .mods
+            .iter()
+            .map(|m| m.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        format!("{} mods", content.mods.len())
+    };
+    format!(
+        "reloaded {mods} ({} files) in {} ms: {changes}",
+        content.files,
+        elapsed.as_millis()
+    )
+}
+
 /// `; rats registered 3 handlers, 1 action again`: what each mod whose scripts changed registered
 /// when they ran again, by mod (the other mods' registrations are not news).
 fn registered_again(world: &crate::load::World, scripts: &[String]) -> String {
@@ -440,6 +448,7 @@ fn registered_again(world: &crate::load::World, scripts: &[String]) -> String {
     }
 }
 
+/// The Lua files that are new, gone or different between two loads, by display path.
 fn changed_scripts(old: &SourceMap, new: &SourceMap) -> Vec<String> {
     changed_files(old, new, |path| path.ends_with(".lua"))
 }
