@@ -242,8 +242,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/content/data_file.rs", "read_host_entry", 137),
     ("src/content/locale/check.rs", "check", 137),
     ("src/content/parse.rs", "read_mods_while", 132),
-    ("src/content/resolve/assemble.rs", "declare_all", 139),
-    ("src/content/resolve/assemble.rs", "definitions", 115),
     ("src/content/resolve/hazard.rs", "hazard", 122),
     ("src/game/apply.rs", "apply_entry", 134),
     ("src/game/apply.rs", "apply_random_items", 129),

@@ -9,6 +9,7 @@ mod assemble;
 mod defs;
 pub(crate) mod fields;
 mod hazard;
+mod names;
 mod patch;
 mod symbols;
 mod vocabulary;

@@ -17,8 +17,9 @@
 //! cycles over the whole content; the events the data emits and the empty random pools over the
 //! changed files where what they held before says that is enough, else over the whole content.
 
-use super::assemble::{blank, listening, Big, Declared, List, Picks, Stage};
+use super::assemble::{blank, listening, Big, List, Stage};
 use super::defs::{emitted_by, empty_random_pools, empty_random_pools_of, modifier_cycles};
+use super::names::{Declared, Picks};
 use super::Symbols;
 use crate::content::by_file::ByFile;
 use crate::content::listen::Listener;
