@@ -238,8 +238,6 @@ const LONGEST_FUNCTION: usize = 100;
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/cli/sim.rs", "run", 116),
     ("src/cli/views.rs", "hazard_view", 125),
-    ("src/content/data_file.rs", "read_file_with_toml", 126),
-    ("src/content/data_file.rs", "read_host_entry", 137),
     ("src/content/locale/check.rs", "check", 137),
     ("src/content/parse.rs", "read_mods_while", 132),
     ("src/content/resolve/hazard.rs", "hazard", 122),

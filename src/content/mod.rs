@@ -18,6 +18,7 @@ pub mod event;
 pub mod generate;
 mod hazard;
 mod headers;
+mod host_entry;
 mod listen;
 pub(crate) mod locale;
 mod memo;
