@@ -238,8 +238,6 @@ const LONGEST_FUNCTION: usize = 100;
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/cli/sim.rs", "run", 116),
     ("src/cli/views.rs", "hazard_view", 125),
-    ("src/content/locale/check.rs", "check", 137),
-    ("src/content/parse.rs", "read_mods_while", 132),
     ("src/content/resolve/hazard.rs", "hazard", 122),
     ("src/game/apply.rs", "apply_entry", 134),
     ("src/game/apply.rs", "apply_random_items", 129),

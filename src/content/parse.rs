@@ -51,6 +51,52 @@ pub(crate) fn read_mods_while<R>(
 ) -> (RawDefs, R) {
     // The mods are walked in order, each data file given its place in the source map; the files
     // are read (and parsed) after, on every core.
+    let (walked, to_read, locales) = walk(mods, memo.as_deref(), sources, diags);
+    let parse = memo.is_none().then_some(Parse {
+        rules,
+        settings,
+        texts,
+    });
+    let (read, meant) = read_data::read_all(&to_read, parse, || meanwhile(sources));
+    drop(to_read);
+    let Gathered {
+        jobs,
+        stamps,
+        data_files,
+        parts,
+        parse_said,
+        files,
+    } = gather(walked, read, sources, diags);
+    let mut defs = match memo {
+        Some(memo) => {
+            let defs = memo.parse(&jobs, &stamps, sources, (rules, settings), diags);
+            if texts == Texts::Released {
+                drop(jobs);
+                sources.release(&data_files);
+            }
+            defs
+        }
+        None => {
+            drop(jobs);
+            diags.extend(parse_said.into_iter().flatten());
+            RawDefs::join(parts)
+        }
+    };
+    defs.files = files;
+    defs.data_files = data_files;
+    defs.locales = locales;
+    (defs, meant)
+}
+
+/// The data files of the mods walked in order, each given its place in the source map: those
+/// the memo knows by their stamp are taken as they were, the others are to be read; and each
+/// mod's locale files, read.
+fn walk<'m>(
+    mods: &'m [ModFolder],
+    memo: Option<&ParseMemo>,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Walked>, Vec<ToRead<'m>>, Vec<super::locale::LocaleFile>) {
     let mut walked: Vec<Walked> = Vec::new();
     let mut to_read: Vec<ToRead<'_>> = Vec::new();
     let mut locales = Vec::new();
@@ -66,9 +112,7 @@ pub(crate) fn read_mods_while<R>(
                 .as_ref()
                 .and_then(|_| crate::mods::stamp_inside(root, &path));
             let (file, ns, said_at) = (sources.next_id(), ns.clone(), diags.len());
-            let known = memo
-                .as_deref()
-                .and_then(|memo| memo.known(file, &display, m.id(), stamp.as_ref()));
+            let known = memo.and_then(|memo| memo.known(file, &display, m.id(), stamp.as_ref()));
             let known = match known {
                 // Found as the last load read it, by its stamp: not read again.
                 Some(known) => {
@@ -97,16 +141,31 @@ pub(crate) fn read_mods_while<R>(
         }
         locales.extend(super::locale::read_mod(m, sources, diags));
     }
-    let parse = memo.is_none().then_some(Parse {
-        rules,
-        settings,
-        texts,
-    });
-    let (read, meant) = read_data::read_all(&to_read, parse, || meanwhile(sources));
+    (walked, to_read, locales)
+}
+
+/// What the files read gave, gathered in the walk's order.
+struct Gathered {
+    /// The kept texts to parse (with the memo), each with its file's stamp in `stamps`.
+    jobs: Vec<(FileId, Arc<str>, Arc<str>)>,
+    stamps: Vec<Option<crate::mods::Stamp>>,
+    data_files: Vec<FileId>,
+    /// What the files parsed as they were read define, and what parsing them said.
+    parts: Vec<RawDefs>,
+    parse_said: Vec<Vec<Diagnostic>>,
+    files: usize,
+}
+
+/// Puts what each file gave into the source map and gathers it. A file's problems with reading
+/// go where the walk would have said them had it read the file then; what parsing said is
+/// gathered, to follow all of those.
+fn gather(
+    walked: Vec<Walked>,
+    read: Vec<Read>,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Gathered {
     let mut read = read.into_iter();
-    drop(to_read);
-    // What each file gave goes to the source map. Its problems with reading go where the walk
-    // would have said them had it read the file then; what parsing said, after all of those.
     let (mut jobs, mut stamps, mut data_files, mut parts) = (vec![], vec![], vec![], vec![]);
     let (mut read_said, mut parse_said) = (Vec::new(), Vec::new());
     let mut files = 0;
@@ -152,25 +211,14 @@ pub(crate) fn read_mods_while<R>(
         }
     }
     said_where(diags, read_said);
-    let mut defs = match memo {
-        Some(memo) => {
-            let defs = memo.parse(&jobs, &stamps, sources, (rules, settings), diags);
-            if texts == Texts::Released {
-                drop(jobs);
-                sources.release(&data_files);
-            }
-            defs
-        }
-        None => {
-            drop(jobs);
-            diags.extend(parse_said.into_iter().flatten());
-            RawDefs::join(parts)
-        }
-    };
-    defs.files = files;
-    defs.data_files = data_files;
-    defs.locales = locales;
-    (defs, meant)
+    Gathered {
+        jobs,
+        stamps,
+        data_files,
+        parts,
+        parse_said,
+        files,
+    }
 }
 
 /// The `*.toml` files under a mod's `data/`, sorted; what else is there, and what could not be

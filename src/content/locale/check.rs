@@ -147,46 +147,7 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
     let mut diags = Vec::new();
     // Who gives which arguments to each text: data (none), the game's code, lantern, scripts.
     let mut given = Given::new();
-    let mut lacking: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (id, args) in &content.declared.texts {
-        let (ns, key) = (id.as_str().split_once(':')).unwrap_or((LANTERN, id.as_str()));
-        let args = args.iter().map(|a| a.to_string()).collect();
-        given
-            .entry((ns.into(), key.into()))
-            .or_default()
-            .push((Some(args), None));
-        // A mod that has no locale files at all (a stand-in for the game's home mod in a test) is not written
-        // for this game's messages; one that has them and lacks some is.
-        let localized = locales.space(ns).is_some_and(|s| {
-            s.langs
-                .values()
-                .flat_map(|t| t.values())
-                .any(|e| e.at.is_some())
-        });
-        if localized && !locales.has(ns, key) {
-            lacking.entry(ns).or_default().push(key);
-        }
-    }
-    for (ns, keys) in lacking {
-        let mut shown: Vec<String> = keys.iter().take(5).map(|k| format!("`{k}`")).collect();
-        if keys.len() > 5 {
-            shown.push(format!("and {} more", keys.len() - 5));
-        }
-        diags.push(
-            Diagnostic::warning(
-                Code::Locale,
-                format!(
-                    "the game says {} of `{ns}`'s texts that no language of `{ns}` has: {}",
-                    keys.len(),
-                    shown.join(", ")
-                ),
-            )
-            .with_help(format!(
-                "players read `[missing text {ns}:{}]`; add the texts to `{ns}`'s locale/<language>.toml",
-                keys[0]
-            )),
-        );
-    }
+    game_texts(content, &mut given, &mut diags);
     if let Some(own) = locales.space(LANTERN).and_then(|s| s.langs.get("en")) {
         for (key, entry) in own {
             let args = entry.text.args().into_iter().map(String::from).collect();
@@ -196,30 +157,7 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
                 .push((Some(args), None));
         }
     }
-    for u in &scripts.uses {
-        given
-            .entry((u.ns.clone(), u.key.clone()))
-            .or_default()
-            .push((u.args.clone(), Some(u.at)));
-        if !locales.has(&u.ns, &u.key) {
-            diags.push(
-                Diagnostic::warning(
-                    Code::Locale,
-                    format!(
-                        "`{}:{}` is a text no language of `{}` has",
-                        u.ns, u.key, u.ns
-                    ),
-                )
-                .at(u.at)
-                .with_help_opt(locales.space(&u.ns).and_then(|s| {
-                    did_you_mean(
-                        &u.key,
-                        s.langs.values().flat_map(|t| t.keys().map(String::as_str)),
-                    )
-                })),
-            );
-        }
-    }
+    script_texts(content, scripts, &mut given, &mut diags);
     let data = data_keys(content);
     let none = BTreeSet::new();
     let named: BTreeSet<(String, String)> = locales
@@ -247,15 +185,100 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
         ctx.plurals();
         ctx.stale();
     }
-    for c in coverage(content, &data)
+    coverage_gaps(content, &data, &mut diags);
+    diags.extend(placeholders_in_data(content));
+    diags
+}
+
+/// The texts the game's code says: each with its arguments into `given`, and the keys a mod
+/// with locale files lacks, said once for the mod.
+fn game_texts<'c>(content: &'c Content, given: &mut Given, diags: &mut Vec<Diagnostic>) {
+    let locales = &content.locales;
+    let mut lacking: BTreeMap<&'c str, Vec<&'c str>> = BTreeMap::new();
+    for (id, args) in &content.declared.texts {
+        let (ns, key) = (id.as_str().split_once(':')).unwrap_or((LANTERN, id.as_str()));
+        let args = args.iter().map(|a| a.to_string()).collect();
+        given
+            .entry((ns.into(), key.into()))
+            .or_default()
+            .push((Some(args), None));
+        // A mod that has no locale files at all (a stand-in for the game's home mod in a test) is not written
+        // for this game's messages; one that has them and lacks some is.
+        let localized = locales.space(ns).is_some_and(|s| {
+            s.langs
+                .values()
+                .flat_map(|t| t.values())
+                .any(|e| e.at.is_some())
+        });
+        if localized && !locales.has(ns, key) {
+            lacking.entry(ns).or_default().push(key);
+        }
+    }
+    for (ns, keys) in lacking {
+        diags.push(
+            Diagnostic::warning(
+                Code::Locale,
+                format!(
+                    "the game says {} of `{ns}`'s texts that no language of `{ns}` has: {}",
+                    keys.len(),
+                    first_five(&keys)
+                ),
+            )
+            .with_help(format!(
+                "players read `[missing text {ns}:{}]`; add the texts to `{ns}`'s locale/<language>.toml",
+                keys[0]
+            )),
+        );
+    }
+}
+
+/// The texts scripts name with a literal key: each with its arguments into `given`; one no
+/// language of its mod has is said at the call.
+fn script_texts(
+    content: &Content,
+    scripts: &ScriptTexts,
+    given: &mut Given,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let locales = &content.locales;
+    for u in &scripts.uses {
+        given
+            .entry((u.ns.clone(), u.key.clone()))
+            .or_default()
+            .push((u.args.clone(), Some(u.at)));
+        if !locales.has(&u.ns, &u.key) {
+            diags.push(
+                Diagnostic::warning(
+                    Code::Locale,
+                    format!(
+                        "`{}:{}` is a text no language of `{}` has",
+                        u.ns, u.key, u.ns
+                    ),
+                )
+                .at(u.at)
+                .with_help_opt(locales.space(&u.ns).and_then(|s| {
+                    did_you_mean(
+                        &u.key,
+                        s.langs.values().flat_map(|t| t.keys().map(String::as_str)),
+                    )
+                })),
+            );
+        }
+    }
+}
+
+/// Each language that lacks some of a mod's texts, said at its file with the first few keys.
+fn coverage_gaps(
+    content: &Content,
+    data: &BTreeMap<&str, BTreeSet<String>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let locales = &content.locales;
+    for c in coverage(content, data)
         .into_iter()
         .filter(|c| !c.missing.is_empty())
     {
         let at = file_of(locales, &c.mod_id, &c.language);
-        let mut shown: Vec<String> = c.missing.iter().take(5).map(|k| format!("`{k}`")).collect();
-        if c.missing.len() > 5 {
-            shown.push(format!("and {} more", c.missing.len() - 5));
-        }
         let d = Diagnostic::warning(
             Code::Locale,
             format!(
@@ -264,7 +287,7 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
                 c.missing.len(),
                 c.mod_id,
                 c.texts,
-                shown.join(", ")
+                first_five(&c.missing)
             ),
         )
         .with_help(format!(
@@ -276,8 +299,17 @@ pub(crate) fn check(content: &Content, scripts: &ScriptTexts) -> Vec<Diagnostic>
             None => d,
         });
     }
-    diags.extend(placeholders_in_data(content));
-    diags
+}
+
+/// The first five keys of a list, quoted, and how many more there are.
+fn first_five<K: AsRef<str>>(keys: &[K]) -> String {
+    let mut shown: Vec<String> = (keys.iter().take(5))
+        .map(|k| format!("`{}`", k.as_ref()))
+        .collect();
+    if keys.len() > 5 {
+        shown.push(format!("and {} more", keys.len() - 5));
+    }
+    shown.join(", ")
 }
 
 /// A data text written with a `{placeholder}` (`description = "Deals {damage} damage"`): a data
