@@ -239,8 +239,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/cli/sim.rs", "run", 116),
     ("src/cli/views.rs", "hazard_view", 125),
     ("src/content/resolve/hazard.rs", "hazard", 122),
-    ("src/game/apply.rs", "apply_entry", 134),
-    ("src/game/apply.rs", "apply_random_items", 129),
     ("src/game/encounter.rs", "generated_reason", 110),
     ("src/harness/api.rs", "run_file_inner", 149),
     ("src/harness/game.rs", "add_methods", 119),

@@ -6,6 +6,7 @@
 //! Dispatch looks triggers up by event kind, so its cost grows with the triggers that listen, not
 //! with all that exist. The engine knows nothing about Lua: scripts plug in through [`ScriptHost`].
 
+mod actions;
 mod apply;
 mod check;
 pub(crate) mod code;
