@@ -240,9 +240,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/cli/views.rs", "hazard_view", 125),
     ("src/content/resolve/hazard.rs", "hazard", 122),
     ("src/game/encounter.rs", "generated_reason", 110),
-    ("src/harness/api.rs", "run_file_inner", 149),
-    ("src/harness/game.rs", "add_methods", 119),
-    ("src/harness/game.rs", "constructor", 112),
     ("src/lua/loading.rs", "load_mod", 122),
     ("src/mods/manifest.rs", "parse", 127),
 ];

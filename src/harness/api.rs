@@ -122,33 +122,7 @@ fn run_file_inner(
         super::game::constructor(&lua, h.clone(), output.clone(), file.mod_id.clone())?,
     )?;
     lantern.raw_set("test", test)?;
-    let out = output.clone();
-    // What a test prints is kept for its report: at most `MOST_OUTPUT` bytes of it, as a mod's.
-    let log = crate::lua::budget::function(&lua, move |lua, args: mlua::Variadic<Value>| {
-        let mut out = out.borrow_mut();
-        let kept: usize = out.iter().map(String::len).sum();
-        if kept > MOST_OUTPUT {
-            return Ok(());
-        }
-        let text: Vec<String> = args
-            .iter()
-            .map(|v| {
-                v.to_string()
-                    .unwrap_or_else(|_| format!("<{}>", v.type_name()))
-            })
-            .collect();
-        let line = text.join("\t");
-        crate::lua::budget::charge_bytes(lua, line.len())?;
-        if kept + line.len() > MOST_OUTPUT {
-            out.push(format!(
-                "(the test printed more than {}; the rest is left out)",
-                crate::diag::bytes(MOST_OUTPUT)
-            ));
-        } else {
-            out.push(line);
-        }
-        Ok(())
-    })?;
+    let log = test_log(&lua, output.clone())?;
     lantern.raw_set("log", log.clone())?;
     let dir = file
         .path
@@ -170,15 +144,7 @@ fn run_file_inner(
     )?;
     register(&lua, &env, collector.clone())?;
 
-    let bytes = crate::mods::read_inside(&file.root, &file.path)
-        .map_err(|refused| mlua::Error::runtime(refused.diagnostic(&file.display).message))?;
-    let (text, bad) = crate::mods::decode_utf8(bytes);
-    if let Some((offset, _)) = bad {
-        return Err(mlua::Error::runtime(format!(
-            "{} is not valid UTF-8 (the first invalid byte is at offset {offset})",
-            file.display
-        )));
-    }
+    let text = file_text(file)?;
     budget.reset(&lua);
     let ran = lua
         .load(text)
@@ -206,28 +172,7 @@ fn run_file_inner(
         };
         output.borrow_mut().clear();
         collector.borrow_mut().running = Some(case.name.clone());
-        // A test that caught its budget's or its memory's error has still failed.
-        unmatched_reset(&lua);
-        lua.set_app_data(super::test_game::Spent::default());
-        lua.set_app_data(super::test_game::Unheard::default());
-        let (result, duration) = super::timed(|| -> mlua::Result<()> {
-            for hook in &case.hooks {
-                budget.reset(&lua);
-                budget.settle(hook.call::<()>(()))?;
-            }
-            budget.reset(&lua);
-            budget.settle(func.call::<()>(()))?;
-            let unheard = lua
-                .app_data_ref::<super::test_game::Unheard>()
-                .and_then(|u| u.failure());
-            match unmatched_failure(&lua)
-                .or_else(|| super::stubs::unrolled_failure(&lua))
-                .or(unheard)
-            {
-                Some(failure) => Err(failure),
-                None => Ok(()),
-            }
-        });
+        let (result, duration) = super::timed(|| run_case(&lua, &budget, &case.hooks, &func));
         let printed = std::mem::take(&mut *output.borrow_mut());
         results.push(match result {
             Ok(()) => TestResult {
@@ -247,6 +192,75 @@ fn run_file_inner(
         });
     }
     Ok(results)
+}
+
+/// The test's `log`: what a test prints is kept for its report, at most `MOST_OUTPUT` bytes of
+/// it, as a mod's.
+fn test_log(lua: &Lua, out: Arc<AtomicRefCell<Vec<String>>>) -> mlua::Result<Function> {
+    crate::lua::budget::function(lua, move |lua, args: mlua::Variadic<Value>| {
+        let mut out = out.borrow_mut();
+        let kept: usize = out.iter().map(String::len).sum();
+        if kept > MOST_OUTPUT {
+            return Ok(());
+        }
+        let text: Vec<String> = args
+            .iter()
+            .map(|v| {
+                v.to_string()
+                    .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+            })
+            .collect();
+        let line = text.join("\t");
+        crate::lua::budget::charge_bytes(lua, line.len())?;
+        if kept + line.len() > MOST_OUTPUT {
+            out.push(format!(
+                "(the test printed more than {}; the rest is left out)",
+                crate::diag::bytes(MOST_OUTPUT)
+            ));
+        } else {
+            out.push(line);
+        }
+        Ok(())
+    })
+}
+
+/// The test file's text, read inside its mod's folder; refused when it is not UTF-8.
+fn file_text(file: &TestFile) -> mlua::Result<String> {
+    let bytes = crate::mods::read_inside(&file.root, &file.path)
+        .map_err(|refused| mlua::Error::runtime(refused.diagnostic(&file.display).message))?;
+    let (text, bad) = crate::mods::decode_utf8(bytes);
+    if let Some((offset, _)) = bad {
+        return Err(mlua::Error::runtime(format!(
+            "{} is not valid UTF-8 (the first invalid byte is at offset {offset})",
+            file.display
+        )));
+    }
+    Ok(text)
+}
+
+/// Runs one test: its `before_each` hooks, then its body, each on a fresh budget; a test that
+/// left an expectation unmet (an unmatched stub, an unrolled roll, an event nobody heard) or
+/// that caught its budget's or its memory's error has still failed.
+fn run_case(lua: &Lua, budget: &Budget, hooks: &[Function], func: &Function) -> mlua::Result<()> {
+    unmatched_reset(lua);
+    lua.set_app_data(super::test_game::Spent::default());
+    lua.set_app_data(super::test_game::Unheard::default());
+    for hook in hooks {
+        budget.reset(lua);
+        budget.settle(hook.call::<()>(()))?;
+    }
+    budget.reset(lua);
+    budget.settle(func.call::<()>(()))?;
+    let unheard = lua
+        .app_data_ref::<super::test_game::Unheard>()
+        .and_then(|u| u.failure());
+    match unmatched_failure(lua)
+        .or_else(|| super::stubs::unrolled_failure(lua))
+        .or(unheard)
+    {
+        Some(failure) => Err(failure),
+        None => Ok(()),
+    }
 }
 
 /// A test stopped by its budget, said with what it spent: a statistical test's games, or its own

@@ -48,55 +48,12 @@ pub(crate) fn constructor(
             spent.games += 1;
         }
         charge_game(lua, NEW_GAME)?;
-        if live.load(Relaxed) >= MOST_LIVE_GAMES {
-            // Games the test no longer holds may not have been collected yet. A creature handle
-            // (`g.player`) holds its game: one cycle frees the handle, the next its game.
-            for _ in 0..3 {
-                lua.gc_collect()?;
-                if live.load(Relaxed) < MOST_LIVE_GAMES {
-                    break;
-                }
-            }
-            if live.load(Relaxed) >= MOST_LIVE_GAMES {
-                return Err(mlua::Error::runtime(format!(
-                    "lantern.test.game: a test file may keep at most {MOST_LIVE_GAMES} games alive at once (each is a whole game with its own scripts)"
-                )));
-            }
-        }
+        make_room(lua, &live)?;
         let seed: u64 = opts
             .as_ref()
             .and_then(|o| o.get::<Option<u64>>("seed").ok().flatten())
             .unwrap_or(1);
-        let asked: Option<String> = opts
-            .as_ref()
-            .and_then(|o| o.get::<Option<String>>("lang").ok().flatten());
-        let lang = asked.clone().or_else(|| h.lang.clone());
-        let mods: Vec<String> = opts
-            .as_ref()
-            .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
-            .unwrap_or_default();
-        let mut prepared = h
-            .prepare(&mods)
-            .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
-        // A setting the mods' data reads is the data's: the test's own value of one is a load
-        // of the data with it.
-        let read = data_settings(prepared.set.content(), opts.as_ref())?;
-        if !read.is_empty() {
-            prepared = h
-                .prepare_with(&mods, &read)
-                .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
-        }
-        // A test in a language no mod has would test the mods' own texts and say nothing.
-        if let Some(lang) = asked.as_deref() {
-            if !prepared.set.content().has_language(lang) {
-                return Err(mlua::Error::runtime(format!(
-                    "lantern.test.game: no mod has texts in `{}` (the mods have {}): the game \
-                     would show each mod's own language",
-                    crate::diag::visible(lang),
-                    prepared.set.content().languages().join(", ")
-                )));
-            }
-        }
+        let (prepared, lang) = prepared(&h, opts.as_ref())?;
         let (mut scripts, sources) = prepared.set.scripts(h.limits).map_err(|p| {
             mlua::Error::runtime(format!(
                 "lantern.test.game: the scripts do not load:\n{}",
@@ -147,6 +104,61 @@ pub(crate) fn constructor(
             costs: h.costs.clone(),
         })
     })
+}
+
+/// Room for one more game: past `MOST_LIVE_GAMES` alive, the games the test no longer holds are
+/// collected first (a creature handle, `g.player`, holds its game: one cycle frees the handle,
+/// the next its game); still past it, an error.
+fn make_room(lua: &Lua, live: &AtomicUsize) -> mlua::Result<()> {
+    if live.load(Relaxed) < MOST_LIVE_GAMES {
+        return Ok(());
+    }
+    for _ in 0..3 {
+        lua.gc_collect()?;
+        if live.load(Relaxed) < MOST_LIVE_GAMES {
+            return Ok(());
+        }
+    }
+    Err(mlua::Error::runtime(format!(
+        "lantern.test.game: a test file may keep at most {MOST_LIVE_GAMES} games alive at once (each is a whole game with its own scripts)"
+    )))
+}
+
+/// The mod set a test's game is made of (its `mods`, loaded again with the settings its data
+/// reads when the test sets one), and the language the game speaks (the test's `lang`, or the
+/// run's), which some mod must have when the test asks for it.
+fn prepared(
+    h: &Harness,
+    opts: Option<&Table>,
+) -> mlua::Result<(Arc<super::Prepared>, Option<String>)> {
+    let asked: Option<String> = opts.and_then(|o| o.get::<Option<String>>("lang").ok().flatten());
+    let lang = asked.clone().or_else(|| h.lang.clone());
+    let mods: Vec<String> = opts
+        .and_then(|o| o.get::<Option<Vec<String>>>("mods").ok().flatten())
+        .unwrap_or_default();
+    let mut prepared = h
+        .prepare(&mods)
+        .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+    // A setting the mods' data reads is the data's: the test's own value of one is a load
+    // of the data with it.
+    let read = data_settings(prepared.set.content(), opts)?;
+    if !read.is_empty() {
+        prepared = h
+            .prepare_with(&mods, &read)
+            .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
+    }
+    // A test in a language no mod has would test the mods' own texts and say nothing.
+    if let Some(lang) = asked.as_deref() {
+        if !prepared.set.content().has_language(lang) {
+            return Err(mlua::Error::runtime(format!(
+                "lantern.test.game: no mod has texts in `{}` (the mods have {}): the game \
+                 would show each mod's own language",
+                crate::diag::visible(lang),
+                prepared.set.content().languages().join(", ")
+            )));
+        }
+    }
+    Ok((prepared, lang))
 }
 
 /// A test game read from a save in the test's mod (`save = "tests/saves/v0_1.json"`, a path in
@@ -715,61 +727,7 @@ impl UserData for TestGame {
         verbs_as_methods(methods);
         setting_methods(methods);
         encounter_methods(methods);
-        methods.add_method_mut(
-            "start",
-            driving(|lua, this, quest: String| {
-                let quest = known(lua, this, |c| &c.quests, &quest, "quest")?;
-                let entry = this.entry(crate::content::Action::StartQuest { quest });
-                let r = this.game.command_action(entry, "start");
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "give",
-            driving(|lua, this, (item, count): (String, Option<u32>)| {
-                let entry = this.entry(crate::content::Action::GiveItem {
-                    item: known(lua, this, |c| &c.items, &item, "item")?,
-                    count: count.unwrap_or(1),
-                    target: crate::content::Who::Player,
-                });
-                let r = this.game.command_action(entry, "give");
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_method_mut(
-            "apply",
-            driving(|lua, this, action: Table| {
-                let map = crate::lua::api::to_toml_map(lua, &action)
-                    .map_err(|e| located(lua, e.to_string()))?;
-                let content = this.game.content().clone();
-                let entry = crate::content::resolve::runtime_action(
-                    this.symbols(),
-                    &content.events,
-                    &this.home,
-                    &map,
-                )
-                .map_err(|e| located(lua, e))?;
-                let r = this.game.command_action(entry, "apply");
-                this.flush();
-                check(lua, r)
-            }),
-        );
-        methods.add_function("spawn", spawn_creature);
-        methods.add_method_mut(
-            "emit",
-            driving(|lua, this, (name, payload): (String, Option<Table>)| {
-                let kind = this.event_key(&name)?;
-                let (target, values) = match payload {
-                    Some(p) => payload_of(lua, this, kind, &p)?,
-                    None => (None, Vec::new()),
-                };
-                let r = this.game.emit_command(kind, target, &values);
-                this.flush();
-                check(lua, r)
-            }),
-        );
+        action_methods(methods);
         methods.add_method(
             "quest",
             reading(|lua, this: &TestGame, quest: String| {
@@ -830,6 +788,66 @@ impl UserData for TestGame {
         hosting_game_methods(methods);
         reading_methods(methods);
     }
+}
+
+/// What a test does to its game as the console's commands would: `start`, `give`, `apply`,
+/// `spawn` and `emit`, each followed by the events it raised.
+fn action_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
+    methods.add_method_mut(
+        "start",
+        driving(|lua, this, quest: String| {
+            let quest = known(lua, this, |c| &c.quests, &quest, "quest")?;
+            let entry = this.entry(crate::content::Action::StartQuest { quest });
+            let r = this.game.command_action(entry, "start");
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "give",
+        driving(|lua, this, (item, count): (String, Option<u32>)| {
+            let entry = this.entry(crate::content::Action::GiveItem {
+                item: known(lua, this, |c| &c.items, &item, "item")?,
+                count: count.unwrap_or(1),
+                target: crate::content::Who::Player,
+            });
+            let r = this.game.command_action(entry, "give");
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_method_mut(
+        "apply",
+        driving(|lua, this, action: Table| {
+            let map = crate::lua::api::to_toml_map(lua, &action)
+                .map_err(|e| located(lua, e.to_string()))?;
+            let content = this.game.content().clone();
+            let entry = crate::content::resolve::runtime_action(
+                this.symbols(),
+                &content.events,
+                &this.home,
+                &map,
+            )
+            .map_err(|e| located(lua, e))?;
+            let r = this.game.command_action(entry, "apply");
+            this.flush();
+            check(lua, r)
+        }),
+    );
+    methods.add_function("spawn", spawn_creature);
+    methods.add_method_mut(
+        "emit",
+        driving(|lua, this, (name, payload): (String, Option<Table>)| {
+            let kind = this.event_key(&name)?;
+            let (target, values) = match payload {
+                Some(p) => payload_of(lua, this, kind, &p)?,
+                None => (None, Vec::new()),
+            };
+            let r = this.game.emit_command(kind, target, &values);
+            this.flush();
+            check(lua, r)
+        }),
+    );
 }
 
 /// What a test reads of its game beside its state: what it said, its unread problems, its
