@@ -31,39 +31,8 @@ impl LuaRuntime {
         self.shared.borrow_mut().deps.insert(id.clone(), named);
         let owner = Owner::of_mod(self.mods.len());
         self.accounts.set_limit(owner, self.limits.memory);
-        let cx = api::ModCx {
-            mod_id: id.as_str().into(),
-            owner,
-            shared: self.shared.clone(),
-        };
         let read: sandbox::ReadFiles = Arc::new(AtomicRefCell::new(Vec::new()));
-        // lantern's own setup, run in Lua: charged to no script's count, and never stopped by a
-        // count an earlier script ran past.
-        let paused = self.budget.pause();
-        let built = (|| -> mlua::Result<(Table, Table)> {
-            let maker = match &self.make_lantern {
-                Some(maker) => maker.clone(),
-                None => self
-                    .make_lantern
-                    .insert(api::maker(&self.lua, &cx)?)
-                    .clone(),
-            };
-            // `print` is the mod's `lantern.log`.
-            let (lantern, log) = api::build(&cx, &maker)?;
-            // math.random draws from the mod's seeded stream.
-            let stream = format!("lua:{id}:math");
-            let env = sandbox::environment(
-                &self.lua,
-                &sandbox::ModFiles::new(&id, &m.dir),
-                lantern.clone(),
-                log,
-                read.clone(),
-                sandbox::Account::new(owner),
-                Some(&stream),
-            )?;
-            Ok((env, lantern))
-        })();
-        drop(paused);
+        let built = self.environment(&id, m, owner, read.clone());
         let (env, lantern) = match built {
             Ok(pair) => pair,
             Err(e) => {
@@ -74,28 +43,7 @@ impl LuaRuntime {
                 return;
             }
         };
-        // The account's index is the mod's place in `mods`: its id goes in the same place.
-        if let Some(mut ids) = self.lua.app_data_mut::<super::ModIds>() {
-            ids.ids.push(id.as_str().into());
-        }
-        let place = self
-            .by_id
-            .partition_point(|&i| self.mods[i].id.as_str() < id.as_str());
-        self.by_id.insert(place, self.mods.len());
-        self.mods.push(ModScript {
-            id: id.clone(),
-            lantern_at: lantern.to_pointer() as usize,
-            lantern,
-            owner,
-            ran: false,
-            mirror: None,
-            turn_used: 0,
-            spent: 0,
-            skipped: 0,
-            last: None,
-            starting: None,
-            off: false,
-        });
+        self.enrol(&id, lantern, owner);
         let display = format!("{id}/scripts/main.lua");
         let Some(script) = self.main_script(m, &display, sources, diags) else {
             return;
@@ -139,6 +87,76 @@ impl LuaRuntime {
             return;
         }
         self.keep_starting_storage(index, diags);
+    }
+
+    /// The mod's Lua environment and its `lantern` table (`print` its `lantern.log`,
+    /// `math.random` its seeded stream, `require` reading its files into `read`). lantern's
+    /// own setup, run in Lua: charged to no script's count, and never stopped by a count an
+    /// earlier script ran past.
+    fn environment(
+        &mut self,
+        id: &str,
+        m: &ModFolder,
+        owner: Owner,
+        read: sandbox::ReadFiles,
+    ) -> mlua::Result<(Table, Table)> {
+        let cx = api::ModCx {
+            mod_id: id.into(),
+            owner,
+            shared: self.shared.clone(),
+        };
+        let paused = self.budget.pause();
+        let built = (|| -> mlua::Result<(Table, Table)> {
+            let maker = match &self.make_lantern {
+                Some(maker) => maker.clone(),
+                None => self
+                    .make_lantern
+                    .insert(api::maker(&self.lua, &cx)?)
+                    .clone(),
+            };
+            // `print` is the mod's `lantern.log`.
+            let (lantern, log) = api::build(&cx, &maker)?;
+            // math.random draws from the mod's seeded stream.
+            let stream = format!("lua:{id}:math");
+            let env = sandbox::environment(
+                &self.lua,
+                &sandbox::ModFiles::new(id, &m.dir),
+                lantern.clone(),
+                log,
+                read,
+                sandbox::Account::new(owner),
+                Some(&stream),
+            )?;
+            Ok((env, lantern))
+        })();
+        drop(paused);
+        built
+    }
+
+    /// Takes the mod in among the scripts, at the next place: its account's index is its place
+    /// in `mods`, its ID goes in the same place of the state's IDs, and `by_id` finds it.
+    fn enrol(&mut self, id: &str, lantern: Table, owner: Owner) {
+        if let Some(mut ids) = self.lua.app_data_mut::<super::ModIds>() {
+            ids.ids.push(id.into());
+        }
+        let place = self
+            .by_id
+            .partition_point(|&i| self.mods[i].id.as_str() < id);
+        self.by_id.insert(place, self.mods.len());
+        self.mods.push(ModScript {
+            id: id.to_string(),
+            lantern_at: lantern.to_pointer() as usize,
+            lantern,
+            owner,
+            ran: false,
+            mirror: None,
+            turn_used: 0,
+            spent: 0,
+            skipped: 0,
+            last: None,
+            starting: None,
+            off: false,
+        });
     }
 
     /// Keeps what a mod's `main.lua` stored while it loaded, as a new game's starting storage;

@@ -130,64 +130,13 @@ impl Manifest {
                 ("conflicts", &conflicts),
             ],
         ));
-        let language = match &raw.language {
-            Some(l) => match super::language_tag(l.get_ref()) {
-                Ok(()) => l.get_ref().clone(),
-                Err((what, code)) => {
-                    errors.push(
-                        Diagnostic::error(
-                            Code::Manifest,
-                            format!("`{}` {what}", crate::diag::visible(l.get_ref())),
-                        )
-                        .at(at(l))
-                        .with_help(match code {
-                            Some(code) => format!("write its code: `{code}`"),
-                            None => "write a language tag such as `en`, `de` or `zh-Hans`".into(),
-                        }),
-                    );
-                    String::new()
-                }
-            },
-            None => "en".to_string(),
-        };
+        let language = language(raw.language.as_ref(), file, &mut errors);
         let mut settings: Vec<_> = raw.settings.into_iter().collect();
         settings.sort_by_key(|(name, _)| name.span().start);
         let settings = super::settings::declarations(settings, file, &mut errors);
-        let game = raw.game.as_ref().and_then(|g| {
-            semver::VersionReq::parse(g.get_ref())
-                .map(|req| (req, at(g)))
-                .map_err(|e| {
-                    errors.push(
-                        Diagnostic::error(
-                            Code::Manifest,
-                            format!(
-                                "`{}` is not a version requirement: {e}",
-                                crate::diag::visible(g.get_ref())
-                            ),
-                        )
-                        .at(at(g))
-                        .with_help(
-                            "the versions of the game the mod works with, such as `>=0.3, <0.5`",
-                        ),
-                    )
-                })
-                .ok()
-        });
+        let game = (raw.game.as_ref()).and_then(|g| game_requirement(g, file, &mut errors));
         let renames = renames(raw.renames, file, &mut errors);
-        let ids_in_storage = match raw.ids_in_storage {
-            Some(keys) if keys.get_ref().len() > MOST_STORAGE_KEYS => {
-                errors.push(
-                    Diagnostic::error(
-                        Code::Manifest,
-                        format!("`ids_in_storage` lists at most {MOST_STORAGE_KEYS} keys"),
-                    )
-                    .at(Span::new(file, keys.span())),
-                );
-                Vec::new()
-            }
-            Some(keys) => keys.into_inner(),
-            None => Vec::new(),
-        };
+        let ids_in_storage = ids_in_storage(raw.ids_in_storage, file, &mut errors);
         match version {
             Some(version) if errors.is_empty() => Ok(Manifest {
                 id: raw.id.get_ref().clone(),
@@ -208,6 +157,83 @@ impl Manifest {
             }),
             _ => Err(errors),
         }
+    }
+}
+
+/// The mod's language (`en` when it says none); one that is no language tag is an error.
+fn language(
+    language: Option<&Spanned<String>>,
+    file: FileId,
+    errors: &mut Vec<Diagnostic>,
+) -> String {
+    let at = |s: &Spanned<String>| Span::new(file, s.span());
+    match language {
+        Some(l) => match super::language_tag(l.get_ref()) {
+            Ok(()) => l.get_ref().clone(),
+            Err((what, code)) => {
+                errors.push(
+                    Diagnostic::error(
+                        Code::Manifest,
+                        format!("`{}` {what}", crate::diag::visible(l.get_ref())),
+                    )
+                    .at(at(l))
+                    .with_help(match code {
+                        Some(code) => format!("write its code: `{code}`"),
+                        None => "write a language tag such as `en`, `de` or `zh-Hans`".into(),
+                    }),
+                );
+                String::new()
+            }
+        },
+        None => "en".to_string(),
+    }
+}
+
+/// `game = ">=0.3, <0.5"`: the versions of the game the mod works with, and where it says so.
+fn game_requirement(
+    g: &Spanned<String>,
+    file: FileId,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<(semver::VersionReq, Span)> {
+    let at = |s: &Spanned<String>| Span::new(file, s.span());
+    semver::VersionReq::parse(g.get_ref())
+        .map(|req| (req, at(g)))
+        .map_err(|e| {
+            errors.push(
+                Diagnostic::error(
+                    Code::Manifest,
+                    format!(
+                        "`{}` is not a version requirement: {e}",
+                        crate::diag::visible(g.get_ref())
+                    ),
+                )
+                .at(at(g))
+                .with_help("the versions of the game the mod works with, such as `>=0.3, <0.5`"),
+            )
+        })
+        .ok()
+}
+
+/// `ids_in_storage`: the storage keys whose values hold IDs a rename reaches, at most
+/// `MOST_STORAGE_KEYS` of them.
+fn ids_in_storage(
+    keys: Option<Spanned<Vec<String>>>,
+    file: FileId,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    match keys {
+        Some(keys) if keys.get_ref().len() > MOST_STORAGE_KEYS => {
+            errors.push(
+                Diagnostic::error(
+                    Code::Manifest,
+                    format!("`ids_in_storage` lists at most {MOST_STORAGE_KEYS} keys"),
+                )
+                .at(Span::new(file, keys.span())),
+            );
+            Vec::new()
+        }
+        Some(keys) => keys.into_inner(),
+        None => Vec::new(),
     }
 }
 

@@ -79,84 +79,19 @@ pub(super) fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazar
         }
     };
     let safe = meter(cx, &r.safe, rounds);
-    // FR-07: each route's final round is elevated: above every earlier round on at least one of
-    // its meters (a meter that drops is warned about above).
-    let elevated = |ms: &[&Meter]| {
-        ms.iter().any(|m| match m.thresholds.split_last() {
-            Some((last, rest)) => rest.iter().all(|t| t < last),
-            None => true,
-        })
-    };
     let risk: Vec<Meter> = r
         .risk
         .get_ref()
         .iter()
         .filter_map(|m| meter(cx, m, rounds))
         .collect();
-    if r.risk.get_ref().len() != 2 {
-        cx.diags.push(
-            Diagnostic::error(
-                Code::ContentRule,
-                format!(
-                    "the risk route has {} meter(s); it needs exactly two (both required)",
-                    r.risk.get_ref().len()
-                ),
-            )
-            .at(cx.span(r.risk.span())),
-        );
-    } else if risk.len() == 2 && risk[0].progress == risk[1].progress {
-        cx.diags.push(
-            Diagnostic::error(Code::ContentRule, format!(
-                "both meters of the risk route ask for `{}`; they must be two different progress types",
-                risk[0].progress
-            ))
-            .at(cx.span(r.risk.span()))
-            .with_help("the risk route asks for two kinds of progress in the same round; give the second meter another progress type"),
-        );
-    }
-    if rounds > 1 {
-        let routes: [(&str, Vec<&Meter>, Span); 2] = [
-            ("safe", safe.iter().collect(), cx.span(r.safe.span())),
-            ("risk", risk.iter().collect(), cx.span(r.risk.span())),
-        ];
-        for (route, meters, at) in routes {
-            if !meters.is_empty() && !elevated(&meters) {
-                cx.diags.push(
-                    Diagnostic::warning(Code::ContentRule, format!(
-                        "the {route} route's final round is not elevated: no threshold of it is above every earlier round's"
-                    ))
-                    .at(at)
-                    .with_help("make the last threshold higher than every earlier round's: the final round is the hardest"),
-                );
-            }
-        }
-    }
+    check_routes(cx, r, rounds, safe.as_ref(), &risk);
     let choose_progress = r
         .choose_progress
         .iter()
         .filter_map(|p| cx.reference(RefKind::ProgressType, p))
         .collect();
-    let mut outcomes: Vec<(i64, crate::content::ActionList)> = r
-        .outcomes
-        .iter()
-        .map(|o| {
-            let at_least = Spanned::new(o.span(), o.get_ref().at_least);
-            let at_least =
-                super::fields::within(cx, "at_least", "an outcome", &at_least, -MOST, MOST);
-            (at_least, actions(cx, &o.get_ref().actions))
-        })
-        .collect();
-    outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
-    if outcomes.is_empty() {
-        cx.diags.push(
-            Diagnostic::warning(
-                Code::ContentRule,
-                format!("hazard `{id}` has no `outcomes`; its score changes nothing"),
-            )
-            .at(span)
-            .with_help("add `[[hazards.outcomes]]` with `at_least = 1` and the actions for a win"),
-        );
-    }
+    let outcomes = outcomes(cx, id, r, span);
     let hazard = Hazard {
         id: id.clone(),
         name: r
@@ -183,6 +118,88 @@ pub(super) fn hazard(cx: &mut Cx, id: &Id, src: &Src<RawHazard>) -> Option<Hazar
         span,
     };
     (hazard.risk.len() == 2).then_some(hazard)
+}
+
+/// The routes' rules: the risk route has exactly two meters of two different progress types,
+/// and (with more than one round) each route's final round is elevated.
+fn check_routes(cx: &mut Cx, r: &RawHazard, rounds: u32, safe: Option<&Meter>, risk: &[Meter]) {
+    // FR-07: each route's final round is elevated: above every earlier round on at least one of
+    // its meters (a meter that drops is warned about above).
+    let elevated = |ms: &[&Meter]| {
+        ms.iter().any(|m| match m.thresholds.split_last() {
+            Some((last, rest)) => rest.iter().all(|t| t < last),
+            None => true,
+        })
+    };
+    if r.risk.get_ref().len() != 2 {
+        cx.diags.push(
+            Diagnostic::error(
+                Code::ContentRule,
+                format!(
+                    "the risk route has {} meter(s); it needs exactly two (both required)",
+                    r.risk.get_ref().len()
+                ),
+            )
+            .at(cx.span(r.risk.span())),
+        );
+    } else if risk.len() == 2 && risk[0].progress == risk[1].progress {
+        cx.diags.push(
+            Diagnostic::error(Code::ContentRule, format!(
+                "both meters of the risk route ask for `{}`; they must be two different progress types",
+                risk[0].progress
+            ))
+            .at(cx.span(r.risk.span()))
+            .with_help("the risk route asks for two kinds of progress in the same round; give the second meter another progress type"),
+        );
+    }
+    if rounds > 1 {
+        let routes: [(&str, Vec<&Meter>, Span); 2] = [
+            ("safe", safe.into_iter().collect(), cx.span(r.safe.span())),
+            ("risk", risk.iter().collect(), cx.span(r.risk.span())),
+        ];
+        for (route, meters, at) in routes {
+            if !meters.is_empty() && !elevated(&meters) {
+                cx.diags.push(
+                    Diagnostic::warning(Code::ContentRule, format!(
+                        "the {route} route's final round is not elevated: no threshold of it is above every earlier round's"
+                    ))
+                    .at(at)
+                    .with_help("make the last threshold higher than every earlier round's: the final round is the hardest"),
+                );
+            }
+        }
+    }
+}
+
+/// The hazard's outcomes, highest `at_least` first; none at all is a warning.
+fn outcomes(
+    cx: &mut Cx,
+    id: &Id,
+    r: &RawHazard,
+    span: Span,
+) -> Vec<(i64, crate::content::ActionList)> {
+    let mut outcomes: Vec<(i64, crate::content::ActionList)> = r
+        .outcomes
+        .iter()
+        .map(|o| {
+            let at_least = Spanned::new(o.span(), o.get_ref().at_least);
+            let at_least =
+                super::fields::within(cx, "at_least", "an outcome", &at_least, -MOST, MOST);
+            (at_least, actions(cx, &o.get_ref().actions))
+        })
+        .collect();
+    outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
+    if outcomes.is_empty() {
+        cx.diags.push(
+            Diagnostic::warning(
+                Code::ContentRule,
+                format!("hazard `{id}` has no `outcomes`; its score changes nothing"),
+            )
+            .at(span)
+            .with_help("add `[[hazards.outcomes]]` with `at_least = 1` and the actions for a win"),
+        );
+    }
+    outcomes
 }
 
 fn effects(cx: &mut Cx, list: &[RawEntry]) -> Vec<CardEffect> {
