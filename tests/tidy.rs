@@ -233,14 +233,6 @@ fn unsafe_unexplained(sources: Vec<(String, String)>) -> Vec<String> {
 /// The longest a function may be, in lines.
 const LONGEST_FUNCTION: usize = 100;
 
-/// Functions longer than [`LONGEST_FUNCTION`] today, and the most lines each may have until it is
-/// split where its logic divides (the list only shrinks: a function that shrank lowers its entry).
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("src/cli/sim.rs", "run", 116),
-    ("src/cli/views.rs", "hazard_view", 125),
-    ("src/game/encounter.rs", "generated_reason", 110),
-];
-
 /// Every function of a file with its length in lines: from its `fn` line to the brace that
 /// closes its body (strings, characters and comments skipped).
 fn functions(text: &str) -> Vec<(String, usize)> {
@@ -320,40 +312,24 @@ fn functions(text: &str) -> Vec<(String, usize)> {
 
 #[test]
 fn functions_stay_short() {
-    let (offending, shrunk) = too_long(sources(), LONG_FUNCTIONS);
+    let offending = too_long(sources());
     assert!(offending.is_empty(), "{offending:#?}");
-    assert!(shrunk.is_empty(), "{shrunk:#?}");
     let body = |lines: usize| format!("fn big() {{\n{}}}\n", "    let x = 1;\n".repeat(lines - 2));
-    let (caught, _) = too_long(offence("src/game/x.rs", &body(LONGEST_FUNCTION + 1)), &[]);
+    let caught = too_long(offence("src/game/x.rs", &body(LONGEST_FUNCTION + 1)));
     let said = format!(
-        "src/game/x.rs: `big` has {} lines (at most {LONGEST_FUNCTION})",
+        "src/game/x.rs: `big` has {} lines (at most {LONGEST_FUNCTION}): split it where its logic divides",
         LONGEST_FUNCTION + 1
     );
     assert_eq!(caught, [said]);
-    let (caught, _) = too_long(offence("src/game/x.rs", &body(LONGEST_FUNCTION)), &[]);
+    let caught = too_long(offence("src/game/x.rs", &body(LONGEST_FUNCTION)));
     assert!(caught.is_empty(), "{caught:?}");
-    let listed = [("src/game/x.rs", "big", 160)];
-    let (grew, _) = too_long(offence("src/game/x.rs", &body(161)), &listed);
-    assert_eq!(grew.len(), 1, "a listed function that grew: {grew:?}");
-    let (_, shrunk) = too_long(offence("src/game/x.rs", &body(155)), &listed);
-    assert_eq!(
-        shrunk.len(),
-        1,
-        "a listed function that shrank keeps its entry: {shrunk:?}"
-    );
 }
 
-/// The functions longer than they may be (`long` lists those allowed more until they are split,
-/// with their most), and the entries of `long` that are too generous or gone.
-fn too_long(
-    sources: Vec<(String, String)>,
-    long: &[(&str, &str, usize)],
-) -> (Vec<String>, Vec<String>) {
+/// The functions longer than [`LONGEST_FUNCTION`], each said once (functions of one name in a
+/// file, two types' `add_methods`, count by the longest).
+fn too_long(sources: Vec<(String, String)>) -> Vec<String> {
     let mut offending = Vec::new();
-    let mut shrunk = Vec::new();
-    let mut seen = Vec::new();
     for (path, text) in sources {
-        // Functions of one name in a file (two types' `add_methods`) count by the longest.
         let mut longest: Vec<(String, usize)> = Vec::new();
         for (name, len) in functions(&text) {
             match longest.iter_mut().find(|(n, _)| *n == name) {
@@ -361,29 +337,16 @@ fn too_long(
                 None => longest.push((name, len)),
             }
         }
-        for (name, len) in longest {
-            let allowed = long
-                .iter()
-                .find(|(p, n, _)| *p == path && *n == name)
-                .map(|(_, _, most)| *most);
-            if allowed.is_some() {
-                seen.push((path.clone(), name.clone()));
-            }
-            match allowed {
-                Some(most) if len > most => offending.push(format!("{path}: `{name}` grew to {len} lines (at most {most} until it is split)")),
-                Some(most) if len < most => shrunk.push(format!("{path}: `{name}` has {len} lines: lower its entry from {most}, or take it out at {LONGEST_FUNCTION} or fewer")),
-                Some(_) => {}
-                None if len > LONGEST_FUNCTION => offending.push(format!("{path}: `{name}` has {len} lines (at most {LONGEST_FUNCTION})")),
-                None => {}
-            }
+        for (name, len) in longest
+            .into_iter()
+            .filter(|(_, len)| *len > LONGEST_FUNCTION)
+        {
+            offending.push(format!(
+                "{path}: `{name}` has {len} lines (at most {LONGEST_FUNCTION}): split it where its logic divides"
+            ));
         }
     }
-    for (path, name, _) in long {
-        if !seen.iter().any(|(p, n)| p == path && n == name) {
-            shrunk.push(format!("{path}: `{name}` is gone: take its entry out"));
-        }
-    }
-    (offending, shrunk)
+    offending
 }
 
 #[test]

@@ -38,36 +38,13 @@ pub(super) struct Options<'a> {
 }
 
 pub(super) fn run(o: Options) -> ExitCode {
-    let mut world = crate::load::load_game_with(o.mods, o.rules, Limits::default(), o.settings);
-    if let Some(code) = super::settings::typed_wrong(&world.diagnostics) {
-        return code;
-    }
-    if world.has_errors() {
-        eprintln!(
-            "{}",
-            crate::diag::render_all(&world.diagnostics, &world.sources)
-        );
-        return ExitCode::from(1);
-    }
-    if let Some(lang) = o.lang {
-        if let Err(code) = super::check_language(&world.content, lang) {
-            return code;
-        }
-        world.content = std::sync::Arc::new(world.content.in_language(lang));
-    }
-    let Some(id) = crate::id::Id::parse(o.hazard, "core") else {
+    let world = match loaded(&o) {
+        Ok(world) => world,
+        Err(code) => return code,
+    };
+    let Some(id) = hazard_id(&world.content, o.hazard) else {
         eprintln!("error: `{}` is not a hazard ID", o.hazard);
         return ExitCode::from(2);
-    };
-    // A bare name is core's, or else the one hazard of that name (a game's mods have no core).
-    let hazards = &world.content.hazards;
-    let id = match hazards
-        .keys()
-        .filter(|h| h.name() == o.hazard)
-        .collect::<Vec<_>>()[..]
-    {
-        [one] if !o.hazard.contains(':') && !hazards.contains_key(&id) => one.clone(),
-        _ => id,
     };
     let routes: Vec<Route> = match o.route {
         Some(RouteArg::Safe) => vec![Route::Safe],
@@ -81,18 +58,7 @@ pub(super) fn run(o: Options) -> ExitCode {
     });
     let total = o.runs * routes.len() as u64;
     let show = std::io::stderr().is_terminal() && matches!(o.format, SimFormat::Table);
-    let progress = move |done: u64| {
-        if show {
-            let width = 30;
-            let filled = ((done.min(total) as f64 / total.max(1) as f64) * width as f64) as usize;
-            eprint!(
-                "\r[{}{}] {done}/{total} runs",
-                "#".repeat(filled),
-                " ".repeat(width - filled)
-            );
-            let _ = std::io::stderr().flush();
-        }
-    };
+    let progress = move |done: u64| progress_bar(show, done, total);
     let start = std::time::Instant::now();
     let spec = crate::hazard::sim::Spec {
         routes: routes.clone(),
@@ -152,4 +118,51 @@ pub(super) fn run(o: Options) -> ExitCode {
         ),
     }
     ExitCode::SUCCESS
+}
+
+/// The mods loaded (in the language asked for) for the simulation; what stops it, said.
+fn loaded(o: &Options) -> Result<crate::load::World, ExitCode> {
+    let mut world = crate::load::load_game_with(o.mods, o.rules, Limits::default(), o.settings);
+    if let Some(code) = super::settings::typed_wrong(&world.diagnostics) {
+        return Err(code);
+    }
+    if world.has_errors() {
+        eprintln!(
+            "{}",
+            crate::diag::render_all(&world.diagnostics, &world.sources)
+        );
+        return Err(ExitCode::from(1));
+    }
+    if let Some(lang) = o.lang {
+        super::check_language(&world.content, lang)?;
+        world.content = std::sync::Arc::new(world.content.in_language(lang));
+    }
+    Ok(world)
+}
+
+/// The hazard a name means: a whole ID as written; a bare name the one hazard of that name, or
+/// else the game's home mod's (as the console reads a bare ID).
+fn hazard_id(content: &crate::content::Content, name: &str) -> Option<crate::id::Id> {
+    let id = crate::id::Id::parse(name, content.declared.home())?;
+    let named: Vec<&crate::id::Id> = (content.hazards.keys())
+        .filter(|h| h.name() == name)
+        .collect();
+    Some(match named[..] {
+        [one] if !name.contains(':') && !content.hazards.contains_key(&id) => one.clone(),
+        _ => id,
+    })
+}
+
+/// Redraws the progress bar on the terminal (`show`): `done` of `total` runs.
+fn progress_bar(show: bool, done: u64, total: u64) {
+    if show {
+        let width = 30;
+        let filled = ((done.min(total) as f64 / total.max(1) as f64) * width as f64) as usize;
+        eprint!(
+            "\r[{}{}] {done}/{total} runs",
+            "#".repeat(filled),
+            " ".repeat(width - filled)
+        );
+        let _ = std::io::stderr().flush();
+    }
 }

@@ -40,107 +40,20 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
     let content = game.content();
     let h = content.hazards.get(&run.hazard)?;
     let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
-    let ptype = |id: &Id| super::words::progress_name(content, id);
     let mut out = String::new();
     if full {
         out.push_str(&hazard_rules(content, h));
     }
     if let Some(route) = run.route {
-        let meters: Vec<String> = run
-            .meter_types(h)
-            .iter()
-            .zip(run.thresholds(h))
-            .zip(&run.meters)
-            .map(|((t, need), have)| format!("{} {have}/{need}", ptype(t)))
-            .collect();
-        let marks: String = run
-            .marks
-            .iter()
-            .map(|m| if *m { 'O' } else { 'X' })
-            .collect();
-        let route = t(&format!("route_{}", route.name()), &[]);
-        out.push_str(&format!(
-            "\n  {}",
-            t(
-                "route_round",
-                &[
-                    ("route", route.into()),
-                    ("round", (run.round + 1).into()),
-                    ("rounds", h.rounds.into()),
-                    ("meters", meters.join(", ").into()),
-                ]
-            )
-        ));
-        if run.focus > 0 {
-            out.push_str(&format!(", {}", t("focus", &[("focus", run.focus.into())])));
-        }
-        if !marks.is_empty() {
-            out.push_str(&format!(", {}", t("marks", &[("marks", marks.into())])));
-        }
-        let dice: Vec<String> = run
-            .dice
-            .iter()
-            .map(|d| {
-                let face = crate::game::face_text(content, d.face);
-                match d.state {
-                    crate::hazard::DieState::Available => face,
-                    state => t(
-                        "die_in_state",
-                        &[
-                            ("face", face.into()),
-                            ("state", t(state.name(), &[]).into()),
-                        ],
-                    ),
-                }
-            })
-            .collect();
-        out.push_str(&format!(
-            "\n  {}",
-            t("dice", &[("dice", dice.join(" ").into())])
-        ));
+        out.push_str(&route_lines(content, h, run, route));
     } else {
         out.push_str(&format!("\n  {}", t("choose_route", &[])));
     }
     out.push_str(&format!("\n  {}", t("hand", &[])));
     for (i, id) in run.hand.iter().enumerate() {
-        let Some(c) = content.cards.get(id) else {
-            continue;
-        };
-        let words = |list: &[crate::content::CardEffect]| super::words::effects(content, list);
-        let bottom = c
-            .bottom
-            .as_ref()
-            .map(|b| {
-                let cost = if b.cost == 0 {
-                    t("free", &[])
-                } else {
-                    t("dice_cost", &[("count", b.cost.into())])
-                };
-                let enchant = if c.enchant {
-                    format!(
-                        "; {}",
-                        t("enchant_then", &[("effects", words(&c.ongoing).into())])
-                    )
-                } else {
-                    String::new()
-                };
-                let half = t(
-                    "bottom_half",
-                    &[("cost", cost.into()), ("effects", words(&b.effects).into())],
-                );
-                format!("; {half}{enchant}")
-            })
-            .unwrap_or_default();
-        let line = t(
-            "card_line",
-            &[
-                ("n", (i + 1).into()),
-                ("card", c.name.to_string().into()),
-                ("color", t(c.color.name(), &[]).into()),
-                ("effects", words(&c.top).into()),
-            ],
-        );
-        out.push_str(&format!("\n    {line}{bottom}"));
+        if let Some(c) = content.cards.get(id) {
+            out.push_str(&format!("\n    {}", card_line(content, i, c)));
+        }
     }
     if !run.enchanted.is_empty() {
         let names: Vec<String> = run
@@ -159,6 +72,112 @@ fn hazard_view(game: &Game, full: bool) -> Option<String> {
     ];
     out.push_str(&format!("\n  {}", t("deck_and_discard", &piles)));
     Some(out.trim_start_matches('\n').to_string())
+}
+
+/// The chosen route's line (its round, meters, focus and marks) and the dice.
+fn route_lines(
+    content: &crate::content::Content,
+    h: &crate::content::Hazard,
+    run: &crate::hazard::HazardRun,
+    route: crate::hazard::Route,
+) -> String {
+    let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
+    let ptype = |id: &Id| super::words::progress_name(content, id);
+    let mut out = String::new();
+    let meters: Vec<String> = run
+        .meter_types(h)
+        .iter()
+        .zip(run.thresholds(h))
+        .zip(&run.meters)
+        .map(|((t, need), have)| format!("{} {have}/{need}", ptype(t)))
+        .collect();
+    let marks: String = run
+        .marks
+        .iter()
+        .map(|m| if *m { 'O' } else { 'X' })
+        .collect();
+    let route = t(&format!("route_{}", route.name()), &[]);
+    out.push_str(&format!(
+        "\n  {}",
+        t(
+            "route_round",
+            &[
+                ("route", route.into()),
+                ("round", (run.round + 1).into()),
+                ("rounds", h.rounds.into()),
+                ("meters", meters.join(", ").into()),
+            ]
+        )
+    ));
+    if run.focus > 0 {
+        out.push_str(&format!(", {}", t("focus", &[("focus", run.focus.into())])));
+    }
+    if !marks.is_empty() {
+        out.push_str(&format!(", {}", t("marks", &[("marks", marks.into())])));
+    }
+    let dice: Vec<String> = run
+        .dice
+        .iter()
+        .map(|d| {
+            let face = crate::game::face_text(content, d.face);
+            match d.state {
+                crate::hazard::DieState::Available => face,
+                state => t(
+                    "die_in_state",
+                    &[
+                        ("face", face.into()),
+                        ("state", t(state.name(), &[]).into()),
+                    ],
+                ),
+            }
+        })
+        .collect();
+    out.push_str(&format!(
+        "\n  {}",
+        t("dice", &[("dice", dice.join(" ").into())])
+    ));
+    out
+}
+
+/// One card of the hand, numbered from 1: its top half and, if it has one, its bottom half and
+/// what it does once enchanted.
+fn card_line(content: &crate::content::Content, i: usize, c: &crate::content::Card) -> String {
+    let t = |key: &str, args: &[(&str, TextArg)]| content.text(key, args);
+    let words = |list: &[crate::content::CardEffect]| super::words::effects(content, list);
+    let bottom = c
+        .bottom
+        .as_ref()
+        .map(|b| {
+            let cost = if b.cost == 0 {
+                t("free", &[])
+            } else {
+                t("dice_cost", &[("count", b.cost.into())])
+            };
+            let enchant = if c.enchant {
+                format!(
+                    "; {}",
+                    t("enchant_then", &[("effects", words(&c.ongoing).into())])
+                )
+            } else {
+                String::new()
+            };
+            let half = t(
+                "bottom_half",
+                &[("cost", cost.into()), ("effects", words(&b.effects).into())],
+            );
+            format!("; {half}{enchant}")
+        })
+        .unwrap_or_default();
+    let line = t(
+        "card_line",
+        &[
+            ("n", (i + 1).into()),
+            ("card", c.name.to_string().into()),
+            ("color", t(c.color.name(), &[]).into()),
+            ("effects", words(&c.top).into()),
+        ],
+    );
+    format!("{line}{bottom}")
 }
 
 /// A hazard's text, routes, thresholds and penalties: what the player reads before choosing.

@@ -10,7 +10,7 @@ use super::apply::ev;
 use super::check::describe;
 use super::{CreatureRef, Ctx, Event, Game, Outcome};
 use crate::content::Name;
-use crate::content::{Check, Condition, Value};
+use crate::content::{Check, Condition, Content, Value};
 use crate::id::Id;
 
 /// What the player sees of an open encounter.
@@ -162,54 +162,14 @@ impl Game {
     /// A reason in the player's words, from the condition: "needs at least 100 Gold".
     fn generated_reason(&self, req: &Condition) -> Name {
         let c = &self.content;
-        let item_name = |id: &Id| {
-            c.items
-                .get(id)
-                .map(|i| i.name.clone())
-                .unwrap_or_else(|| id.to_string().into())
-        };
-        let tag_name = |id: &Id| {
-            c.tags
-                .get(id)
-                .map(|t| t.name.clone())
-                .unwrap_or_else(|| id.to_string().into())
-        };
         let text = match (&req.check, req.negate) {
-            (Check::HasItem { filter, count, .. }, false) => {
-                let what = match (&filter.item, &filter.tag) {
-                    (Some(i), _) => item_name(i),
-                    (None, Some(t)) => tag_name(t),
-                    _ => "items".into(),
-                };
-                let rarity = filter
-                    .rarity
-                    .as_ref()
-                    .map(|r| {
-                        format!(
-                            " ({})",
-                            c.rarities
-                                .iter()
-                                .find(|x| x.id == *r)
-                                .map(|x| x.name.to_string())
-                                .unwrap_or_else(|| r.to_string())
-                        )
-                    })
-                    .unwrap_or_default();
-                c.text(
-                    "needs_at_least",
-                    &[
-                        ("count", (*count).into()),
-                        ("what", what.into()),
-                        ("rarity", rarity.into()),
-                    ],
-                )
-            }
+            (Check::HasItem { filter, count, .. }, false) => needs_items(c, filter, *count),
             (Check::HasItem { filter, .. }, true) => {
                 let what = filter
                     .item
                     .as_ref()
-                    .map(item_name)
-                    .or(filter.tag.as_ref().map(tag_name))
+                    .map(|i| item_name(c, i))
+                    .or(filter.tag.as_ref().map(|t| tag_name(c, t)))
                     .unwrap_or_default();
                 c.text("needs_no", &[("what", what.into())])
             }
@@ -240,32 +200,12 @@ impl Game {
                 c.text("needs_health_below", &[("percent", percent.into())])
             }
             (Check::HasTag { tag, .. }, false) => {
-                c.text("needs_to_be", &[("tag", tag_name(tag).into())])
+                c.text("needs_to_be", &[("tag", tag_name(c, tag).into())])
             }
             (Check::HasTag { tag, .. }, true) => {
-                c.text("cannot_be", &[("tag", tag_name(tag).into())])
+                c.text("cannot_be", &[("tag", tag_name(c, tag).into())])
             }
-            (Check::Quest { quest, state }, _) => {
-                let name = c
-                    .quests
-                    .get(quest)
-                    .map(|q| q.name.clone())
-                    .unwrap_or_else(|| quest.to_string().into());
-                let state = c.text(
-                    match state {
-                        crate::content::QuestState::NotStarted => "quest_not_started",
-                        crate::content::QuestState::Active => "quest_under_way",
-                        crate::content::QuestState::Done => "quest_done",
-                    },
-                    &[],
-                );
-                let key = if req.negate {
-                    "needs_quest_not"
-                } else {
-                    "needs_quest"
-                };
-                c.text(key, &[("quest", name.into()), ("state", state.into())])
-            }
+            (Check::Quest { quest, state }, negate) => needs_quest(c, quest, *state, negate),
             _ => c.text("needs_other", &[("what", describe(req).into())]),
         };
         text.into()
@@ -371,4 +311,66 @@ impl Game {
             }
         }
     }
+}
+
+/// An item's name, or its ID when the content has no such item.
+fn item_name(c: &Content, id: &Id) -> Name {
+    (c.items.get(id))
+        .map(|i| i.name.clone())
+        .unwrap_or_else(|| id.to_string().into())
+}
+
+/// A tag's name, or its ID when the content has no such tag.
+fn tag_name(c: &Content, id: &Id) -> Name {
+    (c.tags.get(id))
+        .map(|t| t.name.clone())
+        .unwrap_or_else(|| id.to_string().into())
+}
+
+/// "Needs at least 2 Gold (rare)": a `has_item` requirement in the player's words.
+fn needs_items(c: &Content, filter: &crate::content::ItemFilter, count: u32) -> String {
+    let what = match (&filter.item, &filter.tag) {
+        (Some(i), _) => item_name(c, i),
+        (None, Some(t)) => tag_name(c, t),
+        _ => "items".into(),
+    };
+    let rarity = filter
+        .rarity
+        .as_ref()
+        .map(|r| {
+            let name = (c.rarities.iter().find(|x| x.id == *r))
+                .map(|x| x.name.to_string())
+                .unwrap_or_else(|| r.to_string());
+            format!(" ({name})")
+        })
+        .unwrap_or_default();
+    c.text(
+        "needs_at_least",
+        &[
+            ("count", count.into()),
+            ("what", what.into()),
+            ("rarity", rarity.into()),
+        ],
+    )
+}
+
+/// "Needs the quest Rats to be under way" (or not to be): a `quest` requirement.
+fn needs_quest(c: &Content, quest: &Id, state: crate::content::QuestState, negate: bool) -> String {
+    let name = (c.quests.get(quest))
+        .map(|q| q.name.clone())
+        .unwrap_or_else(|| quest.to_string().into());
+    let state = c.text(
+        match state {
+            crate::content::QuestState::NotStarted => "quest_not_started",
+            crate::content::QuestState::Active => "quest_under_way",
+            crate::content::QuestState::Done => "quest_done",
+        },
+        &[],
+    );
+    let key = if negate {
+        "needs_quest_not"
+    } else {
+        "needs_quest"
+    };
+    c.text(key, &[("quest", name.into()), ("state", state.into())])
 }
