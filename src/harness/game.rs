@@ -3,20 +3,21 @@
 //! The content of a mod set is parsed once per run and shared; each game gets its own state and a
 //! new Lua state for the mods' scripts, so no test sees another's handlers, storage or random draws.
 
+use super::test_args::{payload_of, stub_of};
+use super::test_creature::{spawn_creature, Creature};
 use super::test_game::{
-    charge_game, check, driving, id, known, located, reading, reading_field, Spent, TestGame,
-    SERIAL,
+    charge_game, check, driving, known, located, reading, reading_field, Spent, TestGame, SERIAL,
 };
+use super::test_settings::{choose_settings, data_settings, setting_methods};
 use super::Harness;
-use crate::content::{EventKey, Value as PValue};
+use crate::content::EventKey;
 use crate::game::{CreatureRef, Game};
 use crate::lua::bridge::ref_name;
 use crate::lua::budget::charge;
-use crate::rng::Stub;
 use atomic_refcell::AtomicRefCell;
 use mlua::{
-    AnyUserData, FromLuaMulti, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields,
-    UserDataMethods, Value,
+    AnyUserData, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields, UserDataMethods,
+    Value,
 };
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
@@ -28,12 +29,6 @@ pub(crate) const MOST_LIVE_GAMES: usize = 64;
 /// What making a test game costs the test before its scripts run: about what a fresh Lua state
 /// and a game take to make, in instructions' worth.
 const NEW_GAME: usize = 50_000;
-
-/// A creature of a test game: `g.player`, or what `g:spawn` returned.
-pub(crate) struct Creature {
-    owner: AnyUserData,
-    r: CreatureRef,
-}
 
 /// `lantern.test.game`.
 pub(crate) fn constructor(
@@ -218,180 +213,12 @@ fn encounter_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
     );
 }
 
-/// `g:setting(id)` and `g:set_setting(id, value)`: a setting as the game has it, and a
-/// player's change of it during play (a `startup` one only before the first turn).
-fn setting_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
-    methods.add_method(
-        "setting",
-        reading(|lua, this: &TestGame, id: String| {
-            let setting = crate::game::find_setting(this.game.content(), &id)
-                .map_err(|e| located(lua, format!("g:setting: {e}")))?;
-            let value = this.game.setting(setting.id.as_str()).cloned();
-            Ok(match value {
-                Some(crate::content::SettingValue::Bool(b)) => Value::Boolean(b),
-                Some(crate::content::SettingValue::Int(n)) => Value::Integer(n),
-                Some(crate::content::SettingValue::Float(x)) => Value::Number(x),
-                Some(crate::content::SettingValue::Text(t)) => Value::String(lua.create_string(t)?),
-                None => Value::Nil,
-            })
-        }),
-    );
-    methods.add_method_mut(
-        "set_setting",
-        driving(|lua, this, (id, value): (String, Value)| {
-            let value = setting_value(&id, value)
-                .map_err(|e| located(lua, format!("g:set_setting: {e}")))?;
-            (this.game.set_setting(&id, value))
-                .map_err(|e| located(lua, format!("g:set_setting: {}", e.message())))
-        }),
-    );
-}
-
-/// A Lua value as a setting's value.
-fn setting_value(id: &str, value: Value) -> Result<crate::content::SettingValue, String> {
-    use crate::content::SettingValue;
-    Ok(match value {
-        Value::Boolean(b) => SettingValue::Bool(b),
-        Value::Integer(n) => SettingValue::Int(n),
-        Value::Number(x) => SettingValue::Float(x),
-        Value::String(t) => SettingValue::Text(t.to_string_lossy()),
-        other => {
-            return Err(format!(
-                "setting `{}` cannot be a {}",
-                crate::diag::shown(id),
-                other.type_name()
-            ))
-        }
-    })
-}
-
-/// The settings a test game asks for (`settings = { ... }`) that the mods' data reads, with
-/// other values than `content` was read with: by whole ID, as a player types the value.
-fn data_settings(
-    content: &crate::content::Content,
-    opts: Option<&Table>,
-) -> mlua::Result<Vec<(String, String)>> {
-    let Some(Some(asked)) = opts
-        .map(|o| o.get::<Option<Table>>("settings"))
-        .transpose()?
-    else {
-        return Ok(Vec::new());
-    };
-    let mut read = Vec::new();
-    for pair in asked.pairs::<mlua::Value, mlua::Value>() {
-        let (key, value) = pair?;
-        let Some(key) = key
-            .as_string()
-            .and_then(|k| k.to_str().ok().map(|k| k.to_string()))
-        else {
-            continue;
-        };
-        let Ok(s) = crate::game::find_setting(content, &key) else {
-            continue;
-        };
-        if !content.read_by_data.contains(&s.id) {
-            continue;
-        }
-        let Ok(value) = setting_value(&key, value) else {
-            continue;
-        };
-        let now = content.start_settings.get(&s.id).unwrap_or(&s.default);
-        if s.kind.admit(value.clone()).is_ok_and(|v| v != *now) {
-            read.push((s.id.to_string(), value.to_string()));
-        }
-    }
-    read.sort();
-    Ok(read)
-}
-
-/// Sets a new test game's settings: the run's (`lantern test --set`, for the mods the game has),
-/// then the test's own (`settings = { ["rats:rat_health"] = 20 }`), each checked as a player's.
-fn choose_settings(
-    game: &mut Game,
-    run: &[(String, String)],
-    opts: Option<&Table>,
-) -> mlua::Result<()> {
-    let refused =
-        |e: crate::Error| mlua::Error::runtime(format!("lantern.test.game: {}", e.message()));
-    for (id, text) in run {
-        // One the data reads, the game has from the content it was read with.
-        let found = crate::game::find_setting(game.content(), id);
-        if found.is_ok_and(|s| !game.content().read_by_data.contains(&s.id)) {
-            game.set_setting_text(id, text).map_err(refused)?;
-        }
-    }
-    let Some(asked) = opts
-        .map(|o| o.get::<Option<Table>>("settings"))
-        .transpose()?
-    else {
-        return Ok(());
-    };
-    let Some(asked) = asked else {
-        return Ok(());
-    };
-    for pair in asked.pairs::<mlua::Value, mlua::Value>() {
-        let (key, value) = pair?;
-        let Some(id) = key
-            .as_string()
-            .and_then(|k| k.to_str().ok().map(|k| k.to_string()))
-        else {
-            return Err(mlua::Error::runtime(format!(
-                "lantern.test.game: `settings` is keyed by setting ID (`[\"rats:rat_health\"] = 20`), not by a {}",
-                key.type_name()
-            )));
-        };
-        let value = setting_value(&id, value)
-            .map_err(|e| mlua::Error::runtime(format!("lantern.test.game: {e}")))?;
-        game.set_setting(&id, value).map_err(refused)?;
-    }
-    Ok(())
-}
-
 impl TestGame {
     /// What `g:apply` validates against, made the first time it is asked for.
     fn symbols(&self) -> &crate::content::resolve::Symbols {
         self.symbols.get_or_init(|| {
             crate::content::resolve::symbols_of(self.game.content(), &self.registered)
         })
-    }
-}
-
-/// What `g:stub_rng` was given, as rolls: a number, or a list of numbers, each a roll.
-fn stub_of(lua: &Lua, value: Value) -> mlua::Result<Stub> {
-    Ok(match value {
-        Value::Number(n) => Stub::Fixed(roll(lua, n)?),
-        Value::Integer(i) => Stub::Fixed(roll(lua, i as f64)?),
-        Value::Table(t) => Stub::Sequence {
-            values: t
-                .sequence_values::<f64>()
-                .map(|v| v.and_then(|v| roll(lua, v)))
-                .collect::<mlua::Result<_>>()?,
-            next: 0,
-        },
-        other => {
-            return Err(located(
-                lua,
-                format!(
-                    "stub_rng takes a number or a list of numbers, not a {}",
-                    other.type_name()
-                ),
-            ))
-        }
-    })
-}
-
-/// A stubbed roll: what a random stream gives, at least 0 and below 1.
-fn roll(lua: &Lua, value: f64) -> mlua::Result<f64> {
-    if (0.0..1.0).contains(&value) {
-        Ok(value)
-    } else {
-        Err(located(
-            lua,
-            format!(
-                "stub_rng: {value} is not a roll: a roll is at least 0 and below 1 (0 passes \
-                 every chance, 0.999 all but certain ones)"
-            ),
-        ))
     }
 }
 
@@ -431,31 +258,10 @@ fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
     );
 }
 
-/// `g:spawn(creature)`: a creature in the room, as a handle; in a game without creatures, the
-/// game's own verb `spawn` ([`verb_without_creatures`]).
-fn spawn_creature(lua: &Lua, (this, args): (AnyUserData, MultiValue)) -> mlua::Result<Value> {
-    if let Some(done) = verb_without_creatures(lua, &this, "spawn", args.clone())? {
-        return Ok(done);
-    }
-    let creature = String::from_lua_multi(args, lua)?;
-    let r = {
-        let mut g = this.borrow_mut::<TestGame>()?;
-        let creature = known(lua, &g, |c| &c.creatures, &creature, "creature")?;
-        let r = g
-            .game
-            .spawn(&creature)
-            .map_err(|e| located(lua, e.into()))?;
-        g.flush();
-        r
-    };
-    lua.create_userdata(Creature { owner: this, r })
-        .map(Value::UserData)
-}
-
 /// A test game's creature call (`g:spawn`) in a game without creatures: the game's own verb of
 /// that name, when it declares one (a tower defense's `spawn` of a wave), else an error that
 /// says there are no creatures. `None` in a game with creatures: the test game's own call runs.
-fn verb_without_creatures(
+pub(super) fn verb_without_creatures(
     lua: &Lua,
     this: &AnyUserData,
     name: &str,
@@ -581,77 +387,6 @@ impl TestGame {
                 mlua::Error::runtime(format!("unknown event `{name}`{help}"))
             })
     }
-}
-
-fn creature_of(v: &Value) -> Option<CreatureRef> {
-    match v {
-        Value::UserData(ud) => ud.borrow::<Creature>().ok().map(|c| c.r),
-        Value::Integer(i) if *i >= 1 => Some(CreatureRef::Enemy(*i as usize - 1)),
-        Value::String(s) => crate::lua::bridge::parse_ref(&s.to_string_lossy()),
-        _ => None,
-    }
-}
-
-/// What `g:emit` was given as a payload: its target, and its fields checked against the event's
-/// declaration. Each key and value is charged by its length before it is copied.
-type Payload = (Option<CreatureRef>, Vec<(usize, PValue)>);
-
-fn payload_of(lua: &Lua, this: &TestGame, kind: EventKey, p: &Table) -> mlua::Result<Payload> {
-    use crate::content::vocab::FieldType;
-    let def = this.game.content().events.get(kind);
-    let mut target = None;
-    let mut values = Vec::new();
-    for pair in p.pairs::<Value, Value>() {
-        let (k, v) = pair?;
-        crate::lua::budget::charge_arguments(lua, &MultiValue::from_iter([k.clone()]))?;
-        let k = match k {
-            Value::String(k) => k.to_string_lossy(),
-            other => {
-                return Err(located(
-                    lua,
-                    format!(
-                        "a payload's fields are named by text, not by a key of type `{}`",
-                        other.type_name()
-                    ),
-                ))
-            }
-        };
-        if k == "target" {
-            target = Some(creature_of(&v).ok_or_else(|| {
-                mlua::Error::runtime(
-                    "`target` must be a creature from g:spawn, an enemy number or \"player\"",
-                )
-            })?);
-            continue;
-        }
-        let (index, ty) = def.field(&k).ok_or_else(|| {
-            let help =
-                crate::diag::did_you_mean_suffix(&k, def.payload.iter().map(|(n, _)| n.as_str()));
-            located(
-                lua,
-                format!("event `{}` has no payload field `{k}`{help}", def.name),
-            )
-        })?;
-        let value = crate::lua::bridge::from_lua(lua, &v)
-            .map_err(|e| located(lua, format!("`{k}`: {}", crate::lua::describe(&e).0)))?
-            .filter(|v| v.fits(ty))
-            .ok_or_else(|| {
-                mlua::Error::runtime(format!("`{k}` must be of type `{}`", ty.name()))
-            })?;
-        let value = match (ty, value) {
-            (
-                FieldType::Item
-                | FieldType::Quest
-                | FieldType::Creature
-                | FieldType::Encounter
-                | FieldType::Host(_),
-                PValue::Str(s),
-            ) => PValue::id(&id(&s, &this.home)?),
-            (_, v) => v,
-        };
-        values.push((index, value));
-    }
-    Ok((target, values))
 }
 
 /// The methods over the hosting game's own vocabulary: its verbs, its state, its world.
@@ -901,75 +636,6 @@ fn reading_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
             }
         }),
     );
-}
-
-impl UserData for Creature {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get(
-            "ref",
-            reading_field(|_, this: &Creature| Ok(ref_name(this.r))),
-        );
-        fields.add_field_method_get(
-            "health",
-            reading_field(|_, this: &Creature| {
-                this.owner
-                    .borrow::<TestGame>()
-                    .map(|g| g.game.creature(this.r).map(|c| c.health))
-            }),
-        );
-        fields.add_field_method_get(
-            "name",
-            reading_field(|_, this: &Creature| {
-                this.owner.borrow::<TestGame>().map(|g| {
-                    g.game
-                        .creature(this.r)
-                        .map(|c| c.name.unescaped().to_string())
-                })
-            }),
-        );
-        fields.add_field_method_get(
-            "alive",
-            reading_field(|_, this: &Creature| {
-                this.owner
-                    .borrow::<TestGame>()
-                    .map(|g| g.game.creature(this.r).is_some_and(|c| c.alive()))
-            }),
-        );
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method(
-            "count",
-            reading(|lua, this: &Creature, item: String| {
-                let g = this.owner.borrow::<TestGame>()?;
-                let item = known(lua, &g, |c| &c.items, &item, "item")?;
-                Ok(g.game.creature(this.r).map_or(0, |c| c.count(&item)))
-            }),
-        );
-        methods.add_method(
-            "attribute",
-            reading(|lua, this: &Creature, name: String| {
-                crate::content::vocab::known_attribute(&name).map_err(|e| located(lua, e))?;
-                this.owner
-                    .borrow::<TestGame>()
-                    .map(|g| g.game.attribute(this.r, &name, None))
-            }),
-        );
-        methods.add_method(
-            "property",
-            reading(|lua, this: &Creature, (item, property): (String, String)| {
-                let g = this.owner.borrow::<TestGame>()?;
-                let item = known(lua, &g, |c| &c.items, &item, "item")?;
-                Ok(g.game.creature(this.r).and_then(|c| {
-                    c.inventory
-                        .iter()
-                        .find(|s| s.item == item)
-                        .and_then(|s| s.properties.get(&property).copied())
-                }))
-            }),
-        );
-        methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.r)));
-    }
 }
 
 /// Wraps what `g:storage(mod)` read so that a write fails at the test's line instead of vanishing:

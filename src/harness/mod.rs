@@ -16,7 +16,10 @@ mod matchers;
 pub mod report;
 mod shown;
 mod stubs;
+mod test_args;
+mod test_creature;
 mod test_game;
+mod test_settings;
 
 use crate::content::Content;
 use crate::lua::Limits;
