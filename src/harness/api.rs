@@ -197,7 +197,7 @@ fn run_file_inner(
 /// The test's `log`: what a test prints is kept for its report, at most `MOST_OUTPUT` bytes of
 /// it, as a mod's.
 fn test_log(lua: &Lua, out: Arc<AtomicRefCell<Vec<String>>>) -> mlua::Result<Function> {
-    crate::lua::budget::function(lua, move |lua, args: mlua::Variadic<Value>| {
+    crate::lua::price::function(lua, move |lua, args: mlua::Variadic<Value>| {
         let mut out = out.borrow_mut();
         let kept: usize = out.iter().map(String::len).sum();
         if kept > MOST_OUTPUT {
@@ -211,7 +211,7 @@ fn test_log(lua: &Lua, out: Arc<AtomicRefCell<Vec<String>>>) -> mlua::Result<Fun
             })
             .collect();
         let line = text.join("\t");
-        crate::lua::budget::charge_bytes(lua, line.len())?;
+        crate::lua::price::charge_bytes(lua, line.len())?;
         if kept + line.len() > MOST_OUTPUT {
             out.push(format!(
                 "(the test printed more than {}; the rest is left out)",
@@ -352,7 +352,7 @@ fn register(lua: &Lua, env: &Table, collector: Arc<AtomicRefCell<Collector>>) ->
 /// shows its bad bytes as `\xNN`.
 fn test_name(lua: &Lua, name: &mlua::String) -> mlua::Result<String> {
     let bytes = name.as_bytes();
-    crate::lua::budget::charge_bytes(lua, bytes.len())?;
+    crate::lua::price::charge_bytes(lua, bytes.len())?;
     let mut shown = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         shown.push_str(chunk.valid());
@@ -431,7 +431,7 @@ fn expectation(lua: &Lua, value: Value) -> mlua::Result<Table> {
         "__index",
         lua.create_function(|lua, (_, key): (Value, Value)| -> mlua::Result<Value> {
             let name = key.to_string().unwrap_or_default();
-            crate::lua::budget::charge_suggestions(lua, MATCHERS.len())?;
+            crate::lua::price::charge_suggestions(lua, MATCHERS.len())?;
             let help = crate::diag::did_you_mean_suffix(&name, MATCHERS.iter().copied());
             Err(failure(
                 lua,

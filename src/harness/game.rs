@@ -13,7 +13,7 @@ use super::Harness;
 use crate::content::EventKey;
 use crate::game::{CreatureRef, Game};
 use crate::lua::bridge::ref_name;
-use crate::lua::budget::charge;
+use crate::lua::price::charge;
 use atomic_refcell::AtomicRefCell;
 use mlua::{
     AnyUserData, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields, UserDataMethods,
@@ -38,7 +38,7 @@ pub(crate) fn constructor(
     mod_id: Option<String>,
 ) -> mlua::Result<mlua::Function> {
     let live = Arc::new(AtomicUsize::new(0));
-    crate::lua::budget::function(lua, move |lua, opts: Option<Table>| {
+    crate::lua::price::function(lua, move |lua, opts: Option<Table>| {
         if let Some(mut spent) = lua.app_data_mut::<Spent>() {
             spent.games += 1;
         }
@@ -237,7 +237,7 @@ fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
             };
             let verbs = &this.game.content().declared.verbs;
             if !verbs.contains_key(&name) {
-                crate::lua::budget::charge_suggestions(lua, METHODS.len() + verbs.len())?;
+                crate::lua::price::charge_suggestions(lua, METHODS.len() + verbs.len())?;
                 let known = METHODS
                     .iter()
                     .copied()

@@ -86,13 +86,13 @@ pub(super) fn to_contain(lua: &Lua, actual: &Value, args: mlua::MultiValue) -> m
     let found = match (actual, &needle) {
         (Value::String(hay), Value::String(n)) => {
             let (hay, n) = (hay.as_bytes(), n.as_bytes());
-            crate::lua::budget::charge_bytes(lua, hay.len() + n.len())?;
+            crate::lua::price::charge_bytes(lua, hay.len() + n.len())?;
             memchr::memmem::find(&hay, &n).is_some()
         }
         (Value::Table(t), n) => {
             let mut found = false;
             for pair in t.clone().pairs::<Value, Value>() {
-                crate::lua::budget::charge(lua, ENTRY)?;
+                crate::lua::price::charge(lua, ENTRY)?;
                 let Ok((_, v)) = pair else { continue };
                 if deep_equal(lua, &v, n)? {
                     found = true;
@@ -144,7 +144,7 @@ pub(super) fn to_fail_with(lua: &Lua, actual: &Value, args: mlua::MultiValue) ->
         )),
         Err(e) => {
             let message = crate::lua::describe(&e).0;
-            crate::lua::budget::charge_bytes(lua, message.len())?;
+            crate::lua::price::charge_bytes(lua, message.len())?;
             let find: mlua::Function = lua.globals().get::<Table>("string")?.get("find")?;
             let matched: Value = find.call((message.as_str(), pattern.clone()))?;
             if matched.is_nil() {
@@ -216,12 +216,12 @@ fn deep_equal_in(
     }
     let mut xs = Vec::new();
     for pair in x.clone().pairs::<Value, Value>() {
-        crate::lua::budget::charge(lua, ENTRY)?;
+        crate::lua::price::charge(lua, ENTRY)?;
         xs.extend(pair.ok());
     }
     let mut ys = 0usize;
     for pair in y.clone().pairs::<Value, Value>() {
-        crate::lua::budget::charge(lua, ENTRY)?;
+        crate::lua::price::charge(lua, ENTRY)?;
         ys += usize::from(pair.is_ok());
     }
     if xs.len() != ys {

@@ -167,7 +167,7 @@ impl Shown<'_> {
         let mut looked_at = 0;
         for pair in t.clone().pairs::<Value, Value>() {
             looked_at += 1;
-            crate::lua::budget::charge(self.lua, ENTRY)?;
+            crate::lua::price::charge(self.lua, ENTRY)?;
             if looked_at > MOST_LOOKED_AT || items.len() == MOST_ENTRIES {
                 more = true;
                 break;

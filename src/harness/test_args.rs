@@ -68,7 +68,7 @@ pub(super) fn payload_of(
     let mut values = Vec::new();
     for pair in p.pairs::<Value, Value>() {
         let (k, v) = pair?;
-        crate::lua::budget::charge_arguments(lua, &MultiValue::from_iter([k.clone()]))?;
+        crate::lua::price::charge_arguments(lua, &MultiValue::from_iter([k.clone()]))?;
         let k = match k {
             Value::String(k) => k.to_string_lossy(),
             other => {

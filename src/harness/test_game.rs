@@ -6,7 +6,7 @@
 use crate::diag::SourceMap;
 use crate::game::{Game, Outcome};
 use crate::id::Id;
-use crate::lua::budget::{charge, charged};
+use crate::lua::price::{charge, charged};
 use atomic_refcell::AtomicRefCell;
 use mlua::{FromLuaMulti, Lua, MultiValue};
 use std::collections::BTreeMap;
@@ -173,7 +173,7 @@ pub(super) fn reading<T, A: FromLuaMulti, R>(
 /// A method's arguments, read after their text is charged by its length (reading text as Rust's
 /// copies it), numbered as the test wrote them (the game is #1).
 pub(super) fn arguments<A: FromLuaMulti>(lua: &Lua, args: MultiValue) -> mlua::Result<A> {
-    crate::lua::budget::charge_arguments(lua, &args)?;
+    crate::lua::price::charge_arguments(lua, &args)?;
     A::from_lua_args(args, 2, None, lua)
 }
 

@@ -6,7 +6,7 @@
 //! cleared around the call and dereferenced only under a borrow flag; checks get it read-only), and handles
 //! hold a [`CreatureRef`] that is looked up again on every access.
 
-use super::budget::charged;
+use super::price::charged;
 use crate::content::Value;
 use crate::game::{CreatureRef, Game};
 use atomic_refcell::AtomicRefCell;
@@ -252,7 +252,7 @@ pub(crate) fn parse_ref(s: &str) -> Option<CreatureRef> {
 
 impl UserData for Creature {
     // Every field and method is charged to the calling script like any of lantern's functions
-    // (`budget::charged`), and takes its arguments as plain values, so a call with the wrong type
+    // (`price::charged`), and takes its arguments as plain values, so a call with the wrong type
     // pays for its error too.
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_method_get("ref", |lua, this| charged(lua, || Ok(ref_name(this.0))));
@@ -286,7 +286,7 @@ impl UserData for Creature {
                         .map(|c| c.tags.iter().map(|t| t.to_string()).collect::<Vec<_>>())
                         .unwrap_or_default()
                 })?;
-                super::budget::charge(lua, 8 * tags.len())?;
+                super::price::charge(lua, 8 * tags.len())?;
                 lua.create_sequence_from(tags)
             })
         });
@@ -377,7 +377,7 @@ fn script_id<V>(
     // of what a call like `player:count("core:gold")` costs).
     if text.contains(':') {
         return crate::content::find_id(registry, text, "", kind).or_else(|e| {
-            super::budget::charge_suggestions(lua, registry.len())?;
+            super::price::charge_suggestions(lua, registry.len())?;
             Err(mlua::Error::runtime(e))
         });
     }
@@ -395,7 +395,7 @@ fn script_id<V>(
         None => std::borrow::Cow::Owned(from_stack()),
     };
     crate::content::find_id(registry, text, &caller, kind).or_else(|e| {
-        super::budget::charge_suggestions(lua, registry.len())?;
+        super::price::charge_suggestions(lua, registry.len())?;
         Err(mlua::Error::runtime(e))
     })
 }
@@ -408,7 +408,7 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
         Value::Int(i) => LuaValue::Integer(*i),
         Value::Float(f) => LuaValue::Number(*f),
         Value::Str(s) => {
-            super::budget::charge_bytes(lua, s.len())?;
+            super::price::charge_bytes(lua, s.len())?;
             LuaValue::String(lua.create_string(s.as_bytes())?)
         }
     })
@@ -433,7 +433,7 @@ pub(crate) fn from_lua(lua: &Lua, v: &LuaValue) -> mlua::Result<Option<Value>> {
                     crate::diag::bytes(crate::content::MOST_TEXT)
                 )));
             }
-            super::budget::charge_bytes(lua, bytes.len())?;
+            super::price::charge_bytes(lua, bytes.len())?;
             std::str::from_utf8(&bytes).ok().map(Value::str)
         }
         _ => None,

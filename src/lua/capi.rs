@@ -42,7 +42,7 @@ extern "C-unwind" {
 }
 
 /// Charges a fast path's work to the calling script's budget, as lantern's Lua charges its own
-/// C functions (the mlua function behind it is charged by `budget::function`). It may raise the
+/// C functions (the mlua function behind it is charged by `price::function`). It may raise the
 /// budget's error, so it is called only from a frame that owns nothing.
 ///
 /// # Safety

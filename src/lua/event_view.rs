@@ -102,7 +102,7 @@ impl Views {
     /// Installs the metatable of every light userdata in `lua`, which reads events' fields; a
     /// script reaches light userdata only as event views.
     pub(crate) fn new(lua: &Lua) -> mlua::Result<Views> {
-        let slow = super::budget::function(lua, |lua, (view, key): (LuaValue, LuaValue)| {
+        let slow = super::price::function(lua, |lua, (view, key): (LuaValue, LuaValue)| {
             field(lua, &view, &key)
         })?;
         let handles = super::bridge::handles(lua)?;
@@ -111,7 +111,7 @@ impl Views {
         meta.raw_set("__index", index)?;
         meta.raw_set(
             "__newindex",
-            super::budget::function(
+            super::price::function(
                 lua,
                 |_, (_view, key): (LuaValue, LuaValue)| -> mlua::Result<()> {
                     Err(mlua::Error::runtime(format!(
@@ -123,7 +123,7 @@ impl Views {
         )?;
         meta.raw_set(
             "__tostring",
-            super::budget::function(lua, |_, view: LuaValue| {
+            super::price::function(lua, |_, view: LuaValue| {
                 Ok(match current(&view, |d| d.names.name.to_string_lossy()) {
                     Some(name) => format!("event {name}"),
                     None => "event (its handlers have returned)".to_string(),

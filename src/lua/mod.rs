@@ -27,11 +27,13 @@ pub(crate) mod event_view;
 mod hooks;
 mod host;
 mod journal;
+mod limits;
 mod loading;
 pub(crate) mod memory;
 mod mirror;
 #[cfg(feature = "cli")]
 pub(crate) mod policy;
+pub(crate) mod price;
 mod profile;
 pub(crate) mod report;
 pub(crate) mod sandbox;
@@ -42,10 +44,11 @@ pub(crate) mod switches;
 mod unavailable;
 mod unclosed;
 
+pub use budget::patched_lua;
 /// The instruction budget alone, for the Lua bench's baseline.
 #[doc(hidden)]
 pub use budget::Budget;
-pub use budget::{patched_lua, Limits};
+pub use limits::Limits;
 pub use report::describe;
 
 use crate::content::{resolve::Symbols, Content, EventKey};

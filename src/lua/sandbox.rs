@@ -74,7 +74,7 @@ pub(crate) fn new_state() -> mlua::Result<Lua> {
         "=lantern",
     )?
     .call(())?;
-    let refuse_seed = super::budget::function(&lua, |_, ()| -> mlua::Result<()> {
+    let refuse_seed = super::price::function(&lua, |_, ()| -> mlua::Result<()> {
         Err(mlua::Error::runtime(
             "math.randomseed is not available: math.random draws from the run's seeded stream",
         ))
@@ -138,7 +138,7 @@ fn environment_maker(
         bind,
         collect_function(lua)?,
         load_function(lua)?,
-        super::budget::bound_function(
+        super::price::bound_function(
             lua,
             |_, stream: mlua::String, (a, b): (Option<i64>, Option<i64>)| {
                 super::api::random(&stream.to_str()?, a, b)
@@ -150,7 +150,7 @@ fn environment_maker(
 /// `collectgarbage(owner, opt)`, bound to each environment's account: the mod's memory (its
 /// owner's number), or the whole state's (`nil`: the harness's and the simulator's).
 fn collect_function(lua: &Lua) -> mlua::Result<Function> {
-    super::budget::bound_function(
+    super::price::bound_function(
         lua,
         |lua, owner: Option<std::ffi::c_int>, opt: Option<String>| match opt.as_deref() {
             None | Some("count") => {
@@ -272,7 +272,7 @@ const BINARY: &str = "load: binary chunks are not available to mods (a crafted o
 /// chunk's name is always shown as `[load] <name>`, so that nothing it raises can pass for a line
 /// of a mod's file; its parse is charged to the budget by its length.
 fn load_function(lua: &Lua) -> mlua::Result<Function> {
-    super::budget::bound_function(
+    super::price::bound_function(
         lua,
         move |lua,
               load_env: Table,
@@ -298,7 +298,7 @@ fn load_function(lua: &Lua) -> mlua::Result<Function> {
             if bytes.first() == Some(&0x1b) {
                 return Ok((Value::Nil, Value::String(lua.create_string(BINARY)?)));
             }
-            super::budget::charge_bytes(lua, bytes.len())?;
+            super::price::charge_bytes(lua, bytes.len())?;
             let shown = name
                 .map(|n| n.trim_start_matches(['=', '@']).to_string())
                 .unwrap_or_else(|| "chunk".into());
@@ -337,7 +337,7 @@ fn require_function(
             format!("{modules}/{file}")
         }
     };
-    super::budget::function(lua, move |lua, name: mlua::String| {
+    super::price::function(lua, move |lua, name: mlua::String| {
         if let Some(v) = loaded.raw_get::<Option<Value>>(&name)? {
             return Ok(v);
         }
@@ -351,13 +351,13 @@ fn require_function(
         };
         // Reading a file costs its system calls (resolving the path through every folder, opening,
         // reading: tens of microseconds), and its bytes.
-        super::budget::charge(lua, super::budget::FILE)?;
+        super::price::charge(lua, super::price::FILE)?;
         let bytes =
             match crate::mods::read_mod_file(&crate::mods::ModRoot::of(root), &rel_of(&file)) {
                 Ok(Some(bytes)) => bytes,
                 Ok(None) => {
                     let modules = known.get_or_init(|| modules_in(root, &rel_of("")));
-                    super::budget::charge_suggestions(lua, modules.len())?;
+                    super::price::charge_suggestions(lua, modules.len())?;
                     let hint =
                         crate::diag::did_you_mean_suffix(&name, modules.iter().map(String::as_str));
                     let missing = if rel_of("").is_empty() {
@@ -383,7 +383,7 @@ fn require_function(
                 "require(\"{said}\"): {} is not valid UTF-8 (the first invalid byte is at offset {offset})", crate::diag::shown(&display)
             )));
         }
-        super::budget::charge_bytes(lua, text.len())?;
+        super::price::charge_bytes(lua, text.len())?;
         read.borrow_mut().push((display.clone(), text.clone()));
         let value: Value = lua
             .load(text)

@@ -32,7 +32,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                         // The resolver's "did you mean" compared the name with every one of its kind.
                         let names = symbols.len() + content.events.len();
                         drop(guard);
-                        crate::lua::budget::charge_suggestions(lua, names)?;
+                        crate::lua::price::charge_suggestions(lua, names)?;
                         return Err(mlua::Error::runtime(format!("lantern.apply: {e}")));
                     }
                 }
@@ -121,7 +121,7 @@ pub(crate) fn to_toml_map(
     let mut pairs = Vec::new();
     for pair in t.pairs::<String, LuaValue>() {
         let (k, v) = pair?;
-        crate::lua::budget::charge_bytes(lua, k.len())?;
+        crate::lua::price::charge_bytes(lua, k.len())?;
         let value = Spanned::new(0..0, to_toml(lua, &v, &k)?);
         pairs.push((k, value));
     }
@@ -151,7 +151,7 @@ fn is_sequence(lua: &mlua::Lua, t: &Table) -> mlua::Result<bool> {
             return Ok(false);
         }
         if seen.is_multiple_of(64) {
-            crate::lua::budget::charge(lua, 64 * 4)?;
+            crate::lua::price::charge(lua, 64 * 4)?;
         }
     }
     Ok(seen == len)
@@ -162,7 +162,7 @@ fn to_toml(lua: &mlua::Lua, v: &LuaValue, key: &str) -> mlua::Result<toml::Value
 }
 
 fn to_toml_at(lua: &mlua::Lua, v: &LuaValue, key: &str, depth: usize) -> mlua::Result<toml::Value> {
-    crate::lua::budget::charge(lua, CONVERTED)?;
+    crate::lua::price::charge(lua, CONVERTED)?;
     if depth > DEEPEST {
         return Err(mlua::Error::runtime(format!(
             "`{key}` nests tables more than {DEEPEST} deep (does a table hold itself?)"
@@ -173,7 +173,7 @@ fn to_toml_at(lua: &mlua::Lua, v: &LuaValue, key: &str, depth: usize) -> mlua::R
         LuaValue::Integer(i) => toml::Value::Integer(*i),
         LuaValue::Number(n) => toml::Value::Float(*n),
         LuaValue::String(s) => {
-            crate::lua::budget::charge_bytes(lua, s.as_bytes().len())?;
+            crate::lua::price::charge_bytes(lua, s.as_bytes().len())?;
             toml::Value::String(s.to_str()?.to_string())
         }
         // A sequence (`{ "a", "b" }`) is an array, as in TOML; anything else is a table.

@@ -6,7 +6,7 @@
 //! callee's, at the caller's line.
 
 use super::{registered_by, registered_id, while_loading, within, Api, ModCx, MOST_REGISTERED};
-use crate::lua::budget::charge;
+use crate::lua::price::charge;
 use crate::lua::Registered;
 use mlua::{Function, Lua, MultiValue, Value};
 

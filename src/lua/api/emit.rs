@@ -28,7 +28,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 let shared = c.shared.borrow();
                 let content = shared.content.as_ref().ok_or_else(|| mlua::Error::runtime("lantern.emit_event works only while the game runs"))?;
                 let Some(kind) = content.events.lookup_for(c.mod_id.as_bytes(), event.as_bytes()) else {
-                    crate::lua::budget::charge_suggestions(lua, content.events.len())?;
+                    crate::lua::price::charge_suggestions(lua, content.events.len())?;
                     let help = crate::diag::did_you_mean(event, content.events.names()).unwrap_or_else(|| "declare it with [[event_types]]".into());
                     return Err(mlua::Error::runtime(format!("lantern.emit_event: unknown event `{}`; {help}", crate::diag::shown(event))));
                 };

@@ -4,7 +4,7 @@
 use super::{Api, ModCx};
 use crate::game::CreatureRef;
 use crate::lua::bridge::{handle, with_game};
-use crate::lua::budget::{charge, charged};
+use crate::lua::price::{charge, charged};
 use mlua::{Lua, UserData, UserDataFields, UserDataMethods};
 
 /// The view; it holds nothing, so it never outlives a reload.
@@ -180,7 +180,7 @@ fn shared_meta(lua: &Lua, cx: &ModCx) -> mlua::Result<mlua::Table> {
     meta.raw_set("__index", fixed)?;
     meta.raw_set(
         "__newindex",
-        crate::lua::budget::function(lua, |_, (_, key): (mlua::Value, mlua::Value)| {
+        crate::lua::price::function(lua, |_, (_, key): (mlua::Value, mlua::Value)| {
             let key = key.to_string().unwrap_or_default();
             Err::<(), _>(mlua::Error::runtime(format!(
                 "lantern.game is read-only: `{}` cannot be set",

@@ -54,7 +54,7 @@ fn functions(lua: &Lua, rules: &crate::host::Rules) -> mlua::Result<Table> {
     for (f, call) in defs.functions.iter().zip(&rules.code().functions) {
         let call = call.clone();
         let shown = format!("lantern.{ns}.{}", f.name);
-        let func = crate::lua::budget::function(lua, move |lua, args: Variadic<LuaValue>| {
+        let func = crate::lua::price::function(lua, move |lua, args: Variadic<LuaValue>| {
             let mut values = Vec::with_capacity(args.len());
             for (i, a) in args.iter().enumerate() {
                 match from_lua(lua, a)? {
@@ -74,7 +74,7 @@ fn functions(lua: &Lua, rules: &crate::host::Rules) -> mlua::Result<Table> {
                 Answer::Value(v) => to_lua(lua, &v),
                 Answer::Json(json) => {
                     // Rows and tables: the copy is the script's, charged before it is made.
-                    crate::lua::budget::charge(lua, crate::lua::storage::copy_cost(&json))?;
+                    crate::lua::price::charge(lua, crate::lua::storage::copy_cost(&json))?;
                     crate::lua::storage::from_json(lua, &json)
                 }
             }

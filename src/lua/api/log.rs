@@ -71,7 +71,7 @@ fn write(lua: &mlua::Lua, c: &ModCx, args: &[mlua::Value]) -> mlua::Result<()> {
                 text
             }
         };
-        crate::lua::budget::charge_bytes(lua, text.len())?;
+        crate::lua::price::charge_bytes(lua, text.len())?;
         if line.len() < room {
             line.push_str(&text);
         }

@@ -3,7 +3,7 @@
 //! Every function is added through [`Api::function`], which also records its signature and its
 //! documentation; `lantern docs --lua-defs` writes the LuaLS definitions from that record, so the
 //! definitions cannot drift from what is registered. Every one is charged to the calling script's
-//! budget ([`crate::lua::budget::function`]): a call, its failure, and the work it does.
+//! budget ([`crate::lua::price::function`]): a call, its failure, and the work it does.
 //!
 //! The registrations are passes ([`Make`]). One pass per state makes the fields and the functions
 //! bound to each mod's table ([`Api::bound`], such as `lantern.on`), and a Lua function of the
@@ -198,7 +198,7 @@ impl<'a> Api<'a> {
     {
         self.name(name);
         if self.wants(name)? {
-            let f = crate::lua::budget::function(self.lua, make(self.lua)?)?;
+            let f = crate::lua::price::function(self.lua, make(self.lua)?)?;
             self.put(name, f)?;
         }
         self.document_function(name, params, returns, doc);
@@ -315,7 +315,7 @@ fn quiet_set(lua: &Lua, table: &Table, key: &str, value: impl mlua::IntoLua) -> 
 }
 
 /// The state's function behind [`Api::bound`]: called with a mod's `lantern` table before the
-/// script's arguments (`budget::bound_function`), it finds the mod from the table.
+/// script's arguments (`price::bound_function`), it finds the mod from the table.
 fn bound_function<F, A, R>(
     lua: &Lua,
     shared: &Arc<AtomicRefCell<Shared>>,
@@ -328,7 +328,7 @@ where
     R: IntoLuaMulti,
 {
     let shared = Arc::downgrade(shared);
-    crate::lua::budget::bound_function(lua, move |lua, lantern: Table, args: A| {
+    crate::lua::price::bound_function(lua, move |lua, lantern: Table, args: A| {
         let Some(cx) = cx_of(&shared, &lantern)? else {
             return Err(mlua::Error::runtime(format!(
                 "lantern.{name}: the mod's scripts are no longer loaded"
@@ -480,7 +480,7 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
     let known: std::sync::OnceLock<rustc_hash::FxHashSet<String>> = std::sync::OnceLock::new();
     meta.raw_set(
         "__index",
-        crate::lua::budget::function(lua, move |lua, (table, key): (Table, mlua::Value)| {
+        crate::lua::price::function(lua, move |lua, (table, key): (Table, mlua::Value)| {
             let mlua::Value::String(key) = key else {
                 return Ok(mlua::Value::Nil);
             };
@@ -499,7 +499,7 @@ fn lazy_meta(lua: &Lua, shared: &Arc<AtomicRefCell<Shared>>) -> mlua::Result<Tab
     let next: mlua::Function = lua.globals().raw_get("next")?;
     meta.raw_set(
         "__pairs",
-        crate::lua::budget::function(lua, move |lua, table: Table| {
+        crate::lua::price::function(lua, move |lua, table: Table| {
             if let Some(cx) = mod_of(&table)? {
                 let _host = crate::lua::bridge::lantern_owned(lua);
                 register_all(

@@ -73,7 +73,7 @@ fn handle_meta(lua: &mlua::Lua, mod_id: &str) -> mlua::Result<mlua::Table> {
     let m = mod_id.to_string();
     methods.raw_set(
         "int",
-        crate::lua::budget::function(lua, move |_, (this, a, b): (mlua::Table, i64, i64)| {
+        crate::lua::price::function(lua, move |_, (this, a, b): (mlua::Table, i64, i64)| {
             let stream = stream_of(&m, &this)?;
             room_for(&m, &stream)?;
             random(&stream, Some(a), Some(b))
@@ -82,7 +82,7 @@ fn handle_meta(lua: &mlua::Lua, mod_id: &str) -> mlua::Result<mlua::Table> {
     let m = mod_id.to_string();
     methods.raw_set(
         "float",
-        crate::lua::budget::function(lua, move |_, this: mlua::Table| {
+        crate::lua::price::function(lua, move |_, this: mlua::Table| {
             let stream = stream_of(&m, &this)?;
             room_for(&m, &stream)?;
             random(&stream, None, None)

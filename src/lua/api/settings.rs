@@ -29,7 +29,7 @@ fn view(lua: &Lua, cx: &ModCx) -> mlua::Result<Table> {
     let meta = lua.create_table()?;
     meta.raw_set(
         "__index",
-        crate::lua::budget::function(lua, move |lua, (_, key): (Value, Value)| {
+        crate::lua::price::function(lua, move |lua, (_, key): (Value, Value)| {
             let Value::String(key) = key else {
                 return Err(mlua::Error::runtime(format!(
                     "lantern.settings: a setting is named by a text, not a {}",
@@ -51,7 +51,7 @@ fn view(lua: &Lua, cx: &ModCx) -> mlua::Result<Table> {
                 SettingValue::Float(x) => Value::Number(x),
                 SettingValue::Text(t) => {
                     // The copy is the script's, charged by its size before it is made.
-                    crate::lua::budget::charge(lua, t.len() >> 5)?;
+                    crate::lua::price::charge(lua, t.len() >> 5)?;
                     Value::String(lua.create_string(t)?)
                 }
             })
@@ -59,7 +59,7 @@ fn view(lua: &Lua, cx: &ModCx) -> mlua::Result<Table> {
     )?;
     meta.raw_set(
         "__newindex",
-        crate::lua::budget::function(lua, |_, (_, key): (Value, Value)| {
+        crate::lua::price::function(lua, |_, (_, key): (Value, Value)| {
             let key = key.to_string().unwrap_or_default();
             Err::<(), _>(mlua::Error::runtime(format!(
                 "lantern.settings is read-only: `{}` is the player's to choose (`--set`, the console's `set`)",

@@ -29,7 +29,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                         )));
                     }
                     // What is copied is charged by its length first.
-                    crate::lua::budget::charge_arguments(lua, &[name.clone(), value.clone()].into_iter().collect())?;
+                    crate::lua::price::charge_arguments(lua, &[name.clone(), value.clone()].into_iter().collect())?;
                     let name = match name {
                         mlua::Value::String(s) => s.to_string_lossy(),
                         other => {
@@ -65,7 +65,7 @@ pub(super) fn register(api: &mut Api, cx: &ModCx) -> mlua::Result<()> {
                 },
             }
             .map_err(|e| mlua::Error::runtime(format!("lantern.text: {e}")))?;
-            crate::lua::budget::charge_bytes(lua, text.len())?;
+            crate::lua::price::charge_bytes(lua, text.len())?;
             Ok(text)
         },
     )
