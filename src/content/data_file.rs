@@ -7,6 +7,7 @@ use super::by_file::ByFile;
 use super::host_entry::read_host_entry;
 use super::raw::*;
 use super::raw_defs::{RawDefs, Src, CREATURE_TABLES, TABLES};
+use super::reread::{entry_again, id_of, HAS_ERRORS, IN_UNKNOWN_TABLE, UNPARSED};
 use crate::content::declare::Declarations;
 use crate::content::spanned::Spanned;
 use crate::diag::Code;
@@ -221,33 +222,6 @@ fn take_entry<T: serde::de::DeserializeOwned>(
         Some(raw) => list.push(src(raw)),
         None => broken.extend(id.map(|id| (file, ns.to_string(), id, HAS_ERRORS))),
     }
-}
-
-/// Why a definition could not be read, as a reference to it says.
-pub(super) const HAS_ERRORS: &str = "has errors, see above";
-const UNPARSED: &str = "is in a file that does not parse, see above";
-const IN_UNKNOWN_TABLE: &str = "is in a table lantern does not know, see above";
-
-/// The entry of `[[table]]` at `span`, parsed again from the text.
-pub(super) fn entry_again<'a>(
-    text: &'a str,
-    table: &str,
-    span: std::ops::Range<usize>,
-) -> Option<toml::Spanned<toml::de::DeValue<'a>>> {
-    let doc = crate::toml_file::parse_document(text, FileId(0))
-        .ok()?
-        .into_inner();
-    let (_, list) = doc.into_iter().find(|(k, _)| k.get_ref() == table)?;
-    let toml::de::DeValue::Array(entries) = list.into_inner() else {
-        return None;
-    };
-    entries.into_iter().find(|e| e.span() == span)
-}
-
-/// The `id` an entry gives itself, if it is a string.
-fn id_of(entry: &toml::Spanned<toml::de::DeValue<'_>>) -> Option<String> {
-    let id = entry.get_ref().as_table()?.get("id")?;
-    id.get_ref().as_str().map(str::to_string)
 }
 
 /// The IDs a file that does not parse meant to define, from its `id = "..."` lines.

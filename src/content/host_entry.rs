@@ -2,9 +2,9 @@
 //! taken out, the IDs it names made full, its texts kept, the rest read into the game's type,
 //! every mistake said at its key.
 
-use super::data_file::{entry_again, HAS_ERRORS};
 use super::raw::RawTrigger;
 use super::raw_defs::{HostEntry, RawDefs, Src};
+use super::reread::{entry_again, HAS_ERRORS};
 use crate::content::declare::Declarations;
 use crate::content::spanned::Spanned;
 use crate::diag::Code;

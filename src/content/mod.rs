@@ -32,6 +32,7 @@ pub(crate) mod raw;
 pub(crate) mod raw_defs;
 mod read_data;
 mod registry;
+mod reread;
 pub(crate) mod resolve;
 #[cfg(feature = "cli")]
 pub(crate) mod schema;

@@ -15,10 +15,7 @@ use crate::game::{CreatureRef, Game};
 use crate::lua::bridge::ref_name;
 use crate::lua::price::charge;
 use atomic_refcell::AtomicRefCell;
-use mlua::{
-    AnyUserData, Lua, MultiValue, ObjectLike, Table, UserData, UserDataFields, UserDataMethods,
-    Value,
-};
+use mlua::{AnyUserData, Lua, ObjectLike, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -256,36 +253,6 @@ fn verbs_as_methods<M: UserDataMethods<TestGame>>(methods: &mut M) {
             Ok(Value::Function(verb))
         }),
     );
-}
-
-/// A test game's creature call (`g:spawn`) in a game without creatures: the game's own verb of
-/// that name, when it declares one (a tower defense's `spawn` of a wave), else an error that
-/// says there are no creatures. `None` in a game with creatures: the test game's own call runs.
-pub(super) fn verb_without_creatures(
-    lua: &Lua,
-    this: &AnyUserData,
-    name: &str,
-    args: MultiValue,
-) -> mlua::Result<Option<Value>> {
-    let (without, declared) = {
-        let g = this.borrow::<TestGame>()?;
-        let d = &g.game.content().declared;
-        (d.without_creatures, d.verbs.contains_key(name))
-    };
-    match (without, declared) {
-        (false, _) => Ok(None),
-        (true, true) => {
-            let mut forwarded = MultiValue::new();
-            forwarded.push_back(Value::String(lua.create_string(name)?));
-            forwarded.extend(args);
-            this.call_method::<()>("verb", forwarded)?;
-            Ok(Some(Value::Nil))
-        }
-        (true, false) => Err(located(
-            lua,
-            format!("g:{name}: this game has no creatures, and declares no verb `{name}`"),
-        )),
-    }
 }
 
 /// A test game's own methods and fields, for "did you mean" when a test calls one that does not exist.

@@ -1,12 +1,12 @@
 //! A creature of a test game as a test holds it: `g.player`, or what `g:spawn` returned, with
 //! its fields (`ref`, `health`, `name`, `alive`) and methods (`count`, `attribute`, `property`).
 
-use super::game::verb_without_creatures;
 use super::test_game::{known, located, reading, reading_field, TestGame};
 use crate::game::CreatureRef;
 use crate::lua::bridge::ref_name;
 use mlua::{
-    AnyUserData, FromLuaMulti, Lua, MultiValue, UserData, UserDataFields, UserDataMethods, Value,
+    AnyUserData, FromLuaMulti, Lua, MultiValue, ObjectLike, UserData, UserDataFields,
+    UserDataMethods, Value,
 };
 
 /// A creature of a test game: `g.player`, or what `g:spawn` returned.
@@ -105,5 +105,35 @@ impl UserData for Creature {
             }),
         );
         methods.add_meta_method("__tostring", |_, this, ()| Ok(ref_name(this.r)));
+    }
+}
+
+/// A test game's creature call (`g:spawn`) in a game without creatures: the game's own verb of
+/// that name, when it declares one (a tower defense's `spawn` of a wave), else an error that
+/// says there are no creatures. `None` in a game with creatures: the test game's own call runs.
+fn verb_without_creatures(
+    lua: &Lua,
+    this: &AnyUserData,
+    name: &str,
+    args: MultiValue,
+) -> mlua::Result<Option<Value>> {
+    let (without, declared) = {
+        let g = this.borrow::<TestGame>()?;
+        let d = &g.game.content().declared;
+        (d.without_creatures, d.verbs.contains_key(name))
+    };
+    match (without, declared) {
+        (false, _) => Ok(None),
+        (true, true) => {
+            let mut forwarded = MultiValue::new();
+            forwarded.push_back(Value::String(lua.create_string(name)?));
+            forwarded.extend(args);
+            this.call_method::<()>("verb", forwarded)?;
+            Ok(Some(Value::Nil))
+        }
+        (true, false) => Err(located(
+            lua,
+            format!("g:{name}: this game has no creatures, and declares no verb `{name}`"),
+        )),
     }
 }
