@@ -209,3 +209,45 @@ fn quick_tests_answer_and_explain_as_the_full_evaluation_does() {
         why(&g, "loud")
     );
 }
+
+#[test]
+fn triggers_of_one_shape_in_a_row_are_each_explained_and_each_fire() {
+    // Three triggers of one quick form, one of another, then two of the first again: each run
+    // of one form is tested once an event, and every trigger's own trace is written.
+    let gold = "{ check = \"has_item\", who = \"player\", item = \"core:gold\", count = 5000 }";
+    let undead = "{ check = \"has_tag\", who = \"self\", value = \"core:undead\" }";
+    let conditions = [
+        ("a", gold),
+        ("b", gold),
+        ("c", gold),
+        ("d", undead),
+        ("e", gold),
+        ("f", gold),
+    ];
+    let (mut g, _w, _m) = game_with(&conditions);
+    let names: Vec<&str> = conditions.iter().map(|(n, _)| *n).collect();
+    assert!(fired(&mut g, &names).is_empty());
+    for name in ["a", "b", "c", "e", "f"] {
+        let why = g.why_text(&format!("test:{name}")).unwrap();
+        assert!(
+            why.contains("condition 1 failed: player has at least 5000 core:gold (saw "),
+            "{name}: {why}"
+        );
+    }
+    let why = g.why_text("test:d").unwrap();
+    assert!(
+        why.contains("self has tag core:undead (saw core:player"),
+        "{why}"
+    );
+    // Rich enough, the whole run of one form fires, each trigger for itself.
+    let give = lantern::content::ActionEntry {
+        action: lantern::content::Action::GiveItem {
+            item: lantern::id::Id::new("core", "gold"),
+            count: 5000,
+            target: lantern::content::Who::Player,
+        },
+        span: lantern::diag::Span::new(lantern::diag::FileId(0), 0..0),
+    };
+    g.command_action(give, "give").unwrap();
+    assert_eq!(fired(&mut g, &names), ["a", "b", "c", "e", "f"]);
+}

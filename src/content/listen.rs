@@ -14,6 +14,9 @@ use crate::id::Id;
 #[derive(Debug, Clone)]
 pub(crate) struct Listener {
     pub(crate) of: u32,
+    /// How many listeners right after it in its event's list have its quick form ([`mark_same`]):
+    /// when it fails its quick test, they fail it the same way, without testing again.
+    pub(crate) same_after: u32,
     /// The one `when` filter, if the test has a quick form.
     pub(crate) when: QuickWhen,
     /// The one condition, or [`QuickTest::Full`]: no quick form.
@@ -23,7 +26,7 @@ pub(crate) struct Listener {
 /// The `when` filter of a quick test: a payload field's index and the value it must equal.
 /// `repr(u8)`, as the enums dispatch reads are: a plain tag byte, not one folded into the
 /// value's spare tags that every read decodes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
 pub(crate) enum QuickWhen {
     /// No filter.
@@ -35,7 +38,7 @@ pub(crate) enum QuickWhen {
 }
 
 /// The one condition of a quick test.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[repr(u8)]
 pub(crate) enum QuickTest {
     /// The test has no quick form: every evaluation is a full one.
@@ -68,7 +71,28 @@ impl Listener {
             Some((field, Value::Int(n))) => QuickWhen::Int(*field, *n),
             Some((field, value)) => QuickWhen::Equal(*field, value.clone()),
         };
-        Listener { of, when, test }
+        Listener {
+            of,
+            same_after: 0,
+            when,
+            test,
+        }
+    }
+}
+
+/// Counts for each listener of an event's list the listeners right after it with its quick form
+/// ([`Listener::same_after`]): a mod's many triggers of one shape on one event (ten `has_item`
+/// tests of the same item) are then tested once for each event, and only their traces written.
+pub(crate) fn mark_same(list: &mut [Listener]) {
+    let mut after = 0;
+    for i in (0..list.len()).rev() {
+        list[i].same_after = after;
+        let quick = !matches!(list[i].test, QuickTest::Full);
+        let same = |p: &Listener| p.when == list[i].when && p.test == list[i].test;
+        after = match i.checked_sub(1).map(|p| &list[p]) {
+            Some(p) if quick && same(p) => after + 1,
+            _ => 0,
+        };
     }
 }
 
@@ -100,5 +124,52 @@ fn quick_test(when: &[(usize, Value)], condition: &[Condition], chance: Option<f
             negate: c.negate,
         },
         _ => QuickTest::Full,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listener(test: QuickTest) -> Listener {
+        Listener {
+            of: 0,
+            same_after: u32::MAX,
+            when: QuickWhen::Int(0, 1),
+            test,
+        }
+    }
+
+    #[test]
+    fn each_listener_counts_those_right_after_it_of_its_quick_form() {
+        let gold = || QuickTest::HasItem {
+            who: Who::Player,
+            item: Id::new("m", "gold"),
+            count: 5,
+            negate: false,
+        };
+        let tag = QuickTest::HasTag {
+            who: Who::Bearer,
+            tag: Id::new("m", "undead"),
+            negate: false,
+        };
+        let mut list = vec![
+            listener(gold()),
+            listener(gold()),
+            listener(gold()),
+            listener(tag),
+            listener(gold()),
+            listener(gold()),
+            listener(QuickTest::Full),
+            listener(QuickTest::Full),
+        ];
+        // Another `when` is another form.
+        list.push(Listener {
+            when: QuickWhen::Int(0, 2),
+            ..listener(gold())
+        });
+        mark_same(&mut list);
+        let counts: Vec<u32> = list.iter().map(|l| l.same_after).collect();
+        assert_eq!(counts, [2, 1, 0, 0, 1, 0, 0, 0, 0]);
     }
 }

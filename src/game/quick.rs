@@ -5,10 +5,10 @@
 //! quick answer against it, so the whole test suite checks the quick form.
 
 use super::check::Saw;
-use super::trace::{Subject, TraceStep, Traces};
+use super::trace::{Slots, Subject, Trace, TraceStep, Traces};
 use super::{Creature, Ctx, Event, Game};
-use crate::content::Value;
 use crate::content::{Content, Listener, QuickTest, QuickWhen, Who};
+use crate::content::{EventKey, Value};
 
 /// The creatures a check can ask about in one context, by [`Who`] (bearer, target, player,
 /// source): found once for a run of listeners rather than once a listener.
@@ -26,7 +26,8 @@ impl Game {
     /// How many listeners at the start of `list` fail their quick test for `event` (each one's
     /// trace written as a full evaluation's would be), up to the first that does not (no quick
     /// form, a test that holds, or one `answers` leaves to the full evaluation). None without
-    /// traces to write.
+    /// traces to write. A listener's followers of the same quick form
+    /// ([`Listener::same_after`]) are not tested again: they fail as it did.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn quick_run(
@@ -48,14 +49,50 @@ impl Game {
             Some(&self.state.player),
             ctx.source.and_then(|s| self.creature(s)),
         ];
-        let turn = self.state.turn;
-        let failed = list
-            .iter()
-            .position(|l| {
-                !(answers(self, l.of)
-                    && quick_fails(l, event, &subjects, traces, subject(l.of), turn))
-            })
-            .unwrap_or(list.len());
+        let (kind, turn) = (event.kind, self.state.turn);
+        // A list's subjects are all triggers or all quests: their traces are in one kind of slot.
+        let quests = matches!(subject(0), Subject::Quest(_));
+        let mut at = 0;
+        while let Some(l) = list.get(at) {
+            if !answers(self, l.of) {
+                break;
+            }
+            let Some(failed) = quick_failure(l, event, &subjects) else {
+                break;
+            };
+            // The listeners after it of the same quick form fail the same way: only their
+            // traces are written, by a loop made for this way of failing.
+            let run = &list[at..=at + l.same_after as usize];
+            let tested = |l: &Listener| answers(self, l.of);
+            let mut slots = traces.slots(quests);
+            let written = (kind, turn);
+            at += match failed {
+                Failed::When(got) => {
+                    let got = got.cloned().flatten();
+                    let step = TraceStep::WhenDiffered { index: 0 };
+                    write_run(&mut slots, run, tested, (written, step), |t| {
+                        t.got = got.clone()
+                    })
+                }
+                Failed::Held(held) => {
+                    let step = TraceStep::ConditionFailed { index: 1 };
+                    write_run(&mut slots, run, tested, (written, step), |t| {
+                        match &mut t.saw {
+                            // A number written over a number (the usual case) drops nothing.
+                            Saw::Number(n) => *n = held as i64,
+                            saw => *saw = Saw::Number(held as i64),
+                        }
+                    })
+                }
+                Failed::Tags(c) => {
+                    let step = TraceStep::ConditionFailed { index: 1 };
+                    write_run(&mut slots, run, tested, (written, step), |t| {
+                        t.saw = Saw::Tags(c.def.clone())
+                    })
+                }
+            };
+        }
+        let failed = at;
         #[cfg(debug_assertions)]
         for l in &list[..failed] {
             self.check_quick(content, event, ctx, traces, subject(l.of));
@@ -107,20 +144,27 @@ impl Game {
     }
 }
 
-/// Whether the quick test of `l` fails for `event`: if it does, the trace of `of` says why. False
-/// when it holds, when `l` has no quick form, or when it is not for the quick form to say (nobody
-/// to ask about).
+/// How a listener failed its quick test: what its trace says it saw.
+#[derive(Clone, Copy)]
+enum Failed<'a> {
+    /// The `when` filter's field was another value (or none).
+    When(Option<&'a Option<Value>>),
+    /// `has_item` counted this many.
+    Held(u32),
+    /// `has_tag` did not find the tag on this creature (or found it, negated).
+    Tags(&'a Creature),
+}
+
+/// How the quick test of `l` fails for `event`; `None` when it holds, when `l` has no quick
+/// form, or when it is not for the quick form to say (nobody to ask about).
 #[inline(always)]
-fn quick_fails(
-    l: &Listener,
-    event: &Event,
-    subjects: &Subjects,
-    traces: &mut Traces,
-    of: Subject,
-    turn: u64,
-) -> bool {
+fn quick_failure<'a>(
+    l: &'a Listener,
+    event: &'a Event,
+    subjects: &Subjects<'a>,
+) -> Option<Failed<'a>> {
     if matches!(l.test, QuickTest::Full) {
-        return false;
+        return None;
     }
     let differs = match &l.when {
         QuickWhen::Always => None,
@@ -134,54 +178,58 @@ fn quick_fails(
         },
     };
     if let Some(got) = differs {
-        if let Some(trace) = traces.begin(of, event.kind, turn) {
-            trace.steps.first(TraceStep::WhenDiffered { index: 0 });
-            trace.got = got.cloned().flatten();
-        }
-        return true;
+        return Some(Failed::When(got));
     }
     match &l.test {
-        QuickTest::Full | QuickTest::Nothing => false,
+        QuickTest::Full | QuickTest::Nothing => None,
         QuickTest::HasItem {
             who,
             item,
             count,
             negate,
         } => {
-            let Some(c) = subjects[*who as usize] else {
-                return false;
-            };
+            let c = subjects[*who as usize]?;
             let held: u32 = c
                 .inventory
                 .iter()
                 .filter(|s| s.item == *item)
                 .map(|s| s.count)
                 .sum();
-            if (held >= *count) != *negate {
-                return false;
-            }
-            if let Some(trace) = traces.begin(of, event.kind, turn) {
-                trace.steps.first(TraceStep::ConditionFailed { index: 1 });
-                // A number written over a number (the usual case) drops nothing.
-                match &mut trace.saw {
-                    Saw::Number(n) => *n = held as i64,
-                    saw => *saw = Saw::Number(held as i64),
-                }
-            }
-            true
+            ((held >= *count) == *negate).then_some(Failed::Held(held))
         }
         QuickTest::HasTag { who, tag, negate } => {
-            let Some(c) = subjects[*who as usize] else {
-                return false;
-            };
-            if c.tags.contains(tag) != *negate {
-                return false;
-            }
-            if let Some(trace) = traces.begin(of, event.kind, turn) {
-                trace.steps.first(TraceStep::ConditionFailed { index: 1 });
-                trace.saw = Saw::Tags(c.def.clone());
-            }
-            true
+            let c = subjects[*who as usize]?;
+            (c.tags.contains(tag) == *negate).then_some(Failed::Tags(c))
         }
     }
+}
+
+/// Writes the trace of the first listener of `run` and of each after it (they have its quick
+/// form) while `tested` says it is tested, failed at `step` on an event of `kind` in `turn` as the full evaluation would
+/// be: the step, and what it saw (`saw`). How many it wrote.
+#[inline(always)]
+fn write_run(
+    slots: &mut Slots,
+    run: &[Listener],
+    tested: impl Fn(&Listener) -> bool,
+    ((kind, turn), step): ((EventKey, u64), TraceStep),
+    saw: impl Fn(&mut Trace),
+) -> usize {
+    let Some((first, rest)) = run.split_first() else {
+        return 0;
+    };
+    if let Some(trace) = slots.begin_with(first.of, kind, turn, step) {
+        saw(trace);
+    }
+    let mut n = 1;
+    for l in rest {
+        if !tested(l) {
+            break;
+        }
+        if let Some(trace) = slots.begin_with(l.of, kind, turn, step) {
+            saw(trace);
+        }
+        n += 1;
+    }
+    n
 }

@@ -90,7 +90,7 @@ impl Steps {
         }
     }
 
-    /// Records the first step of an evaluation whose steps were just cleared: what decided it.
+    /// Records the first step of an evaluation, the steps before it dropped: what decided it.
     pub(crate) fn first(&mut self, step: TraceStep) {
         self.steps[0] = step;
         self.len = 1;
@@ -261,6 +261,17 @@ impl Traces {
         Some(trace)
     }
 
+    /// The slots of the triggers (`quests` false) or of the quests, for a run of evaluations of
+    /// one kind: each written by its number, without asking again which kind it is.
+    #[inline(always)]
+    pub(super) fn slots(&mut self, quests: bool) -> Slots<'_> {
+        let (slots, size) = match quests {
+            false => (&mut self.triggers, self.sizes[0]),
+            true => (&mut self.quests, self.sizes[1]),
+        };
+        Slots { slots, size }
+    }
+
     /// The trace of a trigger or quest, as its last evaluation left it.
     #[cfg(debug_assertions)]
     pub(super) fn of(&self, of: Subject) -> Option<&Trace> {
@@ -281,6 +292,36 @@ impl Traces {
             Subject::Trigger(r) => self.triggers.get_mut(r.0 as usize),
             Subject::Quest(ordinal) => self.quests.get_mut(ordinal as usize),
         }
+    }
+}
+
+/// The trace slots of one kind of subject ([`Traces::slots`]).
+pub(super) struct Slots<'t> {
+    slots: &'t mut Vec<Trace>,
+    size: usize,
+}
+
+impl Slots<'_> {
+    /// [`Traces::begin`] of the subject numbered `i`, for an evaluation decided at its first
+    /// step: the slot holds that step alone (a quick test's failure).
+    #[inline(always)]
+    pub(super) fn begin_with(
+        &mut self,
+        i: u32,
+        event: EventKey,
+        turn: u64,
+        step: TraceStep,
+    ) -> Option<&mut Trace> {
+        let i = i as usize;
+        let trace = if i < self.slots.len() {
+            &mut self.slots[i]
+        } else {
+            grown(self.slots, i, self.size)?
+        };
+        trace.event = event;
+        trace.turn = turn;
+        trace.steps.first(step);
+        Some(trace)
     }
 }
 

@@ -643,6 +643,9 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
             None,
         ));
     }
+    for list in (content.top_level.iter_mut()).chain(&mut content.quests_by_event) {
+        crate::content::listen::mark_same(list);
+    }
     content.quest_defs = content.quests.values().cloned().collect();
     content.triggers = triggers.into_iter().map(Arc::new).collect();
     listening(content);

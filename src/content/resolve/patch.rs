@@ -369,10 +369,13 @@ fn kept_if_same<T: PartialEq>(new: Arc<T>, old: &Arc<T>) -> Arc<T> {
 /// places; a quest in its ordinal's place and among its event's listeners, a top-level trigger
 /// among its event's.
 fn put_definitions(content: &mut Content, last: &Content, part: &Content, places: &[u32]) {
+    // The lists a listener left or joined, marked again once all are in place.
+    let (mut quest_lists, mut trigger_lists) = (BTreeSet::new(), BTreeSet::new());
     for (id, quest) in &part.quests {
         let old = &last.quests[id];
         let listener = Listener::new(quest.ordinal, &quest.when, &quest.condition, None);
         relisten(&mut content.quests_by_event, old.on.0, quest.on.0, listener);
+        quest_lists.extend([old.on.0, quest.on.0]);
         content.quest_defs[quest.ordinal as usize] = quest.clone();
     }
     for (t, &place) in part.triggers.iter().zip(places) {
@@ -380,8 +383,15 @@ fn put_definitions(content: &mut Content, last: &Content, part: &Content, places
         if matches!(t.home, TriggerHome::TopLevel) {
             let listener = Listener::new(place, &t.when, &t.condition, t.chance);
             relisten(&mut content.top_level, old.on.0, t.on.0, listener);
+            trigger_lists.extend([old.on.0, t.on.0]);
         }
         content.triggers[place as usize] = t.clone();
+    }
+    for k in quest_lists {
+        crate::content::listen::mark_same(&mut content.quests_by_event[k as usize]);
+    }
+    for k in trigger_lists {
+        crate::content::listen::mark_same(&mut content.top_level[k as usize]);
     }
     fn put<T>(to: &mut Registry<T>, from: &Registry<T>) {
         to.extend(from.iter().map(|(id, d)| (id.clone(), d.clone())));
