@@ -62,6 +62,8 @@ impl Game {
             };
             // The listeners after it of the same quick form fail the same way: only their
             // traces are written, by a loop made for this way of failing.
+            // (`same_after` is counted over this very list whenever it is built or patched, so
+            // the run ends inside it.)
             let run = &list[at..=at + l.same_after as usize];
             let tested = |l: &Listener| answers(self, l.of);
             let mut slots = traces.slots(quests);
