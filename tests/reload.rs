@@ -1156,6 +1156,18 @@ chance = 0.5
 actions = [ { action = "give_item", item = "base:sword", count = 1 } ]
 "#;
 
+/// An item and a quest that gives it, added by an edit to `a`.
+const SPOON: &str = r#"[[items]]
+id = "spoon"
+tags = ["dull", "base:metal"]
+
+[[quests]]
+id = "chase"
+on = "turn_started"
+count = 1
+actions = [ { action = "give_item", item = "spoon", count = 1, target = "self" } ]
+"#;
+
 const PATCH_B: &str = r#"[[triggers]]
 on = "base:ping"
 actions = [ { action = "give_random_items", tag = "a:shiny", count = 1 } ]
@@ -1213,6 +1225,11 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
         // `b`'s pool of `a:shiny` items is left empty by an edit to `a`, then by its own.
         a(&|t| t.replace("tags = [\"shiny\"]", "tags = []")),
         b(&|t| t.replace("count = 1", "count = 1, min_rarity = \"blue\"")),
+        // An item removed that another file's trigger still names.
+        (
+            "base/data/items.toml",
+            base_items.replace("[[items]]\nid = \"sword\"\nname = \"Sword\"\n", ""),
+        ),
     ];
     for (path, text) in &mistakes {
         let before = patched.game().content().clone();
@@ -1224,7 +1241,8 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
         assert_eq!(report.problems.render(), full_report.problems.render());
         assert!(std::sync::Arc::ptr_eq(&before, patched.game().content()));
     }
-    for (path, text) in [a(&|t| t.to_string()), b(&|t| t.to_string())] {
+    let base = ("base/data/items.toml", base_items.clone());
+    for (path, text) in [a(&|t| t.to_string()), b(&|t| t.to_string()), base] {
         std::fs::write(dir.path().join(path), text).unwrap();
     }
     let edits: Vec<Edit> = vec![
@@ -1273,6 +1291,39 @@ fn a_reload_that_resolves_only_the_changed_files_gives_what_resolving_everything
         (
             "an item added",
             vec![a(&|t| format!("{t}\n[[items]]\nid = \"cup\"\n"))],
+            true,
+        ),
+        (
+            "that item removed; a tag, an item of it and a quest giving it added",
+            vec![a(&|t| format!("[[tags]]\nid = \"dull\"\n\n{t}\n{SPOON}"))],
+            true,
+        ),
+        (
+            "a quest and a creature removed, a value changed",
+            vec![a(&|t| {
+                let rat = t.find("[[creatures]]").unwrap();
+                let end = t.find("[[triggers]]").unwrap();
+                format!(
+                    "[[tags]]\nid = \"dull\"\n\n{}{}\n{SPOON}",
+                    &t[..rat],
+                    &t[end..]
+                )
+                .replace("\"Lamp\"", "\"Old lamp\"")
+            })],
+            true,
+        ),
+        (
+            "an override added",
+            vec![a(&|t| {
+                format!("{t}\n[[items]]\nid = \"base:sword\"\nname = \"Blade\"\n")
+            })],
+            false,
+        ),
+        (
+            "an item added that bears a trigger",
+            vec![a(&|t| {
+                format!("{t}\n[[items]]\nid = \"torch\"\n[[items.triggers]]\non = \"item_used\"\nactions = []\n")
+            })],
             false,
         ),
         (
@@ -1366,13 +1417,14 @@ fn a_translated_game_resolving_only_the_changed_file_reads_as_one_resolving_ever
     // A game played in German: a data edit resolves only its file (the running version's
     // untranslated content is patched: its locale files name no key), then the game reads it in
     // German again, as a game that resolved everything does. A text the edit changed shows the
-    // translation of its key.
+    // translation of its key, and so does a definition the edit added.
     let dir = tempfile::tempdir().unwrap();
     patch_set(dir.path());
     std::fs::create_dir_all(dir.path().join("a/locale")).unwrap();
     std::fs::write(
         dir.path().join("a/locale/de.toml"),
-        "[items.lamp]\nname = \"Lampe\"\n\n[creatures.rat]\nname = \"Ratte\"\n",
+        "[items.lamp]\nname = \"Lampe\"\n\n[creatures.rat]\nname = \"Ratte\"\n\n\
+         [items.cup]\nname = \"Tasse\"\n",
     )
     .unwrap();
     let (mut patched, _) = Live::start_game(
@@ -1395,7 +1447,8 @@ fn a_translated_game_resolving_only_the_changed_file_reads_as_one_resolving_ever
     let before = patched.game().content().clone();
     let edited = PATCH_A
         .replace("\"Lamp\"", "\"Oil lamp\"")
-        .replace("health = 3", "health = 5");
+        .replace("health = 3", "health = 5")
+        + "\n[[items]]\nid = \"cup\"\nname = \"Cup\"\n";
     std::fs::write(dir.path().join("a/data/a.toml"), edited).unwrap();
     let report = patched.reload();
     full.forget_parsed();
@@ -1407,6 +1460,8 @@ fn a_translated_game_resolving_only_the_changed_file_reads_as_one_resolving_ever
     assert_eq!(after.language(), Some("de"));
     assert_eq!(after.items[&id("a:lamp")].name, "Lampe");
     assert_eq!(after.creatures[&id("a:rat")].health, 5);
+    // The item the edit added reads in German too.
+    assert_eq!(after.items[&id("a:cup")].name, "Tasse");
     assert!(!std::sync::Arc::ptr_eq(&before, after));
     turn_alike(&mut patched, &mut full);
 }

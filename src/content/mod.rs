@@ -509,13 +509,13 @@ pub(crate) fn build(
 ) -> (Content, resolve::Resolution) {
     let locale_files = std::mem::take(&mut raw.locales);
     let before = diags.len();
-    let (mut content, syms) = resolve::resolve(raw, keep, mods, ext, diags);
+    let (mut content, syms, named) = resolve::resolve(raw, keep, mods, ext, diags);
     locale::assemble(&mut content, locale_files, diags);
     for t in content.triggers.iter_mut().filter(|t| t.key.is_empty()) {
         name_by_place(Arc::make_mut(t), sources);
     }
     let clean = diags.len() == before;
-    (content, resolve::Resolution::new(syms, clean))
+    (content, resolve::Resolution::new(syms, named, clean))
 }
 
 /// `last` with the definitions of the data files `changed` (in order) resolved again from

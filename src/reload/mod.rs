@@ -331,7 +331,7 @@ impl Live {
         };
         self.registered = world.registered();
         self.scripts = compiled;
-        self.resolution = world.resolution.take();
+        let old_resolution = std::mem::replace(&mut self.resolution, world.resolution.take());
         // The whole reload, as the player waits for it: loading, comparing, swapping content and
         // scripts in and their `on_reload` handlers (the old version is dropped on the way).
         let elapsed = start.elapsed();
@@ -345,7 +345,8 @@ impl Live {
             self.game.report(carried);
         }
         // The old version is freed aside: at 100,000 definitions that is a tenth of a reload.
-        crate::content::drop_aside((current, base, old_sources, old_scripts));
+        let old = (current, base, old_sources, old_scripts, old_resolution);
+        crate::content::drop_aside(old);
         ReloadReport {
             ok: true,
             problems: Problems::new(notes, self.sources.clone()),

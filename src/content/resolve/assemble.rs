@@ -8,6 +8,7 @@ use super::defs::{
     creature, empty_random_pools, encounter, home_triggers, item, modifier_cycles, quest,
     visibility,
 };
+use super::named::{Named, Naming};
 use super::names::Declared;
 use super::names::{declare_all, event_table, rarities, renames};
 use super::symbols::Symbols;
@@ -25,7 +26,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Resolves every definition into [`Content`], reporting every problem; never stops at the first.
-/// The symbols are given back too: a reload resolves the files that change after it against them.
+/// The symbols are given back too: a reload resolves the files that change after it against them;
+/// and, with `keep`, which IDs each file names.
 /// With `keep` false nothing keeps the raw definitions after it: the large kinds' are let go a
 /// file at a time as they are resolved ([`Big`]), and `raw` is left without them.
 pub(super) fn resolve_all(
@@ -34,7 +36,7 @@ pub(super) fn resolve_all(
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
-) -> (Content, Symbols) {
+) -> (Content, Symbols, Named) {
     let cores = crate::content::threads::cores();
     resolve_on(raw, keep, mods, ext, diags, (cores, PARALLEL_FROM))
 }
@@ -127,7 +129,7 @@ fn resolve_on(
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
     runs: (usize, usize),
-) -> (Content, Symbols) {
+) -> (Content, Symbols, Named) {
     let visibility = visibility(&mods);
     let mut overrides = Vec::new();
     let (mut syms, declared) = declare_all(raw, ext, &visibility, &mut overrides, diags, runs);
@@ -146,7 +148,8 @@ fn resolve_on(
     content.overrides = overrides;
     content.files = raw.files;
     content.host_handlers = host_handlers(ext, &events, diags);
-    let stage = Stage::new(raw, &syms, &events, ext, runs);
+    let mut stage = Stage::new(raw, &syms, &events, ext, runs);
+    stage.naming = keep.then(Naming::default);
     stage.game_tables(&mut content, &declared.host, diags);
     stage.loose_references(&raw.loose_refs, diags);
     let mut triggers = stage.entry_triggers(&mut content, &declared.host, diags);
@@ -160,7 +163,8 @@ fn resolve_on(
     debug_assert_eq!(content.emitted, super::defs::emitted_by(&content));
     modifier_cycles(&content, diags);
     empty_random_pools(&content, diags);
-    (content, syms)
+    let named = stage.naming.take().map(|n| Named::of(n.into_inner()));
+    (content, syms, named.unwrap_or_default())
 }
 
 /// A content of `mods` over `events` that defines nothing yet.
@@ -221,18 +225,22 @@ pub(super) struct Stage<'a> {
     /// How many threads may resolve the runs of one kind, and how many entries a kind has at
     /// least to be cut into runs.
     runs: (usize, usize),
+    /// Where the references resolved are noted with their files, when a reload may patch what
+    /// this stage makes.
+    pub(super) naming: Option<Naming>,
 }
 
 /// Below this many entries of a kind, they are resolved on the calling thread.
 const PARALLEL_FROM: usize = 4096;
 
 /// What one run of entries resolved to: the definitions, the triggers they carry (numbered from
-/// zero), what was said, and the events their `emit_event` actions name.
+/// zero), what was said, the events their `emit_event` actions name, and the references noted.
 type Run<T> = (
     Vec<T>,
     Vec<Trigger>,
     Vec<Diagnostic>,
     std::collections::BTreeSet<crate::content::EventKey>,
+    Vec<(FileId, Id)>,
 );
 
 impl<'a> Stage<'a> {
@@ -250,6 +258,7 @@ impl<'a> Stage<'a> {
             ext,
             emitted: Default::default(),
             runs,
+            naming: None,
         }
     }
 
@@ -259,7 +268,9 @@ impl<'a> Stage<'a> {
         ns: &str,
         file: crate::diag::FileId,
     ) -> Cx<'d> {
-        Cx::new(self.syms, self.events, diags, ns, file, Some(&self.emitted))
+        let mut cx = Cx::new(self.syms, self.events, diags, ns, file, Some(&self.emitted));
+        cx.naming = self.naming.as_ref();
+        cx
     }
 
     /// The entries of the game's tables: the IDs they name checked, the game's own rules run
@@ -367,9 +378,10 @@ impl<'a> Stage<'a> {
         one: impl Fn(&mut Cx, &P, &R, &mut Vec<Trigger>) -> Option<T> + Sync,
         renumber: impl Fn(&mut T, u32),
     ) -> Vec<T> {
-        let (syms, events) = (self.syms, self.events);
+        let (syms, events, noting) = (self.syms, self.events, self.naming.is_some());
         let run = |parts: Vec<(usize, Part<'_, R>)>, mut picks: &[(usize, P)]| -> Run<T> {
             let emitted = std::cell::RefCell::new(std::collections::BTreeSet::new());
+            let naming = Naming::default();
             let mut defs = Vec::with_capacity(picks.len());
             let (mut triggers, mut diags) = (Vec::new(), Vec::new());
             for (at, part) in parts {
@@ -377,11 +389,18 @@ impl<'a> Stage<'a> {
                 let here = picks.partition_point(|(i, _)| *i < end);
                 for (i, pick) in &picks[..here] {
                     let mut cx = Cx::new(syms, events, &mut diags, "", FileId(0), Some(&emitted));
+                    cx.naming = noting.then_some(&naming);
                     defs.extend(one(&mut cx, pick, &part[i - at], &mut triggers));
                 }
                 picks = &picks[here..];
             }
-            (defs, triggers, diags, emitted.into_inner())
+            (
+                defs,
+                triggers,
+                diags,
+                emitted.into_inner(),
+                naming.into_inner(),
+            )
         };
         let (threads, from) = self.runs;
         let threads = if picks.len() < from {
@@ -420,7 +439,10 @@ impl<'a> Stage<'a> {
             })
         };
         let mut all: Vec<T> = Vec::new();
-        for (mut defs, mut run_triggers, run_diags, emitted) in runs {
+        for (mut defs, mut run_triggers, run_diags, emitted, mut noted) in runs {
+            if let Some(naming) = &self.naming {
+                naming.borrow_mut().append(&mut noted);
+            }
             let from = triggers.len() as u32;
             if from > 0 {
                 defs.iter_mut().for_each(|d| renumber(d, from));
@@ -632,10 +654,22 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
             ));
         }
     }
-    content.quests_by_event = vec![Vec::new(); events];
+    for list in &mut content.top_level {
+        crate::content::listen::mark_same(list);
+    }
+    index_quests(content);
+    content.triggers = triggers.into_iter().map(Arc::new).collect();
+    listening(content);
+}
+
+/// Numbers the quests in ID order (a quest is copied only when its number changes), and lists
+/// them in that order and by the event each listens to.
+pub(super) fn index_quests(content: &mut Content) {
+    content.quests_by_event = vec![Vec::new(); content.events.len()];
     for (ordinal, q) in content.quests.values_mut().enumerate() {
-        let q = Arc::make_mut(q);
-        q.ordinal = ordinal as u32;
+        if q.ordinal != ordinal as u32 {
+            Arc::make_mut(q).ordinal = ordinal as u32;
+        }
         content.quests_by_event[q.on.0 as usize].push(Listener::new(
             ordinal as u32,
             &q.when,
@@ -643,12 +677,10 @@ fn index(content: &mut Content, triggers: Vec<Trigger>) {
             None,
         ));
     }
-    for list in (content.top_level.iter_mut()).chain(&mut content.quests_by_event) {
+    for list in &mut content.quests_by_event {
         crate::content::listen::mark_same(list);
     }
     content.quest_defs = content.quests.values().cloned().collect();
-    content.triggers = triggers.into_iter().map(Arc::new).collect();
-    listening(content);
 }
 
 /// Which events anything of the data or the game's Rust listens to (`heard`; scripts are asked

@@ -9,6 +9,7 @@ mod assemble;
 mod defs;
 pub(crate) mod fields;
 mod hazard;
+mod named;
 mod names;
 mod patch;
 mod symbols;
@@ -114,6 +115,9 @@ pub(crate) struct Cx<'a> {
     /// Where each entry read notes the keys it knew and needed, when the editor schema asks
     /// (`builtin_keys`); `None` while loading.
     pub probe: Option<&'a std::cell::RefCell<Vec<fields::Probed>>>,
+    /// Where each reference resolved is noted with its file, when a reload may patch what this
+    /// resolution makes ([`named::Named`]); `None` otherwise.
+    pub naming: Option<&'a named::Naming>,
     /// The other mods this file's references may name without a word: those its mod depends on,
     /// and those already warned of; found once per file.
     named_freely: Vec<Box<str>>,
@@ -152,6 +156,7 @@ impl<'a> Cx<'a> {
             full: String::new(),
             emitted,
             probe: None,
+            naming: None,
             named_freely: Vec::new(),
             said: Vec::new(),
         }
@@ -186,6 +191,9 @@ impl<'a> Cx<'a> {
         if let Some((id, _)) = found {
             if id.namespace() != self.ns {
                 self.named_across(id, text.span());
+            }
+            if let Some(naming) = self.naming {
+                naming.borrow_mut().push((self.file, id.clone()));
             }
             return Some(id.clone());
         }
@@ -394,7 +402,7 @@ pub(crate) fn resolve(
     mods: Vec<ModInfo>,
     ext: &Extensions,
     diags: &mut Vec<Diagnostic>,
-) -> (Content, Symbols) {
+) -> (Content, Symbols, named::Named) {
     assemble::resolve_all(raw, keep, mods, ext, diags)
 }
 
@@ -473,8 +481,10 @@ pub(crate) fn card_effect_names() -> &'static [&'static str] {
 /// TOML actions are.
 pub(crate) fn symbols_of(content: &Content, ext: &Extensions) -> Symbols {
     let ids = |keys: &mut dyn Iterator<Item = (&Id, Span)>| {
-        keys.map(|(k, s)| (k.clone(), s))
-            .collect::<BTreeMap<Id, Span>>()
+        std::sync::Arc::new(
+            keys.map(|(k, s)| (k.clone(), s))
+                .collect::<BTreeMap<Id, Span>>(),
+        )
     };
     Symbols {
         tags: ids(&mut content.tags.iter().map(|(k, v)| (k, v.span))),
@@ -536,6 +546,7 @@ pub(crate) fn runtime_action(
         full: String::new(),
         emitted: None,
         probe: None,
+        naming: None,
         named_freely: Vec::new(),
         said: Vec::new(),
     };

@@ -95,7 +95,7 @@ pub(super) fn declare_all(
             let (winners, table, mut said_overrides, said) = $pending;
             overrides.append(&mut said_overrides);
             diags.extend(said);
-            syms.$table = table;
+            syms.$table = std::sync::Arc::new(table);
             winners
         }};
     }
@@ -305,6 +305,7 @@ pub(super) fn event_table(
             full: String::new(),
             emitted: None,
             probe: None,
+            naming: None,
             named_freely: Vec::new(),
             said: Vec::new(),
         };

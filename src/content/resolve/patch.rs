@@ -17,8 +17,9 @@
 //! cycles over the whole content; the events the data emits and the empty random pools over the
 //! changed files where what they held before says that is enough, else over the whole content.
 
-use super::assemble::{blank, listening, Big, List, Stage};
+use super::assemble::{blank, index_quests, listening, Big, List, Stage};
 use super::defs::{emitted_by, empty_random_pools, empty_random_pools_of, modifier_cycles};
+use super::named::{Named, Naming};
 use super::names::{Declared, Picks};
 use super::Symbols;
 use crate::content::by_file::ByFile;
@@ -55,15 +56,94 @@ macro_rules! each_registry {
 #[derive(Clone)]
 pub(crate) struct Resolution {
     syms: Arc<Symbols>,
+    /// Which IDs each file names: a definition is removed by a patch only where no other file
+    /// names it.
+    named: Named,
     clean: bool,
 }
 
 impl Resolution {
-    pub(crate) fn new(syms: Symbols, clean: bool) -> Resolution {
+    pub(crate) fn new(syms: Symbols, named: Named, clean: bool) -> Resolution {
         Resolution {
             syms: Arc::new(syms),
+            named,
             clean,
         }
+    }
+}
+
+/// The IDs of one kind the changed files declare now and did not (each where it is written), and
+/// those they declared and do not now.
+#[derive(Default)]
+struct Ids {
+    added: Vec<(Id, Span)>,
+    removed: Vec<Id>,
+}
+
+/// The IDs the changed files add and remove, by kind (named as `Symbols`' and `Content`'s
+/// registries are).
+#[derive(Default)]
+struct Changes {
+    tags: Ids,
+    items: Ids,
+    creatures: Ids,
+    quests: Ids,
+    encounters: Ids,
+    progress_types: Ids,
+    hazards: Ids,
+    cards: Ids,
+}
+
+impl Changes {
+    fn removed(&self) -> Vec<Id> {
+        let kinds = [
+            &self.tags,
+            &self.items,
+            &self.creatures,
+            &self.quests,
+            &self.encounters,
+            &self.progress_types,
+            &self.hazards,
+            &self.cards,
+        ];
+        kinds
+            .iter()
+            .flat_map(|k| k.removed.iter().cloned())
+            .collect()
+    }
+
+    fn any(&self) -> bool {
+        let kinds = [
+            &self.tags,
+            &self.items,
+            &self.creatures,
+            &self.quests,
+            &self.encounters,
+            &self.progress_types,
+            &self.hazards,
+            &self.cards,
+        ];
+        kinds
+            .iter()
+            .any(|k| !k.added.is_empty() || !k.removed.is_empty())
+    }
+
+    /// `syms` declaring the added IDs and not the removed ones (a kind's table copied only where
+    /// one of its IDs came or went).
+    fn declared_in(&self, syms: &Symbols) -> Symbols {
+        let mut syms = syms.clone();
+        fn apply(table: &mut super::symbols::Declared, ids: &Ids) {
+            if ids.added.is_empty() && ids.removed.is_empty() {
+                return;
+            }
+            let table = Arc::make_mut(table);
+            table.extend(ids.added.iter().cloned());
+            for id in &ids.removed {
+                table.remove(id);
+            }
+        }
+        each_registry!(apply(&mut syms, &self));
+        syms
     }
 }
 
@@ -84,13 +164,73 @@ pub(crate) fn patch(
     if !resolution.clean || changed.is_empty() || holds_what_all_read(last, raw, &of) {
         return None;
     }
-    let syms = &*resolution.syms;
+    let (declared, changes, spans) = redeclared(last, &resolution.syms, raw, changed)?;
+    let removed = changes.removed();
+    if !removed.is_empty() && resolution.named.named_elsewhere(&removed, changed) {
+        return None;
+    }
+    let syms = match changes.any() {
+        true => Arc::new(changes.declared_in(&resolution.syms)),
+        false => resolution.syms.clone(),
+    };
+    let (mut mini, triggers, tops, mut said, noted) =
+        resolve_files(raw, &syms, last, ext, changed, declared);
+    if !crate::content::locale::patch_texts(&mut mini, &last.locales) {
+        return None;
+    }
+    let places = trigger_places(last, &mini, &triggers, &tops, changed)?;
+    let part = placed(mini, triggers, &places, last, sources);
+    let mut content = last.clone();
+    put_definitions(&mut content, last, &part, &places, &changes);
+    for o in &mut content.overrides {
+        move_override(o, &spans);
+    }
+    listening(&mut content);
+    let was = was(last, &part, &places, &changes, ext);
+    content.emitted = emitted_after(last, &was, &part, &content);
+    modifier_cycles(&content, &mut said);
+    // A pool changes only with an item's tags or rarity, or an item removed: when none did, only
+    // the changed files' own pools are looked at again (the others were not empty before, and an
+    // added item empties none).
+    let same_items = changes.items.removed.is_empty()
+        && part.items.iter().all(|(id, item)| {
+            was.items
+                .get(id)
+                .is_none_or(|old| old.tags == item.tags && old.rarity == item.rarity)
+        });
+    if same_items {
+        empty_random_pools_of(&part, &content, &mut said);
+    } else {
+        empty_random_pools(&content, &mut said);
+    }
+    let resolution = Resolution {
+        syms,
+        named: resolution.named.with_files(changed, noted),
+        clean: said.is_empty(),
+    };
+    diags.append(&mut said);
+    Some((content, resolution))
+}
+
+/// What the changed files declare now, against what they declared in the running version
+/// (`last`, resolved against `syms`): the winners to resolve, the IDs added and removed, and
+/// where each ID is written now. `None` when only resolving everything says what the
+/// declarations mean: an ID the files declare and another file does too (a duplicate, an
+/// override, an overridden definition gone), an added ID of another mod's namespace, or a
+/// definition removed that bears triggers (every trigger after it would move).
+fn redeclared(
+    last: &Content,
+    syms: &Symbols,
+    raw: &RawDefs,
+    changed: &[FileId],
+) -> Option<(Declared, Changes, Spans)> {
     let mut declared = Declared::default();
+    let mut changes = Changes::default();
     let mut spans = BTreeMap::new();
     macro_rules! redeclare {
         ($($kind:literal $list:ident),*) => {$(
             let again = Redeclared { kind: $kind, winners: &syms.$list, overrides: &last.overrides };
-            declared.$list = again.of(&raw.$list, |r| &r.id, changed, &mut spans)?;
+            (declared.$list, changes.$list) = again.of(&raw.$list, |r| &r.id, changed, &mut spans)?;
         )*};
     }
     redeclare!(
@@ -100,44 +240,23 @@ pub(crate) fn patch(
     macro_rules! redeclare_picks {
         ($($kind:literal $list:ident),*) => {$(
             let again = Redeclared { kind: $kind, winners: &syms.$list, overrides: &last.overrides };
-            let winners = again.of(&raw.$list, |r| &r.id, changed, &mut spans)?;
+            let (winners, ids) = again.of(&raw.$list, |r| &r.id, changed, &mut spans)?;
             declared.$list = Picks::of(winners, raw.$list.len());
+            changes.$list = ids;
         )*};
     }
     redeclare_picks!("item" items, "creature" creatures, "quest" quests);
-    let (mut mini, triggers, tops, mut said) =
-        resolve_files(raw, syms, last, ext, changed, declared);
-    if !crate::content::locale::patch_texts(&mut mini, &last.locales) {
+    let bears = |removed: &[Id], triggers: &dyn Fn(&Id) -> bool| removed.iter().any(triggers);
+    let items = |id: &Id| last.items.get(id).is_none_or(|d| !d.triggers.is_empty());
+    let creatures = |id: &Id| {
+        last.creatures
+            .get(id)
+            .is_none_or(|d| !d.triggers.is_empty())
+    };
+    if bears(&changes.items.removed, &items) || bears(&changes.creatures.removed, &creatures) {
         return None;
     }
-    let places = trigger_places(last, &mini, &triggers, &tops, changed)?;
-    let part = placed(mini, triggers, &places, last, sources);
-    let mut content = last.clone();
-    put_definitions(&mut content, last, &part, &places);
-    for o in &mut content.overrides {
-        move_override(o, &spans);
-    }
-    listening(&mut content);
-    let was = was(last, &part, &places, ext);
-    content.emitted = emitted_after(last, &was, &part, &content);
-    modifier_cycles(&content, &mut said);
-    // A pool changes only with an item's tags or rarity: when none changed, only the changed
-    // files' own pools are looked at again (the others were not empty before).
-    let same_items = part.items.iter().all(|(id, item)| {
-        let old = &was.items[id];
-        old.tags == item.tags && old.rarity == item.rarity
-    });
-    if same_items {
-        empty_random_pools_of(&part, &content, &mut said);
-    } else {
-        empty_random_pools(&content, &mut said);
-    }
-    let resolution = Resolution {
-        syms: resolution.syms.clone(),
-        clean: said.is_empty(),
-    };
-    diags.append(&mut said);
-    Some((content, resolution))
+    Some((declared, changes, spans))
 }
 
 /// Whether the changed files hold, now or in `last`, what every other file resolves against:
@@ -164,58 +283,71 @@ struct Redeclared<'a> {
 
 impl Redeclared<'_> {
     /// The winners among the changed files' entries of this kind (`list`), by their index in
-    /// it, when those files declare exactly the IDs they declared: each entry's ID is one its
-    /// file declared (a winner there, or one a later mod overrides), none twice, and as many.
-    /// Where each entry's ID (`id_of`, as [`super::symbols::declare`] reads it) is written now
-    /// goes to `spans`.
+    /// it, and the IDs they add and remove, when a patch can follow what they declare: each
+    /// entry's ID is one its file declared (a winner there, or one a later mod overrides) or a
+    /// new one of its own mod, none twice; every entry a later mod overrides is still there, and
+    /// no ID removed overrides another's. Where each entry's ID (`id_of`, as
+    /// [`super::symbols::declare`] reads it) is written now goes to `spans`.
     fn of<T>(
         &self,
         list: &ByFile<Src<T>>,
         id_of: impl Fn(&T) -> &Spanned<String>,
         changed: &[FileId],
         spans: &mut Spans,
-    ) -> Option<BTreeMap<Id, usize>> {
+    ) -> Option<(BTreeMap<Id, usize>, Ids)> {
         let of = |file: FileId| changed.binary_search(&file).is_ok();
+        let overridden_as = |id: &Id| {
+            self.overrides
+                .iter()
+                .find(|o| o.kind == self.kind && o.id == *id)
+        };
         let mut winners = BTreeMap::new();
         let mut overridden = BTreeSet::new();
+        let mut ids = Ids::default();
         let entries = changed.iter().flat_map(|&f| list.enumerate_file(f));
         for (i, src) in entries {
             let written = id_of(&src.raw);
             let id = Id::parse(written.get_ref(), &src.ns)?;
+            let at = Span::new(src.file, written.span());
             let fresh = match self.winners.get_key_value(&id) {
                 Some((id, span)) if span.file == src.file => {
                     winners.insert(id.clone(), i).is_none()
                 }
-                _ => {
-                    let was = self
-                        .overrides
-                        .iter()
-                        .any(|o| o.kind == self.kind && o.id == id && o.replaced.file == src.file);
+                Some(_) => {
+                    let was = overridden_as(&id).is_some_and(|o| o.replaced.file == src.file);
                     was && overridden.insert(id.clone())
+                }
+                None => {
+                    let own = id.namespace() == &*src.ns && overridden_as(&id).is_none();
+                    ids.added.push((id.clone(), at));
+                    own && winners.insert(id.clone(), i).is_none()
                 }
             };
             if !fresh {
                 return None;
             }
-            spans.insert(
-                (self.kind, id, src.file),
-                Span::new(src.file, written.span()),
-            );
+            spans.insert((self.kind, id, src.file), at);
         }
-        let before = self.winners.values().filter(|s| of(s.file)).count()
-            + self
-                .overrides
-                .iter()
-                .filter(|o| o.kind == self.kind && of(o.replaced.file))
-                .count();
-        (winners.len() + overridden.len() == before).then_some(winners)
+        let gone = |(id, span): (&Id, &Span)| {
+            (of(span.file) && !winners.contains_key(id)).then(|| id.clone())
+        };
+        ids.removed = self.winners.iter().filter_map(gone).collect();
+        let was_overridden = self
+            .overrides
+            .iter()
+            .filter(|o| o.kind == self.kind && of(o.replaced.file))
+            .count();
+        let follows = overridden.len() == was_overridden
+            && ids.removed.iter().all(|id| overridden_as(id).is_none());
+        follows.then_some((winners, ids))
     }
 }
 
 /// The changed files' definitions resolved alone, in the order a whole resolution reads them
 /// (what they say in that order too): a content holding only them, their triggers (numbered
-/// from zero: the definitions' first, then each file's top-level ones), and how many top-level
-/// triggers each file has.
+/// from zero: the definitions' first, then each file's top-level ones), how many top-level
+/// triggers each file has, and the references they make.
+#[allow(clippy::type_complexity)]
 fn resolve_files(
     raw: &RawDefs,
     syms: &Symbols,
@@ -228,8 +360,10 @@ fn resolve_files(
     Vec<crate::content::Trigger>,
     Vec<usize>,
     Vec<Diagnostic>,
+    Vec<(FileId, Id)>,
 ) {
-    let stage = Stage::new(raw, syms, &last.events, ext, (1, usize::MAX));
+    let mut stage = Stage::new(raw, syms, &last.events, ext, (1, usize::MAX));
+    stage.naming = Some(Naming::default());
     let mut mini = blank(Vec::new(), last.events.clone(), ext);
     let (mut triggers, mut said) = (Vec::new(), Vec::new());
     for &f in changed {
@@ -258,13 +392,14 @@ fn resolve_files(
         );
         tops.push(triggers.len() - before);
     }
-    (mini, triggers, tops, said)
+    let noted = stage.naming.take().unwrap_or_default().into_inner();
+    (mini, triggers, tops, said, noted)
 }
 
 /// Where each of the changed files' triggers stands in the running content: a definition's at
 /// its own's places, a file's top-level ones at that file's. `None` when a definition or file
-/// has a different number of triggers, or a trigger another `id`: then the triggers after it
-/// move, and the whole content is resolved again.
+/// has a different number of triggers (an added one any), or a trigger another `id`: then the
+/// triggers after it move, and the whole content is resolved again.
 fn trigger_places(
     last: &Content,
     mini: &Content,
@@ -282,11 +417,19 @@ fn trigger_places(
         }
         Some(())
     };
+    // An added definition bears none (every trigger after its would move).
+    let none: &[crate::content::TriggerRef] = &[];
     for (id, item) in &mini.items {
-        borne(&item.triggers, &last.items.get(id)?.triggers)?;
+        borne(
+            &item.triggers,
+            last.items.get(id).map_or(none, |i| &i.triggers),
+        )?;
     }
     for (id, creature) in &mini.creatures {
-        borne(&creature.triggers, &last.creatures.get(id)?.triggers)?;
+        borne(
+            &creature.triggers,
+            last.creatures.get(id).map_or(none, |c| &c.triggers),
+        )?;
     }
     // The top-level triggers come last, in the files' order.
     let first = last
@@ -332,8 +475,11 @@ fn placed(
     for creature in part.creatures.values_mut() {
         moved(&mut Arc::make_mut(creature).triggers);
     }
+    // An added quest's ordinal is given when every quest is numbered again (`put_definitions`).
     for (id, quest) in &mut part.quests {
-        Arc::make_mut(quest).ordinal = last.quests[id].ordinal;
+        if let Some(old) = last.quests.get(id) {
+            Arc::make_mut(quest).ordinal = old.ordinal;
+        }
     }
     part.triggers = triggers
         .into_iter()
@@ -365,13 +511,22 @@ fn kept_if_same<T: PartialEq>(new: Arc<T>, old: &Arc<T>) -> Arc<T> {
     }
 }
 
-/// Puts the changed files' definitions (`part`) in place of theirs and their triggers at their
-/// places; a quest in its ordinal's place and among its event's listeners, a top-level trigger
-/// among its event's.
-fn put_definitions(content: &mut Content, last: &Content, part: &Content, places: &[u32]) {
+/// Puts the changed files' definitions (`part`) in place of theirs, those they add among them
+/// and those they removed out; their triggers at their places; a quest in its ordinal's place
+/// and among its event's listeners (every quest numbered again when one came or went), a
+/// top-level trigger among its event's.
+fn put_definitions(
+    content: &mut Content,
+    last: &Content,
+    part: &Content,
+    places: &[u32],
+    changes: &Changes,
+) {
     // The lists a listener left or joined, marked again once all are in place.
     let (mut quest_lists, mut trigger_lists) = (BTreeSet::new(), BTreeSet::new());
-    for (id, quest) in &part.quests {
+    let quests_came_or_went =
+        !changes.quests.added.is_empty() || !changes.quests.removed.is_empty();
+    for (id, quest) in part.quests.iter().filter(|_| !quests_came_or_went) {
         let old = &last.quests[id];
         let listener = Listener::new(quest.ordinal, &quest.when, &quest.condition, None);
         relisten(&mut content.quests_by_event, old.on.0, quest.on.0, listener);
@@ -397,11 +552,26 @@ fn put_definitions(content: &mut Content, last: &Content, part: &Content, places
         to.extend(from.iter().map(|(id, d)| (id.clone(), d.clone())));
     }
     each_registry!(put(&mut content, &part));
+    fn take_out<T>(from: &mut Registry<T>, ids: &Ids) {
+        for id in &ids.removed {
+            from.remove(id);
+        }
+    }
+    each_registry!(take_out(&mut content, &changes));
+    if quests_came_or_went {
+        index_quests(content);
+    }
 }
 
-/// The running version's definitions of the changed files, as `part` holds the new ones: what
-/// they did, to compare.
-fn was(last: &Content, part: &Content, places: &[u32], ext: &Extensions) -> Content {
+/// The running version's definitions of the changed files, as `part` holds the new ones, and
+/// those they removed: what they did, to compare.
+fn was(
+    last: &Content,
+    part: &Content,
+    places: &[u32],
+    changes: &Changes,
+    ext: &Extensions,
+) -> Content {
     let mut was = blank(Vec::new(), last.events.clone(), ext);
     fn same<T>(was: &mut Registry<T>, (keys, from): (&Registry<T>, &Registry<T>)) {
         let old = keys
@@ -411,6 +581,15 @@ fn was(last: &Content, part: &Content, places: &[u32], ext: &Extensions) -> Cont
     }
     let both = (part, last);
     each_registry!(same(&mut was, (&both.0, &both.1)));
+    fn gone<T>(was: &mut Registry<T>, (ids, from): (&Ids, &Registry<T>)) {
+        let old = ids
+            .removed
+            .iter()
+            .filter_map(|id| Some((id.clone(), from.get(id)?.clone())));
+        was.extend(old);
+    }
+    let both = (changes, last);
+    each_registry!(gone(&mut was, (&both.0, &both.1)));
     was.triggers = places
         .iter()
         .map(|&p| last.triggers[p as usize].clone())

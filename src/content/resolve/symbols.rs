@@ -9,19 +9,23 @@ use crate::diag::{Diagnostic, Span};
 use crate::id::Id;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The IDs of one kind of definition, each where it is declared. Shared: a reload that adds or
+/// removes a definition copies its kind's table, not every kind's.
+pub(crate) type Declared = std::sync::Arc<BTreeMap<Id, Span>>;
+
 /// Every ID that exists after declaration, by kind.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Symbols {
-    pub tags: BTreeMap<Id, Span>,
+    pub tags: Declared,
     pub rarities: BTreeMap<String, i64>,
-    pub items: BTreeMap<Id, Span>,
-    pub creatures: BTreeMap<Id, Span>,
-    pub quests: BTreeMap<Id, Span>,
-    pub encounters: BTreeMap<Id, Span>,
+    pub items: Declared,
+    pub creatures: Declared,
+    pub quests: Declared,
+    pub encounters: Declared,
     pub triggers: BTreeMap<Id, Span>,
-    pub progress_types: BTreeMap<Id, Span>,
-    pub hazards: BTreeMap<Id, Span>,
-    pub cards: BTreeMap<Id, Span>,
+    pub progress_types: Declared,
+    pub hazards: Declared,
+    pub cards: Declared,
     /// Actions and checks registered by Lua (`rats:summon`).
     pub actions: BTreeSet<Id>,
     pub checks: BTreeSet<Id>,
