@@ -4,8 +4,8 @@
 //! `toml::from_str` of the pack's files in the same run:
 //!
 //! - loading it (data and scripts: `load::load_game`);
-//! - a reload after one data file changes, and after one script changes (`reload::Live::reload`,
-//!   the whole of it);
+//! - a reload after one data file changes a value, adds a definition or removes one, and after
+//!   one script changes (`reload::Live::reload`, the whole of it);
 //! - `lantern check` of it (the release binary, wall time and peak resident memory, started from
 //!   a small copy of this bench so that the peak is the check's own);
 //! - one test's game over it (`Harness::prepare` once, then `Prepared::game`).
@@ -47,8 +47,7 @@ struct Row {
     defs: usize,
     parse: f64,
     load: f64,
-    reload_data: f64,
-    reload_script: f64,
+    reload: Reloads,
     check: f64,
     check_peak: u64,
     /// The check's CPU time in its own code and in the system's (most of it clearing the pages
@@ -57,36 +56,80 @@ struct Row {
     test_game: f64,
 }
 
-/// A reload after one data file of the pack changes, and after one script changes (medians).
-fn reloads(
-    dir: &Path,
-    files: &[PathBuf],
+/// A reload's figures (medians, milliseconds): after one data file changes a value, adds a
+/// definition, removes one no other file names; after one script changes.
+#[derive(Default)]
+struct Reloads {
+    change: f64,
+    add: f64,
+    remove: f64,
+    script: f64,
+}
+
+/// Times `edit` then a reload, `rounds` times, with a reload to `data` between rounds (not
+/// timed, and a pause for what it freed aside: a modder's edits are seconds apart), so that each
+/// round edits the same version.
+fn timed_edits(
+    live: &mut lantern::reload::Live,
+    file: &Path,
+    data: &str,
     rounds: usize,
-    rules: &lantern::host::Rules,
-) -> (f64, f64) {
+    edit: impl Fn(usize) -> String,
+) -> f64 {
+    let mut times = Vec::new();
+    for n in 0..rounds {
+        let start = Instant::now();
+        std::fs::write(file, edit(n)).unwrap();
+        assert!(live.reload().ok);
+        times.push(start.elapsed());
+        std::fs::write(file, data).unwrap();
+        assert!(live.reload().ok);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    median(times)
+}
+
+/// A reload after one data file of the pack changes a value, adds a tag, removes an item no
+/// other definition names; and after one script changes (medians).
+fn reloads(dir: &Path, files: &[PathBuf], rounds: usize, rules: &lantern::host::Rules) -> Reloads {
     let mods = files.len();
     let roots = [dir.to_path_buf()];
     let (mut live, _) = lantern::reload::Live::start_game(&roots, rules, 1, Limits::default())
         .expect("the pack starts");
     let edited = &files[mods / 2];
     let data = std::fs::read_to_string(edited).unwrap();
-    let mut n = 0;
-    let reload_data = time(rounds, || {
-        n += 1;
-        std::fs::write(
-            edited,
-            data.replacen("name = \"Item 0\"", &format!("name = \"Item {n}\""), 1),
+    let change = timed_edits(&mut live, edited, &data, rounds, |n| {
+        data.replacen(
+            "name = \"Item 0\"",
+            &format!("name = \"Item {}\"", n + 1),
+            1,
         )
-        .unwrap();
-        assert!(live.reload().ok);
+    });
+    let add = timed_edits(&mut live, edited, &data, rounds, |n| {
+        format!("{data}\n[[tags]]\nid = \"added{n}\"\nname = \"Added\"\n")
+    });
+    // The last item of a mod: no creature, quest or trigger of the pack names it.
+    let last_item = DEFS_A_MOD / 2 - 1;
+    let start = data
+        .find(&format!("[[items]]\nid = \"item{last_item}\"\n"))
+        .expect("the pack's last item");
+    let end = start + data[start..].find("\n\n").unwrap() + 2;
+    let remove = timed_edits(&mut live, edited, &data, rounds, |_| {
+        format!("{}{}", &data[..start], &data[end..])
     });
     let script = dir.join(format!("m{}/scripts/main.lua", mods / 2));
-    let reload_script = time(rounds, || {
+    let mut n = 0;
+    let script = time(rounds, || {
         n += 1;
         std::fs::write(&script, format!("{SCRIPT}-- edit {n}\n")).unwrap();
         assert!(live.reload().ok);
     });
-    (reload_data, reload_script)
+    Reloads {
+        change,
+        add,
+        remove,
+        script,
+    }
 }
 
 /// `lantern check --mods DIR`, run by a small copy of this bench (`peak_of`): its wall time, its
@@ -193,9 +236,9 @@ fn measure(dir: &Path, defs: usize) -> Row {
             assert!(!world.has_errors(), "{:?}", world.diagnostics.first());
         });
     }
-    let (mut reload_data, mut reload_script) = (0.0, 0.0);
+    let mut reload = Reloads::default();
     if wanted("reload") {
-        (reload_data, reload_script) = reloads(dir, &files, rounds, &rules);
+        reload = reloads(dir, &files, rounds, &rules);
     }
     let (mut check, mut check_peak, mut check_cpu) = (0.0, 0, (0.0, 0.0));
     if wanted("check") {
@@ -239,8 +282,7 @@ fn measure(dir: &Path, defs: usize) -> Row {
         defs: total,
         parse,
         load,
-        reload_data,
-        reload_script,
+        reload,
         check,
         check_peak,
         check_cpu,
@@ -258,18 +300,20 @@ fn main() {
         .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
     let dir = std::env::temp_dir().join(format!("lantern-bench-pack-{}", std::process::id()));
-    println!("| definitions | parse (baseline) | load | reload, one data file | reload, one script | `lantern check` | check's peak memory | a test's game |");
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| definitions | parse (baseline) | load | reload, one data file | a definition added | one removed | reload, one script | `lantern check` | check's peak memory | a test's game |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut rows = Vec::new();
     for defs in sizes {
         let r = measure(&dir, defs);
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.defs,
             ms(r.parse, 1),
             with_ratio(r.load, r.parse, "x"),
-            with_ratio(r.reload_data, r.load, " of a load"),
-            with_ratio(r.reload_script, r.load, ""),
+            with_ratio(r.reload.change, r.load, " of a load"),
+            with_ratio(r.reload.add, r.load, ""),
+            with_ratio(r.reload.remove, r.load, ""),
+            with_ratio(r.reload.script, r.load, ""),
             ms(r.check, 1),
             match r.check_peak {
                 0 => "-".to_string(),
@@ -339,12 +383,12 @@ fn plot(rows: &[Row], out: &Path) -> Result<(), Box<dyn std::error::Error>> {
         ("load", |r| r.load, RGBColor(31, 119, 180)),
         (
             "reload, one data file",
-            |r| r.reload_data,
+            |r| r.reload.change,
             RGBColor(214, 39, 40),
         ),
         (
             "reload, one script",
-            |r| r.reload_script,
+            |r| r.reload.script,
             RGBColor(255, 127, 14),
         ),
         (
