@@ -514,8 +514,8 @@ pub(crate) fn build(
     for t in content.triggers.iter_mut().filter(|t| t.key.is_empty()) {
         name_by_place(Arc::make_mut(t), sources);
     }
-    let clean = diags.len() == before;
-    (content, resolve::Resolution::new(syms, named, clean))
+    let resolution = resolve::Resolution::new(syms, named, &diags[before..]);
+    (content, resolution)
 }
 
 /// `last` with the definitions of the data files `changed` (in order) resolved again from

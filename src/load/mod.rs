@@ -77,23 +77,25 @@ pub fn load_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
 /// of each data file a diagnostic or an override points at (read again once the check is done),
 /// not of every file: a check of a big pack holds no text while it resolves.
 pub fn check_game(roots: &[PathBuf], rules: &Rules, limits: Limits) -> World {
-    check_with(roots, rules, limits, None)
+    check_with(roots, rules, limits, None, None)
 }
 
-/// [`check_game`] parsing only the data files that changed since the load `memo` remembers
-/// (the language server's check after an edit).
+/// [`check_game`] parsing only the data files that changed since the load `memo` remembers,
+/// and resolving only those when the check before it (`last`, which says again what it said)
+/// can be patched (the language server's check after an edit).
 pub(crate) fn check_with(
     roots: &[PathBuf],
     rules: &Rules,
     limits: Limits,
     memo: Option<&mut ParseMemo>,
+    last: Option<Last>,
 ) -> World {
     // Without a memo nothing reads the texts again: a problem's file is read again to be shown.
     let texts = match memo {
         Some(_) => Texts::Kept,
         None => Texts::Released,
     };
-    let mut world = load_texts(roots, None, limits, rules, memo, None, texts, &[]);
+    let mut world = load_texts(roots, None, limits, rules, memo, last, texts, &[]);
     if let Some(lua) = &world.lua {
         world.diagnostics.extend(lua.check_scripts());
         crate::diag::bound(&mut world.diagnostics, &world.sources);
@@ -138,6 +140,9 @@ pub(crate) struct Last<'a> {
     /// What resolving its content left: when only data files changed, and only in what their
     /// definitions hold, those are resolved again and the rest taken as they are.
     pub resolution: Option<&'a content::Resolution>,
+    /// Whether what its data said is said again when its content is kept (a check's is: the
+    /// language server shows every problem after every check; a reload's was shown once).
+    pub says_again: bool,
 }
 
 /// [`load_world_of`], parsing only the data files that changed since the load `memo` remembers,
@@ -214,7 +219,12 @@ fn load_texts(
     let is_kept = kept.is_some();
     let (content, resolution) = match kept {
         Some(last) => {
-            diagnostics.drain(data_said);
+            if last.says_again {
+                let said = last.resolution.iter().flat_map(|r| r.said());
+                diagnostics.extend(said.cloned());
+            } else {
+                diagnostics.drain(data_said);
+            }
             (last.content.clone(), last.resolution.cloned())
         }
         None => {

@@ -270,6 +270,7 @@ impl Live {
             registered: &self.registered,
             scripts: &self.scripts,
             resolution: self.resolution.as_ref(),
+            says_again: false,
         };
         let mut world = load_with(
             &self.roots,

@@ -33,19 +33,34 @@ pub(super) struct Analysis {
     /// Actions and checks the scripts registered.
     pub lua_actions: BTreeSet<String>,
     pub lua_checks: BTreeSet<String>,
+    /// What the next check starts from: the scripts' registrations and compiled chunks, and
+    /// what resolving the content left (an edit to a few definitions resolves only its file).
+    registered: crate::load::Registered,
+    scripts: crate::lua::KnownScripts,
+    resolution: Option<crate::content::Resolution>,
 }
 
 /// Checks the mods under `roots` as `lantern check` does, reading `unsaved` in place of files;
-/// only the data files that changed since the check `memo` remembers are parsed.
+/// only the data files that changed since the check `memo` remembers are parsed, and only they
+/// are resolved again when the check before (`last`) can be patched.
 pub(super) fn check(
     roots: &[PathBuf],
     rules: &Rules,
     limits: Limits,
     unsaved: Arc<crate::mods::Unsaved>,
     memo: &mut crate::content::parse::ParseMemo,
+    last: Option<&Analysis>,
 ) -> Analysis {
-    let world = crate::mods::with_unsaved(unsaved, || {
-        crate::load::check_with(roots, rules, limits, Some(memo))
+    let last = last.map(|a| crate::load::Last {
+        content: &a.content,
+        sources: &a.sources,
+        registered: &a.registered,
+        scripts: &a.scripts,
+        resolution: a.resolution.as_ref(),
+        says_again: true,
+    });
+    let mut world = crate::mods::with_unsaved(unsaved, || {
+        crate::load::check_with(roots, rules, limits, Some(memo), last)
     });
     let ext = world
         .lua
@@ -70,7 +85,12 @@ pub(super) fn check(
         files.insert(real.clone(), id);
         paths.insert(id, real);
     }
+    let (registered, scripts) = (world.registered(), world.compiled_scripts());
+    let resolution = world.resolution.take();
     Analysis {
+        registered,
+        scripts,
+        resolution,
         defs: definitions(&world.content),
         content: world.content,
         sources: world.sources,
@@ -196,5 +216,121 @@ impl Analysis {
                 .filter(move |d| kind.is_none_or(|k| d.kind == k))
                 .map(move |d| (id.as_str(), d.kind))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = r#"[[tags]]
+id = "shiny"
+
+[[items]]
+id = "lamp"
+name = "Lamp"
+tags = ["shiny", "base:metal"]
+
+[[creatures]]
+id = "rat"
+health = 3
+items = [ { item = "lamp", count = 1 } ]
+
+[[quests]]
+id = "hunt"
+on = "creature_died"
+count = 2
+actions = [ { action = "give_item", item = "lamp", count = 1, target = "self" } ]
+
+[[triggers]]
+on = "turn_started"
+actions = [ { action = "give_item", item = "base:sword", count = 1 } ]
+"#;
+
+    /// What a check said, each problem with its place, and the content it made.
+    fn seen(a: &Analysis) -> (Vec<String>, String) {
+        let said = a.diagnostics.iter();
+        let said =
+            said.map(|d| format!("{:?} {:?} {} {:?}", d.severity, d.span, d.message, d.labels));
+        (said.collect(), format!("{:?}", a.content))
+    }
+
+    #[test]
+    fn a_check_after_an_edit_says_and_makes_what_a_whole_check_does() {
+        // Keystroke by keystroke, a check from the one before (resolving the edited file again
+        // when it can) and a check from nothing must say the same and make the same content.
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("base/mod.toml", "id = \"base\"\nversion = \"1.0.0\"\n");
+        write(
+            "base/data/items.toml",
+            "[[tags]]\nid = \"metal\"\n\n[[items]]\nid = \"sword\"\n",
+        );
+        write(
+            "a/mod.toml",
+            "id = \"a\"\nversion = \"1.0.0\"\ndepends = [\"base\"]\n",
+        );
+        write("a/data/a.toml", A);
+        let edited = dir.path().join("a/data/a.toml");
+        let (roots, rules) = (vec![dir.path().to_path_buf()], crate::test_rules());
+        let check_with = |text: &str, memo: &mut _, last: Option<&Analysis>| {
+            let unsaved = [(edited.clone(), Arc::from(text))].into_iter().collect();
+            check(
+                &roots,
+                &rules,
+                Limits::default(),
+                Arc::new(unsaved),
+                memo,
+                last,
+            )
+        };
+        let quest = "\n[[quests]]\nid = \"chase\"\non = \"turn_started\"\nactions = []\n";
+        // Each text the buffer holds in turn, and whether only it is resolved again.
+        let edits: Vec<(String, bool)> = vec![
+            (A.replace("\"Lamp\"", "\"Oil lamp\""), true),
+            (
+                A.replace("item = \"lamp\", count = 2", "item = \"la\", count = 2"),
+                true,
+            ),
+            (
+                A.replace(
+                    "item = \"lamp\", count = 1 } ]\n\n[[q",
+                    "item = \"lam\", count = 1 } ]\n\n[[q",
+                ),
+                true,
+            ),
+            (
+                A.replace("on = \"creature_died\"", "on = \"creature_di\""),
+                true,
+            ),
+            (format!("{A}{quest}"), true),
+            (
+                format!("{A}{}", quest.replace("turn_started", "nothing")),
+                true,
+            ),
+            (A.to_string(), true),
+            (A.replace("[[creatures]]", "[[creatures]\n"), false),
+            (A.replace("\"Lamp\"", "\"Lamp"), false),
+            (A.to_string(), false),
+            (A.replace("tags = [\"shiny\", ", "tags = ["), true),
+        ];
+        let mut memo = Default::default();
+        let mut last = check_with(A, &mut memo, None);
+        for (text, alone) in edits {
+            let now = check_with(&text, &mut memo, Some(&last));
+            let whole = check_with(&text, &mut Default::default(), None);
+            assert_eq!(seen(&now), seen(&whole), "{text}");
+            let sword = |a: &Analysis| a.content.items.get("base:sword").cloned();
+            let shared = match (sword(&last), sword(&now)) {
+                (Some(was), Some(is)) => Arc::ptr_eq(&was, &is),
+                _ => false,
+            };
+            assert_eq!(shared, alone, "whether only the edit was resolved: {text}");
+            last = now;
+        }
     }
 }

@@ -160,9 +160,6 @@ impl Server {
     /// Checks the mod set with the open documents' texts and publishes what changed.
     fn recheck(&mut self, connection: &Connection) {
         self.stale = false;
-        // The last check goes first: the new one reuses its memory (holding both made an edit's
-        // diagnostics 1.16 times a check's time at 10,000 definitions, against 1.06).
-        self.analysis = None;
         let unsaved: crate::mods::Unsaved = self
             .docs
             .values()
@@ -179,6 +176,7 @@ impl Server {
             self.limits,
             Arc::new(unsaved),
             &mut self.memo,
+            self.analysis.as_ref(),
         );
         self.checks += 1;
         let (by_file, placeless) = super::publish::diagnostics(&analysis);

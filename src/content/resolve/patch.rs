@@ -1,21 +1,25 @@
-//! Resolving again only the data files a reload changed.
+//! Resolving again only the data files a reload (or the language server's next check) changed.
 //!
-//! When every other file reads as the running version's load read it and the changed files
-//! declare the IDs they declared (an edit to what definitions hold, not to which there are),
-//! their definitions are resolved against the symbols the last full resolution left
-//! ([`Resolution`]) and put in place of theirs in a copy of the running content, which shares
-//! every other definition with it (each sits behind an `Arc`).
+//! When every other file reads as the running version's load read it, the changed files'
+//! definitions are resolved against the symbols the last resolution left ([`Resolution`]) and
+//! put in place of theirs in a copy of the running content, which shares every other definition
+//! with it (each sits behind an `Arc`). The files may declare new IDs of their own mod and drop
+//! IDs no other file names (`named.rs`): that kind's symbols are copied with them in or out.
 //!
-//! A patch is taken only where it gives what resolving everything gives (`tests/reload.rs`
-//! compares the two): the running version's resolution said nothing, so no other definition has
-//! a problem an edit could repeat or move; the changed files hold no rarity, event type, entry
-//! of the game's tables or entry that could not be read, before or after (each changes what
-//! every other file resolves against); no text of theirs names a translation key; and their
-//! definitions keep their triggers' number and IDs, so every trigger keeps its place. Anything
+//! A patch is taken only where it gives what resolving everything gives (`tests/reload.rs` and
+//! the language server's tests compare the two): all the running version's resolution said is
+//! about the changed files, so no other definition has a problem an edit could repeat or move;
+//! no entry anywhere could not be read; the changed files hold no rarity, event type or entry of
+//! the game's tables, before or after (each changes what every other file resolves against); no
+//! text of theirs names a translation key; no ID they declare is declared elsewhere too (a
+//! duplicate, an override made or undone); and their definitions keep their triggers' number and
+//! IDs (an added or removed definition bears none), so every trigger keeps its place. Anything
 //! else is resolved whole, as a load does. A definition the edit left as it was stays the running
-//! version's. What looks across definitions is done again: who listens to what and the modifier
-//! cycles over the whole content; the events the data emits and the empty random pools over the
-//! changed files where what they held before says that is enough, else over the whole content.
+//! version's; one that fails now leaves the content, as it would. What looks across definitions
+//! is done again: who listens to what, the quests' numbers when one came or went, and the
+//! modifier cycles over the whole content; the events the data emits and the empty random pools
+//! over the changed files where what they held before says that is enough, else over the whole
+//! content.
 
 use super::assemble::{blank, index_quests, listening, Big, List, Stage};
 use super::defs::{emitted_by, empty_random_pools, empty_random_pools_of, modifier_cycles};
@@ -59,16 +63,31 @@ pub(crate) struct Resolution {
     /// Which IDs each file names: a definition is removed by a patch only where no other file
     /// names it.
     named: Named,
-    clean: bool,
+    /// What it said: a patch is taken only when all of it is about the files the patch resolves
+    /// again (what the other files say is then nothing, as before).
+    said: Arc<[Diagnostic]>,
 }
 
 impl Resolution {
-    pub(crate) fn new(syms: Symbols, named: Named, clean: bool) -> Resolution {
+    pub(crate) fn new(syms: Symbols, named: Named, said: &[Diagnostic]) -> Resolution {
         Resolution {
             syms: Arc::new(syms),
             named,
-            clean,
+            said: said.into(),
         }
+    }
+
+    /// What the resolution said (a check that keeps the content says it again).
+    pub(crate) fn said(&self) -> &[Diagnostic] {
+        &self.said
+    }
+
+    /// Whether everything the resolution said is about the files `of` holds, where it is and
+    /// where its labels point.
+    fn said_only_in(&self, of: &impl Fn(FileId) -> bool) -> bool {
+        self.said
+            .iter()
+            .all(|d| d.span.is_some_and(|s| of(s.file)) && d.labels.iter().all(|l| of(l.span.file)))
     }
 }
 
@@ -78,6 +97,19 @@ impl Resolution {
 struct Ids {
     added: Vec<(Id, Span)>,
     removed: Vec<Id>,
+    /// The IDs the changed files declare (the winners among their entries).
+    declared: Vec<Id>,
+    /// Those of them that could not be resolved now (a quest, hazard or card with a mistake
+    /// that leaves it out of the content, as a whole resolution does).
+    failed: Vec<Id>,
+}
+
+impl Ids {
+    /// Notes which of the declared IDs `part` (the changed files resolved) lacks.
+    fn failed_in<T>(&mut self, part: &Registry<T>) {
+        let failed = self.declared.iter().filter(|id| !part.contains_key(*id));
+        self.failed = failed.cloned().collect();
+    }
 }
 
 /// The IDs the changed files add and remove, by kind (named as `Symbols`' and `Content`'s
@@ -161,10 +193,16 @@ pub(crate) fn patch(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Content, Resolution)> {
     let of = |file: FileId| changed.binary_search(&file).is_ok();
-    if !resolution.clean || changed.is_empty() || holds_what_all_read(last, raw, &of) {
+    // An entry that could not be read names an ID every file's reference to it follows from.
+    let unread = !resolution.syms.broken.is_empty();
+    if changed.is_empty()
+        || unread
+        || !resolution.said_only_in(&of)
+        || holds_what_all_read(last, raw, &of)
+    {
         return None;
     }
-    let (declared, changes, spans) = redeclared(last, &resolution.syms, raw, changed)?;
+    let (declared, mut changes, spans) = redeclared(last, &resolution.syms, raw, changed)?;
     let removed = changes.removed();
     if !removed.is_empty() && resolution.named.named_elsewhere(&removed, changed) {
         return None;
@@ -175,6 +213,10 @@ pub(crate) fn patch(
     };
     let (mut mini, triggers, tops, mut said, noted) =
         resolve_files(raw, &syms, last, ext, changed, declared);
+    fn failed<T>(ids: &mut Ids, part: &Registry<T>) {
+        ids.failed_in(part);
+    }
+    each_registry!(failed(&mut changes, &mini));
     if !crate::content::locale::patch_texts(&mut mini, &last.locales) {
         return None;
     }
@@ -206,7 +248,7 @@ pub(crate) fn patch(
     let resolution = Resolution {
         syms,
         named: resolution.named.with_files(changed, noted),
-        clean: said.is_empty(),
+        said: said.as_slice().into(),
     };
     diags.append(&mut said);
     Some((content, resolution))
@@ -339,6 +381,7 @@ impl Redeclared<'_> {
             .count();
         let follows = overridden.len() == was_overridden
             && ids.removed.iter().all(|id| overridden_as(id).is_none());
+        ids.declared = winners.keys().cloned().collect();
         follows.then_some((winners, ids))
     }
 }
@@ -512,7 +555,7 @@ fn kept_if_same<T: PartialEq>(new: Arc<T>, old: &Arc<T>) -> Arc<T> {
 }
 
 /// Puts the changed files' definitions (`part`) in place of theirs, those they add among them
-/// and those they removed out; their triggers at their places; a quest in its ordinal's place
+/// and those they removed (or that fail now) out; their triggers at their places; a quest in its ordinal's place
 /// and among its event's listeners (every quest numbered again when one came or went), a
 /// top-level trigger among its event's.
 fn put_definitions(
@@ -524,8 +567,11 @@ fn put_definitions(
 ) {
     // The lists a listener left or joined, marked again once all are in place.
     let (mut quest_lists, mut trigger_lists) = (BTreeSet::new(), BTreeSet::new());
-    let quests_came_or_went =
-        !changes.quests.added.is_empty() || !changes.quests.removed.is_empty();
+    let quests = &changes.quests;
+    let quests_came_or_went = !quests.added.is_empty()
+        || !quests.removed.is_empty()
+        || !quests.failed.is_empty()
+        || part.quests.keys().any(|id| !last.quests.contains_key(id));
     for (id, quest) in part.quests.iter().filter(|_| !quests_came_or_went) {
         let old = &last.quests[id];
         let listener = Listener::new(quest.ordinal, &quest.when, &quest.condition, None);
@@ -553,7 +599,7 @@ fn put_definitions(
     }
     each_registry!(put(&mut content, &part));
     fn take_out<T>(from: &mut Registry<T>, ids: &Ids) {
-        for id in &ids.removed {
+        for id in ids.removed.iter().chain(&ids.failed) {
             from.remove(id);
         }
     }
@@ -564,7 +610,7 @@ fn put_definitions(
 }
 
 /// The running version's definitions of the changed files, as `part` holds the new ones, and
-/// those they removed: what they did, to compare.
+/// those they removed or that fail now: what they did, to compare.
 fn was(
     last: &Content,
     part: &Content,
@@ -582,9 +628,7 @@ fn was(
     let both = (part, last);
     each_registry!(same(&mut was, (&both.0, &both.1)));
     fn gone<T>(was: &mut Registry<T>, (ids, from): (&Ids, &Registry<T>)) {
-        let old = ids
-            .removed
-            .iter()
+        let old = (ids.removed.iter().chain(&ids.failed))
             .filter_map(|id| Some((id.clone(), from.get(id)?.clone())));
         was.extend(old);
     }
