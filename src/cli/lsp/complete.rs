@@ -41,6 +41,8 @@ pub(super) fn complete(
 #[derive(Default)]
 struct Items {
     items: Vec<(String, CompletionItemKind, Option<String>, Option<String>)>,
+    /// The labels given, each once.
+    labels: std::collections::HashSet<String>,
     typed: Range<usize>,
     incomplete: bool,
 }
@@ -57,13 +59,19 @@ impl Items {
         if !matches(typed, label) {
             return;
         }
-        if self.items.len() >= MOST_ITEMS {
-            self.incomplete = true;
+        if self.full() {
             return;
         }
-        if !self.items.iter().any(|(l, ..)| l == label) {
+        if self.labels.insert(label.to_string()) {
             self.items.push((label.to_string(), kind, detail, doc));
         }
+    }
+
+    /// Whether no more items are taken (and the list says it is incomplete): a long walk stops.
+    fn full(&mut self) -> bool {
+        let full = self.items.len() >= MOST_ITEMS;
+        self.incomplete |= full;
+        full
     }
 
     fn finish(self, text: &str) -> CompletionList {
@@ -250,19 +258,25 @@ fn values_of_key(
     };
     let own = file.and_then(|f| a.mod_of.get(&f)).cloned();
     for (id, def_kind) in a.ids_of(kind) {
+        if out.full() {
+            break;
+        }
         // The file's own mod's IDs may be written bare; both are offered.
         let bare = own
             .as_deref()
             .and_then(|m| id.strip_prefix(m))
             .and_then(|r| r.strip_prefix(':'));
-        out.push(
-            typed,
-            id,
-            CompletionItemKind::REFERENCE,
-            Some(def_kind.to_string()),
-            None,
-        );
-        if let Some(bare) = bare {
+        // What is not offered is not described: most IDs of a large set are not.
+        if matches(typed, id) {
+            out.push(
+                typed,
+                id,
+                CompletionItemKind::REFERENCE,
+                Some(def_kind.to_string()),
+                None,
+            );
+        }
+        if let Some(bare) = bare.filter(|bare| matches(typed, bare)) {
             out.push(
                 typed,
                 bare,
