@@ -2,7 +2,7 @@
 //! which Lua was linked: whether it is lantern's, the order `pairs` gave, how far a runaway loop
 //! got under a budget of 100,000 instructions, and the state hash.
 
-use lantern::game::{CreatureRef, ScriptHost};
+use lantern::game::CreatureRef;
 use lantern::lua::Limits;
 
 fn main() {

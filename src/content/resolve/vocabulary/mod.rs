@@ -5,7 +5,10 @@ mod check;
 mod named;
 
 pub(super) use action::{action, actions, no_actions};
-pub(super) use check::{condition, conditions};
+/// One condition read alone: the editor schema's probe of what keys a check knows.
+#[cfg(feature = "cli")]
+pub(super) use check::condition;
+pub(super) use check::conditions;
 
 use super::fields::{plain_value, Entry};
 use super::{Cx, RefKind};
