@@ -127,8 +127,9 @@ struct Changes {
 }
 
 impl Changes {
-    fn removed(&self) -> Vec<Id> {
-        let kinds = [
+    /// Every kind's IDs.
+    fn kinds(&self) -> [&Ids; 8] {
+        [
             &self.tags,
             &self.items,
             &self.creatures,
@@ -137,27 +138,19 @@ impl Changes {
             &self.progress_types,
             &self.hazards,
             &self.cards,
-        ];
-        kinds
-            .iter()
-            .flat_map(|k| k.removed.iter().cloned())
-            .collect()
+        ]
     }
 
+    /// The IDs removed, of every kind.
+    fn removed(&self) -> Vec<Id> {
+        let kinds = self.kinds().into_iter();
+        kinds.flat_map(|k| k.removed.iter().cloned()).collect()
+    }
+
+    /// Whether an ID of any kind came or went.
     fn any(&self) -> bool {
-        let kinds = [
-            &self.tags,
-            &self.items,
-            &self.creatures,
-            &self.quests,
-            &self.encounters,
-            &self.progress_types,
-            &self.hazards,
-            &self.cards,
-        ];
-        kinds
-            .iter()
-            .any(|k| !k.added.is_empty() || !k.removed.is_empty())
+        let mut kinds = self.kinds().into_iter();
+        kinds.any(|k| !k.added.is_empty() || !k.removed.is_empty())
     }
 
     /// `syms` declaring the added IDs and not the removed ones (a kind's table copied only where
