@@ -537,19 +537,7 @@ pub(crate) fn runtime_action(
     map: &crate::content::raw::EntryMap,
 ) -> Result<crate::content::ActionEntry, String> {
     let mut diags = Vec::new();
-    let mut cx = Cx {
-        syms,
-        events,
-        diags: &mut diags,
-        ns: ns.to_string(),
-        file: FileId(0),
-        full: String::new(),
-        emitted: None,
-        probe: None,
-        naming: None,
-        named_freely: Vec::new(),
-        said: Vec::new(),
-    };
+    let mut cx = Cx::new(syms, events, &mut diags, ns, FileId(0), None);
     let entry = Spanned::new(0..0, map.clone());
     let action = vocabulary::action(&mut cx, &entry);
     if diags.is_empty() {

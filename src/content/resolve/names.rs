@@ -294,21 +294,11 @@ pub(super) fn event_table(
     diags: &mut Vec<Diagnostic>,
 ) -> EventTable {
     let mut custom_events = Vec::new();
+    // The events are what this makes: a payload's types name none.
+    let no_events = EventTable::new(Vec::new());
     for (id, &i) in event_types {
         let src = &raw.event_types[i];
-        let mut cx = Cx {
-            syms,
-            events: &EventTable::new(Vec::new()),
-            diags,
-            ns: src.ns.to_string(),
-            file: src.file,
-            full: String::new(),
-            emitted: None,
-            probe: None,
-            naming: None,
-            named_freely: Vec::new(),
-            said: Vec::new(),
-        };
+        let mut cx = Cx::new(syms, &no_events, diags, &src.ns, src.file, None);
         if vocab::ENGINE_EVENTS.iter().any(|e| e.name == id.name()) {
             cx.diags.push(
                 Diagnostic::warning(
