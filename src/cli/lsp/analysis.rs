@@ -293,7 +293,18 @@ actions = [ { action = "give_item", item = "base:sword", count = 1 } ]
         let edits: Vec<(String, bool)> = vec![
             (A.replace("\"Lamp\"", "\"Oil lamp\""), true),
             (
-                A.replace("item = \"lamp\", count = 2", "item = \"la\", count = 2"),
+                A.replace(
+                    "item = \"lamp\", count = 1, target",
+                    "item = \"la\", count = 1, target",
+                ),
+                true,
+            ),
+            // Checked again unchanged (saved, say): the content kept, its problems said again.
+            (
+                A.replace(
+                    "item = \"lamp\", count = 1, target",
+                    "item = \"la\", count = 1, target",
+                ),
                 true,
             ),
             (
@@ -320,10 +331,12 @@ actions = [ { action = "give_item", item = "base:sword", count = 1 } ]
         ];
         let mut memo = Default::default();
         let mut last = check_with(A, &mut memo, None);
+        let mut mistakes = 0;
         for (text, alone) in edits {
             let now = check_with(&text, &mut memo, Some(&last));
             let whole = check_with(&text, &mut Default::default(), None);
             assert_eq!(seen(&now), seen(&whole), "{text}");
+            mistakes += now.diagnostics.len();
             let sword = |a: &Analysis| a.content.items.get("base:sword").cloned();
             let shared = match (sword(&last), sword(&now)) {
                 (Some(was), Some(is)) => Arc::ptr_eq(&was, &is),
@@ -332,5 +345,8 @@ actions = [ { action = "give_item", item = "base:sword", count = 1 } ]
             assert_eq!(shared, alone, "whether only the edit was resolved: {text}");
             last = now;
         }
+        // Each edit but the fixes said something (each typed mistake once; the file that does
+        // not parse, and the quest naming no event, may say more).
+        assert!(mistakes >= 6, "{mistakes} problems said over the edits");
     }
 }
