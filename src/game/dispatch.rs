@@ -238,21 +238,22 @@ impl Game {
                 self.report_loop(dropped);
                 break;
             }
-            // The event joins the log once handled, moved rather than copied; meanwhile
-            // `current` and `dispatching` stand for it (the chain a script error names).
-            self.events.current = Some(self.events.handled);
-            // The cause is moved in and out, not counted twice: this is the hottest loop.
-            self.events.dispatching = Some((event.kind, parent, cause));
             // An event nothing listens to is logged and counted, and visits no listener list.
+            let mut cause = cause;
             if content.heard[event.kind.0 as usize] || self.scripts_listen(event.kind) {
+                // The event joins the log once handled, moved rather than copied; meanwhile
+                // `current` and `dispatching` stand for it (the chain a script error names).
+                self.events.current = Some(self.events.handled);
+                // The cause is moved in and out, not counted twice: this is the hottest loop.
+                self.events.dispatching = Some((event.kind, parent, cause));
                 self.dispatch(&content, &event);
+                self.events.current = None;
+                cause = self
+                    .events
+                    .dispatching
+                    .take()
+                    .and_then(|(_, _, cause)| cause);
             }
-            self.events.current = None;
-            let cause = self
-                .events
-                .dispatching
-                .take()
-                .and_then(|(_, _, cause)| cause);
             if self.events.log.len() == super::LOG_KEEP {
                 if let Some(old) = self.events.log.pop_front() {
                     self.events.spare.give_back(old.event.payload);
@@ -510,6 +511,7 @@ impl Game {
     }
 
     /// Adds a step (a quest's count, the actions' outcome) to a trigger's or a quest's trace.
+    #[inline(always)]
     fn trace_step(&mut self, of: Subject, step: Result<TraceStep, String>) {
         let Some(trace) = self.traces.as_mut().and_then(|t| t.last_mut(of)) else {
             return;

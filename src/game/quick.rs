@@ -5,22 +5,10 @@
 //! quick answer against it, so the whole test suite checks the quick form.
 
 use super::check::Saw;
-use super::trace::{Slots, Subject, Trace, TraceStep, Traces};
+use super::trace::{Subject, Trace, TraceStep, Traces};
 use super::{Creature, Ctx, Event, Game};
-use crate::content::{Content, Listener, QuickTest, QuickWhen, Who};
+use crate::content::{Content, Listener, QuickTest, QuickWhen};
 use crate::content::{EventKey, Value};
-
-/// The creatures a check can ask about in one context, by [`Who`] (bearer, target, player,
-/// source): found once for a run of listeners rather than once a listener.
-type Subjects<'g> = [Option<&'g Creature>; 4];
-
-// `Subjects` is indexed by `Who`'s discriminant.
-const _: () = assert!(
-    Who::Bearer as usize == 0
-        && Who::Target as usize == 1
-        && Who::Player as usize == 2
-        && Who::Source as usize == 3
-);
 
 impl Game {
     /// How many listeners at the start of `list` fail their quick test for `event` (each one's
@@ -43,12 +31,6 @@ impl Game {
         let Some(traces) = traces.as_deref_mut() else {
             return 0;
         };
-        let subjects: Subjects = [
-            self.creature(ctx.bearer),
-            ctx.target.and_then(|t| self.creature(t)),
-            Some(&self.state.player),
-            ctx.source.and_then(|s| self.creature(s)),
-        ];
         let (kind, turn) = (event.kind, self.state.turn);
         // A list's subjects are all triggers or all quests: their traces are in one kind of slot.
         let quests = matches!(subject(0), Subject::Quest(_));
@@ -57,42 +39,23 @@ impl Game {
             if !answers(self, l.of) {
                 break;
             }
-            let Some(failed) = quick_failure(l, event, &subjects) else {
+            let Some(failed) = quick_failure(self, l, event, ctx) else {
                 break;
             };
-            // The listeners after it of the same quick form fail the same way: only their
-            // traces are written, by a loop made for this way of failing.
-            // (`same_after` is counted over this very list whenever it is built or patched, so
-            // the run ends inside it.)
+            // The listeners after it of the same quick form fail the same way: the run shares
+            // one trace, which each slot points at. (`same_after` is counted over this very list
+            // whenever it is built or patched, so the run ends inside it.)
             let run = &list[at..=at + l.same_after as usize];
-            let tested = |l: &Listener| answers(self, l.of);
-            let mut slots = traces.slots(quests);
-            let written = (kind, turn);
-            at += match failed {
-                Failed::When(got) => {
-                    let got = got.cloned().flatten();
-                    let step = TraceStep::WhenDiffered { index: 0 };
-                    write_run(&mut slots, run, tested, (written, step), |t| {
-                        t.got = got.clone()
-                    })
-                }
-                Failed::Held(held) => {
-                    let step = TraceStep::ConditionFailed { index: 1 };
-                    write_run(&mut slots, run, tested, (written, step), |t| {
-                        match &mut t.saw {
-                            // A number written over a number (the usual case) drops nothing.
-                            Saw::Number(n) => *n = held as i64,
-                            saw => *saw = Saw::Number(held as i64),
-                        }
-                    })
-                }
-                Failed::Tags(c) => {
-                    let step = TraceStep::ConditionFailed { index: 1 };
-                    write_run(&mut slots, run, tested, (written, step), |t| {
-                        t.saw = Saw::Tags(c.def.clone())
-                    })
-                }
-            };
+            let mut shared = traces.share(
+                quests,
+                |t| t.event == kind && t.turn == turn && failed.wrote(t),
+                || failed.trace(kind, turn),
+            );
+            // The first was tested above.
+            let tested = |l: &&Listener| answers(self, l.of);
+            let rest = run[1..].iter().take_while(tested);
+            let n = shared.point(std::iter::once(l.of).chain(rest.map(|l| l.of)));
+            at += n;
         }
         let failed = at;
         #[cfg(debug_assertions)]
@@ -157,13 +120,53 @@ enum Failed<'a> {
     Tags(&'a Creature),
 }
 
+impl Failed<'_> {
+    /// The trace a full evaluation of `event` in `turn` failing this way writes.
+    fn trace(self, event: EventKey, turn: u64) -> Trace {
+        let mut trace = Trace::new(event, turn);
+        match self {
+            Failed::When(got) => {
+                trace.steps.first(TraceStep::WhenDiffered { index: 0 });
+                trace.got = got.cloned().flatten();
+            }
+            Failed::Held(held) => {
+                trace.steps.first(TraceStep::ConditionFailed { index: 1 });
+                trace.saw = Saw::Number(held as i64);
+            }
+            Failed::Tags(c) => {
+                trace.steps.first(TraceStep::ConditionFailed { index: 1 });
+                trace.saw = Saw::Tags(c.def.clone());
+            }
+        }
+        trace
+    }
+
+    /// Whether `trace` says what [`Failed::trace`] would (its event and turn aside).
+    #[inline(always)]
+    fn wrote(self, trace: &Trace) -> bool {
+        match (self, trace.steps.as_slice()) {
+            (Failed::When(got), [TraceStep::WhenDiffered { index: 0 }]) => {
+                trace.got.as_ref() == got.and_then(Option::as_ref)
+            }
+            (Failed::Held(held), [TraceStep::ConditionFailed { index: 1 }]) => {
+                matches!(trace.saw, Saw::Number(n) if n == held as i64)
+            }
+            (Failed::Tags(c), [TraceStep::ConditionFailed { index: 1 }]) => {
+                matches!(&trace.saw, Saw::Tags(def) if *def == c.def)
+            }
+            _ => false,
+        }
+    }
+}
+
 /// How the quick test of `l` fails for `event`; `None` when it holds, when `l` has no quick
 /// form, or when it is not for the quick form to say (nobody to ask about).
 #[inline(always)]
 fn quick_failure<'a>(
+    game: &'a Game,
     l: &'a Listener,
     event: &'a Event,
-    subjects: &Subjects<'a>,
+    ctx: &Ctx,
 ) -> Option<Failed<'a>> {
     if matches!(l.test, QuickTest::Full) {
         return None;
@@ -190,7 +193,7 @@ fn quick_failure<'a>(
             count,
             negate,
         } => {
-            let c = subjects[*who as usize]?;
+            let c = game.creature(game.resolve_who(*who, ctx)?)?;
             let held: u32 = c
                 .inventory
                 .iter()
@@ -200,38 +203,8 @@ fn quick_failure<'a>(
             ((held >= *count) == *negate).then_some(Failed::Held(held))
         }
         QuickTest::HasTag { who, tag, negate } => {
-            let c = subjects[*who as usize]?;
+            let c = game.creature(game.resolve_who(*who, ctx)?)?;
             (c.tags.contains(tag) == *negate).then_some(Failed::Tags(c))
         }
     }
-}
-
-/// Writes the trace of the first listener of `run` and of each after it (they have its quick
-/// form) while `tested` says it is tested, failed at `step` on an event of `kind` in `turn` as the full evaluation would
-/// be: the step, and what it saw (`saw`). How many it wrote.
-#[inline(always)]
-fn write_run(
-    slots: &mut Slots,
-    run: &[Listener],
-    tested: impl Fn(&Listener) -> bool,
-    ((kind, turn), step): ((EventKey, u64), TraceStep),
-    saw: impl Fn(&mut Trace),
-) -> usize {
-    let Some((first, rest)) = run.split_first() else {
-        return 0;
-    };
-    if let Some(trace) = slots.begin_with(first.of, kind, turn, step) {
-        saw(trace);
-    }
-    let mut n = 1;
-    for l in rest {
-        if !tested(l) {
-            break;
-        }
-        if let Some(trace) = slots.begin_with(l.of, kind, turn, step) {
-            saw(trace);
-        }
-        n += 1;
-    }
-    n
 }

@@ -4,7 +4,7 @@
 //! values); [`Trace::render`] puts it into words, with names from the content, when someone asks.
 
 use super::check::Saw;
-use crate::content::{Condition, Content, EventKey, TriggerRef, Value};
+use crate::content::{Condition, Content, EventKey, Value};
 use std::fmt::Write;
 
 /// What happened at one evaluation. Plain data, so clearing a trace for the next evaluation is two
@@ -47,6 +47,9 @@ pub struct Trace {
     pub(crate) got: Option<Value>,
     /// Why the actions failed, when a step is `ActionsFailed`.
     pub(crate) failure: String,
+    /// In a trace slot: the shared trace the slot reads as instead of this one, if any
+    /// (`slots.rs`). Kept here, where the trace has room, so a slot is no larger than a trace.
+    latest: u32,
 }
 
 impl Trace {
@@ -58,6 +61,7 @@ impl Trace {
             saw: Saw::No,
             got: None,
             failure: String::new(),
+            latest: slots::OWN,
         }
     }
 }
@@ -202,142 +206,5 @@ impl Trace {
     }
 }
 
-/// What a trace is of: a trigger, or a quest by its ordinal.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Subject {
-    Trigger(TriggerRef),
-    Quest(u32),
-}
-
-/// Every trigger's and quest's trace, in slots made as evaluations first reach them (a slot never
-/// evaluated is marked by an event no content has, so writing a trace tests no `Option`). A test
-/// game over a pack of 100,000 definitions evaluates a few of them: making every slot with the
-/// game cost it a twentieth of its time.
-pub(super) struct Traces {
-    triggers: Vec<Trace>,
-    quests: Vec<Trace>,
-    /// How many slots each may grow to: the content's triggers and quests.
-    sizes: [usize; 2],
-}
-
-/// The event of a slot never evaluated.
-const UNSEEN: EventKey = EventKey(u32::MAX);
-
-impl Traces {
-    pub(super) fn new(triggers: usize, quests: usize) -> Traces {
-        Traces {
-            triggers: Vec::new(),
-            quests: Vec::new(),
-            sizes: [triggers, quests],
-        }
-    }
-
-    pub(super) fn trigger(&self, r: TriggerRef) -> Option<&Trace> {
-        seen(self.triggers.get(r.0 as usize))
-    }
-
-    /// A quest's trace, by its ordinal.
-    pub(super) fn quest(&self, ordinal: u32) -> Option<&Trace> {
-        seen(self.quests.get(ordinal as usize))
-    }
-
-    /// The slot of a trigger or quest, emptied for a new evaluation of `event` in `turn`.
-    /// Evaluation writes into it directly: building a trace aside and moving it in cost more than
-    /// the evaluation itself.
-    #[inline(always)]
-    pub(super) fn begin(&mut self, of: Subject, event: EventKey, turn: u64) -> Option<&mut Trace> {
-        let (slots, i, kind) = match of {
-            Subject::Trigger(r) => (&mut self.triggers, r.0 as usize, 0),
-            Subject::Quest(ordinal) => (&mut self.quests, ordinal as usize, 1),
-        };
-        let trace = if i < slots.len() {
-            &mut slots[i]
-        } else {
-            grown(slots, i, self.sizes[kind])?
-        };
-        trace.event = event;
-        trace.turn = turn;
-        trace.steps.clear();
-        Some(trace)
-    }
-
-    /// The slots of the triggers (`quests` false) or of the quests, for a run of evaluations of
-    /// one kind: each written by its number, without asking again which kind it is.
-    #[inline(always)]
-    pub(super) fn slots(&mut self, quests: bool) -> Slots<'_> {
-        let (slots, size) = match quests {
-            false => (&mut self.triggers, self.sizes[0]),
-            true => (&mut self.quests, self.sizes[1]),
-        };
-        Slots { slots, size }
-    }
-
-    /// The trace of a trigger or quest, as its last evaluation left it.
-    #[cfg(debug_assertions)]
-    pub(super) fn of(&self, of: Subject) -> Option<&Trace> {
-        match of {
-            Subject::Trigger(r) => self.trigger(r),
-            Subject::Quest(ordinal) => self.quest(ordinal),
-        }
-    }
-
-    /// A trace as its last evaluation left it, to add what happened next.
-    pub(super) fn last_mut(&mut self, of: Subject) -> Option<&mut Trace> {
-        self.slot(of).filter(|t| t.event != UNSEEN)
-    }
-
-    #[inline(always)]
-    fn slot(&mut self, of: Subject) -> Option<&mut Trace> {
-        match of {
-            Subject::Trigger(r) => self.triggers.get_mut(r.0 as usize),
-            Subject::Quest(ordinal) => self.quests.get_mut(ordinal as usize),
-        }
-    }
-}
-
-/// The trace slots of one kind of subject ([`Traces::slots`]).
-pub(super) struct Slots<'t> {
-    slots: &'t mut Vec<Trace>,
-    size: usize,
-}
-
-impl Slots<'_> {
-    /// [`Traces::begin`] of the subject numbered `i`, for an evaluation decided at its first
-    /// step: the slot holds that step alone (a quick test's failure).
-    #[inline(always)]
-    pub(super) fn begin_with(
-        &mut self,
-        i: u32,
-        event: EventKey,
-        turn: u64,
-        step: TraceStep,
-    ) -> Option<&mut Trace> {
-        let i = i as usize;
-        let trace = if i < self.slots.len() {
-            &mut self.slots[i]
-        } else {
-            grown(self.slots, i, self.size)?
-        };
-        trace.event = event;
-        trace.turn = turn;
-        trace.steps.first(step);
-        Some(trace)
-    }
-}
-
-/// The slot `i`, made with the slots before it (and as many again as there are, up to `size`),
-/// all unseen; `None` past `size`.
-#[cold]
-#[inline(never)]
-fn grown(slots: &mut Vec<Trace>, i: usize, size: usize) -> Option<&mut Trace> {
-    let to = (i + 1).max(slots.len() * 2).min(size);
-    if to > slots.len() {
-        slots.resize(to, Trace::new(UNSEEN, 0));
-    }
-    slots.get_mut(i)
-}
-
-/// A slot's trace, if it was ever evaluated.
-fn seen(slot: Option<&Trace>) -> Option<&Trace> {
-    slot.filter(|t| t.event != UNSEEN)
-}
+mod slots;
+pub(super) use slots::{Subject, Traces};
