@@ -6,7 +6,8 @@
 //! its trace once, in a shared trace, and each listener's slot only points at it: one store a
 //! listener instead of a trace's worth. A slot reads as its own trace or the shared one it points
 //! at, whichever was written last; shared traces no slot can reach any more are dropped in bulk,
-//! when they are as many as the slots.
+//! when they are as many as the slots (or a few dozen): they never hold more than the slots do,
+//! which matters to a server holding many games.
 
 use super::Trace;
 use crate::content::{EventKey, TriggerRef};
@@ -47,7 +48,7 @@ pub(super) const OWN: u32 = u32::MAX;
 const UNSEEN: EventKey = EventKey(u32::MAX);
 
 /// The fewest shared traces kept before the unreachable ones are dropped.
-const SHARED_FEWEST: usize = 1024;
+const SHARED_FEWEST: usize = 64;
 
 impl Traces {
     pub(in crate::game) fn new(triggers: usize, quests: usize) -> Traces {
@@ -362,7 +363,7 @@ mod tests {
                 last[(n % 100) as usize] = Some(fired);
             }
         }
-        assert!(traces.shared.len() <= SHARED_FEWEST);
+        assert!(traces.shared.len() <= traces.shared_most());
         for (r, want) in last.iter().enumerate() {
             let got = read(&traces, r as u32);
             assert_eq!(
